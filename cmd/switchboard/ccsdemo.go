@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/telemetry"
+)
+
+func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
+	fs := flag.NewFlagSet("ccs-demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", ":8081", "HOST:PORT to listen on")
+	cfgPath := fs.String("config", "", "config file whose ccs section sets credential_env, signing_key_env and faults")
+	headerFaults := fs.Bool("allow-header-faults", false, "accept per-request faults in the X-Demo-Fault header (tests)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: switchboard ccs-demo [flags]\n\nRuns the demo context service (CCS) over HTTP, with fixtures for alice and bob and\noptional fault injection. Point serve at it with ccs: {url: http://HOST:PORT}.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if err := cfg.ApplyEnv(lookup); err != nil {
+		return err
+	}
+	opts := ccsdemo.Options{Credential: cfg.CCS.Credential, AllowHeaderFaults: *headerFaults, Faults: map[string]ccsdemo.Fault{}}
+	if cfg.CCS.SigningKey != "" {
+		opts.SigningKey = []byte(cfg.CCS.SigningKey)
+	}
+	for id, f := range cfg.CCS.Faults {
+		opts.Faults[id] = ccsdemo.Fault(f)
+	}
+	log := telemetry.NewLogger(stderr, telemetry.Options{Level: slog.LevelInfo, Secrets: secretsOf(cfg)})
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: ccsdemo.New(opts), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	log.Info("demo CCS listening", "url", "http://"+displayAddr(ln.Addr()), "faults", len(opts.Faults))
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+// Command switchboard serves chat turns with an orchestrator LLM that routes to specialist
+// sub-agents defined in YAML, and carries the tools around it: validate, token, ccs-demo, eval.
+//
+// Only this command reads the environment; everything below it is configured explicitly.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `switchboard: an orchestrator LLM that routes chat turns to specialist sub-agents.
+
+Usage:
+  switchboard serve     [--addr :8080] [--agents ./agents] [--config FILE] [--dev] [--trace-stdout]
+  switchboard validate  [--agents ./agents]
+  switchboard token     --sub NAME [--ttl 24h]
+  switchboard ccs-demo  [--addr :8081] [--config FILE]
+  switchboard eval      --dataset FILE... [--agents DIR] [--target URL] [--report DIR] [--min-accuracy 0.95]
+  switchboard version
+
+Run "switchboard COMMAND --help" for a command's flags.
+
+Environment (overrides the config file):
+  SWITCHBOARD_DEV_SECRET   HS256 secret of dev mode (at least 32 bytes); serve and token share it
+  SWITCHBOARD_AUTH_MODE    dev or jwt; SWITCHBOARD_AUTH_ISSUER, _AUDIENCE, _JWKS_URL, _PUBLIC_KEY_FILE
+  SWITCHBOARD_CCS_URL      "embedded" or the base URL of a CCS
+  SWITCHBOARD_STORE_DRIVER sqlite, postgres or memory; SWITCHBOARD_STORE_DSN
+  SWITCHBOARD_TURNS_DEADLINE, SWITCHBOARD_CANCEL_ON_DISCONNECT, SWITCHBOARD_ORCHESTRATOR
+  OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_EXPORTER_OTLP_* variables) export traces
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.LookupEnv)
+	stop()
+	os.Exit(code)
+}
+
+// env is how commands read the environment: os.LookupEnv in main, a map in tests.
+type env func(string) (string, bool)
+
+// run dispatches a command line and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "serve":
+		err = serveCmd(ctx, rest, stdout, stderr, lookup)
+	case "validate":
+		err = validateCmd(rest, stdout, stderr)
+	case "token":
+		err = tokenCmd(rest, stdout, stderr, lookup)
+	case "ccs-demo":
+		err = ccsDemoCmd(ctx, rest, stdout, stderr, lookup)
+	case "eval":
+		err = evalCmd(ctx, rest, stdout, stderr, lookup)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "switchboard", version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "switchboard: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+	return exitCode(err, stderr)
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/switchboard-ai/switchboard/agents"
+	"github.com/switchboard-ai/switchboard/internal/app"
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/telemetry"
+)
+
+// shutdownGrace is how long running turns get to finish after a stop signal.
+const shutdownGrace = 15 * time.Second
+
+type serveFlags struct {
+	addr, agents, config string
+	dev, traceStdout     bool
+	logFormat            string
+}
+
+func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f serveFlags
+	fs.StringVar(&f.addr, "addr", ":8080", "HOST:PORT to listen on")
+	fs.StringVar(&f.agents, "agents", "./agents", "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent)")
+	fs.StringVar(&f.config, "config", "", "config file (YAML, see README); every key is optional")
+	fs.BoolVar(&f.dev, "dev", false, "force dev mode: dev auth, text logs (the default when no auth is configured)")
+	fs.BoolVar(&f.traceStdout, "trace-stdout", false, "print spans to stdout (dev)")
+	fs.StringVar(&f.logFormat, "log-format", "", "text or json (default: text in dev mode, json otherwise)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: switchboard serve [flags]\n\nServes the chat API and page. With no config it runs fully embedded: offline model,\ndemo CCS, SQLite store (switchboard.db) and dev auth.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("serve takes no arguments, got %q", fs.Args())
+	}
+	return serve(ctx, f, stdout, stderr, lookup, nil)
+}
+
+// serve runs the service until ctx ends. ready, when set, receives the bound address (tests).
+func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup env, ready chan<- string) error {
+	cfg, err := config.Load(f.config)
+	if err != nil {
+		return err
+	}
+	if err := cfg.ApplyEnv(lookup); err != nil {
+		return err
+	}
+	if f.dev {
+		cfg.Auth.Mode = "dev"
+	}
+	dev := cfg.Auth.Mode == "" || cfg.Auth.Mode == "dev"
+	if dev && cfg.Auth.HS256Secret == "" {
+		secret, err := devSecret(lookup, true)
+		if err != nil {
+			return err
+		}
+		cfg.Auth.HS256Secret = string(secret)
+	}
+
+	host, _ := os.Hostname()
+	tel, err := telemetry.Setup(ctx, telemetry.Config{
+		ServiceName: "switchboard", Version: version, Instance: host,
+		Dev: dev, TraceStdout: f.traceStdout, Stdout: stdout, OTLP: telemetry.ConfigFromEnv(lookup),
+	})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = tel.Shutdown(sctx)
+	}()
+	jsonLogs := f.logFormat == "json" || (f.logFormat == "" && !dev)
+	log := telemetry.NewLogger(stderr, telemetry.Options{JSON: jsonLogs, Level: slog.LevelInfo, Secrets: secretsOf(cfg)})
+	slog.SetDefault(log)
+
+	opts := app.Options{
+		Config: cfg, AgentsDir: f.agents, Logger: log,
+		TracerProvider: tel.TracerProvider(), MeterProvider: tel.MeterProvider(), Metrics: tel.MetricsHandler(),
+	}
+	if _, err := os.Stat(f.agents); errors.Is(err, fs.ErrNotExist) && f.agents == "./agents" {
+		opts.AgentsDir, opts.AgentsFS = ".", agents.FS
+		log.Info("no ./agents folder: serving the built-in demo agents")
+	}
+	a, err := app.New(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBase()
+	srv := &http.Server{
+		Handler:           a.Handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return base },
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	url := "http://" + displayAddr(ln.Addr())
+	log.Info("switchboard listening", "url", url, "orchestrator", a.Orchestrator.Definition().ID, "dev", dev)
+	if dev && a.DevSigner != nil {
+		tok, err := a.DevSigner.Mint("alice", 24*time.Hour)
+		if err == nil {
+			// Printed for the developer at the terminal, deliberately not through the logger.
+			fmt.Fprintf(stderr, "\n  switchboard is running in dev mode: open %s\n  bearer token for alice (24h): %s\n  more with: switchboard token --sub bob\n\n", url, tok)
+		}
+	}
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing running turns", "grace", shutdownGrace)
+	// Open event streams never go idle: end them first so Shutdown can return.
+	cancelBase()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	if err := a.Service.Wait(sctx); err != nil {
+		a.Service.CancelAll()
+		_ = a.Service.Wait(context.Background())
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// displayAddr turns ":8080" into "localhost:8080" for the message a human reads.
+func displayAddr(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// secretsOf lists the configured secrets, which the log handler removes wherever they appear.
+func secretsOf(cfg config.Config) []string {
+	out := []string{cfg.Auth.HS256Secret, cfg.CCS.Credential, cfg.CCS.SigningKey}
+	for _, m := range cfg.Models {
+		out = append(out, m.APIKey)
+	}
+	var nonEmpty []string
+	for _, s := range out {
+		if s != "" {
+			nonEmpty = append(nonEmpty, s)
+		}
+	}
+	return nonEmpty
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/principal"
+)
+
+func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
+	fs := flag.NewFlagSet("token", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sub := fs.String("sub", "", "user the token speaks for (the JWT sub, i.e. the principal)")
+	ttl := fs.Duration("ttl", principal.DefaultDevTTL, "how long the token is valid")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: switchboard token --sub NAME [--ttl 24h]\n\nPrints, alone on stdout, a dev-mode bearer token for NAME, signed with the same\nsecret as `switchboard serve` (SWITCHBOARD_DEV_SECRET, or the one serve stored).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if strings.TrimSpace(*sub) == "" {
+		return usageError("token needs --sub NAME")
+	}
+	secret, err := devSecret(lookup, false)
+	if err != nil {
+		return err
+	}
+	def := config.Default()
+	signer, err := principal.NewDevSigner(secret, def.Auth.Issuer, def.Auth.Audience)
+	if err != nil {
+		return err
+	}
+	tok, err := signer.Mint(*sub, *ttl)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, tok)
+	return nil
+}

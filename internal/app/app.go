@@ -1,0 +1,316 @@
+// Package app assembles switchboard from its configuration: definitions, models, the CCS
+// client (embedded demo or remote), sub-agent runtimes injected into the orchestrator, the
+// store, the turn service and the HTTP handler. cmd and the in-process eval target share it,
+// so what the evals measure is what `switchboard serve` runs.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/switchboard-ai/switchboard/ccs"
+	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
+	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/llm"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline"
+	"github.com/switchboard-ai/switchboard/internal/store"
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+	"github.com/switchboard-ai/switchboard/subagents"
+	"github.com/switchboard-ai/switchboard/web"
+)
+
+// Options holds what [New] needs besides the configuration.
+type Options struct {
+	Config    config.Config
+	AgentsDir string
+	// AgentsFS, when set, is read instead of the disk (AgentsDir is then a folder inside it).
+	AgentsFS fs.FS
+	Logger   *slog.Logger
+	// TracerProvider and MeterProvider default to the globals.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	// Metrics serves /metrics; nil leaves the route out.
+	Metrics http.Handler
+	// Models overrides the model registry (tests, evals); nil builds it from the config.
+	Models func(alias string) (llmModel, error)
+	// Ready adds details to /readyz.
+	Ready func() map[string]any
+}
+
+// App is an assembled service.
+type App struct {
+	Definitions  *definitions.Set
+	Orchestrator *orchestrator.Orchestrator
+	Service      *orchestrator.Service
+	Hub          *stream.Hub
+	Handler      http.Handler
+	// Demo is the embedded demo CCS, nil when the CCS is remote.
+	Demo *ccsdemo.Server
+	// DevSigner mints dev tokens; nil unless auth mode is dev.
+	DevSigner *principal.DevSigner
+	// Providers describes the configured models, without keys, for /readyz.
+	Providers []llm.ProviderInfo
+
+	closers []func() error
+}
+
+// New assembles the service. Close releases what it opened.
+func New(ctx context.Context, o Options) (_ *App, err error) {
+	cfg := o.Config
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.TracerProvider == nil {
+		o.TracerProvider = otel.GetTracerProvider()
+	}
+	if o.MeterProvider == nil {
+		o.MeterProvider = otel.GetMeterProvider()
+	}
+	a := &App{}
+	defer func() {
+		if err != nil {
+			_ = a.Close()
+		}
+	}()
+
+	var defs *definitions.Set
+	if o.AgentsFS != nil {
+		defs, err = definitions.LoadFS(o.AgentsFS, o.AgentsDir)
+	} else {
+		defs, err = definitions.Load(o.AgentsDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.Definitions = defs
+	orcDef, err := pickOrchestrator(defs, cfg.Orchestrator)
+	if err != nil {
+		return nil, err
+	}
+
+	models := o.Models
+	if models == nil {
+		reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithOffline(func() llmModel { return offline.New() }))
+		if err != nil {
+			return nil, err
+		}
+		a.Providers = reg.Describe()
+		models = func(alias string) (llmModel, error) { return reg.Model(alias) }
+	}
+
+	enricher, err := a.ccsClient(cfg.CCS)
+	if err != nil {
+		return nil, err
+	}
+	registry := ccs.NewRegistry()
+	if err := ccsdemo.Register(registry); err != nil {
+		return nil, err
+	}
+	check := ccs.CheckOptions{}
+	if cfg.CCS.SigningKey != "" {
+		check.SigningKey = []byte(cfg.CCS.SigningKey)
+	}
+
+	subs := defs.SubAgents(orcDef)
+	runtimes := make(map[string]orchestrator.SubAgent, len(subs))
+	var forbidden []string
+	for _, d := range subs {
+		m, err := models(modelAlias(d))
+		if err != nil {
+			return nil, fmt.Errorf("sub-agent %s: %w", d.ID, err)
+		}
+		rt, err := subagents.New(subagents.Config{Definition: d, Model: m, CCS: enricher, Registry: registry, Check: check},
+			subagents.WithTracerProvider(o.TracerProvider), subagents.WithMeterProvider(o.MeterProvider), subagents.WithLogger(o.Logger))
+		if err != nil {
+			return nil, err
+		}
+		runtimes[d.ID] = subAgent{rt}
+		for _, t := range d.Tools {
+			forbidden = append(forbidden, t.Enricher)
+		}
+	}
+	orcModel, err := models(modelAlias(orcDef))
+	if err != nil {
+		return nil, fmt.Errorf("orchestrator %s: %w", orcDef.ID, err)
+	}
+	fewShot := cfg.Prompts.FewShot == nil || *cfg.Prompts.FewShot
+	orc, err := orchestrator.New(orchestrator.Config{
+		Definition: orcDef, SubAgents: subs, Runtimes: runtimes, Model: orcModel,
+		Flags: func(name string) bool { return cfg.Flags[name] },
+	}, orchestrator.WithFewShot(fewShot), orchestrator.WithTracerProvider(o.TracerProvider),
+		orchestrator.WithMeterProvider(o.MeterProvider), orchestrator.WithLogger(o.Logger))
+	if err != nil {
+		return nil, err
+	}
+	a.Orchestrator = orc
+
+	st, err := a.openStore(ctx, cfg.Store)
+	if err != nil {
+		return nil, err
+	}
+	a.Hub = stream.NewHub(st)
+	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
+		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
+		Forbidden: forbidden, Logger: o.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	auth, err := a.authenticator(ctx, cfg.Auth)
+	if err != nil {
+		return nil, err
+	}
+	turnTokens, err := principal.NewTurnTokens(principal.RandomSecret(), 10*time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	wcfg := web.Config{
+		Service: a.Service, Hub: a.Hub, Auth: auth, TurnTokens: turnTokens,
+		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
+		Ready: func() map[string]any {
+			r := map[string]any{"providers": a.Providers, "orchestrator": orcDef.ID, "ccs": ccsMode(cfg.CCS), "store": storeDriver(cfg.Store)}
+			if o.Ready != nil {
+				for k, v := range o.Ready() {
+					r[k] = v
+				}
+			}
+			return r
+		},
+	}
+	if a.DevSigner != nil {
+		wcfg.DevLogin = func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) }
+		if a.Demo != nil {
+			wcfg.DevFaults = devFaults(a.Demo)
+		}
+	}
+	a.Handler, err = web.New(wcfg)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Close waits for nothing: callers drain turns with Service.Wait first.
+func (a *App) Close() error {
+	var errs []error
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i]())
+	}
+	return errors.Join(errs...)
+}
+
+func pickOrchestrator(defs *definitions.Set, id string) (*definitions.Definition, error) {
+	if id != "" {
+		d, ok := defs.Get(id)
+		if !ok || d.Kind != definitions.KindOrchestrator {
+			return nil, fmt.Errorf("no orchestrator %q in the agents folder", id)
+		}
+		return d, nil
+	}
+	orcs := defs.Orchestrators()
+	switch len(orcs) {
+	case 1:
+		return orcs[0], nil
+	case 0:
+		return nil, errors.New("the agents folder has no orchestrator definition")
+	default:
+		return nil, errors.New("the agents folder has several orchestrators: choose one with `orchestrator:` in the config")
+	}
+}
+
+func modelAlias(d *definitions.Definition) string {
+	if d.Model == "" {
+		return llm.DefaultAlias
+	}
+	return d.Model
+}
+
+func (a *App) ccsClient(c config.CCS) (*ccs.Client, error) {
+	cc := ccs.ClientConfig{BaseURL: c.URL, Credential: c.Credential, Timeout: c.Timeout}
+	if c.URL == "" || c.URL == "embedded" {
+		opts := ccsdemo.Options{Credential: c.Credential, Faults: map[string]ccsdemo.Fault{}}
+		if c.SigningKey != "" {
+			opts.SigningKey = []byte(c.SigningKey)
+		}
+		for id, f := range c.Faults {
+			opts.Faults[id] = ccsdemo.Fault(f)
+		}
+		a.Demo = ccsdemo.New(opts)
+		cc.BaseURL = "http://ccs.embedded"
+		cc.HTTPClient = &http.Client{Transport: ccs.NewInProcessTransport(a.Demo)}
+	}
+	return ccs.NewClient(cc)
+}
+
+func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticator, error) {
+	if c.Mode == "" || c.Mode == "dev" {
+		secret := []byte(c.HS256Secret)
+		if len(secret) == 0 {
+			secret = principal.RandomSecret()
+		}
+		s, err := principal.NewDevSigner(secret, c.Issuer, c.Audience)
+		if err != nil {
+			return nil, err
+		}
+		a.DevSigner = s
+		return s.Verifier(), nil
+	}
+	vc := principal.VerifierConfig{Issuer: c.Issuer, Audience: c.Audience, JWKSURL: c.JWKSURL, Leeway: c.Leeway}
+	if c.HS256Secret != "" {
+		vc.HS256Secret = []byte(c.HS256Secret)
+	}
+	if c.PublicKeyFile != "" {
+		pem, err := readFile(c.PublicKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("auth public_key_file: %w", err)
+		}
+		vc.PublicKeyPEM = pem
+	}
+	v, err := principal.NewVerifier(vc)
+	if err != nil {
+		return nil, err
+	}
+	_ = ctx
+	return v, nil
+}
+
+func (a *App) openStore(ctx context.Context, c config.Store) (appStore, error) {
+	switch c.Driver {
+	case "memory":
+		return store.NewMemory(), nil
+	default:
+		s, err := openDurable(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		a.closers = append(a.closers, s.Close)
+		return s, nil
+	}
+}
+
+func ccsMode(c config.CCS) string {
+	if c.URL == "" || c.URL == "embedded" {
+		return "embedded demo"
+	}
+	return "remote"
+}
+
+func storeDriver(c config.Store) string {
+	if c.Driver == "" {
+		return "sqlite"
+	}
+	return c.Driver
+}

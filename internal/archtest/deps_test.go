@@ -1,0 +1,71 @@
+// Package archtest keeps the dependency arrows of DESIGN.md §1 true: each package may import
+// only the in-repo packages listed for it.
+package archtest
+
+import (
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/switchboard-ai/switchboard"
+
+// allowed lists, per package, the in-repo packages it may import directly.
+var allowed = map[string][]string{
+	"definitions":  {},
+	"principal":    {},
+	"agents":       {},
+	"ccs":          {"principal"},
+	"ccs/ccsdemo":  {"ccs", "principal"},
+	"stream":       {"definitions"},
+	"orchestrator": {"definitions", "stream", "principal"},
+	"subagents":    {"definitions", "ccs", "principal", "stream"},
+	// evals reads turn events through stream and parses fault kinds with ccsdemo; DESIGN.md §1 lists the rest.
+	"evals": {"orchestrator", "subagents", "definitions", "ccs", "ccs/ccsdemo", "stream", "principal"},
+	"web":   {"orchestrator", "stream", "principal", "definitions"},
+}
+
+func TestDependencyArrows(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	seen := map[string]bool{}
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		rules, ok := allowed[rel]
+		if !ok {
+			continue // cmd and internal/... may import what they need
+		}
+		seen[rel] = true
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module+"/")
+			if !slices.Contains(rules, dep) {
+				t.Errorf("%s imports %s; DESIGN.md §1 allows only %v", rel, dep, rules)
+			}
+		}
+		for _, imp := range p.Imports {
+			if imp == "github.com/gin-gonic/gin" && rel != "web" {
+				t.Errorf("%s imports gin; only web may", rel)
+			}
+		}
+	}
+	for pkg := range allowed {
+		if !seen[pkg] {
+			t.Errorf("package %s not found by go list", pkg)
+		}
+	}
+}

@@ -1,0 +1,230 @@
+// Package config reads the service's configuration file (DESIGN.md §7) and applies
+// SWITCHBOARD_* environment overrides handed in by cmd, which alone reads the environment.
+// Secrets are never in the file: it names the environment variables that hold them.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/switchboard-ai/switchboard/internal/llm"
+)
+
+// Config is the whole configuration. Every key is optional.
+type Config struct {
+	// Orchestrator is the id of the orchestrator definition to serve; empty picks the only
+	// one in the agents folder.
+	Orchestrator string                     `yaml:"orchestrator"`
+	Models       map[string]llm.ModelConfig `yaml:"models"`
+	CCS          CCS                        `yaml:"ccs"`
+	Auth         Auth                       `yaml:"auth"`
+	Store        Store                      `yaml:"store"`
+	Turns        Turns                      `yaml:"turns"`
+	Prompts      Prompts                    `yaml:"prompts"`
+	// Flags resolves feature-flag names used by definitions' `enabled:`.
+	Flags map[string]bool `yaml:"flags"`
+}
+
+// CCS says where the context service is.
+type CCS struct {
+	// URL is "embedded" (the demo CCS in-process) or the base URL of a CCS.
+	URL string `yaml:"url"`
+	// CredentialEnv names the env var holding the service credential sent to the CCS.
+	CredentialEnv string `yaml:"credential_env"`
+	// SigningKeyEnv names the env var holding the envelope HMAC key (PS6 v2); when set,
+	// unsigned or badly signed envelopes are rejected like a principal mismatch.
+	SigningKeyEnv string        `yaml:"signing_key_env"`
+	Timeout       time.Duration `yaml:"timeout"`
+	// Faults injects failures into the embedded demo CCS, by enricher id.
+	Faults map[string]Fault `yaml:"faults"`
+
+	Credential string `yaml:"-"` // resolved from CredentialEnv by cmd
+	SigningKey string `yaml:"-"` // resolved from SigningKeyEnv by cmd
+}
+
+// Fault is a failure the embedded demo CCS injects for one enricher.
+type Fault struct {
+	Status         string        `yaml:"status"` // error | partial
+	WrongPrincipal bool          `yaml:"wrong_principal"`
+	BadSignature   bool          `yaml:"bad_signature"`
+	Latency        time.Duration `yaml:"latency"`
+	MajorBump      bool          `yaml:"major_bump"`
+	HTTPStatus     int           `yaml:"http_status"`
+	Hang           bool          `yaml:"hang"`
+	Times          int           `yaml:"times"` // 0: every call
+}
+
+// Auth configures how bearer tokens are verified.
+type Auth struct {
+	// Mode is "dev" (the default: a random or SWITCHBOARD_DEV_SECRET HS256 secret, tokens
+	// minted by `switchboard token`) or "jwt".
+	Mode           string        `yaml:"mode"`
+	Issuer         string        `yaml:"issuer"`
+	Audience       string        `yaml:"audience"`
+	HS256SecretEnv string        `yaml:"hs256_secret_env"`
+	PublicKeyFile  string        `yaml:"public_key_file"`
+	JWKSURL        string        `yaml:"jwks_url"`
+	Leeway         time.Duration `yaml:"leeway"`
+
+	HS256Secret string `yaml:"-"` // resolved from HS256SecretEnv (or SWITCHBOARD_DEV_SECRET) by cmd
+}
+
+// Store says where episodes, turns and event logs live.
+type Store struct {
+	Driver string `yaml:"driver"` // sqlite (default), postgres or memory
+	DSN    string `yaml:"dsn"`
+	DSNEnv string `yaml:"dsn_env"`
+}
+
+// Turns tunes the life of a turn.
+type Turns struct {
+	// Deadline bounds a turn, whoever is listening. Default 60s.
+	Deadline time.Duration `yaml:"deadline"`
+	// CancelOnDisconnect cancels a turn when its streaming client goes away, to save tokens.
+	// By default a turn outlives its client, which resumes with Last-Event-ID.
+	CancelOnDisconnect bool `yaml:"cancel_on_disconnect"`
+}
+
+// Prompts tunes prompt assembly.
+type Prompts struct {
+	// FewShot attaches sub-agents' examples to the orchestrator prompt. Default true.
+	FewShot *bool `yaml:"few_shot"`
+}
+
+// Default returns the configuration used when no file is given.
+func Default() Config {
+	return Config{
+		Models: map[string]llm.ModelConfig{llm.DefaultAlias: {Provider: llm.ProviderOffline}},
+		CCS:    CCS{URL: "embedded", Timeout: 5 * time.Second},
+		Auth:   Auth{Mode: "dev", Issuer: "switchboard-dev", Audience: "switchboard", Leeway: 30 * time.Second},
+		Store:  Store{Driver: "sqlite", DSN: "switchboard.db"},
+		Turns:  Turns{Deadline: 60 * time.Second},
+	}
+}
+
+// Load reads path (empty: defaults only), strictly: an unknown key is an error with its line.
+func Load(path string) (Config, error) {
+	cfg := Default()
+	if path == "" {
+		return cfg, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) { // an empty file is all defaults
+		return cfg, fmt.Errorf("config %s: %w", path, err)
+	}
+	if cfg.Models == nil {
+		cfg.Models = map[string]llm.ModelConfig{}
+	}
+	if _, ok := cfg.Models[llm.DefaultAlias]; !ok {
+		cfg.Models[llm.DefaultAlias] = llm.ModelConfig{Provider: llm.ProviderOffline}
+	}
+	return cfg, cfg.Validate()
+}
+
+// Validate reports every problem at once.
+func (c Config) Validate() error {
+	var errs []error
+	for alias, m := range c.Models {
+		if err := m.Validate(alias); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	switch c.Auth.Mode {
+	case "dev", "":
+	case "jwt":
+		n := 0
+		for _, set := range []bool{c.Auth.HS256SecretEnv != "", c.Auth.PublicKeyFile != "", c.Auth.JWKSURL != ""} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			errs = append(errs, errors.New("config: auth mode jwt needs exactly one of hs256_secret_env, public_key_file, jwks_url"))
+		}
+		if c.Auth.Issuer == "" || c.Auth.Audience == "" {
+			errs = append(errs, errors.New("config: auth mode jwt needs issuer and audience"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("config: auth mode %q is not dev or jwt", c.Auth.Mode))
+	}
+	switch c.Store.Driver {
+	case "sqlite", "postgres", "memory", "":
+	default:
+		errs = append(errs, fmt.Errorf("config: store driver %q is not sqlite, postgres or memory", c.Store.Driver))
+	}
+	if c.Turns.Deadline < 0 {
+		errs = append(errs, errors.New("config: turns.deadline must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+// ApplyEnv applies SWITCHBOARD_* overrides and resolves the secrets named by *_env keys.
+// lookup is os.LookupEnv in cmd and a map in tests.
+func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
+	str := func(name string, dst *string) {
+		if v, ok := lookup(name); ok && v != "" {
+			*dst = v
+		}
+	}
+	str("SWITCHBOARD_ORCHESTRATOR", &c.Orchestrator)
+	str("SWITCHBOARD_CCS_URL", &c.CCS.URL)
+	str("SWITCHBOARD_AUTH_MODE", &c.Auth.Mode)
+	str("SWITCHBOARD_AUTH_ISSUER", &c.Auth.Issuer)
+	str("SWITCHBOARD_AUTH_AUDIENCE", &c.Auth.Audience)
+	str("SWITCHBOARD_AUTH_JWKS_URL", &c.Auth.JWKSURL)
+	str("SWITCHBOARD_AUTH_PUBLIC_KEY_FILE", &c.Auth.PublicKeyFile)
+	str("SWITCHBOARD_STORE_DRIVER", &c.Store.Driver)
+	str("SWITCHBOARD_STORE_DSN", &c.Store.DSN)
+	var errs []error
+	if v, ok := lookup("SWITCHBOARD_TURNS_DEADLINE"); ok && v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("config: SWITCHBOARD_TURNS_DEADLINE: %w", err))
+		}
+		c.Turns.Deadline = d
+	}
+	if v, ok := lookup("SWITCHBOARD_CANCEL_ON_DISCONNECT"); ok && v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("config: SWITCHBOARD_CANCEL_ON_DISCONNECT: %w", err))
+		}
+		c.Turns.CancelOnDisconnect = b
+	}
+	secret := func(env string, dst *string, what string) {
+		if env == "" {
+			return
+		}
+		v, ok := lookup(env)
+		if !ok || v == "" {
+			errs = append(errs, fmt.Errorf("config: %s names env var %s, which is not set", what, env))
+			return
+		}
+		*dst = v
+	}
+	for alias, m := range c.Models {
+		secret(m.APIKeyEnv, &m.APIKey, "models."+alias+".api_key_env")
+		c.Models[alias] = m
+	}
+	secret(c.CCS.CredentialEnv, &c.CCS.Credential, "ccs.credential_env")
+	secret(c.CCS.SigningKeyEnv, &c.CCS.SigningKey, "ccs.signing_key_env")
+	secret(c.Auth.HS256SecretEnv, &c.Auth.HS256Secret, "auth.hs256_secret_env")
+	if c.Store.DSNEnv != "" {
+		secret(c.Store.DSNEnv, &c.Store.DSN, "store.dsn_env")
+	}
+	if c.Auth.Mode == "dev" || c.Auth.Mode == "" {
+		str("SWITCHBOARD_DEV_SECRET", &c.Auth.HS256Secret)
+	}
+	return errors.Join(errs...)
+}

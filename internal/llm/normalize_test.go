@@ -1,0 +1,134 @@
+package llm
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/tmc/langchaingo/llms"
+)
+
+func TestNormalize(t *testing.T) {
+	info := map[string]any{"InputTokens": 3, "OutputTokens": 4}
+	shop := &llms.FunctionCall{Name: "ask_shop", Arguments: `{"query":"shoes"}`}
+	rewards := &llms.FunctionCall{Name: "ask_rewards", Arguments: `{}`}
+	tests := []struct {
+		name string
+		in   *llms.ContentResponse
+		want *llms.ContentResponse
+	}{
+		{
+			name: "nil stays nil",
+		},
+		{
+			name: "anthropic: one choice per content block",
+			in: &llms.ContentResponse{Choices: []*llms.ContentChoice{
+				{Content: "Checking.", StopReason: "tool_use", GenerationInfo: info},
+				{ToolCalls: []llms.ToolCall{{ID: "toolu_1", FunctionCall: shop}}, StopReason: "tool_use", GenerationInfo: info},
+				{ToolCalls: []llms.ToolCall{{ID: "toolu_2", FunctionCall: rewards}}, StopReason: "tool_use", GenerationInfo: info},
+			}},
+			want: &llms.ContentResponse{Choices: []*llms.ContentChoice{{
+				Content: "Checking.", StopReason: "tool_use", GenerationInfo: info, FuncCall: shop,
+				ToolCalls: []llms.ToolCall{
+					{ID: "toolu_1", Type: "function", FunctionCall: shop},
+					{ID: "toolu_2", Type: "function", FunctionCall: rewards},
+				},
+			}}},
+		},
+		{
+			name: "openai: already one choice",
+			in: &llms.ContentResponse{Choices: []*llms.ContentChoice{{
+				StopReason: "tool_calls", FuncCall: shop,
+				ToolCalls: []llms.ToolCall{{ID: "call_1", Type: "function", FunctionCall: shop}},
+			}}},
+			want: &llms.ContentResponse{Choices: []*llms.ContentChoice{{
+				StopReason: "tool_calls", FuncCall: shop,
+				ToolCalls: []llms.ToolCall{{ID: "call_1", Type: "function", FunctionCall: shop}},
+			}}},
+		},
+		{
+			name: "text blocks around a tool call keep their order",
+			in: &llms.ContentResponse{Choices: []*llms.ContentChoice{
+				{Content: "a"}, {ToolCalls: []llms.ToolCall{{ID: "t", FunctionCall: shop}}}, {Content: "b"},
+			}},
+			want: &llms.ContentResponse{Choices: []*llms.ContentChoice{{
+				Content: "ab", FuncCall: shop,
+				ToolCalls: []llms.ToolCall{{ID: "t", Type: "function", FunctionCall: shop}},
+			}}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := normalize(tt.in)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("normalize() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestNormalizeSynthesisesIDs covers googleai, which returns calls without ID or Type.
+func TestNormalizeSynthesisesIDs(t *testing.T) {
+	in := &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
+		{FunctionCall: &llms.FunctionCall{Name: "ask_shop", Arguments: "{}"}},
+		{FunctionCall: &llms.FunctionCall{Name: "ask_rewards", Arguments: "{}"}},
+	}}}}
+	got := normalize(in).Choices[0].ToolCalls
+	want := []llms.ToolCall{
+		{Type: "function", FunctionCall: &llms.FunctionCall{Name: "ask_shop", Arguments: "{}"}},
+		{Type: "function", FunctionCall: &llms.FunctionCall{Name: "ask_rewards", Arguments: "{}"}},
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(llms.ToolCall{}, "ID")); diff != "" {
+		t.Errorf("normalize() tool calls mismatch (-want +got):\n%s", diff)
+	}
+	if got[0].ID == got[1].ID || !strings.HasPrefix(got[0].ID, "call_") || !strings.HasPrefix(got[1].ID, "call_") {
+		t.Errorf("normalize() ids = %q, %q; want two distinct call_ ids", got[0].ID, got[1].ID)
+	}
+	if in.Choices[0].ToolCalls[0].ID != "" {
+		t.Errorf("normalize() modified its input")
+	}
+}
+
+func TestUsageFrom(t *testing.T) {
+	tests := []struct {
+		name string
+		info map[string]any
+		want Usage
+	}{
+		{"openai", map[string]any{"PromptTokens": 10, "CompletionTokens": 5, "TotalTokens": 15}, Usage{10, 5, 15, 0, 0}},
+		{"anthropic", map[string]any{"InputTokens": 7, "OutputTokens": 2}, Usage{7, 2, 9, 0, 0}},
+		{"googleai", map[string]any{"input_tokens": int32(4), "output_tokens": int32(6), "total_tokens": int32(10)}, Usage{4, 6, 10, 0, 0}},
+		{"none", nil, Usage{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, usageFrom(tt.info)); diff != "" {
+				t.Errorf("usageFrom(%v) mismatch (-want +got):\n%s", tt.info, diff)
+			}
+		})
+	}
+}
+
+func TestMapParameters(t *testing.T) {
+	raw := []llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{
+		Name: "ask_shop", Parameters: []byte(`{"type":"object"}`), // []byte marshals as base64: not an object
+	}}}
+	if _, _, err := mapParameters(raw); err == nil {
+		t.Errorf("mapParameters([]byte) error = nil, want an error naming the tool")
+	}
+	type schema struct {
+		Type string `json:"type"`
+	}
+	in := []llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{Name: "ask_shop", Parameters: schema{Type: "object"}}}}
+	got, changed, err := mapParameters(in)
+	if err != nil || !changed {
+		t.Fatalf("mapParameters(struct) = _, %v, %v; want changed, nil", changed, err)
+	}
+	if diff := cmp.Diff(map[string]any{"type": "object"}, got[0].Function.Parameters); diff != "" {
+		t.Errorf("mapParameters() parameters mismatch (-want +got):\n%s", diff)
+	}
+	if _, ok := in[0].Function.Parameters.(schema); !ok {
+		t.Errorf("mapParameters() modified the caller's tool definition")
+	}
+}

@@ -1,0 +1,321 @@
+package offline
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// argSource is the request text that arguments are taken from. Words taken by one
+// parameter are not offered to the next.
+type argSource struct {
+	text   string
+	words  []word
+	used   []bool
+	domain map[string]bool // stems that describe the tools rather than what is asked about
+}
+
+func newArgSource(text string, domain map[string]bool) *argSource {
+	ws := scanWords(text)
+	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), domain: domain}
+}
+
+// markSpan marks every word inside text[start:end] as used.
+func (a *argSource) markSpan(start, end int) {
+	for i, w := range a.words {
+		if w.start < end && w.end > start {
+			a.used[i] = true
+		}
+	}
+}
+
+// extractArgs fills a tool's arguments from the request. primary is the part of the
+// request meant for this tool; secondary (the whole request, with any earlier turn it
+// quotes) is consulted only for required parameters that primary cannot fill. Optional
+// parameters with nothing to fill them are left out.
+func extractArgs(schema any, primary, secondary string, domain map[string]bool) map[string]any {
+	params := paramsOf(schema)
+	slices.SortStableFunc(params, func(a, b param) int { return int(kindOf(a)) - int(kindOf(b)) })
+	args := map[string]any{}
+	src := newArgSource(primary, domain)
+	var alt *argSource
+	for _, p := range params {
+		v, ok := src.extract(p)
+		if !ok && p.required && secondary != "" && secondary != primary {
+			if alt == nil {
+				alt = newArgSource(secondary, domain)
+			}
+			v, ok = alt.extract(p)
+		}
+		if !ok && p.required {
+			v, ok = src.bestEffort(p)
+		}
+		if ok {
+			args[p.name] = v
+		}
+	}
+	return args
+}
+
+func (a *argSource) extract(p param) (any, bool) {
+	switch kindOf(p) {
+	case kindEnum:
+		return a.enumValue(p.enum)
+	case kindFlight:
+		return a.flight()
+	case kindID:
+		return a.identifier()
+	case kindNumber:
+		return a.number(p.typ == "integer")
+	case kindPlace:
+		return a.place()
+	case kindDate:
+		return a.date()
+	case kindText:
+		return a.content(false)
+	}
+	return nil, false
+}
+
+// bestEffort fills a required parameter that nothing matched.
+func (a *argSource) bestEffort(p param) (any, bool) {
+	switch kindOf(p) {
+	case kindEnum:
+		return p.enum[0], true
+	case kindBool:
+		return false, true
+	case kindNumber:
+		return nil, false
+	case kindOther:
+		if p.typ == "array" {
+			return []any{}, true
+		}
+		return map[string]any{}, true
+	}
+	if v, ok := a.content(true); ok {
+		return v, true
+	}
+	if t := strings.TrimSpace(a.text); t != "" {
+		return t, true
+	}
+	return nil, false
+}
+
+func (a *argSource) enumValue(values []string) (any, bool) {
+	have := map[string]bool{}
+	for _, t := range terms(a.text) {
+		have[t] = true
+	}
+	for _, v := range values {
+		ts := terms(v)
+		if len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !have[t] }) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// flightNumber is an airline code and a number: "UA123", "UA 123", "B6 417", "ua123".
+var flightNumber = regexp.MustCompile(`\b(?:([A-Z]{2}|[A-Z][0-9]|[0-9][A-Z]) ?([0-9]{1,4})|([a-z]{2})([0-9]{1,4}))\b`)
+
+func (a *argSource) flight() (any, bool) {
+	for _, m := range flightNumber.FindAllStringSubmatchIndex(a.text, -1) {
+		if a.spanUsed(m[0], m[1]) {
+			continue
+		}
+		code := strings.ToUpper(strings.ReplaceAll(a.text[m[0]:m[1]], " ", ""))
+		a.markSpan(m[0], m[1])
+		return code, true
+	}
+	return nil, false
+}
+
+func (a *argSource) spanUsed(start, end int) bool {
+	for i, w := range a.words {
+		if a.used[i] && w.start < end && w.end > start {
+			return true
+		}
+	}
+	return false
+}
+
+var isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+
+// identifier returns the first id-looking word: letters and digits mixed ("A1234",
+// "ORD-77"), or else three or more digits.
+func (a *argSource) identifier() (any, bool) {
+	pick := -1
+	for i, w := range a.words {
+		if a.used[i] || !strings.ContainsFunc(w.text, unicode.IsDigit) || isoDate.MatchString(w.text) {
+			continue
+		}
+		if strings.ContainsFunc(w.text, unicode.IsLetter) {
+			pick = i
+			break
+		}
+		if pick < 0 && len(strings.ReplaceAll(w.text, "-", "")) >= 3 {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return nil, false
+	}
+	a.used[pick] = true
+	return strings.TrimSuffix(a.words[pick].text, "'s"), true
+}
+
+// number returns the first free number in the text: "5000", "5,000", "$12.50", "5k".
+func (a *argSource) number(integer bool) (any, bool) {
+	s := a.text
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' || (i > 0 && isAlnum(s[i-1])) {
+			continue
+		}
+		j := i
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ',' || s[j] == '.') {
+			j++
+		}
+		end := j
+		for end > i && (s[end-1] == ',' || s[end-1] == '.') {
+			end--
+		}
+		mult := 1.0
+		if j < len(s) && (s[j] == 'k' || s[j] == 'K') && (j+1 == len(s) || !isAlnum(s[j+1])) {
+			mult, j = 1000, j+1
+		}
+		if j < len(s) && isAlnum(s[j]) || a.spanUsed(i, end) {
+			i = j
+			continue
+		}
+		f, err := strconv.ParseFloat(strings.ReplaceAll(s[i:end], ",", ""), 64)
+		if err != nil {
+			i = j
+			continue
+		}
+		a.markSpan(i, j)
+		f *= mult
+		if integer {
+			return int64(f), true
+		}
+		return f, true
+	}
+	return nil, false
+}
+
+func isAlnum(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+var (
+	placePrepositions = setOf("in", "to", "at", "near", "around", "from", "visiting", "visit")
+	calendarWords     = setOf("january", "february", "march", "april", "may", "june", "july", "august",
+		"september", "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
+		"friday", "saturday", "sunday", "today", "tomorrow", "tonight", "weekend", "week", "month")
+)
+
+// place returns a place name: capitalised words after "in", "to", "at"..., or a plain
+// word there ("hotels in paris"), or else any capitalised name in the text.
+func (a *argSource) place() (any, bool) {
+	for i, w := range a.words {
+		if !placePrepositions[w.lower] || i+1 >= len(a.words) {
+			continue
+		}
+		if v, ok := a.nameAt(i + 1); ok {
+			return v, true
+		}
+		n := a.words[i+1]
+		if !a.used[i+1] && !isStopword(n.lower) && !calendarWords[n.lower] && !a.isDomain(n.lower) &&
+			!strings.ContainsFunc(n.text, unicode.IsDigit) {
+			a.used[i+1] = true
+			return capitalise(n.text), true
+		}
+	}
+	for i := range a.words {
+		if v, ok := a.nameAt(i); ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// nameAt returns up to three capitalised words starting at word i, if word i is one.
+func (a *argSource) nameAt(i int) (string, bool) {
+	var parts []string
+	for j := i; j < len(a.words) && j < i+3; j++ {
+		w := a.words[j]
+		if j > i && a.text[a.words[j-1].end:w.start] != " " {
+			break
+		}
+		if a.used[j] || !isCapitalised(w.text) || w.lower == "i" || isStopword(w.lower) ||
+			calendarWords[w.lower] || a.isDomain(w.lower) || strings.ContainsFunc(w.text, unicode.IsDigit) {
+			break
+		}
+		parts = append(parts, w.text)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	for j := i; j < i+len(parts); j++ {
+		a.used[j] = true
+	}
+	return strings.Join(parts, " "), true
+}
+
+func isCapitalised(s string) bool {
+	for _, r := range s {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+// date returns an ISO date or a relative day ("tomorrow", "next friday").
+func (a *argSource) date() (any, bool) {
+	if m := isoDate.FindStringIndex(a.text); m != nil && !a.spanUsed(m[0], m[1]) {
+		a.markSpan(m[0], m[1])
+		return a.text[m[0]:m[1]], true
+	}
+	for i, w := range a.words {
+		if a.used[i] || !calendarWords[w.lower] {
+			continue
+		}
+		a.used[i] = true
+		if i > 0 && (a.words[i-1].lower == "next" || a.words[i-1].lower == "this") {
+			a.used[i-1] = true
+			return a.words[i-1].lower + " " + w.lower, true
+		}
+		return w.lower, true
+	}
+	return nil, false
+}
+
+// content returns the request's free words, as written: what the user asks about rather
+// than how. Words that describe the tools themselves ("offers" for a tool that searches
+// offers) are left out, unless keepDomain is set or nothing else is left.
+func (a *argSource) content(keepDomain bool) (any, bool) {
+	var idx []int
+	for i, w := range a.words {
+		if a.used[i] || isStopword(w.lower) || fillers[w.lower] {
+			continue
+		}
+		if !keepDomain && a.isDomain(w.lower) {
+			continue
+		}
+		idx = append(idx, i)
+	}
+	if len(idx) == 0 {
+		return nil, false
+	}
+	parts := make([]string, len(idx))
+	for k, i := range idx {
+		a.used[i] = true
+		parts[k] = strings.TrimSuffix(a.words[i].text, "'s")
+	}
+	return strings.Join(parts, " "), true
+}
+
+func (a *argSource) isDomain(lower string) bool {
+	ts := appendTerms(nil, lower)
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !a.domain[t] })
+}

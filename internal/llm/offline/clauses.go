@@ -1,0 +1,123 @@
+package offline
+
+import "strings"
+
+// segment is a clause of a user message: a byte span of the original text.
+type segment struct {
+	start, end int
+	words      []word
+}
+
+// conjunctions that may join two requests, longest first so "oh and" wins over "and".
+// Cutting on "and" also cuts phrases like "black and white"; the router repairs that by
+// re-attaching clauses that match no tool on their own (see [planner]).
+var conjunctions = [][]string{
+	{"as", "well", "as"},
+	{"by", "the", "way"},
+	{"oh", "and"},
+	{"and", "also"},
+	{"and", "then"},
+	{"and", "what", "about"},
+	{"and"},
+	{"also"},
+	{"plus"},
+	{"then"},
+	{"btw"},
+}
+
+// splitClauses cuts s on sentence punctuation (? ; ! and . or , followed by a space) and
+// on conjunctions. Delimiters are not part of any segment.
+func splitClauses(s string) []segment {
+	ws := scanWords(s)
+	var out []segment
+	cur := segment{start: -1}
+	flush := func() {
+		if len(cur.words) > 0 {
+			out = append(out, cur)
+		}
+		cur = segment{start: -1}
+	}
+	for i := 0; i < len(ws); {
+		if i > 0 && hasBoundary(s[ws[i-1].end:ws[i].start]) {
+			flush()
+		}
+		if n := conjunctionAt(ws, i); n > 0 {
+			flush()
+			i += n
+			continue
+		}
+		w := ws[i]
+		if cur.start < 0 {
+			cur.start = extendLeft(s, w.start)
+		}
+		cur.end = extendRight(s, w.end)
+		cur.words = append(cur.words, w)
+		i++
+	}
+	flush()
+	return out
+}
+
+func conjunctionAt(ws []word, i int) int {
+	for _, c := range conjunctions {
+		if i+len(c) > len(ws) {
+			continue
+		}
+		ok := true
+		for k, cw := range c {
+			if ws[i+k].lower != cw {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return len(c)
+		}
+	}
+	return 0
+}
+
+// hasBoundary reports whether the text between two words ends a clause.
+func hasBoundary(gap string) bool {
+	if strings.ContainsAny(gap, "?;!\n") {
+		return true
+	}
+	for i := 0; i < len(gap); i++ {
+		if (gap[i] == '.' || gap[i] == ',') && i+1 < len(gap) && isSpace(gap[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// extendLeft and extendRight widen a span over symbols glued to a word ("$100", "20%").
+func extendLeft(s string, i int) int {
+	for i > 0 && !isSpace(s[i-1]) && !strings.ContainsRune("?;!.,()\"", rune(s[i-1])) {
+		i--
+	}
+	return i
+}
+
+func extendRight(s string, i int) int {
+	for i < len(s) && !isSpace(s[i]) && !strings.ContainsRune("?;!.,()\"", rune(s[i])) {
+		i++
+	}
+	return i
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// fillers are dropped from the front of a clause handed on to a tool.
+var fillers = setOf("ok", "okay", "so", "oh", "well", "um", "uh", "and", "also", "plus", "then", "btw", "hmm", "now")
+
+// clauseText returns s[start:end] without leading fillers.
+func clauseText(s string, seg segment) string {
+	start := seg.start
+	for _, w := range seg.words {
+		if !fillers[w.lower] {
+			break
+		}
+		start = w.end
+	}
+	return strings.Trim(strings.TrimSpace(s[start:seg.end]), ",;:- ")
+}

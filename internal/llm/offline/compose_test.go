@@ -1,0 +1,135 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// turnWithResults builds a turn whose tool calls have all been answered.
+func turnWithResults(human string, results ...[3]string) []llms.MessageContent {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "You are a helpful assistant. Acknowledge failures in plain words."),
+		llms.TextParts(llms.ChatMessageTypeHuman, human),
+	}
+	for i, r := range results {
+		id := "call_" + string(rune('1'+i))
+		msgs = append(msgs, aiCall(id, r[0], r[1]), toolResultMsg(id, r[0], r[2]))
+	}
+	return msgs
+}
+
+func TestCompose(t *testing.T) {
+	tests := []struct {
+		name string
+		msgs []llms.MessageContent
+		want string
+	}{
+		{
+			name: "ok object",
+			msgs: turnWithResults("my points", [3]string{"points_balance", `{}`,
+				`{"status":"ok","data":{"points_balance":12400,"tier":"gold","expires_on":"2026-03-01","pending_points":250}}`}),
+			want: "The points balance is 12,400, the tier is gold, expires on Mar 1, 2026 and the pending points are 250.",
+		},
+		{
+			name: "ok list, capped",
+			msgs: turnWithResults("deals", [3]string{"search_offers", `{"query":"shoes"}`,
+				`{"status":"ok","data":{"offers":[{"id":"o1","title":"Trail runner","price":89.9,"store":"Acme"},{"title":"Road shoe","price":120},{"title":"c"},{"title":"d"},{"title":"e"},{"title":"f"}]}}`}),
+			want: "I found 6 offers:\n- Trail runner (price: 89.9, store: Acme)\n- Road shoe (price: 120)\n- c\n- d\n- e\n- and 1 more",
+		},
+		{
+			name: "ok empty list",
+			msgs: turnWithResults("coupons", [3]string{"list_coupons", `{}`, `{"status":"ok","data":{"coupons":[]}}`}),
+			want: "I didn't find any coupons.",
+		},
+		{
+			name: "partial adds a caveat",
+			msgs: turnWithResults("trips", [3]string{"upcoming_trips", `{}`,
+				`{"status":"partial","note":"hotel bookings could not be loaded","data":{"trips":[{"destination":"Lisbon","departs":"2026-03-03"}]}}`}),
+			want: "I found 1 trip:\n- Lisbon (departs: Mar 3, 2026)\nSome of this may be incomplete right now: hotel bookings could not be loaded.",
+		},
+		{
+			name: "unavailable uses the note's words",
+			msgs: turnWithResults("tier", [3]string{"tier_status", `{}`, `{"status":"unavailable","note":"the tier service is not responding"}`}),
+			want: "I couldn't get the tier status right now: the tier service is not responding.",
+		},
+		{
+			name: "a code-like note is dropped whole",
+			msgs: turnWithResults("offers", [3]string{"search_offers", `{"query":"x"}`, `{"status":"unavailable","note":"status_error: upstream 503"}`}),
+			want: "I couldn't get the offers right now.",
+		},
+		{
+			name: "unreadable JSON is a failure, never echoed",
+			msgs: turnWithResults("offers", [3]string{"search_offers", `{}`, `{"status":"ok","data":{`}),
+			want: "I couldn't get the offers right now.",
+		},
+		{
+			name: "sub-agent text passes through",
+			msgs: turnWithResults("trips", [3]string{"ask_travel", `{"request":"my trips"}`, "Your next trip is to Lisbon on Mar 3, 2026."}),
+			want: "Your next trip is to Lisbon on Mar 3, 2026.",
+		},
+		{
+			name: "several results with transitions and a failed sub-agent",
+			msgs: turnWithResults("show offers and my points and my trips",
+				[3]string{"ask_shop", `{"request":"show offers"}`, "I found 2 offers:\n- Trail runner (price: 89.99)\n- Socks (price: 5)"},
+				[3]string{"ask_rewards", `{"request":"how many points do I have?"}`, "unavailable: the rewards assistant took too long to answer"},
+				[3]string{"ask_travel", `{"request":"my trips"}`, "The next trip is Lisbon on Mar 3, 2026."},
+			),
+			want: "I found 2 offers:\n- Trail runner (price: 89.99)\n- Socks (price: 5)\n\n" +
+				"Also, I couldn't get an answer to \"how many points do I have\" right now: the rewards assistant took too long to answer.\n\n" +
+				"And the next trip is Lisbon on Mar 3, 2026.",
+		},
+		{
+			name: "intro when the first result is prose",
+			msgs: turnWithResults("points and tier",
+				[3]string{"ask_rewards", `{"request":"points"}`, "The points balance is 12,400."},
+				[3]string{"ask_garden", `{"request":"roses"}`, "Prune roses in late winter."},
+			),
+			want: "Here's what I found. The points balance is 12,400.\n\nAlso, Prune roses in late winter.",
+		},
+	}
+	m := New()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := m.GenerateContent(t.Context(), tt.msgs, llms.WithTools(shopTools))
+			if err != nil {
+				t.Fatalf("GenerateContent() error = %v", err)
+			}
+			c := resp.Choices[0]
+			if len(c.ToolCalls) != 0 {
+				t.Errorf("GenerateContent() made %d tool calls after results, want none", len(c.ToolCalls))
+			}
+			if diff := cmp.Diff(tt.want, c.Content); diff != "" {
+				t.Errorf("GenerateContent() text mismatch (-want +got):\n%s", diff)
+			}
+			assertUserSafe(t, c.Content)
+		})
+	}
+}
+
+// assertUserSafe fails when text carries anything FR-14 keeps from users.
+func assertUserSafe(t *testing.T, text string) {
+	t.Helper()
+	for _, bad := range []string{"{", "}", "\"status\"", "status_error", "ask_", "_", "503"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("text %q contains %q", text, bad)
+		}
+	}
+}
+
+func TestLowerFirst(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"The next trip", "the next trip"},
+		{"I couldn't", "I couldn't"},
+		{"Lisbon is sunny", "Lisbon is sunny"},
+		{"Sorry, no", "sorry, no"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := lowerFirst(tt.in); got != tt.want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

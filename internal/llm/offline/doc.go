@@ -1,0 +1,25 @@
+// Package offline is switchboard's embedded, deterministic language model: an [llms.Model]
+// that needs no network and no keys, so the service, its tests and its evals run anywhere.
+//
+// It is a small lexical model, not a script. Everything it decides comes from the request
+// it is given: the system prompt, the messages and the tool definitions. It knows no agent,
+// tool or sentence by name, so a new Agent Definition with a good description and a few
+// examples is routed with no code change. Per request it does one of four things:
+//
+//   - routing: with ask_* tools and no tool results yet, it splits the last user message
+//     into clauses, scores each clause against every tool's description and the few-shot
+//     examples in the system prompt (BM25 with light stemming and typo tolerance), and
+//     returns one tool call per chosen tool, honouring an "at most N" cap in the prompt;
+//   - tool use: with other tools, it picks the best-matching tool(s) and fills their
+//     arguments from the JSON-schema parameters and the request text;
+//   - composition: when tool results follow the last user message, it narrates them as
+//     prose, with plain acknowledgments for partial or unavailable data;
+//   - summaries and chit-chat: with no tools, it summarises when the system prompt asks
+//     for it, and otherwise answers directly.
+//
+// It is honest about what it is: it matches words, it does not understand them.
+//
+// Goroutine model: a [Model] is immutable after [New]; every call builds its own state,
+// so one Model may serve any number of goroutines. Calls run on the caller's goroutine,
+// start no goroutines, and return ctx.Err() once the context is done.
+package offline

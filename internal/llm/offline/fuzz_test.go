@@ -1,0 +1,97 @@
+package offline
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// FuzzRoute feeds arbitrary user text to the router and the sub-agent tool loop: it must
+// never panic, and every call it makes must carry a JSON object of arguments.
+func FuzzRoute(f *testing.F) {
+	for _, s := range []string{
+		"", "and", "show offers and my points", "what about bob's?", "is UA 456 on time? $5k, 2,000 points",
+		"hotels in paris; oh and btw also plus then", "\x00\xff", "’’'-- --'", "I'm in New York City (earlier: x",
+		strings.Repeat("points and ", 200),
+	} {
+		f.Add(s)
+	}
+	m := New()
+	system := orchestratorPrompt(3, append(conciergeAgents, gardenAgent)...)
+	ask := askTools(append(conciergeAgents, gardenAgent)...)
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, tools := range [][]llms.Tool{ask, shopTools, travelTools, supportTools, rewardsTools} {
+			resp, err := m.GenerateContent(t.Context(), routeMessages(system, "how many points do I have?", text), llms.WithTools(tools))
+			if err != nil {
+				t.Fatalf("GenerateContent(%q) error = %v", text, err)
+			}
+			c := resp.Choices[0]
+			if len(c.ToolCalls) > 4 {
+				t.Errorf("GenerateContent(%q) made %d calls, more than there are tools", text, len(c.ToolCalls))
+			}
+			if len(c.ToolCalls) == 0 && c.Content == "" {
+				t.Errorf("GenerateContent(%q) returned neither calls nor text", text)
+			}
+			for _, tc := range c.ToolCalls {
+				if tc.FunctionCall == nil {
+					t.Fatalf("GenerateContent(%q) returned a call without a function", text)
+				}
+				var args map[string]any
+				if err := json.Unmarshal([]byte(tc.FunctionCall.Arguments), &args); err != nil {
+					t.Errorf("GenerateContent(%q) arguments %q: %v", text, tc.FunctionCall.Arguments, err)
+				}
+				if r, ok := args["request"].(string); ok && utf8.ValidString(text) && !utf8.ValidString(r) {
+					t.Errorf("request %q is not valid UTF-8 though the input was", r)
+				}
+			}
+		}
+		summary := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "Summarise this."), llms.TextParts(llms.ChatMessageTypeHuman, text)}
+		resp, err := New(WithSummaryWords(5)).GenerateContent(t.Context(), summary)
+		if err != nil {
+			t.Fatalf("GenerateContent(summary of %q) error = %v", text, err)
+		}
+		if n := len(strings.Fields(resp.Choices[0].Content)); n > 5 {
+			t.Errorf("summary of %q has %d words, want at most 5", text, n)
+		}
+	})
+}
+
+// FuzzCompose feeds arbitrary tool results to the narrator: it must never panic and never
+// echo a JSON wrapper back.
+func FuzzCompose(f *testing.F) {
+	for _, s := range []string{
+		`{"status":"ok","data":{"a":1}}`, `{"status":"partial","note":"n","data":[1,{"b":[{"c":null}]}]}`,
+		`{"status":"unavailable"}`, `unavailable:`, `[[[[[[[[[[]]]]]]]]]]`, `{"status":`, `"just a string"`,
+		strings.Repeat("[", 100),
+	} {
+		f.Add(s)
+	}
+	m := New()
+	f.Fuzz(func(t *testing.T, content string) {
+		resp, err := m.GenerateContent(t.Context(), turnWithResults("x", [3]string{"get_things", `{}`, content}))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		got := resp.Choices[0].Content
+		if strings.HasPrefix(strings.TrimSpace(content), "{") && strings.Contains(got, `"status"`) {
+			t.Errorf("narration of %q echoes the wrapper: %q", content, got)
+		}
+	})
+}
+
+func BenchmarkRoute(b *testing.B) {
+	m := New()
+	agents := append(append([]agentFixture(nil), conciergeAgents...), gardenAgent)
+	msgs := routeMessages(orchestratorPrompt(3, agents...), "what's my tier and any coupons for electronics, also is UA 456 on time?")
+	opts := []llms.CallOption{llms.WithTools(askTools(agents...))}
+	ctx := b.Context()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.GenerateContent(ctx, msgs, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

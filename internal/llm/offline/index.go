@@ -1,0 +1,195 @@
+package offline
+
+import (
+	"math"
+	"slices"
+)
+
+// BM25 constants. b is low because a tool's document grows with its examples, and a
+// well-documented tool should not be penalised for it.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.3
+	// backgroundDocs are imaginary documents that contain no tool word. They keep IDF
+	// meaningful when only one or two tools are offered.
+	backgroundDocs = 2.0
+	// fuzzyWeight discounts a match that needed a typo correction.
+	fuzzyWeight = 0.8
+	// bigramWeight scales the bonus for two adjacent words also adjacent in the document.
+	bigramWeight = 0.5
+)
+
+// docSource is the text that describes one candidate (a tool): its name, its
+// description and any example requests, plus side text that counts for less.
+type docSource struct {
+	texts []string
+	minor []string // e.g. parameter names and descriptions: weak evidence
+}
+
+// minorWeight is how much a word of a docSource's minor text counts.
+const minorWeight = 0.3
+
+type document struct {
+	tf      map[string]float64
+	length  float64
+	bigrams map[[2]string]bool
+}
+
+// index scores short queries against a handful of documents with BM25, a bigram bonus
+// and typo-tolerant term lookup. It is built per request and never shared.
+type index struct {
+	docs   []document
+	df     map[string]int
+	vocab  []string // sorted, for a deterministic typo search
+	avgLen float64
+}
+
+func newIndex(sources []docSource) *index {
+	ix := &index{df: map[string]int{}}
+	total := 0.0
+	for _, src := range sources {
+		d := document{tf: map[string]float64{}, bigrams: map[[2]string]bool{}}
+		for _, text := range src.texts {
+			ts := terms(text)
+			for i, t := range ts {
+				d.tf[t]++
+				if i > 0 {
+					d.bigrams[[2]string{ts[i-1], t}] = true
+				}
+			}
+			d.length += float64(len(ts))
+		}
+		for _, text := range src.minor {
+			ts := terms(text)
+			for _, t := range ts {
+				d.tf[t] += minorWeight
+			}
+			d.length += minorWeight * float64(len(ts))
+		}
+		for t := range d.tf {
+			ix.df[t]++
+		}
+		total += d.length
+		ix.docs = append(ix.docs, d)
+	}
+	if len(ix.docs) > 0 {
+		ix.avgLen = math.Max(1, total/float64(len(ix.docs)))
+	}
+	for t := range ix.df {
+		ix.vocab = append(ix.vocab, t)
+	}
+	slices.Sort(ix.vocab)
+	return ix
+}
+
+func (ix *index) idf(t string) float64 {
+	n := float64(ix.df[t])
+	return math.Log(1 + (float64(len(ix.docs))+backgroundDocs-n+0.5)/(n+0.5))
+}
+
+// resolved is a query term mapped onto the index vocabulary.
+type resolved struct {
+	term   string
+	weight float64 // 1 for an exact match, less after a typo correction
+}
+
+// resolve maps query terms onto the vocabulary: exact stems first, then the closest
+// vocabulary term within the word's typo budget. Terms with no match keep an empty term,
+// so positions (for bigrams) are preserved.
+func (ix *index) resolve(query []string) []resolved {
+	out := make([]resolved, len(query))
+	for i, q := range query {
+		if ix.df[q] > 0 {
+			out[i] = resolved{term: q, weight: 1}
+			continue
+		}
+		if syn := ix.synonymOf(q); syn != "" {
+			out[i] = resolved{term: syn, weight: synonymWeight}
+			continue
+		}
+		budget := typoBudget(len(q))
+		if budget == 0 || isDigits(q) {
+			continue
+		}
+		best, bestDist := "", budget+1
+		for _, v := range ix.vocab {
+			if len(v) < 4 {
+				continue
+			}
+			if d := editDistance(q, v, budget); d < bestDist {
+				best, bestDist = v, d
+			}
+		}
+		if best != "" {
+			out[i] = resolved{term: best, weight: fuzzyWeight / float64(bestDist)}
+		}
+	}
+	return out
+}
+
+// synonymOf returns the first synonym of q that the vocabulary has, or "".
+func (ix *index) synonymOf(q string) string {
+	for _, s := range synonyms[q] {
+		if ix.df[s] > 0 {
+			return s
+		}
+	}
+	return ""
+}
+
+// score returns one BM25 score per document for the query terms. A term repeated in the
+// query counts once: saying "points" twice is not twice the evidence.
+func (ix *index) score(query []string) []float64 {
+	scores := make([]float64, len(ix.docs))
+	if len(ix.docs) == 0 {
+		return scores
+	}
+	rs := ix.resolve(query)
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if r.term == "" || seen[r.term] {
+			continue
+		}
+		seen[r.term] = true
+		idf := ix.idf(r.term)
+		for i, d := range ix.docs {
+			tf := d.tf[r.term]
+			if tf == 0 {
+				continue
+			}
+			norm := 1 - bm25B + bm25B*d.length/ix.avgLen
+			scores[i] += r.weight * idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+		}
+	}
+	for j := 1; j < len(rs); j++ {
+		a, b := rs[j-1].term, rs[j].term
+		if a == "" || b == "" || a == b {
+			continue
+		}
+		bonus := bigramWeight * (ix.idf(a) + ix.idf(b)) / 2
+		for i, d := range ix.docs {
+			if d.bigrams[[2]string{a, b}] {
+				scores[i] += bonus
+			}
+		}
+	}
+	return scores
+}
+
+// best returns the index and score of the top document and the runner-up's score.
+// Ties go to the earlier document, so the answer never depends on map order.
+func best(scores []float64) (top int, topScore, second float64) {
+	top = -1
+	for i, s := range scores {
+		switch {
+		case top < 0 || s > topScore:
+			if top >= 0 {
+				second = topScore
+			}
+			top, topScore = i, s
+		case s > second:
+			second = s
+		}
+	}
+	return top, topScore, second
+}

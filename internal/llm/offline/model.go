@@ -1,0 +1,178 @@
+package offline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Model is the offline language model. Create it with [New]; the zero value is not ready
+// for use. It is safe for concurrent use.
+type Model struct {
+	opts options
+}
+
+var _ llms.Model = (*Model)(nil)
+
+// New returns an offline model tuned by opts.
+func New(opts ...Option) *Model {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return &Model{opts: o}
+}
+
+// Stop reasons reported in [llms.ContentChoice.StopReason].
+const (
+	StopReasonToolCalls = "tool_calls"
+	StopReasonStop      = "stop"
+)
+
+// GenerateContent answers messages from what they carry (see the package doc for the four
+// behaviours). It returns exactly one choice: tool calls with an empty Content, or text.
+// With [llms.WithStreamingFunc] the text is also streamed in word-sized chunks before
+// GenerateContent returns; a callback error stops the stream and is returned wrapped. The
+// tool choice "none" turns tool calls off. GenerationInfo carries estimated token counts
+// under "PromptTokens", "CompletionTokens" and "TotalTokens".
+func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(messages) == 0 {
+		return nil, ErrNoMessages
+	}
+	var opts llms.CallOptions
+	for _, o := range options {
+		o(&opts)
+	}
+	req := parseRequest(messages, opts.Tools)
+	allowCalls := opts.ToolChoice != "none"
+
+	var calls []llms.ToolCall
+	var text string
+	switch {
+	case len(req.results) > 0:
+		text = m.compose(req)
+	case len(req.routingTools()) > 0:
+		calls, text = m.route(req, allowCalls)
+	case len(req.plainTools()) > 0:
+		calls, text = m.useTools(req, allowCalls)
+	case wantsSummary(req):
+		text = m.summarise(req)
+	default:
+		text = plainAnswer(req)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if opts.StreamingFunc != nil && text != "" {
+		if err := stream(ctx, text, opts.StreamingFunc); err != nil {
+			return nil, err
+		}
+	}
+
+	choice := &llms.ContentChoice{Content: text, StopReason: StopReasonStop}
+	completion := estimateTokens(text)
+	if len(calls) > 0 {
+		choice.ToolCalls = calls
+		choice.FuncCall = calls[0].FunctionCall
+		choice.StopReason = StopReasonToolCalls
+		for _, c := range calls {
+			completion += estimateTokens(c.FunctionCall.Name + c.FunctionCall.Arguments)
+		}
+	}
+	prompt := promptTokens(messages, opts.Tools)
+	choice.GenerationInfo = map[string]any{
+		"PromptTokens":     prompt,
+		"CompletionTokens": completion,
+		"TotalTokens":      prompt + completion,
+	}
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{choice}}, nil
+}
+
+// Call answers a single prompt as a human message.
+//
+// Deprecated: use [Model.GenerateContent]; Call exists to satisfy [llms.Model].
+func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
+}
+
+// stream sends text in chunks of one word plus the whitespace after it, so that the
+// chunks concatenate to exactly text.
+func stream(ctx context.Context, text string, fn func(context.Context, []byte) error) error {
+	for len(text) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := chunkEnd(text)
+		if err := fn(ctx, []byte(text[:n])); err != nil {
+			return fmt.Errorf("offline: streaming: %w", err)
+		}
+		text = text[n:]
+	}
+	return nil
+}
+
+// chunkEnd returns the length of the first chunk: leading space, a word, trailing space.
+func chunkEnd(s string) int {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	for i < len(s) && !isSpace(s[i]) {
+		i++
+	}
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+func newToolCall(n int, name string, args map[string]any) llms.ToolCall {
+	raw, err := json.Marshal(args)
+	if err != nil { // values are strings, numbers and bools: cannot fail
+		raw = []byte("{}")
+	}
+	return llms.ToolCall{
+		ID:           fmt.Sprintf("call_%d", n),
+		Type:         "function",
+		FunctionCall: &llms.FunctionCall{Name: name, Arguments: string(raw)},
+	}
+}
+
+// estimateTokens approximates a tokenizer at four characters per token.
+func estimateTokens(s string) int {
+	return (utf8.RuneCountInString(s) + 3) / 4
+}
+
+func promptTokens(messages []llms.MessageContent, tools []llms.Tool) int {
+	var b strings.Builder
+	for _, m := range messages {
+		for _, p := range m.Parts {
+			switch p := p.(type) {
+			case llms.TextContent:
+				b.WriteString(p.Text)
+			case llms.ToolCall:
+				if p.FunctionCall != nil {
+					b.WriteString(p.FunctionCall.Name + p.FunctionCall.Arguments)
+				}
+			case llms.ToolCallResponse:
+				b.WriteString(p.Content)
+			}
+		}
+	}
+	for _, t := range tools {
+		if t.Function != nil {
+			b.WriteString(t.Function.Name + t.Function.Description)
+			if raw, err := json.Marshal(t.Function.Parameters); err == nil {
+				b.Write(raw)
+			}
+		}
+	}
+	return estimateTokens(b.String())
+}

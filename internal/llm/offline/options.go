@@ -1,0 +1,53 @@
+package offline
+
+// Option tunes a [Model].
+type Option func(*options)
+
+type options struct {
+	minScore     float64 // a clause routes to a tool only when its score reaches this
+	margin       float64 // ...and beats the runner-up by this factor
+	listLimit    int     // items shown per list when narrating tool results
+	summaryWords int     // word budget of a summary
+}
+
+func defaultOptions() options {
+	return options{minScore: 0.9, margin: 1.3, listLimit: 5, summaryWords: 40}
+}
+
+// WithMinScore sets the score a clause needs before it is routed to a tool. Higher values
+// make the model answer directly more often. Values <= 0 are ignored.
+func WithMinScore(v float64) Option {
+	return func(o *options) {
+		if v > 0 {
+			o.minScore = v
+		}
+	}
+}
+
+// WithMargin sets how many times the runner-up's score the best tool must reach for a
+// clause to count as its own intent. Values < 1 are ignored.
+func WithMargin(v float64) Option {
+	return func(o *options) {
+		if v >= 1 {
+			o.margin = v
+		}
+	}
+}
+
+// WithListLimit caps how many items of a list are narrated. Values <= 0 are ignored.
+func WithListLimit(n int) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.listLimit = n
+		}
+	}
+}
+
+// WithSummaryWords sets the word budget of summaries. Values <= 0 are ignored.
+func WithSummaryWords(n int) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.summaryWords = n
+		}
+	}
+}

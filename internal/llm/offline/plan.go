@@ -1,0 +1,148 @@
+package offline
+
+import "strings"
+
+// planner decides which candidates (tools) a message asks for, clause by clause.
+type planner struct {
+	ix       *index
+	minScore float64 // a clause needs this score...
+	margin   float64 // ...and this factor over the runner-up to be its own intent
+	// fallbackMin is the score the whole message needs, when no clause is confident on its
+	// own, for its best candidate to be chosen anyway.
+	fallbackMin float64
+	// boost, when set, adds per-candidate evidence that is not lexical, such as a request
+	// carrying an order number for a tool that takes one.
+	boost func(text string) []float64
+}
+
+// scores returns the candidates' scores for one clause.
+func (p *planner) scores(text string, ws []word) []float64 {
+	sc := p.ix.score(queryTerms(ws))
+	if p.boost != nil {
+		for i, b := range p.boost(text) {
+			if i < len(sc) && sc[i] > 0 {
+				sc[i] += b
+			}
+		}
+	}
+	return sc
+}
+
+// intent is one candidate chosen for part of a message.
+type intent struct {
+	tool  int     // index of the candidate
+	text  string  // the clauses for this candidate, joined
+	score float64 // best clause score, used when a cap keeps only the strongest
+	first int     // order of first mention, so calls follow the message
+}
+
+// Segment labels besides a candidate index.
+const (
+	labelUnmatched = -1 // has content words but no confident candidate
+	labelEmpty     = -2 // only stopwords: greetings, fillers
+)
+
+// plan splits text into clauses, labels each with the candidate it confidently matches
+// (best score over minScore and margin times the runner-up), re-attaches unmatched clauses
+// to the next labelled clause (context usually comes before the ask: "I'm in Rome, any
+// hotels?") or else the previous one, and merges neighbours with the same label, which
+// repairs conjunctions cut inside a phrase. It returns one intent per candidate, in order
+// of first mention; none when nothing clears the bar.
+func (p *planner) plan(text string) []intent {
+	segs := splitClauses(text)
+	labels := make([]int, len(segs))
+	scores := make([]float64, len(segs))
+	for i, seg := range segs {
+		if len(queryTerms(seg.words)) == 0 {
+			labels[i] = labelEmpty
+			continue
+		}
+		top, s1, s2 := best(p.scores(text[seg.start:seg.end], seg.words))
+		if top >= 0 && s1 >= p.minScore && s1 >= p.margin*s2 {
+			labels[i], scores[i] = top, s1
+		} else {
+			labels[i] = labelUnmatched
+		}
+	}
+
+	type group struct {
+		tool     int
+		from, to int
+		score    float64
+	}
+	var groups []group
+	next := 0 // first segment not yet in a group
+	for i, l := range labels {
+		if l < 0 {
+			continue
+		}
+		if n := len(groups); n > 0 && groups[n-1].tool == l {
+			groups[n-1].to = i
+			groups[n-1].score = max(groups[n-1].score, scores[i])
+		} else {
+			groups = append(groups, group{tool: l, from: next, to: i, score: scores[i]})
+		}
+		next = i + 1
+	}
+	if n := len(groups); n > 0 {
+		groups[n-1].to = len(segs) - 1
+	}
+	if len(groups) == 0 {
+		return p.fallback(text)
+	}
+
+	var out []intent
+	pos := map[int]int{} // candidate -> index in out
+	for gi, g := range groups {
+		from, to := g.from, g.to
+		for labels[from] == labelEmpty && from < to {
+			from++
+		}
+		for labels[to] == labelEmpty && to > from {
+			to--
+		}
+		span := segment{start: segs[from].start, end: segs[to].end, words: segs[from].words}
+		t := clauseText(text, span)
+		if k, ok := pos[g.tool]; ok {
+			out[k].text = joinClauses(out[k].text, t)
+			out[k].score = max(out[k].score, g.score)
+			continue
+		}
+		pos[g.tool] = len(out)
+		out = append(out, intent{tool: g.tool, text: t, score: g.score, first: gi})
+	}
+	return out
+}
+
+// fallback scores the whole message as one clause: a message may be one intent whose
+// words were spread over clauses that are weak on their own.
+func (p *planner) fallback(text string) []intent {
+	ws := scanWords(text)
+	if len(queryTerms(ws)) == 0 {
+		return nil
+	}
+	top, s1, _ := best(p.scores(text, ws))
+	if top < 0 || s1 <= 0 || s1 < p.fallbackMin {
+		return nil
+	}
+	all := segment{start: 0, end: len(text), words: scanWords(text)}
+	return []intent{{tool: top, text: clauseText(text, all), score: s1}}
+}
+
+func wordTerms(ws []word) []string {
+	var out []string
+	for _, w := range ws {
+		out = appendTerms(out, w.lower)
+	}
+	return out
+}
+
+func joinClauses(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return strings.TrimRight(a, "?.!,; ") + " and " + b
+}

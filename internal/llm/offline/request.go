@@ -1,0 +1,111 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// request is what one GenerateContent call carries, sorted into what the model uses.
+type request struct {
+	system  string   // all system text, in order
+	humans  []string // text of every human message, in order; the last is the one to answer
+	results []toolResult
+	calls   map[string]llms.ToolCall // every tool call in the history, by ID
+	nCalls  int                      // tool calls already in the history, to keep IDs unique
+	tools   []llms.Tool
+}
+
+// toolResult is one tool answer that follows the last human message.
+type toolResult struct {
+	name    string
+	content string
+	call    *llms.ToolCall // the call it answers, when the history has it
+}
+
+func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
+	req := &request{calls: map[string]llms.ToolCall{}, tools: tools}
+	var system []string
+	for _, m := range messages {
+		if m.Role == llms.ChatMessageTypeHuman {
+			req.humans = append(req.humans, textOf(m))
+			req.results = nil // only results after the last human message count
+			continue
+		}
+		for _, p := range m.Parts {
+			switch p := p.(type) {
+			case llms.TextContent:
+				if m.Role == llms.ChatMessageTypeSystem {
+					system = append(system, p.Text)
+				}
+			case llms.ToolCall:
+				req.nCalls++
+				if p.ID != "" {
+					req.calls[p.ID] = p
+				}
+			case llms.ToolCallResponse:
+				r := toolResult{name: p.Name, content: p.Content}
+				if c, ok := req.calls[p.ToolCallID]; ok && p.ToolCallID != "" {
+					r.call = &c
+					if r.name == "" && c.FunctionCall != nil {
+						r.name = c.FunctionCall.Name
+					}
+				}
+				req.results = append(req.results, r)
+			}
+		}
+	}
+	req.system = strings.Join(system, "\n")
+	return req
+}
+
+func textOf(m llms.MessageContent) string {
+	var parts []string
+	for _, p := range m.Parts {
+		if t, ok := p.(llms.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// lastHuman is the message to answer; "" when there is none.
+func (r *request) lastHuman() string {
+	if len(r.humans) == 0 {
+		return ""
+	}
+	return r.humans[len(r.humans)-1]
+}
+
+// earlierHumans returns up to n human messages before the last one, newest first.
+func (r *request) earlierHumans(n int) []string {
+	var out []string
+	for i := len(r.humans) - 2; i >= 0 && len(out) < n; i-- {
+		out = append(out, r.humans[i])
+	}
+	return out
+}
+
+// routingTools are the ask_* tools: sub-agents the orchestrator can call.
+func (r *request) routingTools() []llms.Tool {
+	var out []llms.Tool
+	for _, t := range r.tools {
+		if t.Function != nil && strings.HasPrefix(t.Function.Name, routePrefix) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// plainTools are every other function tool.
+func (r *request) plainTools() []llms.Tool {
+	var out []llms.Tool
+	for _, t := range r.tools {
+		if t.Function != nil && t.Function.Name != "" && !strings.HasPrefix(t.Function.Name, routePrefix) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+const routePrefix = "ask_"

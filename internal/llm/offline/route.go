@@ -1,0 +1,155 @@
+package offline
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// exampleLine matches a few-shot line of the orchestrator's prompt, such as
+// `- "where is my parcel?" -> ask_parcels`.
+var exampleLine = regexp.MustCompile(`(?m)^\s*[-*•]?\s*["“](.+?)["”]\s*(?:->|→|=>)\s*(` + routePrefix + `[A-Za-z0-9_]+)\s*$`)
+
+// capRule matches the cap rule of the orchestrator's prompt, such as "call at most 3".
+var capRule = regexp.MustCompile(`(?i)\bat\s+most\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b`)
+
+var numberWords = map[string]int{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+	"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}
+
+// parseExamples returns the few-shot examples in the system prompt, by tool name.
+func parseExamples(system string) map[string][]string {
+	out := map[string][]string{}
+	for _, m := range exampleLine.FindAllStringSubmatch(system, -1) {
+		out[m[2]] = append(out[m[2]], m[1])
+	}
+	return out
+}
+
+// parseCap returns N of an "at most N" rule in the system prompt, or 0 when there is none.
+func parseCap(system string) int {
+	m := capRule.FindStringSubmatch(system)
+	if m == nil {
+		return 0
+	}
+	if n, ok := numberWords[strings.ToLower(m[1])]; ok {
+		return n
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
+
+// route answers an orchestrator request: one call per sub-agent the last message asks
+// for, or a direct answer when none clears the bar. allowCalls is false when the caller
+// set tool choice "none".
+func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
+	tools := req.routingTools()
+	text := req.lastHuman()
+	if !allowCalls {
+		return nil, directAnswer(text, tools)
+	}
+	examples := parseExamples(req.system)
+	sources := make([]docSource, len(tools))
+	for i, t := range tools {
+		name := t.Function.Name
+		texts := []string{humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
+		sources[i] = docSource{texts: append(texts, examples[name]...)}
+	}
+	p := &planner{ix: newIndex(sources), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore}
+
+	intents := p.plan(text)
+	if k := chatKind(text); len(intents) == 0 && looksLikeFollowUp(text) && (k == chatNone || k == chatAck) {
+		for _, prev := range req.earlierHumans(3) {
+			if in := p.plan(prev); len(in) > 0 {
+				for i := range in {
+					in[i].text = strings.TrimSpace(text) + earlierMarker + in[i].text + ")"
+				}
+				intents = in
+				break
+			}
+		}
+	}
+	if len(intents) == 0 {
+		return nil, directAnswer(text, tools)
+	}
+	intents = keepStrongest(intents, parseCap(req.system))
+
+	calls := make([]llms.ToolCall, len(intents))
+	for i, in := range intents {
+		fn := tools[in.tool].Function
+		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
+	}
+	return calls, ""
+}
+
+// requestParam names the argument that carries the request to a sub-agent: "request",
+// unless the tool's schema declares a different single text parameter.
+func requestParam(schema any) string {
+	var text []string
+	for _, p := range paramsOf(schema) {
+		if p.typ == "" || p.typ == "string" {
+			text = append(text, p.name)
+		}
+	}
+	if len(text) == 1 {
+		return text[0]
+	}
+	return "request"
+}
+
+// keepStrongest keeps the n highest-scoring intents (all when n <= 0), in message order:
+// the model's side of the fan-out cap, top-N by relevance.
+func keepStrongest(in []intent, n int) []intent {
+	if n <= 0 || len(in) <= n {
+		return in
+	}
+	ranked := slices.Clone(in)
+	slices.SortStableFunc(ranked, func(a, b intent) int { return cmp.Compare(b.score, a.score) })
+	ranked = ranked[:n]
+	slices.SortStableFunc(ranked, func(a, b intent) int { return cmp.Compare(a.first, b.first) })
+	return ranked
+}
+
+// followUpLeads open a message that continues the previous one.
+var followUpLeads = [][]string{
+	{"what", "about"}, {"how", "about"}, {"what", "of"}, {"same", "for"},
+	{"and"}, {"also"}, {"ok"}, {"okay"}, {"then"}, {"now"}, {"so"}, {"but"},
+}
+
+// anaphora point back at something said before.
+var anaphora = setOf("that", "this", "those", "these", "it", "its", "them", "one", "ones", "other",
+	"others", "same", "there", "else", "another", "too", "again", "either", "instead")
+
+// looksLikeFollowUp reports whether a short message leans on the previous one: "what
+// about bob's?", "and the other one?".
+func looksLikeFollowUp(text string) bool {
+	ws := scanWords(text)
+	if len(ws) < 2 || len(ws) > 12 {
+		return false
+	}
+	if !slices.ContainsFunc(ws, func(w word) bool { return !ackWords[w.lower] }) {
+		return false // "ok great" closes a topic rather than continuing it
+	}
+	for _, lead := range followUpLeads {
+		if len(ws) >= len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w word, s string) bool { return w.lower == s }) {
+			return true
+		}
+	}
+	for _, w := range ws {
+		if anaphora[w.lower] {
+			return true
+		}
+		if base, ok := strings.CutSuffix(w.lower, "'s"); ok && !isStopword(base) {
+			return true // a possessive of someone not named in the tools: "bob's"
+		}
+	}
+	return false
+}

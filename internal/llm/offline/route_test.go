@@ -1,0 +1,284 @@
+package offline
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// routed is a tool call reduced to what routing decides.
+type routed struct {
+	Tool    string
+	Request string
+}
+
+func routedCalls(t *testing.T, c *llms.ContentChoice) []routed {
+	t.Helper()
+	var out []routed
+	for _, tc := range c.ToolCalls {
+		var args map[string]string
+		if err := json.Unmarshal([]byte(tc.FunctionCall.Arguments), &args); err != nil {
+			t.Fatalf("arguments %q are not a JSON object of strings: %v", tc.FunctionCall.Arguments, err)
+		}
+		out = append(out, routed{Tool: tc.FunctionCall.Name, Request: args["request"]})
+	}
+	return out
+}
+
+func TestRoute(t *testing.T) {
+	all := append(append([]agentFixture(nil), conciergeAgents...), gardenAgent)
+	tests := []struct {
+		name   string
+		agents []agentFixture
+		capN   int
+		humans []string // the last one is answered; earlier ones are history
+		want   []routed
+	}{
+		{
+			name:   "single intent",
+			agents: conciergeAgents,
+			humans: []string{"any deals on sneakers?"},
+			want:   []routed{{"ask_shop", "any deals on sneakers"}},
+		},
+		{
+			name:   "single intent without few-shot examples",
+			agents: []agentFixture{{id: "shop", description: conciergeAgents[0].description}, {id: "travel", description: conciergeAgents[3].description}},
+			humans: []string{"got any discount codes?"},
+			want:   []routed{{"ask_shop", "got any discount codes"}},
+		},
+		{
+			name:   "two intents",
+			agents: conciergeAgents,
+			humans: []string{"show offers and my points"},
+			want:   []routed{{"ask_shop", "show offers"}, {"ask_rewards", "my points"}},
+		},
+		{
+			name:   "three intents with assorted conjunctions",
+			agents: conciergeAgents,
+			humans: []string{"what's my tier and any coupons for electronics, also is UA 456 on time?"},
+			want: []routed{
+				{"ask_rewards", "what's my tier"},
+				{"ask_shop", "any coupons for electronics"},
+				{"ask_travel", "is UA 456 on time"},
+			},
+		},
+		{
+			name:   "two clauses for one agent are joined",
+			agents: conciergeAgents,
+			humans: []string{"where is my order; oh and has my refund gone through"},
+			want:   []routed{{"ask_support", "where is my order; oh and has my refund gone through"}},
+		},
+		{
+			name:   "and inside a phrase does not split the intent",
+			agents: conciergeAgents,
+			humans: []string{"rock and roll vinyl deals"},
+			want:   []routed{{"ask_shop", "rock and roll vinyl deals"}},
+		},
+		{
+			name:   "context before the ask travels with it",
+			agents: conciergeAgents,
+			humans: []string{"I'm going to Rome next week. Any hotels?"},
+			want:   []routed{{"ask_travel", "I'm going to Rome next week. Any hotels"}},
+		},
+		{
+			name:   "typos",
+			agents: conciergeAgents,
+			humans: []string{"how many pionts do I have and any coupns"},
+			want:   []routed{{"ask_rewards", "how many pionts do I have"}, {"ask_shop", "any coupns"}},
+		},
+		{
+			name:   "a new agent routes from its description and examples",
+			agents: all,
+			humans: []string{"my tomato plants have yellow leaves"},
+			want:   []routed{{"ask_garden", "my tomato plants have yellow leaves"}},
+		},
+		{
+			name:   "a new agent alongside the others",
+			agents: all,
+			humans: []string{"when should I prune my roses, plus what rewards can I get"},
+			want:   []routed{{"ask_garden", "when should I prune my roses"}, {"ask_rewards", "what rewards can I get"}},
+		},
+		{
+			name:   "cap keeps the strongest intents in message order",
+			agents: conciergeAgents,
+			capN:   2,
+			humans: []string{"book a hotel in Lisbon and how many points do I have and track my order and any deals on tvs"},
+			want:   []routed{{"ask_travel", "book a hotel in Lisbon"}, {"ask_rewards", "how many points do I have"}},
+		},
+		{
+			name:   "no cap rule keeps every intent",
+			agents: conciergeAgents,
+			humans: []string{"book a hotel in Lisbon and how many points do I have and track my order and any deals on tvs"},
+			want: []routed{
+				{"ask_travel", "book a hotel in Lisbon"},
+				{"ask_rewards", "how many points do I have"},
+				{"ask_support", "track my order"},
+				{"ask_shop", "any deals on tvs"},
+			},
+		},
+		{
+			name:   "follow-up leans on the previous message",
+			agents: conciergeAgents,
+			humans: []string{"how many points do I have?", "what about bob's?"},
+			want:   []routed{{"ask_rewards", "what about bob's? (earlier: how many points do I have)"}},
+		},
+		{
+			name:   "follow-up with anaphora",
+			agents: conciergeAgents,
+			humans: []string{"is flight UA123 on time?", "ok and that one tomorrow"},
+			want:   []routed{{"ask_travel", "ok and that one tomorrow (earlier: is flight UA123 on time)"}},
+		},
+		{
+			name:   "a confident message ignores history",
+			agents: conciergeAgents,
+			humans: []string{"any deals on running shoes?", "and how many points do I have?"},
+			want:   []routed{{"ask_rewards", "how many points do I have"}},
+		},
+	}
+	m := New()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := routeMessages(orchestratorPrompt(tt.capN, tt.agents...), tt.humans...)
+			resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(tt.agents...)))
+			if err != nil {
+				t.Fatalf("GenerateContent() error = %v", err)
+			}
+			c := resp.Choices[0]
+			if diff := cmp.Diff(tt.want, routedCalls(t, c)); diff != "" {
+				t.Errorf("GenerateContent() calls mismatch (-want +got):\n%s", diff)
+			}
+			if c.StopReason != StopReasonToolCalls || c.Content != "" {
+				t.Errorf("GenerateContent() stop reason %q content %q, want %q and no content", c.StopReason, c.Content, StopReasonToolCalls)
+			}
+			for i, tc := range c.ToolCalls {
+				if want := "call_" + string(rune('1'+i)); tc.ID != want || tc.Type != "function" {
+					t.Errorf("call %d: ID %q type %q, want %q and function", i, tc.ID, tc.Type, want)
+				}
+			}
+		})
+	}
+}
+
+func TestRouteAnswersDirectly(t *testing.T) {
+	tests := []struct {
+		name   string
+		humans []string
+		want   []string // substrings of the answer
+	}{
+		{"greeting", []string{"hi there!"}, []string{"Hello!", "- Finds retail offers and deals, coupons and discount codes, and compares product prices across stores"}},
+		{"thanks", []string{"how many points do I have?", "thanks!"}, []string{"You're welcome!"}},
+		{"acknowledgment", []string{"ok great"}, []string{"Glad to help"}},
+		{"capabilities", []string{"what can you do?"}, []string{"Here's what I can help with:", "- Plans and tracks travel: upcoming trips and bookings, live flight status, and hotel search in a city"}},
+		{"out of scope", []string{"tell me a joke"}, []string{"I'm not sure I can help with that.", "- Handles customer support"}},
+	}
+	m := New()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := routeMessages(orchestratorPrompt(3, conciergeAgents...), tt.humans...)
+			resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)))
+			if err != nil {
+				t.Fatalf("GenerateContent() error = %v", err)
+			}
+			c := resp.Choices[0]
+			if len(c.ToolCalls) != 0 || c.StopReason != StopReasonStop {
+				t.Fatalf("GenerateContent() = %d calls, stop %q; want a direct answer", len(c.ToolCalls), c.StopReason)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(c.Content, w) {
+					t.Errorf("answer %q does not contain %q", c.Content, w)
+				}
+			}
+			if strings.Contains(c.Content, "ask_") {
+				t.Errorf("answer %q names a tool", c.Content)
+			}
+		})
+	}
+}
+
+func TestRouteToolChoiceNone(t *testing.T) {
+	msgs := routeMessages(orchestratorPrompt(3, conciergeAgents...), "show offers and my points")
+	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)), llms.WithToolChoice("none"))
+	if err != nil {
+		t.Fatalf("GenerateContent() error = %v", err)
+	}
+	if n := len(resp.Choices[0].ToolCalls); n != 0 || resp.Choices[0].Content == "" {
+		t.Errorf("GenerateContent() with tool choice none = %d calls, content %q; want text only", n, resp.Choices[0].Content)
+	}
+}
+
+func TestRouteCallIDsFollowHistory(t *testing.T) {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, orchestratorPrompt(3, conciergeAgents...)),
+		llms.TextParts(llms.ChatMessageTypeHuman, "any deals on tvs?"),
+		aiCall("call_1", "ask_shop", `{"request":"any deals on tvs"}`),
+		toolResultMsg("call_1", "ask_shop", "I found 1 offer: a TV."),
+		llms.TextParts(llms.ChatMessageTypeAI, "I found 1 offer: a TV."),
+		llms.TextParts(llms.ChatMessageTypeHuman, "how many points do I have?"),
+	}
+	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)))
+	if err != nil {
+		t.Fatalf("GenerateContent() error = %v", err)
+	}
+	got := resp.Choices[0].ToolCalls
+	if len(got) != 1 || got[0].ID != "call_2" || got[0].FunctionCall.Name != "ask_rewards" {
+		t.Errorf("GenerateContent() calls = %+v, want one ask_rewards call with ID call_2", got)
+	}
+}
+
+func TestParseCap(t *testing.T) {
+	tests := []struct {
+		system string
+		want   int
+	}{
+		{"Call at most 3 ask_ tools per turn.", 3},
+		{"Pick AT MOST two agents by relevance.", 2},
+		{"at most 0 tools", 0},
+		{"no rule here", 0},
+	}
+	for _, tt := range tests {
+		if got := parseCap(tt.system); got != tt.want {
+			t.Errorf("parseCap(%q) = %d, want %d", tt.system, got, tt.want)
+		}
+	}
+}
+
+func TestParseExamples(t *testing.T) {
+	system := "Examples:\n- \"where is my parcel?\" -> ask_parcels\n  * “book a table” → ask_dining\nnot an example -> ask_x\n"
+	want := map[string][]string{"ask_parcels": {"where is my parcel?"}, "ask_dining": {"book a table"}}
+	if diff := cmp.Diff(want, parseExamples(system)); diff != "" {
+		t.Errorf("parseExamples() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func aiCall(id, name, args string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+		llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}},
+	}}
+}
+
+func toolResultMsg(id, name, content string) llms.MessageContent {
+	return llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+		llms.ToolCallResponse{ToolCallID: id, Name: name, Content: content},
+	}}
+}
+
+func TestRequestParam(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema any
+		want   string
+	}{
+		{"declared request", schema([]string{"request"}, map[string]any{"request": prop("string", "")}), "request"},
+		{"another single text parameter", schema([]string{"question"}, map[string]any{"question": prop("string", "")}), "question"},
+		{"no schema", nil, "request"},
+		{"ambiguous", schema(nil, map[string]any{"a": prop("string", ""), "b": prop("string", "")}), "request"},
+	}
+	for _, tt := range tests {
+		if got := requestParam(tt.schema); got != tt.want {
+			t.Errorf("%s: requestParam() = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

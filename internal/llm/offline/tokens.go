@@ -1,0 +1,183 @@
+package offline
+
+import (
+	"strings"
+	"unicode"
+)
+
+// word is one word of a text with its byte span, so clauses can be cut from the original.
+type word struct {
+	text       string // as written
+	lower      string // lowercased, curly apostrophes straightened
+	start, end int    // byte offsets in the source text
+}
+
+// scanWords returns the words of s: runs of letters and digits, with apostrophes and
+// hyphens allowed inside a word ("what's", "check-in", "WH-1000XM5").
+func scanWords(s string) []word {
+	var out []word
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := strings.TrimRight(s[start:end], "'’-")
+		if w != "" {
+			out = append(out, word{text: w, lower: normalise(w), start: start, end: start + len(w)})
+		}
+		start = -1
+	}
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if start < 0 {
+				start = i
+			}
+		case (r == '\'' || r == '’' || r == '-') && start >= 0:
+			// kept inside a word; trailing ones are trimmed by flush
+		default:
+			flush(i)
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+func normalise(w string) string {
+	return strings.ReplaceAll(strings.ToLower(w), "’", "'")
+}
+
+// terms returns the content stems of s: stopwords dropped, possessives and light
+// inflections removed. Both tool documents and user text go through it, so the two sides
+// always agree on a stem even where the stem is not a real word.
+func terms(s string) []string {
+	var out []string
+	for _, w := range scanWords(s) {
+		out = appendTerms(out, w.lower)
+	}
+	return out
+}
+
+func appendTerms(out []string, lower string) []string {
+	if isStopword(lower) {
+		return out
+	}
+	for _, part := range strings.Split(lower, "-") {
+		part = strings.TrimSuffix(part, "'s")
+		part = strings.ReplaceAll(part, "'", "")
+		if part == "" || isStopword(part) {
+			continue
+		}
+		if len(part) < 2 && !isDigits(part) {
+			continue
+		}
+		out = append(out, stem(part))
+	}
+	return out
+}
+
+// stem strips plural, -ing and -ed endings. It is deliberately light: a wrong but
+// consistent stem costs nothing, while an aggressive one merges unrelated words.
+func stem(w string) string {
+	if len(w) <= 3 || isDigits(w) {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ied") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "zes"),
+		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	case strings.HasSuffix(w, "ing"):
+		w = stripVerbEnding(w, 3)
+	case strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
+		w = stripVerbEnding(w, 2)
+	}
+	// A final e is dropped so that "price", "prices", "priced" and "pricing" meet.
+	if len(w) > 3 && strings.HasSuffix(w, "e") {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// stripVerbEnding removes an -ing or -ed ending when enough of a word is left, and undoes
+// a doubled final consonant ("shopping" -> "shop").
+func stripVerbEnding(w string, n int) string {
+	base := w[:len(w)-n]
+	if len(base) < 3 || !strings.ContainsAny(base, "aeiouy") {
+		return w
+	}
+	if l := len(base); l >= 2 && base[l-1] == base[l-2] && !strings.ContainsRune("aeioulsz", rune(base[l-1])) {
+		base = base[:l-1]
+	}
+	return base
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// editDistance is the optimal-string-alignment distance between a and b (insertions,
+// deletions, substitutions and adjacent transpositions), giving up early once it exceeds
+// limit; it then returns limit+1.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	if prev[len(b)] > limit {
+		return limit + 1
+	}
+	return prev[len(b)]
+}
+
+// typoBudget is how many edits a word of this length may carry and still match: none for
+// short words, where one edit usually makes another word.
+func typoBudget(n int) int {
+	switch {
+	case n >= 9:
+		return 2
+	case n >= 5:
+		return 1
+	default:
+		return 0
+	}
+}

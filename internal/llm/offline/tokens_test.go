@@ -1,0 +1,105 @@
+package offline
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestStem(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"offers", "offer"}, {"coupons", "coupon"}, {"shopping", "shop"}, {"booked", "book"},
+		{"prices", "pric"}, {"pricing", "pric"}, {"priced", "pric"}, {"price", "pric"},
+		{"deliveries", "delivery"}, {"boxes", "box"}, {"status", "status"}, {"address", "address"},
+		{"need", "need"}, {"string", "string"}, {"running", "run"}, {"shoes", "sho"}, {"2026", "2026"},
+	}
+	for _, tt := range tests {
+		if got := stem(tt.in); got != tt.want {
+			t.Errorf("stem(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	got := terms("What's Bob's points-balance? Any COUPONS for check-in, please!")
+	want := []string{"bob", "point", "balanc", "coupon"} // "check-in" is two stopwords
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("terms() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"points", "points", 1, 0},
+		{"pionts", "points", 1, 1}, // transposition
+		{"coupn", "coupon", 1, 1},
+		{"hotel", "motels", 1, 2}, // over the limit: limit+1
+		{"a", "abcdef", 2, 3},
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b, tt.limit); got != tt.want {
+			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
+		}
+	}
+}
+
+func TestSplitClauses(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"show offers and my points", []string{"show offers", "my points"}},
+		{"deals under $89.99, and my tier?", []string{"deals under $89.99", "my tier"}},
+		{"A; B. C! D? e, f", []string{"A", "B", "C", "D", "e", "f"}},
+		{"points oh and btw tier, plus trips then hotels", []string{"points", "tier", "trips", "hotels"}},
+		{"5,000 points as well as gold status", []string{"5,000 points", "gold status"}},
+		{"and", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, s := range splitClauses(tt.in) {
+			got = append(got, tt.in[s.start:s.end])
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("splitClauses(%q) mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestHumanise(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"points_balance", "points balance"}, {"pointsBalance", "points balance"},
+		{"points.balance", "points balance"}, {"order_id", "order ID"}, {"ask_x", "ask x"},
+	}
+	for _, tt := range tests {
+		if got := humanise(tt.in); got != tt.want {
+			t.Errorf("humanise(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFormatNumber(t *testing.T) {
+	tests := []struct {
+		key, in, want string
+	}{
+		{"points", "12400", "12,400"}, {"price", "89.999", "90"}, {"price", "1234.5", "1,234.5"},
+		{"year", "2026", "2026"}, {"order_number", "40213", "40213"}, {"delta", "-15000", "-15,000"},
+	}
+	for _, tt := range tests {
+		if got := scalar(tt.key, jsonNumber(tt.in)); got != tt.want {
+			t.Errorf("scalar(%q, %s) = %q, want %q", tt.key, tt.in, got, tt.want)
+		}
+	}
+}
+
+func jsonNumber(s string) any {
+	v, err := decodeOrdered([]byte(s))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

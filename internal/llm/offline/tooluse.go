@@ -1,0 +1,138 @@
+package offline
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// maxToolUses bounds the tools a sub-agent request may call at once: one per distinct
+// part of the request.
+const maxToolUses = 3
+
+// earlierMarker separates a follow-up from the earlier request it leans on (see route).
+const earlierMarker = " (earlier: "
+
+// useTools answers a sub-agent request: call the tool(s) whose name and description best
+// match the request, with arguments taken from the request text.
+func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string) {
+	tools := req.plainTools()
+	text := req.lastHuman()
+	if !allowCalls {
+		return nil, directAnswer(text, tools)
+	}
+	sources := make([]docSource, len(tools))
+	domain := map[string]bool{}
+	for _, t := range terms(req.system) {
+		domain[t] = true
+	}
+	for i, t := range tools {
+		texts := []string{humanise(t.Function.Name), t.Function.Description}
+		for _, term := range terms(strings.Join(texts, " ")) {
+			domain[term] = true
+		}
+		var minor []string
+		for _, p := range paramsOf(t.Function.Parameters) {
+			minor = append(minor, humanise(p.name), p.desc)
+		}
+		for _, term := range terms(strings.Join(minor, " ")) {
+			domain[term] = true // "bags" in "2 bags of kibble" is the unit, not the product
+		}
+		sources[i] = docSource{texts: texts, minor: minor}
+	}
+	// A sub-agent's tools share most of their vocabulary, so a smaller lead is enough for
+	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
+	// overlap at all picks a tool.
+	p := &planner{
+		ix:          newIndex(sources),
+		minScore:    m.opts.minScore,
+		margin:      1 + (m.opts.margin-1)/3,
+		fallbackMin: 1e-9,
+		boost:       fitBoost(tools),
+	}
+	intents := p.plan(text)
+	if len(intents) == 0 {
+		i := searchTool(tools)
+		if i < 0 || len(terms(ownPart(text))) == 0 {
+			return nil, directAnswer(text, tools)
+		}
+		intents = []intent{{tool: i, text: text}}
+	}
+	if len(intents) > maxToolUses {
+		slices.SortStableFunc(intents, func(a, b intent) int { return cmp.Compare(b.score, a.score) })
+		intents = intents[:maxToolUses]
+		slices.SortStableFunc(intents, func(a, b intent) int { return cmp.Compare(a.first, b.first) })
+	}
+	calls := make([]llms.ToolCall, len(intents))
+	for i, in := range intents {
+		fn := tools[in.tool].Function
+		args := extractArgs(fn.Parameters, ownPart(in.text), text, domain)
+		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
+	}
+	return calls, ""
+}
+
+// ownPart cuts off the earlier request a follow-up quotes.
+func ownPart(text string) string {
+	if i := strings.Index(text, earlierMarker); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
+// searchTool picks a tool for a request that names nothing the tools describe: such a
+// request is most likely a search term, so the first tool with a required free-text
+// parameter wins, then the first tool at all. -1 when there are no tools.
+func searchTool(tools []llms.Tool) int {
+	for i, t := range tools {
+		for _, p := range paramsOf(t.Function.Parameters) {
+			if p.required && kindOf(p) == kindText {
+				return i
+			}
+		}
+	}
+	if len(tools) == 0 {
+		return -1
+	}
+	return 0
+}
+
+// fitBonus is added to a tool that has already matched a clause lexically when the clause
+// also carries a value only that kind of parameter takes (an order number, a flight).
+const fitBonus = 0.5
+
+// fitBoost rewards tools whose specific parameters (identifiers, flights, numbers) the
+// clause can fill: "refund for order A1234" fits a tool taking an order id better than
+// one listing all orders.
+func fitBoost(tools []llms.Tool) func(string) []float64 {
+	kinds := make([]map[paramKind]bool, len(tools))
+	for i, t := range tools {
+		kinds[i] = map[paramKind]bool{}
+		for _, p := range paramsOf(t.Function.Parameters) {
+			kinds[i][kindOf(p)] = true
+		}
+	}
+	return func(text string) []float64 {
+		found := map[paramKind]bool{}
+		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
+			_, found[k] = newArgSource(text, nil).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
+		}
+		out := make([]float64, len(tools))
+		for i := range tools {
+			for k, ok := range found {
+				if ok && kinds[i][k] {
+					out[i] += fitBonus
+				}
+			}
+		}
+		return out
+	}
+}
+
+// kindProbe names a parameter of each kind, to ask extract whether a text has such a value.
+var (
+	kindProbe     = map[paramKind]string{kindFlight: "flight", kindID: "id", kindNumber: "n"}
+	kindProbeType = map[paramKind]string{kindFlight: "string", kindID: "string", kindNumber: "number"}
+)

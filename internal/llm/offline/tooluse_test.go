@@ -1,0 +1,104 @@
+package offline
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
+)
+
+type usedTool struct {
+	Tool string
+	Args map[string]any
+}
+
+func TestUseTools(t *testing.T) {
+	// A vertical invented here: its tools exist nowhere else.
+	petTools := []llms.Tool{
+		fnTool("book_vet", "Book a vet appointment for one of the user's pets", schema([]string{"pet"}, map[string]any{"pet": prop("string", "which pet"), "date": prop("string", "preferred day")})),
+		fnTool("reorder_food", "Reorder pet food or medication", schema([]string{"product"}, map[string]any{"product": prop("string", "food or medication"), "bags": prop("integer", "how many bags")})),
+	}
+	tests := []struct {
+		name   string
+		tools  []llms.Tool
+		system string
+		text   string
+		want   []usedTool
+	}{
+		{"search words exclude the tool's own vocabulary", shopTools, "You help with offers, deals, coupons and prices.", "any deals on running shoes?",
+			[]usedTool{{"search_offers", map[string]any{"query": "running shoes"}}}},
+		{"optional parameter filled when present", shopTools, "", "coupons for electronics",
+			[]usedTool{{"list_coupons", map[string]any{"category": "electronics"}}}},
+		{"optional parameter omitted when absent", shopTools, "", "any coupons?",
+			[]usedTool{{"list_coupons", map[string]any{}}}},
+		{"how much asks for a price", shopTools, "", "how much is a Sony WH-1000XM5?",
+			[]usedTool{{"lookup_price", map[string]any{"product": "Sony WH-1000XM5"}}}},
+		{"unknown words fall to the search tool", shopTools, "", "trail running gear",
+			[]usedTool{{"search_offers", map[string]any{"query": "trail running gear"}}}},
+		{"city after a preposition", travelTools, "", "find hotels in lisbon",
+			[]usedTool{{"search_hotels", map[string]any{"city": "Lisbon"}}}},
+		{"capitalised city anywhere", travelTools, "", "I'm off to New York soon, any hotels?",
+			[]usedTool{{"search_hotels", map[string]any{"city": "New York"}}}},
+		{"flight number", travelTools, "", "is UA 456 on time?",
+			[]usedTool{{"flight_status", map[string]any{"flight": "UA456"}}}},
+		{"flight without a number", travelTools, "", "is my flight delayed?",
+			[]usedTool{{"flight_status", map[string]any{}}}},
+		{"order id favours the tool that takes it", supportTools, "", "refund for order A1234",
+			[]usedTool{{"return_status", map[string]any{"order_id": "A1234"}}}},
+		{"integer parameter", rewardsTools, "", "what can I get for 2,000 points?",
+			[]usedTool{{"rewards_catalog", map[string]any{"max_points": float64(2000)}}}},
+		{"two parts call two tools", rewardsTools, "", "how many points do I have and what tier am I?",
+			[]usedTool{{"points_balance", map[string]any{}}, {"tier_status", map[string]any{}}}},
+		{"follow-up quoted by the orchestrator", travelTools, "", "what about Berlin? (earlier: find me a hotel in Lisbon)",
+			[]usedTool{{"search_hotels", map[string]any{"city": "Berlin"}}}},
+		{"a new vertical", petTools, "", "please reorder 2 bags of kibble",
+			[]usedTool{{"reorder_food", map[string]any{"product": "kibble", "bags": float64(2)}}}},
+		{"a new vertical, date", petTools, "", "book the vet for Rex next friday",
+			[]usedTool{{"book_vet", map[string]any{"pet": "Rex", "date": "next friday"}}}},
+	}
+	m := New()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := []llms.MessageContent{
+				llms.TextParts(llms.ChatMessageTypeSystem, tt.system),
+				llms.TextParts(llms.ChatMessageTypeHuman, tt.text),
+			}
+			resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(tt.tools))
+			if err != nil {
+				t.Fatalf("GenerateContent() error = %v", err)
+			}
+			var got []usedTool
+			for _, tc := range resp.Choices[0].ToolCalls {
+				var args map[string]any
+				if err := json.Unmarshal([]byte(tc.FunctionCall.Arguments), &args); err != nil {
+					t.Fatalf("arguments %q: %v", tc.FunctionCall.Arguments, err)
+				}
+				got = append(got, usedTool{tc.FunctionCall.Name, args})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("GenerateContent(%q) calls mismatch (-want +got):\n%s", tt.text, diff)
+			}
+		})
+	}
+}
+
+func TestExtractArgsRequiredBestEffort(t *testing.T) {
+	params := schema([]string{"query", "kind", "flag"}, map[string]any{
+		"query": prop("string", ""),
+		"kind":  map[string]any{"type": "string", "enum": []any{"fast", "cheap"}},
+		"flag":  prop("boolean", ""),
+		"limit": prop("integer", ""),
+	})
+	domain := map[string]bool{stem("offers"): true}
+	got := extractArgs(params, "offers", "", domain)
+	want := map[string]any{"query": "offers", "kind": "fast", "flag": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("extractArgs() mismatch (-want +got):\n%s", diff)
+	}
+	got = extractArgs(params, "cheap offers, top 3", "", domain)
+	want = map[string]any{"query": "cheap top", "kind": "cheap", "flag": false, "limit": int64(3)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("extractArgs() mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,71 @@
+package llm
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Option tunes [New] and [NewRegistry].
+type Option func(*options)
+
+type options struct {
+	usageHook  func(ctx context.Context, alias string, u Usage)
+	transport  http.RoundTripper
+	newOffline func() llms.Model
+	// sleep waits between retries; tests replace it to observe delays without waiting.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+func newOptions(opts []Option) options {
+	o := options{
+		transport:  http.DefaultTransport,
+		newOffline: defaultOffline,
+		sleep:      sleepCtx,
+	}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// WithUsageHook registers fn to be called once after every GenerateContent call on a
+// provider model, with the caller's context, the model alias and the call's [Usage]
+// (token counts are zero when the call failed). fn runs on the caller's goroutine and
+// must be quick and safe for concurrent use.
+func WithUsageHook(fn func(ctx context.Context, alias string, u Usage)) Option {
+	return func(o *options) { o.usageHook = fn }
+}
+
+// WithTransport sets the HTTP transport under the retry bookkeeping (for example an
+// otelhttp transport). The default is [http.DefaultTransport].
+func WithTransport(rt http.RoundTripper) Option {
+	return func(o *options) {
+		if rt != nil {
+			o.transport = rt
+		}
+	}
+}
+
+// WithOffline replaces the constructor for the offline provider (default:
+// internal/llm/offline.New with its default options).
+func WithOffline(fn func() llms.Model) Option {
+	return func(o *options) {
+		if fn != nil {
+			o.newOffline = fn
+		}
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,181 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// Memory is a store that lives and dies with the process. It is the reference for the
+// semantics every store shares (see the package doc), and keeps what it is given as a database
+// would: copied, timestamps to the microsecond, events encoded.
+type Memory struct {
+	mu       sync.Mutex
+	turns    map[string]orchestrator.TurnRecord
+	episodes map[string][]string // episode id -> turn ids, oldest first
+	keys     map[string]string   // principal + idempotency key -> turn id
+	events   map[string][]memEvent
+}
+
+type memEvent struct {
+	id   uint64
+	name string
+	data []byte
+}
+
+var (
+	_ orchestrator.Store = (*Memory)(nil)
+	_ stream.LogStore    = (*Memory)(nil)
+)
+
+// NewMemory returns an empty in-memory store.
+func NewMemory() *Memory {
+	return &Memory{
+		turns:    map[string]orchestrator.TurnRecord{},
+		episodes: map[string][]string{},
+		keys:     map[string]string{},
+		events:   map[string][]memEvent{},
+	}
+}
+
+func idemKey(p principal.Principal, key string) string { return string(p) + "\x00" + key }
+
+// CreateTurn implements orchestrator.Store. A turn naming another principal's episode fails
+// with orchestrator.ErrNotFound; an idempotency key already used by t.Principal returns that
+// turn with existing=true, even when the rest of t differs (the caller compares RequestHash).
+func (m *Memory) CreateTurn(_ context.Context, t orchestrator.TurnRecord) (orchestrator.TurnRecord, bool, error) {
+	t = normalizeTurn(t)
+	d, err := cloneDecision(t.Decision)
+	if err != nil {
+		return orchestrator.TurnRecord{}, false, err
+	}
+	t.Decision = d
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t.IdempotencyKey != "" {
+		if id, ok := m.keys[idemKey(t.Principal, t.IdempotencyKey)]; ok {
+			return m.get(id)
+		}
+	}
+	if _, ok := m.turns[t.ID]; ok {
+		return orchestrator.TurnRecord{}, false, fmt.Errorf("store: turn %s already exists", t.ID)
+	}
+	if ids := m.episodes[t.EpisodeID]; len(ids) > 0 && m.turns[ids[0]].Principal != t.Principal {
+		return orchestrator.TurnRecord{}, false, orchestrator.ErrNotFound
+	}
+	if t.IdempotencyKey != "" {
+		m.keys[idemKey(t.Principal, t.IdempotencyKey)] = t.ID
+	}
+	m.turns[t.ID] = t
+	m.episodes[t.EpisodeID] = append(m.episodes[t.EpisodeID], t.ID)
+	stored, _, err := m.get(t.ID)
+	return stored, false, err
+}
+
+// get returns a copy of a stored turn that shares nothing with the store, with existing=true.
+// m.mu must be held.
+func (m *Memory) get(id string) (orchestrator.TurnRecord, bool, error) {
+	t := m.turns[id]
+	d, err := cloneDecision(t.Decision)
+	if err != nil {
+		return orchestrator.TurnRecord{}, false, err
+	}
+	t.Decision = d
+	return t, true, nil
+}
+
+// FinishTurn implements orchestrator.Store. It writes only the fields a turn's end sets
+// (State, Outcome, Reply, Decision, Completed); the turn is found by t.ID and t.Principal.
+func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error {
+	t = normalizeTurn(t)
+	d, err := cloneDecision(t.Decision)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, ok := m.turns[t.ID]
+	if !ok || old.Principal != t.Principal {
+		return orchestrator.ErrNotFound
+	}
+	old.State, old.Outcome, old.Reply, old.Decision, old.Completed = t.State, t.Outcome, t.Reply, d, t.Completed
+	m.turns[t.ID] = old
+	return nil
+}
+
+// Turn implements orchestrator.Store.
+func (m *Memory) Turn(_ context.Context, p principal.Principal, id string) (orchestrator.TurnRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t, ok := m.turns[id]; !ok || t.Principal != p {
+		return orchestrator.TurnRecord{}, orchestrator.ErrNotFound
+	}
+	t, _, err := m.get(id)
+	return t, err
+}
+
+// Episode implements orchestrator.Store.
+func (m *Memory) Episode(_ context.Context, p principal.Principal, id string) (orchestrator.Episode, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := m.episodes[id]
+	if len(ids) == 0 || m.turns[ids[0]].Principal != p {
+		return orchestrator.Episode{}, orchestrator.ErrNotFound
+	}
+	ep := orchestrator.Episode{ID: id, Principal: p}
+	for _, tid := range ids {
+		t, _, err := m.get(tid)
+		if err != nil {
+			return orchestrator.Episode{}, err
+		}
+		ep.Turns = append(ep.Turns, t)
+	}
+	return ep, nil
+}
+
+// AppendEvent implements stream.LogStore.
+func (m *Memory) AppendEvent(_ context.Context, turnID string, rec stream.Record) error {
+	name, data, err := stream.Marshal(rec.Event)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	recs := m.events[turnID]
+	// Appends nearly always land at the end; the search keeps the log sorted regardless.
+	i, found := slices.BinarySearchFunc(recs, rec.ID, func(e memEvent, id uint64) int { return cmp.Compare(e.id, id) })
+	if found {
+		return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
+	}
+	m.events[turnID] = slices.Insert(recs, i, memEvent{id: rec.ID, name: name, data: data})
+	return nil
+}
+
+// Events implements stream.LogStore.
+func (m *Memory) Events(_ context.Context, turnID string, after uint64) ([]stream.Record, error) {
+	m.mu.Lock()
+	recs := m.events[turnID]
+	i, _ := slices.BinarySearchFunc(recs, after, func(e memEvent, id uint64) int { return cmp.Compare(e.id, id) })
+	for i < len(recs) && recs[i].id <= after {
+		i++
+	}
+	// Copied under the lock because an out-of-order insert shifts entries in place; the
+	// encoded bytes themselves are never modified, so decoding can run unlocked.
+	recs = slices.Clone(recs[i:])
+	m.mu.Unlock()
+	out := make([]stream.Record, 0, len(recs))
+	for _, e := range recs {
+		ev, err := stream.Decode(e.name, e.data)
+		if err != nil {
+			return nil, fmt.Errorf("store: turn %s record %d: %w", turnID, e.id, err)
+		}
+		out = append(out, stream.Record{ID: e.id, Event: ev})
+	}
+	return out, nil
+}

@@ -1,0 +1,112 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func openSQLite(t *testing.T, dsn string) *SQLite {
+	t.Helper()
+	s, err := OpenSQLite(t.Context(), dsn)
+	if err != nil {
+		t.Fatalf("OpenSQLite(%q) = %v", dsn, err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close() = %v", err)
+		}
+	})
+	return s
+}
+
+func TestSQLite(t *testing.T) {
+	runStoreSuite(t, func(t *testing.T) testStore {
+		return openSQLite(t, filepath.Join(t.TempDir(), "switchboard.db"))
+	})
+}
+
+func TestSQLiteInMemory(t *testing.T) {
+	runStoreSuite(t, func(t *testing.T) testStore { return openSQLite(t, ":memory:") })
+}
+
+// TestSQLiteShared opens one file twice, as two processes would: SQLite's lock and the unique
+// index, not the in-process writer, must keep the semantics.
+func TestSQLiteShared(t *testing.T) {
+	runSharedSuite(t, func(t *testing.T) (testStore, testStore) {
+		path := filepath.Join(t.TempDir(), "switchboard.db")
+		return openSQLite(t, path), openSQLite(t, "file:"+path)
+	})
+}
+
+func TestSQLiteReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "switchboard.db")
+	s, err := OpenSQLite(t.Context(), path)
+	if err != nil {
+		t.Fatalf("OpenSQLite() = %v", err)
+	}
+	want := mustCreate(t, s, finished(turnRec(alice, "t1", "e1", "k1")))
+	recs := sampleRecords()
+	for _, r := range recs {
+		if err := s.AppendEvent(t.Context(), "t1", r); err != nil {
+			t.Fatalf("AppendEvent() = %v", err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close() = %v", err)
+	}
+
+	s = openSQLite(t, path) // migrations already applied: this must be a no-op
+	got, err := s.Turn(t.Context(), alice, "t1")
+	if err != nil {
+		t.Fatalf("Turn() after reopen = %v", err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Turn() after reopen mismatch (-want +got):\n%s", diff)
+	}
+	gotRecs, err := s.Events(t.Context(), "t1", 0)
+	if err != nil {
+		t.Fatalf("Events() after reopen = %v", err)
+	}
+	if diff := cmp.Diff(recs, gotRecs); diff != "" {
+		t.Errorf("Events() after reopen mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestSQLiteNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "switchboard.db")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatalf("sql.Open() = %v", err)
+	}
+	if _, err := raw.ExecContext(t.Context(), "PRAGMA user_version = 99"); err != nil {
+		t.Fatalf("set user_version: %v", err)
+	}
+	raw.Close()
+	if s, err := OpenSQLite(t.Context(), path); !errors.Is(err, ErrSchemaVersion) {
+		if s != nil {
+			s.Close()
+		}
+		t.Errorf("OpenSQLite(version 99) = %v, want %v", err, ErrSchemaVersion)
+	}
+}
+
+func TestSQLiteEventIDRange(t *testing.T) {
+	s := openSQLite(t, filepath.Join(t.TempDir(), "switchboard.db"))
+	err := s.AppendEvent(t.Context(), "t1", sampleRecords()[0])
+	if err != nil {
+		t.Fatalf("AppendEvent() = %v", err)
+	}
+	rec := sampleRecords()[1]
+	rec.ID = 1 << 63
+	if err := s.AppendEvent(t.Context(), "t1", rec); !errors.Is(err, ErrEventID) {
+		t.Errorf("AppendEvent(id 2^63) = %v, want %v", err, ErrEventID)
+	}
+}
+
+func TestSQLiteLosingInsert(t *testing.T) {
+	testLosingInsert(t, openSQLite(t, filepath.Join(t.TempDir(), "switchboard.db")).db)
+}

@@ -1,0 +1,319 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// sqlStore is what SQLite and Postgres share: both dialects accept the same statements once
+// placeholders are rewritten, so the semantics live here once.
+type sqlStore struct {
+	write *sql.DB // every write; for SQLite a single connection
+	read  *sql.DB // lookups; may be the same pool as write
+
+	q           statements
+	appendEvent *sql.Stmt // on write: the hot path, one call per streamed event
+	events      *sql.Stmt // on read
+}
+
+const turnColumns = `id, episode_id, principal, message, locale, location, idempotency_key,
+	request_hash, state, outcome, reply, decision, created, completed`
+
+const (
+	qTurnByKey     = `SELECT ` + turnColumns + ` FROM turns WHERE principal = ? AND idempotency_key = ?`
+	qTurn          = `SELECT ` + turnColumns + ` FROM turns WHERE id = ? AND principal = ?`
+	qEpisode       = `SELECT ` + turnColumns + ` FROM turns WHERE episode_id = ? AND principal = ? ORDER BY seq`
+	qEpisodeOwner  = `SELECT principal FROM episodes WHERE id = ?`
+	qInsertEpisode = `INSERT INTO episodes (id, principal, created) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`
+	// The conflict target names the partial unique index, so a reused idempotency key is
+	// skipped while any other constraint (a duplicate turn id) still fails loudly.
+	qInsertTurn = `INSERT INTO turns (` + turnColumns + `)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (principal, idempotency_key) WHERE idempotency_key <> '' DO NOTHING`
+	qFinishTurn = `UPDATE turns SET state = ?, outcome = ?, reply = ?, decision = ?, completed = ?
+		WHERE id = ? AND principal = ?`
+	qAppendEvent = `INSERT INTO events (turn_id, id, name, data) VALUES (?, ?, ?, ?)
+		ON CONFLICT (turn_id, id) DO NOTHING`
+	qEvents = `SELECT id, name, data FROM events WHERE turn_id = ? AND id > ? ORDER BY id`
+)
+
+// dialect rewrites a statement written with ? placeholders for one database.
+type dialect func(string) string
+
+func sqliteDialect(q string) string { return q }
+
+// postgresDialect numbers the placeholders: ? becomes $1, $2, ... None of our statements has
+// a ? inside a literal.
+func postgresDialect(q string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// statements are the rewritten queries; built once per store.
+type statements struct {
+	turnByKey, turn, episode, episodeOwner, insertEpisode, insertTurn, finishTurn string
+}
+
+func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect) (*sqlStore, error) {
+	s := &sqlStore{write: write, read: read, q: statements{
+		turnByKey: d(qTurnByKey), turn: d(qTurn), episode: d(qEpisode), episodeOwner: d(qEpisodeOwner),
+		insertEpisode: d(qInsertEpisode), insertTurn: d(qInsertTurn), finishTurn: d(qFinishTurn),
+	}}
+	var err error
+	if s.appendEvent, err = write.PrepareContext(ctx, d(qAppendEvent)); err != nil {
+		return nil, fmt.Errorf("store: prepare append: %w", err)
+	}
+	if s.events, err = read.PrepareContext(ctx, d(qEvents)); err != nil {
+		s.appendEvent.Close()
+		return nil, fmt.Errorf("store: prepare events: %w", err)
+	}
+	return s, nil
+}
+
+// close releases the statements and the pools; read is closed only when it is a pool of its own.
+func (s *sqlStore) close() error {
+	errs := []error{s.appendEvent.Close(), s.events.Close(), s.write.Close()}
+	if s.read != s.write {
+		errs = append(errs, s.read.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (s *sqlStore) createTurn(ctx context.Context, t orchestrator.TurnRecord) (orchestrator.TurnRecord, bool, error) {
+	t = normalizeTurn(t)
+	if t.IdempotencyKey != "" {
+		// Most retries find their turn here, without taking the writer.
+		got, err := s.turnByKey(ctx, t.Principal, t.IdempotencyKey)
+		if err == nil {
+			return got, true, nil
+		}
+		if !errors.Is(err, orchestrator.ErrNotFound) {
+			return orchestrator.TurnRecord{}, false, err
+		}
+	}
+	inserted, err := s.insertTurn(ctx, t)
+	if err != nil {
+		return orchestrator.TurnRecord{}, false, err
+	}
+	if !inserted {
+		// A concurrent request with the same key committed first; its turn is the answer.
+		got, err := s.turnByKey(ctx, t.Principal, t.IdempotencyKey)
+		if err != nil {
+			return orchestrator.TurnRecord{}, false, err
+		}
+		return got, true, nil
+	}
+	return t, false, nil
+}
+
+// insertTurn creates the episode when needed and the turn, in one transaction. It reports
+// false, and leaves nothing behind, when the unique index says the key is already taken.
+func (s *sqlStore) insertTurn(ctx context.Context, t orchestrator.TurnRecord) (bool, error) {
+	decision, err := encodeDecision(t.Decision)
+	if err != nil {
+		return false, err
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("store: create turn: %w", err)
+	}
+	defer tx.Rollback() // a no-op once committed
+
+	if _, err := tx.ExecContext(ctx, s.q.insertEpisode, t.EpisodeID, string(t.Principal), t.Created); err != nil {
+		return false, fmt.Errorf("store: create episode: %w", err)
+	}
+	var owner string
+	if err := tx.QueryRowContext(ctx, s.q.episodeOwner, t.EpisodeID).Scan(&owner); err != nil {
+		return false, fmt.Errorf("store: episode owner: %w", err)
+	}
+	if owner != string(t.Principal) {
+		return false, orchestrator.ErrNotFound
+	}
+	res, err := tx.ExecContext(ctx, s.q.insertTurn,
+		t.ID, t.EpisodeID, string(t.Principal), t.Message, t.Locale, t.Location, t.IdempotencyKey,
+		t.RequestHash, string(t.State), string(t.Outcome), t.Reply, decision, t.Created, nullTime(t.Completed))
+	if err != nil {
+		return false, fmt.Errorf("store: create turn: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: create turn: %w", err)
+	}
+	if n == 0 {
+		return false, nil // rolled back: an episode created for this attempt must not survive it
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("store: create turn: %w", err)
+	}
+	return true, nil
+}
+
+func (s *sqlStore) finishTurn(ctx context.Context, t orchestrator.TurnRecord) error {
+	t = normalizeTurn(t)
+	decision, err := encodeDecision(t.Decision)
+	if err != nil {
+		return err
+	}
+	res, err := s.write.ExecContext(ctx, s.q.finishTurn, string(t.State), string(t.Outcome), t.Reply,
+		decision, nullTime(t.Completed), t.ID, string(t.Principal))
+	if err != nil {
+		return fmt.Errorf("store: finish turn: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("store: finish turn: %w", err)
+	}
+	if n == 0 {
+		return orchestrator.ErrNotFound
+	}
+	return nil
+}
+
+func (s *sqlStore) turnByKey(ctx context.Context, p principal.Principal, key string) (orchestrator.TurnRecord, error) {
+	return scanTurn(s.read.QueryRowContext(ctx, s.q.turnByKey, string(p), key))
+}
+
+func (s *sqlStore) turn(ctx context.Context, p principal.Principal, id string) (orchestrator.TurnRecord, error) {
+	return scanTurn(s.read.QueryRowContext(ctx, s.q.turn, id, string(p)))
+}
+
+func (s *sqlStore) episode(ctx context.Context, p principal.Principal, id string) (orchestrator.Episode, error) {
+	rows, err := s.read.QueryContext(ctx, s.q.episode, id, string(p))
+	if err != nil {
+		return orchestrator.Episode{}, fmt.Errorf("store: episode: %w", err)
+	}
+	defer rows.Close()
+	ep := orchestrator.Episode{ID: id, Principal: p}
+	for rows.Next() {
+		t, err := scanTurn(rows)
+		if err != nil {
+			return orchestrator.Episode{}, err
+		}
+		ep.Turns = append(ep.Turns, t)
+	}
+	if err := rows.Err(); err != nil {
+		return orchestrator.Episode{}, fmt.Errorf("store: episode: %w", err)
+	}
+	// Every turn of an episode has its owner's principal, so no rows means the episode does
+	// not exist or is someone else's: the caller cannot tell which.
+	if len(ep.Turns) == 0 {
+		return orchestrator.Episode{}, orchestrator.ErrNotFound
+	}
+	return ep, nil
+}
+
+func (s *sqlStore) append(ctx context.Context, turnID string, rec stream.Record) error {
+	if rec.ID > math.MaxInt64 {
+		return fmt.Errorf("%w: %d", ErrEventID, rec.ID)
+	}
+	name, data, err := stream.Marshal(rec.Event)
+	if err != nil {
+		return err
+	}
+	res, err := s.appendEvent.ExecContext(ctx, turnID, int64(rec.ID), name, string(data))
+	if err != nil {
+		return fmt.Errorf("store: append event: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("store: append event: %w", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
+	}
+	return nil
+}
+
+func (s *sqlStore) list(ctx context.Context, turnID string, after uint64) ([]stream.Record, error) {
+	out := []stream.Record{}
+	if after >= math.MaxInt64 {
+		return out, nil // no stored id can be greater
+	}
+	rows, err := s.events.QueryContext(ctx, turnID, int64(after))
+	if err != nil {
+		return nil, fmt.Errorf("store: events: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id   int64
+			name string
+			data []byte
+		)
+		if err := rows.Scan(&id, &name, &data); err != nil {
+			return nil, fmt.Errorf("store: events: %w", err)
+		}
+		ev, err := stream.Decode(name, data)
+		if err != nil {
+			return nil, fmt.Errorf("store: turn %s record %d: %w", turnID, id, err)
+		}
+		out = append(out, stream.Record{ID: uint64(id), Event: ev})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: events: %w", err)
+	}
+	return out, nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanTurn(row scanner) (orchestrator.TurnRecord, error) {
+	var (
+		t         orchestrator.TurnRecord
+		decision  sql.NullString
+		completed sql.NullTime
+	)
+	err := row.Scan(&t.ID, &t.EpisodeID, &t.Principal, &t.Message, &t.Locale, &t.Location,
+		&t.IdempotencyKey, &t.RequestHash, &t.State, &t.Outcome, &t.Reply, &decision, &t.Created, &completed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return orchestrator.TurnRecord{}, orchestrator.ErrNotFound
+	}
+	if err != nil {
+		return orchestrator.TurnRecord{}, fmt.Errorf("store: read turn: %w", err)
+	}
+	if decision.Valid {
+		t.Decision = new(orchestrator.Decision)
+		if err := json.Unmarshal([]byte(decision.String), t.Decision); err != nil {
+			return orchestrator.TurnRecord{}, fmt.Errorf("store: turn %s decision: %w", t.ID, err)
+		}
+	}
+	if completed.Valid {
+		t.Completed = completed.Time
+	}
+	return normalizeTurn(t), nil
+}
+
+// encodeDecision gives the decision column's value: NULL for no decision, else its JSON.
+func encodeDecision(d *orchestrator.Decision) (any, error) {
+	if d == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("store: encode decision: %w", err)
+	}
+	return string(b), nil
+}
+
+// nullTime stores the zero time, "not yet", as NULL.
+func nullTime(t time.Time) sql.NullTime { return sql.NullTime{Time: t, Valid: !t.IsZero()} }

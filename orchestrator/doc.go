@@ -1,0 +1,17 @@
+// Package orchestrator binds an orchestrator Agent Definition and its sub-agents into a
+// runnable turn loop.
+//
+// [New] is the factory: it resolves the definition's sub_agents into tools named ask_<id>
+// whose descriptions are the sub-agents' descriptions, verbatim, once. [Orchestrator.Run]
+// executes one turn: it asks the orchestrator's LLM whom to ask, drops tool calls beyond the
+// fan-out cap before anything runs, dispatches the kept calls concurrently, and has the LLM
+// compose the one reply from their results. Nothing is looked up after the LLM is called.
+//
+// Goroutine model: Run blocks until the turn ends. Each kept tool call runs in its own
+// goroutine (an errgroup limited to the cap); a sub-agent's error, timeout or panic is kept as
+// that call's outcome and never cancels its siblings, while cancelling Run's context cancels
+// all of them. Run returns only after every goroutine it started has returned.
+//
+// The package depends on sub-agents only through the small [SubAgent] interface, so its tests
+// run on fakes; cmd injects the real runtime.
+package orchestrator

@@ -1,0 +1,184 @@
+package orchestrator
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/switchboard-ai/switchboard/definitions"
+)
+
+// Config holds what [New] needs to bind an orchestrator.
+type Config struct {
+	// Definition is the orchestrator's Agent Definition.
+	Definition *definitions.Definition
+	// SubAgents are the definitions listed in Definition.SubAgents, in any order.
+	SubAgents []*definitions.Definition
+	// Runtimes answers for each sub-agent id.
+	Runtimes map[string]SubAgent
+	// Model is the orchestrator's LLM.
+	Model llms.Model
+	// Flags resolves feature-flag names of `enabled:`; nil means every flag is off.
+	Flags func(name string) bool
+}
+
+// Option tunes an [Orchestrator].
+type Option func(*options)
+
+type options struct {
+	fewShot      bool
+	cadence      time.Duration
+	historyTurns int
+	tracer       trace.TracerProvider
+	meter        metric.MeterProvider
+	logger       *slog.Logger
+	now          func() time.Time
+}
+
+// WithFewShot attaches the sub-agents' examples to the system prompt as routing hints.
+// On by default: the offline model routes by them, and real models route better with them.
+func WithFewShot(on bool) Option { return func(o *options) { o.fewShot = on } }
+
+// WithCadence sets how long a sub-agent may run silently before the orchestrator shows a
+// progress line for it (PC2 NFR-5 asks for feedback within 2 s). Default 1.5 s.
+func WithCadence(d time.Duration) Option { return func(o *options) { o.cadence = d } }
+
+// WithHistory sets how many earlier exchanges of the episode the LLM sees. Default 6.
+func WithHistory(n int) Option { return func(o *options) { o.historyTurns = n } }
+
+// WithTracerProvider sets where spans go; default the global provider.
+func WithTracerProvider(tp trace.TracerProvider) Option { return func(o *options) { o.tracer = tp } }
+
+// WithMeterProvider sets where metrics go; default the global provider.
+func WithMeterProvider(mp metric.MeterProvider) Option { return func(o *options) { o.meter = mp } }
+
+// WithLogger sets the logger; default slog.Default().
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// Orchestrator is a bound orchestrator: its tools are fixed for its lifetime.
+type Orchestrator struct {
+	def      *definitions.Definition
+	model    llms.Model
+	tools    []llms.Tool
+	bindings map[string]*binding // by tool name
+	order    []*binding          // in sub_agents order
+	prompt   string
+	vocab    map[string]map[string]definitions.StatusEvent
+	opts     options
+	inst     *instruments
+}
+
+// binding is one sub-agent materialised as a tool.
+type binding struct {
+	def   *definitions.Definition
+	agent SubAgent
+}
+
+var _ SubAgent = SubAgentFunc(nil)
+
+// New binds cfg into an [Orchestrator]. Sub-agents that are disabled (or whose flag is off)
+// are left out; every enabled entry must have a definition and a runtime.
+func New(cfg Config, opts ...Option) (*Orchestrator, error) {
+	o := options{fewShot: true, cadence: 1500 * time.Millisecond, historyTurns: 6, now: time.Now}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.tracer == nil {
+		o.tracer = otel.GetTracerProvider()
+	}
+	if o.meter == nil {
+		o.meter = otel.GetMeterProvider()
+	}
+	if o.logger == nil {
+		o.logger = slog.Default()
+	}
+	def := cfg.Definition
+	if def == nil || def.Kind != definitions.KindOrchestrator {
+		return nil, ErrNotOrchestrator
+	}
+	if cfg.Model == nil {
+		return nil, fmt.Errorf("%w for %s", ErrNoModel, def.ID)
+	}
+	byID := make(map[string]*definitions.Definition, len(cfg.SubAgents))
+	for _, d := range cfg.SubAgents {
+		byID[d.ID] = d
+	}
+	orc := &Orchestrator{def: def, model: cfg.Model, bindings: map[string]*binding{}, opts: o}
+	for _, id := range def.SubAgents {
+		sd, ok := byID[id]
+		if !ok {
+			return nil, fmt.Errorf("%w: %s has no definition", ErrUnboundSubAgent, id)
+		}
+		if !enabled(sd.Enabled, cfg.Flags) {
+			continue
+		}
+		rt, ok := cfg.Runtimes[id]
+		if !ok || rt == nil {
+			return nil, fmt.Errorf("%w: %s has no runtime", ErrUnboundSubAgent, id)
+		}
+		b := &binding{def: sd, agent: rt}
+		orc.bindings[sd.ToolName()] = b
+		orc.order = append(orc.order, b)
+		orc.tools = append(orc.tools, askTool(sd))
+	}
+	orc.prompt = systemPrompt(def, orc.order, o.fewShot)
+	orc.vocab = orc.vocabulary()
+	inst, err := newInstruments(o.meter)
+	if err != nil {
+		return nil, err
+	}
+	orc.inst = inst
+	return orc, nil
+}
+
+func enabled(e definitions.Enabled, flags func(string) bool) bool {
+	if e.Flag == "" {
+		return e.Value
+	}
+	return flags != nil && flags(e.Flag)
+}
+
+// askTool materialises a sub-agent as the tool its LLM sees: name ask_<id>, description
+// verbatim from the definition (PC2 FR-2).
+func askTool(d *definitions.Definition) llms.Tool {
+	return llms.Tool{
+		Type: "function",
+		Function: &llms.FunctionDefinition{
+			Name:        d.ToolName(),
+			Description: d.Description,
+			Parameters: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"request": map[string]any{
+						"type":        "string",
+						"description": "What the user wants from this agent, in the user's own words.",
+					},
+				},
+				"required": []any{"request"},
+			},
+		},
+	}
+}
+
+// Tools returns the tools the orchestrator's LLM sees, in sub_agents order.
+func (o *Orchestrator) Tools() []llms.Tool { return append([]llms.Tool(nil), o.tools...) }
+
+// SystemPrompt returns the assembled system prompt.
+func (o *Orchestrator) SystemPrompt() string { return o.prompt }
+
+// Definition returns the orchestrator's definition.
+func (o *Orchestrator) Definition() *definitions.Definition { return o.def }
+
+// SubAgents returns the bound sub-agents' definitions in sub_agents order.
+func (o *Orchestrator) SubAgents() []*definitions.Definition {
+	out := make([]*definitions.Definition, len(o.order))
+	for i, b := range o.order {
+		out[i] = b.def
+	}
+	return out
+}

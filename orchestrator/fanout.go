@@ -1,0 +1,154 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// keptCall is a tool call that survived the cap, with the sub-agent it resolves to.
+type keptCall struct {
+	call llms.ToolCall
+	b    *binding
+}
+
+// dispatchResult is one sub-agent invocation's outcome, kept per index.
+type dispatchResult struct {
+	answer     Answer
+	outcome    Outcome
+	toolResult string // what the composing LLM sees: the answer, or the unavailable note
+	started    time.Time
+	latency    time.Duration
+}
+
+// dispatch runs the kept calls concurrently, at most cap at a time. Errors are kept per call
+// and never returned, so one failure cannot cancel its siblings; ctx (the turn's) cancels all.
+func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) []dispatchResult {
+	results := make([]dispatchResult, len(kept))
+	var g errgroup.Group
+	g.SetLimit(max(1, tr.o.def.FanOutCap))
+	for i, k := range kept {
+		g.Go(func() error {
+			results[i] = tr.invoke(ctx, k, prior)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return results
+}
+
+// invoke runs one sub-agent under its definition's timeout, recovering a panic into an Axis 1
+// failure, and showing a progress line if it stays silent past the cadence threshold.
+func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res dispatchResult) {
+	def := k.b.def
+	res.started = time.Now()
+	ctx, span := tr.o.opts.tracer.Tracer(tracerName).Start(parent, "subagent "+def.ID, trace.WithAttributes(
+		attribute.String("switchboard.agent_id", def.ID),
+		attribute.String("switchboard.turn_id", tr.t.ID),
+		attribute.String("switchboard.episode_id", tr.t.EpisodeID),
+		attribute.String("gen_ai.tool.name", def.ToolName()),
+	))
+	timeout := def.Timeout
+	if timeout <= 0 {
+		timeout = defaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+
+	var spoke atomic.Bool
+	emit := func(event string, params map[string]string) {
+		spoke.Store(true)
+		tr.render.Emit(stream.Emission{AgentID: def.ID, Event: event, Params: params})
+	}
+	cadence := time.AfterFunc(tr.o.opts.cadence, func() {
+		if !spoke.Load() && ctx.Err() == nil {
+			tr.render.Emit(stream.Emission{AgentID: def.ID, Event: workingEvent})
+		}
+	})
+
+	defer func() {
+		cadence.Stop()
+		cancel()
+		res.latency = time.Since(res.started)
+		res.toolResult = res.answer.Text
+		if res.outcome != OutcomeOK && res.outcome != OutcomePartial {
+			res.toolResult = unavailableNote(def)
+		}
+		span.SetAttributes(attribute.String("switchboard.outcome", string(res.outcome)))
+		if res.outcome == OutcomeFailed || res.outcome == OutcomeTimeout {
+			span.SetStatus(codes.Error, string(res.outcome))
+		}
+		span.End()
+		attrs := metric.WithAttributes(attribute.String("agent", def.ID))
+		tr.o.inst.subDuration.Record(context.Background(), res.latency.Seconds(), attrs)
+		tr.o.inst.subOutcomes.Add(context.Background(), 1, metric.WithAttributes(
+			attribute.String("agent", def.ID), attribute.String("outcome", string(res.outcome))))
+	}()
+	defer func() {
+		if p := recover(); p != nil {
+			tr.o.opts.logger.ErrorContext(ctx, "sub-agent panicked", "agent", def.ID, "turn_id", tr.t.ID,
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res.outcome = OutcomeFailed
+			res.answer = Answer{}
+		}
+	}()
+
+	ans, err := k.b.agent.Ask(ctx, Question{
+		Request: requestOf(k.call, tr.t.Message),
+		Inherited: Inherited{
+			Principal:    tr.t.Principal,
+			EpisodeID:    tr.t.EpisodeID,
+			TurnID:       tr.t.ID,
+			Locale:       tr.t.Locale,
+			Location:     tr.t.Location,
+			PriorContext: prior,
+		},
+		Emit: emit,
+	})
+	res.answer = ans
+	switch {
+	case parent.Err() != nil:
+		res.outcome = OutcomeCancelled
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.outcome = OutcomeTimeout
+	case err != nil:
+		tr.o.opts.logger.WarnContext(ctx, "sub-agent failed", "agent", def.ID, "turn_id", tr.t.ID, "err", err)
+		res.outcome = OutcomeFailed
+	case ans.Outcome == "":
+		res.outcome = OutcomeOK
+	default:
+		res.outcome = ans.Outcome
+	}
+	return res
+}
+
+// defaultTimeout applies when a definition sets none.
+const defaultTimeout = 8 * time.Second
+
+// workingEvent is the progress line the orchestrator shows for a silent sub-agent.
+const workingEvent = "working"
+
+// requestOf reads the request argument of an ask_<id> call, falling back to the user's
+// message when the model sent none.
+func requestOf(tc llms.ToolCall, message string) string {
+	var args struct {
+		Request string `json:"request"`
+	}
+	if err := json.Unmarshal([]byte(tc.FunctionCall.Arguments), &args); err == nil && strings.TrimSpace(args.Request) != "" {
+		return args.Request
+	}
+	return message
+}

@@ -1,0 +1,68 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+)
+
+// meterName scopes the orchestrator's metrics.
+const meterName = "github.com/switchboard-ai/switchboard/orchestrator"
+
+// instruments are the turn metrics of DESIGN.md §9. Label values come from definitions and
+// fixed enums, never from user input, so their cardinality is bounded.
+type instruments struct {
+	turns        metric.Int64Counter
+	turnDuration metric.Float64Histogram
+	intents      metric.Int64Histogram
+	capExceeded  metric.Int64Counter
+	subDuration  metric.Float64Histogram
+	subOutcomes  metric.Int64Counter
+	overhead     metric.Float64Histogram
+	statusEvents metric.Int64Counter
+}
+
+var latencyBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
+
+func newInstruments(mp metric.MeterProvider) (*instruments, error) {
+	m := mp.Meter(meterName)
+	var in instruments
+	var errs []error
+	var err error
+	in.turns, err = m.Int64Counter("switchboard_turns_total", metric.WithDescription("Turns by outcome."))
+	errs = append(errs, err)
+	in.turnDuration, err = m.Float64Histogram("switchboard_turn_duration_seconds", metric.WithUnit("s"),
+		metric.WithDescription("Wall time of a turn."), metric.WithExplicitBucketBoundaries(latencyBuckets...))
+	errs = append(errs, err)
+	in.intents, err = m.Int64Histogram("switchboard_intent_count",
+		metric.WithDescription("Sub-agent tool calls the orchestrator LLM emitted per turn."),
+		metric.WithExplicitBucketBoundaries(0, 1, 2, 3, 4, 5, 8))
+	errs = append(errs, err)
+	in.capExceeded, err = m.Int64Counter("switchboard_fanout_cap_exceeded_total",
+		metric.WithDescription("Turns whose LLM asked for more sub-agents than the fan-out cap."))
+	errs = append(errs, err)
+	in.subDuration, err = m.Float64Histogram("switchboard_subagent_duration_seconds", metric.WithUnit("s"),
+		metric.WithDescription("Wall time of one sub-agent invocation."), metric.WithExplicitBucketBoundaries(latencyBuckets...))
+	errs = append(errs, err)
+	in.subOutcomes, err = m.Int64Counter("switchboard_subagent_outcomes_total",
+		metric.WithDescription("Sub-agent invocations by outcome."))
+	errs = append(errs, err)
+	in.overhead, err = m.Float64Histogram("switchboard_dispatch_overhead_seconds", metric.WithUnit("s"),
+		metric.WithDescription("Turn time not spent inside LLM or CCS calls (PC2 NFR-1)."),
+		metric.WithExplicitBucketBoundaries(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1))
+	errs = append(errs, err)
+	in.statusEvents, err = m.Int64Counter("switchboard_status_events_total",
+		metric.WithDescription("Typed status events by rendering policy."))
+	errs = append(errs, err)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
+func (in *instruments) statusEvent(agent, event, policy string) {
+	in.statusEvents.Add(context.Background(), 1, metric.WithAttributes(
+		attribute.String("agent", agent), attribute.String("event", event), attribute.String("policy", policy)))
+}

@@ -1,0 +1,68 @@
+package orchestrator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/definitions"
+)
+
+// The runtime blocks appended to every orchestrator prompt. Sub-agent descriptions are not
+// repeated here: they travel only as tool descriptions.
+const (
+	routingRule = `Routing: each ask_ tool is a specialist. Call the tool whose description fits each thing the user asks for; when the user asks for several things, call several tools in the same response. Pass the user's request for that specialist in their own words. Answer greetings and small talk yourself without tools.`
+	capRule     = `Call at most %d ask_ tools in one response: when the user asks for more, pick the %d most relevant.`
+	composeRule = `Composition: when the tool results arrive, write one reply in your own voice that presents each result in turn with a brief transition. Keep the specialists' facts; do not invent any.`
+	failureRule = `Failures: a tool result that starts with "unavailable:" means that part could not be answered. Acknowledge it in plain words (for example "I couldn't get your points balance right now") and still give everything else. Never show error codes, status values, ids, or technical details.`
+	fewShotHead = `Examples of requests and the specialist that handles them:`
+)
+
+// systemPrompt assembles the definition's prompt with the runtime blocks: routing, the cap
+// rule of PC2 FR-7, composition and the failure rule of FR-14, and optional few-shot hints.
+func systemPrompt(def *definitions.Definition, bound []*binding, fewShot bool) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(def.Prompt))
+	b.WriteString("\n\n")
+	b.WriteString(routingRule)
+	b.WriteString("\n")
+	fmt.Fprintf(&b, capRule, def.FanOutCap, def.FanOutCap)
+	b.WriteString("\n")
+	b.WriteString(composeRule)
+	b.WriteString("\n")
+	b.WriteString(failureRule)
+	b.WriteString("\n")
+	if fewShot {
+		var lines []string
+		for _, bd := range bound {
+			for _, ex := range bd.def.Examples {
+				lines = append(lines, fmt.Sprintf("- %q -> %s", ex, bd.def.ToolName()))
+			}
+		}
+		if len(lines) > 0 {
+			b.WriteString("\n")
+			b.WriteString(fewShotHead)
+			b.WriteString("\n")
+			b.WriteString(strings.Join(lines, "\n"))
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// turnPrompt adds what varies per turn: the user's locale.
+func turnPrompt(base, locale string) string {
+	if locale == "" {
+		return base
+	}
+	return base + "\nLocale: reply in the language and conventions of " + locale + ".\n"
+}
+
+// summaryPrompt asks the model for the prior_context summary handed to a sub-agent when the
+// conversation switches vertical (PC2 FR-5, OQ-1).
+const summaryPrompt = `Summarize the conversation so far in at most 60 words for a specialist who joins now. Keep names, products, dates and numbers the user mentioned. Plain prose, no preamble.`
+
+// unavailableNote is the only thing the composing LLM learns about a failed sub-agent: no
+// error, code or detail crosses this line (PC2 FR-14).
+func unavailableNote(def *definitions.Definition) string {
+	return fmt.Sprintf("unavailable: I couldn't get an answer from %s right now.", def.Name)
+}

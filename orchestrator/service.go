@@ -1,0 +1,235 @@
+package orchestrator
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// ServiceConfig holds what [NewService] needs.
+type ServiceConfig struct {
+	Orchestrator *Orchestrator
+	Store        Store
+	Hub          *stream.Hub
+	// Deadline bounds a whole turn, however long its client stays. Default 60 s.
+	Deadline time.Duration
+	// Forbidden are strings that must never reach a client (enricher ids, internal codes);
+	// the guard on every turn's stream removes them.
+	Forbidden []string
+	Logger    *slog.Logger
+}
+
+// Service runs turns detached from the request that started them: a turn outlives a dropped
+// connection and runs to completion within its deadline, its events go to the turn log that
+// clients follow and resume, and [Service.Cancel] stops it.
+type Service struct {
+	cfg ServiceConfig
+	mu  sync.Mutex
+	run map[string]*running // turn id -> a turn running in this process
+	wg  sync.WaitGroup
+}
+
+type running struct {
+	principal principal.Principal
+	cancel    context.CancelCauseFunc
+	done      chan struct{}
+}
+
+// errCancelled is the cause of a turn cancelled by [Service.Cancel].
+var errCancelled = errors.New("turn cancelled by request")
+
+// NewService returns a Service; cfg.Orchestrator, Store and Hub are required.
+func NewService(cfg ServiceConfig) (*Service, error) {
+	if cfg.Orchestrator == nil || cfg.Store == nil || cfg.Hub == nil {
+		return nil, errors.New("orchestrator: service needs an orchestrator, a store and a hub")
+	}
+	if cfg.Deadline <= 0 {
+		cfg.Deadline = 60 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Service{cfg: cfg, run: map[string]*running{}}, nil
+}
+
+// StartRequest is a user message to answer.
+type StartRequest struct {
+	Principal      principal.Principal
+	EpisodeID      string // empty starts a new episode
+	Message        string
+	Locale         string
+	Location       string
+	IdempotencyKey string
+}
+
+// Start stores a new turn and runs it in the background. With an idempotency key already used
+// by the principal it returns the earlier turn (existing=true) and dispatches nothing, or
+// ErrConflict when the earlier request differs.
+func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, existing bool, err error) {
+	if req.Principal == "" {
+		return TurnRecord{}, false, errors.New("orchestrator: turn without principal")
+	}
+	hash := requestHash(req) // before an episode id is assigned: the client's request as sent
+	var history []Exchange
+	if req.EpisodeID != "" {
+		ep, err := s.cfg.Store.Episode(ctx, req.Principal, req.EpisodeID)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			// a client-chosen id for a new episode
+		case err != nil:
+			return TurnRecord{}, false, err
+		default:
+			history = exchanges(ep)
+		}
+	} else {
+		req.EpisodeID = newID("ep")
+	}
+	rec = TurnRecord{
+		ID: newID("turn"), EpisodeID: req.EpisodeID, Principal: req.Principal, Message: req.Message,
+		Locale: req.Locale, Location: req.Location, IdempotencyKey: req.IdempotencyKey,
+		RequestHash: hash, State: TurnRunning, Created: time.Now().UTC(),
+	}
+	stored, existing, err := s.cfg.Store.CreateTurn(ctx, rec)
+	if err != nil {
+		return TurnRecord{}, false, err
+	}
+	if existing {
+		if stored.RequestHash != rec.RequestHash {
+			return TurnRecord{}, true, ErrConflict
+		}
+		return stored, true, nil
+	}
+
+	runCtx, cancelDeadline := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.Deadline)
+	runCtx, cancel := context.WithCancelCause(runCtx)
+	r := &running{principal: req.Principal, cancel: cancel, done: make(chan struct{})}
+	s.mu.Lock()
+	s.run[rec.ID] = r
+	s.mu.Unlock()
+	log := s.cfg.Hub.Open(rec.ID)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer close(r.done)
+		defer cancelDeadline()
+		defer cancel(nil)
+		s.execute(runCtx, rec, history, log)
+		s.mu.Lock()
+		delete(s.run, rec.ID)
+		s.mu.Unlock()
+	}()
+	return rec, false, nil
+}
+
+// execute runs one turn to its end and stores it. It always closes the stream with
+// turn.completed.
+func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchange, log stream.Sink) {
+	out := stream.NewGuard(log, stream.GuardConfig{Forbidden: s.cfg.Forbidden})
+	out.Publish(stream.TurnStarted{TurnID: rec.ID, EpisodeID: rec.EpisodeID})
+	res, err := s.cfg.Orchestrator.Run(ctx, Turn{
+		ID: rec.ID, EpisodeID: rec.EpisodeID, Principal: rec.Principal, Message: rec.Message,
+		Locale: rec.Locale, Location: rec.Location, History: history,
+	}, out)
+	outcome := res.Outcome
+	if err != nil {
+		outcome = stream.OutcomeCancelled
+		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+			outcome = stream.OutcomeFailed
+			out.Publish(stream.Error{Message: "Sorry, that took too long and I had to stop. Please try again.", IsFinal: true})
+		}
+	}
+	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
+	rec.Decision = &res.Decision
+	// The turn's own context may be over; storing its end must not depend on it.
+	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := s.cfg.Store.FinishTurn(storeCtx, rec); err != nil {
+		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
+	}
+	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
+}
+
+// Cancel stops p's running turn. It returns ErrNotFound for unknown turns and for other
+// principals' turns; cancelling a finished turn is a no-op.
+func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID string) error {
+	s.mu.Lock()
+	r, ok := s.run[turnID]
+	s.mu.Unlock()
+	if ok && r.principal == p {
+		r.cancel(errCancelled)
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return nil
+	}
+	_, err := s.cfg.Store.Turn(ctx, p, turnID)
+	return err
+}
+
+// Turn returns p's turn.
+func (s *Service) Turn(ctx context.Context, p principal.Principal, turnID string) (TurnRecord, error) {
+	return s.cfg.Store.Turn(ctx, p, turnID)
+}
+
+// Episode returns p's episode.
+func (s *Service) Episode(ctx context.Context, p principal.Principal, episodeID string) (Episode, error) {
+	return s.cfg.Store.Episode(ctx, p, episodeID)
+}
+
+// Wait blocks until every running turn has finished or ctx ends, for graceful shutdown.
+func (s *Service) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// CancelAll cancels every running turn (shutdown past its grace period).
+func (s *Service) CancelAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.run {
+		r.cancel(errCancelled)
+	}
+}
+
+func exchanges(ep Episode) []Exchange {
+	out := make([]Exchange, 0, len(ep.Turns))
+	for _, t := range ep.Turns {
+		if t.State != TurnCompleted {
+			continue
+		}
+		ex := Exchange{User: t.Message, Reply: t.Reply}
+		if t.Decision != nil {
+			ex.Agents = t.Decision.Invoked
+		}
+		out = append(out, ex)
+	}
+	return out
+}
+
+func requestHash(r StartRequest) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s", r.EpisodeID, r.Message, r.Locale, r.Location))
+	return hex.EncodeToString(h[:])
+}
+
+func newID(prefix string) string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return prefix + "_" + hex.EncodeToString(b[:])
+}

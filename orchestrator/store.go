@@ -1,0 +1,65 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// ErrNotFound means the turn or episode does not exist for this principal. Another
+// principal's turns are reported as not found, never as forbidden.
+var ErrNotFound = errors.New("orchestrator: not found")
+
+// ErrConflict means an idempotency key was reused with a different request.
+var ErrConflict = errors.New("orchestrator: idempotency key reused with another request")
+
+// TurnState is where a stored turn is in its life.
+type TurnState string
+
+const (
+	TurnRunning   TurnState = "running"
+	TurnCompleted TurnState = "completed"
+)
+
+// TurnRecord is a turn as stored.
+type TurnRecord struct {
+	ID             string              `json:"turn_id"`
+	EpisodeID      string              `json:"episode_id"`
+	Principal      principal.Principal `json:"-"`
+	Message        string              `json:"message"`
+	Locale         string              `json:"locale,omitempty"`
+	Location       string              `json:"location,omitempty"`
+	IdempotencyKey string              `json:"-"`
+	RequestHash    string              `json:"-"`
+	State          TurnState           `json:"state"`
+	Outcome        stream.Outcome      `json:"outcome,omitempty"`
+	Reply          string              `json:"reply,omitempty"`
+	Decision       *Decision           `json:"routing,omitempty"`
+	Created        time.Time           `json:"created"`
+	Completed      time.Time           `json:"completed,omitzero"`
+}
+
+// Episode is a conversation: a principal's turns, oldest first.
+type Episode struct {
+	ID        string              `json:"episode_id"`
+	Principal principal.Principal `json:"-"`
+	Turns     []TurnRecord        `json:"turns"`
+}
+
+// Store keeps episodes and turns. Implementations must be safe for concurrent use; lookups
+// are always scoped to a principal.
+type Store interface {
+	// CreateTurn stores a new running turn, creating its episode when needed. When the
+	// principal already has a turn with the same idempotency key it stores nothing and
+	// returns that turn with existing=true.
+	CreateTurn(ctx context.Context, t TurnRecord) (stored TurnRecord, existing bool, err error)
+	// FinishTurn records a turn's end: state, outcome, reply and routing decision.
+	FinishTurn(ctx context.Context, t TurnRecord) error
+	// Turn returns one of p's turns, or ErrNotFound.
+	Turn(ctx context.Context, p principal.Principal, turnID string) (TurnRecord, error)
+	// Episode returns one of p's episodes with its turns, or ErrNotFound.
+	Episode(ctx context.Context, p principal.Principal, episodeID string) (Episode, error)
+}

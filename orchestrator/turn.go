@@ -1,0 +1,391 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// Turn is one user message to answer.
+type Turn struct {
+	ID        string
+	EpisodeID string
+	Principal principal.Principal
+	Message   string
+	Locale    string
+	Location  string
+	// History holds the episode's earlier exchanges, oldest first.
+	History []Exchange
+}
+
+// Exchange is an earlier turn of the episode as the orchestrator remembers it.
+type Exchange struct {
+	User   string
+	Reply  string
+	Agents []string // sub-agents invoked for it
+}
+
+// Result is what a turn produced.
+type Result struct {
+	Reply      string
+	Components []json.RawMessage
+	Outcome    stream.Outcome
+	Decision   Decision
+}
+
+// fallbackReply is said when the orchestrator's own LLM cannot answer at all.
+const fallbackReply = "I'm sorry, I couldn't work on that just now. Please try again in a moment."
+
+// Run answers one turn, publishing status lines and the streamed reply to out (which the
+// caller guards). It returns when the turn is over. On cancellation it returns the context's
+// error with a Result whose Outcome is cancelled; every other failure is folded into a
+// natural-language reply and a degraded or failed outcome, never returned as an error.
+func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Result, error) {
+	start := o.opts.now()
+	ctx = principal.NewContext(ctx, t.Principal)
+	ctx, span := o.opts.tracer.Tracer(tracerName).Start(ctx, "switchboard.turn", trace.WithAttributes(
+		attribute.String("switchboard.turn_id", t.ID),
+		attribute.String("switchboard.episode_id", t.EpisodeID),
+		attribute.String("switchboard.agent_id", o.def.ID),
+	))
+	defer span.End()
+
+	tr := &turnRun{o: o, t: t, out: out}
+	tr.render = stream.NewRenderer(stream.RendererConfig{
+		Vocabulary: o.vocab,
+		Rendering:  o.def.Rendering,
+		Out:        out,
+		Observe:    o.inst.statusEvent,
+	})
+	res, err := tr.run(ctx)
+	tr.render.Close()
+
+	elapsed := o.opts.now().Sub(start)
+	o.record(ctx, span, res, elapsed, tr.llmBusy+tr.maxAgentBusy)
+	if err != nil {
+		span.SetStatus(codes.Error, "turn cancelled")
+	}
+	return res, err
+}
+
+// turnRun is the state of one [Orchestrator.Run].
+type turnRun struct {
+	o      *Orchestrator
+	t      Turn
+	out    stream.Sink
+	render *stream.Renderer
+
+	llmBusy      time.Duration // inside the orchestrator's own LLM calls
+	maxAgentBusy time.Duration // the busiest sub-agent's time inside LLM and CCS calls
+}
+
+func (tr *turnRun) run(ctx context.Context) (*Result, error) {
+	o := tr.o
+	msgs := tr.messages()
+
+	// Step 2: the orchestrator's LLM decides whom to ask. Its text is held back: it becomes
+	// the reply only when no sub-agent is asked.
+	resp, err := tr.generate(ctx, "route", msgs, llms.WithTools(o.tools))
+	if err != nil {
+		return tr.fail(ctx, err)
+	}
+	calls := toolCalls(resp)
+	if len(calls) == 0 {
+		text := strings.TrimSpace(choiceText(resp))
+		if text == "" {
+			text = fallbackReply
+		}
+		tr.render.Flush()
+		publishChunked(tr.out, text)
+		tr.out.Publish(stream.ReplyCompleted{Text: text})
+		return &Result{Reply: text, Outcome: stream.OutcomeOK, Decision: Decision{CapBehaviour: CapWithin, Cap: o.def.FanOutCap}}, nil
+	}
+
+	// Step 3: the cap is enforced before anything runs.
+	kept, decision := tr.o.applyCap(calls)
+
+	// Step 4-5: concurrent dispatch.
+	prior := tr.priorContext(ctx, kept)
+	results := tr.dispatch(ctx, kept, prior)
+	tr.render.Flush()
+	for i, r := range results {
+		decision.Agents = append(decision.Agents, AgentOutcome{
+			Agent: kept[i].b.def.ID, Outcome: r.outcome, Started: r.started, Latency: r.latency,
+		})
+		tr.maxAgentBusy = max(tr.maxAgentBusy, r.answer.Busy)
+	}
+	if err := ctx.Err(); err != nil {
+		return &Result{Outcome: stream.OutcomeCancelled, Decision: decision}, err
+	}
+
+	// Step 6: the orchestrator composes the one reply, streamed as deltas.
+	for i, c := range kept {
+		tc := c.call
+		if tc.Type == "" {
+			tc.Type = "function"
+		}
+		// One AI message per call, each followed by its result: the shape every provider
+		// converts correctly (see LIBRARIES notes on anthropic's Parts[0]).
+		msgs = append(msgs,
+			llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{tc}},
+			llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{
+				ToolCallID: tc.ID, Name: tc.FunctionCall.Name, Content: results[i].toolResult,
+			}}},
+		)
+	}
+	text, err := tr.compose(ctx, msgs, kept, results)
+	if err != nil {
+		return &Result{Outcome: stream.OutcomeCancelled, Decision: decision}, err
+	}
+	var comps []json.RawMessage
+	for _, r := range results {
+		comps = append(comps, r.answer.Components...)
+	}
+	tr.out.Publish(stream.ReplyCompleted{Text: text, Components: comps})
+	return &Result{Reply: text, Components: comps, Outcome: turnOutcome(results), Decision: decision}, nil
+}
+
+// compose asks the LLM for the final reply, streaming its text as reply deltas. When the model
+// fails or says nothing, the reply is composed here from the same tool results, so the user
+// always gets the answers that did arrive.
+func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept []keptCall, results []dispatchResult) (string, error) {
+	var streamed strings.Builder
+	onChunk := func(_ context.Context, chunk []byte) error {
+		if len(chunk) == 0 {
+			return nil
+		}
+		streamed.Write(chunk)
+		tr.out.Publish(stream.ReplyDelta{Text: string(chunk)})
+		return nil
+	}
+	resp, err := tr.generate(ctx, "compose", msgs, llms.WithTools(tr.o.tools), llms.WithStreamingFunc(onChunk))
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	if streamed.Len() > 0 {
+		return streamed.String(), nil
+	}
+	text := ""
+	if err == nil {
+		text = strings.TrimSpace(choiceText(resp))
+	}
+	if text == "" {
+		text = fallbackComposition(kept, results)
+	}
+	publishChunked(tr.out, text)
+	return text, nil
+}
+
+// fail answers when the orchestrator's own LLM could not route the turn.
+func (tr *turnRun) fail(ctx context.Context, err error) (*Result, error) {
+	dec := Decision{CapBehaviour: CapWithin, Cap: tr.o.def.FanOutCap}
+	if ctx.Err() != nil {
+		return &Result{Outcome: stream.OutcomeCancelled, Decision: dec}, ctx.Err()
+	}
+	tr.o.opts.logger.ErrorContext(ctx, "orchestrator model failed", "turn_id", tr.t.ID, "err", err)
+	tr.render.Flush()
+	publishChunked(tr.out, fallbackReply)
+	tr.out.Publish(stream.ReplyCompleted{Text: fallbackReply})
+	return &Result{Reply: fallbackReply, Outcome: stream.OutcomeFailed, Decision: dec}, nil
+}
+
+// generate calls the orchestrator's LLM in a span and accounts its time.
+func (tr *turnRun) generate(ctx context.Context, step string, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	ctx, span := tr.o.opts.tracer.Tracer(tracerName).Start(ctx, "llm."+step, trace.WithAttributes(
+		attribute.String("gen_ai.operation.name", "chat"),
+		attribute.String("switchboard.agent_id", tr.o.def.ID),
+		attribute.String("switchboard.turn_id", tr.t.ID),
+	))
+	defer span.End()
+	start := time.Now()
+	resp, err := tr.o.model.GenerateContent(ctx, msgs, opts...)
+	tr.llmBusy += time.Since(start)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err() // a provider may return a partial response on cancellation
+	}
+	if err != nil {
+		span.SetStatus(codes.Error, "model call failed")
+		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	setUsage(span, resp)
+	return resp, nil
+}
+
+// messages builds the conversation the orchestrator's LLM sees: system prompt, a bounded
+// window of earlier exchanges, and the user's message.
+func (tr *turnRun) messages() []llms.MessageContent {
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, turnPrompt(tr.o.prompt, tr.t.Locale))}
+	hist := tr.t.History
+	if n := tr.o.opts.historyTurns; len(hist) > n {
+		hist = hist[len(hist)-n:]
+	}
+	for _, ex := range hist {
+		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, ex.User))
+		if ex.Reply != "" {
+			msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeAI, ex.Reply))
+		}
+	}
+	return append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, tr.t.Message))
+}
+
+// priorContext writes the summary a sub-agent inherits when the conversation moves to it from
+// another vertical. It is generated once per turn, only on such a switch, and bounded.
+func (tr *turnRun) priorContext(ctx context.Context, kept []keptCall) string {
+	hist := tr.t.History
+	if len(hist) == 0 {
+		return ""
+	}
+	last := hist[len(hist)-1].Agents
+	switched := false
+	for _, k := range kept {
+		if !contains(last, k.b.def.ID) {
+			switched = true
+			break
+		}
+	}
+	if !switched {
+		return ""
+	}
+	var convo strings.Builder
+	for _, ex := range hist[max(0, len(hist)-tr.o.opts.historyTurns):] {
+		fmt.Fprintf(&convo, "User: %s\nAssistant: %s\n", ex.User, ex.Reply)
+	}
+	resp, err := tr.generate(ctx, "summarize", []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, summaryPrompt),
+		llms.TextParts(llms.ChatMessageTypeHuman, convo.String()),
+	})
+	if err != nil {
+		return ""
+	}
+	return truncate(strings.TrimSpace(choiceText(resp)), maxPriorContext)
+}
+
+// maxPriorContext bounds the inherited summary: references over transcripts.
+const maxPriorContext = 600
+
+func turnOutcome(results []dispatchResult) stream.Outcome {
+	ok := 0
+	for _, r := range results {
+		if r.outcome == OutcomeOK {
+			ok++
+		}
+	}
+	switch {
+	case ok == len(results):
+		return stream.OutcomeOK
+	case ok == 0 && allFailed(results):
+		return stream.OutcomeFailed
+	default:
+		return stream.OutcomeDegraded
+	}
+}
+
+func allFailed(results []dispatchResult) bool {
+	for _, r := range results {
+		if r.outcome == OutcomeOK || r.outcome == OutcomePartial {
+			return false
+		}
+	}
+	return true
+}
+
+// toolCalls collects the tool calls of a response from every choice: some providers return
+// one choice per content block.
+func toolCalls(resp *llms.ContentResponse) []llms.ToolCall {
+	var calls []llms.ToolCall
+	for _, c := range resp.Choices {
+		for _, tc := range c.ToolCalls {
+			if tc.FunctionCall != nil {
+				calls = append(calls, tc)
+			}
+		}
+	}
+	return calls
+}
+
+func choiceText(resp *llms.ContentResponse) string {
+	var b strings.Builder
+	for _, c := range resp.Choices {
+		b.WriteString(c.Content)
+	}
+	return b.String()
+}
+
+// publishChunked streams text as word-sized deltas, for replies that did not arrive streamed.
+func publishChunked(out stream.Sink, text string) {
+	for len(text) > 0 {
+		i := strings.IndexByte(text, ' ')
+		if i < 0 {
+			out.Publish(stream.ReplyDelta{Text: text})
+			return
+		}
+		out.Publish(stream.ReplyDelta{Text: text[:i+1]})
+		text = text[i+1:]
+	}
+}
+
+// fallbackComposition presents each result in turn when the LLM could not compose.
+func fallbackComposition(kept []keptCall, results []dispatchResult) string {
+	var parts []string
+	for i, r := range results {
+		if r.outcome == OutcomeOK || r.outcome == OutcomePartial {
+			parts = append(parts, strings.TrimSpace(r.answer.Text))
+		} else {
+			parts = append(parts, fmt.Sprintf("I couldn't get an answer from %s right now.", kept[i].b.def.Name))
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func setUsage(span trace.Span, resp *llms.ContentResponse) {
+	var in, out int
+	for _, c := range resp.Choices {
+		in += intOf(c.GenerationInfo["PromptTokens"])
+		out += intOf(c.GenerationInfo["CompletionTokens"])
+	}
+	span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", in), attribute.Int("gen_ai.usage.output_tokens", out))
+}
+
+func intOf(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case int32:
+		return int(n)
+	case int64:
+		return int(n)
+	case float64:
+		return int(n)
+	}
+	return 0
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut <= 0 {
+		cut = n
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The project's test command (README): formatting, vet, staticcheck, the race-enabled test
+# suite, the routing eval gate on the shipped datasets, and the browser test of the chat page.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "--- gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './tests/*'))
+if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted"; exit 1; fi
+
+echo "--- go vet"
+go vet ./...
+
+if command -v staticcheck >/dev/null 2>&1; then
+  echo "--- staticcheck"
+  staticcheck ./...
+else
+  echo "--- staticcheck not installed: skipped (CI installs it)"
+fi
+
+echo "--- go test -race"
+go test -race -count=1 ./...
+
+echo "--- routing eval gate (offline model, shipped datasets)"
+go run ./cmd/switchboard eval --agents agents --dataset evals/datasets/*.yaml --report out/eval
+
+if command -v chromium >/dev/null 2>&1 && [ -d tests/browser/node_modules ]; then
+  echo "--- browser test (headless Chromium + Playwright)"
+  go build -o out/switchboard ./cmd/switchboard
+  node tests/browser/chat.test.mjs
+else
+  echo "--- browser test skipped: needs chromium and 'npm ci' in tests/browser (CI installs both)"
+fi

@@ -1,0 +1,136 @@
+package stream
+
+import (
+	"strings"
+	"sync"
+)
+
+// GuardConfig lists what a [Guard] removes besides its built-in patterns.
+type GuardConfig struct {
+	// Forbidden are literal strings users must never see, matched case-insensitively: enricher
+	// ids, internal codes, host names.
+	Forbidden []string
+}
+
+// genericFailure replaces an error message that scrubbing emptied.
+const genericFailure = "Something went wrong on our side. Please try again."
+
+// Guard is a [Sink] that scrubs user-visible text before passing events on: the text of
+// [Status], [ReplyDelta], [ReplyCompleted] and [Error] loses internal ids, error codes, HTTP
+// status phrases, Go panics and stack frames, and JSON error payloads (FR-14: users see words,
+// never internals). Other events pass unchanged.
+//
+// Reply deltas are a stream: the Guard holds back a short tail, longer than the longest thing
+// it removes, so that a token split across deltas is still caught. The tail is emitted as a
+// final delta before the next [ReplyCompleted], [Error] or [TurnCompleted]. The deltas a Guard
+// emits for a reply concatenate exactly to the text of the [ReplyCompleted] it emits.
+//
+// One Guard serves one turn. Publish is safe for concurrent use; events leave in the order they
+// were published.
+type Guard struct {
+	next Sink
+	sc   *scrubber
+
+	mu       sync.Mutex
+	stream   streamScrubber
+	raw      strings.Builder // the reply's deltas as received
+	sent     strings.Builder // the reply's deltas as emitted
+	scrubbed int
+}
+
+var _ Sink = (*Guard)(nil)
+
+// NewGuard returns a Guard that publishes scrubbed events to next (nil discards them).
+func NewGuard(next Sink, cfg GuardConfig) *Guard {
+	sc, err := newScrubber(cfg.Forbidden)
+	if err != nil {
+		// Forbidden strings are quoted, so only a broken built-in pattern gets here, and the
+		// package tests compile those.
+		panic(err)
+	}
+	if next == nil {
+		next = SinkFunc(func(Event) {})
+	}
+	return &Guard{next: next, sc: sc, stream: streamScrubber{sc: sc}}
+}
+
+// Publish scrubs ev and passes it on.
+func (g *Guard) Publish(ev Event) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch e := ev.(type) {
+	case ReplyDelta:
+		g.raw.WriteString(e.Text)
+		out, n := g.stream.write(e.Text)
+		g.scrubbed += n
+		g.emitDelta(out)
+	case ReplyCompleted:
+		g.flushTail()
+		if g.raw.String() == e.Text {
+			// The reply was streamed: its text is exactly what the client already has.
+			e.Text = g.sent.String()
+		} else {
+			var n int
+			e.Text, n = g.sc.scrub(e.Text)
+			g.scrubbed += n
+		}
+		g.raw.Reset()
+		g.sent.Reset()
+		g.next.Publish(e)
+	case Status:
+		var n int
+		e.Text, n = g.sc.scrub(e.Text)
+		g.scrubbed += n
+		e.Text = strings.TrimSpace(e.Text)
+		if e.Text == "" {
+			return // nothing left worth showing
+		}
+		g.next.Publish(e)
+	case Error:
+		g.flushTail()
+		var n int
+		e.Message, n = g.sc.scrub(e.Message)
+		g.scrubbed += n
+		if e.Message = strings.TrimSpace(e.Message); e.Message == "" || n > 0 && !hasWords(e.Message) {
+			e.Message = genericFailure
+		}
+		g.next.Publish(e)
+	case TurnCompleted:
+		g.flushTail()
+		g.next.Publish(e)
+	default:
+		g.next.Publish(ev)
+	}
+}
+
+// Scrubbed reports how many matches the Guard has removed so far.
+func (g *Guard) Scrubbed() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.scrubbed
+}
+
+func (g *Guard) flushTail() {
+	out, n := g.stream.flush()
+	g.scrubbed += n
+	g.emitDelta(out)
+}
+
+func (g *Guard) emitDelta(text string) {
+	if text == "" {
+		return
+	}
+	g.sent.WriteString(text)
+	g.next.Publish(ReplyDelta{Text: text})
+}
+
+// hasWords reports whether a scrubbed message still says something: at least two letters.
+func hasWords(s string) bool {
+	letters := 0
+	for _, r := range s {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r > 0x7f {
+			letters++
+		}
+	}
+	return letters >= 2
+}

@@ -1,0 +1,296 @@
+package stream
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"sync"
+	"time"
+)
+
+// Hub keeps the live turns of this process in memory and serves their logs to followers. The
+// [LogStore] is the source of truth; memory only spares live followers a store round trip and
+// lets them wake the moment a record is appended.
+//
+// Writers never wait for followers: a follower pulls from the shared log at its own pace and is
+// woken by a broadcast (a channel closed and replaced on each append), so a slow or stalled
+// follower costs the writer nothing and buffers nothing.
+type Hub struct {
+	store LogStore
+	opts  hubOptions
+
+	mu     sync.Mutex
+	turns  map[string]*liveTurn
+	timers map[string]*time.Timer // pending [Hub.Done] evictions
+}
+
+type hubOptions struct {
+	grace        time.Duration
+	poll         time.Duration
+	storeTimeout time.Duration
+}
+
+// HubOption tunes a [Hub].
+type HubOption func(*hubOptions)
+
+// WithGrace sets how long [Hub.Done] keeps a finished turn in memory for late followers
+// (default 1 minute); after it, they replay from the store.
+func WithGrace(d time.Duration) HubOption { return func(o *hubOptions) { o.grace = d } }
+
+// WithPollInterval sets how often a follower of a turn that runs on another replica re-reads
+// the store for new records (default 500ms).
+func WithPollInterval(d time.Duration) HubOption { return func(o *hubOptions) { o.poll = d } }
+
+// WithStoreTimeout bounds each store write made by a [TurnLog] (default 5s).
+func WithStoreTimeout(d time.Duration) HubOption { return func(o *hubOptions) { o.storeTimeout = d } }
+
+// NewHub returns a hub over store. It starts no goroutine.
+func NewHub(store LogStore, opts ...HubOption) *Hub {
+	o := hubOptions{grace: time.Minute, poll: 500 * time.Millisecond, storeTimeout: 5 * time.Second}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return &Hub{store: store, opts: o, turns: map[string]*liveTurn{}, timers: map[string]*time.Timer{}}
+}
+
+// liveTurn is the in-memory log of a turn running here. recs only grows, and a record is never
+// modified once appended, so a follower may read a snapshot of it without the lock.
+type liveTurn struct {
+	mu        sync.Mutex
+	recs      []Record
+	wake      chan struct{} // closed and replaced on every append
+	completed bool
+}
+
+func (t *liveTurn) snapshot() ([]Record, <-chan struct{}, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.recs, t.wake, t.completed
+}
+
+// TurnLog appends a turn's events to its log. It is the turn's [Sink]: each event gets the next
+// id (1, 2, 3…), is written to the store and wakes the turn's followers. Events published after
+// [TurnCompleted] are ignored: the log is closed.
+type TurnLog struct {
+	hub    *Hub
+	turnID string
+	turn   *liveTurn
+
+	writeMu sync.Mutex // serialises Publish so ids and store order agree
+	errMu   sync.Mutex
+	err     error
+}
+
+var _ Sink = (*TurnLog)(nil)
+
+// Open returns the writer of a turn's log, making the turn live in this process. Opening a
+// turn that is already live returns a writer onto the same log. The turn id must be new to the
+// store: ids restart at 1.
+func (h *Hub) Open(turnID string) *TurnLog {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.turns[turnID]
+	if t == nil {
+		t = &liveTurn{wake: make(chan struct{})}
+		h.turns[turnID] = t
+	}
+	if timer := h.timers[turnID]; timer != nil {
+		timer.Stop()
+		delete(h.timers, turnID)
+	}
+	return &TurnLog{hub: h, turnID: turnID, turn: t}
+}
+
+// Publish appends ev to the log. It blocks only for the store write (bounded by the hub's store
+// timeout), never for followers. A store failure does not stop live followers; it is kept for
+// [TurnLog.Err].
+func (l *TurnLog) Publish(ev Event) {
+	l.writeMu.Lock()
+	defer l.writeMu.Unlock()
+	t := l.turn
+	t.mu.Lock()
+	if t.completed {
+		t.mu.Unlock()
+		return
+	}
+	rec := Record{ID: uint64(len(t.recs)) + 1, Event: ev}
+	t.mu.Unlock()
+
+	// Persist first: a record a live follower has seen must also be replayable from the store.
+	ctx, cancel := context.WithTimeout(context.Background(), l.hub.opts.storeTimeout)
+	if err := l.hub.store.AppendEvent(ctx, l.turnID, rec); err != nil {
+		l.setErr(fmt.Errorf("stream: persist turn %s record %d: %w", l.turnID, rec.ID, err))
+	}
+	cancel()
+
+	t.mu.Lock()
+	t.recs = append(t.recs, rec)
+	if _, ok := ev.(TurnCompleted); ok {
+		t.completed = true
+	}
+	close(t.wake)
+	t.wake = make(chan struct{})
+	t.mu.Unlock()
+}
+
+// Err returns the first store error met by Publish, or nil.
+func (l *TurnLog) Err() error {
+	l.errMu.Lock()
+	defer l.errMu.Unlock()
+	return l.err
+}
+
+func (l *TurnLog) setErr(err error) {
+	l.errMu.Lock()
+	defer l.errMu.Unlock()
+	if l.err == nil {
+		l.err = err
+	}
+}
+
+// Done schedules a finished turn to be forgotten after the grace period; followers already
+// reading it are not affected, later ones replay from the store.
+func (h *Hub) Done(turnID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.turns[turnID] == nil || h.timers[turnID] != nil {
+		return
+	}
+	h.timers[turnID] = time.AfterFunc(h.opts.grace, func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(h.turns, turnID)
+		delete(h.timers, turnID)
+	})
+}
+
+// Close stops pending evictions and forgets every turn; followers already reading a live turn
+// finish normally. It leaves no goroutine behind.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, timer := range h.timers {
+		timer.Stop()
+		delete(h.timers, id)
+	}
+	clear(h.turns)
+}
+
+func (h *Hub) live(turnID string) *liveTurn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.turns[turnID]
+}
+
+// Follow yields the turn's records with an ID greater than after, in order and each once: first
+// what is already logged, then new records as they are appended, until the [TurnCompleted]
+// record, after which it ends. A turn live in this process is read from memory; any other turn
+// from the store, which is polled while the turn runs elsewhere, so a replica that did not run a
+// turn still replays and follows it.
+//
+// If ctx ends first, Follow yields ctx's error once and ends. A store error is yielded and ends
+// the sequence. Follow starts no goroutine.
+func (h *Hub) Follow(ctx context.Context, turnID string, after uint64) iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		first := true
+		for {
+			if t := h.live(turnID); t != nil {
+				followLive(ctx, t, after, yield)
+				return
+			}
+			recs, err := h.store.Events(ctx, turnID, after)
+			if err != nil {
+				if ctx.Err() != nil {
+					err = context.Cause(ctx)
+				}
+				yield(Record{}, fmt.Errorf("stream: replay turn %s: %w", turnID, err))
+				return
+			}
+			for _, rec := range recs {
+				if rec.ID <= after {
+					continue
+				}
+				if !yield(rec, nil) {
+					return
+				}
+				after = rec.ID
+				if _, ok := rec.Event.(TurnCompleted); ok {
+					return
+				}
+			}
+			if len(recs) == 0 && first {
+				// Nothing after the client's id: either the turn is still quiet or the client
+				// already has the end. Only the first round needs to tell them apart.
+				done, err := h.storeDelivered(ctx, turnID, after)
+				if err != nil {
+					yield(Record{}, err)
+					return
+				}
+				if done {
+					return
+				}
+			}
+			first = false
+			timer := time.NewTimer(h.opts.poll)
+			select {
+			case <-ctx.Done():
+				timer.Stop()
+				yield(Record{}, context.Cause(ctx))
+				return
+			case <-timer.C:
+			}
+		}
+	}
+}
+
+func followLive(ctx context.Context, t *liveTurn, after uint64, yield func(Record, error) bool) {
+	for {
+		recs, wake, completed := t.snapshot()
+		for _, rec := range recs[min(after, uint64(len(recs))):] {
+			if !yield(rec, nil) {
+				return
+			}
+			after = rec.ID
+		}
+		if completed {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			yield(Record{}, context.Cause(ctx))
+			return
+		case <-wake:
+		}
+	}
+}
+
+// lastDelivered reports whether the turn has completed and its last record has an ID of at
+// most after: a client that has seen after has nothing left to receive.
+func (h *Hub) lastDelivered(ctx context.Context, turnID string, after uint64) (bool, error) {
+	if t := h.live(turnID); t != nil {
+		recs, _, completed := t.snapshot()
+		return completed && uint64(len(recs)) <= after, nil
+	}
+	return h.storeDelivered(ctx, turnID, after)
+}
+
+// storeDelivered is lastDelivered for a turn that is not live here. It reads the record at
+// after (and, only if the client claims an id beyond the log, the whole log).
+func (h *Hub) storeDelivered(ctx context.Context, turnID string, after uint64) (bool, error) {
+	if after == 0 {
+		return false, nil // a completed turn has at least one record
+	}
+	recs, err := h.store.Events(ctx, turnID, after-1)
+	if err == nil && len(recs) == 0 {
+		recs, err = h.store.Events(ctx, turnID, 0)
+	}
+	if err != nil {
+		return false, fmt.Errorf("stream: replay turn %s: %w", turnID, err)
+	}
+	if len(recs) == 0 {
+		return false, nil
+	}
+	last := recs[len(recs)-1]
+	_, completed := last.Event.(TurnCompleted)
+	return completed && last.ID <= after, nil
+}

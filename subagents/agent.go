@@ -1,0 +1,280 @@
+package subagents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/switchboard-ai/switchboard/ccs"
+	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/principal"
+)
+
+// Enricher is the CCS as a sub-agent sees it; *ccs.Client implements it.
+type Enricher interface {
+	Enrich(ctx context.Context, req ccs.EnricherRequest) (*ccs.RawResponse, error)
+}
+
+var _ Enricher = (*ccs.Client)(nil)
+
+// Config holds what [New] needs to instantiate a sub-agent runtime.
+type Config struct {
+	Definition *definitions.Definition
+	Model      llms.Model
+	CCS        Enricher
+	Registry   *ccs.Registry
+	Check      ccs.CheckOptions
+}
+
+// Option tunes an [Agent].
+type Option func(*options)
+
+type options struct {
+	maxSteps int
+	tracer   trace.TracerProvider
+	meter    metric.MeterProvider
+	logger   *slog.Logger
+}
+
+// WithMaxSteps bounds the sub-agent's LLM loop (LLM calls per invocation). Default 4.
+func WithMaxSteps(n int) Option { return func(o *options) { o.maxSteps = n } }
+
+// WithTracerProvider sets where spans go; default the global provider.
+func WithTracerProvider(tp trace.TracerProvider) Option { return func(o *options) { o.tracer = tp } }
+
+// WithMeterProvider sets where metrics go; default the global provider.
+func WithMeterProvider(mp metric.MeterProvider) Option { return func(o *options) { o.meter = mp } }
+
+// WithLogger sets the logger that security alerts go to; default slog.Default().
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// Agent runs one sub-agent definition.
+type Agent struct {
+	def    *definitions.Definition
+	model  llms.Model
+	ccs    Enricher
+	reg    *ccs.Registry
+	check  ccs.CheckOptions
+	tools  []llms.Tool
+	byName map[string]definitions.Tool
+	opts   options
+	inst   *instruments
+}
+
+// New instantiates the runtime for cfg.Definition.
+func New(cfg Config, opts ...Option) (*Agent, error) {
+	o := options{maxSteps: 4}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.tracer == nil {
+		o.tracer = otel.GetTracerProvider()
+	}
+	if o.meter == nil {
+		o.meter = otel.GetMeterProvider()
+	}
+	if o.logger == nil {
+		o.logger = slog.Default()
+	}
+	def := cfg.Definition
+	switch {
+	case def == nil || def.Kind != definitions.KindSubAgent:
+		return nil, ErrNotSubAgent
+	case cfg.Model == nil:
+		return nil, fmt.Errorf("%w: %s", ErrNoModel, def.ID)
+	case len(def.Tools) > 0 && (cfg.CCS == nil || cfg.Registry == nil):
+		return nil, fmt.Errorf("%w: %s", ErrNoCCS, def.ID)
+	}
+	inst, err := newInstruments(o.meter)
+	if err != nil {
+		return nil, err
+	}
+	a := &Agent{def: def, model: cfg.Model, ccs: cfg.CCS, reg: cfg.Registry, check: cfg.Check,
+		byName: map[string]definitions.Tool{}, opts: o, inst: inst}
+	for _, t := range def.Tools {
+		a.byName[t.Name] = t
+		params := t.Parameters
+		if params == nil {
+			params = map[string]any{"type": "object", "properties": map[string]any{}}
+		}
+		a.tools = append(a.tools, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
+			Name: t.Name, Description: t.Description, Parameters: params,
+		}})
+	}
+	return a, nil
+}
+
+// Request is one invocation of the sub-agent.
+type Request struct {
+	Request   string
+	Inherited Inherited
+	// Emit reports a typed status event; nil drops them.
+	Emit func(event string, params map[string]string)
+}
+
+// Inherited is the session context the orchestrator hands down (PC2 FR-5). The principal is
+// the only identity the sub-agent ever uses.
+type Inherited struct {
+	Principal    principal.Principal
+	EpisodeID    string
+	TurnID       string
+	Locale       string
+	Location     string
+	PriorContext string
+}
+
+// Reply is the sub-agent's answer.
+type Reply struct {
+	Text       string
+	Outcome    string // "ok", "partial" or "unavailable"
+	Components []json.RawMessage
+	Busy       time.Duration // time inside LLM and CCS calls
+}
+
+// Outcomes of [Reply].
+const (
+	OutcomeOK          = "ok"
+	OutcomePartial     = "partial"
+	OutcomeUnavailable = "unavailable"
+)
+
+// Ask runs the sub-agent's LLM loop for req. A returned error (the sub-agent's model failed,
+// the context ended) is an Axis 1 failure for the orchestrator to acknowledge.
+func (a *Agent) Ask(ctx context.Context, req Request) (Reply, error) {
+	if req.Inherited.Principal == "" {
+		return Reply{}, ErrNoPrincipal
+	}
+	ctx = principal.NewContext(ctx, req.Inherited.Principal)
+	run := &invocation{a: a, req: req}
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, a.systemPrompt(req.Inherited)),
+		llms.TextParts(llms.ChatMessageTypeHuman, req.Request),
+	}
+	for step := 0; ; step++ {
+		var opts []llms.CallOption
+		if step < a.opts.maxSteps-1 && len(a.tools) > 0 {
+			opts = append(opts, llms.WithTools(a.tools))
+		}
+		resp, err := run.generate(ctx, msgs, opts...)
+		if err != nil {
+			return Reply{Busy: run.busy}, err
+		}
+		calls := toolCalls(resp)
+		if len(calls) == 0 || len(opts) == 0 {
+			text := strings.TrimSpace(choiceText(resp))
+			if text == "" {
+				text = run.plainSummary()
+			}
+			return Reply{Text: text, Outcome: run.outcome(), Components: run.components, Busy: run.busy}, nil
+		}
+		for _, tc := range calls {
+			if tc.Type == "" {
+				tc.Type = "function"
+			}
+			result := run.callTool(ctx, tc)
+			msgs = append(msgs,
+				llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{tc}},
+				llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{
+					ToolCallID: tc.ID, Name: tc.FunctionCall.Name, Content: result,
+				}}},
+			)
+		}
+	}
+}
+
+// systemPrompt is the definition's prompt plus the inherited context the LLM may use.
+func (a *Agent) systemPrompt(in Inherited) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(a.def.Prompt))
+	b.WriteString("\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly.")
+	if in.Locale != "" {
+		fmt.Fprintf(&b, "\nUser locale: %s.", in.Locale)
+	}
+	if in.Location != "" {
+		fmt.Fprintf(&b, "\nUser location: %s.", in.Location)
+	}
+	if in.PriorContext != "" {
+		fmt.Fprintf(&b, "\nEarlier in this conversation: %s", in.PriorContext)
+	}
+	return b.String()
+}
+
+// invocation is the state of one [Agent.Ask].
+type invocation struct {
+	a          *Agent
+	req        Request
+	busy       time.Duration
+	used       int // tool results usable as they are
+	caveats    int // usable with a caveat
+	missing    int // unavailable
+	components []json.RawMessage
+}
+
+func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	ctx, span := r.a.opts.tracer.Tracer(tracerName).Start(ctx, "llm.subagent", trace.WithAttributes(
+		attribute.String("gen_ai.operation.name", "chat"),
+		attribute.String("switchboard.agent_id", r.a.def.ID),
+		attribute.String("switchboard.turn_id", r.req.Inherited.TurnID),
+	))
+	defer span.End()
+	start := time.Now()
+	resp, err := r.a.model.GenerateContent(ctx, msgs, opts...)
+	r.busy += time.Since(start)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		span.SetStatus(codes.Error, "model call failed")
+		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	return resp, nil
+}
+
+func (r *invocation) outcome() string {
+	switch {
+	case r.missing > 0 && r.used+r.caveats == 0:
+		return OutcomeUnavailable
+	case r.missing > 0 || r.caveats > 0:
+		return OutcomePartial
+	default:
+		return OutcomeOK
+	}
+}
+
+// plainSummary answers when the model returned no text: the outcome in plain words.
+func (r *invocation) plainSummary() string {
+	if r.outcome() == OutcomeUnavailable {
+		return "That information is unavailable right now."
+	}
+	return "I looked into it but have nothing to add."
+}
+
+func toolCalls(resp *llms.ContentResponse) []llms.ToolCall {
+	var calls []llms.ToolCall
+	for _, c := range resp.Choices {
+		for _, tc := range c.ToolCalls {
+			if tc.FunctionCall != nil {
+				calls = append(calls, tc)
+			}
+		}
+	}
+	return calls
+}
+
+func choiceText(resp *llms.ContentResponse) string {
+	var b strings.Builder
+	for _, c := range resp.Choices {
+		b.WriteString(c.Content)
+	}
+	return b.String()
+}

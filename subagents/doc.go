@@ -1,0 +1,13 @@
+// Package subagents is the sub-agent runtime: it instantiates a sub-agent definition with the
+// context it inherits from the orchestrator, runs the sub-agent's own LLM tool loop over its
+// CCS tools, and guards the boundary where CCS data enters an LLM context.
+//
+// The tool wrapper ([Agent] calls it for every CCS tool call) is the security boundary of
+// PC2 FR-11/FR-12: it sends the inherited principal on every request, verifies the envelope's
+// signature (when a key is configured) and principal before the payload can reach any LLM
+// message, suppresses and alerts on a mismatch without retrying, and turns every other
+// failure into a plain "unavailable" result. Status is the single decision boundary.
+//
+// Goroutine model: [Agent.Ask] runs on the caller's goroutine and calls tools one after the
+// other; an Agent is safe for concurrent use by many turns.
+package subagents

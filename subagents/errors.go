@@ -1,0 +1,16 @@
+package subagents
+
+import "errors"
+
+var (
+	// ErrNotSubAgent means the definition given to [New] is not of kind sub_agent.
+	ErrNotSubAgent = errors.New("subagents: definition is not a sub-agent")
+	// ErrNoModel means the configuration lacks the sub-agent's LLM.
+	ErrNoModel = errors.New("subagents: no model")
+	// ErrNoCCS means the sub-agent has tools but no CCS client or typing registry.
+	ErrNoCCS = errors.New("subagents: tools need a CCS client and registry")
+	// ErrNoPrincipal means the invocation carries no principal: nothing is fetched without one.
+	ErrNoPrincipal = errors.New("subagents: no principal inherited")
+	// ErrModel wraps a failure of the sub-agent's LLM.
+	ErrModel = errors.New("subagents: model call failed")
+)

@@ -1,0 +1,169 @@
+package subagents
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/switchboard-ai/switchboard/ccs"
+)
+
+// Tool results the sub-agent's LLM sees. They are JSON so that a model can tell data from
+// notes; none carries a code, status detail or partial[] content.
+type toolResult struct {
+	Status string `json:"status"`         // ok, partial or unavailable
+	Note   string `json:"note,omitempty"` // plain words for the LLM to relay
+	Data   any    `json:"data,omitempty"` // the typed payload, re-encoded from its Go type
+}
+
+const (
+	notePartial     = "Some sources did not answer, so this may be incomplete."
+	noteUnavailable = "This data is unavailable right now."
+)
+
+// callTool is the CCS tool wrapper: the one place where CCS data can enter an LLM context.
+func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
+	a := r.a
+	tool, ok := a.byName[tc.FunctionCall.Name]
+	if !ok {
+		r.missing++
+		return encode(toolResult{Status: "unavailable", Note: "There is no tool by that name."})
+	}
+	if tool.StatusEvent != "" && r.req.Emit != nil {
+		r.req.Emit(tool.StatusEvent, paramsForStatus(tc.FunctionCall.Arguments))
+	}
+	invoking := r.req.Inherited.Principal
+	ctx, span := a.opts.tracer.Tracer(tracerName).Start(ctx, "ccs "+tool.Enricher, trace.WithAttributes(
+		attribute.String("switchboard.agent_id", a.def.ID),
+		attribute.String("switchboard.turn_id", r.req.Inherited.TurnID),
+		attribute.String("ccs.enricher_id", tool.Enricher),
+		attribute.String("ccs.domain_type", tool.DomainType),
+	))
+	defer span.End()
+
+	var params map[string]any
+	if err := json.Unmarshal([]byte(tc.FunctionCall.Arguments), &params); err != nil {
+		params = nil // a model's malformed arguments: the enricher sees none rather than garbage
+	}
+	req := ccs.EnricherRequest{
+		Principal:  string(invoking), // inherited, never derived (PC2 FR-11)
+		EnricherID: tool.Enricher,
+		Params:     params,
+		TraceID:    span.SpanContext().TraceID().String(),
+	}
+	start := time.Now()
+	resp, err := a.ccs.Enrich(ctx, req)
+	r.busy += time.Since(start)
+	if err != nil {
+		reason := a.transportFailure(ctx, tool.Enricher, err)
+		span.SetAttributes(attribute.String("ccs.outcome", reason))
+		span.SetStatus(codes.Error, reason)
+		r.missing++
+		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
+	}
+	span.SetAttributes(
+		attribute.String("ccs.status", resp.Status),
+		attribute.String("ccs.version", resp.Version),
+		attribute.Bool("ccs.cache.cached", resp.CacheMeta.Cached),
+		attribute.Bool("ccs.cache.cacheable", resp.CacheMeta.Cacheable),
+		attribute.String("ccs.cache.ttl", resp.CacheMeta.TTL),
+	)
+
+	// The enricher must answer for the enricher asked; anything else is treated like a
+	// malformed envelope before the principal check even runs.
+	verdict := ccs.Check(resp, invoking, a.check)
+	if verdict.Usable() && resp.EnricherID != "" && resp.EnricherID != tool.Enricher {
+		verdict = ccs.Verdict{Kind: ccs.Unavailable, Reason: ccs.ReasonMalformed}
+	}
+	span.SetAttributes(attribute.String("ccs.verdict", string(verdict.Reason)),
+		attribute.Bool("ccs.principal_verified", verdict.Reason != ccs.ReasonPrincipalMismatch && verdict.Reason != ccs.ReasonBadSignature))
+	switch verdict.Reason {
+	case ccs.ReasonPrincipalMismatch, ccs.ReasonBadSignature:
+		a.securityAlert(ctx, span, tool.Enricher, verdict.Reason)
+	case ccs.ReasonVersionMismatch:
+		a.inst.versionMismatch.Add(context.Background(), 1)
+	}
+	if !verdict.Usable() {
+		r.missing++
+		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
+	}
+
+	typed, err := a.reg.Decode(resp)
+	if err != nil {
+		a.opts.logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "enricher", tool.Enricher, "reason", "decode")
+		r.missing++
+		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
+	}
+	if comp, err := json.Marshal(map[string]any{"type": resp.DomainType, "data": typed}); err == nil {
+		r.components = append(r.components, comp)
+	}
+	if verdict.Kind == ccs.UseWithCaveat {
+		r.caveats++
+		return encode(toolResult{Status: "partial", Note: notePartial, Data: typed})
+	}
+	r.used++
+	return encode(toolResult{Status: "ok", Data: typed})
+}
+
+// securityAlert handles a principal mismatch or a bad signature: the payload is already
+// suppressed; count it, alert, and never retry (PC2 FR-12, NFR-4).
+func (a *Agent) securityAlert(ctx context.Context, span trace.Span, enricher string, reason ccs.Reason) {
+	a.inst.principalMismatch.Add(context.Background(), 1, consumerAttr)
+	span.SetStatus(codes.Error, "envelope principal check failed")
+	a.opts.logger.LogAttrs(ctx, slog.LevelError, "security alert: ccs envelope failed principal verification",
+		slog.String("alert", "ps6_envelope_principal_mismatch"),
+		slog.String("reason", string(reason)),
+		slog.String("agent", a.def.ID),
+		slog.String("enricher", enricher),
+		slog.String("trace_id", span.SpanContext().TraceID().String()),
+	)
+}
+
+// transportFailure classifies a failed CCS call for metrics and spans.
+func (a *Agent) transportFailure(ctx context.Context, enricher string, err error) string {
+	reason := "unavailable"
+	switch {
+	case errors.Is(err, ccs.ErrMissingPrincipal):
+		reason = "missing_principal"
+	case errors.Is(err, ccs.ErrPrincipalRejected):
+		reason = "principal_rejected"
+	case errors.Is(err, ccs.ErrMalformed):
+		reason = "malformed"
+	case ctx.Err() != nil:
+		reason = "timeout"
+	}
+	a.inst.ccsFailures.Add(context.Background(), 1, failureAttrs(enricher, reason))
+	a.opts.logger.WarnContext(ctx, "ccs call failed", "agent", a.def.ID, "enricher", enricher, "reason", reason)
+	return reason
+}
+
+// paramsForStatus offers the call's string arguments to transform templates; the renderer
+// sanitises them before any reach the user.
+func paramsForStatus(args string) map[string]string {
+	var raw map[string]any
+	if json.Unmarshal([]byte(args), &raw) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, v := range raw {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+func encode(v toolResult) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return `{"status":"unavailable","note":"` + noteUnavailable + `"}`
+	}
+	return string(b)
+}

@@ -1,0 +1,331 @@
+// Browser test of the chat page: a real switchboard server (dev mode, memory store, offline
+// model, embedded demo CCS) driven through Debian's headless Chromium with playwright-core.
+//
+// Run from this folder: npm ci && node --test chat.test.mjs
+// Uses out/switchboard when it exists (go build -o out/switchboard ./cmd/switchboard), else
+// `go run ./cmd/switchboard`. CHROMIUM overrides the browser path (default /usr/bin/chromium).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const devSecret = 'browser-test-dev-secret-0123456789abcdef';
+const question = 'any deals on running shoes? and how many points do I have?';
+
+// Things that must never reach a user: API error codes, HTTP status talk, Go internals.
+const rawErrorText = /\b(internal|invalid_[a-z_]+|not_found|unauthenticated|principal_mismatch|missing_principal|idempotency_conflict|client_closed|too_large|version_mismatch|bad_signature|partial\[\])\b|\bHTTP\s?[45]\d\d\b|\bstatus(?: code)? [45]\d\d\b|goroutine \d|panic:|\.go:\d+|\{"error"/i;
+
+let server; // { proc, base, output() }
+let context;
+let userDataDir;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// startServer runs the service in its own process group so that stopServer also ends the
+// binary that `go run` starts.
+async function startServer() {
+  const port = await freePort();
+  const addr = `127.0.0.1:${port}`;
+  const bin = path.join(repo, 'out', 'switchboard');
+  const [cmd, args] = existsSync(bin)
+    ? [bin, ['serve', '--addr', addr]]
+    : ['go', ['run', './cmd/switchboard', 'serve', '--addr', addr]];
+  const proc = spawn(cmd, args, {
+    cwd: repo,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SWITCHBOARD_STORE_DRIVER: 'memory', SWITCHBOARD_DEV_SECRET: devSecret },
+  });
+  let log = '';
+  const keep = (b) => { log = (log + b.toString()).slice(-20000); };
+  proc.stdout.on('data', keep);
+  proc.stderr.on('data', keep);
+  let exited = null;
+  proc.on('exit', (code, signal) => { exited = { code, signal }; });
+  const s = { proc, base: `http://${addr}`, output: () => log, exited: () => exited };
+  server = s;
+
+  const deadline = Date.now() + 180_000; // go run may compile first
+  for (;;) {
+    if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}):\n${log}`);
+    try {
+      const res = await fetch(`${s.base}/healthz`);
+      if (res.ok) return s;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) throw new Error(`server not healthy in time:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function stopServer() {
+  const s = server;
+  if (!s || s.exited()) return;
+  const gone = new Promise((r) => s.proc.once('exit', r));
+  try { process.kill(-s.proc.pid, 'SIGTERM'); } catch { return; }
+  const timer = setTimeout(() => { try { process.kill(-s.proc.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000);
+  await gone;
+  clearTimeout(timer);
+}
+
+// Last resort if the runner dies without running after().
+process.on('exit', () => {
+  if (server && !server.exited()) {
+    try { process.kill(-server.proc.pid, 'SIGKILL'); } catch { /* gone */ }
+  }
+});
+
+before(async () => {
+  await startServer();
+  userDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1100, height: 820 },
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  try {
+    if (context) await context.close();
+  } finally {
+    await stopServer();
+    if (userDataDir) await fs.rm(userDataDir, { recursive: true, force: true });
+  }
+});
+
+// openPage opens the chat page in a new tab (fresh sessionStorage) and records page errors.
+async function openPage() {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await page.goto(`${server.base}/`);
+  return { page, problems };
+}
+
+async function signIn(page) {
+  const user = page.getByTestId('signin-user');
+  assert.equal(await user.inputValue(), 'alice', 'the User field defaults to alice');
+  await user.fill('alice');
+  await page.getByTestId('signin-dev').click();
+  await page.getByTestId('message-input').waitFor({ state: 'visible' });
+  assert.equal(await page.getByTestId('signed-in-as').innerText(), 'Signed in as alice');
+}
+
+// watchStatusLines records every status line the page shows, however briefly.
+async function watchStatusLines(page) {
+  await page.evaluate(() => {
+    window.__statusSeen = [];
+    const box = document.querySelector('[data-testid="status-lines"]');
+    new MutationObserver((muts) => {
+      for (const m of muts) {
+        for (const n of m.addedNodes) {
+          if (n.dataset && n.dataset.testid === 'status-line') window.__statusSeen.push(n.textContent);
+        }
+      }
+    }).observe(box, { childList: true });
+  });
+}
+
+async function send(page, text) {
+  const input = page.getByTestId('message-input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+const finished = (page, n) => page.locator('[data-testid="assistant-message"][data-outcome]').nth(n - 1);
+
+test('a turn streams status lines and a reply about offers and points', { timeout: 240_000 }, async () => {
+  const { page, problems } = await openPage();
+  const consoleErrors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') consoleErrors.push(msg.text()); });
+  try {
+    await signIn(page);
+    assert.equal(await page.getByTestId('status-lines').getAttribute('aria-live'), 'polite');
+    await watchStatusLines(page);
+
+    await send(page, question);
+    await page.getByTestId('stop').waitFor({ state: 'visible' }); // a turn is running
+    await finished(page, 1).waitFor({ timeout: 120_000 });
+
+    const seen = await page.evaluate(() => window.__statusSeen);
+    assert.ok(seen.length >= 1, `at least one status line, saw ${JSON.stringify(seen)}`);
+    assert.ok(seen.every((t) => t.trim() !== ''), `status lines have text: ${JSON.stringify(seen)}`);
+
+    const reply = await page.getByTestId('assistant-bubble').first().innerText();
+    assert.match(reply, /offer|deal|discount/i, `reply mentions offers: ${reply}`);
+    assert.match(reply, /points?\b/i, `reply mentions points: ${reply}`);
+    assert.equal(await page.getByTestId('user-message').first().innerText(), question);
+
+    assert.ok(await page.getByTestId('stop').isHidden(), 'Stop hides when the turn ends');
+    assert.ok(await page.getByTestId('send').isEnabled(), 'Send is enabled again');
+    await page.locator('[data-testid="status-lines"] [data-testid="status-line"]').first()
+      .waitFor({ state: 'detached' }); // the last status faded with the reply
+
+    const bodyText = await page.locator('body').innerText();
+    assert.doesNotMatch(bodyText, rawErrorText, 'no raw error codes in the page');
+
+    for (const shot of [path.join(repo, 'docs', 'screenshots', 'chat.png'), path.join(repo, 'out', 'browser', 'chat.png')]) {
+      await fs.mkdir(path.dirname(shot), { recursive: true });
+      await page.screenshot({ path: shot, fullPage: true });
+    }
+
+    // A second turn stays in the same episode.
+    const episode = await page.evaluate(() => sessionStorage.getItem('switchboard.episode'));
+    assert.ok(episode, 'the episode id is kept');
+    await send(page, 'thanks! which of those ends soonest?');
+    await finished(page, 2).waitFor({ timeout: 120_000 });
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('switchboard.episode')), episode);
+    const stored = await page.evaluate(async (id) => {
+      const res = await fetch('/v1/episodes/' + encodeURIComponent(id), {
+        headers: { Authorization: 'Bearer ' + sessionStorage.getItem('switchboard.token') },
+      });
+      return { status: res.status, body: await res.json() };
+    }, episode);
+    assert.equal(stored.status, 200);
+    assert.deepEqual(stored.body.turns.map((t) => t.message), [question, 'thanks! which of those ends soonest?']);
+    assert.doesNotMatch(await page.locator('body').innerText(), rawErrorText);
+
+    assert.deepEqual(problems, []);
+    assert.deepEqual(consoleErrors, []);
+  } catch (err) {
+    err.message += `\n--- server output (tail) ---\n${server.output().slice(-4000)}`;
+    throw err;
+  } finally {
+    await page.close();
+  }
+});
+
+// sse renders events as an SSE body; retry keeps the browser's reconnects fast.
+function sse(events, retry = 100) {
+  let out = `retry: ${retry}\n\n`;
+  for (const [id, name, data] of events) out += `id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  return out;
+}
+
+const sseHeaders = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' };
+
+// fakeTurn answers POST /v1/turns with a turn whose events the test serves itself.
+async function fakeTurn(page, turnID) {
+  await page.route(/\/v1\/turns$/, (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    return route.fulfill({
+      status: 202,
+      contentType: 'application/json',
+      body: JSON.stringify({ turn_id: turnID, episode_id: 'ep-fake', events_url: `/v1/turns/${turnID}/events?token=tt` }),
+    });
+  });
+}
+
+test('replayed events after reconnects are applied once', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openPage();
+  try {
+    await signIn(page);
+    await fakeTurn(page, 't-replay');
+    const requests = [];
+    // Playwright's route does not see the Last-Event-ID header that Chromium adds on its own
+    // reconnects (it is set below the interception layer), so only the page's query is checked.
+    await page.route(/\/v1\/turns\/t-replay\/events\?/, (route) => {
+      requests.push(new URL(route.request().url()).searchParams.get('lastEventId'));
+      switch (requests.length) {
+        case 1: // the stream ends early: the browser reconnects by itself with Last-Event-ID
+          return route.fulfill({ status: 200, headers: sseHeaders, body: sse([
+            [1, 'turn.started', { turn_id: 't-replay', episode_id: 'ep-fake' }],
+            [2, 'status', { text: 'Looking up your offers', sources: [{ agent_id: 'deals', event: 'deals.searching' }] }],
+            [3, 'reply.delta', { text: 'Hello ' }],
+          ]) });
+        case 2: // the server refuses: EventSource gives up (CLOSED) and the page reopens
+          return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"busy"}}' });
+        default: // replays from the start of what it had, duplicates included
+          return route.fulfill({ status: 200, headers: sseHeaders, body: sse([
+            [2, 'status', { text: 'Looking up your offers', sources: [{ agent_id: 'deals', event: 'deals.searching' }] }],
+            [3, 'reply.delta', { text: 'Hello ' }],
+            [4, 'reply.delta', { text: 'world' }],
+            [5, 'turn.completed', { turn_id: 't-replay', outcome: 'degraded' }],
+          ]) });
+      }
+    });
+
+    await send(page, 'hello?');
+    await finished(page, 1).waitFor();
+
+    assert.equal(await page.getByTestId('assistant-bubble').innerText(), 'Hello world');
+    assert.equal(await finished(page, 1).getAttribute('data-outcome'), 'degraded');
+    assert.match(await page.getByTestId('turn-note').innerText(), /may be missing/);
+    assert.equal(await page.locator('[data-testid="status-history"] li').count(), 1, 'the replayed status is shown once');
+    assert.deepEqual(requests, [null, null, '3'], 'lastEventId query per request: only the page\'s own reopen sets it');
+    // After turn.completed the EventSource is closed: no further reconnects, even with retry: 100.
+    await page.waitForTimeout(600);
+    assert.equal(requests.length, 3, 'no reconnect after turn.completed');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('Stop cancels the running turn', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openPage();
+  try {
+    await signIn(page);
+    await fakeTurn(page, 't-stop');
+    let cancelled = false;
+    let authorization = null;
+    await page.route(/\/v1\/turns\/t-stop$/, (route) => {
+      if (route.request().method() !== 'DELETE') return route.fallback();
+      authorization = route.request().headers().authorization ?? null;
+      cancelled = true;
+      return route.fulfill({ status: 204 });
+    });
+    await page.route(/\/v1\/turns\/t-stop\/events\?/, (route) => {
+      if (!cancelled) {
+        // Still running: nothing new yet, the browser keeps reconnecting.
+        return route.fulfill({ status: 200, headers: sseHeaders, body: sse([
+          [1, 'turn.started', { turn_id: 't-stop', episode_id: 'ep-fake' }],
+          [2, 'status', { text: 'Thinking', sources: [] }],
+        ], 200) });
+      }
+      return route.fulfill({ status: 200, headers: sseHeaders, body: sse([
+        [3, 'error', { message: 'The answer was stopped.', is_final: true }],
+        [4, 'turn.completed', { turn_id: 't-stop', outcome: 'cancelled' }],
+      ]) });
+    });
+
+    await send(page, 'tell me everything');
+    const stop = page.getByTestId('stop');
+    await stop.waitFor({ state: 'visible' });
+    await page.getByTestId('status-line').first().waitFor();
+    await stop.click();
+    await finished(page, 1).waitFor();
+
+    assert.ok(cancelled, 'DELETE /v1/turns/t-stop was sent');
+    assert.match(authorization ?? '', /^Bearer \S+\.\S+\.\S+$/);
+    assert.equal(await finished(page, 1).getAttribute('data-outcome'), 'cancelled');
+    assert.equal(await page.getByTestId('turn-error').innerText(), 'The answer was stopped.');
+    assert.ok(await stop.isHidden());
+    assert.ok(await page.getByTestId('send').isEnabled());
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});

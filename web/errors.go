@@ -1,0 +1,40 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+)
+
+// apiError is the JSON error body: {"error":{"code","message"}}. Messages are written for
+// clients; causes stay in logs.
+type apiError struct {
+	Error errorBody `json:"error"`
+}
+
+type errorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func abort(c *gin.Context, status int, code, message string) {
+	c.AbortWithStatusJSON(status, apiError{Error: errorBody{Code: code, Message: message}})
+}
+
+// abortErr maps a domain error to its HTTP status.
+func (s *server) abortErr(c *gin.Context, err error) {
+	switch {
+	case errors.Is(err, orchestrator.ErrNotFound):
+		abort(c, http.StatusNotFound, "not_found", "No such turn or episode.")
+	case errors.Is(err, orchestrator.ErrConflict):
+		abort(c, http.StatusConflict, "idempotency_conflict", "This Idempotency-Key was already used with a different request.")
+	case errors.Is(err, c.Request.Context().Err()) && c.Request.Context().Err() != nil:
+		abort(c, 499, "client_closed", "The request was cancelled.")
+	default:
+		s.log.ErrorContext(c.Request.Context(), "request failed", "path", c.FullPath(), "err", err)
+		abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+	}
+}

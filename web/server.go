@@ -1,0 +1,146 @@
+package web
+
+import (
+	"embed"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+//go:embed static
+var static embed.FS
+
+// Config holds what [New] needs.
+type Config struct {
+	Service    *orchestrator.Service
+	Hub        *stream.Hub
+	Auth       Authenticator
+	TurnTokens *principal.TurnTokens
+	// Ready reports readiness details for /readyz (providers configured, store, CCS); it must
+	// never include secrets. Nil reports only that the process is up.
+	Ready func() map[string]any
+	// Metrics serves /metrics; nil leaves the route out.
+	Metrics http.Handler
+	// DevLogin mints a token for a user name; set only in dev mode, for the chat page.
+	DevLogin func(sub string) (string, error)
+	// DevFaults serves PUT/DELETE /v1/dev/ccs-faults (fault injection into the embedded
+	// demo CCS, for evals against a live dev server); nil leaves the route out.
+	DevFaults http.Handler
+	// CancelOnDisconnect cancels a turn whose streaming client goes away
+	// (config turns.cancel_on_disconnect). By default turns outlive their clients.
+	CancelOnDisconnect bool
+	// MaxBody bounds request bodies; default 64 KiB.
+	MaxBody int64
+	// SSE tunes event streams.
+	SSE    stream.SSEOptions
+	Logger *slog.Logger
+}
+
+type server struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New returns the HTTP handler of the service.
+func New(cfg Config) (http.Handler, error) {
+	if cfg.Service == nil || cfg.Hub == nil || cfg.Auth == nil || cfg.TurnTokens == nil {
+		return nil, errors.New("web: service, hub, authenticator and turn tokens are required")
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = 64 << 10
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &server{cfg: cfg, log: cfg.Logger}
+
+	r := gin.New()
+	r.Use(s.recover, s.accessLog, s.maxBody)
+	r.HandleMethodNotAllowed = true
+	r.NoRoute(func(c *gin.Context) { abort(c, http.StatusNotFound, "not_found", "No such route.") })
+	r.NoMethod(func(c *gin.Context) { abort(c, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.") })
+
+	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET("/readyz", s.ready)
+	if cfg.Metrics != nil {
+		r.GET("/metrics", gin.WrapH(cfg.Metrics))
+	}
+	sub, err := fs.Sub(static, "static")
+	if err != nil {
+		return nil, err
+	}
+	r.GET("/", func(c *gin.Context) { c.FileFromFS("/", http.FS(sub)) })
+	r.StaticFS("/static", http.FS(sub))
+
+	v1 := r.Group("/v1")
+	v1.POST("/turns", s.requireBearer, s.postTurn)
+	v1.GET("/turns/:id", s.requireBearer, s.getTurn)
+	v1.GET("/turns/:id/events", s.requireTurnAccess, s.turnEvents)
+	v1.DELETE("/turns/:id", s.requireBearer, s.deleteTurn)
+	v1.GET("/episodes/:id", s.requireBearer, s.getEpisode)
+	if cfg.DevLogin != nil {
+		v1.POST("/dev/token", s.devToken)
+	}
+	if cfg.DevFaults != nil {
+		v1.PUT("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
+		v1.DELETE("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
+	}
+	return r, nil
+}
+
+func (s *server) ready(c *gin.Context) {
+	body := gin.H{"status": "ready"}
+	if s.cfg.Ready != nil {
+		for k, v := range s.cfg.Ready() {
+			body[k] = v
+		}
+	}
+	c.JSON(http.StatusOK, body)
+}
+
+// recover turns a handler panic into a plain 500; the panic goes to the log only.
+func (s *server) recover(c *gin.Context) {
+	defer func() {
+		if p := recover(); p != nil {
+			if errors.Is(asError(p), http.ErrAbortHandler) {
+				panic(p)
+			}
+			s.log.ErrorContext(c.Request.Context(), "handler panic", "path", c.FullPath(), "panic", p)
+			abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+		}
+	}()
+	c.Next()
+}
+
+func asError(p any) error {
+	err, _ := p.(error)
+	return err
+}
+
+// accessLog writes one line per request. The query is left out: it may carry a turn token.
+func (s *server) accessLog(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http",
+		slog.String("method", c.Request.Method),
+		slog.String("path", c.Request.URL.Path),
+		slog.Int("status", c.Writer.Status()),
+		slog.Duration("took", time.Since(start)),
+	)
+}
+
+// maxBody bounds request bodies: gin has no limit of its own.
+func (s *server) maxBody(c *gin.Context) {
+	if c.Request.Body != nil {
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxBody)
+	}
+	c.Next()
+}

@@ -1,0 +1,195 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// maxMessage bounds a user message, in characters.
+const maxMessage = 4000
+
+// turnRequest is the body of POST /v1/turns.
+type turnRequest struct {
+	EpisodeID string `json:"episode_id"`
+	Message   string `json:"message"`
+	Locale    string `json:"locale"`
+	Location  string `json:"location"`
+}
+
+// turnCreated is the 202 body of POST /v1/turns.
+type turnCreated struct {
+	TurnID    string `json:"turn_id"`
+	EpisodeID string `json:"episode_id"`
+	EventsURL string `json:"events_url"`
+}
+
+// decodeTurnRequest reads and checks a turn body, saying exactly what is wrong.
+func decodeTurnRequest(r io.Reader) (turnRequest, string, error) {
+	var req turnRequest
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return req, "too_large", errors.New("The request body is too large.")
+		}
+		if errors.Is(err, io.EOF) {
+			return req, "invalid_body", errors.New(`The body must be JSON like {"message": "..."}.`)
+		}
+		return req, "invalid_body", errors.New("The body is not valid JSON for a turn: " + jsonProblem(err) + ".")
+	}
+	if dec.More() {
+		return req, "invalid_body", errors.New("The body must hold one JSON object.")
+	}
+	req.Message = strings.TrimSpace(req.Message)
+	switch {
+	case req.Message == "":
+		return req, "invalid_message", errors.New("message is required and must not be blank.")
+	case !utf8.ValidString(req.Message):
+		return req, "invalid_message", errors.New("message must be valid UTF-8.")
+	case utf8.RuneCountInString(req.Message) > maxMessage:
+		return req, "invalid_message", errors.New("message is longer than 4000 characters.")
+	case len(req.EpisodeID) > 128 || len(req.Locale) > 35 || len(req.Location) > 200:
+		return req, "invalid_body", errors.New("episode_id, locale or location is too long.")
+	}
+	return req, "", nil
+}
+
+// jsonProblem describes a decoding error without echoing the body.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return "syntax error"
+	case errors.As(err, &typ):
+		return "field " + typ.Field + " has the wrong type"
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	}
+	return "malformed"
+}
+
+func (s *server) postTurn(c *gin.Context) {
+	req, code, err := decodeTurnRequest(c.Request.Body)
+	if err != nil {
+		status := http.StatusBadRequest
+		if code == "too_large" {
+			status = http.StatusRequestEntityTooLarge
+		}
+		abort(c, status, code, err.Error())
+		return
+	}
+	key := c.GetHeader("Idempotency-Key")
+	if len(key) > 200 {
+		abort(c, http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key is longer than 200 characters.")
+		return
+	}
+	p := principalOf(c)
+	rec, _, err := s.cfg.Service.Start(c.Request.Context(), orchestrator.StartRequest{
+		Principal: p, EpisodeID: req.EpisodeID, Message: req.Message,
+		Locale: req.Locale, Location: req.Location, IdempotencyKey: key,
+	})
+	if err != nil {
+		s.abortErr(c, err)
+		return
+	}
+	if wantsEventStream(c.Request) {
+		if s.cfg.CancelOnDisconnect {
+			defer s.cancelIfRunning(c, rec.ID)
+		}
+		stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, rec.ID, 0, s.cfg.SSE)
+		return
+	}
+	c.JSON(http.StatusAccepted, turnCreated{
+		TurnID: rec.ID, EpisodeID: rec.EpisodeID,
+		EventsURL: "/v1/turns/" + url.PathEscape(rec.ID) + "/events?token=" + url.QueryEscape(s.cfg.TurnTokens.Mint(rec.ID, p)),
+	})
+}
+
+func wantsEventStream(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+}
+
+// cancelIfRunning implements turns.cancel_on_disconnect: the stream ended, and if the turn
+// has not, the client left.
+func (s *server) cancelIfRunning(c *gin.Context, turnID string) {
+	if c.Request.Context().Err() == nil {
+		return
+	}
+	ctx := context.WithoutCancel(c.Request.Context())
+	if err := s.cfg.Service.Cancel(ctx, principalOf(c), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) {
+		s.log.WarnContext(ctx, "cancel on disconnect", "turn_id", turnID, "err", err)
+	}
+}
+
+func (s *server) turnEvents(c *gin.Context) {
+	id := c.Param("id")
+	if _, err := s.cfg.Service.Turn(c.Request.Context(), principalOf(c), id); err != nil {
+		s.abortErr(c, err)
+		return
+	}
+	after, err := stream.LastEventID(c.Request)
+	if err != nil {
+		abort(c, http.StatusBadRequest, "invalid_last_event_id", "Last-Event-ID must be a number.")
+		return
+	}
+	if s.cfg.CancelOnDisconnect {
+		defer s.cancelIfRunning(c, id)
+	}
+	stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, id, after, s.cfg.SSE)
+}
+
+func (s *server) getTurn(c *gin.Context) {
+	rec, err := s.cfg.Service.Turn(c.Request.Context(), principalOf(c), c.Param("id"))
+	if err != nil {
+		s.abortErr(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, rec)
+}
+
+func (s *server) deleteTurn(c *gin.Context) {
+	if err := s.cfg.Service.Cancel(c.Request.Context(), principalOf(c), c.Param("id")); err != nil {
+		s.abortErr(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (s *server) getEpisode(c *gin.Context) {
+	ep, err := s.cfg.Service.Episode(c.Request.Context(), principalOf(c), c.Param("id"))
+	if err != nil {
+		s.abortErr(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, ep)
+}
+
+// devToken mints a token for the chat page's dev sign-in; registered only in dev mode.
+func (s *server) devToken(c *gin.Context) {
+	var body struct {
+		Sub string `json:"sub"`
+	}
+	if err := c.ShouldBindJSON(&body); err != nil || strings.TrimSpace(body.Sub) == "" {
+		abort(c, http.StatusBadRequest, "invalid_body", `Send {"sub": "alice"}.`)
+		return
+	}
+	tok, err := s.cfg.DevLogin(strings.TrimSpace(body.Sub))
+	if err != nil {
+		abort(c, http.StatusBadRequest, "invalid_sub", "That user name cannot be used.")
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"token": tok})
+}
