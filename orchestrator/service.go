@@ -26,6 +26,8 @@ type ServiceConfig struct {
 	// the guard on every turn's stream removes them.
 	Forbidden []string
 	Logger    *slog.Logger
+	// Annotate, when set, decorates each turn's context (e.g. with its id for log lines).
+	Annotate func(ctx context.Context, turnID string) context.Context
 }
 
 // Service runs turns detached from the request that started them: a turn outlives a dropped
@@ -109,7 +111,11 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		return stored, true, nil
 	}
 
-	runCtx, cancelDeadline := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.Deadline)
+	base := context.WithoutCancel(ctx) // the turn outlives its request
+	if s.cfg.Annotate != nil {
+		base = s.cfg.Annotate(base, rec.ID)
+	}
+	runCtx, cancelDeadline := context.WithTimeout(base, s.cfg.Deadline)
 	runCtx, cancel := context.WithCancelCause(runCtx)
 	r := &running{principal: req.Principal, cancel: cancel, done: make(chan struct{})}
 	s.mu.Lock()

@@ -64,7 +64,10 @@ const sseStreamID = "turn"
 // the client fell more than Backlog events behind ([ErrSlowClient]; the connection is closed so
 // that the client reconnects), or the store failed. The caller has usually validated the turn
 // and computed after with [LastEventID]; the response is always written by ServeSSE, so the
-// error is for logs and metrics only. No goroutine started here outlives the call.
+// error is for logs and metrics only. w should let [http.ResponseController] set write
+// deadlines (net/http's and gin's writers do): that is how a stalled client is cut off at once
+// and how a long stream escapes a server-wide WriteTimeout. When ServeSSE returns, its own
+// goroutines have ended and the library's are ending.
 func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, after uint64, opts SSEOptions) (SSEResult, error) {
 	if opts.Backlog <= 0 {
 		opts.Backlog = 64

@@ -233,6 +233,9 @@ func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, o
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
+	if err == nil && resp == nil {
+		err = errNoResponse // a provider (or fake) answering nothing must not crash the loop
+	}
 	if err != nil {
 		span.SetStatus(codes.Error, "model call failed")
 		return nil, fmt.Errorf("%w: %w", ErrModel, err)

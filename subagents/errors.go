@@ -13,4 +13,8 @@ var (
 	ErrNoPrincipal = errors.New("subagents: no principal inherited")
 	// ErrModel wraps a failure of the sub-agent's LLM.
 	ErrModel = errors.New("subagents: model call failed")
+
+	// errNoResponse is the cause wrapped in ErrModel when a model returns neither a response
+	// nor an error.
+	errNoResponse = errors.New("model returned no response")
 )

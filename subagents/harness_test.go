@@ -114,9 +114,14 @@ func (h *harness) agentWith(id string, model *scriptedModel, enricher subagents.
 // ("consumer=switchboard"; "" for none). An instrument never recorded to is absent.
 func (h *harness) counter(name string) map[string]int64 {
 	h.t.Helper()
+	return collectCounter(h.t, h.reader, name)
+}
+
+func collectCounter(t testing.TB, reader *sdkmetric.ManualReader, name string) map[string]int64 {
+	t.Helper()
 	var rm metricdata.ResourceMetrics
-	if err := h.reader.Collect(h.t.Context(), &rm); err != nil {
-		h.t.Fatalf("Collect() = %v", err)
+	if err := reader.Collect(t.Context(), &rm); err != nil {
+		t.Fatalf("Collect() = %v", err)
 	}
 	out := map[string]int64{}
 	for _, sm := range rm.ScopeMetrics {
@@ -126,7 +131,7 @@ func (h *harness) counter(name string) map[string]int64 {
 			}
 			sum, ok := m.Data.(metricdata.Sum[int64])
 			if !ok {
-				h.t.Fatalf("metric %s is %T, want an int64 sum", name, m.Data)
+				t.Fatalf("metric %s is %T, want an int64 sum", name, m.Data)
 			}
 			for _, dp := range sum.DataPoints {
 				out[dp.Attributes.Encoded(attribute.DefaultEncoder())] += dp.Value

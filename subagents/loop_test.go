@@ -1,6 +1,7 @@
 package subagents_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"

@@ -11,8 +11,8 @@ import (
 )
 
 // scriptedModel is a goroutine-safe llms.Model that records every call it gets. Its script:
-// while tools are offered and the conversation has no tool result yet, it asks for toolCalls;
-// otherwise it answers with text. alwaysTools makes it ask for toolCalls on every step, offered
+// while tools are offered and the conversation has no tool result yet, it asks for toolCalls
+// (when it has any); otherwise it answers with text. alwaysTools makes it ask for toolCalls on every step, offered
 // or not (a model that never stops), and failOn makes the call with that 1-based number fail.
 type scriptedModel struct {
 	toolCalls   []llms.ToolCall
@@ -56,7 +56,7 @@ func (m *scriptedModel) GenerateContent(ctx context.Context, msgs []llms.Message
 		return nil, m.failErr
 	}
 	sawResult := len(msgs) > 0 && msgs[len(msgs)-1].Role == llms.ChatMessageTypeTool
-	if m.alwaysTools || (len(o.Tools) > 0 && !sawResult) {
+	if len(m.toolCalls) > 0 && (m.alwaysTools || (len(o.Tools) > 0 && !sawResult)) {
 		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: slices.Clone(m.toolCalls)}}}, nil
 	}
 	text := m.text

@@ -62,7 +62,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 	resp, err := a.ccs.Enrich(ctx, req)
 	r.busy += time.Since(start)
 	if err != nil {
-		reason := a.transportFailure(ctx, tool.Enricher, err)
+		reason := a.transportFailure(ctx, r.req.Inherited.TurnID, tool.Enricher, err)
 		span.SetAttributes(attribute.String("ccs.outcome", reason))
 		span.SetStatus(codes.Error, reason)
 		r.missing++
@@ -86,7 +86,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		attribute.Bool("ccs.principal_verified", verdict.Reason != ccs.ReasonPrincipalMismatch && verdict.Reason != ccs.ReasonBadSignature))
 	switch verdict.Reason {
 	case ccs.ReasonPrincipalMismatch, ccs.ReasonBadSignature:
-		a.securityAlert(ctx, span, tool.Enricher, verdict.Reason)
+		a.securityAlert(ctx, span, r.req.Inherited.TurnID, tool.Enricher, verdict.Reason)
 	case ccs.ReasonVersionMismatch:
 		a.inst.versionMismatch.Add(context.Background(), 1)
 	}
@@ -97,7 +97,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 
 	typed, err := a.reg.Decode(resp)
 	if err != nil {
-		a.opts.logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "enricher", tool.Enricher, "reason", "decode")
+		a.opts.logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "turn_id", r.req.Inherited.TurnID, "enricher", tool.Enricher, "reason", "decode")
 		r.missing++
 		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
 	}
@@ -114,20 +114,21 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 
 // securityAlert handles a principal mismatch or a bad signature: the payload is already
 // suppressed; count it, alert, and never retry (PC2 FR-12, NFR-4).
-func (a *Agent) securityAlert(ctx context.Context, span trace.Span, enricher string, reason ccs.Reason) {
+func (a *Agent) securityAlert(ctx context.Context, span trace.Span, turnID, enricher string, reason ccs.Reason) {
 	a.inst.principalMismatch.Add(context.Background(), 1, consumerAttr)
 	span.SetStatus(codes.Error, "envelope principal check failed")
 	a.opts.logger.LogAttrs(ctx, slog.LevelError, "security alert: ccs envelope failed principal verification",
 		slog.String("alert", "ps6_envelope_principal_mismatch"),
 		slog.String("reason", string(reason)),
 		slog.String("agent", a.def.ID),
+		slog.String("turn_id", turnID),
 		slog.String("enricher", enricher),
 		slog.String("trace_id", span.SpanContext().TraceID().String()),
 	)
 }
 
 // transportFailure classifies a failed CCS call for metrics and spans.
-func (a *Agent) transportFailure(ctx context.Context, enricher string, err error) string {
+func (a *Agent) transportFailure(ctx context.Context, turnID, enricher string, err error) string {
 	reason := "unavailable"
 	switch {
 	case errors.Is(err, ccs.ErrMissingPrincipal):
@@ -140,7 +141,7 @@ func (a *Agent) transportFailure(ctx context.Context, enricher string, err error
 		reason = "timeout"
 	}
 	a.inst.ccsFailures.Add(context.Background(), 1, failureAttrs(enricher, reason))
-	a.opts.logger.WarnContext(ctx, "ccs call failed", "agent", a.def.ID, "enricher", enricher, "reason", reason)
+	a.opts.logger.WarnContext(ctx, "ccs call failed", "agent", a.def.ID, "turn_id", turnID, "enricher", enricher, "reason", reason)
 	return reason
 }
 

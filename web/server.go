@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
@@ -63,10 +65,12 @@ func New(cfg Config) (http.Handler, error) {
 	s := &server{cfg: cfg, log: cfg.Logger}
 
 	r := gin.New()
-	r.Use(s.recover, s.accessLog, s.maxBody)
+	r.Use(s.recover, s.traceContext, s.accessLog, s.maxBody)
 	r.HandleMethodNotAllowed = true
 	r.NoRoute(func(c *gin.Context) { abort(c, http.StatusNotFound, "not_found", "No such route.") })
-	r.NoMethod(func(c *gin.Context) { abort(c, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.") })
+	r.NoMethod(func(c *gin.Context) {
+		abort(c, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.")
+	})
 
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.ready)
@@ -135,6 +139,13 @@ func (s *server) accessLog(c *gin.Context) {
 		slog.Int("status", c.Writer.Status()),
 		slog.Duration("took", time.Since(start)),
 	)
+}
+
+// traceContext continues an incoming W3C traceparent, so a turn's span joins the caller's trace.
+func (s *server) traceContext(c *gin.Context) {
+	ctx := otel.GetTextMapPropagator().Extract(c.Request.Context(), propagation.HeaderCarrier(c.Request.Header))
+	c.Request = c.Request.WithContext(ctx)
+	c.Next()
 }
 
 // maxBody bounds request bodies: gin has no limit of its own.

@@ -34,36 +34,46 @@ type turnCreated struct {
 	EventsURL string `json:"events_url"`
 }
 
+// badRequest is a client mistake, worded for the client.
+type badRequest struct {
+	status  int
+	code    string
+	message string
+}
+
 // decodeTurnRequest reads and checks a turn body, saying exactly what is wrong.
-func decodeTurnRequest(r io.Reader) (turnRequest, string, error) {
+func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 	var req turnRequest
+	bad := func(code, msg string) (turnRequest, *badRequest) {
+		return req, &badRequest{status: http.StatusBadRequest, code: code, message: msg}
+	}
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return req, "too_large", errors.New("The request body is too large.")
+		switch {
+		case errors.As(err, &mbe):
+			return req, &badRequest{status: http.StatusRequestEntityTooLarge, code: "too_large", message: "The request body is too large."}
+		case errors.Is(err, io.EOF):
+			return bad("invalid_body", `The body must be JSON like {"message": "..."}.`)
 		}
-		if errors.Is(err, io.EOF) {
-			return req, "invalid_body", errors.New(`The body must be JSON like {"message": "..."}.`)
-		}
-		return req, "invalid_body", errors.New("The body is not valid JSON for a turn: " + jsonProblem(err) + ".")
+		return bad("invalid_body", "The body is not valid JSON for a turn: "+jsonProblem(err)+".")
 	}
 	if dec.More() {
-		return req, "invalid_body", errors.New("The body must hold one JSON object.")
+		return bad("invalid_body", "The body must hold one JSON object.")
 	}
 	req.Message = strings.TrimSpace(req.Message)
 	switch {
 	case req.Message == "":
-		return req, "invalid_message", errors.New("message is required and must not be blank.")
+		return bad("invalid_message", "message is required and must not be blank.")
 	case !utf8.ValidString(req.Message):
-		return req, "invalid_message", errors.New("message must be valid UTF-8.")
+		return bad("invalid_message", "message must be valid UTF-8.")
 	case utf8.RuneCountInString(req.Message) > maxMessage:
-		return req, "invalid_message", errors.New("message is longer than 4000 characters.")
+		return bad("invalid_message", "message is longer than 4000 characters.")
 	case len(req.EpisodeID) > 128 || len(req.Locale) > 35 || len(req.Location) > 200:
-		return req, "invalid_body", errors.New("episode_id, locale or location is too long.")
+		return bad("invalid_body", "episode_id, locale or location is too long.")
 	}
-	return req, "", nil
+	return req, nil
 }
 
 // jsonProblem describes a decoding error without echoing the body.
@@ -82,13 +92,9 @@ func jsonProblem(err error) string {
 }
 
 func (s *server) postTurn(c *gin.Context) {
-	req, code, err := decodeTurnRequest(c.Request.Body)
-	if err != nil {
-		status := http.StatusBadRequest
-		if code == "too_large" {
-			status = http.StatusRequestEntityTooLarge
-		}
-		abort(c, status, code, err.Error())
+	req, bad := decodeTurnRequest(c.Request.Body)
+	if bad != nil {
+		abort(c, bad.status, bad.code, bad.message)
 		return
 	}
 	key := c.GetHeader("Idempotency-Key")
@@ -109,7 +115,7 @@ func (s *server) postTurn(c *gin.Context) {
 		if s.cfg.CancelOnDisconnect {
 			defer s.cancelIfRunning(c, rec.ID)
 		}
-		stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, rec.ID, 0, s.cfg.SSE)
+		s.serveEvents(c, rec.ID, 0)
 		return
 	}
 	c.JSON(http.StatusAccepted, turnCreated{
@@ -148,7 +154,16 @@ func (s *server) turnEvents(c *gin.Context) {
 	if s.cfg.CancelOnDisconnect {
 		defer s.cancelIfRunning(c, id)
 	}
-	stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, id, after, s.cfg.SSE)
+	s.serveEvents(c, id, after)
+}
+
+// serveEvents streams a turn's events after the given id. A dropped slow client is normal:
+// it resumes with Last-Event-ID.
+func (s *server) serveEvents(c *gin.Context, turnID string, after uint64) {
+	res, err := stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, turnID, after, s.cfg.SSE)
+	if err != nil && c.Request.Context().Err() == nil {
+		s.log.InfoContext(c.Request.Context(), "event stream ended early", "turn_id", turnID, "events", res.Events, "reason", err)
+	}
 }
 
 func (s *server) getTurn(c *gin.Context) {

@@ -73,9 +73,11 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 
 	host, _ := os.Hostname()
+	otlp := telemetry.ConfigFromEnv(lookup)
+	secrets := append(secretsOf(cfg), otlp.Secrets()...)
 	tel, err := telemetry.Setup(ctx, telemetry.Config{
 		ServiceName: "switchboard", Version: version, Instance: host,
-		Dev: dev, TraceStdout: f.traceStdout, Stdout: stdout, OTLP: telemetry.ConfigFromEnv(lookup),
+		Dev: dev, TraceStdout: f.traceStdout, Stdout: stdout, OTLP: otlp, Secrets: secrets,
 	})
 	if err != nil {
 		return err
@@ -86,7 +88,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		_ = tel.Shutdown(sctx)
 	}()
 	jsonLogs := f.logFormat == "json" || (f.logFormat == "" && !dev)
-	log := telemetry.NewLogger(stderr, telemetry.Options{JSON: jsonLogs, Level: slog.LevelInfo, Secrets: secretsOf(cfg)})
+	log := telemetry.NewLogger(stderr, telemetry.Options{JSON: jsonLogs, Level: slog.LevelInfo, Secrets: secrets})
 	slog.SetDefault(log)
 
 	opts := app.Options{

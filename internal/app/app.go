@@ -22,8 +22,8 @@ import (
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
-	"github.com/switchboard-ai/switchboard/internal/llm/offline"
 	"github.com/switchboard-ai/switchboard/internal/store"
+	"github.com/switchboard-ai/switchboard/internal/telemetry"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -102,7 +102,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 
 	models := o.Models
 	if models == nil {
-		reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithOffline(func() llmModel { return offline.New() }))
+		reg, err := llm.NewRegistry(ctx, cfg.Models)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +163,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	a.Hub = stream.NewHub(st)
 	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
-		Forbidden: forbidden, Logger: o.Logger,
+		Forbidden: forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
 	})
 	if err != nil {
 		return nil, err

@@ -327,7 +327,9 @@ func TestRequestValidation(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer resp.Body.Close()
-			var body struct{ Error struct{ Code, Message string } }
+			var body struct {
+				Error struct{ Code, Message string }
+			}
 			_ = json.NewDecoder(resp.Body).Decode(&body)
 			if resp.StatusCode != tc.status || body.Error.Code != tc.code || body.Error.Message == "" {
 				t.Errorf("= %d %+v, want %d %s with a message", resp.StatusCode, body, tc.status, tc.code)

@@ -121,7 +121,7 @@ func TestModelConfigNeverPrintsKey(t *testing.T) {
 		"%v":   fmt.Sprintf("%v", cfg),
 		"%+v":  fmt.Sprintf("%+v", cfg),
 		"%#v":  fmt.Sprintf("%#v", cfg),
-		"%s":   fmt.Sprintf("%s", cfg),
+		"%s":   cfg.String(),
 		"slog": logged.String(),
 		"json": string(js),
 		"yaml": string(ym),

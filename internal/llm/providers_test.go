@@ -142,14 +142,6 @@ func (c *collector) got() []string {
 	return append([]string(nil), c.chunks...)
 }
 
-func toolCalls(resp *llms.ContentResponse) []llms.ToolCall {
-	var out []llms.ToolCall
-	for _, c := range resp.Choices {
-		out = append(out, c.ToolCalls...)
-	}
-	return out
-}
-
 func wantCalls() []llms.ToolCall {
 	return []llms.ToolCall{
 		{ID: "c_shop", Type: "function", FunctionCall: &llms.FunctionCall{Name: "ask_shop", Arguments: `{"query":"shoes"}`}},

@@ -10,16 +10,24 @@ import (
 )
 
 // BenchmarkAppendEvent measures the hot path of a streaming turn: one word-sized reply.delta
-// per call, each committed on its own.
+// per call, each committed on its own. PostgreSQL is measured too when its test DSN is set.
 func BenchmarkAppendEvent(b *testing.B) {
-	open := func(b *testing.B) *SQLite {
-		s, err := OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
-		if err != nil {
-			b.Fatalf("OpenSQLite() = %v", err)
-		}
-		b.Cleanup(func() { s.Close() })
-		return s
-	}
+	b.Run("sqlite", func(b *testing.B) {
+		benchmarkAppendEvent(b, func(b *testing.B) stream.LogStore {
+			s, err := OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
+			if err != nil {
+				b.Fatalf("OpenSQLite() = %v", err)
+			}
+			b.Cleanup(func() { s.Close() })
+			return s
+		})
+	})
+	b.Run("postgres", func(b *testing.B) {
+		benchmarkAppendEvent(b, func(b *testing.B) stream.LogStore { return openPostgres(b, postgresSchema(b)) })
+	})
+}
+
+func benchmarkAppendEvent(b *testing.B, open func(b *testing.B) stream.LogStore) {
 	delta := stream.ReplyDelta{Text: "word "}
 
 	b.Run("one turn", func(b *testing.B) {

@@ -1,4 +1,24 @@
-// Package store keeps episodes, turns and each turn's event log: in memory for tests, in
-// SQLite (pure Go) by default, and in PostgreSQL for several replicas. Every implementation
-// satisfies both orchestrator.Store and stream.LogStore and is safe for concurrent use.
+// Package store keeps episodes, turns and each turn's event log: in memory ([Memory]) for
+// tests, in SQLite ([SQLite], pure Go) by default, and in PostgreSQL ([Postgres]) when several
+// replicas share one database, so that any replica can replay a turn another one ran. Every
+// store implements orchestrator.Store and stream.LogStore with the same semantics, which a
+// shared conformance suite checks against each:
+//
+//   - Every lookup is scoped to a principal: another principal's turn or episode is
+//     orchestrator.ErrNotFound, exactly like one that does not exist.
+//   - An episode belongs to the principal whose turn created it; a turn naming someone else's
+//     episode is refused with ErrNotFound. An episode's turns come back in creation order.
+//   - CreateTurn is idempotent per (principal, idempotency key): a repeat stores nothing and
+//     returns the first turn with existing=true, also when the two calls race.
+//   - FinishTurn writes only what a turn's end sets: state, outcome, reply, decision, completed.
+//   - Times come back in UTC to the microsecond; records share no memory with the caller.
+//   - An event log accepts each record id once (stream.ErrRecordExists otherwise) and returns
+//     the records after a given id in id order, an empty slice when there are none.
+//
+// Goroutine model: stores start no goroutines and are safe for concurrent use. Memory holds
+// one mutex per call. SQLite funnels every write through a single connection (SQLite admits
+// one writer at a time) and serves lookups from a pool of read-only connections, which WAL
+// mode lets run alongside the writer. Postgres uses one connection pool and leaves
+// concurrency to the database; the unique index on (principal, idempotency key) settles racing
+// duplicates in both SQL stores.
 package store

@@ -7,9 +7,6 @@ var (
 	// schema version is above every migration this binary knows, so it refuses to touch it.
 	ErrSchemaVersion = errors.New("store: database schema is newer than this binary")
 
-	// ErrNoPostgresDriver means this binary was built without the PostgreSQL driver.
-	ErrNoPostgresDriver = errors.New("store: built without the PostgreSQL driver")
-
 	// ErrEventID means an event id does not fit the database's signed 64-bit column.
 	ErrEventID = errors.New("store: event id out of range")
 )

@@ -4,7 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
@@ -32,9 +33,6 @@ const migrationLock = 0x73776264
 // OpenPostgres connects to the database named by dsn (a postgres:// URL or key=value
 // string, as pgx accepts) and migrates its schema. The caller must call [Postgres.Close].
 func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
-	if !slices.Contains(sql.Drivers(), postgresDriver) {
-		return nil, ErrNoPostgresDriver
-	}
 	db, err := sql.Open(postgresDriver, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: open postgres: %w", err)

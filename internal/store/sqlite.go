@@ -80,7 +80,7 @@ func OpenSQLite(ctx context.Context, dsn string) (*SQLite, error) {
 }
 
 func isSQLiteMemory(dsn string) bool {
-	return strings.HasPrefix(dsn, ":memory:") || strings.Contains(dsn, "mode=memory")
+	return strings.Contains(dsn, ":memory:") || strings.Contains(dsn, "mode=memory")
 }
 
 // migrateSQLite brings the schema up to date in one IMMEDIATE transaction, so two processes

@@ -10,20 +10,18 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
 )
 
-func ExampleNewLogger() {
-	logger := telemetry.NewLogger(os.Stdout, telemetry.Options{
-		Secrets: []string{"configured-key-123"},
-		Level:   slog.LevelInfo,
-	})
-	// Drop the timestamp so the example output is stable.
-	logger = slog.New(telemetry.NewHandler(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+func ExampleNewHandler() {
+	// NewLogger does the same with slog's own handlers; this inner handler drops the
+	// timestamp so the output is stable.
+	inner := slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			if a.Key == slog.TimeKey {
 				return slog.Attr{}
 			}
 			return a
 		},
-	}), telemetry.NewRedactor("configured-key-123")))
+	})
+	logger := slog.New(telemetry.NewHandler(inner, telemetry.NewRedactor("configured-key-123")))
 
 	ctx := telemetry.WithTurnID(context.Background(), "t-42")
 	logger.InfoContext(ctx, "calling ccs", "authorization", "Bearer abcdefgh12345678",

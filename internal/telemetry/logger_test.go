@@ -28,6 +28,9 @@ type upstreamConfig struct {
 	Note   string `json:"note"`
 }
 
+// opaque has only unexported fields, which encoding/json does not see.
+type opaque struct{ dsn string }
+
 func TestLoggerRedacts(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -103,6 +106,11 @@ func TestLoggerRedacts(t *testing.T) {
 				l.Info("cfg", "upstream", upstreamConfig{Note: "n " + testAnthropic})
 			},
 			secret: testAnthropic, keep: "note",
+		},
+		{
+			name:   "struct with unexported fields",
+			log:    func(l *slog.Logger) { l.Info("cfg", "opaque", opaque{dsn: "postgres://u:pw0rd@db/x"}) },
+			secret: "pw0rd", keep: "postgres://u:",
 		},
 		{
 			name:   "With attrs",

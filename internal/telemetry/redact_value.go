@@ -56,6 +56,10 @@ func (r *Redactor) anyValue(x any, secret bool) slog.Value {
 		return slog.StringValue(r.text(string(x), secret))
 	}
 	tree, ok := jsonTree(x)
+	if m, isMap := tree.(map[string]any); isMap && len(m) == 0 {
+		// A struct with only unexported fields marshals to {}; fmt shows what it holds.
+		ok = false
+	}
 	if !ok {
 		return slog.StringValue(r.text(fmt.Sprintf("%+v", x), secret))
 	}

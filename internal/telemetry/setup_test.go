@@ -40,7 +40,7 @@ func TestSetupResource(t *testing.T) {
 	tel := setup(t, Config{ServiceName: "switchboard", Version: "1.2.3", Instance: "pod-a"})
 	got := map[string]string{}
 	for _, kv := range tel.Resource().Attributes() {
-		got[string(kv.Key)] = kv.Value.Emit()
+		got[string(kv.Key)] = kv.Value.String()
 	}
 	want := map[string]string{
 		"service.name":           "switchboard",

@@ -166,7 +166,6 @@ test('a turn streams status lines and a reply about offers and points', { timeou
     await watchStatusLines(page);
 
     await send(page, question);
-    await page.getByTestId('stop').waitFor({ state: 'visible' }); // a turn is running
     await finished(page, 1).waitFor({ timeout: 120_000 });
 
     const seen = await page.evaluate(() => window.__statusSeen);
@@ -186,9 +185,11 @@ test('a turn streams status lines and a reply about offers and points', { timeou
     const bodyText = await page.locator('body').innerText();
     assert.doesNotMatch(bodyText, rawErrorText, 'no raw error codes in the page');
 
+    await page.setViewportSize({ width: 1100, height: 1060 }); // the whole exchange in one picture
+    await page.getByTestId('message-input').blur();
     for (const shot of [path.join(repo, 'docs', 'screenshots', 'chat.png'), path.join(repo, 'out', 'browser', 'chat.png')]) {
       await fs.mkdir(path.dirname(shot), { recursive: true });
-      await page.screenshot({ path: shot, fullPage: true });
+      await page.screenshot({ path: shot });
     }
 
     // A second turn stays in the same episode.
@@ -206,6 +207,13 @@ test('a turn streams status lines and a reply about offers and points', { timeou
     assert.equal(stored.status, 200);
     assert.deepEqual(stored.body.turns.map((t) => t.message), [question, 'thanks! which of those ends soonest?']);
     assert.doesNotMatch(await page.locator('body').innerText(), rawErrorText);
+
+    // A reload keeps the tab's session and shows the stored conversation again.
+    const firstReply = await page.getByTestId('assistant-bubble').first().innerText();
+    await page.reload();
+    await page.getByTestId('assistant-message').nth(1).waitFor();
+    assert.equal(await page.getByTestId('user-message').count(), 2);
+    assert.equal(await page.getByTestId('assistant-bubble').first().innerText(), firstReply);
 
     assert.deepEqual(problems, []);
     assert.deepEqual(consoleErrors, []);

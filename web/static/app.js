@@ -167,13 +167,15 @@
     ui.empty.hidden = false;
   }
 
+  // The transcript follows a streaming reply only while the reader is at its end: scrolling
+  // up to read something earlier is not undone by the next delta.
   function nearBottom() {
-    const el = document.scrollingElement;
+    const el = ui.transcript;
     return el.scrollHeight - el.scrollTop - el.clientHeight < 120;
   }
 
   function keepScrolled(wasNearBottom) {
-    if (wasNearBottom) window.scrollTo({ top: document.scrollingElement.scrollHeight });
+    if (wasNearBottom) ui.transcript.scrollTop = ui.transcript.scrollHeight;
   }
 
   function addUserMessage(text) {
@@ -220,11 +222,13 @@
   }
 
   function addNote(view, text, kind) {
+    const follow = nearBottom();
     const p = document.createElement('p');
     p.className = 'note ' + kind;
     p.dataset.testid = kind === 'error' ? 'turn-error' : 'turn-note';
     p.textContent = text;
     view.art.append(p);
+    keepScrolled(follow);
   }
 
   function addSteps(view, lines) {
@@ -241,7 +245,9 @@
       ol.append(li);
     }
     details.append(summary, ol);
+    const follow = nearBottom();
     view.art.append(details);
+    keepScrolled(follow);
   }
 
   // ---- components (structured data the sub-agents used; the text reply stands on its own) ----
@@ -280,7 +286,8 @@
 
   const renderers = {
     offer_list(data) {
-      const offers = Array.isArray(data.offers) ? data.offers.slice(0, 6) : [];
+      const all = Array.isArray(data.offers) ? data.offers : [];
+      const offers = all.slice(0, 3);
       if (!offers.length) return null;
       const box = card('offer_list', data.matched_query === false ? 'Your current offers' : 'Offers');
       const ul = document.createElement('ul');
@@ -289,6 +296,12 @@
         row(ul, String(o.title ?? ''), [money(o.price, o.currency), ...parts].filter(Boolean).join(' · '));
       }
       box.append(ul);
+      if (all.length > offers.length) {
+        const more = document.createElement('p');
+        more.className = 'more';
+        more.textContent = `and ${all.length - offers.length} more in the answer above`;
+        box.append(more);
+      }
       return box;
     },
     points_balance(data) {
@@ -316,7 +329,10 @@
       const el = renderers[c.type](c.data);
       if (el) { seen.add(c.type); wrap.append(el); }
     }
-    if (wrap.childElementCount) view.art.append(wrap);
+    if (!wrap.childElementCount) return;
+    const follow = nearBottom();
+    view.art.append(wrap);
+    keepScrolled(follow);
   }
 
   // ---- status lines: one visible at a time, the previous fades as the next arrives ----
@@ -571,6 +587,9 @@
     if (state.turn || ui.transcript.querySelector('.msg')) return; // the user already started typing
     let running = null;
     try { running = JSON.parse(store.get(RUNNING_KEY) || 'null'); } catch { /* ignore */ }
+    if (!r.data.turns.some((t) => t.state === 'running' && running && running.id === t.turn_id)) {
+      store.del(RUNNING_KEY);
+    }
     for (const t of r.data.turns) {
       if (t.state === 'running' && running && running.id === t.turn_id) {
         resumeTurn(t, running.events_url);
