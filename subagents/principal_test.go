@@ -110,7 +110,7 @@ func TestWrongPrincipalIsSuppressed(t *testing.T) {
 					t.Fatalf("span %q has no trace id (%q)", "ccs "+tool.Enricher, traceID)
 				}
 				want := map[string]any{
-					"level": "ERROR", "agent": def.ID, "enricher": tool.Enricher,
+					"level": "ERROR", "agent": def.ID, "turn_id": "turn-6", "enricher": tool.Enricher,
 					"trace_id": traceID, "reason": string(ccs.ReasonPrincipalMismatch),
 				}
 				got := map[string]any{}

@@ -56,7 +56,9 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		Principal:  string(invoking), // inherited, never derived (PC2 FR-11)
 		EnricherID: tool.Enricher,
 		Params:     params,
-		TraceID:    span.SpanContext().TraceID().String(),
+	}
+	if sc := span.SpanContext(); sc.HasTraceID() {
+		req.TraceID = sc.TraceID().String()
 	}
 	start := time.Now()
 	resp, err := a.ccs.Enrich(ctx, req)
@@ -141,7 +143,12 @@ func (a *Agent) transportFailure(ctx context.Context, turnID, enricher string, e
 		reason = "timeout"
 	}
 	a.inst.ccsFailures.Add(context.Background(), 1, failureAttrs(enricher, reason))
-	a.opts.logger.WarnContext(ctx, "ccs call failed", "agent", a.def.ID, "turn_id", turnID, "enricher", enricher, "reason", reason)
+	level := slog.LevelWarn
+	if reason == "principal_rejected" || reason == "missing_principal" {
+		// The CCS refused the principal we sent: PC2 expects this to be zero in production.
+		level = slog.LevelError
+	}
+	a.opts.logger.Log(ctx, level, "ccs call failed", "agent", a.def.ID, "turn_id", turnID, "enricher", enricher, "reason", reason)
 	return reason
 }
 

@@ -64,6 +64,7 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	s := &server{cfg: cfg, log: cfg.Logger}
 
+	gin.SetMode(gin.ReleaseMode) // no debug route dump; our own access log says what matters
 	r := gin.New()
 	r.Use(s.recover, s.traceContext, s.accessLog, s.maxBody)
 	r.HandleMethodNotAllowed = true

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// envMap is a fake environment.
+func envMap(m map[string]string) env {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		dir      string
+		wantCode int
+		want     []string
+	}{
+		{"demo agents", "../../agents", 0, []string{"definitions OK"}},
+		{"broken", "../../definitions/testdata/broken", 1, []string{
+			"b_shop.yaml:", "c_copy.yaml:", "d_nodesc.yaml:", // duplicate id, unknown sub-agent, missing description
+		}},
+		{"missing folder", "./no-such-folder", 1, []string{"no-such-folder"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(t.Context(), []string{"validate", "--agents", tc.dir}, &out, &errOut, envMap(nil))
+			if code != tc.wantCode {
+				t.Fatalf("exit = %d, want %d; stdout %q stderr %q", code, tc.wantCode, out.String(), errOut.String())
+			}
+			all := out.String() + errOut.String()
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("output lacks %q:\n%s", w, all)
+				}
+			}
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{}, {"frobnicate"}, {"token"}, {"serve", "extra"}} {
+		var out, errOut bytes.Buffer
+		if code := run(t.Context(), args, &out, &errOut, envMap(nil)); code != 2 {
+			t.Errorf("run(%q) = %d, want 2 (stderr %q)", args, code, errOut.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run(t.Context(), []string{"serve", "--help"}, &out, &errOut, envMap(nil)); code != 0 || !strings.Contains(errOut.String(), "-addr") {
+		t.Errorf("serve --help = %d, %q", code, errOut.String())
+	}
+}
+
+const testSecret = "0123456789abcdef0123456789abcdef-test"
+
+func TestTokenPrintsOnlyTheToken(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"token", "--sub", "bob"}, &out, &errOut, envMap(map[string]string{devSecretEnv: testSecret}))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	tok := strings.TrimSpace(out.String())
+	if strings.Count(tok, ".") != 2 || strings.ContainsAny(tok, " \n") {
+		t.Errorf("stdout = %q, want one JWT", out.String())
+	}
+	var short bytes.Buffer
+	if code := run(t.Context(), []string{"token", "--sub", "bob"}, &out, &short, envMap(map[string]string{devSecretEnv: "short"})); code != 1 {
+		t.Errorf("short secret: exit %d, want 1", code)
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// serve pointed at `switchboard ccs-demo` over real HTTP: a minted token works against the
+// server, and a two-intent turn completes using the remote CCS.
+func TestServeWithRemoteCCSDemo(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	ccsAddr := freeAddr(t)
+	ccsDone := make(chan int, 1)
+	go func() {
+		var out, errOut bytes.Buffer
+		ccsDone <- run(ctx, []string{"ccs-demo", "--addr", ccsAddr}, &out, &errOut, envMap(nil))
+	}()
+	waitHTTP(t, "http://"+ccsAddr+"/v1/enrich/points.balance")
+
+	environ := envMap(map[string]string{
+		devSecretEnv:               testSecret,
+		"SWITCHBOARD_CCS_URL":      "http://" + ccsAddr,
+		"SWITCHBOARD_STORE_DRIVER": "memory",
+	})
+	ready := make(chan string, 1)
+	served := make(chan error, 1)
+	var serveErr bytes.Buffer
+	go func() {
+		served <- serve(ctx, serveFlags{addr: "127.0.0.1:0", agents: "../../agents"}, &bytes.Buffer{}, &serveErr, environ, ready)
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-served:
+		t.Fatalf("serve ended: %v\n%s", err, serveErr.String())
+	}
+
+	var tokOut, tokErr bytes.Buffer
+	if code := run(ctx, []string{"token", "--sub", "alice"}, &tokOut, &tokErr, environ); code != 0 {
+		t.Fatalf("token: %s", tokErr.String())
+	}
+	body := strings.NewReader(`{"message":"any deals on running shoes? and how many points do I have?"}`)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+"/v1/turns", body)
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(tokOut.String()))
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var outcome, reply string
+	for ev, err := range stream.ReadEvents(resp.Body) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var data map[string]any
+		_ = json.Unmarshal(ev.Data, &data)
+		switch ev.Name {
+		case "reply.completed":
+			reply = fmt.Sprint(data["text"])
+		case "turn.completed":
+			outcome = fmt.Sprint(data["outcome"])
+		}
+		if ev.Name == "turn.completed" {
+			break
+		}
+	}
+	if outcome != "ok" || !strings.Contains(strings.ToLower(reply), "points") {
+		t.Errorf("outcome %q, reply %q; want ok with points", outcome, reply)
+	}
+
+	cancel() // graceful shutdown of both
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("serve did not shut down")
+	}
+	if code := <-ccsDone; code != 0 {
+		t.Errorf("ccs-demo exit %d", code)
+	}
+}
+
+// waitHTTP polls until something answers at url (any status).
+func waitHTTP(t *testing.T, url string) {
+	t.Helper()
+	for range 200 {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			return
+		}
+		time.Sleep(10 * time.Millisecond) // waiting for a listener, not ordering work
+	}
+	t.Fatalf("nothing answered at %s", url)
+}
