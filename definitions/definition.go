@@ -82,7 +82,7 @@ type StatusEvent struct {
 // Rendering tunes how the orchestrator renders status events during a turn.
 type Rendering struct {
 	BatchWindow time.Duration // parallel events inside this window become one line
-	MinInterval time.Duration // at most one line per agent per interval; excess is collapsed
+	MinInterval time.Duration // at most one line per agent per interval; excess events are dropped and counted
 }
 
 // Enabled is either a constant or the name of a feature flag resolved at factory time.

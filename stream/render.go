@@ -12,8 +12,8 @@ import (
 // (forward, transform, suppress, batch).
 const (
 	ObservedUndeclared  = "undeclared"   // not in the agent's vocabulary: dropped, never shown
-	ObservedRateLimited = "rate_limited" // closer than MinInterval to the agent's previous line
-	ObservedDuplicate   = "duplicate"    // same agent and event already in the current window
+	ObservedRateLimited = "rate_limited" // would open a window within MinInterval of the agent's last line
+	ObservedDuplicate   = "duplicate"    // same agent and event already on the pending line
 )
 
 // RendererConfig wires a [Renderer].
@@ -36,15 +36,24 @@ type RendererConfig struct {
 // Renderer turns sub-agents' typed status events into user-visible [Status] lines, applying the
 // orchestrator's rendering policy. One Renderer serves one turn.
 //
-// Rules, in order: an event the agent did not declare is dropped; suppress is never shown;
-// forward shows the declared text and transform fills its {param} placeholders from the
-// emission's sanitised parameters. While a batch window is open every shown event joins the
-// pending line (duplicates collapse, and the rate limit does not apply); otherwise an event
-// closer than MinInterval to its agent's previous line is dropped. With no window open, a
-// forward or transform event is shown at once and opens the window, so that parallel events
-// right behind it are merged into one following line; a batch event opens the window and waits
-// for it. The pending line goes out when the window closes, on [Renderer.Flush] or on
-// [Renderer.Close].
+// Rules, in order: an event the agent did not declare is dropped; suppress is never shown, nor
+// is a transform whose text renders empty; forward shows the declared text and transform fills
+// its {param} placeholders from the emission's sanitised parameters. Every shown event then
+// waits for the batch window, so that sub-agents started together share one line ("Searching
+// offers and looking up your points balance…"): with no window open, an event opens one; while
+// it is open, events join its pending line, where the same agent and event twice collapse and
+// equal texts from different agents are written once. The pending line goes out when the window
+// closes, on [Renderer.Flush] or on [Renderer.Close]. With a zero BatchWindow each event is
+// shown at once on its own line.
+//
+// Batch is therefore displayed exactly like forward; it stays a distinct policy so that an
+// agent can declare that an event is meant to be merged, and so the metric can tell them apart.
+//
+// The rate limit counts lines, not events: an event that would open a window is dropped when
+// its agent's previous line was shown less than MinInterval ago. As lines are shown when their
+// window closes, that is measured from the close, so one chatty agent gets a quiet gap of
+// MinInterval after each of its lines. Joining a window that is already open is never rate
+// limited: the line goes out anyway and the event adds no line of its own.
 //
 // Emit, Flush and Close are safe for concurrent use.
 type Renderer struct {
@@ -52,13 +61,12 @@ type Renderer struct {
 
 	mu        sync.Mutex
 	closed    bool
-	open      bool   // a batch window is running
+	open      bool   // a batch window is running; its pending line holds at least the opener
 	gen       uint64 // identifies the window a timer belongs to
 	timer     *time.Timer
 	texts     []string
 	sources   []Source
-	seen      map[Source]bool // sources already in this window, shown or pending
-	shownText map[string]bool // text keys of the line that opened the window
+	seen      map[Source]bool // sources on the pending line
 	pendText  map[string]bool // text keys of the pending line
 	lastShown map[string]time.Time
 }
@@ -77,7 +85,6 @@ func NewRenderer(cfg RendererConfig) *Renderer {
 	return &Renderer{
 		cfg:       cfg,
 		seen:      map[Source]bool{},
-		shownText: map[string]bool{},
 		pendText:  map[string]bool{},
 		lastShown: map[string]time.Time{},
 	}
@@ -111,42 +118,28 @@ func (r *Renderer) Emit(e Emission) {
 		r.cfg.Observe(e.AgentID, e.Event, string(definitions.PolicySuppress))
 		return
 	}
-	if r.open {
-		r.join(src, text, decl.Policy)
-		return
+	if !r.open {
+		last, ok := r.lastShown[e.AgentID]
+		if ok && r.cfg.Now().Sub(last) < r.cfg.Rendering.MinInterval {
+			r.cfg.Observe(e.AgentID, e.Event, ObservedRateLimited)
+			return
+		}
+		window := r.cfg.Rendering.BatchWindow
+		if window <= 0 {
+			r.cfg.Observe(e.AgentID, e.Event, string(decl.Policy))
+			r.publish([]string{text}, []Source{src})
+			return
+		}
+		r.open = true
+		r.gen++
+		gen := r.gen
+		r.timer = time.AfterFunc(window, func() { r.expire(gen) })
 	}
-	now := r.cfg.Now()
-	if last, ok := r.lastShown[e.AgentID]; ok && now.Sub(last) < r.cfg.Rendering.MinInterval {
-		r.cfg.Observe(e.AgentID, e.Event, ObservedRateLimited)
+	if r.seen[src] {
+		r.cfg.Observe(e.AgentID, e.Event, ObservedDuplicate)
 		return
 	}
 	r.cfg.Observe(e.AgentID, e.Event, string(decl.Policy))
-	window := r.cfg.Rendering.BatchWindow
-	if window <= 0 {
-		r.publish([]string{text}, []Source{src})
-		return
-	}
-	r.open = true
-	r.gen++
-	gen := r.gen
-	r.timer = time.AfterFunc(window, func() { r.expire(gen) })
-	if decl.Policy == definitions.PolicyBatch {
-		r.add(src, text)
-		return
-	}
-	r.seen[src] = true
-	r.shownText[textKey(text)] = true
-	r.publish([]string{text}, []Source{src})
-}
-
-// join adds an event to the open window's pending line. The same agent and event twice, or a
-// text the window's first line already showed, collapse into what is there.
-func (r *Renderer) join(src Source, text string, policy definitions.Policy) {
-	if r.seen[src] || r.shownText[textKey(text)] {
-		r.cfg.Observe(src.AgentID, src.Event, ObservedDuplicate)
-		return
-	}
-	r.cfg.Observe(src.AgentID, src.Event, string(policy))
 	r.add(src, text)
 }
 
@@ -199,12 +192,9 @@ func (r *Renderer) flushLocked() {
 	}
 	r.timer.Stop()
 	r.open = false
-	if len(r.sources) > 0 {
-		r.publish(r.texts, r.sources)
-	}
+	r.publish(r.texts, r.sources)
 	r.texts, r.sources = nil, nil
 	clear(r.seen)
-	clear(r.shownText)
 	clear(r.pendText)
 }
 

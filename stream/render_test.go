@@ -12,22 +12,32 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// recorder is a goroutine-safe Sink that keeps what it receives.
-type recorder struct {
-	mu  sync.Mutex
-	evs []stream.Event
+// line is one rendered event and when it left the renderer, in fake time since the test began.
+type line struct {
+	At    time.Duration
+	Event stream.Event
 }
+
+// recorder is a goroutine-safe Sink that keeps what it receives and when; inside a synctest
+// bubble the times are exact.
+type recorder struct {
+	mu    sync.Mutex
+	start time.Time
+	lines []line
+}
+
+func newRecorder() *recorder { return &recorder{start: time.Now()} }
 
 func (r *recorder) Publish(ev stream.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.evs = append(r.evs, ev)
+	r.lines = append(r.lines, line{At: time.Since(r.start), Event: ev})
 }
 
-func (r *recorder) events() []stream.Event {
+func (r *recorder) all() []line {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]stream.Event(nil), r.evs...)
+	return append([]line(nil), r.lines...)
 }
 
 type observation struct{ Agent, Event, Policy string }
@@ -55,6 +65,7 @@ var vocabulary = map[string]map[string]definitions.StatusEvent{
 		"offers_for":       {Text: "Searching offers for {query}…", Policy: definitions.PolicyTransform},
 		"found_offers":     {Text: "Found some offers…", Policy: definitions.PolicyForward},
 		"cache_hit":        {Text: "cache hit", Policy: definitions.PolicySuppress},
+		"query_only":       {Text: "{query}", Policy: definitions.PolicyTransform},
 	},
 	"rewards": {
 		"checking_points": {Text: "Looking up your points balance…", Policy: definitions.PolicyBatch},
@@ -66,6 +77,11 @@ var vocabulary = map[string]map[string]definitions.StatusEvent{
 }
 
 func src(agent, event string) stream.Source { return stream.Source{AgentID: agent, Event: event} }
+
+// status is a rendered line published at the given fake time.
+func status(at time.Duration, text string, sources ...stream.Source) line {
+	return line{At: at, Event: stream.Status{Text: text, Sources: sources}}
+}
 
 // step is one action of a renderer script: wait (fake time, inside a synctest bubble), then
 // emit or flush.
@@ -80,26 +96,51 @@ func emit(agent, event string, params map[string]string) step {
 }
 
 func TestRenderer(t *testing.T) {
-	rendering := definitions.Rendering{BatchWindow: 250 * time.Millisecond, MinInterval: time.Second}
+	const ms = time.Millisecond
+	rendering := definitions.Rendering{BatchWindow: 250 * ms, MinInterval: time.Second}
 	tests := []struct {
 		name      string
 		rendering definitions.Rendering
 		steps     []step
-		want      []stream.Event
+		want      []line
 		wantObs   []observation
 	}{
+		{
+			name:      "forward events from two agents inside the window give one line",
+			rendering: rendering,
+			steps: []step{
+				emit("support", "checking_orders", nil),
+				{wait: 100 * ms},
+				emit("shop", "found_offers", nil),
+			},
+			want: []line{status(250*ms, "Checking your orders and found some offers…",
+				src("support", "checking_orders"), src("shop", "found_offers"))},
+			wantObs: []observation{{"support", "checking_orders", "forward"}, {"shop", "found_offers", "forward"}},
+		},
+		{
+			name:      "forward events from two agents outside the window give two lines",
+			rendering: rendering,
+			steps: []step{
+				emit("support", "checking_orders", nil),
+				{wait: 300 * ms},
+				emit("shop", "found_offers", nil),
+			},
+			want: []line{
+				status(250*ms, "Checking your orders…", src("support", "checking_orders")),
+				status(550*ms, "Found some offers…", src("shop", "found_offers")),
+			},
+			wantObs: []observation{{"support", "checking_orders", "forward"}, {"shop", "found_offers", "forward"}},
+		},
 		{
 			name:      "batch events inside the window merge into one line",
 			rendering: rendering,
 			steps: []step{
 				emit("shop", "searching_offers", nil),
-				{wait: 100 * time.Millisecond},
+				{wait: 100 * ms},
 				emit("rewards", "checking_points", nil),
 			},
-			want: []stream.Event{stream.Status{
-				Text:    "Searching offers and looking up your points balance…",
-				Sources: []stream.Source{src("shop", "searching_offers"), src("rewards", "checking_points")},
-			}},
+			want: []line{status(250*ms, "Searching offers and looking up your points balance…",
+				src("shop", "searching_offers"), src("rewards", "checking_points"))},
 			wantObs: []observation{{"shop", "searching_offers", "batch"}, {"rewards", "checking_points", "batch"}},
 		},
 		{
@@ -107,35 +148,29 @@ func TestRenderer(t *testing.T) {
 			rendering: rendering,
 			steps: []step{
 				emit("shop", "searching_offers", nil),
-				{wait: 300 * time.Millisecond},
+				{wait: 300 * ms},
 				emit("rewards", "checking_points", nil),
 			},
-			want: []stream.Event{
-				stream.Status{Text: "Searching offers…", Sources: []stream.Source{src("shop", "searching_offers")}},
-				stream.Status{Text: "Looking up your points balance…", Sources: []stream.Source{src("rewards", "checking_points")}},
+			want: []line{
+				status(250*ms, "Searching offers…", src("shop", "searching_offers")),
+				status(550*ms, "Looking up your points balance…", src("rewards", "checking_points")),
 			},
 			wantObs: []observation{{"shop", "searching_offers", "batch"}, {"rewards", "checking_points", "batch"}},
 		},
 		{
-			name:      "forward shows at once and merges what follows in its window",
+			name:      "forward, transform and batch share one window",
 			rendering: rendering,
 			steps: []step{
 				emit("support", "checking_orders", nil),
-				{wait: 10 * time.Millisecond},
-				emit("shop", "searching_offers", nil),
+				{wait: 10 * ms},
+				emit("shop", "offers_for", map[string]string{"query": "running shoes"}),
+				{wait: 200 * ms},
 				emit("rewards", "checking_points", nil),
-				emit("shop", "found_offers", nil),
 			},
-			want: []stream.Event{
-				stream.Status{Text: "Checking your orders…", Sources: []stream.Source{src("support", "checking_orders")}},
-				stream.Status{
-					Text:    "Searching offers, looking up your points balance and found some offers…",
-					Sources: []stream.Source{src("shop", "searching_offers"), src("rewards", "checking_points"), src("shop", "found_offers")},
-				},
-			},
+			want: []line{status(250*ms, "Checking your orders, searching offers for running shoes and looking up your points balance…",
+				src("support", "checking_orders"), src("shop", "offers_for"), src("rewards", "checking_points"))},
 			wantObs: []observation{
-				{"support", "checking_orders", "forward"}, {"shop", "searching_offers", "batch"},
-				{"rewards", "checking_points", "batch"}, {"shop", "found_offers", "forward"},
+				{"support", "checking_orders", "forward"}, {"shop", "offers_for", "transform"}, {"rewards", "checking_points", "batch"},
 			},
 		},
 		{
@@ -146,82 +181,97 @@ func TestRenderer(t *testing.T) {
 				emit("shop", "searching_offers", nil),
 				emit("rewards", "same_text", nil),
 			},
-			want: []stream.Event{stream.Status{
-				Text:    "Searching offers…",
-				Sources: []stream.Source{src("shop", "searching_offers"), src("rewards", "same_text")},
-			}},
-			wantObs: []observation{{"shop", "searching_offers", "batch"}, {"shop", "searching_offers", "duplicate"}, {"rewards", "same_text", "batch"}},
+			want: []line{status(250*ms, "Searching offers…", src("shop", "searching_offers"), src("rewards", "same_text"))},
+			wantObs: []observation{
+				{"shop", "searching_offers", "batch"}, {"shop", "searching_offers", "duplicate"}, {"rewards", "same_text", "batch"},
+			},
 		},
 		{
-			name:      "undeclared and suppressed are never shown",
+			name:      "undeclared, suppressed and empty are never shown",
 			rendering: rendering,
 			steps: []step{
 				emit("shop", "made_up", nil),
 				emit("ghost", "searching_offers", nil),
 				emit("shop", "cache_hit", nil),
+				emit("shop", "query_only", map[string]string{"query": "{}"}),
 			},
-			want:    nil,
-			wantObs: []observation{{"shop", "made_up", "undeclared"}, {"ghost", "searching_offers", "undeclared"}, {"shop", "cache_hit", "suppress"}},
+			want: nil,
+			wantObs: []observation{
+				{"shop", "made_up", "undeclared"}, {"ghost", "searching_offers", "undeclared"},
+				{"shop", "cache_hit", "suppress"}, {"shop", "query_only", "suppress"},
+			},
 		},
 		{
-			name:      "transform fills sanitised params",
+			name:      "with no window each line is shown at once and transform fills sanitised params",
 			rendering: definitions.Rendering{},
 			steps: []step{
 				emit("shop", "offers_for", map[string]string{"query": "  running\nshoes {x} "}),
+				{wait: 10 * ms},
 				emit("shop", "offers_for", nil),
 			},
-			want: []stream.Event{
-				stream.Status{Text: "Searching offers for running shoes x…", Sources: []stream.Source{src("shop", "offers_for")}},
-				stream.Status{Text: "Searching offers…", Sources: []stream.Source{src("shop", "offers_for")}},
+			want: []line{
+				status(0, "Searching offers for running shoes x…", src("shop", "offers_for")),
+				status(10*ms, "Searching offers…", src("shop", "offers_for")),
 			},
 			wantObs: []observation{{"shop", "offers_for", "transform"}, {"shop", "offers_for", "transform"}},
 		},
 		{
-			name:      "rate limit drops an agent's line closer than MinInterval",
+			// The interval runs from when the line was shown (its window's close), not from
+			// when the event that opened the window arrived.
+			name:      "rate limit drops an agent's event closer than MinInterval to its shown line",
 			rendering: rendering,
 			steps: []step{
-				emit("support", "checking_orders", nil),
-				{wait: 500 * time.Millisecond},
-				emit("support", "checking_orders", nil), // 500ms after its line: dropped
-				emit("shop", "found_offers", nil),       // another agent: shown
-				{wait: 1200 * time.Millisecond},
-				emit("support", "checking_orders", nil), // 1.7s later: shown
+				emit("support", "checking_orders", nil), // shown at 250ms
+				{wait: 500 * ms},
+				emit("support", "checking_orders", nil), // 250ms after its line: dropped
+				emit("shop", "found_offers", nil),       // another agent: opens a window
+				{wait: 600 * ms},
+				emit("support", "checking_orders", nil), // 1.1s after its last event, 850ms after its line: dropped
+				{wait: 200 * ms},
+				emit("support", "checking_orders", nil), // 1.05s after its line: shown
 			},
-			want: []stream.Event{
-				stream.Status{Text: "Checking your orders…", Sources: []stream.Source{src("support", "checking_orders")}},
-				stream.Status{Text: "Found some offers…", Sources: []stream.Source{src("shop", "found_offers")}},
-				stream.Status{Text: "Checking your orders…", Sources: []stream.Source{src("support", "checking_orders")}},
+			want: []line{
+				status(250*ms, "Checking your orders…", src("support", "checking_orders")),
+				status(750*ms, "Found some offers…", src("shop", "found_offers")),
+				status(1550*ms, "Checking your orders…", src("support", "checking_orders")),
 			},
 			wantObs: []observation{
 				{"support", "checking_orders", "forward"}, {"support", "checking_orders", "rate_limited"},
-				{"shop", "found_offers", "forward"}, {"support", "checking_orders", "forward"},
+				{"shop", "found_offers", "forward"}, {"support", "checking_orders", "rate_limited"},
+				{"support", "checking_orders", "forward"},
 			},
 		},
 		{
-			name:      "the window merges what the rate limit would drop",
+			name:      "an open window takes what the rate limit would drop",
 			rendering: rendering,
 			steps: []step{
-				emit("shop", "found_offers", nil),
-				{wait: 50 * time.Millisecond},
-				emit("shop", "searching_offers", nil),
+				emit("shop", "found_offers", nil), // shown at 250ms
+				{wait: 300 * ms},
+				emit("rewards", "checking_points", nil), // opens a window closing at 550ms
+				{wait: 50 * ms},
+				emit("shop", "searching_offers", nil), // 100ms after shop's line, but joins
 			},
-			want: []stream.Event{
-				stream.Status{Text: "Found some offers…", Sources: []stream.Source{src("shop", "found_offers")}},
-				stream.Status{Text: "Searching offers…", Sources: []stream.Source{src("shop", "searching_offers")}},
+			want: []line{
+				status(250*ms, "Found some offers…", src("shop", "found_offers")),
+				status(550*ms, "Looking up your points balance and searching offers…",
+					src("rewards", "checking_points"), src("shop", "searching_offers")),
 			},
-			wantObs: []observation{{"shop", "found_offers", "forward"}, {"shop", "searching_offers", "batch"}},
+			wantObs: []observation{
+				{"shop", "found_offers", "forward"}, {"rewards", "checking_points", "batch"}, {"shop", "searching_offers", "batch"},
+			},
 		},
 		{
 			name:      "flush emits the pending line at once",
 			rendering: rendering,
 			steps: []step{
 				emit("shop", "searching_offers", nil),
+				{wait: 100 * ms},
 				{flush: true},
 				emit("rewards", "checking_points", nil), // opens a new window
 			},
-			want: []stream.Event{
-				stream.Status{Text: "Searching offers…", Sources: []stream.Source{src("shop", "searching_offers")}},
-				stream.Status{Text: "Looking up your points balance…", Sources: []stream.Source{src("rewards", "checking_points")}},
+			want: []line{
+				status(100*ms, "Searching offers…", src("shop", "searching_offers")),
+				status(350*ms, "Looking up your points balance…", src("rewards", "checking_points")),
 			},
 			wantObs: []observation{{"shop", "searching_offers", "batch"}, {"rewards", "checking_points", "batch"}},
 		},
@@ -229,10 +279,10 @@ func TestRenderer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				var out recorder
+				out := newRecorder()
 				var obs observer
 				r := stream.NewRenderer(stream.RendererConfig{
-					Vocabulary: vocabulary, Rendering: tt.rendering, Out: &out, Observe: obs.observe,
+					Vocabulary: vocabulary, Rendering: tt.rendering, Out: out, Observe: obs.observe,
 				})
 				for _, s := range tt.steps {
 					time.Sleep(s.wait) // fake time inside the bubble
@@ -245,7 +295,7 @@ func TestRenderer(t *testing.T) {
 				}
 				time.Sleep(time.Hour) // let every window close
 				r.Close()
-				if diff := cmp.Diff(tt.want, out.events()); diff != "" {
+				if diff := cmp.Diff(tt.want, out.all()); diff != "" {
 					t.Errorf("rendered lines mismatch (-want +got):\n%s", diff)
 				}
 				if diff := cmp.Diff(tt.wantObs, obs.all()); diff != "" {
@@ -256,58 +306,72 @@ func TestRenderer(t *testing.T) {
 	}
 }
 
-func TestRendererTiming(t *testing.T) {
+// TestRendererCloseFlushes checks that Close emits the pending line before its window would
+// have closed, and that nothing is emitted after it.
+func TestRendererCloseFlushes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out recorder
+		out := newRecorder()
 		r := stream.NewRenderer(stream.RendererConfig{
-			Vocabulary: vocabulary, Out: &out,
+			Vocabulary: vocabulary, Out: out,
 			Rendering: definitions.Rendering{BatchWindow: 250 * time.Millisecond},
 		})
-		defer r.Close()
-		r.Emit(stream.Emission{AgentID: "shop", Event: "searching_offers"})
-		time.Sleep(249 * time.Millisecond)
-		synctest.Wait()
-		if got := len(out.events()); got != 0 {
-			t.Fatalf("lines before the window closed = %d, want 0", got)
-		}
-		time.Sleep(time.Millisecond)
-		synctest.Wait()
-		if got := len(out.events()); got != 1 {
-			t.Fatalf("lines when the window closed = %d, want 1", got)
+		r.Emit(stream.Emission{AgentID: "support", Event: "checking_orders"})
+		time.Sleep(50 * time.Millisecond)
+		r.Close()
+		r.Emit(stream.Emission{AgentID: "shop", Event: "found_offers"}) // after Close: ignored
+		time.Sleep(time.Hour)
+		want := []line{status(50*time.Millisecond, "Checking your orders…", src("support", "checking_orders"))}
+		if diff := cmp.Diff(want, out.all()); diff != "" {
+			t.Errorf("rendered lines mismatch (-want +got):\n%s", diff)
 		}
 	})
 }
 
+// TestRendererConcurrentEmit has three agents, with forward and batch events, emit at the same
+// instant from many goroutines: they must come out as one line naming each source once.
 func TestRendererConcurrentEmit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out recorder
+		out := newRecorder()
 		var obs observer
 		r := stream.NewRenderer(stream.RendererConfig{
-			Vocabulary: vocabulary, Out: &out, Observe: obs.observe,
-			Rendering: definitions.Rendering{BatchWindow: 250 * time.Millisecond},
+			Vocabulary: vocabulary, Out: out, Observe: obs.observe,
+			Rendering: definitions.Rendering{BatchWindow: 250 * time.Millisecond, MinInterval: time.Second},
 		})
-		var wg sync.WaitGroup
-		for _, e := range []stream.Emission{
+		emissions := []stream.Emission{
 			{AgentID: "shop", Event: "searching_offers"},
 			{AgentID: "rewards", Event: "checking_points"},
+			{AgentID: "support", Event: "checking_orders"},
 			{AgentID: "shop", Event: "cache_hit"},
-		} {
+		}
+		var wg sync.WaitGroup
+		for _, e := range emissions {
 			for range 10 {
 				wg.Go(func() { r.Emit(e) })
 			}
 		}
 		wg.Wait()
+		time.Sleep(time.Hour)
 		r.Close()
-		r.Emit(stream.Emission{AgentID: "shop", Event: "found_offers"}) // after Close: ignored
-		evs := out.events()
-		if len(evs) != 1 {
-			t.Fatalf("lines = %v, want one merged line", evs)
+		lines := out.all()
+		if len(lines) != 1 {
+			t.Fatalf("lines = %v, want one merged line", lines)
 		}
-		if got := len(evs[0].(stream.Status).Sources); got != 2 {
-			t.Errorf("merged line has %d sources, want 2", got)
+		st := lines[0].Event.(stream.Status)
+		got := map[stream.Source]int{}
+		for _, s := range st.Sources {
+			got[s]++
 		}
-		if got := len(obs.all()); got != 30 {
-			t.Errorf("observations = %d, want 30 (one per emission before Close)", got)
+		want := map[stream.Source]int{
+			src("shop", "searching_offers"): 1, src("rewards", "checking_points"): 1, src("support", "checking_orders"): 1,
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("sources of the merged line (-want +got):\n%s", diff)
+		}
+		if lines[0].At != 250*time.Millisecond {
+			t.Errorf("merged line shown at %s, want when the window closed (250ms)", lines[0].At)
+		}
+		if got := len(obs.all()); got != 40 {
+			t.Errorf("observations = %d, want 40 (one per emission)", got)
 		}
 	})
 }
