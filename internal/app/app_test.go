@@ -182,29 +182,16 @@ func TestTwoIntentTurnEndToEnd(t *testing.T) {
 
 // A new YAML agent is routed by the offline model with no code change.
 func TestNewAgentIsRoutedWithoutCodeChange(t *testing.T) {
-	dir := t.TempDir()
-	entries, err := os.ReadDir("../../agents")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if filepath.Ext(e.Name()) != ".yaml" {
-			continue
+	dir := copyAgents(t, func(name string, data []byte) []byte {
+		if name != "concierge.yaml" {
+			return data
 		}
-		data, err := os.ReadFile(filepath.Join("../../agents", e.Name()))
-		if err != nil {
-			t.Fatal(err)
+		out := bytes.Replace(data, []byte("sub_agents: [shop, rewards, support, travel]"), []byte("sub_agents: [shop, rewards, support, travel, garden]"), 1)
+		if bytes.Equal(out, data) {
+			t.Fatal("concierge.yaml: sub_agents line not found")
 		}
-		if e.Name() == "concierge.yaml" {
-			data = bytes.Replace(data, []byte("sub_agents: [shop, rewards, support, travel]"), []byte("sub_agents: [shop, rewards, support, travel, garden]"), 1)
-			if !bytes.Contains(data, []byte("garden")) {
-				t.Fatal("concierge.yaml: sub_agents line not found")
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return out
+	})
 	garden := `kind: sub_agent
 id: garden
 name: Garden
