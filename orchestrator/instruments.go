@@ -6,6 +6,8 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+
+	"github.com/switchboard-ai/switchboard/stream"
 )
 
 // meterName scopes the orchestrator's metrics.
@@ -59,7 +61,19 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	in.zero()
 	return &in, nil
+}
+
+// zero creates the counters' fixed series at 0. A counter that was never incremented is not
+// exported at all, and an alert or ratio over a missing series (cap exceeded, degraded over
+// all turns) reads "no data" rather than 0.
+func (in *instruments) zero() {
+	bg := context.Background()
+	in.capExceeded.Add(bg, 0)
+	for _, o := range []stream.Outcome{stream.OutcomeOK, stream.OutcomeDegraded, stream.OutcomeFailed, stream.OutcomeCancelled} {
+		in.turns.Add(bg, 0, metric.WithAttributes(attribute.String("outcome", string(o))))
+	}
 }
 
 func (in *instruments) statusEvent(agent, event, policy string) {

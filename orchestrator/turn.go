@@ -273,30 +273,16 @@ func (tr *turnRun) priorContext(ctx context.Context, kept []keptCall) string {
 // maxPriorContext bounds the inherited summary: references over transcripts.
 const maxPriorContext = 600
 
+// turnOutcome is ok when every sub-agent answered from good data, and degraded when the reply
+// had to acknowledge something missing. A turn fails only when the orchestrator itself could
+// not answer (see fail); sub-agent failures are acknowledged, not fatal.
 func turnOutcome(results []dispatchResult) stream.Outcome {
-	ok := 0
 	for _, r := range results {
-		if r.outcome == OutcomeOK {
-			ok++
+		if r.outcome != OutcomeOK {
+			return stream.OutcomeDegraded
 		}
 	}
-	switch {
-	case ok == len(results):
-		return stream.OutcomeOK
-	case ok == 0 && allFailed(results):
-		return stream.OutcomeFailed
-	default:
-		return stream.OutcomeDegraded
-	}
-}
-
-func allFailed(results []dispatchResult) bool {
-	for _, r := range results {
-		if r.outcome == OutcomeOK || r.outcome == OutcomePartial {
-			return false
-		}
-	}
-	return true
+	return stream.OutcomeOK
 }
 
 // toolCalls collects the tool calls of a response from every choice: some providers return

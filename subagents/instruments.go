@@ -1,6 +1,7 @@
 package subagents
 
 import (
+	"context"
 	"errors"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -28,7 +29,14 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 		metric.WithDescription("CCS envelopes with an incompatible major schema version."))
 	in.ccsFailures, e3 = m.Int64Counter("switchboard_ccs_failures_total",
 		metric.WithDescription("CCS calls that failed before an envelope could be used, by reason."))
-	return &in, errors.Join(e1, e2, e3)
+	if err := errors.Join(e1, e2, e3); err != nil {
+		return nil, err
+	}
+	// Both PS6 counters must read 0, not "no data", until the first mismatch: the alerts on
+	// them fire on any increase, and a dashboard shows the zero.
+	in.principalMismatch.Add(context.Background(), 0, consumerAttr)
+	in.versionMismatch.Add(context.Background(), 0)
+	return &in, nil
 }
 
 func failureAttrs(enricher, reason string) metric.MeasurementOption {

@@ -120,7 +120,10 @@ func (h *Handler) Handle(ctx context.Context, rec slog.Record) error {
 
 	out := slog.NewRecord(rec.Time, rec.Level, h.r.String(rec.Message), rec.PC)
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		out.AddAttrs(slog.String(KeyTraceID, sc.TraceID().String()), slog.String(KeySpanID, sc.SpanID().String()))
+		if !hasKey(attrs, KeyTraceID) { // a record may name its trace itself (security alerts do)
+			out.AddAttrs(slog.String(KeyTraceID, sc.TraceID().String()))
+		}
+		out.AddAttrs(slog.String(KeySpanID, sc.SpanID().String()))
 	}
 	if id := TurnID(ctx); id != "" && !hasKey(attrs, KeyTurnID) {
 		out.AddAttrs(slog.String(KeyTurnID, h.r.String(id)))
