@@ -57,3 +57,6 @@ func devSecret(lookup env, create bool) ([]byte, error) {
 	}
 	return secret, nil
 }
+
+// randomDevSecret is a throwaway secret for a process that mints no tokens for anyone else.
+func randomDevSecret() []byte { return principal.RandomSecret() }

@@ -3,9 +3,148 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/agents"
+	"github.com/switchboard-ai/switchboard/evals"
+	"github.com/switchboard-ai/switchboard/internal/app"
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/llm"
 )
 
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
 func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
-	return errors.New("eval: not wired yet")
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var datasets stringList
+	fs.Var(&datasets, "dataset", "eval dataset YAML (repeatable; extra arguments are datasets too)")
+	agentsDir := fs.String("agents", "./agents", "folder of Agent Definitions (the built-in demo agents when ./agents is absent)")
+	cfgPath := fs.String("config", "", "config file (models, flags) for the in-process run")
+	target := fs.String("target", "", "base URL of a running switchboard to evaluate over HTTP+SSE (default: in-process)")
+	reportDir := fs.String("report", "", "folder for report.json, report.md and report.html")
+	minAcc := fs.Float64("min-accuracy", 0.95, "minimum routing accuracy, overall and per vertical")
+	concurrency := fs.Int("concurrency", 4, "cases run at once (cases with faults run one at a time)")
+	baseline := fs.String("baseline", "", "an earlier report.json to compare with (regressions first)")
+	noCoverage := fs.Bool("no-coverage-gate", false, "report but do not gate on intent-switch pair coverage (datasets covering some verticals only)")
+	judge := fs.String("judge-model", "", "model alias that rates reply quality (LLM-as-judge); off by default")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: switchboard eval --dataset FILE... [flags]\n\nReplays eval datasets through the real turn loop and scores routing accuracy per vertical,\nintent switches, fan-out, failure acknowledgment and leaks. Exit status 1 when a gate fails.")
+		fs.PrintDefaults()
+	}
+	// A shell glob after --dataset expands to several words; keep parsing flags after them.
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		datasets = append(datasets, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(datasets) == 0 {
+		return usageError("eval needs --dataset FILE")
+	}
+
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if err := cfg.ApplyEnv(lookup); err != nil {
+		return err
+	}
+	// In-process evals keep nothing: their episodes must not land in switchboard.db.
+	cfg.Store.Driver = "memory"
+	cfg.Auth.Mode = "dev"
+	if cfg.Auth.HS256Secret == "" {
+		cfg.Auth.HS256Secret = string(randomDevSecret())
+	}
+	opts := app.Options{Config: cfg, AgentsDir: *agentsDir, Logger: slog.New(slog.DiscardHandler)}
+	if _, err := os.Stat(*agentsDir); errors.Is(err, os.ErrNotExist) && *agentsDir == "./agents" {
+		opts.AgentsDir, opts.AgentsFS = ".", agents.FS
+	}
+	// The definitions (and, in-process, the whole service) come from the same assembly serve uses.
+	a, err := app.New(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	orc := a.Orchestrator.Definition()
+
+	rc := evals.Config{
+		Datasets:       datasets,
+		SubAgents:      evals.AgentInfos(a.Orchestrator.SubAgents()),
+		FanOutCap:      orc.FanOutCap,
+		Concurrency:    *concurrency,
+		MinAccuracy:    *minAcc,
+		NoCoverageGate: *noCoverage,
+		ReportDir:      *reportDir,
+		Baseline:       *baseline,
+		Progress:       stderr,
+		Model:          describeModels(a.Providers),
+	}
+	if *target != "" {
+		t, err := evals.NewHTTPTarget(*target, nil)
+		if err != nil {
+			return err
+		}
+		rc.Target, rc.TargetName, rc.Model = t, *target, "as served by "+*target
+	} else {
+		var inj evals.FaultInjector
+		if a.Demo != nil {
+			inj = evals.NewDemoInjector(a.Demo)
+		}
+		rc.Target, rc.TargetName = evals.NewServiceTarget(a.Service, a.Hub, inj), "in-process"
+	}
+	if *judge != "" {
+		reg, err := llm.NewRegistry(ctx, cfg.Models)
+		if err != nil {
+			return err
+		}
+		m, err := reg.Model(*judge)
+		if err != nil {
+			return err
+		}
+		rc.Judge = evals.NewJudge(m, *judge)
+	}
+
+	rep, err := evals.Run(ctx, rc)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteSummary(stdout); err != nil {
+		return err
+	}
+	if rep.Baseline != nil {
+		_ = rep.Baseline.WriteText(stdout)
+	}
+	if *reportDir != "" {
+		fmt.Fprintf(stdout, "reports: %s/report.{json,md,html}\n", strings.TrimSuffix(*reportDir, "/"))
+	}
+	if err := rep.GateError(); err != nil {
+		return &exitError{code: 1, msg: "switchboard eval: " + err.Error()}
+	}
+	return nil
+}
+
+func describeModels(ps []llm.ProviderInfo) string {
+	var parts []string
+	for _, p := range ps {
+		s := p.Alias + "=" + p.Provider
+		if p.Model != "" {
+			s += ":" + p.Model
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
 }

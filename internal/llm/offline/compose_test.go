@@ -31,13 +31,13 @@ func TestCompose(t *testing.T) {
 			name: "ok object",
 			msgs: turnWithResults("my points", [3]string{"points_balance", `{}`,
 				`{"status":"ok","data":{"points_balance":12400,"tier":"gold","expires_on":"2026-03-01","pending_points":250}}`}),
-			want: "The points balance is 12,400, the tier is gold, expires on Mar 1, 2026 and the pending points are 250.",
+			want: "Your points balance: 12,400 · tier gold · expires on Mar 1, 2026 · pending points 250.",
 		},
 		{
 			name: "ok list, capped",
 			msgs: turnWithResults("deals", [3]string{"search_offers", `{"query":"shoes"}`,
 				`{"status":"ok","data":{"offers":[{"id":"o1","title":"Trail runner","price":89.9,"store":"Acme"},{"title":"Road shoe","price":120},{"title":"c"},{"title":"d"},{"title":"e"},{"title":"f"}]}}`}),
-			want: "I found 6 offers:\n- Trail runner (price: 89.9, store: Acme)\n- Road shoe (price: 120)\n- c\n- d\n- e\n- and 1 more",
+			want: "I found 6 offers:\n- Trail runner: price 89.90 at Acme\n- Road shoe: price 120\n- c\n- d\n- e\n- and 1 more",
 		},
 		{
 			name: "ok empty list",
@@ -48,12 +48,12 @@ func TestCompose(t *testing.T) {
 			name: "partial adds a caveat",
 			msgs: turnWithResults("trips", [3]string{"upcoming_trips", `{}`,
 				`{"status":"partial","note":"hotel bookings could not be loaded","data":{"trips":[{"destination":"Lisbon","departs":"2026-03-03"}]}}`}),
-			want: "I found 1 trip:\n- Lisbon (departs: Mar 3, 2026)\nSome of this may be incomplete right now: hotel bookings could not be loaded.",
+			want: "I found 1 trip:\n- Lisbon: departs Mar 3\nSome of this may be incomplete right now: hotel bookings could not be loaded.",
 		},
 		{
 			name: "unavailable uses the note's words",
 			msgs: turnWithResults("tier", [3]string{"tier_status", `{}`, `{"status":"unavailable","note":"the tier service is not responding"}`}),
-			want: "I couldn't get the tier status right now: the tier service is not responding.",
+			want: "I couldn't get your tier status right now: the tier service is not responding.",
 		},
 		{
 			name: "a code-like note is dropped whole",
@@ -71,23 +71,23 @@ func TestCompose(t *testing.T) {
 			want: "Your next trip is to Lisbon on Mar 3, 2026.",
 		},
 		{
-			name: "several results with transitions and a failed sub-agent",
+			name: "several results with transitions; a failure with a note comes last",
 			msgs: turnWithResults("show offers and my points and my trips",
 				[3]string{"ask_shop", `{"request":"show offers"}`, "I found 2 offers:\n- Trail runner (price: 89.99)\n- Socks (price: 5)"},
 				[3]string{"ask_rewards", `{"request":"how many points do I have?"}`, "unavailable: the rewards assistant took too long to answer"},
 				[3]string{"ask_travel", `{"request":"my trips"}`, "The next trip is Lisbon on Mar 3, 2026."},
 			),
 			want: "I found 2 offers:\n- Trail runner (price: 89.99)\n- Socks (price: 5)\n\n" +
-				"Also, I couldn't get an answer to \"how many points do I have\" right now: the rewards assistant took too long to answer.\n\n" +
-				"And the next trip is Lisbon on Mar 3, 2026.",
+				"And on your travel: the next trip is Lisbon on Mar 3, 2026.\n\n" +
+				"I couldn't get an answer to \"how many points do I have\" right now: the rewards assistant took too long to answer.",
 		},
 		{
-			name: "intro when the first result is prose",
+			name: "prose results are introduced by their agents' topics",
 			msgs: turnWithResults("points and tier",
 				[3]string{"ask_rewards", `{"request":"points"}`, "The points balance is 12,400."},
 				[3]string{"ask_garden", `{"request":"roses"}`, "Prune roses in late winter."},
 			),
-			want: "Here's what I found. The points balance is 12,400.\n\nAlso, Prune roses in late winter.",
+			want: "Here's what I found on your rewards: the points balance is 12,400.\n\nAnd on your garden: Prune roses in late winter.",
 		},
 	}
 	m := New()

@@ -12,8 +12,11 @@
 //     returns one tool call per chosen tool, honouring an "at most N" cap in the prompt;
 //   - tool use: with other tools, it picks the best-matching tool(s) and fills their
 //     arguments from the JSON-schema parameters and the request text;
-//   - composition: when tool results follow the last user message, it narrates them as
-//     prose, with plain acknowledgments for partial or unavailable data;
+//   - composition: when tool results follow the last user message, it narrates them the
+//     way a concierge would: data reads by what its keys say (money, percentages, dates,
+//     sellers), what only echoes the call's arguments or serves machines (opaque ids,
+//     bookkeeping flags) is left out, each result gets a transition naming its topic (from
+//     the tool's name), and partial or unavailable data gets a plain acknowledgment;
 //   - summaries and chit-chat: with no tools, it summarises when the system prompt asks
 //     for it, and otherwise answers directly.
 //

@@ -66,18 +66,30 @@ func FuzzCompose(f *testing.F) {
 		`{"status":"ok","data":{"a":1}}`, `{"status":"partial","note":"n","data":[1,{"b":[{"c":null}]}]}`,
 		`{"status":"unavailable"}`, `unavailable:`, `[[[[[[[[[[]]]]]]]]]]`, `{"status":`, `"just a string"`,
 		strings.Repeat("[", 100),
+		`{"status":"ok","data":{"q":"a","currency":"USD","items":[{"id":"40213","price":1e400,"ends":"2026-01-02"},{"x_id":"b","n":1}]}}`,
+		`{"status":"ok","data":{"discount":101,"per":1,"price per":2,"":{"":[]}}}`,
 	} {
 		f.Add(s)
 	}
 	m := New()
 	f.Fuzz(func(t *testing.T, content string) {
-		resp, err := m.GenerateContent(t.Context(), turnWithResults("x", [3]string{"get_things", `{}`, content}))
-		if err != nil {
-			t.Fatalf("GenerateContent() error = %v", err)
-		}
-		got := resp.Choices[0].Content
-		if strings.HasPrefix(strings.TrimSpace(content), "{") && strings.Contains(got, `"status"`) {
-			t.Errorf("narration of %q echoes the wrapper: %q", content, got)
+		for _, turn := range [][]llms.MessageContent{
+			turnWithResults("x", [3]string{"get_things", `{}`, content}),
+			// the same content as an echoing data tool's result beside a sub-agent's reply
+			turnWithResults("order 40213", [3]string{"search_things", `{"q":"a","n":1}`, content},
+				[3]string{"ask_x", `{"request":"y"}`, "I found 1 thing:\n- a"}),
+		} {
+			resp, err := m.GenerateContent(t.Context(), turn)
+			if err != nil {
+				t.Fatalf("GenerateContent() error = %v", err)
+			}
+			got := resp.Choices[0].Content
+			if strings.TrimSpace(got) == "" {
+				t.Errorf("narration of %q is empty", content)
+			}
+			if strings.HasPrefix(strings.TrimSpace(content), "{") && strings.Contains(got, `"status"`) {
+				t.Errorf("narration of %q echoes the wrapper: %q", content, got)
+			}
 		}
 	})
 }

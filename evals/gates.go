@@ -1,0 +1,89 @@
+package evals
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// GateResult is one pass/fail condition of the run.
+type GateResult struct {
+	Name    string `json:"name"`
+	Passed  bool   `json:"passed"`
+	Skipped bool   `json:"skipped,omitempty"`
+	Detail  string `json:"detail"`
+}
+
+// Gate names.
+const (
+	GateRoutingAccuracy = "routing_accuracy"
+	GateVerticalPrefix  = "vertical_accuracy:"
+	GatePairCoverage    = "pair_coverage"
+	GateNoLeaks         = "no_leaks"
+)
+
+// Gates returns every gate with its result; `switchboard eval` exits 1 when one failed.
+func (r *Report) Gates() []GateResult { return slices.Clone(r.GateResults) }
+
+// Passed reports whether every gate passed.
+func (r *Report) Passed() bool {
+	for _, g := range r.GateResults {
+		if !g.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// GateError is nil when every gate passed, and otherwise an error matching [ErrGates] that
+// names the failed gates and why.
+func (r *Report) GateError() error {
+	var failed []string
+	for _, g := range r.GateResults {
+		if !g.Passed {
+			failed = append(failed, g.Name+" ("+g.Detail+")")
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrGates, strings.Join(failed, "; "))
+}
+
+// epsilon absorbs float rounding when comparing a rate with a threshold: 19/20 is 0.95.
+const epsilon = 1e-9
+
+// evaluateGates checks overall and per-vertical accuracy against min (PC2 NFR-3), coverage of
+// every ordered pair of sub-agents (NFR-6) unless disabled, and that nothing leaked (FR-14).
+func evaluateGates(r *Report, ids []string, min float64, coverageGate bool) []GateResult {
+	var gates []GateResult
+	o := r.Overall
+	gates = append(gates, GateResult{
+		Name: GateRoutingAccuracy, Passed: o.Turns > 0 && o.RoutingAccuracy+epsilon >= min,
+		Detail: fmt.Sprintf("%.1f%% over %d turns, minimum %.1f%%", 100*o.RoutingAccuracy, o.Turns, 100*min),
+	})
+	for _, id := range ids {
+		v := r.Verticals[id]
+		g := GateResult{Name: GateVerticalPrefix + id}
+		if v.Turns == 0 {
+			g.Passed, g.Skipped, g.Detail = true, true, "no turn expects or reaches it"
+		} else {
+			g.Passed = v.Accuracy+epsilon >= min
+			g.Detail = fmt.Sprintf("%.1f%% over %d turns, minimum %.1f%%", 100*v.Accuracy, v.Turns, 100*min)
+		}
+		gates = append(gates, g)
+	}
+	cov := r.Coverage
+	g := GateResult{Name: GatePairCoverage, Passed: len(cov.Missing) == 0}
+	switch {
+	case !coverageGate:
+		g.Passed, g.Skipped, g.Detail = true, true, fmt.Sprintf("disabled; %d of %d ordered pairs covered", cov.PairsCovered, cov.PairsRequired)
+	case g.Passed:
+		g.Detail = fmt.Sprintf("all %d ordered pairs covered", cov.PairsRequired)
+	default:
+		g.Detail = fmt.Sprintf("%d of %d ordered pairs covered; missing %s", cov.PairsCovered, cov.PairsRequired, strings.Join(cov.Missing, ", "))
+	}
+	gates = append(gates, g)
+	gates = append(gates, GateResult{Name: GateNoLeaks, Passed: r.Leaks == 0, Detail: fmt.Sprintf("%d internal details found in events", r.Leaks)})
+	return gates
+}

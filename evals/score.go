@@ -1,0 +1,179 @@
+package evals
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// scorer turns case runs into a [Report]. It holds only immutable lookup tables.
+type scorer struct {
+	agents []AgentInfo
+	ids    []string
+	cap    int // used when a turn has no routing record
+	leaks  *leakChecker
+	ack    *acknowledger
+}
+
+func newScorer(agents []AgentInfo, cap int) *scorer {
+	return &scorer{agents: agents, ids: agentIDs(agents), cap: cap, leaks: newLeakChecker(agents), ack: newAcknowledger(agents)}
+}
+
+// score computes every number of the report except coverage, gates and the judge summary.
+func (s *scorer) score(runs []*caseRun) *Report {
+	rep := &Report{
+		SchemaVersion: SchemaVersion,
+		Verticals:     map[string]VerticalScore{},
+		Datasets:      map[string]DatasetScore{},
+		LeakFindings:  []Leak{},
+		Failures:      []Failure{},
+		Cases:         []CaseReport{},
+	}
+	counts := map[string]*verticalCounts{}
+	for _, id := range s.ids {
+		counts[id] = &verticalCounts{}
+	}
+	conf := newConfusion(s.ids)
+	var (
+		latencies                                      []time.Duration
+		correct, switches, switchOK, fanouts, fanoutOK int
+		acks, ackOK                                    int
+		dsCorrect                                      = map[string]int{}
+	)
+	for _, cr := range runs {
+		ds := cr.dataset.Name
+		cs := CaseReport{Dataset: ds, ID: cr.c.ID, User: cr.c.User, Faults: cr.c.Faults, Passed: true, Turns: []TurnReport{}}
+		if cr.err != nil {
+			cs.Error = cr.err.Error()
+			cs.Passed = false
+			rep.Failures = append(rep.Failures, Failure{Dataset: ds, Case: cr.c.ID, Kind: FailError, Message: cs.Error, Expected: []string{}, Invoked: []string{}})
+		}
+		dscore := rep.Datasets[ds]
+		dscore.File, dscore.Cases = cr.dataset.File, dscore.Cases+1
+		for i, t := range cr.c.Turns {
+			run := cr.turns[i]
+			fail := func(kind, msg string, inv []string) {
+				cs.Passed = false
+				rep.Failures = append(rep.Failures, Failure{
+					Dataset: ds, Case: cr.c.ID, Turn: i + 1, Kind: kind, Message: msg, User: t.Message,
+					Expected: t.Expect, Invoked: inv, Reply: clip(run.out.Visible(), 400),
+				})
+			}
+			d := run.out.Decision
+			inv := uniq(run.out.Invoked())
+			cap := s.cap
+			if d != nil && d.Cap > 0 {
+				cap = d.Cap
+			}
+			tr := TurnReport{
+				Index: i + 1, Message: t.Message, Expected: t.Expect, Invoked: inv, Outcome: run.out.Outcome,
+				Reply: run.out.Visible(), LatencyMS: millis(run.out.Latency), OverCap: overCap(t.Expect, cap),
+				JudgeScore: run.judge,
+			}
+			if d != nil {
+				tr.Dropped, tr.IntentCount = d.Dropped, d.IntentCount
+				for _, a := range d.Agents {
+					tr.Agents = append(tr.Agents, AgentReport{Agent: a.Agent, Outcome: string(a.Outcome), LatencyMS: millis(a.Latency)})
+				}
+			}
+			rep.Overall.Turns++
+			dscore.Turns++
+			if run.err != nil {
+				rep.Overall.Errors++
+				tr.Error = run.err.Error()
+				if !errors.Is(run.err, errNotRun) { // the failing turn (or the case) says why
+					fail(FailError, tr.Error, inv)
+				}
+			} else {
+				latencies = append(latencies, run.out.Latency)
+			}
+			tr.RoutingCorrect = run.err == nil && routingCorrect(t.Expect, inv, cap)
+			if tr.RoutingCorrect {
+				correct++
+				dsCorrect[ds]++
+			} else if run.err == nil {
+				fail(FailRouting, routingMessage(t.Expect, inv, cap), inv)
+			}
+			for _, id := range s.ids {
+				counts[id].add(id, t.Expect, inv, cap)
+			}
+			conf.add(t.Expect, inv, cap)
+
+			if i > 0 {
+				prev := cr.c.Turns[i-1].Expect
+				if len(prev) == 1 && len(t.Expect) == 1 && prev[0] != t.Expect[0] {
+					tr.IntentSwitch = true
+					switches++
+					if tr.RoutingCorrect {
+						switchOK++
+					}
+				}
+			}
+			if len(t.Expect) >= 2 {
+				fanouts++
+				why := fanOutCheck(t.Expect, inv, cap, d)
+				if run.err != nil {
+					why = "turn did not run"
+				}
+				ok := why == ""
+				tr.FanOut = &ok
+				if ok {
+					fanoutOK++
+				} else if run.err == nil && tr.RoutingCorrect {
+					// A routing failure already explains a wrong set; report what routing cannot.
+					fail(FailFanOut, why, inv)
+				}
+			}
+			if len(t.AcknowledgeFailure) > 0 {
+				acks++
+				missing := t.AcknowledgeFailure
+				if run.err == nil {
+					missing = s.ack.missing(run.out.Visible(), t.AcknowledgeFailure)
+				}
+				ok := len(missing) == 0
+				tr.Acknowledged = &ok
+				if ok {
+					ackOK++
+				} else if run.err == nil {
+					fail(FailAcknowledgment, fmt.Sprintf("the reply does not acknowledge in words that %s was unavailable", strings.Join(missing, ", ")), inv)
+				}
+			}
+			for _, h := range s.leaks.check(run.out.Events) {
+				tr.Leaks++
+				rep.LeakFindings = append(rep.LeakFindings, Leak{Dataset: ds, Case: cr.c.ID, Turn: i + 1, Event: h.event, EventID: h.eventID, Kind: h.kind, Match: h.match})
+				fail(FailLeak, fmt.Sprintf("%s in %s event: %q", h.kind, h.event, h.match), inv)
+			}
+			cs.Turns = append(cs.Turns, tr)
+		}
+		if cs.Passed {
+			rep.Overall.CasesPassed++
+			dscore.CasesPassed++
+		}
+		dscore.RoutingAccuracy = ratioOr(dsCorrect[ds], dscore.Turns, 0)
+		rep.Datasets[ds] = dscore
+		rep.Overall.Cases++
+		rep.Cases = append(rep.Cases, cs)
+	}
+	rep.Overall.RoutingAccuracy = ratioOr(correct, rep.Overall.Turns, 0)
+	rep.Overall.IntentSwitchAccuracy, rep.Overall.IntentSwitchTurns = ratioOr(switchOK, switches, 0), switches
+	rep.Overall.FanOutAccuracy, rep.Overall.FanOutTurns = ratioOr(fanoutOK, fanouts, 0), fanouts
+	rep.Overall.FailureAckRate, rep.Overall.FailureAckTurns = ratioOr(ackOK, acks, 0), acks
+	for id, c := range counts {
+		rep.Verticals[id] = c.score()
+	}
+	rep.Confusion = conf.matrix()
+	rep.Leaks = len(rep.LeakFindings)
+	rep.LatencyMS = summarizeLatency(latencies)
+	return rep
+}
+
+func routingMessage(expect, invoked []string, cap int) string {
+	if overCap(expect, cap) {
+		return fmt.Sprintf("expected up to %d of %s, invoked %s", cap, setString(expect), setString(invoked))
+	}
+	return fmt.Sprintf("expected %s, invoked %s", setString(expect), setString(invoked))
+}
+
+// setString renders ids as {a, b}, or {} for none.
+func setString(ids []string) string { return "{" + strings.Join(ids, ", ") + "}" }
