@@ -93,7 +93,7 @@ func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {
 			return
 		}
 		started := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		fmt.Fprintf(w, `{"turn_id":%q,"episode_id":%q,"state":"completed","outcome":"ok","routing":{"invoked":["shop"],"intent_count":1,"cap":3,"cap_behaviour":"within","dropped":null,"agents":[{"agent":"shop","outcome":"ok","started":%q,"latency":2000000}]}}`,
+		fmt.Fprintf(w, `{"turn_id":%q,"episode_id":%q,"state":"completed","outcome":"ok","routing":{"invoked":["shop"],"intent_count":1,"cap":3,"cap_behaviour":"within","dropped":[],"agents":[{"agent":"shop","outcome":"ok","started":%q,"latency_ms":2}]}}`,
 			r.PathValue("id"), turn.episode, started.Format(time.RFC3339Nano))
 	})
 	faults := func(w http.ResponseWriter, r *http.Request) {

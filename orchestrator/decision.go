@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -24,21 +25,22 @@ const (
 )
 
 // Decision is the routing-decision record of one turn (PC2 FR-15, AC-10).
+// Its JSON form (see [Decision.MarshalJSON]) is what GET /v1/turns/{id} shows as "routing".
 type Decision struct {
-	Invoked      []string       `json:"invoked"`       // sub-agent ids run, in call order
-	IntentCount  int            `json:"intent_count"`  // tool calls the LLM emitted
-	Cap          int            `json:"cap"`           // the fan-out cap in force
-	CapBehaviour string         `json:"cap_behaviour"` // within, at or over
-	Dropped      []string       `json:"dropped"`       // tool names dropped before running
-	Agents       []AgentOutcome `json:"agents"`        // per invoked sub-agent
+	Invoked      []string       // sub-agent ids run, in call order
+	IntentCount  int            // tool calls the LLM emitted
+	Cap          int            // the fan-out cap in force
+	CapBehaviour string         // within, at or over
+	Dropped      []string       // tool names dropped before running
+	Agents       []AgentOutcome // per invoked sub-agent
 }
 
 // AgentOutcome is one sub-agent's part of the routing decision.
 type AgentOutcome struct {
-	Agent   string        `json:"agent"`
-	Outcome Outcome       `json:"outcome"`
-	Started time.Time     `json:"started"`
-	Latency time.Duration `json:"latency"`
+	Agent   string
+	Outcome Outcome
+	Started time.Time
+	Latency time.Duration
 }
 
 // applyCap keeps the first cap calls that name a bound sub-agent and drops the rest before
@@ -120,3 +122,52 @@ func (o *Orchestrator) vocabulary() map[string]map[string]definitions.StatusEven
 }
 
 var _ stream.Sink = stream.SinkFunc(nil)
+
+// decisionJSON is the wire form of a [Decision]: lists are never null and latencies are
+// milliseconds, which clients read without knowing Go durations.
+type decisionJSON struct {
+	Invoked      []string           `json:"invoked"`
+	IntentCount  int                `json:"intent_count"`
+	Cap          int                `json:"cap"`
+	CapBehaviour string             `json:"cap_behaviour"`
+	Dropped      []string           `json:"dropped"`
+	Agents       []agentOutcomeJSON `json:"agents"`
+}
+
+type agentOutcomeJSON struct {
+	Agent     string    `json:"agent"`
+	Outcome   Outcome   `json:"outcome"`
+	Started   time.Time `json:"started"`
+	LatencyMS float64   `json:"latency_ms"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (d Decision) MarshalJSON() ([]byte, error) {
+	w := decisionJSON{Invoked: nonNil(d.Invoked), IntentCount: d.IntentCount, Cap: d.Cap,
+		CapBehaviour: d.CapBehaviour, Dropped: nonNil(d.Dropped), Agents: []agentOutcomeJSON{}}
+	for _, a := range d.Agents {
+		w.Agents = append(w.Agents, agentOutcomeJSON{Agent: a.Agent, Outcome: a.Outcome, Started: a.Started,
+			LatencyMS: float64(a.Latency) / float64(time.Millisecond)})
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (d *Decision) UnmarshalJSON(data []byte) error {
+	var w decisionJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*d = Decision{IntentCount: w.IntentCount, Cap: w.Cap, CapBehaviour: w.CapBehaviour}
+	if len(w.Invoked) > 0 {
+		d.Invoked = w.Invoked
+	}
+	if len(w.Dropped) > 0 {
+		d.Dropped = w.Dropped
+	}
+	for _, a := range w.Agents {
+		d.Agents = append(d.Agents, AgentOutcome{Agent: a.Agent, Outcome: a.Outcome, Started: a.Started,
+			Latency: time.Duration(a.LatencyMS * float64(time.Millisecond))})
+	}
+	return nil
+}

@@ -41,6 +41,10 @@ type SSEOptions struct {
 	// DrainTimeout bounds how long the last event may take to reach the socket before the
 	// connection is dropped anyway. Zero means 30s.
 	DrainTimeout time.Duration
+	// StallTimeout is how long a connection whose backlog is full may go without a single
+	// event reaching the socket before it is dropped. A reader that keeps up, however long the
+	// turn, is never dropped. Zero means 10s.
+	StallTimeout time.Duration
 }
 
 // SSEResult describes how a [ServeSSE] connection went.
@@ -78,6 +82,9 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 	if opts.DrainTimeout <= 0 {
 		opts.DrainTimeout = 30 * time.Second
 	}
+	if opts.StallTimeout <= 0 {
+		opts.StallTimeout = 10 * time.Second
+	}
 	var res SSEResult
 	done, err := hub.lastDelivered(r.Context(), turnID, after)
 	if err != nil {
@@ -107,9 +114,9 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 
 	var wg sync.WaitGroup
 	var feedErr error
-	wg.Go(func() { feedErr = c.feed(ctx, hub, turnID, after, opts.DrainTimeout) })
+	wg.Go(func() { feedErr = c.feed(ctx, hub, turnID, after, opts) })
 	if opts.Heartbeat > 0 {
-		wg.Go(func() { c.heartbeat(ctx, opts.Heartbeat) })
+		wg.Go(func() { c.heartbeat(ctx, opts.Heartbeat, opts.Backlog) })
 	}
 
 	// The library reads the stream from the query and insists on a numeric Last-Event-ID,
@@ -153,8 +160,9 @@ type sseConn struct {
 }
 
 // feed follows the log into the stream until turn.completed is on the wire, ctx ends or the
-// client falls behind.
-func (c *sseConn) feed(ctx context.Context, hub *Hub, turnID string, after uint64, drain time.Duration) error {
+// client stalls. It never queues more than opts.Backlog events: with a full backlog it waits for
+// the writer, and drops the client only when nothing reaches the socket for StallTimeout.
+func (c *sseConn) feed(ctx context.Context, hub *Hub, turnID string, after uint64, opts SSEOptions) error {
 	if !c.fw.waitFlushes(ctx, 1, nil) { // the subscriber is registered once headers are flushed
 		return nil
 	}
@@ -172,13 +180,19 @@ func (c *sseConn) feed(ctx context.Context, hub *Hub, turnID string, after uint6
 			return err
 		}
 		_, final := rec.Event.(TurnCompleted)
+		if !c.waitRoom(ctx, opts.Backlog, opts.StallTimeout) {
+			if ctx.Err() == nil {
+				c.drop()
+			}
+			return nil
+		}
 		target, ok := c.publish(&sse.Event{ID: []byte(strconv.FormatUint(rec.ID, 10)), Event: []byte(name), Data: data}, rec.ID, final)
 		if !ok {
 			c.drop()
 			return nil
 		}
 		if final {
-			timer := time.NewTimer(drain)
+			timer := time.NewTimer(opts.DrainTimeout)
 			defer timer.Stop()
 			if c.fw.waitFlushes(ctx, target, timer.C) {
 				c.mu.Lock()
@@ -194,7 +208,32 @@ func (c *sseConn) feed(ctx context.Context, hub *Hub, turnID string, after uint6
 	return nil
 }
 
-func (c *sseConn) heartbeat(ctx context.Context, every time.Duration) {
+// waitRoom waits until fewer than backlog events are queued on this connection. It returns
+// false when ctx ends or when the writer makes no progress at all for stall.
+func (c *sseConn) waitRoom(ctx context.Context, backlog int, stall time.Duration) bool {
+	for {
+		flushed := c.fw.flushCount()
+		if c.queued(flushed) < backlog {
+			return true
+		}
+		timer := time.NewTimer(stall)
+		progressed := c.fw.waitFlushes(ctx, flushed+1, timer.C)
+		timer.Stop()
+		if !progressed {
+			return false
+		}
+	}
+}
+
+// queued is how many published events and heartbeats are not yet on the wire, given the
+// writer's flush count (flush 1 was the headers).
+func (c *sseConn) queued(flushed int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sent - (flushed - 1)
+}
+
+func (c *sseConn) heartbeat(ctx context.Context, every time.Duration, backlog int) {
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
 	for {
@@ -205,6 +244,9 @@ func (c *sseConn) heartbeat(ctx context.Context, every time.Duration) {
 		}
 		if !c.fw.waitFlushes(ctx, 1, nil) {
 			return
+		}
+		if c.queued(c.fw.flushCount()) >= backlog {
+			continue // events are flowing or stalled: a keep-alive adds nothing either way
 		}
 		if _, ok := c.publish(&sse.Event{Comment: []byte("keep-alive")}, 0, false); !ok {
 			c.drop()

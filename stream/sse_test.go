@@ -250,7 +250,7 @@ func TestServeSSEDropsSlowClient(t *testing.T) {
 	hub := stream.NewHub(stream.NewMemoryLogStore())
 	log := hub.Open("t1")
 	log.Publish(stream.TurnStarted{TurnID: "t1"})
-	opts := stream.SSEOptions{Backlog: 16}
+	opts := stream.SSEOptions{Backlog: 16, StallTimeout: 200 * time.Millisecond}
 	srv, results := sseServer(t, hub, opts)
 
 	// A client that sends its request, reads the headers and then nothing more.

@@ -8,6 +8,11 @@
 // message, suppresses and alerts on a mismatch without retrying, and turns every other
 // failure into a plain "unavailable" result. Status is the single decision boundary.
 //
+// A definition with a2a_url is answered by a [Remote] instead: a remote A2A agent reached with
+// JSON-RPC message/send, which receives the inherited principal with every call. [Runtime] is
+// what both have in common.
+//
 // Goroutine model: [Agent.Ask] runs on the caller's goroutine and calls tools one after the
-// other; an Agent is safe for concurrent use by many turns.
+// other; [Remote.Ask] makes its HTTP calls on the caller's goroutine. Both are safe for
+// concurrent use by many turns.
 package subagents

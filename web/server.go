@@ -42,13 +42,16 @@ type Config struct {
 	// MaxBody bounds request bodies; default 64 KiB.
 	MaxBody int64
 	// SSE tunes event streams.
-	SSE    stream.SSEOptions
+	SSE stream.SSEOptions
+	// A2A describes the agent for the A2A routes; they are left out without an orchestrator.
+	A2A    A2AConfig
 	Logger *slog.Logger
 }
 
 type server struct {
-	cfg Config
-	log *slog.Logger
+	cfg  Config
+	log  *slog.Logger
+	card agentCard // without its URL, which each request fills in
 }
 
 // New returns the HTTP handler of the service.
@@ -91,6 +94,11 @@ func New(cfg Config) (http.Handler, error) {
 	v1.GET("/turns/:id/events", s.requireTurnAccess, s.turnEvents)
 	v1.DELETE("/turns/:id", s.requireBearer, s.deleteTurn)
 	v1.GET("/episodes/:id", s.requireBearer, s.getEpisode)
+	if cfg.A2A.Orchestrator != nil {
+		s.card = newAgentCard(cfg.A2A)
+		r.GET("/.well-known/agent-card.json", s.agentCardRoute)
+		r.POST("/a2a", s.requireBearer, s.a2aRPC)
+	}
 	if cfg.DevLogin != nil {
 		v1.POST("/dev/token", s.devToken)
 	}

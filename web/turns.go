@@ -112,9 +112,6 @@ func (s *server) postTurn(c *gin.Context) {
 		return
 	}
 	if wantsEventStream(c.Request) {
-		if s.cfg.CancelOnDisconnect {
-			defer s.cancelIfRunning(c, rec.ID)
-		}
 		s.serveEvents(c, rec.ID, 0)
 		return
 	}
@@ -151,18 +148,22 @@ func (s *server) turnEvents(c *gin.Context) {
 		abort(c, http.StatusBadRequest, "invalid_last_event_id", "Last-Event-ID must be a number.")
 		return
 	}
-	if s.cfg.CancelOnDisconnect {
-		defer s.cancelIfRunning(c, id)
-	}
 	s.serveEvents(c, id, after)
 }
 
-// serveEvents streams a turn's events after the given id. A dropped slow client is normal:
-// it resumes with Last-Event-ID.
+// serveEvents streams a turn's events after the given id. A slow client dropped by the server
+// is expected to resume with Last-Event-ID, so it never counts as the client leaving.
 func (s *server) serveEvents(c *gin.Context, turnID string, after uint64) {
 	res, err := stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, turnID, after, s.cfg.SSE)
-	if err != nil && c.Request.Context().Err() == nil {
-		s.log.InfoContext(c.Request.Context(), "event stream ended early", "turn_id", turnID, "events", res.Events, "reason", err)
+	switch {
+	case errors.Is(err, stream.ErrSlowClient):
+		s.log.InfoContext(c.Request.Context(), "dropped a stalled event stream", "turn_id", turnID, "events", res.Events)
+		return
+	case err != nil:
+		s.log.WarnContext(c.Request.Context(), "event stream ended early", "turn_id", turnID, "events", res.Events, "err", err)
+	}
+	if s.cfg.CancelOnDisconnect && !res.Completed && !res.NoContent {
+		s.cancelIfRunning(c, turnID)
 	}
 }
 

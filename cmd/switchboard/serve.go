@@ -92,7 +92,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	slog.SetDefault(log)
 
 	opts := app.Options{
-		Config: cfg, AgentsDir: f.agents, Logger: log,
+		Config: cfg, AgentsDir: f.agents, Logger: log, Version: version,
 		TracerProvider: tel.TracerProvider(), MeterProvider: tel.MeterProvider(), Metrics: tel.MetricsHandler(),
 	}
 	if _, err := os.Stat(f.agents); errors.Is(err, fs.ErrNotExist) && f.agents == "./agents" {
@@ -166,7 +166,7 @@ func displayAddr(addr net.Addr) string {
 
 // secretsOf lists the configured secrets, which the log handler removes wherever they appear.
 func secretsOf(cfg config.Config) []string {
-	out := []string{cfg.Auth.HS256Secret, cfg.CCS.Credential, cfg.CCS.SigningKey}
+	out := []string{cfg.Auth.HS256Secret, cfg.CCS.Credential, cfg.CCS.SigningKey, cfg.A2A.Credential}
 	for _, m := range cfg.Models {
 		out = append(out, m.APIKey)
 	}

@@ -19,9 +19,9 @@ type appStore interface {
 	stream.LogStore
 }
 
-// subAgent injects the sub-agent runtime into the orchestrator, which knows only its own
-// small interface (the orchestrator never imports subagents).
-type subAgent struct{ rt *subagents.Agent }
+// subAgent injects a sub-agent runtime (local or remote) into the orchestrator, which knows
+// only its own small interface (the orchestrator never imports subagents).
+type subAgent struct{ rt subagents.Runtime }
 
 var _ orchestrator.SubAgent = subAgent{}
 

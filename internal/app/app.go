@@ -47,6 +47,11 @@ type Options struct {
 	Models func(alias string) (llmModel, error)
 	// Ready adds details to /readyz.
 	Ready func() map[string]any
+	// Version is the build's version, shown on the A2A agent card.
+	Version string
+	// A2ACredential returns the bearer token sent to remote (a2a_url) sub-agents on behalf
+	// of p; nil sends none.
+	A2ACredential func(ctx context.Context, p principal.Principal) (string, error)
 }
 
 // App is an assembled service.
@@ -127,6 +132,15 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	runtimes := make(map[string]orchestrator.SubAgent, len(subs))
 	var forbidden []string
 	for _, d := range subs {
+		if d.Remote() {
+			rt, err := subagents.NewRemote(subagents.RemoteConfig{Definition: d, Credential: a.remoteCredential(o.A2ACredential, cfg.A2A)},
+				subagents.WithTracerProvider(o.TracerProvider))
+			if err != nil {
+				return nil, err
+			}
+			runtimes[d.ID] = subAgent{rt}
+			continue
+		}
 		m, err := models(modelAlias(d))
 		if err != nil {
 			return nil, fmt.Errorf("sub-agent %s: %w", d.ID, err)
@@ -180,6 +194,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	wcfg := web.Config{
 		Service: a.Service, Hub: a.Hub, Auth: auth, TurnTokens: turnTokens,
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
+		A2A: web.A2AConfig{Orchestrator: orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version},
 		Ready: func() map[string]any {
 			r := map[string]any{"providers": a.Providers, "orchestrator": orcDef.ID, "ccs": ccsMode(cfg.CCS), "store": storeDriver(cfg.Store)}
 			if o.Ready != nil {
@@ -210,6 +225,24 @@ func (a *App) Close() error {
 		errs = append(errs, a.closers[i]())
 	}
 	return errors.Join(errs...)
+}
+
+// remoteCredential picks the bearer token for calls to remote sub-agents: the option, else the
+// configured static credential, else in dev mode a dev token minted for the turn's principal
+// (so two dev instances sharing SWITCHBOARD_DEV_SECRET can delegate to each other).
+func (a *App) remoteCredential(given func(context.Context, principal.Principal) (string, error), c config.A2A) func(context.Context, principal.Principal) (string, error) {
+	switch {
+	case given != nil:
+		return given
+	case c.Credential != "":
+		return func(context.Context, principal.Principal) (string, error) { return c.Credential, nil }
+	}
+	return func(_ context.Context, p principal.Principal) (string, error) {
+		if a.DevSigner == nil { // set before any turn runs
+			return "", errors.New("no credential configured for remote sub-agents (a2a.credential_env)")
+		}
+		return a.DevSigner.Mint(string(p), 5*time.Minute)
+	}
 }
 
 func pickOrchestrator(defs *definitions.Set, id string) (*definitions.Definition, error) {

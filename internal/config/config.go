@@ -30,6 +30,18 @@ type Config struct {
 	Prompts      Prompts                    `yaml:"prompts"`
 	// Flags resolves feature-flag names used by definitions' `enabled:`.
 	Flags map[string]bool `yaml:"flags"`
+	A2A   A2A             `yaml:"a2a"`
+}
+
+// A2A configures the A2A surface and calls to remote (a2a_url) sub-agents.
+type A2A struct {
+	// PublicURL is the base URL the agent card advertises; empty derives it from each request.
+	PublicURL string `yaml:"public_url"`
+	// CredentialEnv names the env var holding the bearer token sent to remote sub-agents. In
+	// dev mode without it, each call carries a dev token minted for the turn's principal.
+	CredentialEnv string `yaml:"credential_env"`
+
+	Credential string `yaml:"-"` // resolved from CredentialEnv by cmd
 }
 
 // CCS says where the context service is.
@@ -220,6 +232,7 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 	secret(c.CCS.CredentialEnv, &c.CCS.Credential, "ccs.credential_env")
 	secret(c.CCS.SigningKeyEnv, &c.CCS.SigningKey, "ccs.signing_key_env")
 	secret(c.Auth.HS256SecretEnv, &c.Auth.HS256Secret, "auth.hs256_secret_env")
+	secret(c.A2A.CredentialEnv, &c.A2A.Credential, "a2a.credential_env")
 	if c.Store.DSNEnv != "" {
 		secret(c.Store.DSNEnv, &c.Store.DSN, "store.dsn_env")
 	}

@@ -1,0 +1,171 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/switchboard-ai/switchboard/definitions"
+)
+
+// A2AConfig describes the agent that the A2A routes publish (DESIGN.md §6): the Agent Card at
+// /.well-known/agent-card.json and the JSON-RPC endpoint POST /a2a. Both are left out when
+// Orchestrator is nil.
+//
+// Over A2A the service is one agent, the orchestrator: a task is a turn (task id = turn id), a
+// context is an episode (contextId = episode id), and a message's messageId is the turn's
+// idempotency key. The bound sub-agents are listed as the card's skills; callers never reach
+// them directly (hub and spoke).
+type A2AConfig struct {
+	// Orchestrator is the definition the card describes: its name and description.
+	Orchestrator *definitions.Definition
+	// SubAgents are the bound sub-agents, in sub_agents order; each becomes a skill.
+	SubAgents []*definitions.Definition
+	// PublicURL is the externally visible base URL (scheme://host[/prefix]) the card
+	// advertises. Empty derives it from each request's Host (and X-Forwarded-Proto).
+	PublicURL string
+	// Version is the agent's version on the card; default "dev".
+	Version string
+}
+
+// a2aMethods are the JSON-RPC methods POST /a2a answers, for the method-not-found message.
+const a2aMethods = "message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe"
+
+// a2aRPC serves POST /a2a: one JSON-RPC 2.0 request per body. Unary methods answer with a JSON
+// response (HTTP 200 even for JSON-RPC errors, as the transport asks); message/stream and
+// tasks/resubscribe answer with an SSE stream of JSON-RPC responses.
+func (s *server) a2aRPC(c *gin.Context) {
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			s.rpcReply(c, nil, nil, rpcErr(codeInvalidRequest, "The request body is too large."))
+		}
+		return // otherwise the client went away mid-body: nobody to answer
+	}
+	req, rerr := decodeRPC(body)
+	if rerr != nil {
+		s.rpcReply(c, req.ID, nil, rerr)
+		return
+	}
+	ctx, p := c.Request.Context(), principalOf(c)
+	var result any
+	switch req.Method {
+	case "message/send":
+		result, rerr = s.a2aSend(ctx, p, req.Params)
+	case "message/stream":
+		s.a2aStream(c, req)
+		return
+	case "tasks/resubscribe":
+		s.a2aResubscribe(c, req)
+		return
+	case "tasks/get":
+		result, rerr = s.a2aGet(ctx, p, req.Params)
+	case "tasks/cancel":
+		result, rerr = s.a2aCancel(ctx, p, req.Params)
+	case "tasks/pushNotificationConfig/set", "tasks/pushNotificationConfig/get",
+		"tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete":
+		rerr = rpcErr(codePushNotSupported, "Push notifications are not supported: use message/stream or tasks/get.")
+	case "agent/getAuthenticatedExtendedCard":
+		rerr = rpcErr(codeNoExtendedCard, "There is no extended agent card: the public card is complete.")
+	default:
+		rerr = rpcErr(codeMethodNotFound, "Unknown method. This agent answers "+a2aMethods+".")
+	}
+	if ctx.Err() != nil {
+		return // the caller left while the turn ran; the turn itself carries on
+	}
+	s.rpcReply(c, req.ID, result, rerr)
+}
+
+func (s *server) rpcReply(c *gin.Context, id json.RawMessage, result any, rerr *rpcError) {
+	resp := rpcResponse{JSONRPC: "2.0", ID: id, Result: result, Error: rerr}
+	if rerr != nil {
+		resp.Result = nil
+	}
+	c.JSON(http.StatusOK, resp)
+}
+
+// decodeRPC reads one JSON-RPC 2.0 request object. On failure it returns the error to answer
+// with, and the request's id when it could be read (the response then carries it; otherwise
+// the id is null). Params, when present, must be an object: A2A names its parameters.
+func decodeRPC(body []byte) (rpcRequest, *rpcError) {
+	var req rpcRequest
+	body = bytes.TrimSpace(body)
+	if !json.Valid(body) {
+		return req, rpcErr(codeParse, "The request is not valid JSON.")
+	}
+	switch body[0] {
+	case '{':
+	case '[':
+		return req, rpcErr(codeInvalidRequest, "Batch requests are not supported: send one request per call.")
+	default:
+		return req, rpcErr(codeInvalidRequest, "The request must be a JSON-RPC 2.0 object.")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		return req, rpcErr(codeParse, "The request is not valid JSON.")
+	}
+	id, hasID := fields["id"]
+	switch {
+	case !hasID:
+		return req, rpcErr(codeInvalidRequest, `The request needs an "id": every A2A method answers.`)
+	case !validID(id):
+		return req, rpcErr(codeInvalidRequest, `"id" must be a string or a number.`)
+	}
+	req.ID = id
+	var version string
+	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
+		return req, rpcErr(codeInvalidRequest, `"jsonrpc" must be "2.0".`)
+	}
+	if json.Unmarshal(fields["method"], &req.Method) != nil || req.Method == "" {
+		return req, rpcErr(codeInvalidRequest, `"method" must be a non-empty string.`)
+	}
+	if p := fields["params"]; len(p) > 0 && string(p) != "null" {
+		if p[0] != '{' {
+			return req, rpcErr(codeInvalidParams, `"params" must be an object.`)
+		}
+		req.Params = p
+	}
+	return req, nil
+}
+
+// validID accepts the id forms JSON-RPC recommends: a string or a number (not null).
+func validID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return false
+	}
+	return id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')
+}
+
+// decodeParams decodes a method's params object into v, saying which field is wrong.
+func decodeParams(raw json.RawMessage, v any) *rpcError {
+	if raw == nil {
+		return rpcErr(codeInvalidParams, `"params" are required for this method.`)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) && typ.Field != "" {
+			return rpcErr(codeInvalidParams, "params."+typ.Field+" has the wrong type.")
+		}
+		return rpcErr(codeInvalidParams, "The params do not match this method.")
+	}
+	return nil
+}
+
+// taskID reads the params of tasks/get, tasks/cancel and tasks/resubscribe.
+func taskID(raw json.RawMessage) (string, *rpcError) {
+	var tp taskIDParams
+	if e := decodeParams(raw, &tp); e != nil {
+		return "", e
+	}
+	id := strings.TrimSpace(tp.ID)
+	if id == "" {
+		return "", rpcErr(codeInvalidParams, "params.id (the task id) is required.")
+	}
+	return id, nil
+}

@@ -1,0 +1,118 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// agentCard is the A2A v0.3 AgentCard, with the fields switchboard publishes.
+type agentCard struct {
+	ProtocolVersion      string                    `json:"protocolVersion"`
+	Name                 string                    `json:"name"`
+	Description          string                    `json:"description"`
+	URL                  string                    `json:"url"`
+	PreferredTransport   string                    `json:"preferredTransport"`
+	AdditionalInterfaces []agentInterface          `json:"additionalInterfaces"`
+	Version              string                    `json:"version"`
+	Capabilities         agentCapabilities         `json:"capabilities"`
+	SecuritySchemes      map[string]securityScheme `json:"securitySchemes"`
+	Security             []map[string][]string     `json:"security"`
+	DefaultInputModes    []string                  `json:"defaultInputModes"`
+	DefaultOutputModes   []string                  `json:"defaultOutputModes"`
+	Skills               []agentSkill              `json:"skills"`
+}
+
+type agentInterface struct {
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+}
+
+type agentCapabilities struct {
+	Streaming              bool `json:"streaming"`
+	PushNotifications      bool `json:"pushNotifications"`
+	StateTransitionHistory bool `json:"stateTransitionHistory"`
+}
+
+type securityScheme struct {
+	Type         string `json:"type"`
+	Scheme       string `json:"scheme"`
+	BearerFormat string `json:"bearerFormat,omitempty"`
+	Description  string `json:"description,omitempty"`
+}
+
+type agentSkill struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
+	Examples    []string `json:"examples,omitempty"`
+}
+
+// newAgentCard describes the orchestrator; only the URL is left for each request to fill.
+func newAgentCard(cfg A2AConfig) agentCard {
+	def := cfg.Orchestrator
+	name := def.Name
+	if name == "" {
+		name = def.ID
+	}
+	version := cfg.Version
+	if version == "" {
+		version = "dev"
+	}
+	card := agentCard{
+		ProtocolVersion:    a2aProtocolVersion,
+		Name:               name,
+		Description:        def.Description,
+		PreferredTransport: a2aTransport,
+		Version:            version,
+		Capabilities:       agentCapabilities{Streaming: true},
+		SecuritySchemes: map[string]securityScheme{"bearer": {
+			Type: "http", Scheme: "bearer", BearerFormat: "JWT",
+			Description: "A JWT whose subject is the user the agent acts for.",
+		}},
+		Security:           []map[string][]string{{"bearer": {}}},
+		DefaultInputModes:  []string{a2aTextMode},
+		DefaultOutputModes: []string{a2aTextMode},
+		Skills:             []agentSkill{},
+	}
+	for _, d := range cfg.SubAgents {
+		skill := agentSkill{ID: d.ID, Name: d.Name, Description: d.Description, Tags: []string{d.ID}, Examples: d.Examples}
+		if skill.Name == "" {
+			skill.Name = d.ID
+		}
+		card.Skills = append(card.Skills, skill)
+	}
+	return card
+}
+
+// agentCardRoute serves GET /.well-known/agent-card.json (public).
+func (s *server) agentCardRoute(c *gin.Context) {
+	card := s.card
+	card.URL = s.publicBase(c.Request) + "/a2a"
+	card.AdditionalInterfaces = []agentInterface{{URL: card.URL, Transport: a2aTransport}}
+	if s.cfg.A2A.PublicURL == "" {
+		// The URL echoes this request's Host: a shared cache must not hand it to another.
+		c.Header("Vary", "Host, X-Forwarded-Proto")
+	}
+	c.JSON(http.StatusOK, card)
+}
+
+// publicBase is the base URL callers reach the service at: the configured one, or this
+// request's scheme and Host.
+func (s *server) publicBase(r *http.Request) string {
+	if u := s.cfg.A2A.PublicURL; u != "" {
+		return strings.TrimRight(u, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" || strings.ContainsAny(host, "/@?#\\ \t") {
+		host = "localhost"
+	}
+	return (&url.URL{Scheme: scheme, Host: host}).String()
+}

@@ -1,0 +1,201 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// a2aStream answers message/stream: it starts the turn like message/send and streams it as
+// Server-Sent Events, each data line one JSON-RPC response: first the task (working), then a
+// status update per status line, artifact updates for the reply as it is composed, and a final
+// status update (final: true) when the turn is over. Errors after the request was understood
+// are sent as a JSON-RPC error in the stream, which streaming clients read.
+func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
+	out := newRPCStream(c, req.ID)
+	var sp sendParams
+	if e := decodeParams(req.Params, &sp); e != nil {
+		out.fail(e)
+		return
+	}
+	rec, e := s.a2aStart(c.Request.Context(), principalOf(c), sp)
+	if e != nil {
+		out.fail(e)
+		return
+	}
+	if s.cfg.CancelOnDisconnect {
+		defer s.cancelIfRunning(c, rec.ID)
+	}
+	rec.State, rec.Reply = orchestrator.TurnRunning, "" // the stream tells the rest
+	if out.send(taskFromTurn(rec)) != nil {
+		return
+	}
+	s.followTask(c, out, rec.ID, rec.EpisodeID)
+}
+
+// a2aResubscribe answers tasks/resubscribe: the task as it stands, then its events from the
+// start, ending with the final status update.
+func (s *server) a2aResubscribe(c *gin.Context, req rpcRequest) {
+	out := newRPCStream(c, req.ID)
+	id, e := taskID(req.Params)
+	if e != nil {
+		out.fail(e)
+		return
+	}
+	rec, err := s.cfg.Service.Turn(c.Request.Context(), principalOf(c), id)
+	if err != nil {
+		out.fail(s.taskErr(c.Request.Context(), err))
+		return
+	}
+	if out.send(taskFromTurn(rec)) != nil {
+		return
+	}
+	s.followTask(c, out, rec.ID, rec.EpisodeID)
+}
+
+// followTask translates the turn's event log into A2A update events until turn.completed.
+func (s *server) followTask(c *gin.Context, out *rpcStream, taskID, contextID string) {
+	ctx := c.Request.Context()
+	tr := &taskTranslator{taskID: taskID, contextID: contextID}
+	for rec, err := range s.cfg.Hub.Follow(ctx, taskID, 0) {
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "a2a: following a turn", "turn_id", taskID, "err", err)
+				out.fail(errInternal)
+			}
+			return
+		}
+		for _, ev := range tr.translate(rec) {
+			if out.send(ev) != nil {
+				return
+			}
+		}
+	}
+}
+
+// taskTranslator turns one turn's stream events into A2A update events. Reply deltas are held
+// back by one, so that the last chunk can carry lastChunk: true; if the deltas do not add up
+// to the completed reply (the stream guard scrubbed something), the completed reply replaces
+// them.
+type taskTranslator struct {
+	taskID, contextID string
+	sent              strings.Builder // reply text already sent as chunks
+	pending           *string         // the newest delta, not yet sent
+	chunks            int
+	lastError         string // the newest user-facing error notice, for a failed end
+}
+
+func (t *taskTranslator) translate(rec stream.Record) []any {
+	switch ev := rec.Event.(type) {
+	case stream.TurnStarted:
+		return []any{t.status(stateWorking, nil, false)}
+	case stream.Status:
+		return []any{t.status(stateWorking, agentText(fmt.Sprintf("%s-%d", t.taskID, rec.ID), ev.Text), false)}
+	case stream.ReplyDelta:
+		var out []any
+		if t.pending != nil {
+			out = append(out, t.chunk(*t.pending, false))
+		}
+		text := ev.Text
+		t.pending = &text
+		return out
+	case stream.ReplyCompleted:
+		if t.pending != nil && t.sent.String()+*t.pending == ev.Text {
+			return []any{t.chunk(t.flush(), true)}
+		}
+		t.pending = nil
+		if ev.Text == "" {
+			return nil
+		}
+		t.sent.Reset()
+		t.chunks = 0 // a first chunk replaces whatever was sent before
+		return []any{t.chunk(ev.Text, true)}
+	case stream.Error:
+		t.lastError = ev.Message
+		return []any{t.status(stateWorking, agentText(fmt.Sprintf("%s-%d", t.taskID, rec.ID), ev.Message), false)}
+	case stream.TurnCompleted:
+		var out []any
+		if t.pending != nil {
+			out = append(out, t.chunk(t.flush(), true))
+		}
+		state, msg := endState(t.taskID, ev.Outcome, t.lastError)
+		return append(out, t.status(state, msg, true))
+	}
+	return nil
+}
+
+func (t *taskTranslator) flush() string {
+	text := *t.pending
+	t.pending = nil
+	return text
+}
+
+func (t *taskTranslator) chunk(text string, last bool) a2aArtifactUpdate {
+	u := a2aArtifactUpdate{
+		TaskID: t.taskID, ContextID: t.contextID, Kind: "artifact-update",
+		Artifact:  a2aArtifact{ArtifactID: a2aReplyArtifact, Name: "reply", Parts: []a2aPart{{Kind: "text", Text: text}}},
+		Append:    t.chunks > 0,
+		LastChunk: last,
+	}
+	t.chunks++
+	t.sent.WriteString(text)
+	return u
+}
+
+func (t *taskTranslator) status(state string, msg *a2aMessage, final bool) a2aStatusUpdate {
+	if msg != nil {
+		msg.TaskID, msg.ContextID = t.taskID, t.contextID
+	}
+	return a2aStatusUpdate{
+		TaskID: t.taskID, ContextID: t.contextID, Kind: "status-update", Final: final,
+		Status: a2aStatus{State: state, Message: msg},
+	}
+}
+
+// rpcStream writes JSON-RPC responses as SSE data lines. Headers go out with the first one.
+type rpcStream struct {
+	c       *gin.Context
+	id      json.RawMessage
+	started bool
+}
+
+func newRPCStream(c *gin.Context, id json.RawMessage) *rpcStream { return &rpcStream{c: c, id: id} }
+
+func (o *rpcStream) send(result any) error {
+	return o.write(rpcResponse{JSONRPC: "2.0", ID: o.id, Result: result})
+}
+
+func (o *rpcStream) fail(e *rpcError) {
+	_ = o.write(rpcResponse{JSONRPC: "2.0", ID: o.id, Error: e})
+}
+
+func (o *rpcStream) write(resp rpcResponse) error {
+	data, err := json.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	w := o.c.Writer
+	if !o.started {
+		o.started = true
+		h := w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no") // keep proxies from buffering the stream
+		// A turn may outlive a server-wide WriteTimeout; not every writer lets us lift it.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		w.WriteHeader(http.StatusOK)
+	}
+	// Compact JSON holds no raw newline, so one data line carries the whole response.
+	if _, err := fmt.Fprintf(w, "data: %s\n\n", data); err != nil {
+		return err
+	}
+	w.Flush()
+	return nil
+}

@@ -1,0 +1,256 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// a2aKeyPrefix keeps A2A messageIds apart from the Idempotency-Keys of POST /v1/turns: both
+// become turn idempotency keys of the same principal.
+const a2aKeyPrefix = "a2a:"
+
+// Messages that describe a task's end in its status.
+const (
+	msgFailed   = "Sorry, I couldn't answer that. Please try again."
+	msgCanceled = "The task was canceled."
+)
+
+// a2aSend answers message/send: it starts a turn for p and, unless configuration.blocking is
+// false, waits for it to finish and returns the finished task.
+func (s *server) a2aSend(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+	var sp sendParams
+	if e := decodeParams(raw, &sp); e != nil {
+		return nil, e
+	}
+	rec, e := s.a2aStart(ctx, p, sp)
+	if e != nil {
+		return nil, e
+	}
+	if sp.Configuration != nil && sp.Configuration.Blocking != nil && !*sp.Configuration.Blocking {
+		return taskFromTurn(rec), nil
+	}
+	for _, err := range s.cfg.Hub.Follow(ctx, rec.ID, 0) {
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "a2a: following a turn", "turn_id", rec.ID, "err", err)
+			}
+			return nil, errInternal
+		}
+	}
+	return s.a2aTask(ctx, p, rec.ID)
+}
+
+// a2aStart checks message/send (and message/stream) params and starts the turn they ask for.
+// A messageId already used by p returns the turn it started, without a second dispatch.
+func (s *server) a2aStart(ctx context.Context, p principal.Principal, sp sendParams) (orchestrator.TurnRecord, *rpcError) {
+	req, e := s.startRequest(ctx, p, sp)
+	if e != nil {
+		return orchestrator.TurnRecord{}, e
+	}
+	rec, _, err := s.cfg.Service.Start(ctx, req)
+	switch {
+	case err == nil:
+		return rec, nil
+	case errors.Is(err, orchestrator.ErrConflict):
+		return rec, rpcErr(codeInvalidParams, "This messageId was already used with a different message.")
+	case errors.Is(err, orchestrator.ErrNotFound):
+		return rec, rpcErr(codeInvalidParams, "Unknown contextId: leave it out to start a new conversation.")
+	case ctx.Err() != nil:
+		return rec, errInternal // nobody is listening any more
+	}
+	s.log.ErrorContext(ctx, "a2a: starting a turn", "err", err)
+	return rec, errInternal
+}
+
+// startRequest turns MessageSendParams into the turn to start, saying exactly what is wrong
+// with them. Only text parts are understood; the principal is always the authenticated one.
+func (s *server) startRequest(ctx context.Context, p principal.Principal, sp sendParams) (orchestrator.StartRequest, *rpcError) {
+	var req orchestrator.StartRequest
+	bad := func(msg string) (orchestrator.StartRequest, *rpcError) {
+		return req, rpcErr(codeInvalidParams, msg)
+	}
+	m := sp.Message
+	switch {
+	case m == nil:
+		return bad("params.message is required.")
+	case m.MessageID == "":
+		return bad("message.messageId is required.")
+	case len(m.MessageID) > 180:
+		return bad("message.messageId is longer than 180 characters.")
+	case m.Role != "" && m.Role != "user":
+		return bad(`message.role must be "user".`)
+	case len(m.ContextID) > 128 || len(m.TaskID) > 128:
+		return bad("message.contextId or message.taskId is too long.")
+	}
+	if cfg := sp.Configuration; cfg != nil && len(cfg.AcceptedOutputModes) > 0 && !acceptsText(cfg.AcceptedOutputModes) {
+		return req, rpcErr(codeContentType, "This agent answers in text/plain only.")
+	}
+	var texts []string
+	for _, part := range m.Parts {
+		switch part.Kind {
+		case "text":
+			texts = append(texts, part.Text)
+		case "file", "data":
+			return req, rpcErr(codeContentType, "Only text parts are supported.")
+		default:
+			return bad(`Each message part needs a kind: "text".`)
+		}
+	}
+	text := strings.TrimSpace(strings.Join(texts, "\n"))
+	switch {
+	case text == "":
+		return bad("The message has no text.")
+	case utf8.RuneCountInString(text) > maxMessage:
+		return bad("The message is longer than 4000 characters.")
+	}
+	meta := func(key string) string { return metaString(key, sp.Metadata, m.Metadata) }
+	// A caller may say whom it acts for (a hub forwarding its user); it must be the
+	// authenticated principal, which is the only one a turn ever runs as.
+	for _, md := range []map[string]any{sp.Metadata, m.Metadata} {
+		if claimed, ok := md["principal"]; ok && claimed != string(p) {
+			return bad("metadata.principal does not match the authenticated user.")
+		}
+	}
+	req = orchestrator.StartRequest{
+		Principal: p, EpisodeID: m.ContextID, Message: text,
+		Locale: meta("locale"), Location: meta("location"),
+		IdempotencyKey: a2aKeyPrefix + m.MessageID,
+	}
+	if len(req.Locale) > 35 || len(req.Location) > 200 {
+		return bad("metadata.locale or metadata.location is too long.")
+	}
+	if m.TaskID != "" {
+		// A follow-up to an earlier task continues that task's conversation in a new task.
+		prev, err := s.cfg.Service.Turn(ctx, p, m.TaskID)
+		switch {
+		case errors.Is(err, orchestrator.ErrNotFound):
+			return req, errTaskNotFound
+		case err != nil:
+			s.log.ErrorContext(ctx, "a2a: reading a task", "err", err)
+			return req, errInternal
+		case m.ContextID != "" && m.ContextID != prev.EpisodeID:
+			return bad("message.taskId belongs to another contextId.")
+		}
+		req.EpisodeID = prev.EpisodeID
+	}
+	return req, nil
+}
+
+// metaString reads a string value from the first metadata map that has it.
+func metaString(key string, maps ...map[string]any) string {
+	for _, m := range maps {
+		if v, ok := m[key].(string); ok && v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func acceptsText(modes []string) bool {
+	for _, m := range modes {
+		switch strings.ToLower(strings.TrimSpace(m)) {
+		case "text/plain", "text/*", "*/*", "text":
+			return true
+		}
+	}
+	return false
+}
+
+// a2aGet answers tasks/get. Another principal's task is not found, like an unknown one.
+func (s *server) a2aGet(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+	id, e := taskID(raw)
+	if e != nil {
+		return nil, e
+	}
+	return s.a2aTask(ctx, p, id)
+}
+
+func (s *server) a2aTask(ctx context.Context, p principal.Principal, id string) (any, *rpcError) {
+	rec, err := s.cfg.Service.Turn(ctx, p, id)
+	if err != nil {
+		return nil, s.taskErr(ctx, err)
+	}
+	return taskFromTurn(rec), nil
+}
+
+// a2aCancel answers tasks/cancel: it cancels p's running turn, waits for it to stop and
+// returns the canceled task. A task that already finished is not cancelable.
+func (s *server) a2aCancel(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+	id, e := taskID(raw)
+	if e != nil {
+		return nil, e
+	}
+	rec, err := s.cfg.Service.Turn(ctx, p, id)
+	if err != nil {
+		return nil, s.taskErr(ctx, err)
+	}
+	if rec.State == orchestrator.TurnCompleted {
+		return nil, rpcErr(codeTaskNotCancelable, "The task has already finished and cannot be canceled.")
+	}
+	if err := s.cfg.Service.Cancel(ctx, p, id); err != nil {
+		return nil, s.taskErr(ctx, err)
+	}
+	if rec, err = s.cfg.Service.Turn(ctx, p, id); err != nil {
+		return nil, s.taskErr(ctx, err)
+	}
+	switch {
+	case rec.State != orchestrator.TurnCompleted:
+		// Running on another replica: Cancel reaches only this process's turns.
+		return nil, rpcErr(codeTaskNotCancelable, "The task cannot be canceled right now. Please try again.")
+	case rec.Outcome != stream.OutcomeCancelled:
+		return nil, rpcErr(codeTaskNotCancelable, "The task has already finished and cannot be canceled.")
+	}
+	return taskFromTurn(rec), nil
+}
+
+func (s *server) taskErr(ctx context.Context, err error) *rpcError {
+	if errors.Is(err, orchestrator.ErrNotFound) {
+		return errTaskNotFound
+	}
+	if ctx.Err() == nil {
+		s.log.ErrorContext(ctx, "a2a: reading a task", "err", err)
+	}
+	return errInternal
+}
+
+// taskFromTurn is the A2A view of a stored turn. The reply is the task's one artifact; the
+// turn's outcome (ok, degraded, failed, cancelled) rides along in metadata.outcome, so a caller
+// can tell a degraded answer from a clean one.
+func taskFromTurn(rec orchestrator.TurnRecord) a2aTask {
+	t := a2aTask{ID: rec.ID, ContextID: rec.EpisodeID, Kind: "task"}
+	ts := rec.Created
+	if !rec.Completed.IsZero() {
+		ts = rec.Completed
+	}
+	t.Status = a2aStatus{State: stateWorking, Timestamp: &ts}
+	if rec.State == orchestrator.TurnCompleted {
+		t.Status.State, t.Status.Message = endState(rec.ID, rec.Outcome, rec.Reply)
+		t.Metadata = map[string]any{"outcome": string(rec.Outcome)}
+	}
+	if rec.Reply != "" {
+		t.Artifacts = []a2aArtifact{{ArtifactID: a2aReplyArtifact, Name: "reply", Parts: []a2aPart{{Kind: "text", Text: rec.Reply}}}}
+	}
+	return t
+}
+
+// endState maps a turn's outcome to the task's final state and the status message that
+// explains a failed or canceled one. failure is what the user was already told, if anything.
+func endState(taskID string, outcome stream.Outcome, failure string) (string, *a2aMessage) {
+	switch outcome {
+	case stream.OutcomeFailed:
+		if failure == "" {
+			failure = msgFailed
+		}
+		return stateFailed, agentText(taskID+"-status", failure)
+	case stream.OutcomeCancelled:
+		return stateCanceled, agentText(taskID+"-status", msgCanceled)
+	}
+	return stateCompleted, nil
+}

@@ -1,0 +1,157 @@
+package web
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// This file holds the A2A v0.3 wire shapes that /a2a speaks: the JSON-RPC 2.0 envelope, the
+// Task, Message, Part and Artifact objects and the two streaming update events. They mirror
+// the protocol's JSON names exactly; only the fields switchboard reads or writes are declared
+// (decoding ignores the rest, as the protocol asks of receivers).
+
+// A2A protocol constants.
+const (
+	a2aProtocolVersion = "0.3.0"
+	a2aTransport       = "JSONRPC"
+	a2aTextMode        = "text/plain"
+	a2aReplyArtifact   = "reply" // the artifactId of a turn's composed reply
+)
+
+// rpcRequest is a decoded JSON-RPC 2.0 request. ID is the raw id (a string or a number), echoed
+// back verbatim in the response.
+type rpcRequest struct {
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage // an object, or nil when absent
+}
+
+// rpcResponse is a JSON-RPC 2.0 response: exactly one of Result and Error is set. A
+// response to a request whose id could not be read carries "id": null.
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// rpcError is a JSON-RPC error object. Message is written for the caller and never carries
+// internal error text.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// JSON-RPC 2.0 and A2A error codes.
+const (
+	codeParse             = -32700
+	codeInvalidRequest    = -32600
+	codeMethodNotFound    = -32601
+	codeInvalidParams     = -32602
+	codeInternal          = -32603
+	codeTaskNotFound      = -32001
+	codeTaskNotCancelable = -32002
+	codePushNotSupported  = -32003
+	codeContentType       = -32005
+	codeNoExtendedCard    = -32007
+)
+
+func rpcErr(code int, message string) *rpcError { return &rpcError{Code: code, Message: message} }
+
+// errInternal is the only thing a caller learns about a failure on our side.
+var errInternal = rpcErr(codeInternal, "Something went wrong on our side. Please try again.")
+
+var errTaskNotFound = rpcErr(codeTaskNotFound, "No such task.")
+
+// Task states of A2A v0.3 that switchboard reports (a turn is never submitted-but-idle, and
+// never asks for more input).
+const (
+	stateWorking   = "working"
+	stateCompleted = "completed"
+	stateFailed    = "failed"
+	stateCanceled  = "canceled"
+)
+
+// a2aTask is the A2A Task object; its id is the turn id and its contextId the episode id.
+type a2aTask struct {
+	ID        string         `json:"id"`
+	ContextID string         `json:"contextId"`
+	Status    a2aStatus      `json:"status"`
+	Artifacts []a2aArtifact  `json:"artifacts,omitempty"`
+	History   []a2aMessage   `json:"history,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+	Kind      string         `json:"kind"` // "task"
+}
+
+// a2aStatus is the A2A TaskStatus object.
+type a2aStatus struct {
+	State     string      `json:"state"`
+	Message   *a2aMessage `json:"message,omitempty"`
+	Timestamp *time.Time  `json:"timestamp,omitempty"`
+}
+
+// a2aMessage is the A2A Message object.
+type a2aMessage struct {
+	Kind      string         `json:"kind"` // "message"
+	MessageID string         `json:"messageId"`
+	Role      string         `json:"role"` // "user" or "agent"
+	Parts     []a2aPart      `json:"parts"`
+	ContextID string         `json:"contextId,omitempty"`
+	TaskID    string         `json:"taskId,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+}
+
+// a2aPart is one A2A Part. Only text parts are produced; others are recognised by their kind
+// so that they can be refused by name.
+type a2aPart struct {
+	Kind string `json:"kind"` // "text", "file" or "data"
+	Text string `json:"text"`
+}
+
+// a2aArtifact is the A2A Artifact object.
+type a2aArtifact struct {
+	ArtifactID string    `json:"artifactId"`
+	Name       string    `json:"name,omitempty"`
+	Parts      []a2aPart `json:"parts"`
+}
+
+// a2aStatusUpdate is the A2A TaskStatusUpdateEvent of message/stream.
+type a2aStatusUpdate struct {
+	TaskID    string    `json:"taskId"`
+	ContextID string    `json:"contextId"`
+	Status    a2aStatus `json:"status"`
+	Final     bool      `json:"final"`
+	Kind      string    `json:"kind"` // "status-update"
+}
+
+// a2aArtifactUpdate is the A2A TaskArtifactUpdateEvent of message/stream.
+type a2aArtifactUpdate struct {
+	TaskID    string      `json:"taskId"`
+	ContextID string      `json:"contextId"`
+	Artifact  a2aArtifact `json:"artifact"`
+	Append    bool        `json:"append,omitempty"`
+	LastChunk bool        `json:"lastChunk,omitempty"`
+	Kind      string      `json:"kind"` // "artifact-update"
+}
+
+// sendParams are the params of message/send and message/stream (MessageSendParams).
+type sendParams struct {
+	Message       *a2aMessage    `json:"message"`
+	Configuration *sendConfig    `json:"configuration"`
+	Metadata      map[string]any `json:"metadata"`
+}
+
+// sendConfig is MessageSendConfiguration.
+type sendConfig struct {
+	AcceptedOutputModes []string `json:"acceptedOutputModes"`
+	Blocking            *bool    `json:"blocking"`
+}
+
+// taskIDParams are the params of tasks/get, tasks/cancel and tasks/resubscribe.
+type taskIDParams struct {
+	ID string `json:"id"`
+}
+
+func agentText(id, text string) *a2aMessage {
+	return &a2aMessage{Kind: "message", MessageID: id, Role: "agent", Parts: []a2aPart{{Kind: "text", Text: text}}}
+}
