@@ -34,10 +34,11 @@ type ServiceConfig struct {
 // connection and runs to completion within its deadline, its events go to the turn log that
 // clients follow and resume, and [Service.Cancel] stops it.
 type Service struct {
-	cfg ServiceConfig
-	mu  sync.Mutex
-	run map[string]*running // turn id -> a turn running in this process
-	wg  sync.WaitGroup
+	cfg   ServiceConfig
+	guard *stream.GuardPolicy
+	mu    sync.Mutex
+	run   map[string]*running // turn id -> a turn running in this process
+	wg    sync.WaitGroup
 }
 
 type running struct {
@@ -60,7 +61,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{cfg: cfg, run: map[string]*running{}}, nil
+	return &Service{cfg: cfg, guard: stream.CompileGuard(stream.GuardConfig{Forbidden: cfg.Forbidden}), run: map[string]*running{}}, nil
 }
 
 // StartRequest is a user message to answer.
@@ -139,7 +140,7 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 // execute runs one turn to its end and stores it. It always closes the stream with
 // turn.completed.
 func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchange, log stream.Sink) {
-	out := stream.NewGuard(log, stream.GuardConfig{Forbidden: s.cfg.Forbidden})
+	out := s.guard.Guard(log)
 	out.Publish(stream.TurnStarted{TurnID: rec.ID, EpisodeID: rec.EpisodeID})
 	res, err := s.cfg.Orchestrator.Run(ctx, Turn{
 		ID: rec.ID, EpisodeID: rec.EpisodeID, Principal: rec.Principal, Message: rec.Message,

@@ -40,18 +40,35 @@ type Guard struct {
 
 var _ Sink = (*Guard)(nil)
 
-// NewGuard returns a Guard that publishes scrubbed events to next (nil discards them).
-func NewGuard(next Sink, cfg GuardConfig) *Guard {
+// GuardPolicy is a compiled [GuardConfig]: compile it once and make a [Guard] per turn from
+// it, since compiling the patterns costs far more than scrubbing a turn.
+type GuardPolicy struct {
+	sc *scrubber
+}
+
+// CompileGuard compiles cfg. It is safe for concurrent use once compiled.
+func CompileGuard(cfg GuardConfig) *GuardPolicy {
 	sc, err := newScrubber(cfg.Forbidden)
 	if err != nil {
 		// Forbidden strings are quoted, so only a broken built-in pattern gets here, and the
 		// package tests compile those.
 		panic(err)
 	}
+	return &GuardPolicy{sc: sc}
+}
+
+// Guard returns a new Guard, for one turn, that publishes scrubbed events to next (nil
+// discards them).
+func (p *GuardPolicy) Guard(next Sink) *Guard {
 	if next == nil {
 		next = SinkFunc(func(Event) {})
 	}
-	return &Guard{next: next, sc: sc, stream: streamScrubber{sc: sc}}
+	return &Guard{next: next, sc: p.sc, stream: streamScrubber{sc: p.sc}}
+}
+
+// NewGuard compiles cfg and returns a Guard over next: CompileGuard(cfg).Guard(next).
+func NewGuard(next Sink, cfg GuardConfig) *Guard {
+	return CompileGuard(cfg).Guard(next)
 }
 
 // Publish scrubs ev and passes it on.
