@@ -357,7 +357,7 @@ func seriesKey(name string, set attribute.Set) string {
 	}
 	var labels []string
 	for _, kv := range set.ToSlice() { // sorted by key
-		labels = append(labels, string(kv.Key)+"="+kv.Value.Emit())
+		labels = append(labels, string(kv.Key)+"="+kv.Value.String())
 	}
 	return name + "{" + strings.Join(labels, ",") + "}"
 }

@@ -108,7 +108,7 @@ func (oa *observedApp) turnSpan(t *testing.T, id string) tracetest.SpanStub {
 func obsSpanAttr(kvs []attribute.KeyValue, key string) string {
 	for _, kv := range kvs {
 		if string(kv.Key) == key {
-			return kv.Value.Emit()
+			return kv.Value.String()
 		}
 	}
 	return ""
@@ -121,7 +121,7 @@ func obsSpanText(s tracetest.SpanStub) string {
 	fmt.Fprintf(&b, "span %s status %q\n", s.Name, s.Status.Description)
 	writeAttrs := func(prefix string, kvs []attribute.KeyValue) {
 		for _, kv := range kvs {
-			fmt.Fprintf(&b, "%s %s=%s\n", prefix, kv.Key, kv.Value.Emit())
+			fmt.Fprintf(&b, "%s %s=%s\n", prefix, kv.Key, kv.Value.String())
 		}
 	}
 	writeAttrs("attr", s.Attributes)

@@ -70,8 +70,7 @@ var (
 	// bookkeepingWords lead boolean flags that describe the lookup, not the data.
 	bookkeepingWords = setOf("matched", "match", "cached", "success", "succeeded", "ok", "found",
 		"exact", "fuzzy", "debug", "truncated", "stale")
-	countWords   = setOf("count", "total", "num", "results", "hits", "size")
-	prepositions = setOf("on", "at", "until", "by", "in", "from", "to", "since", "before", "after", "for")
+	countWords = setOf("count", "total", "num", "results", "hits", "size")
 )
 
 // scope carries what the facts of one object read against: the currency in force and
