@@ -163,6 +163,8 @@ func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchang
 		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
 	}
 	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
+	// The log stays in memory for a grace period for followers, then only in the store.
+	s.cfg.Hub.Done(rec.ID)
 }
 
 // Cancel stops p's running turn. It returns ErrNotFound for unknown turns and for other

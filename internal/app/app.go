@@ -175,6 +175,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 		return nil, err
 	}
 	a.Hub = stream.NewHub(st)
+	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
 	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
 		Forbidden: forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
