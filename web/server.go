@@ -54,8 +54,18 @@ type server struct {
 	card agentCard // without its URL, which each request fills in
 }
 
+// Handler serves switchboard's HTTP API and chat page.
+type Handler struct {
+	engine *gin.Engine
+}
+
+var _ http.Handler = (*Handler)(nil)
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.engine.ServeHTTP(w, r) }
+
 // New returns the HTTP handler of the service.
-func New(cfg Config) (http.Handler, error) {
+func New(cfg Config) (*Handler, error) {
 	if cfg.Service == nil || cfg.Hub == nil || cfg.Auth == nil || cfg.TurnTokens == nil {
 		return nil, errors.New("web: service, hub, authenticator and turn tokens are required")
 	}
@@ -106,7 +116,7 @@ func New(cfg Config) (http.Handler, error) {
 		v1.PUT("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 		v1.DELETE("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 	}
-	return r, nil
+	return &Handler{engine: r}, nil
 }
 
 func (s *server) ready(c *gin.Context) {
