@@ -12,11 +12,12 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	o := r.Overall
 	fmt.Fprintf(&b, "cases %d/%d passed, %d turns: routing %s, intent switch %s, fan-out %s, failure ack %s, leaks %d, p50 %.0fms p95 %.0fms\n",
-		o.CasesPassed, o.Cases, o.Turns, pct(o.RoutingAccuracy), pct(o.IntentSwitchAccuracy), pct(o.FanOutAccuracy),
-		pct(o.FailureAckRate), r.Leaks, r.LatencyMS.P50, r.LatencyMS.P95)
+		o.CasesPassed, o.Cases, o.Turns, pct(o.RoutingAccuracy), pctOf(o.IntentSwitchAccuracy, o.IntentSwitchTurns),
+		pctOf(o.FanOutAccuracy, o.FanOutTurns), pctOf(o.FailureAckRate, o.FailureAckTurns), r.Leaks, r.LatencyMS.P50, r.LatencyMS.P95)
 	for _, id := range r.verticalOrder() {
 		v := r.Verticals[id]
-		fmt.Fprintf(&b, "  %-12s accuracy %6s  precision %6s  recall %6s  (%d turns)\n", id, pct(v.Accuracy), pct(v.Precision), pct(v.Recall), v.Turns)
+		fmt.Fprintf(&b, "  %-12s accuracy %6s  precision %6s  recall %6s  (%d turns)\n", id,
+			pctOf(v.Accuracy, v.Turns), pctOf(v.Precision, v.Turns), pctOf(v.Recall, v.Turns), v.Turns)
 	}
 	if r.Judge.Status != "skipped" {
 		fmt.Fprintf(&b, "judge: %s\n", judgeText(r.Judge))
@@ -31,4 +32,12 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// pctOf is pct, or "n/a" when nothing was measured.
+func pctOf(f float64, n int) string {
+	if n == 0 {
+		return "n/a"
+	}
+	return pct(f)
 }

@@ -79,6 +79,9 @@ func chatKind(text string) chat {
 // directAnswer replies without tools. Capabilities come from the first sentence of each
 // tool's description, so the answer follows whatever agents are configured.
 func directAnswer(text string, tools []llms.Tool) string {
+	if answer, ok := arithmetic(text); ok {
+		return answer
+	}
 	caps := capabilities(tools)
 	switch chatKind(text) {
 	case chatGreeting:

@@ -8,8 +8,14 @@
 //
 //   - routing: with ask_* tools and no tool results yet, it splits the last user message
 //     into clauses, scores each clause against every tool's description and the few-shot
-//     examples in the system prompt (BM25 with light stemming and typo tolerance), and
-//     returns one tool call per chosen tool, honouring an "at most N" cap in the prompt;
+//     examples in the system prompt (BM25 with light stemming, typo tolerance and the
+//     shapes of codes such as flight numbers), and returns one tool call per chosen tool,
+//     honouring an "at most N" cap in the prompt. A clause maps to at most one tool, and
+//     only when it clears a score and a margin over the runner-up on more than light nouns
+//     ("status", "time"); words narrowing a request ("coupons for travel gear") count for
+//     less than the thing asked for; a clause that only frames the next one ("before I
+//     buy, ...", "the shoes I sent back, how's that going") joins it instead of adding a
+//     tool. Bare sums and small talk are answered directly;
 //   - tool use: with other tools, it picks the best-matching tool(s) and fills their
 //     arguments from the JSON-schema parameters and the request text;
 //   - composition: when tool results follow the last user message, it narrates them the

@@ -46,6 +46,12 @@ var gardenAgent = agentFixture{
 	examples:    []string{"when should I plant tomatoes?", "how often do I water succulents?", "aphids are eating my roses"},
 }
 
+// statusAgents both use the light noun "status".
+var statusAgents = []agentFixture{
+	{id: "orders", description: "Order status, deliveries, returns and refunds."},
+	{id: "loyalty", description: "The member's points and tier status."},
+}
+
 func askTools(agents ...agentFixture) []llms.Tool {
 	tools := make([]llms.Tool, len(agents))
 	for i, a := range agents {

@@ -3,6 +3,7 @@ package offline
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // BM25 constants. b is low because a tool's document grows with its examples, and a
@@ -58,6 +59,9 @@ func newIndex(sources []docSource) *index {
 				}
 			}
 			d.length += float64(len(ts))
+			for _, t := range shapeTerms(scanWords(text)) {
+				d.tf[t]++
+			}
 		}
 		for _, text := range src.minor {
 			ts := terms(text)
@@ -108,7 +112,7 @@ func (ix *index) resolve(query []string) []resolved {
 			continue
 		}
 		budget := typoBudget(len(q))
-		if budget == 0 || isDigits(q) {
+		if budget == 0 || isDigits(q) || strings.HasPrefix(q, shapePrefix) {
 			continue
 		}
 		best, bestDist := "", budget+1
@@ -137,28 +141,40 @@ func (ix *index) synonymOf(q string) string {
 	return ""
 }
 
-// score returns one BM25 score per document for the query terms. A term repeated in the
-// query counts once: saying "points" twice is not twice the evidence.
-func (ix *index) score(query []string) []float64 {
+// score returns one BM25 score per document for the weighted query terms. A term repeated
+// in the query counts once, at its highest weight: saying "points" twice is not twice the
+// evidence.
+func (ix *index) score(query []qterm) []float64 {
 	scores := make([]float64, len(ix.docs))
 	if len(ix.docs) == 0 {
 		return scores
 	}
-	rs := ix.resolve(query)
-	seen := map[string]bool{}
-	for _, r := range rs {
-		if r.term == "" || seen[r.term] {
+	stems := make([]string, len(query))
+	for i, q := range query {
+		stems[i] = q.stem
+	}
+	rs := ix.resolve(stems)
+	weight := map[string]float64{}
+	var order []string
+	for i, r := range rs {
+		if r.term == "" {
 			continue
 		}
-		seen[r.term] = true
-		idf := ix.idf(r.term)
+		w := r.weight * query[i].weight
+		if _, ok := weight[r.term]; !ok {
+			order = append(order, r.term)
+		}
+		weight[r.term] = max(weight[r.term], w)
+	}
+	for _, t := range order {
+		idf := ix.idf(t)
 		for i, d := range ix.docs {
-			tf := d.tf[r.term]
+			tf := d.tf[t]
 			if tf == 0 {
 				continue
 			}
 			norm := 1 - bm25B + bm25B*d.length/ix.avgLen
-			scores[i] += r.weight * idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+			scores[i] += weight[t] * idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
 		}
 	}
 	for j := 1; j < len(rs); j++ {
@@ -166,7 +182,8 @@ func (ix *index) score(query []string) []float64 {
 		if a == "" || b == "" || a == b {
 			continue
 		}
-		bonus := bigramWeight * (ix.idf(a) + ix.idf(b)) / 2
+		w := min(query[j-1].weight, query[j].weight)
+		bonus := w * bigramWeight * (ix.idf(a) + ix.idf(b)) / 2
 		for i, d := range ix.docs {
 			if d.bigrams[[2]string{a, b}] {
 				scores[i] += bonus

@@ -13,11 +13,14 @@ type planner struct {
 	// boost, when set, adds per-candidate evidence that is not lexical, such as a request
 	// carrying an order number for a tool that takes one.
 	boost func(text string) []float64
+	// substance makes a candidate that matches on light nouns alone not count: between
+	// agents "the status" says nothing, while between one agent's tools "on time" does.
+	substance bool
 }
 
 // scores returns the candidates' scores for one clause.
-func (p *planner) scores(text string, ws []word) []float64 {
-	sc := p.ix.score(queryTerms(ws))
+func (p *planner) scores(text string, qs []qterm) []float64 {
+	sc := p.ix.score(qs)
 	if p.boost != nil {
 		for i, b := range p.boost(text) {
 			if i < len(sc) && sc[i] > 0 {
@@ -42,10 +45,26 @@ const (
 	labelEmpty     = -2 // only stopwords: greetings, fillers
 )
 
+// confident returns the candidate a clause is about, or -1: the best score must reach
+// floor and margin times the runner-up and, when the planner asks for substance, the
+// winner must match on more than light nouns ("what's the status" alone asks for nothing
+// in particular).
+func (p *planner) confident(text string, qs []qterm, floor, margin float64) (int, float64) {
+	top, s1, s2 := best(p.scores(text, qs))
+	if top < 0 || s1 <= 0 || s1 < floor || s1 < margin*s2 {
+		return -1, 0
+	}
+	if p.substance && p.ix.score(substantive(qs))[top] <= 0 {
+		return -1, 0
+	}
+	return top, s1
+}
+
 // plan splits text into clauses, labels each with the candidate it confidently matches
-// (best score over minScore and margin times the runner-up), re-attaches unmatched clauses
-// to the next labelled clause (context usually comes before the ask: "I'm in Rome, any
-// hotels?") or else the previous one, and merges neighbours with the same label, which
+// (see confident), treats a clause that only sets the scene for the next one as part of
+// it (see contextClause), re-attaches unmatched clauses to the next labelled clause
+// (context usually comes before the ask: "I'm in Rome, any hotels?") or else the previous
+// one, and merges neighbours with the same label, which
 // repairs conjunctions cut inside a phrase. It returns one intent per candidate, in order
 // of first mention; none when nothing clears the bar.
 func (p *planner) plan(text string) []intent {
@@ -53,14 +72,15 @@ func (p *planner) plan(text string) []intent {
 	labels := make([]int, len(segs))
 	scores := make([]float64, len(segs))
 	for i, seg := range segs {
-		if len(queryTerms(seg.words)) == 0 {
+		qs := queryTerms(seg.words)
+		if len(qs) == 0 {
 			labels[i] = labelEmpty
 			continue
 		}
-		top, s1, s2 := best(p.scores(text[seg.start:seg.end], seg.words))
-		if top >= 0 && s1 >= p.minScore && s1 >= p.margin*s2 {
-			labels[i], scores[i] = top, s1
-		} else {
+		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin)
+	}
+	for i := range segs {
+		if labels[i] >= 0 && contextClause(text, segs, labels, i) {
 			labels[i] = labelUnmatched
 		}
 	}
@@ -118,23 +138,16 @@ func (p *planner) plan(text string) []intent {
 // words were spread over clauses that are weak on their own.
 func (p *planner) fallback(text string) []intent {
 	ws := scanWords(text)
-	if len(queryTerms(ws)) == 0 {
+	qs := queryTerms(ws)
+	if len(qs) == 0 {
 		return nil
 	}
-	top, s1, _ := best(p.scores(text, ws))
-	if top < 0 || s1 <= 0 || s1 < p.fallbackMin {
+	top, s1 := p.confident(text, qs, p.fallbackMin, 1) // the best guess, however close
+	if top < 0 {
 		return nil
 	}
-	all := segment{start: 0, end: len(text), words: scanWords(text)}
+	all := segment{start: 0, end: len(text), words: ws}
 	return []intent{{tool: top, text: clauseText(text, all), score: s1}}
-}
-
-func wordTerms(ws []word) []string {
-	var out []string
-	for _, w := range ws {
-		out = appendTerms(out, w.lower)
-	}
-	return out
 }
 
 func joinClauses(a, b string) string {

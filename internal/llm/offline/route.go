@@ -53,7 +53,7 @@ func parseCap(system string) int {
 func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	tools := req.routingTools()
 	text := req.lastHuman()
-	if !allowCalls {
+	if _, sum := arithmetic(text); !allowCalls || sum {
 		return nil, directAnswer(text, tools)
 	}
 	examples := parseExamples(req.system)
@@ -63,7 +63,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		texts := []string{humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
 		sources[i] = docSource{texts: append(texts, examples[name]...)}
 	}
-	p := &planner{ix: newIndex(sources), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore}
+	p := &planner{ix: newIndex(sources), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true}
 
 	intents := p.plan(text)
 	if k := chatKind(text); len(intents) == 0 && looksLikeFollowUp(text) && (k == chatNone || k == chatAck) {
@@ -151,5 +151,11 @@ func looksLikeFollowUp(text string) bool {
 			return true // a possessive of someone not named in the tools: "bob's"
 		}
 	}
-	return false
+	// A question made only of function words and light nouns ("how many do I have?",
+	// "any update?") names its subject in an earlier message, unless it is about the
+	// assistant ("how are you?").
+	return len(substantive(queryTerms(ws))) == 0 && !slices.ContainsFunc(ws, func(w word) bool { return secondPerson[w.lower] })
 }
+
+// secondPerson words address the assistant.
+var secondPerson = setOf("you", "your", "yours", "yourself", "you're", "youre", "u", "ur", "ya")

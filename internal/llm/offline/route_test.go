@@ -132,6 +132,48 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_travel", "ok and that one tomorrow (earlier: is flight UA123 on time)"}},
 		},
 		{
+			name:   "a subordinate clause frames the ask instead of adding an intent",
+			agents: conciergeAgents,
+			humans: []string{"before I redeem my points, where is my order"},
+			want:   []routed{{"ask_support", "before I redeem my points, where is my order"}},
+		},
+		{
+			name:   "a statement the next clause points back at is its context",
+			agents: conciergeAgents,
+			humans: []string{"the shoes I sent back, has that refund gone through"},
+			want:   []routed{{"ask_support", "the shoes I sent back, has that refund gone through"}},
+		},
+		{
+			name:   "a question before the pointing clause keeps its own intent",
+			agents: conciergeAgents,
+			humans: []string{"any deals on running shoes? has that refund gone through"},
+			want:   []routed{{"ask_shop", "any deals on running shoes"}, {"ask_support", "has that refund gone through"}},
+		},
+		{
+			name:   "a clause matching on a light noun alone adds no intent",
+			agents: statusAgents,
+			humans: []string{"I want to return a jacket, what's the status"},
+			want:   []routed{{"ask_orders", "I want to return a jacket, what's the status"}},
+		},
+		{
+			name:   "the thing asked for outweighs the words narrowing it",
+			agents: conciergeAgents,
+			humans: []string{"any coupons for travel gear"},
+			want:   []routed{{"ask_shop", "any coupons for travel gear"}},
+		},
+		{
+			name:   "a code shaped like an example's routes with it",
+			agents: conciergeAgents,
+			humans: []string{"any news on DL 456"},
+			want:   []routed{{"ask_travel", "any news on DL 456"}},
+		},
+		{
+			name:   "a question of function words only leans on the previous message",
+			agents: conciergeAgents,
+			humans: []string{"can I redeem points for a gift card", "how many do I have"},
+			want:   []routed{{"ask_rewards", "how many do I have (earlier: can I redeem points for a gift card)"}},
+		},
+		{
 			name:   "a confident message ignores history",
 			agents: conciergeAgents,
 			humans: []string{"any deals on running shoes?", "and how many points do I have?"},
@@ -173,6 +215,9 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		{"acknowledgment", []string{"ok great"}, []string{"Glad to help"}},
 		{"capabilities", []string{"what can you do?"}, []string{"Here's what I can help with:", "- Plans and tracks travel: upcoming trips and bookings, live flight status, and hotel search in a city"}},
 		{"out of scope", []string{"tell me a joke"}, []string{"I'm not sure I can help with that.", "- Handles customer support"}},
+		{"arithmetic", []string{"whats 15 times 12"}, []string{"15 times 12 is 180."}},
+		{"small talk after a request", []string{"how many points do I have?", "how are you?"}, []string{"I'm not sure I can help with that."}},
+		{"a light noun alone", []string{"what's the status?"}, []string{"I'm not sure I can help with that."}},
 	}
 	m := New()
 	for _, tt := range tests {

@@ -24,7 +24,7 @@ var phraseExpansions = []struct {
 	words []string
 	terms []string
 }{
-	{[]string{"how", "much"}, []string{"price", "cost"}},
+	{[]string{"how", "much"}, []string{"price"}},
 }
 
 // synonymWeight discounts a match found through a synonym.
@@ -49,29 +49,3 @@ var synonyms = func() map[string][]string {
 	}
 	return out
 }()
-
-// queryTerms returns the content stems of words plus the terms of meaningful stopword
-// phrases ("how much" asks for a price).
-func queryTerms(ws []word) []string {
-	out := wordTerms(ws)
-	for i := range ws {
-		for _, p := range phraseExpansions {
-			if i+len(p.words) > len(ws) {
-				continue
-			}
-			match := true
-			for k, pw := range p.words {
-				if ws[i+k].lower != pw {
-					match = false
-					break
-				}
-			}
-			if match {
-				for _, t := range p.terms {
-					out = append(out, stem(t))
-				}
-			}
-		}
-	}
-	return out
-}

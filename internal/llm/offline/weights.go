@@ -1,0 +1,97 @@
+package offline
+
+// qterm is one query term and how much it counts as evidence. Words of a message are not
+// equally telling: a general noun or a word describing the scope of a request says less
+// about which tool is meant than the thing asked for.
+type qterm struct {
+	stem   string
+	weight float64
+}
+
+const (
+	// lightWeight discounts light nouns (see lightNouns).
+	lightWeight = 0.5
+	// scopeWeight discounts words after a clause's scope preposition: in "coupons for
+	// travel gear" the user asks for coupons, and "travel gear" only narrows them down.
+	scopeWeight = 0.6
+)
+
+// lightNouns are general English nouns that name a kind of information rather than a
+// subject ("the status", "the details", "what time"): they take their meaning from the
+// words around them. They count for less, and a clause that matches a tool through them
+// alone is not a request of its own.
+var lightNouns = func() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range []string{"status", "time", "times", "info", "information", "detail", "details",
+		"update", "updates", "problem", "problems", "issue", "issues", "question", "questions", "way"} {
+		for _, t := range terms(w) {
+			out[t] = true
+		}
+	}
+	return out
+}()
+
+// scopePreps open the part of a clause that narrows its request: "deals ON laptops",
+// "a hotel IN Lisbon". "to" is left out because it far more often marks a verb ("I need to
+// change...").
+var scopePreps = setOf("for", "on", "in", "at", "with", "near", "from", "of", "about", "during", "into")
+
+// queryTerms returns the weighted content stems of a clause's words plus the terms of
+// meaningful stopword phrases ("how much" asks for a price). Words after the first scope
+// preposition that follows some content count for less, and so do light nouns.
+func queryTerms(ws []word) []qterm {
+	var out []qterm
+	weight := 1.0
+	for i, w := range ws {
+		if weight == 1 && scopePreps[w.lower] && len(out) > 0 {
+			weight = scopeWeight
+		}
+		for _, t := range appendTerms(nil, w.lower) {
+			q := qterm{stem: t, weight: weight}
+			if lightNouns[t] {
+				q.weight *= lightWeight
+			}
+			out = append(out, q)
+		}
+		for _, p := range phraseExpansions {
+			if !phraseAt(ws, i, p.words) || (i+len(p.words) < len(ws) && comparatives[ws[i+len(p.words)].lower]) {
+				continue
+			}
+			for _, t := range p.terms {
+				out = append(out, qterm{stem: stem(t), weight: synonymWeight})
+			}
+		}
+	}
+	for _, t := range shapeTerms(ws) {
+		out = append(out, qterm{stem: t, weight: 1})
+	}
+	return out
+}
+
+// comparatives after "how much" ask for an amount, not a price: "how much more", "how much
+// longer".
+var comparatives = setOf("more", "less", "longer", "further", "farther", "sooner", "later", "left")
+
+func phraseAt(ws []word, i int, phrase []string) bool {
+	if i+len(phrase) > len(ws) {
+		return false
+	}
+	for k, pw := range phrase {
+		if ws[i+k].lower != pw {
+			return false
+		}
+	}
+	return true
+}
+
+// substantive drops light nouns: what is left must match a tool for a clause to be a
+// request of its own.
+func substantive(qs []qterm) []qterm {
+	var out []qterm
+	for _, q := range qs {
+		if !lightNouns[q.stem] {
+			out = append(out, q)
+		}
+	}
+	return out
+}

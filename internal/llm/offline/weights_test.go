@@ -1,0 +1,73 @@
+package offline
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestQueryTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []qterm
+	}{
+		{"any coupons for travel gear", []qterm{{"coupon", 1}, {"travel", scopeWeight}, {"gear", scopeWeight}}},
+		{"for my trip, any hotels", []qterm{{"trip", 1}, {"hotel", 1}}}, // no content before "for"
+		{"whats the status", []qterm{{"status", lightWeight}}},
+		{"the status of my return", []qterm{{"status", lightWeight}, {"return", scopeWeight}}},
+		{"how much is a kindle", []qterm{{"pric", synonymWeight}, {"kindl", 1}}},
+		{"how much more do I need", nil}, // an amount, not a price
+		{"is UA 212 late", []qterm{{"ua", 1}, {"212", 1}, {"lat", 1}, {"#aa999", 1}}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, queryTerms(scanWords(tt.in)), cmp.AllowUnexported(qterm{})); diff != "" {
+			t.Errorf("queryTerms(%q) mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestShapeTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"is BA117 on time", []string{"#aa999"}},
+		{"is UA 212 on time", []string{"#aa999"}},
+		{"return for order A1043", []string{"#a9999"}},
+		{"dyson v15", []string{"#a99"}}, // a model number, not an order number
+		{"sony WH-1000XM5", []string{"#aa-9999aa9"}},
+		{"in 2 days", nil},     // a lower-case word before a number is not a code
+		{"ua 212 please", nil}, // nor is one typed in lower case: too easily a word
+		{"AT  5", nil},         // the number must follow at once
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, shapeTerms(scanWords(tt.in))); diff != "" {
+			t.Errorf("shapeTerms(%q) mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestArithmetic(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   string
+		wantOK bool
+	}{
+		{"whats 15 times 12", "15 times 12 is 180.", true},
+		{"What's 7 plus 8?", "7 plus 8 is 15.", true},
+		{"100 divided by 4?", "100 divided by 4 is 25.", true},
+		{"10 / 3", "10 / 3 is 3.333333.", true},
+		{"2.5 x -2", "2.5 x -2 is -5.", true},
+		{"5 / 0", "That one has no answer: nothing can be divided by zero.", true},
+		{"any gift cards under 5000 points", "", false},
+		{"is UA 212 on time", "", false},
+		{"15 times", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := arithmetic(tt.in)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("arithmetic(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
