@@ -147,8 +147,8 @@ func TestLoadRepoAgents(t *testing.T) {
 		if len(d.Tools) != 3 {
 			t.Errorf("%s has %d tools, want 3", d.ID, len(d.Tools))
 		}
-		if n := len(d.Examples); n < 6 || n > 10 {
-			t.Errorf("%s has %d examples, want 6-10", d.ID, n)
+		if n := len(d.Examples); n < 6 {
+			t.Errorf("%s has %d examples, want at least 6 (they are the offline model's routing hints)", d.ID, n)
 		}
 	}
 	if diff := cmp.Diff([]string{"shop", "rewards", "support", "travel"}, ids); diff != "" {
