@@ -142,10 +142,11 @@ func Load(path string) (Config, error) {
 	if _, ok := cfg.Models[llm.DefaultAlias]; !ok {
 		cfg.Models[llm.DefaultAlias] = llm.ModelConfig{Provider: llm.ProviderOffline}
 	}
-	return cfg, cfg.Validate()
+	return cfg, cfg.validateStructure()
 }
 
-// Validate reports every problem at once.
+// Validate reports every problem at once. Model aliases are checked too, so call it once their
+// keys are resolved ([Config.ApplyEnv] does).
 func (c Config) Validate() error {
 	var errs []error
 	for alias, m := range c.Models {
@@ -153,6 +154,12 @@ func (c Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	return errors.Join(append(errs, c.validateStructure())...)
+}
+
+// validateStructure checks what does not depend on the environment.
+func (c Config) validateStructure() error {
+	var errs []error
 	switch c.Auth.Mode {
 	case "dev", "":
 	case "jwt":
@@ -182,8 +189,8 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// ApplyEnv applies SWITCHBOARD_* overrides and resolves the secrets named by *_env keys.
-// lookup is os.LookupEnv in cmd and a map in tests.
+// ApplyEnv applies SWITCHBOARD_* overrides, resolves the secrets named by *_env keys, and then
+// validates the result. lookup is os.LookupEnv in cmd and a map in tests.
 func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 	str := func(name string, dst *string) {
 		if v, ok := lookup(name); ok && v != "" {
@@ -239,5 +246,8 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 	if c.Auth.Mode == "dev" || c.Auth.Mode == "" {
 		str("SWITCHBOARD_DEV_SECRET", &c.Auth.HS256Secret)
 	}
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return c.Validate()
 }

@@ -1,0 +1,33 @@
+package web
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzDecodeTurnRequest: any body either decodes to a valid turn or is refused with a client
+// message that never echoes the body back.
+func FuzzDecodeTurnRequest(f *testing.F) {
+	for _, seed := range []string{
+		`{"message":"hi"}`, `{"message":"  "}`, `{"message":"hi","episode_id":"ep_1","locale":"en-GB"}`,
+		`{"message":1}`, `{"mesage":"x"}`, `{"message":"a"}{"message":"b"}`, `[]`, ``, `{"message":"\u0000"}`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		req, bad := decodeTurnRequest(strings.NewReader(body))
+		if bad != nil {
+			if bad.code == "" || bad.message == "" || bad.status < 400 || bad.status > 499 {
+				t.Fatalf("refusal %+v lacks a code, message or 4xx status", bad)
+			}
+			if len(body) > 12 && strings.Contains(bad.message, body) {
+				t.Fatalf("refusal echoes the body: %q", bad.message)
+			}
+			return
+		}
+		if strings.TrimSpace(req.Message) == "" || !utf8.ValidString(req.Message) || utf8.RuneCountInString(req.Message) > maxMessage {
+			t.Fatalf("accepted an invalid message %q", req.Message)
+		}
+	})
+}
