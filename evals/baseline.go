@@ -194,3 +194,16 @@ func (d *BaselineDiff) WriteText(w io.Writer) error {
 }
 
 func fmtNum(f float64) string { return fmt.Sprintf("%.4g", f) }
+
+// QualityRegressions lists what got worse in routing quality: cases that passed in the baseline
+// and fail now, and falling accuracy metrics. Latency is left out: it varies with the machine,
+// so it is reported but never gates.
+func (d *BaselineDiff) QualityRegressions() []string {
+	out := slices.Clone(d.Regressed)
+	for _, c := range d.Changes {
+		if c.Regression && !strings.HasPrefix(c.Metric, "latency") {
+			out = append(out, fmt.Sprintf("%s %s → %s", c.Metric, fmtNum(c.Before), fmtNum(c.After)))
+		}
+	}
+	return out
+}

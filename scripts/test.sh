@@ -22,7 +22,8 @@ echo "--- go test -race"
 go test -race -count=1 ./...
 
 echo "--- routing eval gate (offline model, shipped datasets)"
-go run ./cmd/switchboard eval --agents agents --dataset evals/datasets/*.yaml --report out/eval
+go run ./cmd/switchboard eval --agents agents --dataset evals/datasets/*.yaml --report out/eval \
+  --baseline evals/baseline.json --fail-on-regression
 
 if command -v chromium >/dev/null 2>&1 && [ -d tests/browser/node_modules ]; then
   echo "--- browser test (headless Chromium + Playwright)"

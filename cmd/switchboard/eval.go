@@ -35,6 +35,7 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	minAcc := fs.Float64("min-accuracy", 0.95, "minimum routing accuracy, overall and per vertical")
 	concurrency := fs.Int("concurrency", 4, "cases run at once (cases with faults run one at a time)")
 	baseline := fs.String("baseline", "", "an earlier report.json to compare with (regressions first)")
+	failOnRegression := fs.Bool("fail-on-regression", false, "with --baseline: exit 1 when a case that passed fails now or an accuracy falls (latency never gates)")
 	noCoverage := fs.Bool("no-coverage-gate", false, "report but do not gate on intent-switch pair coverage (datasets covering some verticals only)")
 	judge := fs.String("judge-model", "", "model alias that rates reply quality (LLM-as-judge); off by default")
 	fs.Usage = func() {
@@ -133,6 +134,11 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	}
 	if err := rep.GateError(); err != nil {
 		return &exitError{code: 1, msg: "switchboard eval: " + err.Error()}
+	}
+	if *failOnRegression && rep.Baseline != nil {
+		if regs := rep.Baseline.QualityRegressions(); len(regs) > 0 {
+			return &exitError{code: 1, msg: "switchboard eval: regressions against " + *baseline + ":\n  " + strings.Join(regs, "\n  ")}
+		}
 	}
 	return nil
 }
