@@ -161,16 +161,22 @@ func (a *Agent) Ask(ctx context.Context, req Request) (Reply, error) {
 		llms.TextParts(llms.ChatMessageTypeHuman, req.Request),
 	}
 	for step := 0; ; step++ {
+		// The last step must answer in words. The tools still go with the request: some
+		// providers refuse a history holding tool calls when no tools are defined.
+		final := step >= a.opts.maxSteps-1 || len(a.tools) == 0
 		var opts []llms.CallOption
-		if step < a.opts.maxSteps-1 && len(a.tools) > 0 {
+		if len(a.tools) > 0 {
 			opts = append(opts, llms.WithTools(a.tools))
+		}
+		if final && len(a.tools) > 0 {
+			opts = append(opts, llms.WithToolChoice("none"))
 		}
 		resp, err := run.generate(ctx, msgs, opts...)
 		if err != nil {
 			return Reply{Busy: run.busy}, err
 		}
 		calls := toolCalls(resp)
-		if len(calls) == 0 || len(opts) == 0 {
+		if len(calls) == 0 || final {
 			text := strings.TrimSpace(choiceText(resp))
 			if text == "" {
 				text = run.plainSummary()

@@ -21,7 +21,8 @@ func alice(request string) subagents.Request {
 }
 
 // TestMaxSteps: a model that asks for tools on every step is stopped after the step bound;
-// the last step offers no tools, and the reply is still a plain answer.
+// every step sends the tools (providers refuse tool history without them), the last one with
+// tool choice "none", and the reply is still a plain answer.
 func TestMaxSteps(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -45,16 +46,17 @@ func TestMaxSteps(t *testing.T) {
 			if len(calls) != tt.wantSteps {
 				t.Fatalf("model calls = %d, want %d", len(calls), tt.wantSteps)
 			}
-			var offered []bool
-			for _, c := range calls {
-				offered = append(offered, len(c.Tools) > 0)
+			var choices []any
+			for i, c := range calls {
+				if len(c.Tools) == 0 {
+					t.Errorf("step %d sent no tools", i)
+				}
+				choices = append(choices, c.ToolChoice)
 			}
-			want := make([]bool, tt.wantSteps)
-			for i := range tt.wantSteps - 1 {
-				want[i] = true
-			}
-			if diff := cmp.Diff(want, offered); diff != "" {
-				t.Errorf("tools offered per step (-want +got):\n%s", diff)
+			want := make([]any, tt.wantSteps)
+			want[tt.wantSteps-1] = "none"
+			if diff := cmp.Diff(want, choices); diff != "" {
+				t.Errorf("tool choice per step (-want +got):\n%s", diff)
 			}
 			if n := len(h.demo.Calls()); n != tt.wantSteps-1 {
 				t.Errorf("CCS calls = %d, want %d", n, tt.wantSteps-1)

@@ -27,8 +27,9 @@ type scriptedModel struct {
 
 // modelCall is one GenerateContent call as the model saw it.
 type modelCall struct {
-	Messages []llms.MessageContent
-	Tools    []llms.Tool
+	Messages   []llms.MessageContent
+	Tools      []llms.Tool
+	ToolChoice any
 }
 
 var _ llms.Model = (*scriptedModel)(nil)
@@ -44,7 +45,7 @@ func (m *scriptedModel) GenerateContent(ctx context.Context, msgs []llms.Message
 		opt(&o)
 	}
 	m.mu.Lock()
-	m.calls = append(m.calls, modelCall{Messages: slices.Clone(msgs), Tools: slices.Clone(o.Tools)})
+	m.calls = append(m.calls, modelCall{Messages: slices.Clone(msgs), Tools: slices.Clone(o.Tools), ToolChoice: o.ToolChoice})
 	n := len(m.calls)
 	m.mu.Unlock()
 
@@ -56,7 +57,7 @@ func (m *scriptedModel) GenerateContent(ctx context.Context, msgs []llms.Message
 		return nil, m.failErr
 	}
 	sawResult := len(msgs) > 0 && msgs[len(msgs)-1].Role == llms.ChatMessageTypeTool
-	if len(m.toolCalls) > 0 && (m.alwaysTools || (len(o.Tools) > 0 && !sawResult)) {
+	if len(m.toolCalls) > 0 && (m.alwaysTools || (len(o.Tools) > 0 && o.ToolChoice != "none" && !sawResult)) {
 		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: slices.Clone(m.toolCalls)}}}, nil
 	}
 	text := m.text
