@@ -69,7 +69,7 @@ func (o *Orchestrator) applyCap(calls []llms.ToolCall) ([]keptCall, Decision) {
 }
 
 // record emits the routing decision as the span event routing.decision and as metrics.
-func (o *Orchestrator) record(ctx context.Context, span trace.Span, res *Result, elapsed, busy time.Duration) {
+func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.Duration) {
 	if res == nil {
 		return
 	}
@@ -96,7 +96,6 @@ func (o *Orchestrator) record(ctx context.Context, span trace.Span, res *Result,
 		o.inst.capExceeded.Add(bg, 1)
 	}
 	o.inst.overhead.Record(bg, max(0, elapsed-busy).Seconds())
-	_ = ctx
 }
 
 func nonNil(s []string) []string {

@@ -114,7 +114,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: %s has no definition", ErrUnboundSubAgent, id)
 		}
-		if !enabled(sd.Enabled, cfg.Flags) {
+		if !sd.Enabled.Resolve(cfg.Flags) {
 			continue
 		}
 		rt, ok := cfg.Runtimes[id]
@@ -134,13 +134,6 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	}
 	orc.inst = inst
 	return orc, nil
-}
-
-func enabled(e definitions.Enabled, flags func(string) bool) bool {
-	if e.Flag == "" {
-		return e.Value
-	}
-	return flags != nil && flags(e.Flag)
 }
 
 // askTool materialises a sub-agent as the tool its LLM sees: name ask_<id>, description

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -73,13 +74,22 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 		spoke.Store(true)
 		tr.render.Emit(stream.Emission{AgentID: def.ID, Event: event, Params: params})
 	}
+	// The progress line must never follow the reply: the callback checks, under the same lock
+	// that ends the invocation, that the sub-agent is still running.
+	var quiet sync.Mutex
+	finished := false
 	cadence := time.AfterFunc(tr.o.opts.cadence, func() {
-		if !spoke.Load() && ctx.Err() == nil {
+		quiet.Lock()
+		defer quiet.Unlock()
+		if !finished && !spoke.Load() && ctx.Err() == nil {
 			tr.render.Emit(stream.Emission{AgentID: def.ID, Event: workingEvent})
 		}
 	})
 
 	defer func() {
+		quiet.Lock()
+		finished = true
+		quiet.Unlock()
 		cadence.Stop()
 		cancel()
 		res.latency = time.Since(res.started)

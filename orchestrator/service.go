@@ -139,7 +139,7 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 
 // execute runs one turn to its end and stores it. It always closes the stream with
 // turn.completed.
-func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchange, log stream.Sink) {
+func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchange, log *stream.TurnLog) {
 	out := s.guard.Guard(log)
 	out.Publish(stream.TurnStarted{TurnID: rec.ID, EpisodeID: rec.EpisodeID})
 	res, err := s.cfg.Orchestrator.Run(ctx, Turn{
@@ -147,12 +147,8 @@ func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchang
 		Locale: rec.Locale, Location: rec.Location, History: history,
 	}, out)
 	outcome := res.Outcome
-	if err != nil {
-		outcome = stream.OutcomeCancelled
-		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
-			outcome = stream.OutcomeFailed
-			out.Publish(stream.Error{Message: "Sorry, that took too long and I had to stop. Please try again.", IsFinal: true})
-		}
+	if err != nil && outcome == stream.OutcomeFailed { // Run says so when the deadline passed
+		out.Publish(stream.Error{Message: "Sorry, that took too long and I had to stop. Please try again.", IsFinal: true})
 	}
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
 	rec.Decision = &res.Decision
@@ -163,28 +159,42 @@ func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchang
 		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
 	}
 	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
+	if err := log.Err(); err != nil {
+		// Live followers saw every event; replays from the store (another replica, or after
+		// the grace period) will miss some.
+		s.cfg.Logger.ErrorContext(ctx, "turn log not fully stored", "turn_id", rec.ID, "err", err)
+	}
 	// The log stays in memory for a grace period for followers, then only in the store.
 	s.cfg.Hub.Done(rec.ID)
 }
 
-// Cancel stops p's running turn. It returns ErrNotFound for unknown turns and for other
-// principals' turns; cancelling a finished turn is a no-op.
+// Cancel stops p's running turn and waits (briefly) for it to end. It returns ErrNotFound for
+// unknown turns and for other principals' turns, and ErrRunningElsewhere for a turn that runs
+// in another process; cancelling a finished turn is a no-op.
 func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID string) error {
 	s.mu.Lock()
 	r, ok := s.run[turnID]
 	s.mu.Unlock()
 	if ok && r.principal == p {
 		r.cancel(errCancelled)
+		wait, stop := context.WithTimeout(ctx, cancelWait)
+		defer stop()
 		select {
 		case <-r.done:
-		case <-ctx.Done():
-			return ctx.Err()
+		case <-wait.Done():
+			// Cancelled, still unwinding: it will end as cancelled.
 		}
 		return nil
 	}
-	_, err := s.cfg.Store.Turn(ctx, p, turnID)
+	rec, err := s.cfg.Store.Turn(ctx, p, turnID)
+	if err == nil && rec.State == TurnRunning {
+		return ErrRunningElsewhere
+	}
 	return err
 }
+
+// cancelWait bounds how long Cancel waits for a cancelled turn to finish unwinding.
+const cancelWait = 5 * time.Second
 
 // Turn returns p's turn.
 func (s *Service) Turn(ctx context.Context, p principal.Principal, turnID string) (TurnRecord, error) {

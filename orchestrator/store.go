@@ -13,6 +13,9 @@ import (
 // principal's turns are reported as not found, never as forbidden.
 var ErrNotFound = errors.New("orchestrator: not found")
 
+// ErrRunningElsewhere means the turn is running in another process, which alone can cancel it.
+var ErrRunningElsewhere = errors.New("orchestrator: turn is running on another server")
+
 // ErrConflict means an idempotency key was reused with a different request.
 var ErrConflict = errors.New("orchestrator: idempotency key reused with another request")
 

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -43,6 +44,9 @@ type Result struct {
 	Decision   Decision
 }
 
+// cutNote ends a streamed reply that broke off.
+const cutNote = " … Sorry, I was cut off there. Ask me again for the rest."
+
 // fallbackReply is said when the orchestrator's own LLM cannot answer at all.
 const fallbackReply = "I'm sorry, I couldn't work on that just now. Please try again in a moment."
 
@@ -69,11 +73,14 @@ func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Resul
 	})
 	res, err := tr.run(ctx)
 	tr.render.Close()
+	if err != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		res.Outcome = stream.OutcomeFailed // ran out of time: a failure, not a cancel
+	}
 
 	elapsed := o.opts.now().Sub(start)
-	o.record(ctx, span, res, elapsed, tr.llmBusy+tr.maxAgentBusy)
+	o.record(span, res, elapsed, tr.llmBusy+tr.maxAgentBusy)
 	if err != nil {
-		span.SetStatus(codes.Error, "turn cancelled")
+		span.SetStatus(codes.Error, "turn ended early: "+string(res.Outcome))
 	}
 	return res, err
 }
@@ -87,6 +94,7 @@ type turnRun struct {
 
 	llmBusy      time.Duration // inside the orchestrator's own LLM calls
 	maxAgentBusy time.Duration // the busiest sub-agent's time inside LLM and CCS calls
+	composeCut   bool          // the composed reply broke off mid-stream
 }
 
 func (tr *turnRun) run(ctx context.Context) (*Result, error) {
@@ -152,7 +160,11 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 		comps = append(comps, r.answer.Components...)
 	}
 	tr.out.Publish(stream.ReplyCompleted{Text: text, Components: comps})
-	return &Result{Reply: text, Components: comps, Outcome: turnOutcome(results), Decision: decision}, nil
+	outcome := turnOutcome(results)
+	if tr.composeCut {
+		outcome = stream.OutcomeDegraded
+	}
+	return &Result{Reply: text, Components: comps, Outcome: outcome, Decision: decision}, nil
 }
 
 // compose asks the LLM for the final reply, streaming its text as reply deltas. When the model
@@ -172,7 +184,15 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
+	if err != nil {
+		tr.o.opts.logger.WarnContext(ctx, "composition failed", "turn_id", tr.t.ID, "streamed", streamed.Len() > 0, "err", err)
+	}
 	if streamed.Len() > 0 {
+		if err != nil { // the stream broke off: say so rather than pass a cut reply as whole
+			tr.composeCut = true
+			tr.out.Publish(stream.ReplyDelta{Text: cutNote})
+			streamed.WriteString(cutNote)
+		}
 		return streamed.String(), nil
 	}
 	text := ""
@@ -265,6 +285,8 @@ func (tr *turnRun) priorContext(ctx context.Context, kept []keptCall) string {
 		llms.TextParts(llms.ChatMessageTypeHuman, convo.String()),
 	})
 	if err != nil {
+		// The sub-agents still run, without the summary.
+		tr.o.opts.logger.WarnContext(ctx, "prior-context summary failed", "turn_id", tr.t.ID, "err", err)
 		return ""
 	}
 	return truncate(strings.TrimSpace(choiceText(resp)), maxPriorContext)
