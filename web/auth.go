@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -33,6 +34,12 @@ func (s *server) requireBearer(c *gin.Context) {
 
 func (s *server) authenticate(c *gin.Context, tok string) {
 	p, err := s.cfg.Auth.Verify(c.Request.Context(), tok)
+	if errors.Is(err, principal.ErrKeysUnavailable) {
+		// Our side cannot check any token right now: the client's token may be fine.
+		c.Header("Retry-After", "5")
+		abort(c, http.StatusServiceUnavailable, "auth_unavailable", "Sign-in cannot be checked right now. Please retry shortly.")
+		return
+	}
 	if err != nil {
 		c.Header("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)
 		abort(c, http.StatusUnauthorized, "invalid_token", "Invalid token: "+principal.Reason(err)+".")

@@ -9,6 +9,10 @@ import (
 	"github.com/switchboard-ai/switchboard/orchestrator"
 )
 
+// ErrShuttingDown is the cause with which the server's base context is cancelled on a graceful
+// shutdown (see http.Server.BaseContext): streams end, but turns are not treated as abandoned.
+var ErrShuttingDown = errors.New("web: server shutting down")
+
 // apiError is the JSON error body: {"error":{"code","message"}}. Messages are written for
 // clients; causes stay in logs.
 type apiError struct {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
@@ -126,12 +127,15 @@ func wantsEventStream(r *http.Request) bool {
 }
 
 // cancelIfRunning implements turns.cancel_on_disconnect: the stream ended, and if the turn
-// has not, the client left.
+// has not, the client left. A server shutting down is not a client leaving: its turns get
+// their grace period to finish.
 func (s *server) cancelIfRunning(c *gin.Context, turnID string) {
-	if c.Request.Context().Err() == nil {
+	reqCtx := c.Request.Context()
+	if reqCtx.Err() == nil || errors.Is(context.Cause(reqCtx), ErrShuttingDown) {
 		return
 	}
-	ctx := context.WithoutCancel(c.Request.Context())
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), 5*time.Second)
+	defer cancel()
 	if err := s.cfg.Service.Cancel(ctx, principalOf(c), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) {
 		s.log.WarnContext(ctx, "cancel on disconnect", "turn_id", turnID, "err", err)
 	}

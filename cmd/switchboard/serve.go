@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/app"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
+	"github.com/switchboard-ai/switchboard/web"
 )
 
 // shutdownGrace is how long running turns get to finish after a stop signal.
@@ -109,8 +110,8 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	if err != nil {
 		return err
 	}
-	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelBase()
+	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancelBase(nil)
 	srv := &http.Server{
 		Handler:           a.Handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -122,6 +123,9 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 
 	url := "http://" + displayAddr(ln.Addr())
 	log.Info("switchboard listening", "url", url, "orchestrator", a.Orchestrator.Definition().ID, "dev", dev)
+	if dev && !isLoopback(ln.Addr()) {
+		log.Warn("dev mode on a non-loopback address: anyone who can reach it can sign in as any user (POST /v1/dev/token); use --addr 127.0.0.1:8080 or configure auth for anything shared")
+	}
 	if dev && a.DevSigner != nil {
 		tok, err := a.DevSigner.Mint("alice", 24*time.Hour)
 		if err == nil {
@@ -140,7 +144,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	log.Info("shutting down: finishing running turns", "grace", shutdownGrace)
 	// Open event streams never go idle: end them first so Shutdown can return.
-	cancelBase()
+	cancelBase(web.ErrShuttingDown)
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	_ = srv.Shutdown(sctx)
@@ -164,9 +168,14 @@ func displayAddr(addr net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
+func isLoopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
 // secretsOf lists the configured secrets, which the log handler removes wherever they appear.
 func secretsOf(cfg config.Config) []string {
-	out := []string{cfg.Auth.HS256Secret, cfg.CCS.Credential, cfg.CCS.SigningKey, cfg.A2A.Credential}
+	out := []string{cfg.Auth.HS256Secret, cfg.Auth.TurnTokenSecret, cfg.CCS.Credential, cfg.CCS.SigningKey, cfg.A2A.Credential}
 	for _, m := range cfg.Models {
 		out = append(out, m.APIKey)
 	}

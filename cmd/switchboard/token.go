@@ -15,6 +15,7 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	fs.SetOutput(stderr)
 	sub := fs.String("sub", "", "user the token speaks for (the JWT sub, i.e. the principal)")
 	ttl := fs.Duration("ttl", principal.DefaultDevTTL, "how long the token is valid")
+	cfgPath := fs.String("config", "", "the config file serve uses (for auth.issuer and auth.audience)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard token --sub NAME [--ttl 24h]\n\nPrints, alone on stdout, a dev-mode bearer token for NAME, signed with the same\nsecret as `switchboard serve` (SWITCHBOARD_DEV_SECRET, or the one serve stored).")
 		fs.PrintDefaults()
@@ -29,8 +30,14 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if err != nil {
 		return err
 	}
-	def := config.Default()
-	signer, err := principal.NewDevSigner(secret, def.Auth.Issuer, def.Auth.Audience)
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if cfg.Auth.Mode == "jwt" {
+		return usageError("token mints dev-mode tokens only; with auth mode jwt your identity provider issues them")
+	}
+	signer, err := principal.NewDevSigner(secret, cfg.Auth.Issuer, cfg.Auth.Audience)
 	if err != nil {
 		return err
 	}

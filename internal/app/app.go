@@ -69,6 +69,7 @@ type App struct {
 	Providers []llm.ProviderInfo
 
 	closers []func() error
+	log     *slog.Logger
 }
 
 // New assembles the service. Close releases what it opened.
@@ -83,7 +84,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	if o.MeterProvider == nil {
 		o.MeterProvider = otel.GetMeterProvider()
 	}
-	a := &App{}
+	a := &App{log: o.Logger}
 	defer func() {
 		if err != nil {
 			_ = a.Close()
@@ -188,7 +189,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	turnTokens, err := principal.NewTurnTokens(principal.RandomSecret(), 10*time.Minute)
+	turnTokens, err := principal.NewTurnTokens(a.turnTokenKey(cfg), 10*time.Minute)
 	if err != nil {
 		return nil, err
 	}
@@ -244,6 +245,20 @@ func (a *App) remoteCredential(given func(context.Context, principal.Principal) 
 		}
 		return a.DevSigner.Mint(string(p), 5*time.Minute)
 	}
+}
+
+// turnTokenKey is the key of the turn-scoped tokens in events_url. Every replica must share it,
+// or a browser reconnecting to another replica gets 404: the configured turn token secret, else
+// the HS256 secret (NewTurnTokens derives its own key from it), else a per-process random key,
+// which only a single replica may use.
+func (a *App) turnTokenKey(cfg config.Config) []byte {
+	switch {
+	case cfg.Auth.TurnTokenSecret != "":
+		return []byte(cfg.Auth.TurnTokenSecret)
+	case len(cfg.Auth.HS256Secret) >= 32:
+		return []byte(cfg.Auth.HS256Secret)
+	}
+	return principal.RandomSecret()
 }
 
 func pickOrchestrator(defs *definitions.Set, id string) (*definitions.Definition, error) {
@@ -317,7 +332,13 @@ func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticat
 	if err != nil {
 		return nil, err
 	}
-	_ = ctx
+	if c.JWKSURL != "" {
+		// Fetch the keys now rather than on the first user's request; a failure is retried on
+		// demand, so it does not stop start-up.
+		if err := v.Refresh(ctx); err != nil {
+			a.log.WarnContext(ctx, "JWKS not loaded yet", "err", err)
+		}
+	}
 	return v, nil
 }
 

@@ -84,8 +84,13 @@ type Auth struct {
 	PublicKeyFile  string        `yaml:"public_key_file"`
 	JWKSURL        string        `yaml:"jwks_url"`
 	Leeway         time.Duration `yaml:"leeway"`
+	// TurnTokenSecretEnv names the env var holding the key of the turn-scoped tokens in
+	// events_url (at least 32 bytes). Replicas must share it; without it the HS256 secret is
+	// used, and with neither each process has its own (fine for one replica only).
+	TurnTokenSecretEnv string `yaml:"turn_token_secret_env"`
 
-	HS256Secret string `yaml:"-"` // resolved from HS256SecretEnv (or SWITCHBOARD_DEV_SECRET) by cmd
+	HS256Secret     string `yaml:"-"` // resolved from HS256SecretEnv (or SWITCHBOARD_DEV_SECRET) by cmd
+	TurnTokenSecret string `yaml:"-"` // resolved from TurnTokenSecretEnv by cmd
 }
 
 // Store says where episodes, turns and event logs live.
@@ -178,6 +183,9 @@ func (c Config) validateStructure() error {
 	default:
 		errs = append(errs, fmt.Errorf("config: auth mode %q is not dev or jwt", c.Auth.Mode))
 	}
+	if c.Store.Driver == "postgres" && c.Auth.TurnTokenSecretEnv == "" && c.Auth.HS256SecretEnv == "" && c.Auth.Mode == "jwt" {
+		errs = append(errs, errors.New("config: with several replicas (store driver postgres) set auth.turn_token_secret_env so that every replica accepts the events_url tokens the others mint"))
+	}
 	switch c.Store.Driver {
 	case "sqlite", "postgres", "memory", "":
 	default:
@@ -240,6 +248,7 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 	secret(c.CCS.SigningKeyEnv, &c.CCS.SigningKey, "ccs.signing_key_env")
 	secret(c.Auth.HS256SecretEnv, &c.Auth.HS256Secret, "auth.hs256_secret_env")
 	secret(c.A2A.CredentialEnv, &c.A2A.Credential, "a2a.credential_env")
+	secret(c.Auth.TurnTokenSecretEnv, &c.Auth.TurnTokenSecret, "auth.turn_token_secret_env")
 	if c.Store.DSNEnv != "" {
 		secret(c.Store.DSNEnv, &c.Store.DSN, "store.dsn_env")
 	}

@@ -70,6 +70,7 @@ func build(ctx context.Context, name string, cfg ModelConfig, o options) (llms.M
 			openai.WithModel(cfg.Model),
 			openai.WithBaseURL(urlOr(cfg.BaseURL, openAIURL)),
 			openai.WithHTTPClient(client),
+			openai.WithOrganization(""), // never OPENAI_ORGANIZATION from the environment
 		)
 	case ProviderOllama:
 		// Ollama's native provider ignores tools; its OpenAI-compatible /v1 has them.
@@ -78,6 +79,7 @@ func build(ctx context.Context, name string, cfg ModelConfig, o options) (llms.M
 			openai.WithModel(cfg.Model),
 			openai.WithBaseURL(ollamaURL(cfg.BaseURL)),
 			openai.WithHTTPClient(client),
+			openai.WithOrganization(""),
 		)
 		// Older Ollama releases only understand max_tokens, not max_completion_tokens.
 		defaults = append(defaults, openai.WithLegacyMaxTokensField())
