@@ -22,4 +22,7 @@ var (
 	// ErrLineTooLong is yielded by [ReadEvents] when a line or an event's data exceeds the
 	// reader's limit, which keeps a hostile or broken server from growing memory without bound.
 	ErrLineTooLong = errors.New("stream: SSE line too long")
+
+	// ErrReplayUnavailable means the turn's log could not be read; nothing was written.
+	ErrReplayUnavailable = errors.New("stream: turn log unavailable")
 )

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -64,6 +65,9 @@ const sseStreamID = "turn"
 // been written. A client that has already received the end of a completed turn gets 204 No
 // Content, which tells EventSource to stop reconnecting.
 //
+// When the log cannot be read before anything was written, it returns [ErrReplayUnavailable]
+// and writes nothing, so that the caller can answer with its own error.
+//
 // It returns when the response is over: the turn completed, the client went away (nil error),
 // the client fell more than Backlog events behind ([ErrSlowClient]; the connection is closed so
 // that the client reconnects), or the store failed. The caller has usually validated the turn
@@ -88,8 +92,8 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 	var res SSEResult
 	done, err := hub.lastDelivered(r.Context(), turnID, after)
 	if err != nil {
-		http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
-		return res, err
+		// Nothing is written yet: the caller answers in its own error format.
+		return res, fmt.Errorf("%w: %w", ErrReplayUnavailable, err)
 	}
 	if done {
 		res.NoContent = true

@@ -160,6 +160,11 @@ func (s *server) turnEvents(c *gin.Context) {
 func (s *server) serveEvents(c *gin.Context, turnID string, after uint64) {
 	res, err := stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, turnID, after, s.cfg.SSE)
 	switch {
+	case errors.Is(err, stream.ErrReplayUnavailable):
+		s.log.ErrorContext(c.Request.Context(), "turn log unavailable", "turn_id", turnID, "err", err)
+		c.Header("Retry-After", "2")
+		abort(c, http.StatusServiceUnavailable, "unavailable", "The conversation cannot be streamed right now. Please retry shortly.")
+		return
 	case errors.Is(err, stream.ErrSlowClient):
 		s.log.InfoContext(c.Request.Context(), "dropped a stalled event stream", "turn_id", turnID, "events", res.Events)
 		return
