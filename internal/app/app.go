@@ -108,7 +108,11 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 
 	models := o.Models
 	if models == nil {
-		reg, err := llm.NewRegistry(ctx, cfg.Models)
+		usage, err := newLLMUsage(o.MeterProvider, cfg.Models)
+		if err != nil {
+			return nil, err
+		}
+		reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record))
 		if err != nil {
 			return nil, err
 		}
