@@ -179,6 +179,11 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if s, ok := st.(staleAbandoner); ok {
+		// Ends the turns a process that died (this one before a restart, another replica) left
+		// running, which followers and cancels would otherwise wait on forever.
+		a.closers = append(a.closers, startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), staleEvery, o.Logger).stop)
+	}
 	a.Hub = stream.NewHub(st)
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
 	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{

@@ -12,6 +12,10 @@
 //     returns the first turn with existing=true, also when the two calls race.
 //   - FinishTurn writes only what a turn's end sets: state, outcome, reply, decision, completed.
 //   - Times come back in UTC to the microsecond; records share no memory with the caller.
+//   - AbandonStale finishes, as failed, the turns still running that were created before a
+//     cutoff (their process must have died), and closes each one's event log with
+//     turn.completed under the next id, so that followers end. It changes only rows still
+//     running, so it neither undoes a FinishTurn nor abandons a turn twice.
 //   - An event log accepts each record id once (stream.ErrRecordExists otherwise) and returns
 //     the records after a given id in id order, an empty slice when there are none.
 //

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
@@ -107,6 +108,37 @@ func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error 
 	old.State, old.Outcome, old.Reply, old.Decision, old.Completed = t.State, t.Outcome, t.Reply, d, t.Completed
 	m.turns[t.ID] = old
 	return nil
+}
+
+// AbandonStale finishes every turn still running that was created before startedBefore, as a
+// process that died would have left it: state completed, outcome failed, completed now, reply
+// unchanged. It appends turn.completed (outcome failed) to each one's log under the next id,
+// so that followers end, and returns how many turns it finished. A turn that has finished in
+// the meantime is left alone, so a second call finds nothing more to do.
+func (m *Memory) AbandonStale(_ context.Context, startedBefore time.Time) (int, error) {
+	cutoff, now := storedTime(startedBefore), storedTime(time.Now())
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for id, t := range m.turns {
+		if t.State != orchestrator.TurnRunning || !t.Created.Before(cutoff) {
+			continue
+		}
+		name, data, err := stream.Marshal(abandonedEvent(id))
+		if err != nil {
+			return n, err
+		}
+		t.State, t.Outcome, t.Completed = orchestrator.TurnCompleted, stream.OutcomeFailed, now
+		m.turns[id] = t
+		recs := m.events[id]
+		next := uint64(1)
+		if len(recs) > 0 {
+			next = recs[len(recs)-1].id + 1
+		}
+		m.events[id] = append(recs, memEvent{id: next, name: name, data: data})
+		n++
+	}
+	return n, nil
 }
 
 // Turn implements orchestrator.Store.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
@@ -112,6 +113,13 @@ func (s *Postgres) CreateTurn(ctx context.Context, t orchestrator.TurnRecord) (o
 // FinishTurn implements orchestrator.Store, with [Memory.FinishTurn]'s semantics.
 func (s *Postgres) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) error {
 	return s.db.finishTurn(ctx, t)
+}
+
+// AbandonStale finishes the running turns created before startedBefore, with
+// [Memory.AbandonStale]'s semantics. Each turn's update and its turn.completed record commit
+// together; rows a concurrent FinishTurn has already ended are not touched.
+func (s *Postgres) AbandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
+	return s.db.abandonStale(ctx, startedBefore)
 }
 
 // Turn implements orchestrator.Store.

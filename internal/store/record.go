@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/stream"
 )
 
 // storedTime is t as every store gives it back: in UTC, to the microsecond, which is as fine
@@ -35,4 +36,10 @@ func cloneDecision(d *orchestrator.Decision) (*orchestrator.Decision, error) {
 		return nil, fmt.Errorf("store: decode decision: %w", err)
 	}
 	return out, nil
+}
+
+// abandonedEvent closes the log of a turn that AbandonStale finished: followers end on it as
+// on any other turn's end.
+func abandonedEvent(turnID string) stream.TurnCompleted {
+	return stream.TurnCompleted{TurnID: turnID, Outcome: stream.OutcomeFailed}
 }

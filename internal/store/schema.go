@@ -11,6 +11,10 @@ package store
 // replicas. events has no foreign key to turns: the log store, like stream.MemoryLogStore,
 // accepts a turn's events whether or not the turn row exists yet.
 
+// runningIndex serves the periodic sweep for abandoned turns (AbandonStale): it holds only
+// the turns still running, so the sweep stays cheap however many turns have finished.
+const runningIndex = `CREATE INDEX turns_running ON turns(created) WHERE state = 'running'`
+
 var sqliteMigrations = [][]string{{
 	`CREATE TABLE episodes (
 		id        TEXT PRIMARY KEY,
@@ -43,6 +47,8 @@ var sqliteMigrations = [][]string{{
 		data    TEXT NOT NULL,
 		PRIMARY KEY (turn_id, id)
 	) WITHOUT ROWID`,
+}, {
+	runningIndex,
 }}
 
 var postgresMigrations = [][]string{{
@@ -77,4 +83,6 @@ var postgresMigrations = [][]string{{
 		data    TEXT NOT NULL,
 		PRIMARY KEY (turn_id, id)
 	)`,
+}, {
+	runningIndex,
 }}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 
@@ -130,6 +131,13 @@ func (s *SQLite) CreateTurn(ctx context.Context, t orchestrator.TurnRecord) (orc
 // FinishTurn implements orchestrator.Store, with [Memory.FinishTurn]'s semantics.
 func (s *SQLite) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) error {
 	return s.db.finishTurn(ctx, t)
+}
+
+// AbandonStale finishes the running turns created before startedBefore, with
+// [Memory.AbandonStale]'s semantics. Each turn's update and its turn.completed record commit
+// together; rows a concurrent FinishTurn has already ended are not touched.
+func (s *SQLite) AbandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
+	return s.db.abandonStale(ctx, startedBefore)
 }
 
 // Turn implements orchestrator.Store.

@@ -46,6 +46,16 @@ const (
 	qAppendEvent = `INSERT INTO events (turn_id, id, name, data) VALUES (?, ?, ?, ?)
 		ON CONFLICT (turn_id, id) DO NOTHING`
 	qEvents = `SELECT id, name, data FROM events WHERE turn_id = ? AND id > ? ORDER BY id`
+	// The state literals match orchestrator.TurnRunning and TurnCompleted; 'running' is
+	// written out so that the planner can use the partial index turns_running. Only rows still
+	// running are touched, so a FinishTurn that commits first wins and is left alone.
+	qAbandonStale = `UPDATE turns SET state = 'completed', outcome = ?, completed = ?
+		WHERE state = 'running' AND created < ? RETURNING id`
+	// The next id of a turn's log, computed by the database. A record racing in from a writer
+	// still alive is kept (DO NOTHING); that writer closes its own log.
+	qAppendNextEvent = `INSERT INTO events (turn_id, id, name, data)
+		SELECT ?, COALESCE(MAX(id), 0) + 1, ?, ? FROM events WHERE turn_id = ?
+		ON CONFLICT (turn_id, id) DO NOTHING`
 )
 
 // dialect rewrites a statement written with ? placeholders for one database.
@@ -72,12 +82,14 @@ func postgresDialect(q string) string {
 // statements are the rewritten queries; built once per store.
 type statements struct {
 	turnByKey, turn, episode, episodeOwner, insertEpisode, insertTurn, finishTurn string
+	abandonStale, appendNextEvent                                                 string
 }
 
 func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect) (*sqlStore, error) {
 	s := &sqlStore{write: write, read: read, q: statements{
 		turnByKey: d(qTurnByKey), turn: d(qTurn), episode: d(qEpisode), episodeOwner: d(qEpisodeOwner),
 		insertEpisode: d(qInsertEpisode), insertTurn: d(qInsertTurn), finishTurn: d(qFinishTurn),
+		abandonStale: d(qAbandonStale), appendNextEvent: d(qAppendNextEvent),
 	}}
 	var err error
 	if s.appendEvent, err = write.PrepareContext(ctx, d(qAppendEvent)); err != nil {
@@ -187,6 +199,58 @@ func (s *sqlStore) finishTurn(ctx context.Context, t orchestrator.TurnRecord) er
 		return orchestrator.ErrNotFound
 	}
 	return nil
+}
+
+// abandonStale finishes the running turns created before startedBefore as failed and closes
+// each one's log with turn.completed, all in one transaction: a follower never sees a failed
+// turn whose log stays open, nor the reverse.
+func (s *sqlStore) abandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("store: abandon stale turns: %w", err)
+	}
+	defer tx.Rollback() // a no-op once committed
+
+	ids, err := abandonedIDs(ctx, tx, s.q.abandonStale, storedTime(time.Now()), storedTime(startedBefore))
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		name, data, err := stream.Marshal(abandonedEvent(id))
+		if err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, s.q.appendNextEvent, id, name, string(data), id); err != nil {
+			return 0, fmt.Errorf("store: close log of abandoned turn %s: %w", id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("store: abandon stale turns: %w", err)
+	}
+	return len(ids), nil
+}
+
+// abandonedIDs runs the abandoning UPDATE and returns the ids of the rows it changed.
+func abandonedIDs(ctx context.Context, tx *sql.Tx, q string, now, startedBefore time.Time) ([]string, error) {
+	// Both dialects compare created as stored: SQLite as text, which orders correctly because
+	// every time is written in UTC in one format; PostgreSQL as timestamptz.
+	rows, err := tx.QueryContext(ctx, q, string(stream.OutcomeFailed), now, startedBefore)
+	if err != nil {
+		return nil, fmt.Errorf("store: abandon stale turns: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: abandon stale turns: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: abandon stale turns: %w", err)
+	}
+	return ids, nil
 }
 
 func (s *sqlStore) turnByKey(ctx context.Context, p principal.Principal, key string) (orchestrator.TurnRecord, error) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 type testStore interface {
 	orchestrator.Store
 	stream.LogStore
+	AbandonStale(ctx context.Context, startedBefore time.Time) (int, error)
 }
 
 const (
@@ -85,6 +87,11 @@ func runStoreSuite(t *testing.T, open func(t *testing.T) testStore) {
 	t.Run("EpisodeOrder", func(t *testing.T) { testEpisodeOrder(t, open(t)) })
 	t.Run("Events", func(t *testing.T) { testEvents(t, open(t)) })
 	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrentAppends(t, open(t)) })
+	t.Run("AbandonStale", func(t *testing.T) { testAbandonStale(t, open(t)) })
+	t.Run("ConcurrentAbandon", func(t *testing.T) {
+		s := open(t)
+		testConcurrentAbandon(t, s, s)
+	})
 }
 
 // runSharedSuite checks two handles on one database, as two replicas would hold them.
@@ -92,6 +99,10 @@ func runSharedSuite(t *testing.T, openPair func(t *testing.T) (testStore, testSt
 	t.Run("ConcurrentDuplicates", func(t *testing.T) {
 		a, b := openPair(t)
 		testConcurrentDuplicates(t, a, b)
+	})
+	t.Run("ConcurrentAbandon", func(t *testing.T) {
+		a, b := openPair(t)
+		testConcurrentAbandon(t, a, b)
 	})
 	t.Run("ReplayOnOtherReplica", func(t *testing.T) {
 		a, b := openPair(t)

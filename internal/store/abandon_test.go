@@ -1,0 +1,250 @@
+package store
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// testAbandonStale checks which turns a sweep finishes and what it leaves in their logs. The
+// cutoff has a fraction of a second and some turns sit on whole seconds around it, because
+// SQLite compares the stored text: "10:00:00+00:00" must order before "10:00:00.000500+00:00".
+func testAbandonStale(t *testing.T, s testStore) {
+	ctx := t.Context()
+	cutoff := time.Date(2026, 11, 21, 10, 0, 0, 500_000, time.UTC)
+	at := func(p principal.Principal, id string, c time.Time) orchestrator.TurnRecord {
+		rec := turnRec(p, id, "ep-"+id, "")
+		rec.Created = c
+		return rec
+	}
+	withReply := at(alice, "old-with-events", cutoff.Add(-time.Hour))
+	withReply.Reply = "partial answer" // as a turn that died while composing
+	tests := []struct {
+		name      string
+		rec       orchestrator.TurnRecord
+		finished  bool            // stored as completed before the sweep
+		events    []stream.Record // already in the turn's log
+		abandoned bool            // whether the sweep must finish it
+		wantLog   []stream.Record // the log after the sweep
+	}{
+		{
+			name: "running an hour before the cutoff, with events", rec: withReply,
+			events:    sampleRecords()[:2],
+			abandoned: true,
+			wantLog: append(sampleRecords()[:2:2], stream.Record{
+				ID: 3, Event: stream.TurnCompleted{TurnID: "old-with-events", Outcome: stream.OutcomeFailed},
+			}),
+		},
+		{
+			name: "running, another principal, no events", rec: at(bob, "old-bob", cutoff.Add(-time.Minute)),
+			abandoned: true,
+			wantLog:   []stream.Record{{ID: 1, Event: stream.TurnCompleted{TurnID: "old-bob", Outcome: stream.OutcomeFailed}}},
+		},
+		{
+			name: "running, on the whole second before the cutoff", rec: at(alice, "whole-second-before", cutoff.Truncate(time.Second)),
+			abandoned: true,
+			wantLog:   []stream.Record{{ID: 1, Event: stream.TurnCompleted{TurnID: "whole-second-before", Outcome: stream.OutcomeFailed}}},
+		},
+		{
+			name: "running, a microsecond before the cutoff", rec: at(alice, "just-before", cutoff.Add(-time.Microsecond)),
+			abandoned: true,
+			wantLog:   []stream.Record{{ID: 1, Event: stream.TurnCompleted{TurnID: "just-before", Outcome: stream.OutcomeFailed}}},
+		},
+		{
+			name: "running, at the cutoff", rec: at(alice, "at-cutoff", cutoff),
+			events:  sampleRecords()[:1],
+			wantLog: sampleRecords()[:1],
+		},
+		{
+			name: "running, a microsecond after the cutoff", rec: at(alice, "just-after", cutoff.Add(time.Microsecond)),
+			wantLog: []stream.Record{},
+		},
+		{
+			name: "running, on the whole second after the cutoff", rec: at(alice, "whole-second-after", cutoff.Truncate(time.Second).Add(time.Second)),
+			wantLog: []stream.Record{},
+		},
+		{
+			name: "completed long before the cutoff", rec: at(alice, "old-completed", cutoff.Add(-time.Hour)),
+			finished: true,
+			events:   sampleRecords(),
+			wantLog:  sampleRecords(),
+		},
+	}
+	wantN := 0
+	for _, tt := range tests {
+		mustCreate(t, s, tt.rec)
+		if tt.finished {
+			if err := s.FinishTurn(ctx, finished(tt.rec)); err != nil {
+				t.Fatalf("FinishTurn(%s) = %v", tt.rec.ID, err)
+			}
+		}
+		for _, r := range tt.events {
+			if err := s.AppendEvent(ctx, tt.rec.ID, r); err != nil {
+				t.Fatalf("AppendEvent(%s, %d) = %v", tt.rec.ID, r.ID, err)
+			}
+		}
+		if tt.abandoned {
+			wantN++
+		}
+	}
+
+	before := storedTime(time.Now())
+	n, err := s.AbandonStale(ctx, cutoff)
+	after := storedTime(time.Now())
+	if err != nil || n != wantN {
+		t.Fatalf("AbandonStale() = %d, %v; want %d, nil", n, err, wantN)
+	}
+	check := func(t *testing.T, rec orchestrator.TurnRecord, finishedBefore, abandoned bool, wantLog []stream.Record) {
+		t.Helper()
+		want := stored(rec)
+		if finishedBefore {
+			want = stored(finished(rec))
+		}
+		got, err := s.Turn(ctx, rec.Principal, rec.ID)
+		if err != nil {
+			t.Fatalf("Turn() = %v", err)
+		}
+		if abandoned {
+			if got.Completed.Before(before) || got.Completed.After(after) {
+				t.Errorf("Completed = %v, want between %v and %v", got.Completed, before, after)
+			}
+			want.State, want.Outcome, want.Completed = orchestrator.TurnCompleted, stream.OutcomeFailed, got.Completed
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Turn() mismatch (-want +got):\n%s", diff)
+		}
+		recs, err := s.Events(ctx, rec.ID, 0)
+		if err != nil {
+			t.Fatalf("Events() = %v", err)
+		}
+		if diff := cmp.Diff(wantLog, recs); diff != "" {
+			t.Errorf("Events() mismatch (-want +got):\n%s", diff)
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { check(t, tt.rec, tt.finished, tt.abandoned, tt.wantLog) })
+	}
+
+	// A second sweep finds nothing left to do and changes nothing.
+	snapshot := map[string]orchestrator.TurnRecord{}
+	for _, tt := range tests {
+		got, err := s.Turn(ctx, tt.rec.Principal, tt.rec.ID)
+		if err != nil {
+			t.Fatalf("Turn(%s) = %v", tt.rec.ID, err)
+		}
+		snapshot[tt.rec.ID] = got
+	}
+	if n, err := s.AbandonStale(ctx, cutoff); err != nil || n != 0 {
+		t.Fatalf("AbandonStale() again = %d, %v; want 0, nil", n, err)
+	}
+	for _, tt := range tests {
+		got, err := s.Turn(ctx, tt.rec.Principal, tt.rec.ID)
+		if err != nil {
+			t.Fatalf("Turn(%s) = %v", tt.rec.ID, err)
+		}
+		if diff := cmp.Diff(snapshot[tt.rec.ID], got); diff != "" {
+			t.Errorf("Turn(%s) after a second sweep mismatch (-first +second):\n%s", tt.rec.ID, diff)
+		}
+		recs, err := s.Events(ctx, tt.rec.ID, 0)
+		if err != nil {
+			t.Fatalf("Events(%s) = %v", tt.rec.ID, err)
+		}
+		if diff := cmp.Diff(tt.wantLog, recs); diff != "" {
+			t.Errorf("Events(%s) after a second sweep mismatch (-want +got):\n%s", tt.rec.ID, diff)
+		}
+	}
+}
+
+// testConcurrentAbandon races sweeps through a and b (one store, or two replicas of one
+// database) and FinishTurn calls against them: each stale turn is abandoned at most once, its
+// log gains exactly one turn.completed when it is, and a turn FinishTurn ended first is left
+// alone.
+func testConcurrentAbandon(t *testing.T, a, b testStore) {
+	ctx := t.Context()
+	const turns, sweepers = 12, 4
+	cutoff := created.Add(time.Hour)
+	recs := make([]orchestrator.TurnRecord, turns)
+	for i := range recs {
+		recs[i] = turnRec(alice, fmt.Sprintf("t%d", i), fmt.Sprintf("e%d", i), "")
+		mustCreate(t, a, recs[i])
+	}
+
+	var (
+		wg       sync.WaitGroup
+		start    = make(chan struct{})
+		counts   = make([]int, sweepers)
+		errs     = make([]error, sweepers)
+		finishes = make([]error, turns)
+	)
+	for i := range sweepers {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Go(func() {
+			<-start
+			counts[i], errs[i] = s.AbandonStale(ctx, cutoff)
+		})
+	}
+	// Every other turn ends normally while the sweeps run, as a slow live turn would.
+	for i := 0; i < turns; i += 2 {
+		wg.Go(func() {
+			<-start
+			finishes[i] = b.FinishTurn(ctx, finished(recs[i]))
+		})
+	}
+	close(start)
+	wg.Wait()
+
+	total := 0
+	for i := range sweepers {
+		if errs[i] != nil {
+			t.Fatalf("AbandonStale #%d = %v", i, errs[i])
+		}
+		total += counts[i]
+	}
+	for i, err := range finishes {
+		if err != nil {
+			t.Fatalf("FinishTurn(t%d) = %v", i, err)
+		}
+	}
+	closed := 0
+	for _, rec := range recs {
+		log, err := a.Events(ctx, rec.ID, 0)
+		if err != nil {
+			t.Fatalf("Events(%s) = %v", rec.ID, err)
+		}
+		want := []stream.Record{}
+		if len(log) > 0 {
+			closed++
+			want = []stream.Record{{ID: 1, Event: stream.TurnCompleted{TurnID: rec.ID, Outcome: stream.OutcomeFailed}}}
+		}
+		if diff := cmp.Diff(want, log); diff != "" {
+			t.Errorf("Events(%s) mismatch (-want +got):\n%s", rec.ID, diff)
+		}
+		got, err := a.Turn(ctx, alice, rec.ID)
+		if err != nil {
+			t.Fatalf("Turn(%s) = %v", rec.ID, err)
+		}
+		if got.State != orchestrator.TurnCompleted {
+			t.Errorf("Turn(%s).State = %q, want %q", rec.ID, got.State, orchestrator.TurnCompleted)
+		}
+		// A turn nobody finished must have been abandoned; one FinishTurn ended first must not.
+		if len(log) == 0 && got.Outcome != stream.OutcomeDegraded {
+			t.Errorf("Turn(%s) has no turn.completed record but outcome %q", rec.ID, got.Outcome)
+		}
+	}
+	if total != closed {
+		t.Errorf("sweeps reported %d abandoned turns, but %d logs were closed", total, closed)
+	}
+	if total < turns/2 {
+		t.Errorf("sweeps abandoned %d turns, want at least the %d nobody finished", total, turns/2)
+	}
+}
