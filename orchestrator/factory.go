@@ -164,6 +164,10 @@ func (o *Orchestrator) Tools() []llms.Tool { return append([]llms.Tool(nil), o.t
 // SystemPrompt returns the assembled system prompt.
 func (o *Orchestrator) SystemPrompt() string { return o.prompt }
 
+// HistoryTurns is how many earlier exchanges of an episode a turn's LLM sees (see
+// [WithHistory]): a caller needs to load no more than that.
+func (o *Orchestrator) HistoryTurns() int { return o.opts.historyTurns }
+
 // Definition returns the orchestrator's definition.
 func (o *Orchestrator) Definition() *definitions.Definition { return o.def }
 

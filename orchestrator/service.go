@@ -84,14 +84,16 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	hash := requestHash(req) // before an episode id is assigned: the client's request as sent
 	var history []Exchange
 	if req.EpisodeID != "" {
-		ep, err := s.cfg.Store.Episode(ctx, req.Principal, req.EpisodeID)
+		// Only the window the LLM sees: an episode may be long, and each turn carries its
+		// routing decision.
+		turns, err := s.cfg.Store.RecentTurns(ctx, req.Principal, req.EpisodeID, s.cfg.Orchestrator.HistoryTurns())
 		switch {
 		case errors.Is(err, ErrNotFound):
 			// a client-chosen id for a new episode
 		case err != nil:
 			return TurnRecord{}, false, err
 		default:
-			history = exchanges(ep)
+			history = exchanges(turns)
 		}
 	} else {
 		req.EpisodeID = newID("ep")
@@ -227,9 +229,12 @@ func (s *Service) CancelAll() {
 	}
 }
 
-func exchanges(ep Episode) []Exchange {
-	out := make([]Exchange, 0, len(ep.Turns))
-	for _, t := range ep.Turns {
+// exchanges turns an episode's finished turns into the conversation the LLM sees. A turn still
+// running (another of the episode's turns, started concurrently) has no reply yet and is left
+// out.
+func exchanges(turns []TurnRecord) []Exchange {
+	out := make([]Exchange, 0, len(turns))
+	for _, t := range turns {
 		if t.State != TurnCompleted {
 			continue
 		}

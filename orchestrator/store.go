@@ -65,4 +65,9 @@ type Store interface {
 	Turn(ctx context.Context, p principal.Principal, turnID string) (TurnRecord, error)
 	// Episode returns one of p's episodes with its turns, or ErrNotFound.
 	Episode(ctx context.Context, p principal.Principal, episodeID string) (Episode, error)
+	// RecentTurns returns the last n turns of one of p's episodes, oldest first: all of them
+	// when the episode has n or fewer, none (an empty slice) when n < 1. An episode that does
+	// not exist or is another principal's is ErrNotFound, whatever n, as for Episode. It spares
+	// a new turn reading a long episode to see its last few exchanges.
+	RecentTurns(ctx context.Context, p principal.Principal, episodeID string, n int) ([]TurnRecord, error)
 }

@@ -19,9 +19,12 @@ type Hub struct {
 	store LogStore
 	opts  hubOptions
 
-	mu     sync.Mutex
-	turns  map[string]*liveTurn
-	timers map[string]*time.Timer // pending [Hub.Done] evictions
+	mu      sync.Mutex
+	turns   map[string]*liveTurn
+	timers  map[string]*time.Timer // pending [Hub.Done] evictions
+	closed  bool
+	closing chan struct{}  // closed by Close: writers store what is queued without waiting
+	writers sync.WaitGroup // TurnLog writer goroutines; Add only under mu while !closed
 }
 
 type hubOptions struct {
@@ -41,25 +44,36 @@ func WithGrace(d time.Duration) HubOption { return func(o *hubOptions) { o.grace
 // the store for new records (default 500ms).
 func WithPollInterval(d time.Duration) HubOption { return func(o *hubOptions) { o.poll = d } }
 
-// WithStoreTimeout bounds each store write made by a [TurnLog] (default 5s).
+// WithStoreTimeout bounds each store write made by a [TurnLog], one batch of records (default 5s).
 func WithStoreTimeout(d time.Duration) HubOption { return func(o *hubOptions) { o.storeTimeout = d } }
 
-// NewHub returns a hub over store. It starts no goroutine.
+// NewHub returns a hub over store. It starts no goroutine; its turn logs do, while they have
+// records waiting for the store.
 func NewHub(store LogStore, opts ...HubOption) *Hub {
 	o := hubOptions{grace: time.Minute, poll: 500 * time.Millisecond, storeTimeout: 5 * time.Second}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return &Hub{store: store, opts: o, turns: map[string]*liveTurn{}, timers: map[string]*time.Timer{}}
+	return &Hub{store: store, opts: o, turns: map[string]*liveTurn{}, timers: map[string]*time.Timer{},
+		closing: make(chan struct{})}
 }
 
 // liveTurn is the in-memory log of a turn running here. recs only grows, and a record is never
 // modified once appended, so a follower may read a snapshot of it without the lock.
 type liveTurn struct {
+	log *TurnLog // the turn's one writer; set at creation
+
 	mu        sync.Mutex
 	recs      []Record
 	wake      chan struct{} // closed and replaced on every append
-	completed bool
+	closing   bool          // TurnCompleted was published: later events are ignored
+	completed bool          // TurnCompleted is stored (or failed to be) and in recs
+}
+
+// broadcast wakes every follower waiting for the next record. t.mu must be held.
+func (t *liveTurn) broadcast() {
+	close(t.wake)
+	t.wake = make(chan struct{})
 }
 
 func (t *liveTurn) snapshot() ([]Record, <-chan struct{}, bool) {
@@ -85,15 +99,22 @@ func (h *Hub) Done(turnID string) {
 }
 
 // Close stops pending evictions and forgets every turn; followers already reading a live turn
-// finish normally. It leaves no goroutine behind.
+// finish normally. It waits while turn logs store the records they still hold (each batch
+// bounded by the store timeout), so call it before closing the store. It leaves no goroutine
+// behind: after Close, a turn log stores its records in the goroutine that publishes them.
 func (h *Hub) Close() {
 	h.mu.Lock()
-	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		close(h.closing)
+	}
 	for id, timer := range h.timers {
 		timer.Stop()
 		delete(h.timers, id)
 	}
 	clear(h.turns)
+	h.mu.Unlock()
+	h.writers.Wait()
 }
 
 func (h *Hub) live(turnID string) *liveTurn {

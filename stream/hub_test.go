@@ -194,6 +194,13 @@ func (s *countingStore) AppendEvent(ctx context.Context, turnID string, rec stre
 	return s.MemoryLogStore.AppendEvent(ctx, turnID, rec)
 }
 
+func (s *countingStore) AppendEvents(ctx context.Context, turnID string, recs []stream.Record) error {
+	if s.appendErr != nil {
+		return s.appendErr
+	}
+	return s.MemoryLogStore.AppendEvents(ctx, turnID, recs)
+}
+
 func TestHubDoneForgetsAfterGrace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := &countingStore{MemoryLogStore: stream.NewMemoryLogStore()}

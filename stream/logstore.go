@@ -18,6 +18,16 @@ type LogStore interface {
 	Events(ctx context.Context, turnID string, after uint64) ([]Record, error)
 }
 
+// BatchLogStore is implemented by a [LogStore] that can store several records of a turn at
+// once, as one transaction. A [TurnLog] uses it, when its store has it, to commit a burst of
+// streamed events in one round trip instead of one commit each.
+type BatchLogStore interface {
+	// AppendEvents stores recs, in increasing ID order, as the next records of the turn: all of
+	// them or, on error, none. It fails with an error wrapping [ErrRecordExists] if the turn
+	// already has a record with one of their ids or recs repeats an id. No records is a no-op.
+	AppendEvents(ctx context.Context, turnID string, recs []Record) error
+}
+
 // MemoryLogStore is a [LogStore] in process memory, for tests and single-process runs. It keeps
 // every record until the process exits.
 type MemoryLogStore struct {
@@ -31,7 +41,10 @@ type storedRecord struct {
 	data []byte
 }
 
-var _ LogStore = (*MemoryLogStore)(nil)
+var (
+	_ LogStore      = (*MemoryLogStore)(nil)
+	_ BatchLogStore = (*MemoryLogStore)(nil)
+)
 
 // NewMemoryLogStore returns an empty store.
 func NewMemoryLogStore() *MemoryLogStore {
@@ -52,6 +65,33 @@ func (s *MemoryLogStore) AppendEvent(_ context.Context, turnID string, rec Recor
 		return fmt.Errorf("stream: turn %s record %d: %w", turnID, rec.ID, ErrRecordExists)
 	}
 	s.turns[turnID] = append(recs, storedRecord{id: rec.ID, name: name, data: data})
+	return nil
+}
+
+// AppendEvents implements [BatchLogStore]. Like AppendEvent it accepts only ids beyond the
+// turn's last one, so every id of recs must be greater than the one before it.
+func (s *MemoryLogStore) AppendEvents(_ context.Context, turnID string, recs []Record) error {
+	encoded := make([]storedRecord, len(recs))
+	for i, rec := range recs {
+		name, data, err := Marshal(rec.Event)
+		if err != nil {
+			return err
+		}
+		encoded[i] = storedRecord{id: rec.ID, name: name, data: data}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last := uint64(0)
+	if have := s.turns[turnID]; len(have) > 0 {
+		last = have[len(have)-1].id
+	}
+	for _, r := range encoded {
+		if r.id <= last {
+			return fmt.Errorf("stream: turn %s record %d: %w", turnID, r.id, ErrRecordExists)
+		}
+		last = r.id
+	}
+	s.turns[turnID] = append(s.turns[turnID], encoded...)
 	return nil
 }
 

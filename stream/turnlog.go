@@ -2,76 +2,109 @@ package stream
 
 import (
 	"context"
-	"fmt"
 	"sync"
 )
 
 // TurnLog appends a turn's events to its log. It is the turn's [Sink]: each event gets the next
-// id (1, 2, 3…), is written to the store and wakes the turn's followers. Events published after
+// id (1, 2, 3…), is appended to the turn's log in memory, where it wakes the turn's followers at
+// once, and is queued for the store, which a background writer fills in batches (one
+// transaction each when the store is a [BatchLogStore]). Events published after
 // [TurnCompleted] are ignored: the log is closed.
+//
+// Followers in this process read memory, followers on other replicas read the store, so the
+// store may lag memory by up to one batch while the turn runs. The end is different: publishing
+// [TurnCompleted] first commits everything still queued, then the end itself, and only then
+// shows it to followers here. Once any follower has seen the end, and once Publish of the end
+// has returned, the whole log can be replayed from the store on any replica.
 type TurnLog struct {
 	hub    *Hub
 	turnID string
 	turn   *liveTurn
 
-	writeMu sync.Mutex // serialises Publish so ids and store order agree
-	errMu   sync.Mutex
-	err     error
+	// Guarded by turn.mu, so that queue order is id order.
+	pending []Record // published, not yet handed to the store
+	writing bool     // a writer (goroutine or inline) is draining pending
+
+	kick chan struct{} // capacity 1: tells the writer to write now rather than at its deadline
+	sem  chan struct{} // capacity 1: one batch at a time, so batches commit in id order
+
+	errMu sync.Mutex
+	err   error
 }
 
 var _ Sink = (*TurnLog)(nil)
 
 // Open returns the writer of a turn's log, making the turn live in this process. Opening a
-// turn that is already live returns a writer onto the same log. The turn id must be new to the
-// store: ids restart at 1.
+// turn that is already live returns its writer. The turn id must be new to the store: ids
+// restart at 1.
 func (h *Hub) Open(turnID string) *TurnLog {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	t := h.turns[turnID]
 	if t == nil {
 		t = &liveTurn{wake: make(chan struct{})}
+		t.log = &TurnLog{hub: h, turnID: turnID, turn: t, kick: make(chan struct{}, 1), sem: make(chan struct{}, 1)}
 		h.turns[turnID] = t
 	}
 	if timer := h.timers[turnID]; timer != nil {
 		timer.Stop()
 		delete(h.timers, turnID)
 	}
-	return &TurnLog{hub: h, turnID: turnID, turn: t}
+	return t.log
 }
 
-// Publish appends ev to the log. It blocks only for the store write (bounded by the hub's store
-// timeout), never for followers. A store failure does not stop live followers; it is kept for
-// [TurnLog.Err].
+// Publish appends ev to the log and wakes followers. It does not wait for the store, except
+// for [TurnCompleted]: that call returns once every record of the turn has been committed (or
+// has failed; see [TurnLog.Err]), each batch bounded by the hub's store timeout. A store
+// failure does not stop live followers.
 func (l *TurnLog) Publish(ev Event) {
-	l.writeMu.Lock()
-	defer l.writeMu.Unlock()
 	t := l.turn
 	t.mu.Lock()
-	if t.completed {
+	if t.closing {
 		t.mu.Unlock()
 		return
 	}
 	rec := Record{ID: uint64(len(t.recs)) + 1, Event: ev}
-	t.mu.Unlock()
-
-	// Persist first: a record a live follower has seen must also be replayable from the store.
-	ctx, cancel := context.WithTimeout(context.Background(), l.hub.opts.storeTimeout)
-	if err := l.hub.store.AppendEvent(ctx, l.turnID, rec); err != nil {
-		l.setErr(fmt.Errorf("stream: persist turn %s record %d: %w", l.turnID, rec.ID, err))
-	}
-	cancel()
-
-	t.mu.Lock()
-	t.recs = append(t.recs, rec)
+	l.pending = append(l.pending, rec)
 	if _, ok := ev.(TurnCompleted); ok {
+		// Refuse later events now; show the end only once the store has the whole log.
+		t.closing = true
+		t.mu.Unlock()
+		_ = l.Flush(context.Background()) // a failure is kept for Err
+		l.nudge()                         // the background writer, if any, finds nothing left and ends
+		t.mu.Lock()
+		t.recs = append(t.recs, rec)
 		t.completed = true
+		t.broadcast()
+		t.mu.Unlock()
+		return
 	}
-	close(t.wake)
-	t.wake = make(chan struct{})
+	t.recs = append(t.recs, rec)
+	t.broadcast()
+	start := !l.writing
+	l.writing = true
+	full := len(l.pending) >= batchRecords
 	t.mu.Unlock()
+	switch {
+	case start:
+		l.hub.startWriter(l.writeLoop)
+	case full:
+		l.nudge()
+	}
 }
 
-// Err returns the first store error met by Publish, or nil.
+// Flush commits every record published so far that is not yet in the store, and returns the
+// log's first store error ([TurnLog.Err]): nil means the store holds everything published
+// before the call. It returns ctx's error if ctx ends while it waits for a batch in flight.
+func (l *TurnLog) Flush(ctx context.Context) error {
+	if err := l.writePending(ctx); err != nil {
+		return err
+	}
+	return l.Err()
+}
+
+// Err returns the first store error met while storing the log, or nil. A failed batch is not
+// retried: its records stay visible to live followers but are missing from replays.
 func (l *TurnLog) Err() error {
 	l.errMu.Lock()
 	defer l.errMu.Unlock()

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -12,13 +13,20 @@ import (
 )
 
 // BenchmarkTurn measures a whole two-intent turn in process: offline model, embedded demo CCS,
-// memory store, the turn log and its guard; everything a turn costs except the network.
+// the store, the turn log and its guard; everything a turn costs except the network. The
+// postgres case runs only when SWITCHBOARD_TEST_POSTGRES_DSN names a scratch database (it
+// leaves its turns there).
 func BenchmarkTurn(b *testing.B) {
-	for _, driver := range []string{"memory", "sqlite"} {
+	for _, driver := range []string{"memory", "sqlite", "postgres"} {
 		b.Run(driver, func(b *testing.B) {
 			cfg := config.Default()
 			cfg.Store.Driver = driver
 			cfg.Store.DSN = b.TempDir() + "/bench.db"
+			if driver == "postgres" {
+				if cfg.Store.DSN = os.Getenv("SWITCHBOARD_TEST_POSTGRES_DSN"); cfg.Store.DSN == "" {
+					b.Skip("SWITCHBOARD_TEST_POSTGRES_DSN not set")
+				}
+			}
 			cfg.Auth.HS256Secret = "bench-secret-bench-secret-bench-secret"
 			a, err := New(b.Context(), Options{Config: cfg, AgentsDir: "../../agents", Logger: slog.New(slog.DiscardHandler)})
 			if err != nil {

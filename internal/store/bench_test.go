@@ -6,11 +6,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// BenchmarkAppendEvent measures the hot path of a streaming turn: one word-sized reply.delta
-// per call, each committed on its own. PostgreSQL is measured too when its test DSN is set.
+// BenchmarkAppendEvent measures the hot path of a streaming turn: word-sized reply.deltas,
+// each committed on its own, or in batches as a TurnLog writes them. PostgreSQL is measured too when its test DSN is set.
 func BenchmarkAppendEvent(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) {
 		benchmarkAppendEvent(b, func(b *testing.B) stream.LogStore {
@@ -40,6 +41,22 @@ func benchmarkAppendEvent(b *testing.B, open func(b *testing.B) stream.LogStore)
 			}
 		}
 	})
+	// What a TurnLog does with a burst: one transaction per 64 events. Reported per event.
+	b.Run("batches of 64", func(b *testing.B) {
+		s := open(b).(stream.BatchLogStore)
+		batch := make([]stream.Record, 64)
+		var id uint64
+		for b.Loop() {
+			for i := range batch {
+				id++
+				batch[i] = stream.Record{ID: id, Event: delta}
+			}
+			if err := s.AppendEvents(b.Context(), "turn", batch); err != nil {
+				b.Fatalf("AppendEvents() = %v", err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(id), "ns/event")
+	})
 	// Concurrent turns, one per goroutine, all funnelled through the single writer.
 	b.Run("parallel turns", func(b *testing.B) {
 		s := open(b)
@@ -55,5 +72,46 @@ func benchmarkAppendEvent(b *testing.B, open func(b *testing.B) stream.LogStore)
 				}
 			}
 		})
+	})
+}
+
+// BenchmarkEpisodeHistory compares what a new turn of a 200-turn episode reads for its history:
+// the whole episode, as Start once did, or only the LLM's window.
+func BenchmarkEpisodeHistory(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) {
+		s, err := OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
+		if err != nil {
+			b.Fatalf("OpenSQLite() = %v", err)
+		}
+		b.Cleanup(func() { s.Close() })
+		benchmarkEpisodeHistory(b, s)
+	})
+	b.Run("postgres", func(b *testing.B) { benchmarkEpisodeHistory(b, openPostgres(b, postgresSchema(b))) })
+}
+
+func benchmarkEpisodeHistory(b *testing.B, s orchestrator.Store) {
+	ctx := b.Context()
+	for i := range 200 {
+		rec := turnRec(alice, fmt.Sprintf("t%d", i), "e1", "")
+		if _, _, err := s.CreateTurn(ctx, rec); err != nil {
+			b.Fatalf("CreateTurn() = %v", err)
+		}
+		if err := s.FinishTurn(ctx, finished(rec)); err != nil {
+			b.Fatalf("FinishTurn() = %v", err)
+		}
+	}
+	b.Run("Episode", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.Episode(ctx, alice, "e1"); err != nil {
+				b.Fatalf("Episode() = %v", err)
+			}
+		}
+	})
+	b.Run("RecentTurns 6", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.RecentTurns(ctx, alice, "e1", 6); err != nil {
+				b.Fatalf("RecentTurns() = %v", err)
+			}
+		}
 	})
 }

@@ -7,7 +7,8 @@
 //   - Every lookup is scoped to a principal: another principal's turn or episode is
 //     orchestrator.ErrNotFound, exactly like one that does not exist.
 //   - An episode belongs to the principal whose turn created it; a turn naming someone else's
-//     episode is refused with ErrNotFound. An episode's turns come back in creation order.
+//     episode is refused with ErrNotFound. An episode's turns come back in creation order;
+//     RecentTurns gives only the last n of them, in the same order.
 //   - CreateTurn is idempotent per (principal, idempotency key): a repeat stores nothing and
 //     returns the first turn with existing=true, also when the two calls race.
 //   - FinishTurn writes only what a turn's end sets: state, outcome, reply, decision, completed.
@@ -18,6 +19,7 @@
 //     running, so it neither undoes a FinishTurn nor abandons a turn twice.
 //   - An event log accepts each record id once (stream.ErrRecordExists otherwise) and returns
 //     the records after a given id in id order, an empty slice when there are none.
+//     AppendEvents stores a burst of records in one transaction, all of them or none.
 //
 // Goroutine model: stores start no goroutines and are safe for concurrent use. Memory holds
 // one mutex per call. SQLite funnels every write through a single connection (SQLite admits

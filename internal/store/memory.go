@@ -31,8 +31,9 @@ type memEvent struct {
 }
 
 var (
-	_ orchestrator.Store = (*Memory)(nil)
-	_ stream.LogStore    = (*Memory)(nil)
+	_ orchestrator.Store   = (*Memory)(nil)
+	_ stream.LogStore      = (*Memory)(nil)
+	_ stream.BatchLogStore = (*Memory)(nil)
 )
 
 // NewMemory returns an empty in-memory store.
@@ -171,6 +172,25 @@ func (m *Memory) Episode(_ context.Context, p principal.Principal, id string) (o
 	return ep, nil
 }
 
+// RecentTurns implements orchestrator.Store.
+func (m *Memory) RecentTurns(_ context.Context, p principal.Principal, episodeID string, n int) ([]orchestrator.TurnRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := m.episodes[episodeID]
+	if len(ids) == 0 || m.turns[ids[0]].Principal != p {
+		return nil, orchestrator.ErrNotFound
+	}
+	out := []orchestrator.TurnRecord{}
+	for _, tid := range ids[len(ids)-min(max(n, 0), len(ids)):] {
+		t, _, err := m.get(tid)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
 // AppendEvent implements stream.LogStore.
 func (m *Memory) AppendEvent(_ context.Context, turnID string, rec stream.Record) error {
 	name, data, err := stream.Marshal(rec.Event)
@@ -181,7 +201,7 @@ func (m *Memory) AppendEvent(_ context.Context, turnID string, rec stream.Record
 	defer m.mu.Unlock()
 	recs := m.events[turnID]
 	// Appends nearly always land at the end; the search keeps the log sorted regardless.
-	i, found := slices.BinarySearchFunc(recs, rec.ID, func(e memEvent, id uint64) int { return cmp.Compare(e.id, id) })
+	i, found := slices.BinarySearchFunc(recs, rec.ID, compareID)
 	if found {
 		return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
 	}
@@ -189,11 +209,43 @@ func (m *Memory) AppendEvent(_ context.Context, turnID string, rec stream.Record
 	return nil
 }
 
+// AppendEvents implements stream.BatchLogStore: all of recs or, when one id is taken or
+// repeated, none.
+func (m *Memory) AppendEvents(_ context.Context, turnID string, recs []stream.Record) error {
+	encoded := make([]memEvent, len(recs))
+	for i, rec := range recs {
+		name, data, err := stream.Marshal(rec.Event)
+		if err != nil {
+			return err
+		}
+		encoded[i] = memEvent{id: rec.ID, name: name, data: data}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	log := m.events[turnID]
+	batch := make(map[uint64]bool, len(encoded))
+	for _, e := range encoded {
+		_, found := slices.BinarySearchFunc(log, e.id, compareID)
+		if found || batch[e.id] {
+			return fmt.Errorf("store: turn %s record %d: %w", turnID, e.id, stream.ErrRecordExists)
+		}
+		batch[e.id] = true
+	}
+	for _, e := range encoded {
+		i, _ := slices.BinarySearchFunc(log, e.id, compareID)
+		log = slices.Insert(log, i, e)
+	}
+	m.events[turnID] = log
+	return nil
+}
+
+func compareID(e memEvent, id uint64) int { return cmp.Compare(e.id, id) }
+
 // Events implements stream.LogStore.
 func (m *Memory) Events(_ context.Context, turnID string, after uint64) ([]stream.Record, error) {
 	m.mu.Lock()
 	recs := m.events[turnID]
-	i, _ := slices.BinarySearchFunc(recs, after, func(e memEvent, id uint64) int { return cmp.Compare(e.id, id) })
+	i, _ := slices.BinarySearchFunc(recs, after, compareID)
 	for i < len(recs) && recs[i].id <= after {
 		i++
 	}

@@ -20,8 +20,9 @@ type Postgres struct {
 }
 
 var (
-	_ orchestrator.Store = (*Postgres)(nil)
-	_ stream.LogStore    = (*Postgres)(nil)
+	_ orchestrator.Store   = (*Postgres)(nil)
+	_ stream.LogStore      = (*Postgres)(nil)
+	_ stream.BatchLogStore = (*Postgres)(nil)
 )
 
 // postgresDriver is the database/sql name github.com/jackc/pgx/v5/stdlib registers.
@@ -132,9 +133,20 @@ func (s *Postgres) Episode(ctx context.Context, p principal.Principal, episodeID
 	return s.db.episode(ctx, p, episodeID)
 }
 
+// RecentTurns implements orchestrator.Store.
+func (s *Postgres) RecentTurns(ctx context.Context, p principal.Principal, episodeID string, n int) ([]orchestrator.TurnRecord, error) {
+	return s.db.recentTurns(ctx, p, episodeID, n)
+}
+
 // AppendEvent implements stream.LogStore.
 func (s *Postgres) AppendEvent(ctx context.Context, turnID string, rec stream.Record) error {
 	return s.db.append(ctx, turnID, rec)
+}
+
+// AppendEvents implements stream.BatchLogStore: the records commit in one transaction, all
+// or none.
+func (s *Postgres) AppendEvents(ctx context.Context, turnID string, recs []stream.Record) error {
+	return s.db.appendBatch(ctx, turnID, recs)
 }
 
 // Events implements stream.LogStore.

@@ -23,8 +23,9 @@ type SQLite struct {
 }
 
 var (
-	_ orchestrator.Store = (*SQLite)(nil)
-	_ stream.LogStore    = (*SQLite)(nil)
+	_ orchestrator.Store   = (*SQLite)(nil)
+	_ stream.LogStore      = (*SQLite)(nil)
+	_ stream.BatchLogStore = (*SQLite)(nil)
 )
 
 // Every connection runs these. WAL lets lookups proceed while a write is in progress;
@@ -150,9 +151,20 @@ func (s *SQLite) Episode(ctx context.Context, p principal.Principal, episodeID s
 	return s.db.episode(ctx, p, episodeID)
 }
 
+// RecentTurns implements orchestrator.Store.
+func (s *SQLite) RecentTurns(ctx context.Context, p principal.Principal, episodeID string, n int) ([]orchestrator.TurnRecord, error) {
+	return s.db.recentTurns(ctx, p, episodeID, n)
+}
+
 // AppendEvent implements stream.LogStore: one prepared INSERT, committed on its own.
 func (s *SQLite) AppendEvent(ctx context.Context, turnID string, rec stream.Record) error {
 	return s.db.append(ctx, turnID, rec)
+}
+
+// AppendEvents implements stream.BatchLogStore: the records commit in one transaction, all
+// or none.
+func (s *SQLite) AppendEvents(ctx context.Context, turnID string, recs []stream.Record) error {
+	return s.db.appendBatch(ctx, turnID, recs)
 }
 
 // Events implements stream.LogStore.

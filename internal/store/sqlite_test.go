@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/switchboard-ai/switchboard/stream"
 )
 
 func openSQLite(t *testing.T, dsn string) *SQLite {
@@ -104,6 +106,12 @@ func TestSQLiteEventIDRange(t *testing.T) {
 	rec.ID = 1 << 63
 	if err := s.AppendEvent(t.Context(), "t1", rec); !errors.Is(err, ErrEventID) {
 		t.Errorf("AppendEvent(id 2^63) = %v, want %v", err, ErrEventID)
+	}
+	if err := s.AppendEvents(t.Context(), "t1", []stream.Record{sampleRecords()[1], rec}); !errors.Is(err, ErrEventID) {
+		t.Errorf("AppendEvents(ids 2 and 2^63) = %v, want %v", err, ErrEventID)
+	}
+	if got, err := s.Events(t.Context(), "t1", 0); err != nil || len(got) != 1 {
+		t.Errorf("Events() after refused appends = %d records, %v; want 1, nil", len(got), err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,8 @@ type sqlStore struct {
 	read  *sql.DB // lookups; may be the same pool as write
 
 	q           statements
-	appendEvent *sql.Stmt // on write: the hot path, one call per streamed event
+	dialect     dialect
+	appendEvent *sql.Stmt // on write: a single streamed event
 	events      *sql.Stmt // on read
 }
 
@@ -34,6 +36,7 @@ const (
 	qTurnByKey     = `SELECT ` + turnColumns + ` FROM turns WHERE principal = ? AND idempotency_key = ?`
 	qTurn          = `SELECT ` + turnColumns + ` FROM turns WHERE id = ? AND principal = ?`
 	qEpisode       = `SELECT ` + turnColumns + ` FROM turns WHERE episode_id = ? AND principal = ? ORDER BY seq`
+	qRecentTurns   = `SELECT ` + turnColumns + ` FROM turns WHERE episode_id = ? AND principal = ? ORDER BY seq DESC LIMIT ?`
 	qEpisodeOwner  = `SELECT principal FROM episodes WHERE id = ?`
 	qInsertEpisode = `INSERT INTO episodes (id, principal, created) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`
 	// The conflict target names the partial unique index, so a reused idempotency key is
@@ -81,13 +84,14 @@ func postgresDialect(q string) string {
 
 // statements are the rewritten queries; built once per store.
 type statements struct {
-	turnByKey, turn, episode, episodeOwner, insertEpisode, insertTurn, finishTurn string
-	abandonStale, appendNextEvent                                                 string
+	turnByKey, turn, episode, recentTurns, episodeOwner, insertEpisode, insertTurn, finishTurn string
+	abandonStale, appendNextEvent                                                              string
 }
 
 func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect) (*sqlStore, error) {
-	s := &sqlStore{write: write, read: read, q: statements{
-		turnByKey: d(qTurnByKey), turn: d(qTurn), episode: d(qEpisode), episodeOwner: d(qEpisodeOwner),
+	s := &sqlStore{write: write, read: read, dialect: d, q: statements{
+		turnByKey: d(qTurnByKey), turn: d(qTurn), episode: d(qEpisode), recentTurns: d(qRecentTurns),
+		episodeOwner:  d(qEpisodeOwner),
 		insertEpisode: d(qInsertEpisode), insertTurn: d(qInsertTurn), finishTurn: d(qFinishTurn),
 		abandonStale: d(qAbandonStale), appendNextEvent: d(qAppendNextEvent),
 	}}
@@ -286,6 +290,37 @@ func (s *sqlStore) episode(ctx context.Context, p principal.Principal, id string
 	return ep, nil
 }
 
+// recentTurns reads the episode's last n turns newest first, which lets LIMIT keep the most
+// recent and the index on (episode_id, seq) serve it, and returns them oldest first.
+// It asks for at least one row even when n < 1: no rows is how it tells ErrNotFound, as
+// episode does.
+func (s *sqlStore) recentTurns(ctx context.Context, p principal.Principal, id string, n int) ([]orchestrator.TurnRecord, error) {
+	rows, err := s.read.QueryContext(ctx, s.q.recentTurns, id, string(p), max(n, 1))
+	if err != nil {
+		return nil, fmt.Errorf("store: recent turns: %w", err)
+	}
+	defer rows.Close()
+	var turns []orchestrator.TurnRecord
+	for rows.Next() {
+		t, err := scanTurn(rows)
+		if err != nil {
+			return nil, err
+		}
+		turns = append(turns, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: recent turns: %w", err)
+	}
+	if len(turns) == 0 {
+		return nil, orchestrator.ErrNotFound
+	}
+	if n < 1 {
+		return []orchestrator.TurnRecord{}, nil
+	}
+	slices.Reverse(turns)
+	return turns, nil
+}
+
 func (s *sqlStore) append(ctx context.Context, turnID string, rec stream.Record) error {
 	if rec.ID > math.MaxInt64 {
 		return fmt.Errorf("%w: %d", ErrEventID, rec.ID)
@@ -306,6 +341,71 @@ func (s *sqlStore) append(ctx context.Context, turnID string, rec stream.Record)
 		return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
 	}
 	return nil
+}
+
+// maxBatchRows caps the rows of one multi-row INSERT, keeping its placeholders (four a row)
+// far below both databases' limits; a longer batch takes several statements in one transaction.
+const maxBatchRows = 128
+
+// appendBatch stores recs in one transaction, as multi-row INSERTs: one commit, and on
+// PostgreSQL one round trip per maxBatchRows, however many events a burst holds. Any id
+// already taken, or repeated in recs, rolls the whole batch back.
+func (s *sqlStore) appendBatch(ctx context.Context, turnID string, recs []stream.Record) error {
+	switch len(recs) {
+	case 0:
+		return nil
+	case 1:
+		return s.append(ctx, turnID, recs[0])
+	}
+	args := make([]any, 0, 4*len(recs))
+	for _, rec := range recs {
+		if rec.ID > math.MaxInt64 {
+			return fmt.Errorf("%w: %d", ErrEventID, rec.ID)
+		}
+		name, data, err := stream.Marshal(rec.Event)
+		if err != nil {
+			return err
+		}
+		args = append(args, turnID, int64(rec.ID), name, string(data))
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: append events: %w", err)
+	}
+	defer tx.Rollback() // a no-op once committed
+	for start := 0; start < len(recs); start += maxBatchRows {
+		n := min(maxBatchRows, len(recs)-start)
+		res, err := tx.ExecContext(ctx, s.insertEvents(n), args[4*start:4*(start+n)]...)
+		if err != nil {
+			return fmt.Errorf("store: append events: %w", err)
+		}
+		inserted, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: append events: %w", err)
+		}
+		if inserted != int64(n) {
+			return fmt.Errorf("store: turn %s records %d-%d: %w", turnID, recs[0].ID, recs[len(recs)-1].ID, stream.ErrRecordExists)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: append events: %w", err)
+	}
+	return nil
+}
+
+// insertEvents is qAppendEvent with rows sets of values. Conflicting rows are skipped, not
+// fatal, so that appendBatch can tell a taken id (ErrRecordExists) from a failure by the count.
+func (s *sqlStore) insertEvents(rows int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO events (turn_id, id, name, data) VALUES ")
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, ?, ?)")
+	}
+	b.WriteString(" ON CONFLICT (turn_id, id) DO NOTHING")
+	return s.dialect(b.String())
 }
 
 func (s *sqlStore) list(ctx context.Context, turnID string, after uint64) ([]stream.Record, error) {

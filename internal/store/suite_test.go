@@ -85,6 +85,7 @@ func runStoreSuite(t *testing.T, open func(t *testing.T) testStore) {
 		testConcurrentDuplicates(t, s, s)
 	})
 	t.Run("EpisodeOrder", func(t *testing.T) { testEpisodeOrder(t, open(t)) })
+	t.Run("RecentTurns", func(t *testing.T) { testRecentTurns(t, open(t)) })
 	t.Run("Events", func(t *testing.T) { testEvents(t, open(t)) })
 	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrentAppends(t, open(t)) })
 	t.Run("AbandonStale", func(t *testing.T) { testAbandonStale(t, open(t)) })
@@ -193,6 +194,9 @@ func testPrincipalScoping(t *testing.T, s testStore) {
 		{"Episode of another principal", func() error { _, err := s.Episode(ctx, bob, "e1"); return err }},
 		{"Episode unknown", func() error { _, err := s.Episode(ctx, alice, "nope"); return err }},
 		{"Episode named by a turn id", func() error { _, err := s.Episode(ctx, alice, "t1"); return err }},
+		{"RecentTurns of another principal", func() error { _, err := s.RecentTurns(ctx, bob, "e1", 6); return err }},
+		{"RecentTurns of another principal, none asked", func() error { _, err := s.RecentTurns(ctx, bob, "e1", 0); return err }},
+		{"RecentTurns unknown", func() error { _, err := s.RecentTurns(ctx, alice, "nope", 6); return err }},
 		{"FinishTurn of another principal", func() error { return s.FinishTurn(ctx, finished(turnRec(bob, "t1", "e1", ""))) }},
 		{"FinishTurn unknown", func() error { return s.FinishTurn(ctx, finished(turnRec(alice, "nope", "e1", ""))) }},
 		{"CreateTurn into another principal's episode", func() error {
@@ -345,6 +349,46 @@ func testEpisodeOrder(t *testing.T, s testStore) {
 	}
 	if diff := cmp.Diff(orchestrator.Episode{ID: "e1", Principal: alice, Turns: want}, got); diff != "" {
 		t.Errorf("Episode() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func testRecentTurns(t *testing.T, s testStore) {
+	ctx := t.Context()
+	var all []orchestrator.TurnRecord
+	for i := range 5 {
+		rec := turnRec(alice, fmt.Sprintf("t%d", i), "e1", "")
+		// Later turns carry earlier timestamps: recent means last created, not latest in time.
+		rec.Created = created.Add(-time.Duration(i) * time.Minute)
+		all = append(all, mustCreate(t, s, rec))
+		mustCreate(t, s, turnRec(alice, fmt.Sprintf("other%d", i), "e2", "")) // interleaved
+	}
+	// Finished turns come back with their reply and decision, as from Episode.
+	last := finished(all[4])
+	if err := s.FinishTurn(ctx, last); err != nil {
+		t.Fatalf("FinishTurn() = %v", err)
+	}
+	all[4] = stored(last)
+	tests := []struct {
+		n    int
+		want []orchestrator.TurnRecord
+	}{
+		{-1, []orchestrator.TurnRecord{}},
+		{0, []orchestrator.TurnRecord{}},
+		{1, all[4:]},
+		{3, all[2:]},
+		{5, all},
+		{6, all},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
+			got, err := s.RecentTurns(ctx, alice, "e1", tt.n)
+			if err != nil {
+				t.Fatalf("RecentTurns(%d) = %v", tt.n, err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("RecentTurns(%d) mismatch (-want +got):\n%s", tt.n, diff)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -12,8 +13,9 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// LogStoreSuite checks that a [stream.LogStore] keeps the contract the hub relies on. newStore
-// must return an empty store each time it is called.
+// LogStoreSuite checks that a [stream.LogStore] keeps the contract the hub relies on, and
+// [stream.BatchLogStore]'s too when the store has it. newStore must return an empty store each
+// time it is called.
 func LogStoreSuite(t *testing.T, newStore func() stream.LogStore) {
 	t.Helper()
 	t.Run("RoundTripsEveryEvent", func(t *testing.T) { testRoundTrip(t, newStore()) })
@@ -23,6 +25,7 @@ func LogStoreSuite(t *testing.T, newStore func() stream.LogStore) {
 	t.Run("TurnsAreSeparate", func(t *testing.T) { testSeparate(t, newStore()) })
 	t.Run("ConcurrentTurns", func(t *testing.T) { testConcurrent(t, newStore()) })
 	t.Run("ResultsAreCopies", func(t *testing.T) { testCopies(t, newStore()) })
+	t.Run("AppendEvents", func(t *testing.T) { testBatches(t, newStore()) })
 }
 
 // sampleEvents holds one of each event, with the awkward characters a store must keep.
@@ -172,4 +175,65 @@ func testCopies(t *testing.T, s stream.LogStore) {
 	if diff := cmp.Diff(sampleEvents()[:2], []stream.Event{again[0].Event, again[1].Event}); diff != "" {
 		t.Errorf("mutating a result changed the store (-want +got):\n%s", diff)
 	}
+}
+
+// deltas returns n reply.delta records with ids from first on.
+func deltas(first uint64, n int) []stream.Record {
+	recs := make([]stream.Record, n)
+	for i := range recs {
+		recs[i] = stream.Record{ID: first + uint64(i), Event: stream.ReplyDelta{Text: fmt.Sprintf("word %d ", i)}}
+	}
+	return recs
+}
+
+func testBatches(t *testing.T, s stream.LogStore) {
+	bs, ok := s.(stream.BatchLogStore)
+	if !ok {
+		t.Skip("the store has no AppendEvents")
+	}
+	head := appendAll(t, s, "t1", sampleEvents()[:2]) // ids 1 and 2, one at a time
+	tests := []struct {
+		name    string
+		batch   []stream.Record
+		wantErr error
+		want    []stream.Record // the log afterwards
+	}{
+		{"none", nil, nil, head},
+		{"an id already stored", []stream.Record{deltas(3, 1)[0], deltas(4, 1)[0], {ID: 2, Event: stream.ReplyDelta{Text: "again"}}},
+			stream.ErrRecordExists, head},
+		{"an id twice in the batch", []stream.Record{deltas(3, 1)[0], deltas(3, 1)[0]}, stream.ErrRecordExists, head},
+		{"every event", records(3, sampleEvents()), nil, append(slices.Clone(head), records(3, sampleEvents())...)},
+		// More rows than a store may put in one statement.
+		{"a long burst", deltas(9, 1000), nil, append(append(slices.Clone(head), records(3, sampleEvents())...), deltas(9, 1000)...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := bs.AppendEvents(t.Context(), "t1", tt.batch); !errors.Is(err, tt.wantErr) {
+				t.Errorf("AppendEvents() = %v, want %v", err, tt.wantErr)
+			}
+			got, err := s.Events(t.Context(), "t1", 0)
+			if err != nil {
+				t.Fatalf("Events() error = %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("log after AppendEvents (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// A batch is one more way to append: single appends carry on after it.
+	if err := s.AppendEvent(t.Context(), "t1", deltas(1009, 1)[0]); err != nil {
+		t.Errorf("AppendEvent() after batches = %v, want nil", err)
+	}
+	if got, err := s.Events(t.Context(), "other", 0); err != nil || len(got) != 0 {
+		t.Errorf("Events(other turn) = %d records, %v; want none: batches stay in their turn", len(got), err)
+	}
+}
+
+// records numbers evs from first on.
+func records(first uint64, evs []stream.Event) []stream.Record {
+	recs := make([]stream.Record, len(evs))
+	for i, ev := range evs {
+		recs[i] = stream.Record{ID: first + uint64(i), Event: ev}
+	}
+	return recs
 }

@@ -1,0 +1,171 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// fakeStore is a goroutine-safe in-memory Store that notes how episodes are read.
+type fakeStore struct {
+	mu           sync.Mutex
+	turns        []TurnRecord // in creation order
+	recentN      []int        // n of every RecentTurns call
+	episodeReads int
+}
+
+var _ Store = (*fakeStore)(nil)
+
+func (s *fakeStore) CreateTurn(_ context.Context, t TurnRecord) (TurnRecord, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, old := range s.turns {
+		if t.IdempotencyKey != "" && old.Principal == t.Principal && old.IdempotencyKey == t.IdempotencyKey {
+			return old, true, nil
+		}
+	}
+	s.turns = append(s.turns, t)
+	return t, false, nil
+}
+
+func (s *fakeStore) FinishTurn(_ context.Context, t TurnRecord) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, old := range s.turns {
+		if old.ID == t.ID && old.Principal == t.Principal {
+			s.turns[i] = t
+			return nil
+		}
+	}
+	return ErrNotFound
+}
+
+func (s *fakeStore) Turn(_ context.Context, p principal.Principal, id string) (TurnRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.turns {
+		if t.ID == id && t.Principal == p {
+			return t, nil
+		}
+	}
+	return TurnRecord{}, ErrNotFound
+}
+
+func (s *fakeStore) Episode(_ context.Context, p principal.Principal, id string) (Episode, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.episodeReads++
+	turns := s.episodeTurns(p, id)
+	if len(turns) == 0 {
+		return Episode{}, ErrNotFound
+	}
+	return Episode{ID: id, Principal: p, Turns: turns}, nil
+}
+
+func (s *fakeStore) RecentTurns(_ context.Context, p principal.Principal, id string, n int) ([]TurnRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recentN = append(s.recentN, n)
+	turns := s.episodeTurns(p, id)
+	if len(turns) == 0 {
+		return nil, ErrNotFound
+	}
+	return turns[len(turns)-min(max(n, 0), len(turns)):], nil
+}
+
+// episodeTurns is p's turns in episode id; s.mu must be held.
+func (s *fakeStore) episodeTurns(p principal.Principal, id string) []TurnRecord {
+	var out []TurnRecord
+	for _, t := range s.turns {
+		if t.EpisodeID == id && t.Principal == p {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// humanTexts is what the user said in a conversation sent to the LLM, in order.
+func humanTexts(msgs []llms.MessageContent) []string {
+	var out []string
+	for _, m := range msgs {
+		if m.Role != llms.ChatMessageTypeHuman {
+			continue
+		}
+		for _, p := range m.Parts {
+			if tc, ok := p.(llms.TextContent); ok {
+				out = append(out, tc.Text)
+			}
+		}
+	}
+	return out
+}
+
+// TestStartReadsOnlyTheHistoryWindow checks that a new turn of a long episode loads only the
+// exchanges its LLM will see, and that they are the latest ones.
+func TestStartReadsOnlyTheHistoryWindow(t *testing.T) {
+	var questions []string
+	for i := range 10 {
+		questions = append(questions, fmt.Sprintf("question %d", i))
+	}
+	tests := []struct {
+		name      string
+		episodeID string
+		opts      []Option
+		wantN     int
+		wantSaid  []string
+	}{
+		{"default window", "ep_long", nil, 6, append(slices.Clone(questions[4:]), "new question")},
+		{"narrow window", "ep_long", []Option{WithHistory(2)}, 2, append(slices.Clone(questions[8:]), "new question")},
+		{"new client-chosen episode", "ep_new", nil, 6, []string{"new question"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			store := &fakeStore{}
+			for i, q := range questions {
+				store.turns = append(store.turns, TurnRecord{
+					ID: fmt.Sprintf("turn_%d", i), EpisodeID: "ep_long", Principal: "alice", Message: q,
+					State: TurnCompleted, Outcome: stream.OutcomeOK, Reply: "answer to " + q, Created: time.Now(),
+				})
+			}
+			model := &scriptedModel{}
+			orc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")}, tt.opts...)
+			hub := stream.NewHub(stream.NewMemoryLogStore())
+			defer hub.Close()
+			svc, err := NewService(ServiceConfig{Orchestrator: orc, Store: store, Hub: hub, Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Fatalf("NewService() = %v", err)
+			}
+			if _, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", EpisodeID: tt.episodeID, Message: "new question"}); err != nil {
+				t.Fatalf("Start() = %v", err)
+			}
+			if err := svc.Wait(t.Context()); err != nil {
+				t.Fatalf("Wait() = %v", err)
+			}
+			store.mu.Lock()
+			if diff := cmp.Diff([]int{tt.wantN}, store.recentN); diff != "" {
+				t.Errorf("RecentTurns calls' n (-want +got):\n%s", diff)
+			}
+			if store.episodeReads != 0 {
+				t.Errorf("Episode() calls = %d, want 0: Start must not load the whole episode", store.episodeReads)
+			}
+			store.mu.Unlock()
+			calls := model.recorded()
+			if len(calls) == 0 {
+				t.Fatal("the LLM was never called")
+			}
+			if diff := cmp.Diff(tt.wantSaid, humanTexts(calls[0].msgs)); diff != "" {
+				t.Errorf("user messages the LLM saw (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

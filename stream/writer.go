@@ -1,0 +1,113 @@
+package stream
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// A turn's records reach the store in batches: a commit costs far more than the rows in it
+// (tens of microseconds on SQLite, about a millisecond on PostgreSQL), and a streamed reply
+// publishes hundreds of deltas. A batch goes out batchDelay after its first record, or as soon
+// as batchRecords are waiting, or at once on Flush, TurnCompleted or Hub.Close.
+const (
+	batchDelay   = 20 * time.Millisecond
+	batchRecords = 64
+)
+
+// startWriter runs loop in a goroutine of its own, which Close waits for. Once the hub is
+// closed it runs loop in the caller instead, so nothing is left running after Close and a
+// turn still finishing keeps its records (it then stores synchronously, as loop does not wait
+// on a closed hub).
+func (h *Hub) startWriter(loop func()) {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		loop()
+		return
+	}
+	h.writers.Add(1)
+	h.mu.Unlock()
+	go func() {
+		defer h.writers.Done()
+		loop()
+	}()
+}
+
+// writeLoop drains the log's queue to the store, a batch at a time, and returns when the
+// queue is empty: a writer exists only while records wait, so an idle or finished turn holds
+// no goroutine. Publish starts the next one.
+func (l *TurnLog) writeLoop() {
+	for {
+		timer := time.NewTimer(batchDelay)
+		select {
+		case <-timer.C:
+		case <-l.kick:
+		case <-l.hub.closing:
+		}
+		timer.Stop()
+		// Only cancellation could fail this, and Background is never cancelled.
+		_ = l.writePending(context.Background())
+		l.turn.mu.Lock()
+		if len(l.pending) == 0 {
+			l.writing = false
+			l.turn.mu.Unlock()
+			return
+		}
+		l.turn.mu.Unlock()
+	}
+}
+
+// nudge asks the writer to write now. A nudge nobody takes stays buffered and only makes the
+// next batch go out early.
+func (l *TurnLog) nudge() {
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+}
+
+// writePending stores every queued record as one batch. Batches are taken and written under
+// sem, so they commit in the order their records were published.
+func (l *TurnLog) writePending(ctx context.Context) error {
+	select {
+	case l.sem <- struct{}{}:
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+	defer func() { <-l.sem }()
+	l.turn.mu.Lock()
+	batch := l.pending
+	l.pending = nil
+	l.turn.mu.Unlock()
+	if len(batch) > 0 {
+		l.store(batch)
+	}
+	return nil
+}
+
+// store commits one batch, in one call when the store is a [BatchLogStore]; each call is
+// bounded by the hub's store timeout. Errors are kept for Err, not returned: the records are
+// already live, and later batches are still worth storing for the replicas that replay them.
+func (l *TurnLog) store(batch []Record) {
+	if bs, ok := l.hub.store.(BatchLogStore); ok && len(batch) > 1 {
+		err := l.withTimeout(func(ctx context.Context) error { return bs.AppendEvents(ctx, l.turnID, batch) })
+		if err != nil {
+			l.setErr(fmt.Errorf("stream: persist turn %s records %d-%d: %w",
+				l.turnID, batch[0].ID, batch[len(batch)-1].ID, err))
+		}
+		return
+	}
+	for _, rec := range batch {
+		err := l.withTimeout(func(ctx context.Context) error { return l.hub.store.AppendEvent(ctx, l.turnID, rec) })
+		if err != nil {
+			l.setErr(fmt.Errorf("stream: persist turn %s record %d: %w", l.turnID, rec.ID, err))
+		}
+	}
+}
+
+func (l *TurnLog) withTimeout(call func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), l.hub.opts.storeTimeout)
+	defer cancel()
+	return call(ctx)
+}
