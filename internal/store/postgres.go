@@ -4,19 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
-	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
 // Postgres is a store in a PostgreSQL database, shared by several replicas: any replica can
 // read a turn, or replay its events, whichever replica ran it.
 type Postgres struct {
-	db *sqlStore
+	*sqlStore // the shared SQL implementation of every store method
 }
 
 var (
@@ -53,7 +51,7 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Postgres{db: s}, nil
+	return &Postgres{sqlStore: s}, nil
 }
 
 // migratePostgres brings the schema up to date in one transaction under an advisory lock.
@@ -100,56 +98,4 @@ func migratePostgres(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("store: migrate: %w", err)
 	}
 	return nil
-}
-
-// Close releases the connection pool. Calls made after Close fail.
-func (s *Postgres) Close() error { return s.db.close() }
-
-// CreateTurn implements orchestrator.Store, with [Memory.CreateTurn]'s semantics. The unique
-// index on (principal, idempotency key) settles concurrent duplicates across replicas.
-func (s *Postgres) CreateTurn(ctx context.Context, t orchestrator.TurnRecord) (orchestrator.TurnRecord, bool, error) {
-	return s.db.createTurn(ctx, t)
-}
-
-// FinishTurn implements orchestrator.Store, with [Memory.FinishTurn]'s semantics.
-func (s *Postgres) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) error {
-	return s.db.finishTurn(ctx, t)
-}
-
-// AbandonStale finishes the running turns created before startedBefore, with
-// [Memory.AbandonStale]'s semantics. Each turn's update and its turn.completed record commit
-// together; rows a concurrent FinishTurn has already ended are not touched.
-func (s *Postgres) AbandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
-	return s.db.abandonStale(ctx, startedBefore)
-}
-
-// Turn implements orchestrator.Store.
-func (s *Postgres) Turn(ctx context.Context, p principal.Principal, turnID string) (orchestrator.TurnRecord, error) {
-	return s.db.turn(ctx, p, turnID)
-}
-
-// Episode implements orchestrator.Store.
-func (s *Postgres) Episode(ctx context.Context, p principal.Principal, episodeID string) (orchestrator.Episode, error) {
-	return s.db.episode(ctx, p, episodeID)
-}
-
-// RecentTurns implements orchestrator.Store.
-func (s *Postgres) RecentTurns(ctx context.Context, p principal.Principal, episodeID string, n int) ([]orchestrator.TurnRecord, error) {
-	return s.db.recentTurns(ctx, p, episodeID, n)
-}
-
-// AppendEvent implements stream.LogStore.
-func (s *Postgres) AppendEvent(ctx context.Context, turnID string, rec stream.Record) error {
-	return s.db.append(ctx, turnID, rec)
-}
-
-// AppendEvents implements stream.BatchLogStore: the records commit in one transaction, all
-// or none.
-func (s *Postgres) AppendEvents(ctx context.Context, turnID string, recs []stream.Record) error {
-	return s.db.appendBatch(ctx, turnID, recs)
-}
-
-// Events implements stream.LogStore.
-func (s *Postgres) Events(ctx context.Context, turnID string, after uint64) ([]stream.Record, error) {
-	return s.db.list(ctx, turnID, after)
 }

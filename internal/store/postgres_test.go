@@ -86,7 +86,7 @@ func TestPostgresReplicas(t *testing.T) {
 }
 
 func TestPostgresLosingInsert(t *testing.T) {
-	testLosingInsert(t, openPostgres(t, postgresSchema(t)).db)
+	testLosingInsert(t, openPostgres(t, postgresSchema(t)).sqlStore)
 }
 
 func TestPostgresMigrations(t *testing.T) {

@@ -7,19 +7,17 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
-	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
 // SQLite is a store in one SQLite database file, the default for a single replica. Several
 // processes may open the same file: writers queue on SQLite's lock for up to the busy timeout.
 type SQLite struct {
-	db *sqlStore
+	*sqlStore // the shared SQL implementation of every store method
 }
 
 var (
@@ -78,7 +76,7 @@ func OpenSQLite(ctx context.Context, dsn string) (*SQLite, error) {
 		}
 		return nil, err
 	}
-	return &SQLite{db: db}, nil
+	return &SQLite{sqlStore: db}, nil
 }
 
 func isSQLiteMemory(dsn string) bool {
@@ -118,56 +116,4 @@ func migrateSQLite(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("store: migrate: %w", err)
 	}
 	return nil
-}
-
-// Close releases the database. Calls made after Close fail.
-func (s *SQLite) Close() error { return s.db.close() }
-
-// CreateTurn implements orchestrator.Store, with [Memory.CreateTurn]'s semantics. The unique
-// index on (principal, idempotency key) settles concurrent duplicates, across processes too.
-func (s *SQLite) CreateTurn(ctx context.Context, t orchestrator.TurnRecord) (orchestrator.TurnRecord, bool, error) {
-	return s.db.createTurn(ctx, t)
-}
-
-// FinishTurn implements orchestrator.Store, with [Memory.FinishTurn]'s semantics.
-func (s *SQLite) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) error {
-	return s.db.finishTurn(ctx, t)
-}
-
-// AbandonStale finishes the running turns created before startedBefore, with
-// [Memory.AbandonStale]'s semantics. Each turn's update and its turn.completed record commit
-// together; rows a concurrent FinishTurn has already ended are not touched.
-func (s *SQLite) AbandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
-	return s.db.abandonStale(ctx, startedBefore)
-}
-
-// Turn implements orchestrator.Store.
-func (s *SQLite) Turn(ctx context.Context, p principal.Principal, turnID string) (orchestrator.TurnRecord, error) {
-	return s.db.turn(ctx, p, turnID)
-}
-
-// Episode implements orchestrator.Store.
-func (s *SQLite) Episode(ctx context.Context, p principal.Principal, episodeID string) (orchestrator.Episode, error) {
-	return s.db.episode(ctx, p, episodeID)
-}
-
-// RecentTurns implements orchestrator.Store.
-func (s *SQLite) RecentTurns(ctx context.Context, p principal.Principal, episodeID string, n int) ([]orchestrator.TurnRecord, error) {
-	return s.db.recentTurns(ctx, p, episodeID, n)
-}
-
-// AppendEvent implements stream.LogStore: one prepared INSERT, committed on its own.
-func (s *SQLite) AppendEvent(ctx context.Context, turnID string, rec stream.Record) error {
-	return s.db.append(ctx, turnID, rec)
-}
-
-// AppendEvents implements stream.BatchLogStore: the records commit in one transaction, all
-// or none.
-func (s *SQLite) AppendEvents(ctx context.Context, turnID string, recs []stream.Record) error {
-	return s.db.appendBatch(ctx, turnID, recs)
-}
-
-// Events implements stream.LogStore.
-func (s *SQLite) Events(ctx context.Context, turnID string, after uint64) ([]stream.Record, error) {
-	return s.db.list(ctx, turnID, after)
 }

@@ -116,5 +116,5 @@ func TestSQLiteEventIDRange(t *testing.T) {
 }
 
 func TestSQLiteLosingInsert(t *testing.T) {
-	testLosingInsert(t, openSQLite(t, filepath.Join(t.TempDir(), "switchboard.db")).db)
+	testLosingInsert(t, openSQLite(t, filepath.Join(t.TempDir(), "switchboard.db")).sqlStore)
 }

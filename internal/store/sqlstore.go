@@ -106,8 +106,9 @@ func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect) (*sqlStore
 	return s, nil
 }
 
-// close releases the statements and the pools; read is closed only when it is a pool of its own.
-func (s *sqlStore) close() error {
+// Close releases the statements and the pools (read is closed only when it is a pool of its
+// own). Calls made after Close fail.
+func (s *sqlStore) Close() error {
 	errs := []error{s.appendEvent.Close(), s.events.Close(), s.write.Close()}
 	if s.read != s.write {
 		errs = append(errs, s.read.Close())
@@ -115,7 +116,9 @@ func (s *sqlStore) close() error {
 	return errors.Join(errs...)
 }
 
-func (s *sqlStore) createTurn(ctx context.Context, t orchestrator.TurnRecord) (orchestrator.TurnRecord, bool, error) {
+// CreateTurn implements orchestrator.Store, with [Memory.CreateTurn]'s semantics. The unique
+// index on (principal, idempotency key) settles concurrent duplicates, across replicas too.
+func (s *sqlStore) CreateTurn(ctx context.Context, t orchestrator.TurnRecord) (orchestrator.TurnRecord, bool, error) {
 	t = normalizeTurn(t)
 	if t.IdempotencyKey != "" {
 		// Most retries find their turn here, without taking the writer.
@@ -184,7 +187,8 @@ func (s *sqlStore) insertTurn(ctx context.Context, t orchestrator.TurnRecord) (b
 	return true, nil
 }
 
-func (s *sqlStore) finishTurn(ctx context.Context, t orchestrator.TurnRecord) error {
+// FinishTurn implements orchestrator.Store, with [Memory.FinishTurn]'s semantics.
+func (s *sqlStore) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) error {
 	t = normalizeTurn(t)
 	decision, err := encodeDecision(t.Decision)
 	if err != nil {
@@ -205,10 +209,10 @@ func (s *sqlStore) finishTurn(ctx context.Context, t orchestrator.TurnRecord) er
 	return nil
 }
 
-// abandonStale finishes the running turns created before startedBefore as failed and closes
+// AbandonStale finishes the running turns created before startedBefore as failed and closes
 // each one's log with turn.completed, all in one transaction: a follower never sees a failed
 // turn whose log stays open, nor the reverse.
-func (s *sqlStore) abandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
+func (s *sqlStore) AbandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("store: abandon stale turns: %w", err)
@@ -261,11 +265,13 @@ func (s *sqlStore) turnByKey(ctx context.Context, p principal.Principal, key str
 	return scanTurn(s.read.QueryRowContext(ctx, s.q.turnByKey, string(p), key))
 }
 
-func (s *sqlStore) turn(ctx context.Context, p principal.Principal, id string) (orchestrator.TurnRecord, error) {
+// Turn implements orchestrator.Store.
+func (s *sqlStore) Turn(ctx context.Context, p principal.Principal, id string) (orchestrator.TurnRecord, error) {
 	return scanTurn(s.read.QueryRowContext(ctx, s.q.turn, id, string(p)))
 }
 
-func (s *sqlStore) episode(ctx context.Context, p principal.Principal, id string) (orchestrator.Episode, error) {
+// Episode implements orchestrator.Store.
+func (s *sqlStore) Episode(ctx context.Context, p principal.Principal, id string) (orchestrator.Episode, error) {
 	rows, err := s.read.QueryContext(ctx, s.q.episode, id, string(p))
 	if err != nil {
 		return orchestrator.Episode{}, fmt.Errorf("store: episode: %w", err)
@@ -290,11 +296,11 @@ func (s *sqlStore) episode(ctx context.Context, p principal.Principal, id string
 	return ep, nil
 }
 
-// recentTurns reads the episode's last n turns newest first, which lets LIMIT keep the most
+// RecentTurns reads the episode's last n turns newest first, which lets LIMIT keep the most
 // recent and the index on (episode_id, seq) serve it, and returns them oldest first.
 // It asks for at least one row even when n < 1: no rows is how it tells ErrNotFound, as
-// episode does.
-func (s *sqlStore) recentTurns(ctx context.Context, p principal.Principal, id string, n int) ([]orchestrator.TurnRecord, error) {
+// Episode does. It implements orchestrator.Store.
+func (s *sqlStore) RecentTurns(ctx context.Context, p principal.Principal, id string, n int) ([]orchestrator.TurnRecord, error) {
 	rows, err := s.read.QueryContext(ctx, s.q.recentTurns, id, string(p), max(n, 1))
 	if err != nil {
 		return nil, fmt.Errorf("store: recent turns: %w", err)
@@ -321,7 +327,8 @@ func (s *sqlStore) recentTurns(ctx context.Context, p principal.Principal, id st
 	return turns, nil
 }
 
-func (s *sqlStore) append(ctx context.Context, turnID string, rec stream.Record) error {
+// AppendEvent implements stream.LogStore.
+func (s *sqlStore) AppendEvent(ctx context.Context, turnID string, rec stream.Record) error {
 	if rec.ID > math.MaxInt64 {
 		return fmt.Errorf("%w: %d", ErrEventID, rec.ID)
 	}
@@ -347,15 +354,15 @@ func (s *sqlStore) append(ctx context.Context, turnID string, rec stream.Record)
 // far below both databases' limits; a longer batch takes several statements in one transaction.
 const maxBatchRows = 128
 
-// appendBatch stores recs in one transaction, as multi-row INSERTs: one commit, and on
+// AppendEvents implements stream.BatchLogStore: it stores recs in one transaction, as multi-row INSERTs: one commit, and on
 // PostgreSQL one round trip per maxBatchRows, however many events a burst holds. Any id
 // already taken, or repeated in recs, rolls the whole batch back.
-func (s *sqlStore) appendBatch(ctx context.Context, turnID string, recs []stream.Record) error {
+func (s *sqlStore) AppendEvents(ctx context.Context, turnID string, recs []stream.Record) error {
 	switch len(recs) {
 	case 0:
 		return nil
 	case 1:
-		return s.append(ctx, turnID, recs[0])
+		return s.AppendEvent(ctx, turnID, recs[0])
 	}
 	args := make([]any, 0, 4*len(recs))
 	for _, rec := range recs {
@@ -408,7 +415,8 @@ func (s *sqlStore) insertEvents(rows int) string {
 	return s.dialect(b.String())
 }
 
-func (s *sqlStore) list(ctx context.Context, turnID string, after uint64) ([]stream.Record, error) {
+// Events implements stream.LogStore.
+func (s *sqlStore) Events(ctx context.Context, turnID string, after uint64) ([]stream.Record, error) {
 	out := []stream.Record{}
 	if after >= math.MaxInt64 {
 		return out, nil // no stored id can be greater

@@ -11,7 +11,7 @@ import (
 // goroutines reach this path only sometimes, so it is checked directly.
 func testLosingInsert(t *testing.T, db *sqlStore) {
 	ctx := t.Context()
-	winner, _, err := db.createTurn(ctx, turnRec(alice, "t1", "e1", "k1"))
+	winner, _, err := db.CreateTurn(ctx, turnRec(alice, "t1", "e1", "k1"))
 	if err != nil {
 		t.Fatalf("createTurn() = %v", err)
 	}
@@ -26,7 +26,7 @@ func testLosingInsert(t *testing.T, db *sqlStore) {
 	if episodes != 0 {
 		t.Errorf("episodes e2 = %d, want 0: the losing insert left its episode behind", episodes)
 	}
-	got, existing, err := db.createTurn(ctx, turnRec(alice, "t3", "e3", "k1"))
+	got, existing, err := db.CreateTurn(ctx, turnRec(alice, "t3", "e3", "k1"))
 	if err != nil || !existing {
 		t.Fatalf("createTurn(duplicate key) = existing %v, %v; want true, nil", existing, err)
 	}
