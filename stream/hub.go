@@ -125,7 +125,8 @@ func (h *Hub) live(turnID string) *liveTurn {
 
 // Follow yields the turn's records with an ID greater than after, in order and each once: first
 // what is already logged, then new records as they are appended, until the [TurnCompleted]
-// record, after which it ends. A turn live in this process is read from memory; any other turn
+// record, after which it ends (with nothing yielded, once the turn has completed, when after is
+// already past its end). A turn live in this process is read from memory; any other turn
 // from the store, which is polled while the turn runs elsewhere, so a replica that did not run a
 // turn still replays and follows it.
 //
@@ -133,7 +134,11 @@ func (h *Hub) live(turnID string) *liveTurn {
 // the sequence. Follow starts no goroutine.
 func (h *Hub) Follow(ctx context.Context, turnID string, after uint64) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
-		first := true
+		// Until the record at after is in the store, an empty read cannot tell a quiet turn
+		// from a client that is already past the end (or claims to be), so each such round
+		// also checks whether the turn has completed; once it is there, new records show up
+		// in the read itself.
+		recheck := true
 		for {
 			if t := h.live(turnID); t != nil {
 				followLive(ctx, t, after, yield)
@@ -159,10 +164,8 @@ func (h *Hub) Follow(ctx context.Context, turnID string, after uint64) iter.Seq2
 					return
 				}
 			}
-			if len(recs) == 0 && first {
-				// Nothing after the client's id: either the turn is still quiet or the client
-				// already has the end. Only the first round needs to tell them apart.
-				done, err := h.storeDelivered(ctx, turnID, after)
+			if len(recs) == 0 && recheck {
+				done, known, err := h.storeDelivered(ctx, turnID, after)
 				if err != nil {
 					yield(Record{}, err)
 					return
@@ -170,8 +173,10 @@ func (h *Hub) Follow(ctx context.Context, turnID string, after uint64) iter.Seq2
 				if done {
 					return
 				}
+				recheck = !known
+			} else if len(recs) > 0 {
+				recheck = false
 			}
-			first = false
 			timer := time.NewTimer(h.opts.poll)
 			select {
 			case <-ctx.Done():
@@ -212,26 +217,29 @@ func (h *Hub) lastDelivered(ctx context.Context, turnID string, after uint64) (b
 		recs, _, completed := t.snapshot()
 		return completed && uint64(len(recs)) <= after, nil
 	}
-	return h.storeDelivered(ctx, turnID, after)
+	done, _, err := h.storeDelivered(ctx, turnID, after)
+	return done, err
 }
 
 // storeDelivered is lastDelivered for a turn that is not live here. It reads the record at
-// after (and, only if the client claims an id beyond the log, the whole log).
-func (h *Hub) storeDelivered(ctx context.Context, turnID string, after uint64) (bool, error) {
+// after (and, only if the client claims an id beyond the log, the whole log). known reports
+// that the store holds the record at after (or after is 0).
+func (h *Hub) storeDelivered(ctx context.Context, turnID string, after uint64) (done, known bool, err error) {
 	if after == 0 {
-		return false, nil // a completed turn has at least one record
+		return false, true, nil // a completed turn has at least one record
 	}
 	recs, err := h.store.Events(ctx, turnID, after-1)
-	if err == nil && len(recs) == 0 {
+	known = len(recs) > 0
+	if err == nil && !known {
 		recs, err = h.store.Events(ctx, turnID, 0)
 	}
 	if err != nil {
-		return false, fmt.Errorf("stream: replay turn %s: %w", turnID, err)
+		return false, false, fmt.Errorf("stream: replay turn %s: %w", turnID, err)
 	}
 	if len(recs) == 0 {
-		return false, nil
+		return false, false, nil
 	}
 	last := recs[len(recs)-1]
 	_, completed := last.Event.(TurnCompleted)
-	return completed && last.ID <= after, nil
+	return completed && last.ID <= after, known, nil
 }

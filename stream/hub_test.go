@@ -3,6 +3,7 @@ package stream_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -282,5 +283,46 @@ func TestTurnLogConcurrentWriters(t *testing.T) {
 	}
 	if diff := cmp.Diff(recs, stored); diff != "" {
 		t.Errorf("store and memory disagree (-memory +store):\n%s", diff)
+	}
+}
+
+// TestHubFollowEndsForClientPastTheEnd covers a client that claims an id beyond the turn's log
+// while the turn runs: once the turn completes there is nothing to send, and Follow must end
+// rather than wait (or poll the store) forever.
+func TestHubFollowEndsForClientPastTheEnd(t *testing.T) {
+	for _, live := range []bool{true, false} {
+		t.Run(fmt.Sprint("live=", live), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				store := stream.NewMemoryLogStore()
+				writer := stream.NewHub(store)
+				h := stream.NewHub(store, stream.WithPollInterval(100*time.Millisecond))
+				if live {
+					h = writer
+				}
+				log := writer.Open("t1")
+				evs := turnEvents("t1", 2)
+				log.Publish(evs[0])
+				if err := log.Flush(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
+				defer cancel()
+				type result struct {
+					recs []stream.Record
+					err  error
+				}
+				res := make(chan result, 1)
+				go func() {
+					recs, err := collect(ctx, h, "t1", 99)
+					res <- result{recs, err}
+				}()
+				time.Sleep(time.Second) // the follower has polled a few times
+				publishAll(log, evs[1:])
+				r := <-res
+				if r.err != nil || len(r.recs) != 0 {
+					t.Errorf("Follow(after=99) = %d records, %v; want none, nil", len(r.recs), r.err)
+				}
+			})
+		})
 	}
 }

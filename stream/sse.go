@@ -63,7 +63,8 @@ const sseStreamID = "turn"
 // id is the record id, event the event name, data its compact JSON. It replays what the log
 // already holds, follows live records, and ends the response cleanly once turn.completed has
 // been written. A client that has already received the end of a completed turn gets 204 No
-// Content, which tells EventSource to stop reconnecting.
+// Content, which tells EventSource to stop reconnecting; one whose id is beyond a running turn's
+// log gets no events and a response that ends when the turn does.
 //
 // When the log cannot be read before anything was written, it returns [ErrReplayUnavailable]
 // and writes nothing, so that the caller can answer with its own error.
@@ -114,13 +115,13 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	fw := &flushWriter{ResponseWriter: w, rc: rc, flushed: make(chan struct{})}
-	c := &sseConn{srv: srv, fw: fw, rc: rc, cancel: cancel}
+	c := &sseConn{srv: srv, fw: fw, rc: rc, cancel: cancel, backlog: opts.Backlog}
 
 	var wg sync.WaitGroup
 	var feedErr error
 	wg.Go(func() { feedErr = c.feed(ctx, hub, turnID, after, opts) })
 	if opts.Heartbeat > 0 {
-		wg.Go(func() { c.heartbeat(ctx, opts.Heartbeat, opts.Backlog) })
+		wg.Go(func() { c.heartbeat(ctx, opts.Heartbeat) })
 	}
 
 	// The library reads the stream from the query and insists on a numeric Last-Event-ID,
@@ -148,10 +149,11 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 
 // sseConn publishes one connection's events into its private sse.Server.
 type sseConn struct {
-	srv    *sse.Server
-	fw     *flushWriter
-	rc     *http.ResponseController
-	cancel context.CancelFunc
+	srv     *sse.Server
+	fw      *flushWriter
+	rc      *http.ResponseController
+	cancel  context.CancelFunc
+	backlog int
 
 	mu        sync.Mutex
 	sent      int // events and heartbeats accepted by the stream
@@ -184,16 +186,24 @@ func (c *sseConn) feed(ctx context.Context, hub *Hub, turnID string, after uint6
 			return err
 		}
 		_, final := rec.Event.(TurnCompleted)
-		if !c.waitRoom(ctx, opts.Backlog, opts.StallTimeout) {
-			if ctx.Err() == nil {
-				c.drop()
+		ev := &sse.Event{ID: []byte(strconv.FormatUint(rec.ID, 10)), Event: []byte(name), Data: data}
+		var target int
+		for {
+			if !c.waitRoom(ctx, opts.Backlog, opts.StallTimeout) {
+				if ctx.Err() == nil {
+					c.drop()
+				}
+				return nil
 			}
-			return nil
-		}
-		target, ok := c.publish(&sse.Event{ID: []byte(strconv.FormatUint(rec.ID, 10)), Event: []byte(name), Data: data}, rec.ID, final)
-		if !ok {
-			c.drop()
-			return nil
+			var full, ok bool
+			if target, full, ok = c.publish(ev, rec.ID, final); ok {
+				break
+			}
+			if !full {
+				c.drop()
+				return nil
+			}
+			// A heartbeat took the last slot since waitRoom looked: wait again.
 		}
 		if final {
 			timer := time.NewTimer(opts.DrainTimeout)
@@ -209,6 +219,9 @@ func (c *sseConn) feed(ctx context.Context, hub *Hub, turnID string, after uint6
 			return nil
 		}
 	}
+	// The log ended without an end to send: the client is already past it (it claimed an id
+	// beyond the turn's last). End the response; its reconnect gets 204.
+	c.cancel()
 	return nil
 }
 
@@ -237,7 +250,7 @@ func (c *sseConn) queued(flushed int) int {
 	return c.sent - (flushed - 1)
 }
 
-func (c *sseConn) heartbeat(ctx context.Context, every time.Duration, backlog int) {
+func (c *sseConn) heartbeat(ctx context.Context, every time.Duration) {
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
 	for {
@@ -249,10 +262,8 @@ func (c *sseConn) heartbeat(ctx context.Context, every time.Duration, backlog in
 		if !c.fw.waitFlushes(ctx, 1, nil) {
 			return
 		}
-		if c.queued(c.fw.flushCount()) >= backlog {
-			continue // events are flowing or stalled: a keep-alive adds nothing either way
-		}
-		if _, ok := c.publish(&sse.Event{Comment: []byte("keep-alive")}, 0, false); !ok {
+		// With a full backlog events are flowing or stalled: a keep-alive adds nothing either way.
+		if _, full, ok := c.publish(&sse.Event{Comment: []byte("keep-alive")}, 0, false); !ok && !full {
 			c.drop()
 			return
 		}
@@ -260,18 +271,24 @@ func (c *sseConn) heartbeat(ctx context.Context, every time.Duration, backlog in
 }
 
 // publish hands one event to the stream without blocking and returns the flush count at which
-// it is on the wire. It fails when the backlog is full or the connection is closing.
-func (c *sseConn) publish(ev *sse.Event, id uint64, final bool) (int, bool) {
+// it is on the wire. When backlog events are already queued it publishes nothing and reports
+// full: the check and the publish share the lock, so that the feeder and the heartbeat together
+// never queue more than the backlog, and the stream's channel (as large as the backlog) always
+// has room. It fails (not ok, not full) when the connection is closing or the event is unsendable.
+func (c *sseConn) publish(ev *sse.Event, id uint64, final bool) (target int, full, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {
-		return 0, id == 0 // a heartbeat after the end is simply not sent
+		return 0, false, id == 0 // a heartbeat after the end is simply not sent
 	}
 	if len(ev.Data) == 0 && len(ev.Comment) == 0 {
-		return 0, false // would end the response: never send it
+		return 0, false, false // would end the response: never send it
+	}
+	if c.sent-(c.fw.flushCount()-1) >= c.backlog {
+		return 0, true, false
 	}
 	if !c.srv.TryPublish(sseStreamID, ev) {
-		return 0, false
+		return 0, false, false
 	}
 	c.sent++
 	if id > 0 {
@@ -281,7 +298,7 @@ func (c *sseConn) publish(ev *sse.Event, id uint64, final bool) (int, bool) {
 	c.closing = final
 	// Flush 1 was the headers; event k is on the wire at flush k+1.
 	c.maxQueued = max(c.maxQueued, c.sent-(c.fw.flushCount()-1))
-	return c.sent + 1, true
+	return c.sent + 1, false, true
 }
 
 // drop disconnects a client that cannot keep up: queued writes fail at once and the library

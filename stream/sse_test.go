@@ -388,3 +388,47 @@ func TestLastEventID(t *testing.T) {
 		})
 	}
 }
+
+// TestServeSSEEndsForClientPastTheEnd: a client whose Last-Event-ID is beyond a running turn's
+// log gets a response that ends when the turn does (not one held open by heartbeats forever),
+// and its reconnect gets 204.
+func TestServeSSEEndsForClientPastTheEnd(t *testing.T) {
+	store := stream.NewMemoryLogStore()
+	writer := stream.NewHub(store)
+	replica := stream.NewHub(store, stream.WithPollInterval(10*time.Millisecond))
+	for i, tc := range []struct {
+		name string
+		hub  *stream.Hub
+	}{{"live here", writer}, {"other replica", replica}} {
+		t.Run(tc.name, func(t *testing.T) {
+			turnID := fmt.Sprint("t", i)
+			log := writer.Open(turnID)
+			evs := turnEvents(turnID, 2)
+			log.Publish(evs[0])
+			srv, results := sseServer(t, tc.hub, stream.SSEOptions{Heartbeat: time.Millisecond})
+			client := newClient()
+			defer client.CloseIdleConnections()
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			url := srv.URL + "/turns/" + turnID + "/events"
+			resp := get(ctx, t, client, url, "99")
+			defer resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status while the turn runs = %d, want 200", resp.StatusCode)
+			}
+			publishAll(log, evs[1:])
+			if got := readUntilEnd(t, resp, 0); len(got) != 0 {
+				t.Errorf("events = %d, want none", len(got))
+			}
+			if r := <-results; r.err != nil || r.res.Completed || r.res.Events != 0 {
+				t.Errorf("ServeSSE() = %+v, %v; want no events, not completed, nil", r.res, r.err)
+			}
+			again := get(ctx, t, client, url, "99")
+			again.Body.Close()
+			if again.StatusCode != http.StatusNoContent {
+				t.Errorf("reconnect status = %d, want 204", again.StatusCode)
+			}
+			<-results
+		})
+	}
+}
