@@ -90,10 +90,13 @@ func (h *Hub) Done(turnID string) {
 	if h.turns[turnID] == nil || h.timers[turnID] != nil {
 		return
 	}
+	live := h.turns[turnID]
 	h.timers[turnID] = time.AfterFunc(h.opts.grace, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		delete(h.turns, turnID)
+		if h.turns[turnID] == live { // not a turn reopened under the same id since
+			delete(h.turns, turnID)
+		}
 		delete(h.timers, turnID)
 	})
 }
