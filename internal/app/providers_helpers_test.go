@@ -37,11 +37,18 @@ type wire struct {
 	provider  string
 	model     string
 	newServer func(testing.TB, ...llmtest.Step) *llmtest.Server
+	// byName is set for protocols without tool call ids (Gemini): results travel under the
+	// function's name, and the ids in the scripts never reach the wire.
+	byName bool
+	// streamsAll is set when the client posts every multi-message call to its streaming
+	// endpoint, streaming callback or not (the Gemini Go client's chat session).
+	streamsAll bool
 }
 
 var providerWires = []wire{
 	{name: "openai", provider: llm.ProviderOpenAI, model: "gpt-test", newServer: llmtest.NewOpenAI},
 	{name: "anthropic", provider: llm.ProviderAnthropic, model: "claude-test", newServer: llmtest.NewAnthropic},
+	{name: "googleai", provider: llm.ProviderGoogleAI, model: "gemini-test", newServer: llmtest.NewGemini, byName: true, streamsAll: true},
 }
 
 // newProviderApp starts a fake provider with script and the whole service on top of it: every
@@ -161,8 +168,8 @@ func byCaller(t *testing.T, agents map[string]yamlAgent, reqs []llmtest.Request)
 	return out
 }
 
-// systemText is the system prompt of a request: Anthropic's top-level system, or the OpenAI
-// system message.
+// systemText is the system prompt of a request: Anthropic's top-level system or Gemini's
+// systemInstruction, or the OpenAI system message.
 func systemText(r llmtest.Request) string {
 	if r.System != "" {
 		return r.System
@@ -175,12 +182,17 @@ func systemText(r llmtest.Request) string {
 	return ""
 }
 
-// toolResults maps each tool result a request carries by the call id it answers.
+// toolResults maps each tool result a request carries by the call id it answers, or by
+// the function name on a wire without call ids (Gemini).
 func toolResults(r llmtest.Request) map[string]string {
 	out := map[string]string{}
 	for _, m := range r.Messages {
 		for _, tr := range m.ToolResults {
-			out[tr.CallID] = tr.Content
+			key := tr.CallID
+			if key == "" {
+				key = tr.Name
+			}
+			out[key] = tr.Content
 		}
 	}
 	return out

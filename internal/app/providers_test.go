@@ -20,10 +20,10 @@ import (
 )
 
 // These tests run the whole service (config -> registry -> orchestrator and sub-agents ->
-// turn service -> HTTP + SSE) against wire-level fake OpenAI and Anthropic servers. The same
-// fake answers the orchestrator and every sub-agent; the scripts tell their requests apart by
-// the tools offered (ask_* for the orchestrator, CCS tools for a sub-agent) and by the tool
-// results carried (a second step of a loop answers a call the first step made).
+// turn service -> HTTP + SSE) against wire-level fake OpenAI, Anthropic and Gemini servers.
+// The same fake answers the orchestrator and every sub-agent; the scripts tell their requests
+// apart by the tools offered (ask_* for the orchestrator, CCS tools for a sub-agent) and by
+// the tool results carried (a second step of a loop answers a call the first step made).
 
 // subScript is one sub-agent's part of a script: the ask_<id> call the orchestrator makes,
 // the CCS tool call the sub-agent's LLM makes, and its answer once the tool result is back.
@@ -48,9 +48,35 @@ var subScripts = map[string]subScript{
 func askCallID(agent string) string  { return "call_ask_" + agent }
 func toolCallID(agent string) string { return "call_tool_" + agent }
 
-// routeRequest matches the orchestrator's routing call: ask_ tools offered, not streamed.
-// (Its composition call is the streamed one.)
-var routeRequest = llmtest.And(llmtest.HasTool("ask_shop"), llmtest.Not(llmtest.Streaming()))
+// askResult and toolResult are the keys under which a request carries the result of
+// agent's ask_<id> call and of its CCS tool call: the call id, or for protocols without
+// ids the function name (see [toolResults]).
+func (w wire) askResult(agent string) string {
+	if w.byName {
+		return "ask_" + agent
+	}
+	return askCallID(agent)
+}
+
+func (w wire) toolResult(agent string) string {
+	if w.byName {
+		return subScripts[agent].tool
+	}
+	return toolCallID(agent)
+}
+
+// hasResult matches requests that carry the result with this key.
+func (w wire) hasResult(key string) llmtest.Matcher {
+	if w.byName {
+		return llmtest.HasToolResultNamed(key)
+	}
+	return llmtest.HasToolResult(key)
+}
+
+// routeRequest matches the orchestrator's routing call: ask_ tools offered, no tool results
+// carried yet. (Streaming does not tell it from the composition call on every wire: the
+// Gemini client streams both.)
+var routeRequest = llmtest.And(llmtest.HasTool("ask_shop"), func(r llmtest.Request) bool { return len(toolResults(r)) == 0 })
 
 // routeStep answers the routing call with one ask_<id> call per agent, all in one response.
 func routeStep(agents ...string) llmtest.Step {
@@ -63,29 +89,30 @@ func routeStep(agents ...string) llmtest.Step {
 }
 
 // composeStep streams text to the composition call that carries the results of agents' calls.
-func composeStep(text string, agents ...string) llmtest.Step {
+func (w wire) composeStep(text string, agents ...string) llmtest.Step {
 	m := []llmtest.Matcher{llmtest.HasTool("ask_shop"), llmtest.Streaming()}
 	for _, a := range agents {
-		m = append(m, llmtest.HasToolResult(askCallID(a)))
+		m = append(m, w.hasResult(w.askResult(a)))
 	}
 	return llmtest.Step{Match: llmtest.And(m...), Times: 1, Text: text}
 }
 
 // subSteps script one sub-agent: a CCS tool call, then its answer after the tool result.
-func subSteps(agent string) []llmtest.Step {
+func (w wire) subSteps(agent string) []llmtest.Step {
 	s := subScripts[agent]
+	done := w.hasResult(w.toolResult(agent))
 	return []llmtest.Step{
-		{Match: llmtest.And(llmtest.HasTool(s.tool), llmtest.Not(llmtest.HasToolResult(toolCallID(agent)))), Times: 1,
+		{Match: llmtest.And(llmtest.HasTool(s.tool), llmtest.Not(done)), Times: 1,
 			ToolCalls: []llmtest.ToolCall{{ID: toolCallID(agent), Name: s.tool, Arguments: s.args}}},
-		{Match: llmtest.And(llmtest.HasTool(s.tool), llmtest.HasToolResult(toolCallID(agent))), Times: 1, Text: s.answer},
+		{Match: llmtest.And(llmtest.HasTool(s.tool), done), Times: 1, Text: s.answer},
 	}
 }
 
 // script is a full turn: routing to agents, each agent's loop, and the composition.
-func script(composed string, agents ...string) []llmtest.Step {
-	steps := []llmtest.Step{routeStep(agents...), composeStep(composed, agents...)}
+func (w wire) script(composed string, agents ...string) []llmtest.Step {
+	steps := []llmtest.Step{routeStep(agents...), w.composeStep(composed, agents...)}
 	for _, a := range agents {
-		steps = append(steps, subSteps(a)...)
+		steps = append(steps, w.subSteps(a)...)
 	}
 	return steps
 }
@@ -116,7 +143,7 @@ func TestTwoIntentTurnOverProviderWire(t *testing.T) {
 
 	for _, w := range providerWires {
 		t.Run(w.name, func(t *testing.T) {
-			ta, fake := newProviderApp(t, w, script(composedReply, "shop", "rewards")...)
+			ta, fake := newProviderApp(t, w, w.script(composedReply, "shop", "rewards")...)
 			v := viewTurn(t, ta.streamTurn(t, ta.token(t, "alice"), "", twoIntentMessage))
 
 			// What the client saw: the composed text, streamed as several deltas.
@@ -154,13 +181,13 @@ func TestTwoIntentTurnOverProviderWire(t *testing.T) {
 					t.Errorf("%s request tools mismatch (-want +got):\n%s", name, diff)
 				}
 			}
-			if route.Stream || !compose.Stream {
+			if route.Stream && !w.streamsAll || !compose.Stream {
 				t.Errorf("stream flags: routing %v, composition %v; want false, true", route.Stream, compose.Stream)
 			}
 			if got := route.LastUserText(); got != twoIntentMessage {
 				t.Errorf("routing request user text = %q, want %q", got, twoIntentMessage)
 			}
-			wantResults := map[string]string{askCallID("shop"): subScripts["shop"].answer, askCallID("rewards"): subScripts["rewards"].answer}
+			wantResults := map[string]string{w.askResult("shop"): subScripts["shop"].answer, w.askResult("rewards"): subScripts["rewards"].answer}
 			if diff := cmp.Diff(wantResults, toolResults(compose)); diff != "" {
 				t.Errorf("composition request tool results mismatch (-want +got):\n%s", diff)
 			}
@@ -182,14 +209,14 @@ func TestTwoIntentTurnOverProviderWire(t *testing.T) {
 			}
 
 			// The sub-agents' tool results are alice's data from the demo CCS.
-			status, offers := toolData[ccsdemo.OfferList](t, toolResults(by["shop"][1])[toolCallID("shop")])
+			status, offers := toolData[ccsdemo.OfferList](t, toolResults(by["shop"][1])[w.toolResult("shop")])
 			if status != "ok" {
 				t.Errorf("shop tool result status = %q, want ok", status)
 			}
 			if diff := cmp.Diff(offerTitles(aliceOffers), offerTitles(offers)); diff != "" {
 				t.Errorf("shop tool result offers are not alice's (-want +got):\n%s", diff)
 			}
-			status, points := toolData[ccsdemo.PointsBalance](t, toolResults(by["rewards"][1])[toolCallID("rewards")])
+			status, points := toolData[ccsdemo.PointsBalance](t, toolResults(by["rewards"][1])[w.toolResult("rewards")])
 			if status != "ok" || points.Points != alicePoints.Points || points.ExpiringSoon != alicePoints.ExpiringSoon {
 				t.Errorf("rewards tool result = %s %+v, want ok with alice's balance %+v", status, points, alicePoints)
 			}
@@ -235,7 +262,7 @@ func TestProviderFailuresThroughService(t *testing.T) {
 				// Retry-After: 1 is honoured: the default first backoff is at most 250 ms.
 				name: "429 then success",
 				script: append([]llmtest.Step{{Match: routeRequest, Status: http.StatusTooManyRequests, RetryAfter: "1", Times: 1}},
-					script(pointsReply, "rewards")...),
+					w.script(pointsReply, "rewards")...),
 				outcome: stream.OutcomeOK, reply: pointsReply, requests: 5, minTime: time.Second,
 			},
 			{
@@ -303,10 +330,10 @@ func TestFanOutCapOverProviderWire(t *testing.T) {
 		t.Run(w.name, func(t *testing.T) {
 			steps := []llmtest.Step{
 				routeStep("shop", "rewards", "support", "travel"),
-				composeStep(composed, "shop", "rewards", "support"),
+				w.composeStep(composed, "shop", "rewards", "support"),
 			}
 			for _, a := range []string{"shop", "rewards", "support"} { // travel has no steps: a request from it fails the test
-				steps = append(steps, subSteps(a)...)
+				steps = append(steps, w.subSteps(a)...)
 			}
 			ta, fake := newProviderApp(t, w, steps...)
 			v := viewTurn(t, ta.streamTurn(t, ta.token(t, "alice"), "",

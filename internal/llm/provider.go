@@ -94,6 +94,9 @@ func build(ctx context.Context, name string, cfg ModelConfig, o options) (llms.M
 		// With a custom HTTP client the Google REST client drops the API key option, so
 		// the transport sends the key header itself.
 		transport.header = http.Header{"X-Goog-Api-Key": {cfg.APIKey}}
+		// Its generateContent call also retries 503 on its own, until the deadline; our
+		// retry policy must be the only one (see recordingTransport.hide503).
+		transport.hide503 = true
 		gopts := []googleai.Option{
 			googleai.WithAPIKey(cfg.APIKey),
 			googleai.WithDefaultModel(cfg.Model),
@@ -106,8 +109,11 @@ func build(ctx context.Context, name string, cfg ModelConfig, o options) (llms.M
 			gopts = append(gopts, googleai.WithDefaultTemperature(*cfg.Temperature))
 		}
 		if cfg.BaseURL != "" {
+			// The client appends "/v1beta/models/..." to the endpoint's path as is, so a
+			// trailing slash would post to "//v1beta/...".
+			endpoint := strings.TrimSuffix(cfg.BaseURL, "/")
 			gopts = append(gopts, func(g *googleai.Options) {
-				g.ClientOptions = append(g.ClientOptions, option.WithEndpoint(cfg.BaseURL))
+				g.ClientOptions = append(g.ClientOptions, option.WithEndpoint(endpoint))
 			})
 		}
 		provider, err = googleai.New(ctx, gopts...)

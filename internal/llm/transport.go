@@ -3,10 +3,13 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
 	"time"
+
+	"google.golang.org/api/googleapi"
 )
 
 // Why the retry loop lives in the model wrapper and the transport only observes:
@@ -74,7 +77,14 @@ func (a *attempt) snapshot() (status int, retryAfter time.Duration, hasAfter boo
 type recordingTransport struct {
 	base   http.RoundTripper
 	header http.Header
-	now    func() time.Time
+	// hide503 turns a recorded 503 into a transport error for the provider client. The
+	// Google REST client (googleai) retries 503 on generateContent by itself, with its
+	// own backoff and no attempt limit, so a persistent 503 would run until the deadline
+	// and ignore Retries and Retry-After. It retries only a *googleapi.Error whose code
+	// (taken from the body when present) is 503, never a transport error; the wrapper
+	// classifies by the recorded 503, so our policy applies unchanged.
+	hide503 bool
+	now     func() time.Time
 }
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -96,6 +106,12 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		return resp, err
 	}
 	a.recordResponse(resp, t.now())
+	if t.hide503 && resp.StatusCode == http.StatusServiceUnavailable {
+		// %v, not %w: the client must not find the *googleapi.Error in the chain.
+		err := fmt.Errorf("%w: %v", errUnavailable503, googleapi.CheckResponse(resp))
+		resp.Body.Close()
+		return nil, err
+	}
 	resp.Body = &recordingBody{ReadCloser: resp.Body, ctx: req.Context(), a: a}
 	return resp, nil
 }

@@ -11,6 +11,7 @@ import (
 // anthropicDialect speaks the Anthropic messages wire format.
 type anthropicDialect struct{}
 
+func (anthropicDialect) base() string    { return "/v1" }
 func (anthropicDialect) paths() []string { return []string{"/v1/messages", "/messages"} }
 
 type anRequest struct {
@@ -38,7 +39,7 @@ type anBlock struct {
 	Content   json.RawMessage `json:"content,omitempty"` // tool_result: a string or text blocks
 }
 
-func (anthropicDialect) decode(body []byte, h http.Header) (Request, error) {
+func (anthropicDialect) decode(body []byte, r *http.Request) (Request, error) {
 	var in anRequest
 	if err := json.Unmarshal(body, &in); err != nil {
 		return Request{}, err
@@ -47,7 +48,7 @@ func (anthropicDialect) decode(body []byte, h http.Header) (Request, error) {
 	if err != nil {
 		return Request{}, fmt.Errorf("system: %w", err)
 	}
-	req := Request{Model: in.Model, Stream: in.Stream, System: system, APIKey: h.Get("X-Api-Key")}
+	req := Request{Model: in.Model, Stream: in.Stream, System: system, APIKey: r.Header.Get("X-Api-Key")}
 	for i, m := range in.Messages {
 		msg := Message{Role: m.Role}
 		blocks, err := anBlocks(m.Content)
@@ -115,7 +116,7 @@ func (anthropicDialect) writeError(w http.ResponseWriter, status int, retryAfter
 	fmt.Fprintf(w, `{"type":"error","error":{"type":"llmtest_error","message":%q}}`, http.StatusText(status))
 }
 
-func (anthropicDialect) writeReply(w http.ResponseWriter, req Request, st Step, n int, hold <-chan struct{}) {
+func (anthropicDialect) writeReply(w http.ResponseWriter, _ *http.Request, req Request, st Step, n int, hold <-chan struct{}) {
 	id := "msg_" + strconv.Itoa(n)
 	stop := "end_turn"
 	if len(st.ToolCalls) > 0 {

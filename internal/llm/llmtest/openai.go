@@ -11,6 +11,7 @@ import (
 // openAIDialect speaks the OpenAI chat-completions wire format.
 type openAIDialect struct{}
 
+func (openAIDialect) base() string    { return "/v1" }
 func (openAIDialect) paths() []string { return []string{"/chat/completions", "/v1/chat/completions"} }
 
 type oaRequest struct {
@@ -49,7 +50,7 @@ type oaTool struct {
 	} `json:"function"`
 }
 
-func (openAIDialect) decode(body []byte, h http.Header) (Request, error) {
+func (openAIDialect) decode(body []byte, r *http.Request) (Request, error) {
 	var in oaRequest
 	if err := json.Unmarshal(body, &in); err != nil {
 		return Request{}, err
@@ -57,7 +58,7 @@ func (openAIDialect) decode(body []byte, h http.Header) (Request, error) {
 	req := Request{
 		Model:  in.Model,
 		Stream: in.Stream,
-		APIKey: strings.TrimPrefix(h.Get("Authorization"), "Bearer "),
+		APIKey: strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "),
 	}
 	for _, m := range in.Messages {
 		text, err := oaText(m.Content)
@@ -112,7 +113,7 @@ func (openAIDialect) writeError(w http.ResponseWriter, status int, retryAfter st
 	fmt.Fprintf(w, `{"error":{"message":%q,"type":"llmtest_error","code":%q}}`, http.StatusText(status), strconv.Itoa(status))
 }
 
-func (d openAIDialect) writeReply(w http.ResponseWriter, req Request, st Step, n int, hold <-chan struct{}) {
+func (d openAIDialect) writeReply(w http.ResponseWriter, _ *http.Request, req Request, st Step, n int, hold <-chan struct{}) {
 	calls := make([]oaToolCall, len(st.ToolCalls))
 	for i, tc := range st.ToolCalls {
 		calls[i].ID = callID(tc, "call_", n, i)

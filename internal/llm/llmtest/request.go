@@ -4,19 +4,26 @@ import "strings"
 
 // Request is a chat request as the fake server decoded it, in a provider-neutral shape.
 type Request struct {
-	Path     string    // URL path the client posted to
-	Model    string    // the model the client asked for
-	Stream   bool      // whether the client asked for a streamed reply
-	System   string    // Anthropic's top-level system prompt; OpenAI system messages stay in Messages
+	Path  string // URL path the client posted to
+	Model string // the model the client asked for (for Gemini, from the path, without "models/")
+	// Stream is whether the client asked for a streamed reply. For Gemini it is whether
+	// it posted to :streamGenerateContent, which the Go client does for every call with
+	// more than one message, streaming callback or not.
+	Stream bool
+	// System is Anthropic's top-level system prompt or Gemini's systemInstruction text;
+	// OpenAI system messages stay in Messages.
+	System   string
 	Messages []Message // in wire order
 	Tools    []Tool    // tool definitions sent with the request
-	APIKey   string    // the credential the client presented (bearer token or x-api-key)
-	Body     []byte    // the raw request body
+	// APIKey is the credential the client presented: bearer token, x-api-key, or for
+	// Gemini x-goog-api-key (or the key query parameter).
+	APIKey string
+	Body   []byte // the raw request body
 }
 
 // Message is one decoded chat message. Role is the wire role ("system", "user",
-// "assistant", "tool" for OpenAI; "user", "assistant" for Anthropic, where tool results
-// travel in user messages).
+// "assistant", "tool" for OpenAI; "user", "assistant" for Anthropic and "user", "model"
+// for Gemini, where tool results travel in user messages).
 type Message struct {
 	Role        string
 	Text        string // text parts joined without separator
@@ -25,16 +32,21 @@ type Message struct {
 }
 
 // ToolCall is a tool invocation, either requested by a [Step] or found in a request's
-// assistant message. Arguments is JSON text.
+// assistant message. Arguments is JSON text. Gemini has no call ids: its replies carry
+// none and its requests' calls are recorded with an empty ID.
 type ToolCall struct {
 	ID        string
 	Name      string
 	Arguments string
 }
 
-// ToolResult is a tool result sent back by the client.
+// ToolResult is a tool result sent back by the client. OpenAI and Anthropic identify
+// the call by CallID and send no Name; Gemini identifies it by the function's Name and
+// sends no CallID. For Gemini, Content is the text langchaingo wraps as
+// {"response": text}, or the compact JSON of any other response object.
 type ToolResult struct {
 	CallID  string
+	Name    string
 	Content string
 }
 
@@ -87,6 +99,21 @@ func HasToolResult(callID string) Matcher {
 		for _, m := range r.Messages {
 			for _, tr := range m.ToolResults {
 				if tr.CallID == callID {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// HasToolResultNamed matches requests that carry a result for a call of the function
+// name, for protocols that correlate results by name (Gemini).
+func HasToolResultNamed(name string) Matcher {
+	return func(r Request) bool {
+		for _, m := range r.Messages {
+			for _, tr := range m.ToolResults {
+				if tr.Name == name {
 					return true
 				}
 			}

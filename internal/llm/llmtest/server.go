@@ -13,15 +13,20 @@ import (
 
 // dialect is one provider's wire format.
 type dialect interface {
-	// paths are the URL paths the provider's client posts to.
+	// base is the path prefix of the base URL a client is configured with.
+	base() string
+	// paths are the URL path patterns the provider's client posts to; a trailing "/"
+	// matches every path below it.
 	paths() []string
-	// decode turns a request body and headers into a Request.
-	decode(body []byte, h http.Header) (Request, error)
+	// decode turns a request body and its HTTP request (headers, path, query) into a
+	// Request.
+	decode(body []byte, r *http.Request) (Request, error)
 	// writeError answers with an HTTP error status in the provider's error shape.
 	writeError(w http.ResponseWriter, status int, retryAfter string)
 	// writeReply answers a request with st, streamed when req.Stream. n numbers the
-	// request (1-based) for generated ids. A stalled stream waits on hold.
-	writeReply(w http.ResponseWriter, req Request, st Step, n int, hold <-chan struct{})
+	// request (1-based) for generated ids. A stalled stream waits on hold. r is the
+	// request as received, for dialects whose reply format depends on its query.
+	writeReply(w http.ResponseWriter, r *http.Request, req Request, st Step, n int, hold <-chan struct{})
 }
 
 // Server is a scripted fake LLM endpoint. It is safe for concurrent use.
@@ -46,6 +51,13 @@ func NewAnthropic(t testing.TB, script ...Step) *Server {
 	return newServer(t, anthropicDialect{}, script)
 }
 
+// NewGemini starts a fake Gemini (Google AI generativelanguage v1beta REST) server
+// answering POST /v1beta/models/{model}:generateContent and :streamGenerateContent with
+// script. Streams are sent as the JSON array the Go client reads, or as Server-Sent
+// Events when the request asks for alt=sse. Gemini has no tool call ids: see
+// [Request] for how calls and results are recorded. It is closed by t.Cleanup.
+func NewGemini(t testing.TB, script ...Step) *Server { return newServer(t, geminiDialect{}, script) }
+
 func newServer(t testing.TB, d dialect, script []Step) *Server {
 	t.Helper()
 	s := &Server{t: t, dialect: d, closing: make(chan struct{})}
@@ -64,9 +76,10 @@ func newServer(t testing.TB, d dialect, script []Step) *Server {
 	return s
 }
 
-// URL is the base URL to configure a client with; it ends in "/v1" (the OpenAI client
-// appends "/chat/completions", the Anthropic client "/messages").
-func (s *Server) URL() string { return s.hs.URL + "/v1" }
+// URL is the base URL to configure a client with. For OpenAI and Anthropic it ends in
+// "/v1" (their clients append "/chat/completions" and "/messages"); for Gemini it is the
+// server root (the client appends "/v1beta/models/...").
+func (s *Server) URL() string { return s.hs.URL + s.dialect.base() }
 
 // Requests returns a copy of every request received so far, in arrival order.
 func (s *Server) Requests() []Request {
@@ -81,7 +94,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read body", http.StatusBadRequest)
 		return
 	}
-	req, err := s.dialect.decode(body, r.Header)
+	req, err := s.dialect.decode(body, r)
 	if err != nil {
 		s.t.Errorf("llmtest: cannot decode %s request: %v", r.URL.Path, err)
 		s.dialect.writeError(w, http.StatusBadRequest, "")
@@ -110,7 +123,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		case <-ctx.Done():
 		}
 	}()
-	s.dialect.writeReply(w, req, st, n, ctx.Done())
+	s.dialect.writeReply(w, r, req, st, n, ctx.Done())
 }
 
 // pick records req and selects its step. n is the request's 1-based arrival number.
