@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +13,6 @@ import (
 	"time"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
-	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -211,33 +208,6 @@ func TestA2ACancelsHangingTask(t *testing.T) {
 	if r := ta.rpc(t, alice, "tasks/cancel", map[string]string{"id": task.ID}); r.Error == nil || r.Error.Code != -32002 {
 		t.Errorf("second tasks/cancel = %+v, want -32002", r.Error)
 	}
-}
-
-// newAppWith is newTestApp with the assembly options at hand.
-func newAppWith(t *testing.T, agentsDir string, opt func(*Options)) *testApp {
-	t.Helper()
-	cfg := config.Default()
-	cfg.Store.Driver = "memory"
-	cfg.Auth.HS256Secret = "test-secret-test-secret-test-secret!"
-	cfg.Turns.Deadline = 20 * time.Second
-	o := Options{Config: cfg, AgentsDir: agentsDir, Logger: slog.New(slog.DiscardHandler)}
-	if opt != nil {
-		opt(&o)
-	}
-	a, err := New(t.Context(), o)
-	if err != nil {
-		t.Fatalf("New() = %v", err)
-	}
-	srv := httptest.NewServer(a.Handler)
-	t.Cleanup(func() {
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		a.Service.CancelAll()
-		_ = a.Service.Wait(ctx)
-		_ = a.Close()
-	})
-	return &testApp{App: a, srv: srv}
 }
 
 // hubWithRemoteTravel writes the demo agents with travel replaced by a remote definition at

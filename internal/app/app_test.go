@@ -30,14 +30,32 @@ type testApp struct {
 
 func newTestApp(t *testing.T, agentsDir string, edit func(*config.Config)) *testApp {
 	t.Helper()
+	return newAppWith(t, agentsDir, func(o *Options) {
+		if edit != nil {
+			edit(&o.Config)
+		}
+	})
+}
+
+// newAppWith is newTestApp with the assembly options at hand.
+func newAppWith(t *testing.T, agentsDir string, opt func(*Options)) *testApp {
+	t.Helper()
 	cfg := config.Default()
 	cfg.Store.Driver = "memory"
 	cfg.Auth.HS256Secret = "test-secret-test-secret-test-secret!"
 	cfg.Turns.Deadline = 20 * time.Second
-	if edit != nil {
-		edit(&cfg)
+	o := Options{Config: cfg, AgentsDir: agentsDir, Logger: slog.New(slog.DiscardHandler)}
+	if opt != nil {
+		opt(&o)
 	}
-	a, err := New(t.Context(), Options{Config: cfg, AgentsDir: agentsDir, Logger: slog.New(slog.DiscardHandler)})
+	return serveApp(t, o)
+}
+
+// serveApp assembles the service from o and serves it on an httptest server; when the test
+// ends it cancels running turns, waits for them and closes everything.
+func serveApp(t *testing.T, o Options) *testApp {
+	t.Helper()
+	a, err := New(t.Context(), o)
 	if err != nil {
 		t.Fatalf("New() = %v", err)
 	}

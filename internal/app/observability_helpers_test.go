@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,25 +52,18 @@ func newObservedApp(t *testing.T, edit func(*config.Config), secrets ...string) 
 		t.Fatalf("telemetry.Setup() = %v", err)
 	}
 	logs := &obsBuffer{}
-	a, err := New(t.Context(), Options{
+	// Registered first, so it runs last: after the app is closed.
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = tel.Shutdown(ctx)
+	})
+	ta := serveApp(t, Options{
 		Config: cfg, AgentsDir: "../../agents",
 		Logger:         telemetry.NewLogger(logs, telemetry.Options{JSON: true, Secrets: secrets}),
 		TracerProvider: tel.TracerProvider(), MeterProvider: tel.MeterProvider(), Metrics: tel.MetricsHandler(),
 	})
-	if err != nil {
-		t.Fatalf("New() = %v", err)
-	}
-	srv := httptest.NewServer(a.Handler)
-	t.Cleanup(func() {
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		a.Service.CancelAll()
-		_ = a.Service.Wait(ctx)
-		_ = a.Close()
-		_ = tel.Shutdown(ctx)
-	})
-	return &observedApp{testApp: &testApp{App: a, srv: srv}, spans: spans, logs: logs}
+	return &observedApp{testApp: ta, spans: spans, logs: logs}
 }
 
 // obsTurnID is the id announced by a stream's turn.started event.
