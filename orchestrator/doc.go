@@ -12,6 +12,10 @@
 // that call's outcome and never cancels its siblings, while cancelling Run's context cancels
 // all of them. Run returns only after every goroutine it started has returned.
 //
+// [Service] runs turns detached from the requests that start them: it stores each turn, runs
+// it under a deadline in its own goroutine, writes its events to the turn log that clients
+// follow and resume, honours idempotency keys, and cancels on request.
+//
 // The package depends on sub-agents only through the small [SubAgent] interface, so its tests
-// run on fakes; cmd injects the real runtime.
+// run on fakes; the binary injects the real runtime (the wiring is in internal/app).
 package orchestrator
