@@ -11,6 +11,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/agents"
@@ -27,6 +29,7 @@ type serveFlags struct {
 	addr, agents, config string
 	dev, traceStdout     bool
 	logFormat            string
+	watch                bool
 }
 
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
@@ -39,6 +42,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	fs.BoolVar(&f.dev, "dev", false, "force dev mode: dev auth, text logs (the default when no auth is configured)")
 	fs.BoolVar(&f.traceStdout, "trace-stdout", false, "print spans to stdout (dev)")
 	fs.StringVar(&f.logFormat, "log-format", "", "text or json (default: text in dev mode, json otherwise)")
+	fs.BoolVar(&f.watch, "watch", true, "reload the agents folder when a file in it changes (SIGHUP reloads too); --watch=false turns watching off")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard serve [flags]\n\nServes the chat API and page. With no config it runs fully embedded: offline model,\ndemo CCS, SQLite store (switchboard.db) and dev auth.")
 		fs.PrintDefaults()
@@ -105,6 +109,13 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		return err
 	}
 	defer a.Close()
+	if f.watch && opts.AgentsFS == nil {
+		if err := a.Watch(ctx); err != nil {
+			log.Warn("not watching the agents folder: reload with SIGHUP", "dir", opts.AgentsDir, "err", err)
+		}
+	}
+	stopHUP := reloadOnHangup(ctx, a)
+	defer stopHUP()
 
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -154,6 +165,24 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// reloadOnHangup reloads the agent definitions on each SIGHUP until the returned func is called.
+func reloadOnHangup(ctx context.Context, a *app.App) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hup:
+				_ = a.Reload(ctx) // logged, counted and shown in /readyz
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(hup); close(done) }
 }
 
 // displayAddr turns ":8080" into "localhost:8080" for the message a human reads.
