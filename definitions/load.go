@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -26,6 +27,10 @@ func LoadFS(fsys fs.FS, dir string) (*Set, error) {
 
 func load(fsys fs.FS, dir string, display func(name string) string) (*Set, error) {
 	dirEntries, err := fs.ReadDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		// os.DirFS names the folder "." in its error: say which one.
+		return nil, fmt.Errorf("definitions: there is no agents folder %s: %w", display(""), fs.ErrNotExist)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("definitions: read %s: %w", display(""), err)
 	}

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -15,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/switchboard-ai/switchboard/agents"
 	"github.com/switchboard-ai/switchboard/internal/app"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
@@ -37,7 +34,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	fs.SetOutput(stderr)
 	var f serveFlags
 	fs.StringVar(&f.addr, "addr", ":8080", "HOST:PORT to listen on")
-	fs.StringVar(&f.agents, "agents", "./agents", "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent)")
+	fs.StringVar(&f.agents, "agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent)")
 	fs.StringVar(&f.config, "config", "", "config file (YAML, see README); every key is optional")
 	fs.BoolVar(&f.dev, "dev", false, "force dev mode: dev auth, text logs (the default when no auth is configured)")
 	fs.BoolVar(&f.traceStdout, "trace-stdout", false, "print spans to stdout (dev)")
@@ -47,7 +44,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 		fmt.Fprintln(stderr, "Usage: switchboard serve [flags]\n\nServes the chat API and page. With no config it runs fully embedded: offline model,\ndemo CCS, SQLite store (switchboard.db) and dev auth.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -97,16 +94,16 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	slog.SetDefault(log)
 
 	opts := app.Options{
-		Config: cfg, AgentsDir: f.agents, Logger: log, Version: version,
+		Config: cfg, Logger: log, Version: version,
 		TracerProvider: tel.TracerProvider(), MeterProvider: tel.MeterProvider(), Metrics: tel.MetricsHandler(),
 	}
-	if _, err := os.Stat(f.agents); errors.Is(err, fs.ErrNotExist) && f.agents == "./agents" {
-		opts.AgentsDir, opts.AgentsFS = ".", agents.FS
+	var builtIn bool
+	if opts.AgentsDir, opts.AgentsFS, builtIn = agentsSource(f.agents); builtIn {
 		log.Info("no ./agents folder: serving the built-in demo agents")
 	}
 	a, err := app.New(ctx, opts)
 	if err != nil {
-		return err
+		return withAgentsHint(err)
 	}
 	defer a.Close()
 	if f.watch && opts.AgentsFS == nil {
