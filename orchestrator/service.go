@@ -199,8 +199,8 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 }
 
 // Cancel stops p's running turn and waits (briefly) for it to end. It returns ErrNotFound for
-// unknown turns and for other principals' turns, and ErrRunningElsewhere for a turn that runs
-// in another process; cancelling a finished turn is a no-op.
+// unknown turns and for other principals' turns, ErrRunningElsewhere for a turn that runs in
+// another process, and ErrTurnFinished for a turn that had already ended.
 func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID string) error {
 	s.mu.Lock()
 	r, ok := s.run[turnID]
@@ -217,10 +217,13 @@ func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID stri
 		return nil
 	}
 	rec, err := s.cfg.Store.Turn(ctx, p, turnID)
-	if err == nil && rec.State == TurnRunning {
+	switch {
+	case err != nil:
+		return err
+	case rec.State == TurnRunning:
 		return ErrRunningElsewhere
 	}
-	return err
+	return ErrTurnFinished
 }
 
 // cancelWait bounds how long Cancel waits for a cancelled turn to finish unwinding.

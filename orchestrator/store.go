@@ -16,6 +16,10 @@ var ErrNotFound = errors.New("orchestrator: not found")
 // ErrRunningElsewhere means the turn is running in another process, which alone can cancel it.
 var ErrRunningElsewhere = errors.New("orchestrator: turn is running on another server")
 
+// ErrTurnFinished means the turn has already ended, so it can no longer be cancelled (or
+// finished again).
+var ErrTurnFinished = errors.New("orchestrator: turn already finished")
+
 // ErrConflict means an idempotency key was reused with a different request.
 var ErrConflict = errors.New("orchestrator: idempotency key reused with another request")
 

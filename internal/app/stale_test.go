@@ -98,8 +98,8 @@ func TestStartAbandonsTurnsOfADeadProcess(t *testing.T) {
 		t.Errorf("Follow(turn_crashed) mismatch (-want +got):\n%s", diff)
 	}
 
-	if err := a.Service.Cancel(ctx, alice, "turn_crashed"); err != nil {
-		t.Errorf("Cancel(turn_crashed) = %v, want nil (a finished turn)", err)
+	if err := a.Service.Cancel(ctx, alice, "turn_crashed"); !errors.Is(err, orchestrator.ErrTurnFinished) {
+		t.Errorf("Cancel(turn_crashed) = %v, want %v (a finished turn)", err, orchestrator.ErrTurnFinished)
 	}
 	if err := a.Service.Cancel(ctx, alice, "turn_fresh"); !errors.Is(err, orchestrator.ErrRunningElsewhere) {
 		t.Errorf("Cancel(turn_fresh) = %v, want %v", err, orchestrator.ErrRunningElsewhere)
