@@ -31,6 +31,7 @@ import (
 type a2aHarness struct {
 	srv     *httptest.Server
 	service *orchestrator.Service
+	hub     *stream.Hub
 	hang    atomic.Bool
 }
 
@@ -76,6 +77,7 @@ func newA2AHarness(t *testing.T, edit func(*Config)) *a2aHarness {
 	}
 	st := store.NewMemory()
 	hub := stream.NewHub(st)
+	h.hub = hub
 	h.service, err = orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: hub, Deadline: 20 * time.Second, Logger: slog.New(slog.DiscardHandler),
 	})
