@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/principal"
@@ -35,10 +36,21 @@ type ServiceConfig struct {
 // clients follow and resume, and [Service.Cancel] stops it.
 type Service struct {
 	cfg   ServiceConfig
-	guard *stream.GuardPolicy
+	bound atomic.Pointer[boundSet]
 	mu    sync.Mutex
 	run   map[string]*running // turn id -> a turn running in this process
 	wg    sync.WaitGroup
+}
+
+// boundSet is the orchestrator turns start with and the guard built from its forbidden strings.
+// [Service.Rebind] swaps it whole, so a turn never sees a new orchestrator with an old guard.
+type boundSet struct {
+	orc   *Orchestrator
+	guard *stream.GuardPolicy
+}
+
+func newBoundSet(orc *Orchestrator, forbidden []string) *boundSet {
+	return &boundSet{orc: orc, guard: stream.CompileGuard(stream.GuardConfig{Forbidden: forbidden})}
 }
 
 type running struct {
@@ -61,8 +73,23 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{cfg: cfg, guard: stream.CompileGuard(stream.GuardConfig{Forbidden: cfg.Forbidden}), run: map[string]*running{}}, nil
+	s := &Service{cfg: cfg, run: map[string]*running{}}
+	s.bound.Store(newBoundSet(cfg.Orchestrator, cfg.Forbidden))
+	return s, nil
 }
+
+// Rebind makes turns started from now on use orc, guarded against forbidden (which replaces
+// the configured list). Running turns finish on the orchestrator they started with.
+func (s *Service) Rebind(orc *Orchestrator, forbidden []string) error {
+	if orc == nil {
+		return errors.New("orchestrator: rebind without an orchestrator")
+	}
+	s.bound.Store(newBoundSet(orc, forbidden))
+	return nil
+}
+
+// Orchestrator returns the orchestrator new turns start with.
+func (s *Service) Orchestrator() *Orchestrator { return s.bound.Load().orc }
 
 // StartRequest is a user message to answer.
 type StartRequest struct {
@@ -82,11 +109,12 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		return TurnRecord{}, false, errors.New("orchestrator: turn without principal")
 	}
 	hash := requestHash(req) // before an episode id is assigned: the client's request as sent
+	b := s.bound.Load()      // the whole turn runs on the set it started with
 	var history []Exchange
 	if req.EpisodeID != "" {
 		// Only the window the LLM sees: an episode may be long, and each turn carries its
 		// routing decision.
-		turns, err := s.cfg.Store.RecentTurns(ctx, req.Principal, req.EpisodeID, s.cfg.Orchestrator.HistoryTurns())
+		turns, err := s.cfg.Store.RecentTurns(ctx, req.Principal, req.EpisodeID, b.orc.HistoryTurns())
 		switch {
 		case errors.Is(err, ErrNotFound):
 			// a client-chosen id for a new episode
@@ -131,7 +159,7 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		defer close(r.done)
 		defer cancelDeadline()
 		defer cancel(nil)
-		s.execute(runCtx, rec, history, log)
+		s.execute(runCtx, b, rec, history, log)
 		s.mu.Lock()
 		delete(s.run, rec.ID)
 		s.mu.Unlock()
@@ -141,10 +169,10 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 
 // execute runs one turn to its end and stores it. It always closes the stream with
 // turn.completed.
-func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchange, log *stream.TurnLog) {
-	out := s.guard.Guard(log)
+func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, history []Exchange, log *stream.TurnLog) {
+	out := b.guard.Guard(log)
 	out.Publish(stream.TurnStarted{TurnID: rec.ID, EpisodeID: rec.EpisodeID})
-	res, err := s.cfg.Orchestrator.Run(ctx, Turn{
+	res, err := b.orc.Run(ctx, Turn{
 		ID: rec.ID, EpisodeID: rec.EpisodeID, Principal: rec.Principal, Message: rec.Message,
 		Locale: rec.Locale, Location: rec.Location, History: history,
 	}, out)

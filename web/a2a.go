@@ -31,6 +31,9 @@ type A2AConfig struct {
 	PublicURL string
 	// Version is the agent's version on the card; default "dev".
 	Version string
+	// Current, when set, returns the orchestrator and sub-agents turns use now, replacing the
+	// two fields above on the card once the definitions can be reloaded.
+	Current func() (*definitions.Definition, []*definitions.Definition)
 }
 
 // a2aMethods are the JSON-RPC methods POST /a2a answers, for the method-not-found message.

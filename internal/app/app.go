@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -27,7 +29,6 @@ import (
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
-	"github.com/switchboard-ai/switchboard/subagents"
 	"github.com/switchboard-ai/switchboard/web"
 )
 
@@ -56,6 +57,8 @@ type Options struct {
 
 // App is an assembled service.
 type App struct {
+	// Definitions and Orchestrator are the set loaded at start; after a [App.Reload], turns
+	// use the new set (Service.Orchestrator).
 	Definitions  *definitions.Set
 	Orchestrator *orchestrator.Orchestrator
 	Service      *orchestrator.Service
@@ -68,8 +71,14 @@ type App struct {
 	// Providers describes the configured models, without keys, for /readyz.
 	Providers []llm.ProviderInfo
 
-	closers []func() error
-	log     *slog.Logger
+	binder  *binder
+	current atomic.Pointer[boundAgents] // the set new turns start with
+	reloads reloadStatus
+	// reloadMu serialises reloads; reloadCount counts them by result.
+	reloadMu    sync.Mutex
+	reloadCount metric.Int64Counter
+	closers     []func() error
+	log         *slog.Logger
 }
 
 // New assembles the service. Close releases what it opened.
@@ -91,21 +100,6 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 		}
 	}()
 
-	var defs *definitions.Set
-	if o.AgentsFS != nil {
-		defs, err = definitions.LoadFS(o.AgentsFS, o.AgentsDir)
-	} else {
-		defs, err = definitions.Load(o.AgentsDir)
-	}
-	if err != nil {
-		return nil, err
-	}
-	a.Definitions = defs
-	orcDef, err := pickOrchestrator(defs, cfg.Orchestrator)
-	if err != nil {
-		return nil, err
-	}
-
 	models := o.Models
 	if models == nil {
 		usage, err := newLLMUsage(o.MeterProvider, cfg.Models)
@@ -119,7 +113,6 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 		a.Providers = reg.Describe()
 		models = func(alias string) (llmModel, error) { return reg.Model(alias) }
 	}
-
 	enricher, err := a.ccsClient(cfg.CCS)
 	if err != nil {
 		return nil, err
@@ -132,48 +125,21 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	if cfg.CCS.SigningKey != "" {
 		check.SigningKey = []byte(cfg.CCS.SigningKey)
 	}
-
-	subs := defs.SubAgents(orcDef)
-	runtimes := make(map[string]orchestrator.SubAgent, len(subs))
-	var forbidden []string
-	for _, d := range subs {
-		if d.Remote() {
-			rt, err := subagents.NewRemote(subagents.RemoteConfig{Definition: d, Credential: a.remoteCredential(o.A2ACredential, cfg.A2A)},
-				subagents.WithTracerProvider(o.TracerProvider))
-			if err != nil {
-				return nil, err
-			}
-			runtimes[d.ID] = subAgent{rt}
-			continue
-		}
-		m, err := models(modelAlias(d))
-		if err != nil {
-			return nil, fmt.Errorf("sub-agent %s: %w", d.ID, err)
-		}
-		rt, err := subagents.New(subagents.Config{Definition: d, Model: m, CCS: enricher, Registry: registry, Check: check},
-			subagents.WithTracerProvider(o.TracerProvider), subagents.WithMeterProvider(o.MeterProvider), subagents.WithLogger(o.Logger))
-		if err != nil {
-			return nil, err
-		}
-		runtimes[d.ID] = subAgent{rt}
-		for _, t := range d.Tools {
-			forbidden = append(forbidden, t.Enricher)
-		}
+	a.binder = &binder{
+		cfg: cfg, opts: o, models: models, enricher: enricher, registry: registry, check: check,
+		credential: a.remoteCredential(o.A2ACredential, cfg.A2A),
 	}
-	orcModel, err := models(modelAlias(orcDef))
-	if err != nil {
-		return nil, fmt.Errorf("orchestrator %s: %w", orcDef.ID, err)
-	}
-	fewShot := cfg.Prompts.FewShot == nil || *cfg.Prompts.FewShot
-	orc, err := orchestrator.New(orchestrator.Config{
-		Definition: orcDef, SubAgents: subs, Runtimes: runtimes, Model: orcModel,
-		Flags: func(name string) bool { return cfg.Flags[name] },
-	}, orchestrator.WithFewShot(fewShot), orchestrator.WithTracerProvider(o.TracerProvider),
-		orchestrator.WithMeterProvider(o.MeterProvider), orchestrator.WithLogger(o.Logger))
+	b, err := a.binder.load()
 	if err != nil {
 		return nil, err
 	}
-	a.Orchestrator = orc
+	a.Definitions, a.Orchestrator = b.defs, b.orc
+	a.current.Store(b)
+	a.reloads.succeeded(len(b.defs.All()))
+	if a.reloadCount, err = newReloadCounter(o.MeterProvider); err != nil {
+		return nil, err
+	}
+	orc := b.orc
 
 	st, err := a.openStore(ctx, cfg.Store)
 	if err != nil {
@@ -188,7 +154,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
 	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
-		Forbidden: forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
+		Forbidden: b.forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
 	})
 	if err != nil {
 		return nil, err
@@ -205,9 +171,18 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	wcfg := web.Config{
 		Service: a.Service, Hub: a.Hub, Auth: auth, TurnTokens: turnTokens,
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
-		A2A: web.A2AConfig{Orchestrator: orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version},
+		A2A: web.A2AConfig{
+			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
+			Current: func() (*definitions.Definition, []*definitions.Definition) {
+				cur := a.current.Load()
+				return cur.orcDef, cur.orc.SubAgents()
+			},
+		},
 		Ready: func() map[string]any {
-			r := map[string]any{"providers": a.Providers, "orchestrator": orcDef.ID, "ccs": ccsMode(cfg.CCS), "store": storeDriver(cfg.Store)}
+			r := map[string]any{
+				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),
+				"store": storeDriver(cfg.Store), "definitions": a.reloads.status(),
+			}
 			if o.Ready != nil {
 				for k, v := range o.Ready() {
 					r[k] = v

@@ -4,16 +4,16 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"reflect"
 	"strconv"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
 
@@ -136,10 +136,8 @@ func Load(path string) (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("config: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) { // an empty file is all defaults
-		return cfg, fmt.Errorf("config %s: %w", path, err)
+	if err := decodeFile(path, data, &cfg); err != nil {
+		return cfg, err
 	}
 	if cfg.Models == nil {
 		cfg.Models = map[string]llm.ModelConfig{}
@@ -148,6 +146,37 @@ func Load(path string) (Config, error) {
 		cfg.Models[llm.DefaultAlias] = llm.ModelConfig{Provider: llm.ProviderOffline}
 	}
 	return cfg, cfg.validateStructure()
+}
+
+// decodeFile decodes a config file into cfg, explaining what is wrong in terms of the file:
+// file:line, the key, and the closest known key for a misspelt one.
+func decodeFile(path string, data []byte, cfg *Config) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line, msg := definitions.SyntaxError(err)
+		return &FileError{Problems: []string{fmt.Sprintf("%s:%d: invalid YAML: %s", path, line, msg)}}
+	}
+	if len(doc.Content) == 0 {
+		return nil // an empty file is all defaults
+	}
+	var problems []string
+	unknownKeys(&doc, reflect.TypeFor[Config](), "", func(line int, msg string) {
+		problems = append(problems, fmt.Sprintf("%s:%d: %s", path, line, msg))
+	})
+	if len(problems) > 0 {
+		return &FileError{Problems: problems}
+	}
+	if err := doc.Decode(cfg); err != nil {
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return fmt.Errorf("config %s: %w", path, err)
+		}
+		for _, e := range te.Errors {
+			problems = append(problems, typeProblem(path, e))
+		}
+		return &FileError{Problems: problems}
+	}
+	return nil
 }
 
 // Validate reports every problem at once. Model aliases are checked too, so call it once their

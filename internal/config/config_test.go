@@ -41,12 +41,16 @@ func TestLoad(t *testing.T) {
 				t.Errorf("turns = %+v, store = %+v", c.Turns, c.Store)
 			}
 		}},
-		{name: "unknown key names its line", body: "ccs: {url: embedded}\nmodles: {}\n", wantErr: "line 2"},
+		{name: "unknown key names its line", body: "ccs: {url: embedded}\nmodles: {}\n", wantErr: `switchboard.yaml:2: unknown key "modles" (did you mean "models"?)`},
+		{name: "swapped letters suggest the key", body: "store:\n  driver: sqlite\n  dns: x.db\n", wantErr: `switchboard.yaml:3: unknown key "dns" in store (did you mean "dsn"?)`},
+		{name: "nested map keys are checked", body: "models:\n  fast:\n    provder: offline\n", wantErr: `switchboard.yaml:3: unknown key "provder" in models.fast (did you mean "provider"?)`},
+		{name: "unclosed brace names its line", body: "turns: {}\nmodels:\n  default: {provider: offline\nstore:\n  driver: sqlite\n", wantErr: "switchboard.yaml:3: invalid YAML"},
+		{name: "wrong type names the value", body: "turns:\n  cancel_on_disconnect: maybe\n", wantErr: `switchboard.yaml:2: "maybe" is not true or false`},
 		{name: "api key in the file is refused", body: "models:\n  default: {provider: openai, model: m, api_key: sk-123}\n", wantErr: "api_key"},
 		{name: "bad auth mode", body: "auth: {mode: magic}\n", wantErr: `auth mode "magic"`},
 		{name: "jwt needs one key source", body: "auth: {mode: jwt, issuer: i, audience: a}\n", wantErr: "exactly one of"},
 		{name: "bad store driver", body: "store: {driver: mysql}\n", wantErr: "store driver"},
-		{name: "bad duration", body: "turns: {deadline: soon}\n", wantErr: "soon"},
+		{name: "bad duration", body: "turns: {deadline: soon}\n", wantErr: `switchboard.yaml:1: "soon" is not a duration`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Load(writeConfig(t, tc.body))
