@@ -160,15 +160,27 @@ func decodeParams(raw json.RawMessage, v any) *rpcError {
 	return nil
 }
 
-// taskID reads the params of tasks/get, tasks/cancel and tasks/resubscribe.
-func taskID(raw json.RawMessage) (string, *rpcError) {
+// taskQuery reads the params of tasks/get, tasks/cancel and tasks/resubscribe (TaskQueryParams
+// and TaskIdParams): the task id, and the history length when one is asked for.
+func taskQuery(raw json.RawMessage) (taskIDParams, *rpcError) {
 	var tp taskIDParams
 	if e := decodeParams(raw, &tp); e != nil {
-		return "", e
+		return tp, e
 	}
-	id := strings.TrimSpace(tp.ID)
-	if id == "" {
-		return "", rpcErr(codeInvalidParams, "params.id (the task id) is required.")
+	tp.ID = strings.TrimSpace(tp.ID)
+	if tp.ID == "" {
+		return tp, rpcErr(codeInvalidParams, "params.id (the task id) is required.")
 	}
-	return id, nil
+	if e := checkHistoryLength(tp.HistoryLength); e != nil {
+		return tp, e
+	}
+	return tp, nil
+}
+
+// checkHistoryLength refuses a negative historyLength: it counts messages.
+func checkHistoryLength(n *int) *rpcError {
+	if n != nil && *n < 0 {
+		return rpcErr(codeInvalidParams, "historyLength must be 0 or more.")
+	}
+	return nil
 }
