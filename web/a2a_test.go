@@ -665,3 +665,57 @@ func FuzzDecodeRPC(f *testing.F) {
 		}
 	})
 }
+
+// A trusted service (another switchboard whose sub-agent this one is) acts for the user its
+// metadata names; nobody else may name another user.
+func TestA2ADelegation(t *testing.T) {
+	h := newA2AHarness(t, func(c *Config) {
+		c.Auth = tokens{"tok-alice": "alice", "tok-bob": "bob", "tok-svc": "svc-hub"}
+		c.A2A.TrustedServices = []principal.Principal{"svc-hub"}
+	})
+	forAlice := map[string]any{"principal": "alice"}
+	params := sendParamsOf("m-svc", "how many points do I have?", map[string]any{"metadata": forAlice})
+	task := h.task(t, "tok-svc", "message/send", params)
+	if rec, err := h.service.Turn(t.Context(), "alice", task.ID); err != nil || rec.State != orchestrator.TurnCompleted {
+		t.Fatalf("alice's turn %s = %+v, %v; want it completed, as hers", task.ID, rec.State, err)
+	}
+	if _, err := h.service.Turn(t.Context(), "svc-hub", task.ID); !errors.Is(err, orchestrator.ErrNotFound) {
+		t.Errorf("the service owns the turn (%v): it only acts for alice", err)
+	}
+	// Every method acts for the user the params' metadata names.
+	if got := h.task(t, "tok-svc", "tasks/get", map[string]any{"id": task.ID, "metadata": forAlice}); got.ID != task.ID {
+		t.Errorf("tasks/get for alice = %+v", got)
+	}
+	if r := h.rpc(t, "tok-svc", "tasks/get", map[string]any{"id": task.ID}); r.Error == nil || r.Error.Code != codeTaskNotFound {
+		t.Errorf("tasks/get as the service itself = %+v, want %d", r.Error, codeTaskNotFound)
+	}
+	events, rerr := h.streamEvents(t, "tok-svc", "message/stream", map[string]any{"metadata": forAlice,
+		"message": sendParamsOf("m-svc-2", "what tier am i in?", nil)["message"]})
+	if rerr != nil || len(events) < 2 || events[len(events)-1]["final"] != true {
+		t.Errorf("message/stream for alice = %v, %+v", events, rerr)
+	} else if _, err := h.service.Turn(t.Context(), "alice", events[0]["id"].(string)); err != nil {
+		t.Errorf("streamed turn is not alice's: %v", err)
+	}
+
+	for _, tc := range []struct {
+		name, token string
+		params      any
+	}{
+		{"an untrusted user naming another", "tok-bob", params},
+		{"a principal that is not a string", "tok-svc", sendParamsOf("m-x", "hi", map[string]any{"metadata": map[string]any{"principal": 7}})},
+		{"an empty principal", "tok-svc", sendParamsOf("m-x", "hi", map[string]any{"metadata": map[string]any{"principal": ""}})},
+		{"params and message disagree", "tok-svc", map[string]any{"metadata": map[string]any{"principal": "bob"},
+			"message": sendParamsOf("m-x", "hi", map[string]any{"metadata": forAlice})["message"]}},
+		{"an untrusted tasks/get for another", "tok-bob", map[string]any{"id": task.ID, "metadata": forAlice}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			method := "message/send"
+			if m, ok := tc.params.(map[string]any); ok && m["id"] != nil {
+				method = "tasks/get"
+			}
+			if r := h.rpc(t, tc.token, method, tc.params); r.Error == nil || r.Error.Code != codeInvalidParams {
+				t.Errorf("%s = %+v, want %d", method, r.Error, codeInvalidParams)
+			}
+		})
+	}
+}
