@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README): formatting, vet, staticcheck, the race-enabled test
-# suite, the routing eval gate on the shipped datasets, and the browser test of the chat page.
+# suite, the routing eval gate on the shipped datasets, the browser test of the chat page and the
+# AG-UI test of POST /agui with the reference client.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,4 +32,12 @@ if command -v chromium >/dev/null 2>&1 && [ -d tests/browser/node_modules ]; the
   node tests/browser/chat.test.mjs
 else
   echo "--- browser test skipped: needs chromium and 'npm ci' in tests/browser (CI installs both)"
+fi
+
+if command -v node >/dev/null 2>&1 && [ -d tests/agui/node_modules ]; then
+  echo "--- AG-UI test (@ag-ui/client HttpAgent against POST /agui)"
+  go build -o out/switchboard ./cmd/switchboard
+  node tests/agui/agui.test.mjs
+else
+  echo "--- AG-UI test skipped: needs node and 'npm ci' in tests/agui (CI installs both)"
 fi

@@ -25,6 +25,14 @@ func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
 		out.fail(e)
 		return
 	}
+	var historyLength *int
+	if sp.Configuration != nil {
+		historyLength = sp.Configuration.HistoryLength
+	}
+	if e := checkHistoryLength(historyLength); e != nil {
+		out.fail(e)
+		return
+	}
 	rec, e := s.a2aStart(c.Request.Context(), principalOf(c), sp)
 	if e != nil {
 		out.fail(e)
@@ -34,27 +42,35 @@ func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
 		defer s.cancelIfRunning(c, rec.ID)
 	}
 	rec.State, rec.Reply = orchestrator.TurnRunning, "" // the stream tells the rest
-	if out.send(taskFromTurn(rec)) != nil {
+	if out.send(taskFromTurn(rec).withHistory(historyLength)) != nil {
 		return
 	}
 	s.followTask(c, out, rec.ID, rec.EpisodeID)
 }
 
-// a2aResubscribe answers tasks/resubscribe: the task as it stands, then its events from the
-// start, ending with the final status update.
+// a2aResubscribe answers tasks/resubscribe. For a running task: the task as it stands, then its
+// events from the start, ending with the final status update. For a finished task: its final
+// snapshot and its terminal status update only, so that a client applying events in order
+// never sees a finished task go back to working.
 func (s *server) a2aResubscribe(c *gin.Context, req rpcRequest) {
 	out := newRPCStream(c, req.ID)
-	id, e := taskID(req.Params)
+	q, e := taskQuery(req.Params)
 	if e != nil {
 		out.fail(e)
 		return
 	}
-	rec, err := s.cfg.Service.Turn(c.Request.Context(), principalOf(c), id)
+	rec, err := s.cfg.Service.Turn(c.Request.Context(), principalOf(c), q.ID)
 	if err != nil {
 		out.fail(s.taskErr(c.Request.Context(), err))
 		return
 	}
-	if out.send(taskFromTurn(rec)) != nil {
+	task := taskFromTurn(rec).withHistory(q.HistoryLength)
+	if out.send(task) != nil {
+		return
+	}
+	if rec.State == orchestrator.TurnCompleted {
+		tr := &taskTranslator{taskID: rec.ID, contextID: rec.EpisodeID}
+		_ = out.send(tr.status(task.Status.State, task.Status.Message, true))
 		return
 	}
 	s.followTask(c, out, rec.ID, rec.EpisodeID)

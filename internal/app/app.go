@@ -94,6 +94,10 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 		o.MeterProvider = otel.GetMeterProvider()
 	}
 	a := &App{log: o.Logger}
+	if c := o.Config.A2A; c.CredentialEnv != "" && c.Credential == "" {
+		o.Logger.Warn("a2a.credential_env names an unset variable: calls to remote (a2a_url) sub-agents carry no service credential"+
+			" (in dev mode, a dev token for the turn's user)", "env", c.CredentialEnv)
+	}
 	defer func() {
 		if err != nil {
 			_ = a.Close()
@@ -173,6 +177,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
 		A2A: web.A2AConfig{
 			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
+			TrustedServices: trustedServices(cfg.A2A.TrustedServices),
 			Current: func() (*definitions.Definition, []*definitions.Definition) {
 				cur := a.current.Load()
 				return cur.orcDef, cur.orc.SubAgents()
@@ -211,6 +216,14 @@ func (a *App) Close() error {
 		errs = append(errs, a.closers[i]())
 	}
 	return errors.Join(errs...)
+}
+
+func trustedServices(names []string) []principal.Principal {
+	out := make([]principal.Principal, 0, len(names))
+	for _, n := range names {
+		out = append(out, principal.Principal(n))
+	}
+	return out
 }
 
 // remoteCredential picks the bearer token for calls to remote sub-agents: the option, else the

@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -37,9 +38,16 @@ type Config struct {
 type A2A struct {
 	// PublicURL is the base URL the agent card advertises; empty derives it from each request.
 	PublicURL string `yaml:"public_url"`
-	// CredentialEnv names the env var holding the bearer token sent to remote sub-agents. In
-	// dev mode without it, each call carries a dev token minted for the turn's principal.
+	// CredentialEnv names the env var holding the service credential (a bearer token) sent to
+	// remote sub-agents, which act for the turn's user named in each call's metadata when they
+	// trust this credential (their trusted_services). In dev mode without it, each call carries
+	// a dev token minted for the turn's principal. Unlike other secrets, an unset variable is
+	// not fatal: only turns that reach a remote sub-agent need it (the service warns at start).
 	CredentialEnv string `yaml:"credential_env"`
+	// TrustedServices are the principals (the subjects of service credentials, such as another
+	// switchboard's a2a.credential_env token) allowed to act on behalf of the user named in
+	// an A2A call's metadata.principal. Everyone else acts only as themselves.
+	TrustedServices []string `yaml:"trusted_services"`
 
 	Credential string `yaml:"-"` // resolved from CredentialEnv by cmd
 }
@@ -223,6 +231,11 @@ func (c Config) validateStructure() error {
 	if c.Turns.Deadline < 0 {
 		errs = append(errs, errors.New("config: turns.deadline must be positive"))
 	}
+	for _, svc := range c.A2A.TrustedServices {
+		if strings.TrimSpace(svc) == "" {
+			errs = append(errs, errors.New("config: a2a.trusted_services lists an empty principal"))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -276,7 +289,9 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 	secret(c.CCS.CredentialEnv, &c.CCS.Credential, "ccs.credential_env")
 	secret(c.CCS.SigningKeyEnv, &c.CCS.SigningKey, "ccs.signing_key_env")
 	secret(c.Auth.HS256SecretEnv, &c.Auth.HS256Secret, "auth.hs256_secret_env")
-	secret(c.A2A.CredentialEnv, &c.A2A.Credential, "a2a.credential_env")
+	if c.A2A.CredentialEnv != "" {
+		c.A2A.Credential, _ = lookup(c.A2A.CredentialEnv) // unset: warned about at start, not fatal
+	}
 	secret(c.Auth.TurnTokenSecretEnv, &c.Auth.TurnTokenSecret, "auth.turn_token_secret_env")
 	if c.Store.DSNEnv != "" {
 		secret(c.Store.DSNEnv, &c.Store.DSN, "store.dsn_env")

@@ -145,3 +145,42 @@ func FuzzLoad(f *testing.F) {
 		_, _ = Load(path)
 	})
 }
+
+// The README's configuration example must load as written, in an environment that sets none of
+// the variables it names for optional features (A2A_TOKEN only matters once a turn reaches a
+// remote sub-agent).
+func TestREADMEConfigExampleLoads(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "## Configuration")
+	_, rest, ok2 := strings.Cut(rest, "```yaml\n")
+	example, _, ok3 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README.md has no ```yaml block under ## Configuration")
+	}
+	c, err := Load(writeConfig(t, example))
+	if err != nil {
+		t.Fatalf("Load(README example) = %v", err)
+	}
+	if err := c.ApplyEnv(func(string) (string, bool) { return "", false }); err != nil {
+		t.Fatalf("ApplyEnv(README example, empty environment) = %v", err)
+	}
+	if c.A2A.CredentialEnv == "" || c.A2A.Credential != "" {
+		t.Errorf("a2a = %+v, want credential_env named and unresolved", c.A2A)
+	}
+}
+
+func TestA2ATrustedServices(t *testing.T) {
+	c, err := Load(writeConfig(t, "a2a: {trusted_services: [svc-hub, svc-ops]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"svc-hub", "svc-ops"}, c.A2A.TrustedServices); diff != "" {
+		t.Errorf("trusted_services (-want +got):\n%s", diff)
+	}
+	if _, err := Load(writeConfig(t, "a2a: {trusted_services: [\"\"]}\n")); err == nil || !strings.Contains(err.Error(), "trusted_services") {
+		t.Errorf("Load(empty trusted service) = %v, want an error naming trusted_services", err)
+	}
+}
