@@ -22,6 +22,9 @@ fi
 echo "--- go test -race"
 go test -race -count=1 ./...
 
+echo "--- embedding example (an outside module built through the root package)"
+(cd examples/embed && go vet ./... && go test -race -count=1 ./... && go run . >/dev/null)
+
 echo "--- routing eval gate (offline model, shipped datasets)"
 go run ./cmd/switchboard eval --agents agents --dataset evals/datasets/*.yaml --report out/eval \
   --baseline evals/baseline.json --fail-on-regression
