@@ -93,7 +93,8 @@ func (m *Memory) get(id string) (orchestrator.TurnRecord, bool, error) {
 }
 
 // FinishTurn implements orchestrator.Store. It writes only the fields a turn's end sets
-// (State, Outcome, Reply, Decision, Completed); the turn is found by t.ID and t.Principal.
+// (State, Outcome, Reply, Decision, Completed); the turn is found by t.ID and t.Principal. A
+// turn no longer running is left alone: orchestrator.ErrTurnFinished.
 func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error {
 	t = normalizeTurn(t)
 	d, err := cloneDecision(t.Decision)
@@ -105,6 +106,9 @@ func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error 
 	old, ok := m.turns[t.ID]
 	if !ok || old.Principal != t.Principal {
 		return orchestrator.ErrNotFound
+	}
+	if old.State != orchestrator.TurnRunning {
+		return fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
 	}
 	old.State, old.Outcome, old.Reply, old.Decision, old.Completed = t.State, t.Outcome, t.Reply, d, t.Completed
 	m.turns[t.ID] = old
