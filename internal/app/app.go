@@ -363,7 +363,7 @@ func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticat
 func (a *App) openStore(ctx context.Context, c config.Store) (appStore, error) {
 	switch c.Driver {
 	case "memory":
-		return store.NewMemory(), nil
+		return store.NewMemory(store.WithMaxEpisodes(c.MaxEpisodes)), nil
 	default:
 		s, err := openDurable(ctx, c)
 		if err != nil {
