@@ -182,12 +182,7 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	}
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
 	rec.Decision = &res.Decision
-	// The turn's own context may be over; storing its end must not depend on it.
-	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := s.cfg.Store.FinishTurn(storeCtx, rec); err != nil {
-		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
-	}
+	outcome = s.storeEnd(ctx, out, rec)
 	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
 	if err := log.Err(); err != nil {
 		// Live followers saw every event; replays from the store (another replica, or after
@@ -196,6 +191,29 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	}
 	// The log stays in memory for a grace period for followers, then only in the store.
 	s.cfg.Hub.Done(rec.ID)
+}
+
+// lateEndMessage tells the user why a turn that ran to its end still failed: a sweep took this
+// process for dead (its lease lapsed) and failed the turn first.
+const lateEndMessage = "Sorry, this answer was interrupted by a server problem and could not be saved. Please ask again."
+
+// storeEnd stores the turn's end and returns the outcome to close its log with: rec's own,
+// or failed when a sweep has already failed the turn (the stored outcome stands, and the
+// log must agree with it), after telling the user so.
+func (s *Service) storeEnd(ctx context.Context, out stream.Sink, rec TurnRecord) stream.Outcome {
+	// The turn's own context may be over; storing its end must not depend on it.
+	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := s.cfg.Store.FinishTurn(storeCtx, rec)
+	switch {
+	case errors.Is(err, ErrTurnFinished):
+		s.cfg.Logger.WarnContext(ctx, "turn was abandoned by a sweep before it finished", "turn_id", rec.ID)
+		out.Publish(stream.Error{Message: lateEndMessage, IsFinal: true})
+		return stream.OutcomeFailed
+	case err != nil:
+		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
+	}
+	return rec.Outcome
 }
 
 // Cancel stops p's running turn and waits (briefly) for it to end. It returns ErrNotFound for

@@ -85,6 +85,7 @@ type App struct {
 	reloadCount metric.Int64Counter
 	closers     []func() error
 	log         *slog.Logger
+	sweeper     *staleSweeper // nil when the store cannot abandon turns
 }
 
 // New assembles the service. Close releases what it opened.
@@ -168,7 +169,8 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	if s, ok := st.(staleAbandoner); ok {
 		// Ends the turns a process that died (this one before a restart, another replica) left
 		// running, which followers and cancels would otherwise wait on forever.
-		a.closers = append(a.closers, startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), staleEvery, o.Logger).stop)
+		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), staleEvery, o.Logger)
+		a.closers = append(a.closers, a.sweeper.stop)
 	}
 	a.Hub = stream.NewHub(st)
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
@@ -361,7 +363,7 @@ func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticat
 func (a *App) openStore(ctx context.Context, c config.Store) (appStore, error) {
 	switch c.Driver {
 	case "memory":
-		return store.NewMemory(), nil
+		return store.NewMemory(store.WithMaxEpisodes(c.MaxEpisodes)), nil
 	default:
 		s, err := openDurable(ctx, c)
 		if err != nil {
