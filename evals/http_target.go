@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -82,15 +83,9 @@ func (t *HTTPTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, error)
 	if err != nil {
 		return TurnOutput{}, fmt.Errorf("%w: %w", ErrTarget, err)
 	}
-	start := time.Now()
-	req, err := t.request(ctx, http.MethodPost, "/v1/turns", tok, bytes.NewReader(body))
+	start, resp, err := t.postTurn(ctx, tok, body)
 	if err != nil {
 		return TurnOutput{}, err
-	}
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return TurnOutput{}, fmt.Errorf("%w: post turn: %w", ErrTarget, err)
 	}
 	defer resp.Body.Close()
 	if err := expect(resp, http.StatusOK); err != nil {
@@ -110,6 +105,52 @@ func (t *HTTPTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, error)
 	}
 	out.Decision = rec.Routing
 	return out, nil
+}
+
+// maxRateRetries bounds how often one turn is retried after 429, and maxRateWait one wait.
+const (
+	maxRateRetries = 20
+	maxRateWait    = 30 * time.Second
+)
+
+// postTurn posts a turn for its event stream. A server's per-principal limits answer 429 with
+// Retry-After to a run faster than they allow: the turn is retried after that wait, as any
+// well-behaved client does, and its latency counts from the attempt that was accepted.
+func (t *HTTPTarget) postTurn(ctx context.Context, tok string, body []byte) (time.Time, *http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		start := time.Now()
+		req, err := t.request(ctx, http.MethodPost, "/v1/turns", tok, bytes.NewReader(body))
+		if err != nil {
+			return start, nil, err
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := t.client.Do(req)
+		if err != nil {
+			return start, nil, fmt.Errorf("%w: post turn: %w", ErrTarget, err)
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || attempt == maxRateRetries {
+			return start, resp, nil
+		}
+		wait := retryAfter(resp.Header.Get("Retry-After"))
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return start, nil, ctx.Err()
+		}
+	}
+}
+
+// retryAfter reads a Retry-After of whole seconds, within 1 s and maxRateWait.
+func retryAfter(h string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(h))
+	if err != nil || n < 1 {
+		n = 1
+	}
+	return min(time.Duration(n)*time.Second, maxRateWait)
 }
 
 // readTurnStream reads SSE events up to and including turn.completed.

@@ -26,6 +26,8 @@ type fakeAPI struct {
 	n        int
 	faults   map[string]ccsdemo.Fault
 	faultLog []string
+	limited  int // the next POST /v1/turns answered 429
+	posts    int
 }
 
 type fakeTurn struct {
@@ -52,6 +54,19 @@ func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {
 		}
 		if r.Header.Get("Accept") != "text/event-stream" {
 			http.Error(w, "want a stream", http.StatusNotAcceptable)
+			return
+		}
+		api.mu.Lock()
+		api.posts++
+		limited := api.limited > 0
+		if limited {
+			api.limited--
+		}
+		api.mu.Unlock()
+		if limited {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"error":{"code":"rate_limited","message":"You are starting turns too quickly."}}`)
 			return
 		}
 		var body struct {
@@ -178,6 +193,26 @@ func TestHTTPTarget(t *testing.T) {
 	}
 	if api.faults != nil || !cmp.Equal([]string{"PUT", "DELETE"}, api.faultLog) {
 		t.Errorf("after clear: faults %v, calls %v", api.faults, api.faultLog)
+	}
+}
+
+// TestHTTPTargetRetriesRateLimitedTurns: a server's 429 is waited out (Retry-After), not
+// scored as a failed case.
+func TestHTTPTargetRetriesRateLimitedTurns(t *testing.T) {
+	api, srv := newFakeAPI(t)
+	api.limited = 1
+	target, err := NewHTTPTarget(srv.URL, srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := target.Turn(t.Context(), TurnInput{User: "bob", Message: "deals"})
+	if err != nil || out.Outcome != "ok" {
+		t.Fatalf("Turn() = %+v, %v; want ok after one 429", out, err)
+	}
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	if api.posts != 2 {
+		t.Errorf("POST /v1/turns calls = %d, want 2 (one limited, one accepted)", api.posts)
 	}
 }
 

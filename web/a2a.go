@@ -83,6 +83,7 @@ func (s *server) a2aRPC(c *gin.Context) {
 }
 
 func (s *server) rpcReply(c *gin.Context, id json.RawMessage, result any, rerr *rpcError) {
+	setRetryAfter(c, rerr)
 	resp := rpcResponse{JSONRPC: "2.0", ID: id, Result: result, Error: rerr}
 	if rerr != nil {
 		resp.Result = nil

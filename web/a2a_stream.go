@@ -25,11 +25,19 @@ func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
 		out.fail(e)
 		return
 	}
+	// Refuse the stream before the turn starts, or the turn would run unseen.
+	slot, e := s.openRPCStream(c, "")
+	if e != nil {
+		out.fail(e)
+		return
+	}
+	defer slot.close()
 	rec, e := s.a2aStart(c.Request.Context(), principalOf(c), sp)
 	if e != nil {
 		out.fail(e)
 		return
 	}
+	slot.forTurn(rec.ID)
 	if s.cfg.CancelOnDisconnect {
 		defer s.cancelIfRunning(c, rec.ID)
 	}
@@ -54,6 +62,12 @@ func (s *server) a2aResubscribe(c *gin.Context, req rpcRequest) {
 		out.fail(s.taskErr(c.Request.Context(), err))
 		return
 	}
+	slot, e := s.openRPCStream(c, rec.ID)
+	if e != nil {
+		out.fail(e)
+		return
+	}
+	defer slot.close()
 	if out.send(taskFromTurn(rec)) != nil {
 		return
 	}
@@ -173,6 +187,9 @@ func (o *rpcStream) send(result any) error {
 }
 
 func (o *rpcStream) fail(e *rpcError) {
+	if !o.started {
+		setRetryAfter(o.c, e)
+	}
 	_ = o.write(rpcResponse{JSONRPC: "2.0", ID: o.id, Error: e})
 }
 

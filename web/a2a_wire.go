@@ -38,8 +38,15 @@ type rpcResponse struct {
 // rpcError is a JSON-RPC error object. Message is written for the caller and never carries
 // internal error text.
 type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
+	Code    int           `json:"code"`
+	Message string        `json:"message"`
+	Data    *rpcErrorData `json:"data,omitempty"`
+}
+
+// rpcErrorData says more about an error, in the terms of the REST API's error shape.
+type rpcErrorData struct {
+	Code       string `json:"code"`                  // e.g. rate_limited
+	RetryAfter int    `json:"retry_after,omitempty"` // seconds, also sent as Retry-After
 }
 
 // JSON-RPC 2.0 and A2A error codes.
@@ -54,6 +61,10 @@ const (
 	codePushNotSupported  = -32003
 	codeContentType       = -32005
 	codeNoExtendedCard    = -32007
+	// codeRateLimited is switchboard's own server error (JSON-RPC reserves -32000 to -32099
+	// for them; A2A uses -32001 to -32007): the caller is over a limit, data says which
+	// and when to retry.
+	codeRateLimited = -32029
 )
 
 func rpcErr(code int, message string) *rpcError { return &rpcError{Code: code, Message: message} }
