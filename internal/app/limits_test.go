@@ -263,3 +263,40 @@ func TestLimitedRequestsAreCounted(t *testing.T) {
 		t.Errorf(`switchboard_limited_total{limit="turns_per_minute"} = %v, want 1`, got)
 	}
 }
+
+// TestRunningLimitHoldsAcrossReplicas: the running-turns limit counts from the shared store, so
+// turns running on replica A count when alice starts one on replica B.
+func TestRunningLimitHoldsAcrossReplicas(t *testing.T) {
+	dsn := replicaSchemaDSN(t)
+	edit := func(c *config.Config) {
+		c.Store = config.Store{Driver: "postgres", DSN: dsn}
+		c.Limits.TurnsRunning = 3
+	}
+	modelA, modelB := newBlockingModel(), newBlockingModel()
+	a := newStreamApp(t, streamSetup{edit: edit, models: map[string]llms.Model{"default": modelA}})
+	b := newStreamApp(t, streamSetup{edit: edit, models: map[string]llms.Model{"default": modelB}})
+	t.Cleanup(modelA.open)
+	t.Cleanup(modelB.open)
+	post := func(ta *testApp, user, msg string) int {
+		resp := ta.do(t, http.MethodPost, "/v1/turns", ta.token(t, user), map[string]string{"message": msg}, nil)
+		return resp.StatusCode
+	}
+	for i := range 2 {
+		if got := post(a, "alice", fmt.Sprint("on A ", i)); got != http.StatusAccepted {
+			t.Fatalf("alice's turn %d on A = %d, want 202", i, got)
+		}
+	}
+	if got := post(b, "alice", "on B"); got != http.StatusAccepted {
+		t.Fatalf("alice's third turn, on B = %d, want 202", got)
+	}
+	modelA.waitHeld(t, 2)
+	modelB.waitHeld(t, 1)
+	for name, ta := range map[string]*testApp{"A": a, "B": b} {
+		if got := post(ta, "alice", "one too many"); got != http.StatusTooManyRequests {
+			t.Errorf("alice's fourth turn on %s = %d, want 429", name, got)
+		}
+	}
+	if got := post(b, "bob", "hello"); got != http.StatusAccepted {
+		t.Errorf("bob's turn on B = %d, want 202", got)
+	}
+}
