@@ -27,8 +27,6 @@ type HTTPTarget struct {
 	base   *url.URL
 	client *http.Client
 	token  func(ctx context.Context, user string) (string, error)
-	// faultUser authorises the dev fault endpoints.
-	faultUser string
 
 	mu     sync.Mutex
 	tokens map[string]string
@@ -59,7 +57,7 @@ func NewHTTPTarget(baseURL string, client *http.Client, opts ...HTTPOption) (*HT
 	if client == nil {
 		client = &http.Client{}
 	}
-	t := &HTTPTarget{base: u, client: client, faultUser: DefaultUser, tokens: map[string]string{}}
+	t := &HTTPTarget{base: u, client: client, tokens: map[string]string{}}
 	t.token = t.devToken
 	for _, o := range opts {
 		o(t)
@@ -191,8 +189,9 @@ func (t *HTTPTarget) turnRecord(ctx context.Context, tok, turnID string) (turnRe
 	return rec, nil
 }
 
-// InjectFaults replaces the server's demo CCS faults with faults, mapped to enricher ids.
-func (t *HTTPTarget) InjectFaults(ctx context.Context, faults []AgentFault) error {
+// InjectFaults replaces user's faults at the server's demo CCS with faults, mapped to enricher
+// ids. The server applies them to user's calls only.
+func (t *HTTPTarget) InjectFaults(ctx context.Context, user string, faults []AgentFault) error {
 	m, err := DemoFaults(faults)
 	if err != nil {
 		return err
@@ -201,16 +200,17 @@ func (t *HTTPTarget) InjectFaults(ctx context.Context, faults []AgentFault) erro
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrTarget, err)
 	}
-	return t.faultCall(ctx, http.MethodPut, bytes.NewReader(body))
+	return t.faultCall(ctx, user, http.MethodPut, bytes.NewReader(body))
 }
 
-// ClearFaults removes every fault from the server's demo CCS.
-func (t *HTTPTarget) ClearFaults(ctx context.Context) error {
-	return t.faultCall(ctx, http.MethodDelete, nil)
+// ClearFaults removes user's faults from the server's demo CCS.
+func (t *HTTPTarget) ClearFaults(ctx context.Context, user string) error {
+	return t.faultCall(ctx, user, http.MethodDelete, nil)
 }
 
-func (t *HTTPTarget) faultCall(ctx context.Context, method string, body io.Reader) error {
-	tok, err := t.bearer(ctx, t.faultUser)
+// faultCall calls the dev fault endpoint as user: the server scopes faults to the caller.
+func (t *HTTPTarget) faultCall(ctx context.Context, user, method string, body io.Reader) error {
+	tok, err := t.bearer(ctx, user)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ type fakeAPI struct {
 	turns    map[string]fakeTurn // turn id -> turn
 	n        int
 	faults   map[string]ccsdemo.Fault
-	faultLog []string
+	faultLog []string // method and caller of each fault call
 	limited  int // the next POST /v1/turns answered 429
 	posts    int
 }
@@ -112,13 +112,14 @@ func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {
 			r.PathValue("id"), turn.episode, started.Format(time.RFC3339Nano))
 	})
 	faults := func(w http.ResponseWriter, r *http.Request) {
-		if _, ok := bearerUser(r); !ok {
+		user, ok := bearerUser(r)
+		if !ok {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
 		api.mu.Lock()
 		defer api.mu.Unlock()
-		api.faultLog = append(api.faultLog, r.Method)
+		api.faultLog = append(api.faultLog, r.Method+" "+user)
 		if r.Method == http.MethodDelete {
 			api.faults = nil
 		} else if err := json.NewDecoder(r.Body).Decode(&api.faults); err != nil {
@@ -173,7 +174,7 @@ func TestHTTPTarget(t *testing.T) {
 		t.Errorf("Latency = %v, want > 0", first.Latency)
 	}
 
-	err = target.InjectFaults(ctx, []AgentFault{
+	err = target.InjectFaults(ctx, "bob", []AgentFault{
 		{Agent: "rewards", Kind: FaultError, Enrichers: []string{"points.balance", "rewards.tier"}},
 		{Agent: "travel", Kind: FaultTimeout, Enrichers: []string{"trips.upcoming"}},
 		{Agent: "support", Kind: FaultPrincipalMismatch, Enrichers: []string{"orders.recent"}},
@@ -188,10 +189,11 @@ func TestHTTPTarget(t *testing.T) {
 	if diff := cmp.Diff(wantFaults, api.faults); diff != "" {
 		t.Errorf("server faults mismatch (-want +got):\n%s", diff)
 	}
-	if err := target.ClearFaults(ctx); err != nil {
+	if err := target.ClearFaults(ctx, "bob"); err != nil {
 		t.Fatalf("ClearFaults() error = %v", err)
 	}
-	if api.faults != nil || !cmp.Equal([]string{"PUT", "DELETE"}, api.faultLog) {
+	// The server scopes faults to their caller: they are set and cleared as the case's user.
+	if api.faults != nil || !cmp.Equal([]string{"PUT bob", "DELETE bob"}, api.faultLog) {
 		t.Errorf("after clear: faults %v, calls %v", api.faults, api.faultLog)
 	}
 }
@@ -258,7 +260,7 @@ func TestHTTPTargetNoFaultEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = target.InjectFaults(t.Context(), []AgentFault{{Agent: "shop", Kind: FaultError, Enrichers: []string{"offers.search"}}})
+	err = target.InjectFaults(t.Context(), "alice", []AgentFault{{Agent: "shop", Kind: FaultError, Enrichers: []string{"offers.search"}}})
 	if !errors.Is(err, ErrNoFaultInjection) {
 		t.Errorf("InjectFaults() error = %v, want ErrNoFaultInjection", err)
 	}
