@@ -26,7 +26,7 @@ type fakeAPI struct {
 	n        int
 	faults   map[string]ccsdemo.Fault
 	faultLog []string // method and caller of each fault call
-	limited  int // the next POST /v1/turns answered 429
+	limited  int      // the next POST /v1/turns answered 429
 	posts    int
 }
 
