@@ -470,6 +470,39 @@ func TestRemoteCancelsTheRemoteTask(t *testing.T) {
 	}
 }
 
+// A turn cancelled after the request left but before the remote named its task still cancels
+// that task: the stream is read a moment longer for the id.
+func TestRemoteCancelsATaskNamedLate(t *testing.T) {
+	f := newFakeA2A(t)
+	received, cancelled := make(chan struct{}), make(chan struct{})
+	f.raw = func(w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+		calls := f.recorded()
+		switch calls[len(calls)-1].Method {
+		case "message/stream":
+			close(received)
+			<-cancelled // the caller's turn is already cancelled when the task is named
+			sseAnswer(w, id, `{"kind":"task","id":"t-late","status":{"state":"working"}}`)
+			<-r.Context().Done()
+		case "tasks/cancel":
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"kind":"task","id":"t-late","status":{"state":"canceled"}}}`)
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		<-received
+		cancel()
+		close(cancelled)
+	}()
+	_, err := newTestRemote(t, f.srv.URL, nil).Ask(ctx, aliceAsks)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Ask() error = %v, want the cancellation", err)
+	}
+	calls := f.recorded()
+	if last := calls[len(calls)-1]; last.Method != "tasks/cancel" || last.Params["id"] != "t-late" {
+		t.Errorf("last call = %s %v, want tasks/cancel of t-late", last.Method, last.Params)
+	}
+}
+
 // seenTransport calls seen once a response body has been read up to the end of an SSE event,
 // or to its end, after mark.
 type seenTransport struct {
