@@ -182,12 +182,7 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	}
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
 	rec.Decision = &res.Decision
-	// The turn's own context may be over; storing its end must not depend on it.
-	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := s.cfg.Store.FinishTurn(storeCtx, rec); err != nil {
-		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
-	}
+	outcome = s.storeEnd(ctx, out, rec)
 	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
 	if err := log.Err(); err != nil {
 		// Live followers saw every event; replays from the store (another replica, or after
@@ -198,9 +193,32 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	s.cfg.Hub.Done(rec.ID)
 }
 
+// lateEndMessage tells the user why a turn that ran to its end still failed: a sweep took this
+// process for dead (its lease lapsed) and failed the turn first.
+const lateEndMessage = "Sorry, this answer was interrupted by a server problem and could not be saved. Please ask again."
+
+// storeEnd stores the turn's end and returns the outcome to close its log with: rec's own,
+// or failed when a sweep has already failed the turn (the stored outcome stands, and the
+// log must agree with it), after telling the user so.
+func (s *Service) storeEnd(ctx context.Context, out stream.Sink, rec TurnRecord) stream.Outcome {
+	// The turn's own context may be over; storing its end must not depend on it.
+	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := s.cfg.Store.FinishTurn(storeCtx, rec)
+	switch {
+	case errors.Is(err, ErrTurnFinished):
+		s.cfg.Logger.WarnContext(ctx, "turn was abandoned by a sweep before it finished", "turn_id", rec.ID)
+		out.Publish(stream.Error{Message: lateEndMessage, IsFinal: true})
+		return stream.OutcomeFailed
+	case err != nil:
+		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
+	}
+	return rec.Outcome
+}
+
 // Cancel stops p's running turn and waits (briefly) for it to end. It returns ErrNotFound for
-// unknown turns and for other principals' turns, and ErrRunningElsewhere for a turn that runs
-// in another process; cancelling a finished turn is a no-op.
+// unknown turns and for other principals' turns, ErrRunningElsewhere for a turn that runs in
+// another process, and ErrTurnFinished for a turn that had already ended.
 func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID string) error {
 	s.mu.Lock()
 	r, ok := s.run[turnID]
@@ -217,10 +235,13 @@ func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID stri
 		return nil
 	}
 	rec, err := s.cfg.Store.Turn(ctx, p, turnID)
-	if err == nil && rec.State == TurnRunning {
+	switch {
+	case err != nil:
+		return err
+	case rec.State == TurnRunning:
 		return ErrRunningElsewhere
 	}
-	return err
+	return ErrTurnFinished
 }
 
 // cancelWait bounds how long Cancel waits for a cancelled turn to finish unwinding.

@@ -22,6 +22,15 @@ fi
 echo "--- go test -race"
 go test -race -count=1 ./...
 
+# Timing bugs that two or more Ps hide (a goroutine not yet scheduled, a signal raced by a
+# scan) show with one: run the suite again on a single P. Without the race detector, which the
+# pass above already applied, so this costs a fraction of it.
+echo "--- go test -cpu 1"
+go test -count=1 -cpu 1 ./...
+
+echo "--- embedding example (an outside module built through the root package)"
+(cd examples/embed && go vet ./... && go test -race -count=1 ./... && go run . >/dev/null)
+
 echo "--- routing eval gate (offline model, shipped datasets)"
 go run ./cmd/switchboard eval --agents agents --dataset evals/datasets/*.yaml --report out/eval \
   --baseline evals/baseline.json --fail-on-regression

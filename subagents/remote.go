@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/principal"
 )
@@ -58,8 +59,6 @@ type Remote struct {
 	ids    atomic.Uint64
 }
 
-var _ Runtime = (*Remote)(nil)
-
 // NewRemote returns the runtime for cfg.Definition, which must be a sub_agent with a2a_url.
 // Of the options, WithTracerProvider applies.
 func NewRemote(cfg RemoteConfig, opts ...Option) (*Remote, error) {
@@ -94,10 +93,10 @@ func NewRemote(cfg RemoteConfig, opts ...Option) (*Remote, error) {
 // or rejected (or wants input that a sub-agent call cannot give) is an error, as is any
 // transport or protocol failure: an Axis 1 failure for the orchestrator to acknowledge. A
 // completed task whose metadata.outcome is "degraded" is a partial answer.
-func (r *Remote) Ask(ctx context.Context, req Request) (Reply, error) {
+func (r *Remote) Ask(ctx context.Context, req agent.Question) (agent.Answer, error) {
 	p := req.Inherited.Principal
 	if p == "" {
-		return Reply{}, ErrNoPrincipal
+		return agent.Answer{}, ErrNoPrincipal
 	}
 	ctx, span := r.opts.tracer.Tracer(tracerName).Start(ctx, "a2a "+r.def.ID, trace.WithAttributes(
 		attribute.String("switchboard.agent_id", r.def.ID),
@@ -113,7 +112,7 @@ func (r *Remote) Ask(ctx context.Context, req Request) (Reply, error) {
 	return reply, err
 }
 
-func (r *Remote) ask(ctx context.Context, req Request) (Reply, error) {
+func (r *Remote) ask(ctx context.Context, req agent.Question) (agent.Answer, error) {
 	in := req.Inherited
 	meta := map[string]any{"principal": string(in.Principal)}
 	for k, v := range map[string]string{"locale": in.Locale, "location": in.Location, "prior_context": in.PriorContext} {
@@ -146,7 +145,7 @@ func (r *Remote) ask(ctx context.Context, req Request) (Reply, error) {
 		if ctx.Err() != nil && taskID != "" {
 			r.cancelRemote(ctx, in.Principal, taskID)
 		}
-		return Reply{}, err
+		return agent.Answer{}, err
 	}
 	return replyOf(res)
 }
@@ -172,25 +171,25 @@ func (r *Remote) cancelRemote(ctx context.Context, p principal.Principal, taskID
 const cancelTimeout = 3 * time.Second
 
 // replyOf reads the answer out of a finished task or a message.
-func replyOf(res a2aResult) (Reply, error) {
+func replyOf(res a2aResult) (agent.Answer, error) {
 	switch res.Kind {
 	case "message":
 	case "task":
 		if s := res.Status.State; s != "completed" {
-			return Reply{}, fmt.Errorf("%w: task ended %s", ErrRemoteTask, s)
+			return agent.Answer{}, fmt.Errorf("%w: task ended %s", ErrRemoteTask, s)
 		}
 	default:
-		return Reply{}, fmt.Errorf("%w: result of kind %q", ErrRemote, res.Kind)
+		return agent.Answer{}, fmt.Errorf("%w: result of kind %q", ErrRemote, res.Kind)
 	}
 	text := res.text()
 	if text == "" {
-		return Reply{}, fmt.Errorf("%w: completed without an answer", ErrRemoteTask)
+		return agent.Answer{}, fmt.Errorf("%w: completed without an answer", ErrRemoteTask)
 	}
-	outcome := OutcomeOK
+	outcome := agent.OutcomeOK
 	if o, _ := res.Metadata["outcome"].(string); o == "degraded" {
-		outcome = OutcomePartial
+		outcome = agent.OutcomePartial
 	}
-	return Reply{Text: text, Outcome: outcome}, nil
+	return agent.Answer{Text: text, Outcome: outcome}, nil
 }
 
 // terminal reports whether a task state ends polling: every state but submitted and working
@@ -244,7 +243,7 @@ func decodeAnswer(data []byte, id, method string) (a2aResult, error) {
 // messageID is the A2A messageId of one dispatch, which the remote agent uses as its
 // idempotency key: the same turn asking the same agent the same thing again (a retry) gets the
 // same task instead of a second one. Outside a turn it is random.
-func messageID(in Inherited, agentID, request string) string {
+func messageID(in agent.Inherited, agentID, request string) string {
 	if in.TurnID == "" {
 		var b [16]byte
 		_, _ = rand.Read(b[:])

@@ -205,7 +205,9 @@ func (s *server) a2aCancel(ctx context.Context, p principal.Principal, raw json.
 	if rec.State == orchestrator.TurnCompleted {
 		return nil, rpcErr(codeTaskNotCancelable, "The task has already finished and cannot be canceled.")
 	}
-	if err := s.cfg.Service.Cancel(ctx, p, id); err != nil {
+	if err := s.cfg.Service.Cancel(ctx, p, id); errors.Is(err, orchestrator.ErrTurnFinished) {
+		return nil, rpcErr(codeTaskNotCancelable, "The task has already finished and cannot be canceled.")
+	} else if err != nil {
 		return nil, s.taskErr(ctx, err)
 	}
 	if rec, err = s.cfg.Service.Turn(ctx, p, id); err != nil {

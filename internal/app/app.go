@@ -46,6 +46,12 @@ type Options struct {
 	Metrics http.Handler
 	// Models overrides the model registry (tests, evals); nil builds it from the config.
 	Models func(alias string) (llmModel, error)
+	// ModelOverrides are langchaingo models used as they are for their aliases; the other
+	// aliases are built from the config. Ignored when Models is set.
+	ModelOverrides map[string]llmModel
+	// CCSTransport, when set, carries the calls to a remote CCS (config ccs.url) instead of
+	// the default HTTP transport: a library user's own client, proxy or test double.
+	CCSTransport http.RoundTripper
 	// Ready adds details to /readyz.
 	Ready func() map[string]any
 	// Version is the build's version, shown on the A2A agent card.
@@ -79,6 +85,7 @@ type App struct {
 	reloadCount metric.Int64Counter
 	closers     []func() error
 	log         *slog.Logger
+	sweeper     *staleSweeper // nil when the store cannot abandon turns
 }
 
 // New assembles the service. Close releases what it opened.
@@ -115,9 +122,19 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 			return nil, err
 		}
 		a.Providers = reg.Describe()
-		models = func(alias string) (llmModel, error) { return reg.Model(alias) }
+		for i, p := range a.Providers {
+			if _, ok := o.ModelOverrides[p.Alias]; ok {
+				a.Providers[i] = llm.ProviderInfo{Alias: p.Alias, Provider: "supplied by the embedding program"}
+			}
+		}
+		models = func(alias string) (llmModel, error) {
+			if m, ok := o.ModelOverrides[alias]; ok {
+				return m, nil
+			}
+			return reg.Model(alias)
+		}
 	}
-	enricher, err := a.ccsClient(cfg.CCS)
+	enricher, err := a.ccsClient(cfg.CCS, o.CCSTransport)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +169,8 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	if s, ok := st.(staleAbandoner); ok {
 		// Ends the turns a process that died (this one before a restart, another replica) left
 		// running, which followers and cancels would otherwise wait on forever.
-		a.closers = append(a.closers, startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), staleEvery, o.Logger).stop)
+		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), staleEvery, o.Logger)
+		a.closers = append(a.closers, a.sweeper.stop)
 	}
 	a.Hub = stream.NewHub(st)
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
@@ -284,8 +302,11 @@ func modelAlias(d *definitions.Definition) string {
 	return d.Model
 }
 
-func (a *App) ccsClient(c config.CCS) (*ccs.Client, error) {
+func (a *App) ccsClient(c config.CCS, transport http.RoundTripper) (*ccs.Client, error) {
 	cc := ccs.ClientConfig{BaseURL: c.URL, Credential: c.Credential, Timeout: c.Timeout}
+	if transport != nil {
+		cc.HTTPClient = &http.Client{Transport: transport}
+	}
 	if c.URL == "" || c.URL == "embedded" {
 		opts := ccsdemo.Options{Credential: c.Credential, Faults: map[string]ccsdemo.Fault{}}
 		if c.SigningKey != "" {
@@ -342,7 +363,7 @@ func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticat
 func (a *App) openStore(ctx context.Context, c config.Store) (appStore, error) {
 	switch c.Driver {
 	case "memory":
-		return store.NewMemory(), nil
+		return store.NewMemory(store.WithMaxEpisodes(c.MaxEpisodes)), nil
 	default:
 		s, err := openDurable(ctx, c)
 		if err != nil {

@@ -67,7 +67,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 			if err != nil {
 				return nil, err
 			}
-			runtimes[d.ID] = subAgent{rt}
+			runtimes[d.ID] = rt
 			continue
 		}
 		m, err := b.models(modelAlias(d))
@@ -79,7 +79,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 		if err != nil {
 			return nil, err
 		}
-		runtimes[d.ID] = subAgent{rt}
+		runtimes[d.ID] = rt
 		for _, t := range d.Tools {
 			forbidden = append(forbidden, t.Enricher)
 		}

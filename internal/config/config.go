@@ -106,6 +106,9 @@ type Store struct {
 	Driver string `yaml:"driver"` // sqlite (default), postgres or memory
 	DSN    string `yaml:"dsn"`
 	DSNEnv string `yaml:"dsn_env"`
+	// MaxEpisodes bounds the memory driver, which is for tests and evals: it keeps the newest
+	// episodes only (default 1000). The other drivers ignore it.
+	MaxEpisodes int `yaml:"max_episodes"`
 }
 
 // Turns tunes the life of a turn.
@@ -227,6 +230,9 @@ func (c Config) validateStructure() error {
 	case "sqlite", "postgres", "memory", "":
 	default:
 		errs = append(errs, fmt.Errorf("config: store driver %q is not sqlite, postgres or memory", c.Store.Driver))
+	}
+	if c.Store.MaxEpisodes < 0 {
+		errs = append(errs, errors.New("config: store.max_episodes must be positive"))
 	}
 	if c.Turns.Deadline < 0 {
 		errs = append(errs, errors.New("config: turns.deadline must be positive"))
