@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/switchboard-ai/switchboard/agents"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -47,6 +48,12 @@ func (ts tokens) Verify(_ context.Context, tok string) (principal.Principal, err
 
 func newA2AHarness(t *testing.T, edit func(*Config)) *a2aHarness {
 	t.Helper()
+	return newHarnessWithModel(t, offline.New(), edit)
+}
+
+// newHarnessWithModel is newA2AHarness with model as the orchestrator's LLM.
+func newHarnessWithModel(t *testing.T, model llms.Model, edit func(*Config)) *a2aHarness {
+	t.Helper()
 	defs, err := definitions.LoadFS(agents.FS, ".")
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +71,7 @@ func newA2AHarness(t *testing.T, edit func(*Config)) *a2aHarness {
 		})
 	}
 	orc, err := orchestrator.New(orchestrator.Config{
-		Definition: orcDef, SubAgents: defs.SubAgents(orcDef), Model: offline.New(),
+		Definition: orcDef, SubAgents: defs.SubAgents(orcDef), Model: model,
 		Runtimes: map[string]orchestrator.SubAgent{
 			"shop":    answer("searching_offers", "There are 2 offers on running shoes: 20% off Trail X.", false),
 			"rewards": answer("looking_up_points_balance", "The member has 1,250 points.", true),

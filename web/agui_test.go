@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -314,6 +316,35 @@ func TestAGUIAbortCancelsTheRun(t *testing.T) {
 	}
 	if outcome != stream.OutcomeCancelled {
 		t.Errorf("aborted run's turn ended %q, want cancelled", outcome)
+	}
+}
+
+// brokenModel is an orchestrator LLM that is down.
+type brokenModel struct{}
+
+func (brokenModel) GenerateContent(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
+	return nil, errors.New("provider: 503 upstream connect error")
+}
+
+func (brokenModel) Call(context.Context, string, ...llms.CallOption) (string, error) {
+	return "", errors.New("provider: 503 upstream connect error")
+}
+
+// A failed turn ends the run with RUN_ERROR in plain words, after the apology the turn wrote.
+func TestAGUIFailedRunEndsInRunError(t *testing.T) {
+	h := newHarnessWithModel(t, brokenModel{}, nil)
+	events := h.runEvents(t, "tok-alice", runInput("thread-f", "run-f", userMsg("u1", twoIntents)))
+	end := events[len(events)-1]
+	if end.typ() != aguiRunError || end.str("code") != "turn_failed" {
+		t.Fatalf("last event = %v, want RUN_ERROR turn_failed", end)
+	}
+	if msg := end.str("message"); msg == "" || strings.Contains(msg, "503") || strings.Contains(msg, "provider") {
+		t.Errorf("RUN_ERROR message = %q, want plain words without internals", msg)
+	}
+	for _, e := range events {
+		if strings.Contains(fmt.Sprint(e), "upstream") {
+			t.Errorf("event %v leaks the provider error", e)
+		}
 	}
 }
 
