@@ -726,3 +726,19 @@ func TestA2ADelegation(t *testing.T) {
 		})
 	}
 }
+
+func TestRPCErrMessages(t *testing.T) {
+	for _, tc := range []struct {
+		code   int
+		detail string
+		want   rpcError
+	}{
+		{codeTaskNotFound, "No task with this id belongs to you.", rpcError{Code: codeTaskNotFound, Message: "Task not found", Data: &errorData{Detail: "No task with this id belongs to you."}}},
+		{codeTaskNotCancelable, "", rpcError{Code: codeTaskNotCancelable, Message: "Task cannot be canceled"}},
+		{-32050, "Over the limit.", rpcError{Code: -32050, Message: "Over the limit.", Data: &errorData{Detail: "Over the limit."}}},
+	} {
+		if diff := cmp.Diff(&tc.want, rpcErr(tc.code, tc.detail)); diff != "" {
+			t.Errorf("rpcErr(%d, %q) (-want +got):\n%s", tc.code, tc.detail, diff)
+		}
+	}
+}
