@@ -46,13 +46,13 @@ func (ts tokens) Verify(_ context.Context, tok string) (principal.Principal, err
 	return "", errors.New("unknown token")
 }
 
-func newA2AHarness(t *testing.T, edit func(*Config)) *a2aHarness {
+func newA2AHarness(t testing.TB, edit func(*Config)) *a2aHarness {
 	t.Helper()
 	return newHarnessWithModel(t, offline.New(), edit)
 }
 
 // newHarnessWithModel is newA2AHarness with model as the orchestrator's LLM.
-func newHarnessWithModel(t *testing.T, model llms.Model, edit func(*Config)) *a2aHarness {
+func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *a2aHarness {
 	t.Helper()
 	defs, err := definitions.LoadFS(agents.FS, ".")
 	if err != nil {
