@@ -379,7 +379,7 @@ func TestAGUIBadRequests(t *testing.T) {
 			map[string]any{"type": "text", "text": "what is this?"},
 			map[string]any{"type": "image", "source": map[string]any{"type": "url", "value": "https://x/y.png"}}}}}), http.StatusUnsupportedMediaType, "unsupported_content"},
 		{"too long", "tok-alice", with("messages", []any{userMsg("u", strings.Repeat("a", 4001))}), http.StatusBadRequest, "invalid_message"},
-		{"too large", "tok-alice", with("messages", []any{userMsg("u", strings.Repeat("a", 70<<10))}), http.StatusRequestEntityTooLarge, "too_large"},
+		{"too large", "tok-alice", with("messages", []any{userMsg("u", strings.Repeat("a", 1100<<10))}), http.StatusRequestEntityTooLarge, "too_large"},
 		{"locale a number", "tok-alice", with("forwardedProps", map[string]any{"locale": 5}), http.StatusBadRequest, "invalid_body"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -392,6 +392,16 @@ func TestAGUIBadRequests(t *testing.T) {
 				t.Errorf("POST /agui = %d %+v, want %d %s", resp.StatusCode, got.Error, tc.status, tc.code)
 			}
 		})
+	}
+	// A long thread's history, sent with every run, is not too large: only its last message counts.
+	var long []any
+	for i := range 100 {
+		long = append(long, userMsg(fmt.Sprint("u", i), strings.Repeat("history ", 250)),
+			map[string]any{"id": fmt.Sprint("a", i), "role": "assistant", "content": strings.Repeat("reply ", 300)})
+	}
+	long = append(long, userMsg("u-last", "how many points do I have?"))
+	if events := h.runEvents(t, "tok-alice", runInput("t-long", "r-long", long...)); events[len(events)-1].typ() != aguiRunFinished {
+		t.Errorf("a run with a 380 KB history = %v, want it to finish", types(events))
 	}
 	// Text parts are read like a string; unknown fields (an open protocol) are ignored.
 	body := runInput("t-parts", "r-parts", map[string]any{"id": "u", "role": "user", "content": []any{
