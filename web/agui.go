@@ -47,6 +47,12 @@ func (s *server) postAGUI(c *gin.Context) {
 		abort(c, bad.status, bad.code, bad.message)
 		return
 	}
+	// Refuse the stream before the turn starts, or the turn would run unseen.
+	slot := s.openStream(c, "")
+	if slot == nil {
+		return
+	}
+	defer slot.close()
 	p := principalOf(c)
 	rec, _, err := s.cfg.Service.Start(c.Request.Context(), orchestrator.StartRequest{
 		Principal: p, EpisodeID: in.threadID, Message: in.message,
@@ -60,9 +66,10 @@ func (s *server) postAGUI(c *gin.Context) {
 		abort(c, http.StatusConflict, "idempotency_conflict", "This runId was already used with a different message.")
 		return
 	case err != nil:
-		s.abortErr(c, err)
+		s.abortErr(c, err) // limits (429) included
 		return
 	}
+	slot.forTurn(rec.ID)
 	s.streamAGUI(c, in, rec)
 }
 

@@ -348,6 +348,33 @@ func TestAGUIFailedRunEndsInRunError(t *testing.T) {
 	}
 }
 
+// An AG-UI run is an event stream: the per-principal stream limit applies to it.
+func TestAGUIStreamLimit(t *testing.T) {
+	h := newA2AHarness(t, func(c *Config) { c.Streams = StreamLimits{PerPrincipal: 1} })
+	h.hang.Store(true) // the first run stays open
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	first := h.postAGUI(ctx, t, "tok-alice", runInput("t-l1", "r-l1", userMsg("u", twoIntents)))
+	for ev, err := range stream.ReadEvents(first.Body) { // the stream is open once it has begun
+		if err != nil || strings.Contains(string(ev.Data), aguiRunStarted) {
+			break
+		}
+	}
+	second := h.postAGUI(t.Context(), t, "tok-alice", runInput("t-l2", "r-l2", userMsg("u", "how many points do I have?")))
+	var body apiError
+	_ = json.NewDecoder(second.Body).Decode(&body)
+	if second.StatusCode != http.StatusTooManyRequests || body.Error.Code != "rate_limited" || second.Header.Get("Retry-After") == "" {
+		t.Errorf("second run while one is open = %d %+v (Retry-After %q), want 429 rate_limited", second.StatusCode, body.Error, second.Header.Get("Retry-After"))
+	}
+	if ep, err := h.service.Episode(t.Context(), "alice", "t-l2"); err == nil {
+		t.Errorf("the refused run started a turn: %+v", ep.Turns)
+	}
+	// Another user has streams of their own.
+	if other := h.postAGUI(ctx, t, "tok-bob", runInput("t-l3", "r-l3", userMsg("u", "any deals on tvs?"))); other.StatusCode != http.StatusOK {
+		t.Errorf("bob's run = %d, want 200", other.StatusCode)
+	}
+}
+
 func TestAGUIBadRequests(t *testing.T) {
 	h := newA2AHarness(t, nil)
 	ok := runInput("t", "r", userMsg("u", "hi"))
