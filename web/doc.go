@@ -11,6 +11,6 @@
 // event streams (SSE, A2A's message/stream, AG-UI runs) follow the turn's log and end with
 // turn.completed or the client; a blocking A2A message/send waits on that log the same way. An
 // AG-UI run adds one goroutine for its keep-alive comments, stopped before the handler returns;
-// it is the one stream whose client leaving cancels the turn (an aborted request is how AG-UI
-// stops a run).
+// its client leaving always cancels the turn, whatever CancelOnDisconnect says (an aborted
+// request is how AG-UI stops a run).
 package web
