@@ -103,8 +103,11 @@ func (r *Remote) streamSend(ctx context.Context, p principal.Principal, params a
 			}
 			return res, taskID, fmt.Errorf("%w: %s: %w", ErrRemote, method, err)
 		}
-		e, err := decodeStreamEvent(data, id)
+		e, code, err := decodeStreamEvent(data, id)
 		if err != nil {
+			if taskID == "" && (code == codeMethodNotFound || code == codeUnsupported) {
+				return res, "", errNoStreaming // refused in the stream itself
+			}
 			return res, taskID, err
 		}
 		switch e.Kind {
@@ -147,12 +150,12 @@ func (r *Remote) streamSend(ctx context.Context, p principal.Principal, params a
 }
 
 // decodeStreamEvent checks one SSE data line of message/stream: a JSON-RPC response to the
-// request with the given id, carrying an event or an error.
-func decodeStreamEvent(data []byte, id string) (streamEvent, error) {
+// request with the given id, carrying an event or an error (whose code it returns too).
+func decodeStreamEvent(data []byte, id string) (streamEvent, int, error) {
 	var e streamEvent
 	var ans rpcAnswer
 	if err := json.Unmarshal(data, &ans); err != nil {
-		return e, fmt.Errorf("%w: message/stream: malformed event: %w", ErrRemote, err)
+		return e, 0, fmt.Errorf("%w: message/stream: malformed event: %w", ErrRemote, err)
 	}
 	var gotID string
 	if json.Unmarshal(ans.ID, &gotID) != nil {
@@ -160,14 +163,14 @@ func decodeStreamEvent(data []byte, id string) (streamEvent, error) {
 	}
 	switch {
 	case ans.Error != nil:
-		return e, fmt.Errorf("%w: message/stream: JSON-RPC error %d: %.200s", ErrRemote, ans.Error.Code, ans.Error.Message)
+		return e, ans.Error.Code, fmt.Errorf("%w: message/stream: JSON-RPC error %d: %.200s", ErrRemote, ans.Error.Code, ans.Error.Message)
 	case gotID != id:
-		return e, fmt.Errorf("%w: message/stream: event for another request", ErrRemote)
+		return e, 0, fmt.Errorf("%w: message/stream: event for another request", ErrRemote)
 	}
 	if err := json.Unmarshal(ans.Result, &e); err != nil {
-		return e, fmt.Errorf("%w: message/stream: malformed event: %w", ErrRemote, err)
+		return e, 0, fmt.Errorf("%w: message/stream: malformed event: %w", ErrRemote, err)
 	}
-	return e, nil
+	return e, 0, nil
 }
 
 // post sends one JSON-RPC request with the principal, the credential and the trace context, and

@@ -402,15 +402,28 @@ func TestRemoteStreams(t *testing.T) {
 	}
 }
 
-// An agent that does not stream is asked with message/send.
+// An agent that does not stream is asked with message/send, whether it refuses in JSON or in
+// the stream.
 func TestRemoteFallsBackToSend(t *testing.T) {
-	for _, code := range []int{-32601, -32004} {
+	for _, tc := range []struct {
+		code  int
+		inSSE bool
+	}{{-32601, false}, {-32004, false}, {-32601, true}} {
+		code := tc.code
 		f := newFakeA2A(t)
-		f.answer = func(method string, _ map[string]any) string {
-			if method == "message/stream" {
-				return `{"code":` + strconv.Itoa(code) + `,"message":"Method not found"}`
+		f.raw = func(w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+			calls := f.recorded()
+			refusal := `{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(code) + `,"message":"Method not found"}}`
+			switch {
+			case calls[len(calls)-1].Method != "message/stream":
+				_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"Sent."}]}}`)
+			case tc.inSSE:
+				w.Header().Set("Content-Type", "text/event-stream")
+				_, _ = io.WriteString(w, "data: "+refusal+"\n\n")
+			default:
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, refusal)
 			}
-			return `{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"Sent."}]}`
 		}
 		got, err := newTestRemote(t, f.srv.URL, nil).Ask(t.Context(), aliceAsks)
 		if err != nil || got.Text != "Sent." {
