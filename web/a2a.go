@@ -111,6 +111,8 @@ func (s *server) actFor(c *gin.Context, params json.RawMessage) *rpcError {
 	case !slices.Contains(s.cfg.A2A.TrustedServices, caller):
 		return rpcErr(codeInvalidParams, "metadata.principal does not match the authenticated user, and this credential is not one the agent trusts to act for users (a2a.trusted_services).")
 	}
+	// Who acted for whom is worth an audit line: the service can reach every user's tasks.
+	s.log.InfoContext(c.Request.Context(), "a2a: trusted service acts for a user", "service", string(caller), "principal", string(claimed))
 	c.Set(principalKey, claimed)
 	c.Request = c.Request.WithContext(principal.NewContext(c.Request.Context(), claimed))
 	return nil

@@ -110,7 +110,7 @@ func New(cfg Config) (*Handler, error) {
 	v1.GET("/turns/:id/events", s.requireTurnAccess, s.turnEvents)
 	v1.DELETE("/turns/:id", s.requireBearer, s.deleteTurn)
 	v1.GET("/episodes/:id", s.requireBearer, s.getEpisode)
-	r.POST("/agui", s.requireBearer, s.postAGUI)
+	r.POST(aguiRoute, s.requireBearer, s.postAGUI)
 	if cfg.A2A.Orchestrator != nil {
 		s.card = newAgentCard(cfg.A2A)
 		r.GET("/.well-known/agent-card.json", s.agentCardRoute)
@@ -188,7 +188,11 @@ func (s *server) traceContext(c *gin.Context) {
 // maxBody bounds request bodies: gin has no limit of its own.
 func (s *server) maxBody(c *gin.Context) {
 	if c.Request.Body != nil {
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxBody)
+		limit := s.cfg.MaxBody
+		if c.FullPath() == aguiRoute {
+			limit *= aguiBodyFactor // AG-UI clients send the whole conversation with every run
+		}
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	}
 	c.Next()
 }
