@@ -190,9 +190,6 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		defer cancelDeadline()
 		defer cancel(nil)
 		s.execute(runCtx, b, rec, history, log)
-		s.mu.Lock()
-		delete(s.run, rec.ID)
-		s.mu.Unlock()
 	}()
 	return rec, false, nil
 }
@@ -213,6 +210,11 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
 	rec.Decision = &res.Decision
 	outcome = s.storeEnd(ctx, out, rec)
+	// The turn stops counting as running here, before clients learn it ended: a cancel sent
+	// on turn.completed must find it finished (409), not running.
+	s.mu.Lock()
+	delete(s.run, rec.ID)
+	s.mu.Unlock()
 	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
 	if err := log.Err(); err != nil {
 		// Live followers saw every event; replays from the store (another replica, or after
