@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"time"
 
@@ -112,12 +111,8 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancelBase(nil)
-	srv := &http.Server{
-		Handler:           a.Handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		BaseContext:       func(net.Listener) context.Context { return base },
-	}
+	srv := web.NewHTTPServer(a.Handler, web.ServerOptions{ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout})
+	srv.BaseContext = func(net.Listener) context.Context { return base }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
