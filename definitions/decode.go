@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -55,8 +52,6 @@ func (d *decoder) problem(line int, format string, args ...any) {
 	})
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // document parses data as exactly one YAML document holding a mapping and returns that mapping.
 func (d *decoder) document(data []byte) *yaml.Node {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -89,28 +84,8 @@ func (d *decoder) document(data []byte) *yaml.Node {
 }
 
 func (d *decoder) syntaxProblem(err error) {
-	msg := err.Error()
-	line := 0
-	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-		// yaml.v3 numbers parser errors (as opposed to scanner errors) from 0.
-		if line > 0 && isParserError(msg) {
-			line++
-		}
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
+	line, msg := SyntaxError(err)
 	d.problem(line, "invalid YAML: %s", msg)
-}
-
-func isParserError(msg string) bool {
-	for _, prefix := range []string{"did not find expected", "found duplicate", "found incompatible", "found undefined tag"} {
-		if strings.HasPrefix(msg, prefix) {
-			return true
-		}
-	}
-	return false
 }
 
 // rejectAnchors reports anchors and aliases: definitions are short enough to write out, and
@@ -146,7 +121,7 @@ func (d *decoder) fields(n *yaml.Node, prefix string, known []string, fn func(ke
 		// The key's line, not the value's: a block value starts on the next line.
 		d.lines[path] = k.Line
 		if !fn(k.Value, path, v) {
-			d.problem(k.Line, "unknown key %q%s", k.Value, suggest(k.Value, known))
+			d.problem(k.Line, "unknown key %q%s", k.Value, SuggestKey(k.Value, known))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -26,11 +27,16 @@ func LoadFS(fsys fs.FS, dir string) (*Set, error) {
 
 func load(fsys fs.FS, dir string, display func(name string) string) (*Set, error) {
 	dirEntries, err := fs.ReadDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		// os.DirFS names the folder "." in its error: say which one.
+		return nil, fmt.Errorf("definitions: there is no agents folder %s: %w", display(""), fs.ErrNotExist)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("definitions: read %s: %w", display(""), err)
 	}
 	var entries []entry
 	var problems []Problem
+	var unread []string // files with no definition to offer, whose ids others may name
 	for _, de := range dirEntries {
 		name := de.Name()
 		if de.IsDir() || strings.HasPrefix(name, ".") || !isYAML(name) {
@@ -45,6 +51,8 @@ func load(fsys fs.FS, dir string, display func(name string) string) (*Set, error
 		if def != nil {
 			problems = append(problems, validate(def, lay)...)
 			entries = append(entries, entry{def: def, lay: lay})
+		} else {
+			unread = append(unread, name)
 		}
 	}
 	if len(entries) == 0 && len(problems) == 0 {
@@ -54,7 +62,43 @@ func load(fsys fs.FS, dir string, display func(name string) string) (*Set, error
 		})
 	}
 	set, more := bind(entries)
-	return finish(set, append(problems, more...))
+	causes, knockOns := splitKnockOns(more, entries, set, unread, display)
+	return finish(set, append(problems, causes...), knockOns...)
+}
+
+// splitKnockOns separates the unknown sub-agents that follow from a file that could not be
+// read: fixing that file is the fix, so they are listed after it and say so.
+func splitKnockOns(problems []Problem, entries []entry, set *Set, unread []string, display func(name string) string) (causes, knockOns []Problem) {
+	if len(unread) == 0 {
+		return problems, nil
+	}
+	missing := map[Source]string{} // where an orchestrator names an id no definition has
+	for _, e := range entries {
+		if e.def.Kind != KindOrchestrator {
+			continue
+		}
+		for i, id := range e.def.SubAgents {
+			if _, ok := set.Get(id); !ok {
+				missing[e.lay.at(fmt.Sprintf("sub_agents[%d]", i))] = id
+			}
+		}
+	}
+	for _, p := range problems {
+		id, ok := missing[p.Source]
+		if !ok || !strings.HasPrefix(p.Message, "unknown sub-agent") {
+			causes = append(causes, p)
+			continue
+		}
+		cause := unread[0]
+		for _, name := range unread {
+			if strings.TrimSuffix(name, path.Ext(name)) == id {
+				cause = name
+			}
+		}
+		p.Message += fmt.Sprintf(": this follows from the problem in %s, which could not be read", display(cause))
+		knockOns = append(knockOns, p)
+	}
+	return causes, knockOns
 }
 
 func isYAML(name string) bool {

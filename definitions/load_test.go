@@ -31,6 +31,14 @@ func TestLoadFixtures(t *testing.T) {
 				`testdata/broken/d_nodesc.yaml:1: description is required: it is what the orchestrator routes on`,
 			},
 		},
+		{
+			// The broken file is the cause and comes first, though "hub" sorts before "shop".
+			dir: "testdata/knockon",
+			problems: []string{
+				`testdata/knockon/shop.yaml:3: invalid YAML: did not find expected ',' or ']'`,
+				`testdata/knockon/hub.yaml:5: unknown sub-agent "shop" in sub_agents (known ids: hub): this follows from the problem in testdata/knockon/shop.yaml, which could not be read`,
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

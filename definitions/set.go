@@ -183,11 +183,13 @@ func loopKey(loop []string) string {
 	return strings.Join(append(members[start:], members[:start]...), ">")
 }
 
-// finish sorts problems and turns them into a [*LoadError].
-func finish(set *Set, problems []Problem) (*Set, error) {
-	if len(problems) > 0 {
+// finish sorts problems and turns them into a [*LoadError]; knock-ons (problems that follow
+// from others) come last.
+func finish(set *Set, problems []Problem, knockOns ...Problem) (*Set, error) {
+	if len(problems)+len(knockOns) > 0 {
 		sortProblems(problems)
-		return nil, &LoadError{Problems: problems}
+		sortProblems(knockOns)
+		return nil, &LoadError{Problems: append(problems, knockOns...)}
 	}
 	return set, nil
 }

@@ -164,39 +164,3 @@ func (d *decoder) jsonValue(v *yaml.Node, path string, depth int) any {
 	// Strings, and scalars JSON has no type for (timestamps, binary), stay as written.
 	return v.Value
 }
-
-// suggest proposes the closest known key for a misspelt one.
-func suggest(key string, known []string) string {
-	// Allow one edit per three characters, at most two, so short keys get no wild guesses.
-	best, bestDist := "", min(2, max(1, len(key)/3))+1
-	for _, k := range known {
-		if dist := editDistance(key, k); dist < bestDist {
-			best, bestDist = k, dist
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return ` (did you mean "` + best + `"?)`
-}
-
-// editDistance is the Levenshtein distance between two short ASCII keys.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/principal"
@@ -40,11 +41,22 @@ type ServiceConfig struct {
 // clients follow and resume, and [Service.Cancel] stops it.
 type Service struct {
 	cfg    ServiceConfig
-	guard  *stream.GuardPolicy
+	bound  atomic.Pointer[boundSet]
 	limits *turnLimiter
 	mu     sync.Mutex
 	run    map[string]*running // turn id -> a turn running in this process
 	wg     sync.WaitGroup
+}
+
+// boundSet is the orchestrator turns start with and the guard built from its forbidden strings.
+// [Service.Rebind] swaps it whole, so a turn never sees a new orchestrator with an old guard.
+type boundSet struct {
+	orc   *Orchestrator
+	guard *stream.GuardPolicy
+}
+
+func newBoundSet(orc *Orchestrator, forbidden []string) *boundSet {
+	return &boundSet{orc: orc, guard: stream.CompileGuard(stream.GuardConfig{Forbidden: forbidden})}
 }
 
 type running struct {
@@ -67,13 +79,23 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{
-		cfg:    cfg,
-		guard:  stream.CompileGuard(stream.GuardConfig{Forbidden: cfg.Forbidden}),
-		limits: newTurnLimiter(cfg.Limits, cfg.Store),
-		run:    map[string]*running{},
-	}, nil
+	s := &Service{cfg: cfg, limits: newTurnLimiter(cfg.Limits, cfg.Store), run: map[string]*running{}}
+	s.bound.Store(newBoundSet(cfg.Orchestrator, cfg.Forbidden))
+	return s, nil
 }
+
+// Rebind makes turns started from now on use orc, guarded against forbidden (which replaces
+// the configured list). Running turns finish on the orchestrator they started with.
+func (s *Service) Rebind(orc *Orchestrator, forbidden []string) error {
+	if orc == nil {
+		return errors.New("orchestrator: rebind without an orchestrator")
+	}
+	s.bound.Store(newBoundSet(orc, forbidden))
+	return nil
+}
+
+// Orchestrator returns the orchestrator new turns start with.
+func (s *Service) Orchestrator() *Orchestrator { return s.bound.Load().orc }
 
 // StartRequest is a user message to answer.
 type StartRequest struct {
@@ -116,11 +138,12 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 // start does the work of Start once the principal's limits have admitted the turn.
 func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, existing bool, err error) {
 	hash := requestHash(req) // before an episode id is assigned: the client's request as sent
+	b := s.bound.Load()      // the whole turn runs on the set it started with
 	var history []Exchange
 	if req.EpisodeID != "" {
 		// Only the window the LLM sees: an episode may be long, and each turn carries its
 		// routing decision.
-		turns, err := s.cfg.Store.RecentTurns(ctx, req.Principal, req.EpisodeID, s.cfg.Orchestrator.HistoryTurns())
+		turns, err := s.cfg.Store.RecentTurns(ctx, req.Principal, req.EpisodeID, b.orc.HistoryTurns())
 		switch {
 		case errors.Is(err, ErrNotFound):
 			// a client-chosen id for a new episode
@@ -166,7 +189,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		defer close(r.done)
 		defer cancelDeadline()
 		defer cancel(nil)
-		s.execute(runCtx, rec, history, log)
+		s.execute(runCtx, b, rec, history, log)
 		s.mu.Lock()
 		delete(s.run, rec.ID)
 		s.mu.Unlock()
@@ -176,10 +199,10 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 
 // execute runs one turn to its end and stores it. It always closes the stream with
 // turn.completed.
-func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchange, log *stream.TurnLog) {
-	out := s.guard.Guard(log)
+func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, history []Exchange, log *stream.TurnLog) {
+	out := b.guard.Guard(log)
 	out.Publish(stream.TurnStarted{TurnID: rec.ID, EpisodeID: rec.EpisodeID})
-	res, err := s.cfg.Orchestrator.Run(ctx, Turn{
+	res, err := b.orc.Run(ctx, Turn{
 		ID: rec.ID, EpisodeID: rec.EpisodeID, Principal: rec.Principal, Message: rec.Message,
 		Locale: rec.Locale, Location: rec.Location, History: history,
 	}, out)
@@ -189,12 +212,7 @@ func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchang
 	}
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
 	rec.Decision = &res.Decision
-	// The turn's own context may be over; storing its end must not depend on it.
-	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := s.cfg.Store.FinishTurn(storeCtx, rec); err != nil {
-		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
-	}
+	outcome = s.storeEnd(ctx, out, rec)
 	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
 	if err := log.Err(); err != nil {
 		// Live followers saw every event; replays from the store (another replica, or after
@@ -205,9 +223,32 @@ func (s *Service) execute(ctx context.Context, rec TurnRecord, history []Exchang
 	s.cfg.Hub.Done(rec.ID)
 }
 
+// lateEndMessage tells the user why a turn that ran to its end still failed: a sweep took this
+// process for dead (its lease lapsed) and failed the turn first.
+const lateEndMessage = "Sorry, this answer was interrupted by a server problem and could not be saved. Please ask again."
+
+// storeEnd stores the turn's end and returns the outcome to close its log with: rec's own,
+// or failed when a sweep has already failed the turn (the stored outcome stands, and the
+// log must agree with it), after telling the user so.
+func (s *Service) storeEnd(ctx context.Context, out stream.Sink, rec TurnRecord) stream.Outcome {
+	// The turn's own context may be over; storing its end must not depend on it.
+	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := s.cfg.Store.FinishTurn(storeCtx, rec)
+	switch {
+	case errors.Is(err, ErrTurnFinished):
+		s.cfg.Logger.WarnContext(ctx, "turn was abandoned by a sweep before it finished", "turn_id", rec.ID)
+		out.Publish(stream.Error{Message: lateEndMessage, IsFinal: true})
+		return stream.OutcomeFailed
+	case err != nil:
+		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
+	}
+	return rec.Outcome
+}
+
 // Cancel stops p's running turn and waits (briefly) for it to end. It returns ErrNotFound for
-// unknown turns and for other principals' turns, and ErrRunningElsewhere for a turn that runs
-// in another process; cancelling a finished turn is a no-op.
+// unknown turns and for other principals' turns, ErrRunningElsewhere for a turn that runs in
+// another process, and ErrTurnFinished for a turn that had already ended.
 func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID string) error {
 	s.mu.Lock()
 	r, ok := s.run[turnID]
@@ -224,10 +265,13 @@ func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID stri
 		return nil
 	}
 	rec, err := s.Turn(ctx, p, turnID)
-	if err == nil && rec.State == TurnRunning {
+	switch {
+	case err != nil:
+		return err
+	case rec.State == TurnRunning:
 		return ErrRunningElsewhere
 	}
-	return err
+	return ErrTurnFinished
 }
 
 // cancelWait bounds how long Cancel waits for a cancelled turn to finish unwinding.

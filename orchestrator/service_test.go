@@ -18,6 +18,7 @@ import (
 
 // fakeStore is a goroutine-safe in-memory Store that notes how episodes are read.
 type fakeStore struct {
+	finishErr    error // FinishTurn fails with it and stores nothing, when set
 	mu           sync.Mutex
 	turns        []TurnRecord // in creation order
 	recentN      []int        // n of every RecentTurns call
@@ -39,6 +40,9 @@ func (s *fakeStore) CreateTurn(_ context.Context, t TurnRecord) (TurnRecord, boo
 }
 
 func (s *fakeStore) FinishTurn(_ context.Context, t TurnRecord) error {
+	if s.finishErr != nil {
+		return s.finishErr
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, old := range s.turns {
@@ -167,5 +171,42 @@ func TestStartReadsOnlyTheHistoryWindow(t *testing.T) {
 				t.Errorf("user messages the LLM saw (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A turn whose end the store refuses because a sweep already failed it (its process looked
+// dead) closes its log as failed, after a plain-words error, not with its own outcome: live
+// followers must end where a replay from the store ends.
+func TestLateEndOfAnAbandonedTurn(t *testing.T) {
+	store := &fakeStore{finishErr: fmt.Errorf("store: turn x: %w", ErrTurnFinished)}
+	model := &scriptedModel{}
+	orc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	svc, err := NewService(ServiceConfig{Orchestrator: orc, Store: store, Hub: hub, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("NewService() = %v", err)
+	}
+	rec, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", Message: "hello"})
+	if err != nil {
+		t.Fatalf("Start() = %v", err)
+	}
+	var recs []stream.Record
+	for r, err := range hub.Follow(t.Context(), rec.ID, 0) {
+		if err != nil {
+			t.Fatalf("Follow() = %v", err)
+		}
+		recs = append(recs, r)
+	}
+	if len(recs) < 2 {
+		t.Fatalf("Follow() = %d records, want at least an error and turn.completed", len(recs))
+	}
+	tail := []stream.Event{recs[len(recs)-2].Event, recs[len(recs)-1].Event}
+	want := []stream.Event{
+		stream.Error{Message: lateEndMessage, IsFinal: true},
+		stream.TurnCompleted{TurnID: rec.ID, Outcome: stream.OutcomeFailed},
+	}
+	if diff := cmp.Diff(want, tail); diff != "" {
+		t.Errorf("last two events (-want +got):\n%s", diff)
 	}
 }

@@ -18,6 +18,11 @@ var ErrNotFound = errors.New("orchestrator: not found")
 // ErrRunningElsewhere means the turn is running in another process, which alone can cancel it.
 var ErrRunningElsewhere = errors.New("orchestrator: turn is running on another server")
 
+// ErrTurnFinished means the turn has already ended, so it can no longer be cancelled (or
+// finished again: a late FinishTurn, after a sweep took its process for dead and failed it,
+// leaves the sweep's outcome standing).
+var ErrTurnFinished = errors.New("orchestrator: turn already finished")
+
 // ErrConflict means an idempotency key was reused with a different request.
 var ErrConflict = errors.New("orchestrator: idempotency key reused with another request")
 
@@ -76,7 +81,9 @@ type Store interface {
 	// principal already has a turn with the same idempotency key it stores nothing and
 	// returns that turn with existing=true.
 	CreateTurn(ctx context.Context, t TurnRecord) (stored TurnRecord, existing bool, err error)
-	// FinishTurn records a turn's end: state, outcome, reply and routing decision.
+	// FinishTurn records a turn's end: state, outcome, reply and routing decision. It changes
+	// only a turn still running: one already finished (abandoned by a sweep) is left as it is
+	// and the call fails with ErrTurnFinished.
 	FinishTurn(ctx context.Context, t TurnRecord) error
 	// Turn returns one of p's turns, or ErrNotFound.
 	Turn(ctx context.Context, p principal.Principal, turnID string) (TurnRecord, error)

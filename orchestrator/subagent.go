@@ -1,66 +1,30 @@
 package orchestrator
 
-import (
-	"context"
-	"encoding/json"
-	"time"
+import "github.com/switchboard-ai/switchboard/agent"
 
-	"github.com/switchboard-ai/switchboard/principal"
+// The sub-agent contract is package agent's, which the sub-agent runtime implements directly.
+// These names are aliases, so the orchestrator's own code and its callers read naturally.
+type (
+	// SubAgent answers the orchestrator's ask_<id> calls for one bound definition.
+	SubAgent = agent.SubAgent
+	// SubAgentFunc adapts a function to [SubAgent].
+	SubAgentFunc = agent.Func
+	// Question is one dispatch to a sub-agent.
+	Question = agent.Question
+	// Inherited is the context every sub-agent receives at instantiation.
+	Inherited = agent.Inherited
+	// Answer is a sub-agent's reply to one [Question].
+	Answer = agent.Answer
+	// Outcome is how one sub-agent invocation ended.
+	Outcome = agent.Outcome
 )
 
-// SubAgent answers the orchestrator's ask_<id> calls for one bound definition.
-type SubAgent interface {
-	// Ask runs the sub-agent for one request. A returned error is an Axis 1 failure: the
-	// orchestrator reports the sub-agent as unavailable and never shows the error.
-	Ask(ctx context.Context, q Question) (Answer, error)
-}
-
-// SubAgentFunc adapts a function to [SubAgent].
-type SubAgentFunc func(ctx context.Context, q Question) (Answer, error)
-
-// Ask calls f.
-func (f SubAgentFunc) Ask(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
-
-// Question is one dispatch to a sub-agent.
-type Question struct {
-	// Request is what the orchestrator's LLM asked this sub-agent, in words.
-	Request string
-	// Inherited is the session context the sub-agent is instantiated with (PC2 FR-5).
-	Inherited Inherited
-	// Emit reports a typed status event; the orchestrator decides what the user sees.
-	// It is safe for concurrent use and never blocks for long.
-	Emit func(event string, params map[string]string)
-}
-
-// Inherited is the context every sub-agent receives at instantiation. The principal is set at
-// the session boundary and travels unchanged; sub-agents never derive their own.
-type Inherited struct {
-	Principal    principal.Principal
-	EpisodeID    string
-	TurnID       string
-	Locale       string
-	Location     string
-	PriorContext string // orchestrator-written summary, set when the conversation switched vertical
-}
-
-// Outcome is how one sub-agent invocation ended, as recorded in the routing decision.
-type Outcome string
-
+// Outcomes of one sub-agent invocation; see [agent.Outcome].
 const (
-	OutcomeOK          Outcome = "ok"
-	OutcomePartial     Outcome = "partial"     // answered from degraded data, with a caveat
-	OutcomeUnavailable Outcome = "unavailable" // answered, but its data was unavailable
-	OutcomeFailed      Outcome = "failed"      // error or panic (Axis 1)
-	OutcomeTimeout     Outcome = "timeout"     // exceeded its definition's timeout (Axis 1)
-	OutcomeCancelled   Outcome = "cancelled"   // the turn was cancelled
+	OutcomeOK          = agent.OutcomeOK
+	OutcomePartial     = agent.OutcomePartial
+	OutcomeUnavailable = agent.OutcomeUnavailable
+	OutcomeFailed      = agent.OutcomeFailed
+	OutcomeTimeout     = agent.OutcomeTimeout
+	OutcomeCancelled   = agent.OutcomeCancelled
 )
-
-// Answer is a sub-agent's reply to one [Question].
-type Answer struct {
-	Text       string            // narration for the orchestrator to compose from
-	Outcome    Outcome           // OutcomeOK, OutcomePartial or OutcomeUnavailable
-	Components []json.RawMessage // structured render payloads passed through to the client
-	// Busy is the time the sub-agent spent inside LLM and CCS calls, for the dispatch
-	// overhead metric (PC2 NFR-1).
-	Busy time.Duration
-}

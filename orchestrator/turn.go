@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -107,9 +109,9 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return tr.fail(ctx, err)
 	}
-	calls := toolCalls(resp)
+	calls := agent.ToolCalls(resp)
 	if len(calls) == 0 {
-		text := strings.TrimSpace(choiceText(resp))
+		text := strings.TrimSpace(agent.Text(resp))
 		if text == "" {
 			text = fallbackReply
 		}
@@ -126,6 +128,7 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 	prior := tr.priorContext(ctx, kept)
 	results := tr.dispatch(ctx, kept, prior)
 	tr.render.Flush()
+	decision.Agents = make([]AgentOutcome, 0, len(results))
 	for i, r := range results {
 		decision.Agents = append(decision.Agents, AgentOutcome{
 			Agent: kept[i].b.def.ID, Outcome: r.outcome, Started: r.started, Latency: r.latency,
@@ -137,6 +140,7 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 	}
 
 	// Step 6: the orchestrator composes the one reply, streamed as deltas.
+	msgs = slices.Grow(msgs, 2*len(kept))
 	for i, c := range kept {
 		tc := c.call
 		if tc.Type == "" {
@@ -197,7 +201,7 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 	}
 	text := ""
 	if err == nil {
-		text = strings.TrimSpace(choiceText(resp))
+		text = strings.TrimSpace(agent.Text(resp))
 	}
 	if text == "" {
 		text = fallbackComposition(kept, results)
@@ -289,7 +293,7 @@ func (tr *turnRun) priorContext(ctx context.Context, kept []keptCall) string {
 		tr.o.opts.logger.WarnContext(ctx, "prior-context summary failed", "turn_id", tr.t.ID, "err", err)
 		return ""
 	}
-	return truncate(strings.TrimSpace(choiceText(resp)), maxPriorContext)
+	return truncate(strings.TrimSpace(agent.Text(resp)), maxPriorContext)
 }
 
 // maxPriorContext bounds the inherited summary: references over transcripts.
@@ -309,25 +313,6 @@ func turnOutcome(results []dispatchResult) stream.Outcome {
 
 // toolCalls collects the tool calls of a response from every choice: some providers return
 // one choice per content block.
-func toolCalls(resp *llms.ContentResponse) []llms.ToolCall {
-	var calls []llms.ToolCall
-	for _, c := range resp.Choices {
-		for _, tc := range c.ToolCalls {
-			if tc.FunctionCall != nil {
-				calls = append(calls, tc)
-			}
-		}
-	}
-	return calls
-}
-
-func choiceText(resp *llms.ContentResponse) string {
-	var b strings.Builder
-	for _, c := range resp.Choices {
-		b.WriteString(c.Content)
-	}
-	return b.String()
-}
 
 // publishChunked streams text as word-sized deltas, for replies that did not arrive streamed.
 func publishChunked(out stream.Sink, text string) {
@@ -356,26 +341,8 @@ func fallbackComposition(kept []keptCall, results []dispatchResult) string {
 }
 
 func setUsage(span trace.Span, resp *llms.ContentResponse) {
-	var in, out int
-	for _, c := range resp.Choices {
-		in += intOf(c.GenerationInfo["PromptTokens"])
-		out += intOf(c.GenerationInfo["CompletionTokens"])
-	}
-	span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", in), attribute.Int("gen_ai.usage.output_tokens", out))
-}
-
-func intOf(v any) int {
-	switch n := v.(type) {
-	case int:
-		return n
-	case int32:
-		return int(n)
-	case int64:
-		return int(n)
-	case float64:
-		return int(n)
-	}
-	return 0
+	t := agent.TokensOf(resp)
+	span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", t.Input), attribute.Int("gen_ai.usage.output_tokens", t.Output))
 }
 
 func contains(list []string, s string) bool {

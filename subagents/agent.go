@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/principal"
@@ -69,6 +70,10 @@ type Agent struct {
 	byName map[string]definitions.Tool
 	opts   options
 	inst   *instruments
+	// Built once, as every invocation asks with them: the prompt without inherited context,
+	// and the call options of a tool step and of the last step (which must answer in words).
+	basePrompt          string
+	toolOpts, finalOpts []llms.CallOption
 }
 
 // New instantiates the runtime for cfg.Definition.
@@ -111,48 +116,19 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 			Name: t.Name, Description: t.Description, Parameters: params,
 		}})
 	}
+	if len(a.tools) > 0 {
+		a.toolOpts = []llms.CallOption{llms.WithTools(a.tools)}
+		a.finalOpts = []llms.CallOption{llms.WithTools(a.tools), llms.WithToolChoice("none")}
+	}
+	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly."
 	return a, nil
 }
 
-// Request is one invocation of the sub-agent.
-type Request struct {
-	Request   string
-	Inherited Inherited
-	// Emit reports a typed status event; nil drops them.
-	Emit func(event string, params map[string]string)
-}
-
-// Inherited is the session context the orchestrator hands down (PC2 FR-5). The principal is
-// the only identity the sub-agent ever uses.
-type Inherited struct {
-	Principal    principal.Principal
-	EpisodeID    string
-	TurnID       string
-	Locale       string
-	Location     string
-	PriorContext string
-}
-
-// Reply is the sub-agent's answer.
-type Reply struct {
-	Text       string
-	Outcome    string // "ok", "partial" or "unavailable"
-	Components []json.RawMessage
-	Busy       time.Duration // time inside LLM and CCS calls
-}
-
-// Outcomes of [Reply].
-const (
-	OutcomeOK          = "ok"
-	OutcomePartial     = "partial"
-	OutcomeUnavailable = "unavailable"
-)
-
 // Ask runs the sub-agent's LLM loop for req. A returned error (the sub-agent's model failed,
 // the context ended) is an Axis 1 failure for the orchestrator to acknowledge.
-func (a *Agent) Ask(ctx context.Context, req Request) (Reply, error) {
+func (a *Agent) Ask(ctx context.Context, req agent.Question) (agent.Answer, error) {
 	if req.Inherited.Principal == "" {
-		return Reply{}, ErrNoPrincipal
+		return agent.Answer{}, ErrNoPrincipal
 	}
 	ctx = principal.NewContext(ctx, req.Inherited.Principal)
 	run := &invocation{a: a, req: req}
@@ -164,24 +140,21 @@ func (a *Agent) Ask(ctx context.Context, req Request) (Reply, error) {
 		// The last step must answer in words. The tools still go with the request: some
 		// providers refuse a history holding tool calls when no tools are defined.
 		final := step >= a.opts.maxSteps-1 || len(a.tools) == 0
-		var opts []llms.CallOption
-		if len(a.tools) > 0 {
-			opts = append(opts, llms.WithTools(a.tools))
-		}
+		opts := a.toolOpts
 		if final && len(a.tools) > 0 {
-			opts = append(opts, llms.WithToolChoice("none"))
+			opts = a.finalOpts
 		}
 		resp, err := run.generate(ctx, msgs, opts...)
 		if err != nil {
-			return Reply{Busy: run.busy}, err
+			return agent.Answer{Busy: run.busy}, err
 		}
-		calls := toolCalls(resp)
+		calls := agent.ToolCalls(resp)
 		if len(calls) == 0 || final {
-			text := strings.TrimSpace(choiceText(resp))
+			text := strings.TrimSpace(agent.Text(resp))
 			if text == "" {
 				text = run.plainSummary()
 			}
-			return Reply{Text: text, Outcome: run.outcome(), Components: run.components, Busy: run.busy}, nil
+			return agent.Answer{Text: text, Outcome: run.outcome(), Components: run.components, Busy: run.busy}, nil
 		}
 		for _, tc := range calls {
 			if tc.Type == "" {
@@ -199,10 +172,12 @@ func (a *Agent) Ask(ctx context.Context, req Request) (Reply, error) {
 }
 
 // systemPrompt is the definition's prompt plus the inherited context the LLM may use.
-func (a *Agent) systemPrompt(in Inherited) string {
+func (a *Agent) systemPrompt(in agent.Inherited) string {
+	if in.Locale == "" && in.Location == "" && in.PriorContext == "" {
+		return a.basePrompt
+	}
 	var b strings.Builder
-	b.WriteString(strings.TrimSpace(a.def.Prompt))
-	b.WriteString("\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly.")
+	b.WriteString(a.basePrompt)
 	if in.Locale != "" {
 		fmt.Fprintf(&b, "\nUser locale: %s.", in.Locale)
 	}
@@ -218,7 +193,7 @@ func (a *Agent) systemPrompt(in Inherited) string {
 // invocation is the state of one [Agent.Ask].
 type invocation struct {
 	a          *Agent
-	req        Request
+	req        agent.Question
 	busy       time.Duration
 	used       int // tool results usable as they are
 	caveats    int // usable with a caveat
@@ -249,41 +224,21 @@ func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, o
 	return resp, nil
 }
 
-func (r *invocation) outcome() string {
+func (r *invocation) outcome() agent.Outcome {
 	switch {
 	case r.missing > 0 && r.used+r.caveats == 0:
-		return OutcomeUnavailable
+		return agent.OutcomeUnavailable
 	case r.missing > 0 || r.caveats > 0:
-		return OutcomePartial
+		return agent.OutcomePartial
 	default:
-		return OutcomeOK
+		return agent.OutcomeOK
 	}
 }
 
 // plainSummary answers when the model returned no text: the outcome in plain words.
 func (r *invocation) plainSummary() string {
-	if r.outcome() == OutcomeUnavailable {
+	if r.outcome() == agent.OutcomeUnavailable {
 		return "That information is unavailable right now."
 	}
 	return "I looked into it but have nothing to add."
-}
-
-func toolCalls(resp *llms.ContentResponse) []llms.ToolCall {
-	var calls []llms.ToolCall
-	for _, c := range resp.Choices {
-		for _, tc := range c.ToolCalls {
-			if tc.FunctionCall != nil {
-				calls = append(calls, tc)
-			}
-		}
-	}
-	return calls
-}
-
-func choiceText(resp *llms.ContentResponse) string {
-	var b strings.Builder
-	for _, c := range resp.Choices {
-		b.WriteString(c.Content)
-	}
-	return b.String()
 }

@@ -10,14 +10,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/subagents"
 )
 
-func alice(request string) subagents.Request {
-	return subagents.Request{Request: request, Inherited: subagents.Inherited{Principal: ccsdemo.Alice}}
+func alice(request string) agent.Question {
+	return agent.Question{Request: request, Inherited: agent.Inherited{Principal: ccsdemo.Alice}}
 }
 
 // TestMaxSteps: a model that asks for tools on every step is stopped after the step bound;
@@ -144,7 +145,7 @@ func TestToolCallArguments(t *testing.T) {
 		agent     string
 		call      llms.ToolCall
 		want      parsedResult
-		outcome   string
+		outcome   agent.Outcome
 		ccsParams []map[string]any // params of each CCS call; nil for no call
 	}{
 		{
@@ -152,7 +153,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "shop",
 			call:      call("c1", "search_offers", `{"query":"running shoes"}`),
 			want:      parsedResult{Status: "ok", HasData: true},
-			outcome:   subagents.OutcomeOK,
+			outcome:   agent.OutcomeOK,
 			ccsParams: []map[string]any{{"query": "running shoes"}},
 		},
 		{
@@ -160,7 +161,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "shop",
 			call:      call("c1", "search_offers", `{"query":"runn`),
 			want:      parsedResult{Status: "unavailable", HasNote: true},
-			outcome:   subagents.OutcomeUnavailable,
+			outcome:   agent.OutcomeUnavailable,
 			ccsParams: []map[string]any{nil},
 		},
 		{
@@ -168,7 +169,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "shop",
 			call:      call("c1", "search_offers", `["running shoes"]`),
 			want:      parsedResult{Status: "unavailable", HasNote: true},
-			outcome:   subagents.OutcomeUnavailable,
+			outcome:   agent.OutcomeUnavailable,
 			ccsParams: []map[string]any{nil},
 		},
 		{
@@ -176,7 +177,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "shop",
 			call:      call("c1", "search_offers", `{"query":42}`),
 			want:      parsedResult{Status: "unavailable", HasNote: true},
-			outcome:   subagents.OutcomeUnavailable,
+			outcome:   agent.OutcomeUnavailable,
 			ccsParams: []map[string]any{{"query": float64(42)}},
 		},
 		{
@@ -184,7 +185,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "rewards",
 			call:      call("c1", "get_points_balance", `not json at all`),
 			want:      parsedResult{Status: "ok", HasData: true},
-			outcome:   subagents.OutcomeOK,
+			outcome:   agent.OutcomeOK,
 			ccsParams: []map[string]any{nil},
 		},
 		{
@@ -192,21 +193,21 @@ func TestToolCallArguments(t *testing.T) {
 			agent:   "rewards",
 			call:    call("c1", "transfer_points", `{"to":"bob"}`),
 			want:    parsedResult{Status: "unavailable", HasNote: true},
-			outcome: subagents.OutcomeUnavailable,
+			outcome: agent.OutcomeUnavailable,
 		},
 		{
 			name:    "another agent's tool",
 			agent:   "rewards",
 			call:    call("c1", "get_account_profile", `{}`),
 			want:    parsedResult{Status: "unavailable", HasNote: true},
-			outcome: subagents.OutcomeUnavailable,
+			outcome: agent.OutcomeUnavailable,
 		},
 		{
 			name:      "call without id or type",
 			agent:     "rewards",
 			call:      llms.ToolCall{FunctionCall: &llms.FunctionCall{Name: "get_tier", Arguments: `{}`}},
 			want:      parsedResult{Status: "ok", HasData: true},
-			outcome:   subagents.OutcomeOK,
+			outcome:   agent.OutcomeOK,
 			ccsParams: []map[string]any{nil},
 		},
 	}
@@ -313,7 +314,7 @@ func (unreachable) Enrich(context.Context, ccs.EnricherRequest) (*ccs.RawRespons
 func TestInheritedContextReachesLLM(t *testing.T) {
 	h := newHarness(t, ccsdemo.Options{}, ccs.ClientConfig{})
 	m := &scriptedModel{text: "You have 12,450 points."}
-	req := subagents.Request{Request: "and my tier?", Inherited: subagents.Inherited{
+	req := agent.Question{Request: "and my tier?", Inherited: agent.Inherited{
 		Principal: ccsdemo.Alice, EpisodeID: "ep-9", TurnID: "turn-9",
 		Locale: "de-DE", Location: "Berlin", PriorContext: "The user asked about running shoe deals.",
 	}}

@@ -15,6 +15,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -120,9 +121,9 @@ func TestPrincipalProperty(t *testing.T) {
 		es.set(body)
 
 		m := &scriptedModel{toolCalls: []llms.ToolCall{profileCall}}
-		reply, err := h.agentWith("support", m, client, ccs.CheckOptions{}).Ask(t.Context(), subagents.Request{
+		reply, err := h.agentWith("support", m, client, ccs.CheckOptions{}).Ask(t.Context(), agent.Question{
 			Request:   "what email is on my account?",
-			Inherited: subagents.Inherited{Principal: principal.Principal(caller)},
+			Inherited: agent.Inherited{Principal: principal.Principal(caller)},
 		})
 		where := fmt.Sprintf("run %d: caller %q, envelope %s", i, caller, body)
 		if err != nil {
@@ -154,16 +155,16 @@ func TestPrincipalProperty(t *testing.T) {
 			if leaked {
 				t.Errorf("%s: another principal's payload reached the LLM", where)
 			}
-			if results[0] != unavailableResult || reply.Outcome != subagents.OutcomeUnavailable || len(reply.Components) != 0 {
+			if results[0] != unavailableResult || reply.Outcome != agent.OutcomeUnavailable || len(reply.Components) != 0 {
 				t.Errorf("%s: result %s, outcome %q, %d components; want suppressed", where, results[0], reply.Outcome, len(reply.Components))
 			}
 		case valid:
 			delivered++
-			if !leaked || reply.Outcome != env.Status {
+			if !leaked || string(reply.Outcome) != env.Status {
 				t.Errorf("%s: valid envelope not delivered (outcome %q, result %s)", where, reply.Outcome, results[0])
 			}
 		default:
-			if leaked || results[0] != unavailableResult || reply.Outcome != subagents.OutcomeUnavailable {
+			if leaked || results[0] != unavailableResult || reply.Outcome != agent.OutcomeUnavailable {
 				t.Errorf("%s: unusable envelope gave result %s, outcome %q", where, results[0], reply.Outcome)
 			}
 		}

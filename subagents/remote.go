@@ -1,12 +1,12 @@
 package subagents
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,9 +17,9 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/principal"
 )
@@ -42,12 +42,15 @@ type RemoteConfig struct {
 }
 
 // Remote answers for a sub-agent definition with a2a_url: a remote A2A v0.3 agent, reached
-// with JSON-RPC message/send (blocking). It forwards the request text and the inherited
-// context; the remote agent brings its own model and tools.
+// with JSON-RPC message/stream (or message/send and tasks/get polling, for an agent that does
+// not stream). It forwards the request text and the inherited context; the remote agent brings
+// its own model and tools. When the call's context ends first (the turn was cancelled, or the
+// sub-agent's timeout passed), the remote task is cancelled with tasks/cancel.
 //
-// The inherited principal travels with every call, as the message's metadata.principal and
-// the X-Principal header, next to the credential; the remote agent is expected to act for that
-// user only (switchboard's own /a2a refuses a principal other than the credential's subject).
+// The inherited principal travels with every call, as metadata.principal (of the message, and
+// of tasks/get and tasks/cancel) and the X-Principal header, next to the credential; the remote
+// agent is expected to act for that user only. switchboard's own /a2a does so when the
+// credential is the user's own, or a service credential it trusts (a2a.trusted_services).
 type Remote struct {
 	def    *definitions.Definition
 	client *http.Client
@@ -55,8 +58,6 @@ type Remote struct {
 	opts   options
 	ids    atomic.Uint64
 }
-
-var _ Runtime = (*Remote)(nil)
 
 // NewRemote returns the runtime for cfg.Definition, which must be a sub_agent with a2a_url.
 // Of the options, WithTracerProvider applies.
@@ -92,10 +93,10 @@ func NewRemote(cfg RemoteConfig, opts ...Option) (*Remote, error) {
 // or rejected (or wants input that a sub-agent call cannot give) is an error, as is any
 // transport or protocol failure: an Axis 1 failure for the orchestrator to acknowledge. A
 // completed task whose metadata.outcome is "degraded" is a partial answer.
-func (r *Remote) Ask(ctx context.Context, req Request) (Reply, error) {
+func (r *Remote) Ask(ctx context.Context, req agent.Question) (agent.Answer, error) {
 	p := req.Inherited.Principal
 	if p == "" {
-		return Reply{}, ErrNoPrincipal
+		return agent.Answer{}, ErrNoPrincipal
 	}
 	ctx, span := r.opts.tracer.Tracer(tracerName).Start(ctx, "a2a "+r.def.ID, trace.WithAttributes(
 		attribute.String("switchboard.agent_id", r.def.ID),
@@ -111,7 +112,7 @@ func (r *Remote) Ask(ctx context.Context, req Request) (Reply, error) {
 	return reply, err
 }
 
-func (r *Remote) ask(ctx context.Context, req Request) (Reply, error) {
+func (r *Remote) ask(ctx context.Context, req agent.Question) (agent.Answer, error) {
 	in := req.Inherited
 	meta := map[string]any{"principal": string(in.Principal)}
 	for k, v := range map[string]string{"locale": in.Locale, "location": in.Location, "prior_context": in.PriorContext} {
@@ -126,38 +127,69 @@ func (r *Remote) ask(ctx context.Context, req Request) (Reply, error) {
 		},
 		Configuration: a2aSendConfig{AcceptedOutputModes: []string{"text/plain"}, Blocking: true},
 	}
-	res, err := r.call(ctx, in.Principal, "message/send", params)
+	// message/stream names the task at once, so that a cancelled turn can cancel it; an agent
+	// without streaming is asked with message/send and polled.
+	res, taskID, err := r.streamSend(ctx, in.Principal, params)
+	if errors.Is(err, errNoStreaming) {
+		res, err = r.call(ctx, in.Principal, "message/send", params)
+		if err == nil && res.Kind == "task" {
+			taskID = res.ID
+		}
+	}
 	for err == nil && res.Kind == "task" && !terminal(res.Status.State) {
 		if err = sleep(ctx, r.cfg.PollInterval); err == nil {
-			res, err = r.call(ctx, in.Principal, "tasks/get", map[string]string{"id": res.ID})
+			res, err = r.call(ctx, in.Principal, "tasks/get", taskQuery(res.ID, in.Principal))
 		}
 	}
 	if err != nil {
-		return Reply{}, err
+		if ctx.Err() != nil && taskID != "" {
+			r.cancelRemote(ctx, in.Principal, taskID)
+		}
+		return agent.Answer{}, err
 	}
 	return replyOf(res)
 }
 
+// taskQuery is the params of tasks/get and tasks/cancel: the task, and the user it was started
+// for, whom a remote that trusts this service's credential acts for.
+func taskQuery(id string, p principal.Principal) map[string]any {
+	return map[string]any{"id": id, "metadata": map[string]any{"principal": string(p)}}
+}
+
+// cancelRemote asks the remote agent to cancel a task whose turn was cancelled (or timed out),
+// so that it stops working for nobody. It waits briefly for the answer, which changes nothing
+// here: the turn is over either way.
+func (r *Remote) cancelRemote(ctx context.Context, p principal.Principal, taskID string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelTimeout)
+	defer cancel()
+	_, err := r.call(ctx, p, "tasks/cancel", taskQuery(taskID, p))
+	span := trace.SpanFromContext(ctx)
+	span.AddEvent("a2a.cancel", trace.WithAttributes(attribute.String("a2a.task_id", taskID), attribute.Bool("a2a.cancel_ok", err == nil)))
+}
+
+// cancelTimeout bounds the tasks/cancel sent for a cancelled turn.
+const cancelTimeout = 3 * time.Second
+
 // replyOf reads the answer out of a finished task or a message.
-func replyOf(res a2aResult) (Reply, error) {
+func replyOf(res a2aResult) (agent.Answer, error) {
 	switch res.Kind {
 	case "message":
 	case "task":
 		if s := res.Status.State; s != "completed" {
-			return Reply{}, fmt.Errorf("%w: task ended %s", ErrRemoteTask, s)
+			return agent.Answer{}, fmt.Errorf("%w: task ended %s", ErrRemoteTask, s)
 		}
 	default:
-		return Reply{}, fmt.Errorf("%w: result of kind %q", ErrRemote, res.Kind)
+		return agent.Answer{}, fmt.Errorf("%w: result of kind %q", ErrRemote, res.Kind)
 	}
 	text := res.text()
 	if text == "" {
-		return Reply{}, fmt.Errorf("%w: completed without an answer", ErrRemoteTask)
+		return agent.Answer{}, fmt.Errorf("%w: completed without an answer", ErrRemoteTask)
 	}
-	outcome := OutcomeOK
+	outcome := agent.OutcomeOK
 	if o, _ := res.Metadata["outcome"].(string); o == "degraded" {
-		outcome = OutcomePartial
+		outcome = agent.OutcomePartial
 	}
-	return Reply{Text: text, Outcome: outcome}, nil
+	return agent.Answer{Text: text, Outcome: outcome}, nil
 }
 
 // terminal reports whether a task state ends polling: every state but submitted and working
@@ -166,44 +198,18 @@ func terminal(state string) bool { return state != "submitted" && state != "work
 
 // call sends one JSON-RPC request and decodes its result.
 func (r *Remote) call(ctx context.Context, p principal.Principal, method string, params any) (a2aResult, error) {
-	var res a2aResult
 	id := strconv.FormatUint(r.ids.Add(1), 10)
-	body, err := json.Marshal(rpcCall{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	resp, err := r.post(ctx, p, id, method, params, "application/json")
 	if err != nil {
-		return res, fmt.Errorf("%w: encode %s: %w", ErrRemote, method, err)
-	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, r.def.A2AURL, bytes.NewReader(body))
-	if err != nil {
-		return res, fmt.Errorf("%w: %w", ErrRemote, err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	hreq.Header.Set("X-Principal", string(p))
-	if r.cfg.Credential != nil {
-		tok, err := r.cfg.Credential(ctx, p)
-		if err != nil {
-			return res, fmt.Errorf("%w: credential: %w", ErrRemote, err)
-		}
-		if tok != "" {
-			hreq.Header.Set("Authorization", "Bearer "+tok)
-		}
-	}
-	otel.GetTextMapPropagator().Inject(ctx, propagation.HeaderCarrier(hreq.Header))
-
-	resp, err := r.client.Do(hreq)
-	if err != nil {
-		return res, fmt.Errorf("%w: %s: %w", ErrRemote, method, err)
+		return a2aResult{}, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return res, fmt.Errorf("%w: %s: HTTP %d", ErrRemote, method, resp.StatusCode)
-	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, r.cfg.MaxResponse+1))
 	if err != nil {
-		return res, fmt.Errorf("%w: %s: read: %w", ErrRemote, method, err)
+		return a2aResult{}, fmt.Errorf("%w: %s: read: %w", ErrRemote, method, err)
 	}
 	if int64(len(data)) > r.cfg.MaxResponse {
-		return res, fmt.Errorf("%w: %s: response larger than %d bytes", ErrRemote, method, r.cfg.MaxResponse)
+		return a2aResult{}, fmt.Errorf("%w: %s: response larger than %d bytes", ErrRemote, method, r.cfg.MaxResponse)
 	}
 	return decodeAnswer(data, id, method)
 }
@@ -237,7 +243,7 @@ func decodeAnswer(data []byte, id, method string) (a2aResult, error) {
 // messageID is the A2A messageId of one dispatch, which the remote agent uses as its
 // idempotency key: the same turn asking the same agent the same thing again (a retry) gets the
 // same task instead of a second one. Outside a turn it is random.
-func messageID(in Inherited, agentID, request string) string {
+func messageID(in agent.Inherited, agentID, request string) string {
 	if in.TurnID == "" {
 		var b [16]byte
 		_, _ = rand.Read(b[:])

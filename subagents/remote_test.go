@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/principal"
 )
@@ -97,9 +100,9 @@ func newTestRemote(t *testing.T, url string, mutate func(*RemoteConfig)) *Remote
 	return r
 }
 
-var aliceAsks = Request{
+var aliceAsks = agent.Question{
 	Request: "is my flight delayed?",
-	Inherited: Inherited{Principal: "alice", EpisodeID: "ep_1", TurnID: "turn_1", Locale: "en-GB",
+	Inherited: agent.Inherited{Principal: "alice", EpisodeID: "ep_1", TurnID: "turn_1", Locale: "en-GB",
 		Location: "Lisbon", PriorContext: "They asked about offers."},
 }
 
@@ -113,7 +116,7 @@ func TestRemoteSendsTheInheritedContext(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Ask() error = %v", err)
 	}
-	if diff := cmp.Diff(Reply{Text: "UA 212 is on time.", Outcome: OutcomeOK}, got, ignoreBusy); diff != "" {
+	if diff := cmp.Diff(agent.Answer{Text: "UA 212 is on time.", Outcome: agent.OutcomeOK}, got, ignoreBusy); diff != "" {
 		t.Errorf("Ask() reply (-want +got):\n%s", diff)
 	}
 	calls := f.recorded()
@@ -121,8 +124,8 @@ func TestRemoteSendsTheInheritedContext(t *testing.T) {
 		t.Fatalf("calls = %d, want 1", len(calls))
 	}
 	c := calls[0]
-	if c.Method != "message/send" {
-		t.Errorf("method = %q, want message/send", c.Method)
+	if c.Method != "message/stream" {
+		t.Errorf("method = %q, want message/stream", c.Method)
 	}
 	if h := c.Header.Get("X-Principal"); h != "alice" {
 		t.Errorf("X-Principal = %q, want alice", h)
@@ -149,29 +152,29 @@ func TestRemoteSendsTheInheritedContext(t *testing.T) {
 	}
 }
 
-var ignoreBusy = cmp.Transformer("busy", func(r Reply) Reply { r.Busy = 0; return r })
+var ignoreBusy = cmp.Transformer("busy", func(r agent.Answer) agent.Answer { r.Busy = 0; return r })
 
 func TestRemoteAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		results []string // answered in order; the last repeats
-		want    Reply
+		want    agent.Answer
 		wantErr error
 	}{
 		{
 			name:    "degraded task is partial",
 			results: []string{`{"kind":"task","id":"t","status":{"state":"completed"},"metadata":{"outcome":"degraded"},"artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":"Only part of it."}]}]}`},
-			want:    Reply{Text: "Only part of it.", Outcome: OutcomePartial},
+			want:    agent.Answer{Text: "Only part of it.", Outcome: agent.OutcomePartial},
 		},
 		{
 			name:    "message result",
 			results: []string{`{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"Hello"},{"kind":"data","data":{}},{"kind":"text","text":"there"}]}`},
-			want:    Reply{Text: "Hello\nthere", Outcome: OutcomeOK},
+			want:    agent.Answer{Text: "Hello\nthere", Outcome: agent.OutcomeOK},
 		},
 		{
 			name:    "status message when no artifact",
 			results: []string{`{"kind":"task","id":"t","status":{"state":"completed","message":{"kind":"message","messageId":"s","role":"agent","parts":[{"kind":"text","text":"Done."}]}}}`},
-			want:    Reply{Text: "Done.", Outcome: OutcomeOK},
+			want:    agent.Answer{Text: "Done.", Outcome: agent.OutcomeOK},
 		},
 		{
 			name: "still working, then polled to completion",
@@ -180,7 +183,7 @@ func TestRemoteAnswers(t *testing.T) {
 				`{"kind":"task","id":"t9","status":{"state":"submitted"}}`,
 				`{"kind":"task","id":"t9","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":"Finally."}]}]}`,
 			},
-			want: Reply{Text: "Finally.", Outcome: OutcomeOK},
+			want: agent.Answer{Text: "Finally.", Outcome: agent.OutcomeOK},
 		},
 		{name: "failed", results: []string{`{"kind":"task","id":"t","status":{"state":"failed"}}`}, wantErr: ErrRemoteTask},
 		{name: "canceled", results: []string{`{"kind":"task","id":"t","status":{"state":"canceled"}}`}, wantErr: ErrRemoteTask},
@@ -355,4 +358,185 @@ func FuzzDecodeAnswer(f *testing.F) {
 			t.Fatalf("replyOf() = empty text without an error")
 		}
 	})
+}
+
+// sseAnswer writes JSON-RPC results as an SSE stream, flushing each, with the UUID-like event
+// ids some servers use.
+func sseAnswer(w http.ResponseWriter, id json.RawMessage, results ...string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	for i, r := range results {
+		_, _ = io.WriteString(w, "id: 3f2c-"+strconv.Itoa(i)+"\n: a comment\ndata: {\"jsonrpc\":\"2.0\",\"id\":"+string(id)+",\"result\":"+r+"}\n\n")
+		w.(http.Flusher).Flush()
+	}
+}
+
+func TestRemoteStreams(t *testing.T) {
+	f := newFakeA2A(t)
+	f.raw = func(w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+		calls := f.recorded()
+		switch c := calls[len(calls)-1]; c.Method {
+		case "message/stream":
+			sseAnswer(w, id,
+				`{"kind":"task","id":"t-s","contextId":"ep_1","status":{"state":"working"}}`,
+				`{"kind":"status-update","taskId":"t-s","contextId":"ep_1","status":{"state":"working"},"final":false}`,
+				`{"kind":"artifact-update","taskId":"t-s","contextId":"ep_1","artifact":{"artifactId":"reply","parts":[{"kind":"text","text":"UA 212 "}]}}`,
+				`{"kind":"status-update","taskId":"t-s","contextId":"ep_1","status":{"state":"completed"},"final":true}`)
+		case "tasks/get":
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"kind":"task","id":"t-s","status":{"state":"completed"},"artifacts":[{"artifactId":"reply","parts":[{"kind":"text","text":"UA 212 is on time."}]}]}}`)
+		}
+	}
+	got, err := newTestRemote(t, f.srv.URL, nil).Ask(t.Context(), aliceAsks)
+	if err != nil || got.Text != "UA 212 is on time." {
+		t.Fatalf("Ask() = %+v, %v; want the finished task's answer", got, err)
+	}
+	calls := f.recorded()
+	if len(calls) != 2 || calls[0].Method != "message/stream" || calls[1].Method != "tasks/get" {
+		t.Fatalf("calls = %v, want message/stream then tasks/get", calls)
+	}
+	want := map[string]any{"id": "t-s", "metadata": map[string]any{"principal": "alice"}}
+	if diff := cmp.Diff(want, calls[1].Params); diff != "" {
+		t.Errorf("tasks/get params (-want +got):\n%s", diff)
+	}
+	if calls[0].Header.Get("Accept") != "text/event-stream" {
+		t.Errorf("message/stream Accept = %q", calls[0].Header.Get("Accept"))
+	}
+}
+
+// An agent that does not stream is asked with message/send.
+func TestRemoteFallsBackToSend(t *testing.T) {
+	for _, code := range []int{-32601, -32004} {
+		f := newFakeA2A(t)
+		f.answer = func(method string, _ map[string]any) string {
+			if method == "message/stream" {
+				return `{"code":` + strconv.Itoa(code) + `,"message":"Method not found"}`
+			}
+			return `{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"Sent."}]}`
+		}
+		got, err := newTestRemote(t, f.srv.URL, nil).Ask(t.Context(), aliceAsks)
+		if err != nil || got.Text != "Sent." {
+			t.Errorf("code %d: Ask() = %+v, %v; want the message/send answer", code, got, err)
+		}
+		var methods []string
+		for _, c := range f.recorded() {
+			methods = append(methods, c.Method)
+		}
+		if diff := cmp.Diff([]string{"message/stream", "message/send"}, methods); diff != "" {
+			t.Errorf("code %d: calls (-want +got):\n%s", code, diff)
+		}
+	}
+}
+
+// A turn cancelled while the remote task works cancels the remote task, streamed or polled.
+func TestRemoteCancelsTheRemoteTask(t *testing.T) {
+	for _, streaming := range []bool{true, false} {
+		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
+			f := newFakeA2A(t)
+			f.raw = func(w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+				calls := f.recorded()
+				switch calls[len(calls)-1].Method {
+				case "message/stream":
+					if !streaming {
+						_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"error":{"code":-32004,"message":"This operation is not supported"}}`)
+						return
+					}
+					sseAnswer(w, id, `{"kind":"task","id":"t-hang","status":{"state":"working"}}`)
+					<-r.Context().Done() // works on until the caller leaves
+				case "message/send", "tasks/get":
+					_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"kind":"task","id":"t-hang","status":{"state":"working"}}}`)
+				case "tasks/cancel":
+					_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"kind":"task","id":"t-hang","status":{"state":"canceled"}}}`)
+				}
+			}
+			// The turn is cancelled once the client has read the working task: a whole SSE
+			// event, or a whole JSON response.
+			ctx, cancel := context.WithCancel(t.Context())
+			client := &http.Client{Transport: &seenTransport{mark: `"t-hang"`, seen: cancel}}
+			_, err := newTestRemote(t, f.srv.URL, func(c *RemoteConfig) {
+				c.PollInterval = 5 * time.Millisecond
+				c.HTTPClient = client
+			}).Ask(ctx, aliceAsks)
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("Ask() error = %v, want the cancellation", err)
+			}
+			calls := f.recorded()
+			last := calls[len(calls)-1]
+			want := map[string]any{"id": "t-hang", "metadata": map[string]any{"principal": "alice"}}
+			if last.Method != "tasks/cancel" || !cmp.Equal(want, last.Params) {
+				t.Errorf("last call = %s %v, want tasks/cancel %v", last.Method, last.Params, want)
+			}
+			if h := last.Header.Get("Authorization"); h != "Bearer token-for-alice" {
+				t.Errorf("tasks/cancel Authorization = %q, want the credential", h)
+			}
+		})
+	}
+}
+
+// seenTransport calls seen once a response body has been read up to the end of an SSE event,
+// or to its end, after mark.
+type seenTransport struct {
+	mark string
+	seen func()
+	once sync.Once
+}
+
+func (s *seenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		resp.Body = &seenBody{ReadCloser: resp.Body, t: s}
+	}
+	return resp, err
+}
+
+type seenBody struct {
+	io.ReadCloser
+	t    *seenTransport
+	read strings.Builder
+}
+
+func (b *seenBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.read.Write(p[:n])
+	_, after, found := strings.Cut(b.read.String(), b.t.mark)
+	if found && (strings.Contains(after, "\n\n") || errors.Is(err, io.EOF)) {
+		b.t.once.Do(b.t.seen)
+	}
+	return n, err
+}
+
+func FuzzSSEData(f *testing.F) {
+	for _, s := range []string{"data: {}\n\n", "id: x\ndata:a\ndata: b\r\n\r\n", ": c\n\ndata\n\n", "data: " + strings.Repeat("x", 300) + "\n\n", "dataX: y\n\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		total := 0
+		for data, err := range sseData(strings.NewReader(string(body)), 256) {
+			if err != nil {
+				if !errors.Is(err, errEventTooLarge) {
+					t.Fatalf("sseData error = %v", err)
+				}
+				return
+			}
+			if len(data) > 256 {
+				t.Fatalf("event of %d bytes past the 256 limit", len(data))
+			}
+			total += len(data)
+		}
+		if total > len(body) {
+			t.Fatalf("yielded %d bytes of data from %d bytes", total, len(body))
+		}
+	})
+}
+
+func TestSSEData(t *testing.T) {
+	in := "retry: 10\nid: 9f3e\nevent: x\ndata: one\ndata:two\n\n: keep-alive\n\ndataX: no\ndata\n\ndata: cut"
+	var got []string
+	for data, err := range sseData(strings.NewReader(in), 1<<10) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(data))
+	}
+	if diff := cmp.Diff([]string{"one\ntwo", ""}, got); diff != "" {
+		t.Errorf("sseData (-want +got):\n%s", diff)
+	}
 }

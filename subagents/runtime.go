@@ -1,12 +1,11 @@
 package subagents
 
-import "context"
+import "github.com/switchboard-ai/switchboard/agent"
 
-// Runtime answers for one sub-agent definition: an [Agent] runs the definition's own LLM loop
-// over its CCS tools, a [Remote] asks the remote A2A agent named by its a2a_url. Both take the
-// same [Request] and return the same [Reply], so the wiring treats them alike.
-type Runtime interface {
-	Ask(ctx context.Context, req Request) (Reply, error)
-}
-
-var _ Runtime = (*Agent)(nil)
+// Both runtimes implement the orchestrator's sub-agent contract themselves: an [Agent] runs
+// the definition's own LLM loop over its CCS tools, a [Remote] asks the remote A2A agent named
+// by its a2a_url.
+var (
+	_ agent.SubAgent = (*Agent)(nil)
+	_ agent.SubAgent = (*Remote)(nil)
+)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/subagents"
@@ -30,9 +31,9 @@ func TestHangEndsAtInvocationDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), deadline)
 	defer cancel()
 	start := time.Now()
-	_, err := a.Ask(ctx, subagents.Request{
+	_, err := a.Ask(ctx, agent.Question{
 		Request:   "how many points do i have",
-		Inherited: subagents.Inherited{Principal: ccsdemo.Alice},
+		Inherited: agent.Inherited{Principal: ccsdemo.Alice},
 	})
 	elapsed := time.Since(start)
 
@@ -60,15 +61,15 @@ func TestHangEndsAtClientTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	start := time.Now()
-	reply, err := a.Ask(ctx, subagents.Request{
+	reply, err := a.Ask(ctx, agent.Question{
 		Request:   "how many points do i have",
-		Inherited: subagents.Inherited{Principal: ccsdemo.Alice},
+		Inherited: agent.Inherited{Principal: ccsdemo.Alice},
 	})
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatalf("Ask() error = %v", err)
 	}
-	if reply.Outcome != subagents.OutcomeUnavailable {
+	if reply.Outcome != agent.OutcomeUnavailable {
 		t.Errorf("Ask().Outcome = %q, want unavailable", reply.Outcome)
 	}
 	if got := m.toolResults(""); len(got) != 1 || got[0] != unavailableResult {

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/principal"
 )
 
 // A2AConfig describes the agent that the A2A routes publish (DESIGN.md §6): the Agent Card at
@@ -31,6 +33,14 @@ type A2AConfig struct {
 	PublicURL string
 	// Version is the agent's version on the card; default "dev".
 	Version string
+	// Current, when set, returns the orchestrator and sub-agents turns use now, replacing the
+	// two fields above on the card once the definitions can be reloaded.
+	Current func() (*definitions.Definition, []*definitions.Definition)
+	// TrustedServices are the principals (service credentials' subjects) allowed to act on
+	// behalf of a user: another switchboard whose remote sub-agent this one is. A request
+	// authenticated as one of them runs as the user its metadata.principal names; any other
+	// caller runs as itself, and naming someone else is refused.
+	TrustedServices []principal.Principal
 }
 
 // a2aMethods are the JSON-RPC methods POST /a2a answers, for the method-not-found message.
@@ -53,6 +63,10 @@ func (s *server) a2aRPC(c *gin.Context) {
 	}
 	req, rerr := decodeRPC(body)
 	if rerr != nil {
+		s.rpcReply(c, req.ID, nil, rerr)
+		return
+	}
+	if rerr = s.actFor(c, req.Params); rerr != nil {
 		s.rpcReply(c, req.ID, nil, rerr)
 		return
 	}
@@ -83,6 +97,63 @@ func (s *server) a2aRPC(c *gin.Context) {
 		return // the caller left while the turn ran; the turn itself carries on
 	}
 	s.rpcReply(c, req.ID, result, rerr)
+}
+
+// actFor settles whom a request acts for. A caller may say it in metadata.principal (of the
+// params, or of the message): a trusted service then acts for that user, who becomes the
+// request's principal; any other caller may only name itself.
+func (s *server) actFor(c *gin.Context, params json.RawMessage) *rpcError {
+	claimed, e := claimedPrincipal(params)
+	if e != nil || claimed == "" {
+		return e
+	}
+	caller := principalOf(c)
+	switch {
+	case claimed == caller:
+		return nil
+	case !slices.Contains(s.cfg.A2A.TrustedServices, caller):
+		return rpcErr(codeInvalidParams, "metadata.principal does not match the authenticated user, and this credential is not one the agent trusts to act for users (a2a.trusted_services).")
+	}
+	c.Set(principalKey, claimed)
+	c.Request = c.Request.WithContext(principal.NewContext(c.Request.Context(), claimed))
+	return nil
+}
+
+// claimedPrincipal reads metadata.principal from a request's params and from its message's
+// metadata; both may be given, but must agree.
+func claimedPrincipal(params json.RawMessage) (principal.Principal, *rpcError) {
+	if params == nil {
+		return "", nil
+	}
+	var md struct {
+		Metadata map[string]any `json:"metadata"`
+		Message  *struct {
+			Metadata map[string]any `json:"metadata"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(params, &md) != nil {
+		return "", nil // the method's own decoding says what is wrong
+	}
+	maps := []map[string]any{md.Metadata}
+	if md.Message != nil {
+		maps = append(maps, md.Message.Metadata)
+	}
+	var claimed string
+	for _, m := range maps {
+		v, ok := m["principal"]
+		if !ok {
+			continue
+		}
+		p, isString := v.(string)
+		switch {
+		case !isString || strings.TrimSpace(p) == "":
+			return "", rpcErr(codeInvalidParams, "metadata.principal must be a non-empty string.")
+		case claimed != "" && p != claimed:
+			return "", rpcErr(codeInvalidParams, "metadata.principal differs between the params and the message.")
+		}
+		claimed = p
+	}
+	return principal.Principal(claimed), nil
 }
 
 func (s *server) rpcReply(c *gin.Context, id json.RawMessage, result any, rerr *rpcError) {
@@ -161,15 +232,27 @@ func decodeParams(raw json.RawMessage, v any) *rpcError {
 	return nil
 }
 
-// taskID reads the params of tasks/get, tasks/cancel and tasks/resubscribe.
-func taskID(raw json.RawMessage) (string, *rpcError) {
+// taskQuery reads the params of tasks/get, tasks/cancel and tasks/resubscribe (TaskQueryParams
+// and TaskIdParams): the task id, and the history length when one is asked for.
+func taskQuery(raw json.RawMessage) (taskIDParams, *rpcError) {
 	var tp taskIDParams
 	if e := decodeParams(raw, &tp); e != nil {
-		return "", e
+		return tp, e
 	}
-	id := strings.TrimSpace(tp.ID)
-	if id == "" {
-		return "", rpcErr(codeInvalidParams, "params.id (the task id) is required.")
+	tp.ID = strings.TrimSpace(tp.ID)
+	if tp.ID == "" {
+		return tp, rpcErr(codeInvalidParams, "params.id (the task id) is required.")
 	}
-	return id, nil
+	if e := checkHistoryLength(tp.HistoryLength); e != nil {
+		return tp, e
+	}
+	return tp, nil
+}
+
+// checkHistoryLength refuses a negative historyLength: it counts messages.
+func checkHistoryLength(n *int) *rpcError {
+	if n != nil && *n < 0 {
+		return rpcErr(codeInvalidParams, "historyLength must be 0 or more.")
+	}
+	return nil
 }

@@ -91,6 +91,12 @@ func newAgentCard(cfg A2AConfig) agentCard {
 // agentCardRoute serves GET /.well-known/agent-card.json (public).
 func (s *server) agentCardRoute(c *gin.Context) {
 	card := s.card
+	if cur := s.cfg.A2A.Current; cur != nil {
+		// The definitions were reloaded since start: describe what turns use now.
+		a := s.cfg.A2A
+		a.Orchestrator, a.SubAgents = cur()
+		card = newAgentCard(a)
+	}
 	card.URL = s.publicBase(c.Request) + "/a2a"
 	card.AdditionalInterfaces = []agentInterface{{URL: card.URL, Transport: a2aTransport}}
 	if s.cfg.A2A.PublicURL == "" {

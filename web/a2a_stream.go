@@ -25,6 +25,14 @@ func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
 		out.fail(e)
 		return
 	}
+	var historyLength *int
+	if sp.Configuration != nil {
+		historyLength = sp.Configuration.HistoryLength
+	}
+	if e := checkHistoryLength(historyLength); e != nil {
+		out.fail(e)
+		return
+	}
 	// Refuse the stream before the turn starts, or the turn would run unseen.
 	slot, e := s.openRPCStream(c, "")
 	if e != nil {
@@ -42,22 +50,24 @@ func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
 		defer s.cancelIfRunning(c, rec.ID)
 	}
 	rec.State, rec.Reply = orchestrator.TurnRunning, "" // the stream tells the rest
-	if out.send(taskFromTurn(rec)) != nil {
+	if out.send(taskFromTurn(rec).withHistory(historyLength)) != nil {
 		return
 	}
 	s.followTask(c, out, rec.ID, rec.EpisodeID)
 }
 
-// a2aResubscribe answers tasks/resubscribe: the task as it stands, then its events from the
-// start, ending with the final status update.
+// a2aResubscribe answers tasks/resubscribe. For a running task: the task as it stands, then its
+// events from the start, ending with the final status update. For a finished task: its final
+// snapshot and its terminal status update only, so that a client applying events in order
+// never sees a finished task go back to working.
 func (s *server) a2aResubscribe(c *gin.Context, req rpcRequest) {
 	out := newRPCStream(c, req.ID)
-	id, e := taskID(req.Params)
+	q, e := taskQuery(req.Params)
 	if e != nil {
 		out.fail(e)
 		return
 	}
-	rec, err := s.cfg.Service.Turn(c.Request.Context(), principalOf(c), id)
+	rec, err := s.cfg.Service.Turn(c.Request.Context(), principalOf(c), q.ID)
 	if err != nil {
 		out.fail(s.taskErr(c.Request.Context(), err))
 		return
@@ -68,7 +78,13 @@ func (s *server) a2aResubscribe(c *gin.Context, req rpcRequest) {
 		return
 	}
 	defer slot.close()
-	if out.send(taskFromTurn(rec)) != nil {
+	task := taskFromTurn(rec).withHistory(q.HistoryLength)
+	if out.send(task) != nil {
+		return
+	}
+	if rec.State == orchestrator.TurnCompleted {
+		tr := &taskTranslator{taskID: rec.ID, contextID: rec.EpisodeID}
+		_ = out.send(tr.status(task.Status.State, task.Status.Message, true))
 		return
 	}
 	s.followTask(c, out, rec.ID, rec.EpisodeID)

@@ -29,12 +29,19 @@ func (s *server) a2aSend(ctx context.Context, p principal.Principal, raw json.Ra
 	if e := decodeParams(raw, &sp); e != nil {
 		return nil, e
 	}
+	var historyLength *int
+	if sp.Configuration != nil {
+		historyLength = sp.Configuration.HistoryLength
+	}
+	if e := checkHistoryLength(historyLength); e != nil {
+		return nil, e
+	}
 	rec, e := s.a2aStart(ctx, p, sp)
 	if e != nil {
 		return nil, e
 	}
 	if sp.Configuration != nil && sp.Configuration.Blocking != nil && !*sp.Configuration.Blocking {
-		return taskFromTurn(rec), nil
+		return taskFromTurn(rec).withHistory(historyLength), nil
 	}
 	for _, err := range s.cfg.Hub.Follow(ctx, rec.ID, 0) {
 		if err != nil {
@@ -44,7 +51,7 @@ func (s *server) a2aSend(ctx context.Context, p principal.Principal, raw json.Ra
 			return nil, errInternal
 		}
 	}
-	return s.a2aTask(ctx, p, rec.ID)
+	return s.a2aTask(ctx, p, rec.ID, historyLength)
 }
 
 // a2aStart checks message/send (and message/stream) params and starts the turn they ask for.
@@ -88,7 +95,9 @@ func (s *server) startRequest(ctx context.Context, p principal.Principal, sp sen
 		return bad("message.messageId is required.")
 	case len(m.MessageID) > 180:
 		return bad("message.messageId is longer than 180 characters.")
-	case m.Role != "" && m.Role != "user":
+	case m.Role == "":
+		return bad(`message.role is required: "user".`)
+	case m.Role != "user":
 		return bad(`message.role must be "user".`)
 	case len(m.ContextID) > 128 || len(m.TaskID) > 128:
 		return bad("message.contextId or message.taskId is too long.")
@@ -169,28 +178,30 @@ func acceptsText(modes []string) bool {
 
 // a2aGet answers tasks/get. Another principal's task is not found, like an unknown one.
 func (s *server) a2aGet(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
-	id, e := taskID(raw)
+	q, e := taskQuery(raw)
 	if e != nil {
 		return nil, e
 	}
-	return s.a2aTask(ctx, p, id)
+	return s.a2aTask(ctx, p, q.ID, q.HistoryLength)
 }
 
-func (s *server) a2aTask(ctx context.Context, p principal.Principal, id string) (any, *rpcError) {
+// a2aTask is p's task id, with at most historyLength messages of history (nil: all of them).
+func (s *server) a2aTask(ctx context.Context, p principal.Principal, id string, historyLength *int) (any, *rpcError) {
 	rec, err := s.cfg.Service.Turn(ctx, p, id)
 	if err != nil {
 		return nil, s.taskErr(ctx, err)
 	}
-	return taskFromTurn(rec), nil
+	return taskFromTurn(rec).withHistory(historyLength), nil
 }
 
 // a2aCancel answers tasks/cancel: it cancels p's running turn, waits for it to stop and
 // returns the canceled task. A task that already finished is not cancelable.
 func (s *server) a2aCancel(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
-	id, e := taskID(raw)
+	q, e := taskQuery(raw)
 	if e != nil {
 		return nil, e
 	}
+	id := q.ID
 	rec, err := s.cfg.Service.Turn(ctx, p, id)
 	if err != nil {
 		return nil, s.taskErr(ctx, err)
@@ -198,7 +209,9 @@ func (s *server) a2aCancel(ctx context.Context, p principal.Principal, raw json.
 	if rec.State == orchestrator.TurnCompleted {
 		return nil, rpcErr(codeTaskNotCancelable, "The task has already finished and cannot be canceled.")
 	}
-	if err := s.cfg.Service.Cancel(ctx, p, id); err != nil {
+	if err := s.cfg.Service.Cancel(ctx, p, id); errors.Is(err, orchestrator.ErrTurnFinished) {
+		return nil, rpcErr(codeTaskNotCancelable, "The task has already finished and cannot be canceled.")
+	} else if err != nil {
 		return nil, s.taskErr(ctx, err)
 	}
 	if rec, err = s.cfg.Service.Turn(ctx, p, id); err != nil {
@@ -226,9 +239,20 @@ func (s *server) taskErr(ctx context.Context, err error) *rpcError {
 
 // taskFromTurn is the A2A view of a stored turn. The reply is the task's one artifact; the
 // turn's outcome (ok, degraded, failed, cancelled) rides along in metadata.outcome, so a caller
-// can tell a degraded answer from a clean one.
+// can tell a degraded answer from a clean one. The history is the task's messages: the user's,
+// and the reply once there is one.
 func taskFromTurn(rec orchestrator.TurnRecord) a2aTask {
 	t := a2aTask{ID: rec.ID, ContextID: rec.EpisodeID, Kind: "task"}
+	userID, ok := strings.CutPrefix(rec.IdempotencyKey, a2aKeyPrefix)
+	if !ok {
+		userID = rec.ID + "-user" // started by another API: no A2A messageId
+	}
+	t.History = []a2aMessage{{Kind: "message", MessageID: userID, Role: "user", Parts: []a2aPart{{Kind: "text", Text: rec.Message}},
+		ContextID: rec.EpisodeID, TaskID: rec.ID}}
+	if rec.State == orchestrator.TurnCompleted && rec.Reply != "" {
+		t.History = append(t.History, a2aMessage{Kind: "message", MessageID: rec.ID + "-reply", Role: "agent",
+			Parts: []a2aPart{{Kind: "text", Text: rec.Reply}}, ContextID: rec.EpisodeID, TaskID: rec.ID})
+	}
 	ts := rec.Created
 	if !rec.Completed.IsZero() {
 		ts = rec.Completed
@@ -240,6 +264,15 @@ func taskFromTurn(rec orchestrator.TurnRecord) a2aTask {
 	}
 	if rec.Reply != "" {
 		t.Artifacts = []a2aArtifact{{ArtifactID: a2aReplyArtifact, Name: "reply", Parts: []a2aPart{{Kind: "text", Text: rec.Reply}}}}
+	}
+	return t
+}
+
+// withHistory keeps the n most recent messages of the task's history; nil keeps them all and
+// 0 none.
+func (t a2aTask) withHistory(n *int) a2aTask {
+	if n != nil && *n < len(t.History) {
+		t.History = t.History[len(t.History)-max(*n, 0):]
 	}
 	return t
 }

@@ -31,6 +31,7 @@ import (
 type a2aHarness struct {
 	srv     *httptest.Server
 	service *orchestrator.Service
+	hub     *stream.Hub
 	hang    atomic.Bool
 }
 
@@ -76,6 +77,7 @@ func newA2AHarness(t *testing.T, edit func(*Config)) *a2aHarness {
 	}
 	st := store.NewMemory()
 	hub := stream.NewHub(st)
+	h.hub = hub
 	h.service, err = orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: hub, Deadline: 20 * time.Second, Logger: slog.New(slog.DiscardHandler),
 	})
@@ -293,8 +295,12 @@ func TestA2AErrors(t *testing.T) {
 		{"agent role", "tok-alice", msg(`"role":"agent","parts":[{"kind":"text","text":"hi"}]`), codeInvalidParams, "7"},
 		{"blank text", "tok-alice", msg(`"parts":[{"kind":"text","text":"  "}]`), codeInvalidParams, "7"},
 		{"file part", "tok-alice", msg(`"parts":[{"kind":"file","file":{"uri":"https://x/y.png"}}]`), codeContentType, "7"},
-		{"image output only", "tok-alice", send(`{"configuration":{"acceptedOutputModes":["image/png"]},"message":{"messageId":"m","parts":[{"kind":"text","text":"hi"}]}}`), codeContentType, "7"},
-		{"someone else's principal", "tok-alice", send(`{"metadata":{"principal":"bob"},"message":{"messageId":"m","parts":[{"kind":"text","text":"how many points do I have?"}]}}`), codeInvalidParams, "7"},
+		{"image output only", "tok-alice", send(`{"configuration":{"acceptedOutputModes":["image/png"]},"message":{"messageId":"m","role":"user","parts":[{"kind":"text","text":"hi"}]}}`), codeContentType, "7"},
+		{"no role", "tok-alice", send(`{"message":{"messageId":"m","parts":[{"kind":"text","text":"hi"}]}}`), codeInvalidParams, "7"},
+		{"negative historyLength on send", "tok-alice", send(`{"configuration":{"historyLength":-1},"message":{"messageId":"m-h","role":"user","parts":[{"kind":"text","text":"hi"}]}}`), codeInvalidParams, "7"},
+		{"negative historyLength on get", "tok-alice", `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"turn_x","historyLength":-3}}`, codeInvalidParams, "1"},
+		{"fractional historyLength", "tok-alice", `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"turn_x","historyLength":1.5}}`, codeInvalidParams, "1"},
+		{"someone else's principal", "tok-alice", send(`{"metadata":{"principal":"bob"},"message":{"messageId":"m","role":"user","parts":[{"kind":"text","text":"how many points do I have?"}]}}`), codeInvalidParams, "7"},
 		{"someone else's principal in the message", "tok-alice", msg(`"metadata":{"principal":"bob"},"parts":[{"kind":"text","text":"hi"}]`), codeInvalidParams, "7"},
 		{"unknown follow-up task", "tok-alice", msg(`"taskId":"turn_nope","parts":[{"kind":"text","text":"and now?"}]`), codeTaskNotFound, "7"},
 		{"get without id", "tok-alice", `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{}}`, codeInvalidParams, "1"},
@@ -317,8 +323,18 @@ func TestA2AErrors(t *testing.T) {
 			if r.Error == nil || r.Error.Code != tc.code || string(r.ID) != tc.id || r.JSONRPC != "2.0" || len(r.Result) != 0 {
 				t.Fatalf("response = %+v %s, want error %d with id %s", r.Error, r.ID, tc.code, tc.id)
 			}
-			if m := r.Error.Message; m == "" || strings.Contains(m, "orchestrator:") || strings.Contains(m, "json:") {
-				t.Errorf("error message %q: want plain words, nothing internal", m)
+			// The message is the specification's text for the code; the detail is in data.
+			specText := map[int]string{
+				codeParse: "Invalid JSON payload", codeInvalidRequest: "Request payload validation error",
+				codeMethodNotFound: "Method not found", codeInvalidParams: "Invalid parameters",
+				codeTaskNotFound: "Task not found", codePushNotSupported: "Push Notification is not supported",
+				codeContentType: "Incompatible content types", codeNoExtendedCard: "Authenticated Extended Card is not configured",
+			}[tc.code]
+			if r.Error.Message != specText {
+				t.Errorf("error message = %q, want the specification's %q", r.Error.Message, specText)
+			}
+			if r.Error.Data == nil || r.Error.Data.Detail == "" || strings.Contains(r.Error.Data.Detail, "orchestrator:") || strings.Contains(r.Error.Data.Detail, "json:") {
+				t.Errorf("error data = %+v: want the detail in plain words, nothing internal", r.Error.Data)
 			}
 		})
 	}
@@ -346,6 +362,43 @@ func TestA2ASendRoundTrip(t *testing.T) {
 	// tasks/get returns the stored task as message/send did.
 	if diff := cmp.Diff(task, h.task(t, "tok-alice", "tasks/get", map[string]string{"id": task.ID})); diff != "" {
 		t.Errorf("tasks/get (-send +get):\n%s", diff)
+	}
+	// The history is the task's messages, the user's first; historyLength keeps the newest.
+	type turnText struct{ ID, Role, Text string }
+	history := func(tk a2aTask) []turnText {
+		var out []turnText
+		for _, m := range tk.History {
+			if m.Kind != "message" || m.TaskID != tk.ID || m.ContextID != tk.ContextID || len(m.Parts) != 1 {
+				t.Errorf("history message %+v: want one text part in the task's context", m)
+			}
+			out = append(out, turnText{m.MessageID, m.Role, m.Parts[0].Text})
+		}
+		return out
+	}
+	user := turnText{"m-1", "user", twoIntents}
+	agent := turnText{task.ID + "-reply", "agent", replyText(task)}
+	for _, tc := range []struct {
+		name   string
+		length any
+		want   []turnText
+	}{
+		{"all by default", nil, []turnText{user, agent}},
+		{"more than there are", 10, []turnText{user, agent}},
+		{"the newest", 1, []turnText{agent}},
+		{"none", 0, nil},
+	} {
+		params := map[string]any{"id": task.ID}
+		if tc.length != nil {
+			params["historyLength"] = tc.length
+		}
+		if diff := cmp.Diff(tc.want, history(h.task(t, "tok-alice", "tasks/get", params))); diff != "" {
+			t.Errorf("%s: tasks/get history (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	sendNoHistory := sendParamsOf("m-1", twoIntents, nil)
+	sendNoHistory["configuration"] = map[string]any{"historyLength": 0}
+	if got := h.task(t, "tok-alice", "message/send", sendNoHistory); len(got.History) != 0 || got.ID != task.ID {
+		t.Errorf("message/send with historyLength 0 = %+v, want the task without history", got)
 	}
 	// The messageId is the idempotency key: the same message is the same task.
 	if again := h.task(t, "tok-alice", "message/send", sendParamsOf("m-1", twoIntents, nil)); again.ID != task.ID {
@@ -397,6 +450,15 @@ func TestA2ACancelRunningTask(t *testing.T) {
 	}
 	if r := h.rpc(t, "tok-alice", "tasks/cancel", map[string]string{"id": task.ID}); r.Error == nil || r.Error.Code != codeTaskNotCancelable {
 		t.Errorf("second tasks/cancel = %+v, want %d", r.Error, codeTaskNotCancelable)
+	}
+	// Resubscribing never shows the canceled task working again.
+	replay, rerr := h.streamEvents(t, "tok-alice", "tasks/resubscribe", map[string]string{"id": task.ID})
+	var states []string
+	for _, ev := range replay {
+		states = append(states, ev["status"].(map[string]any)["state"].(string))
+	}
+	if rerr != nil || !slices.Equal(states, []string{stateCanceled, stateCanceled}) || replay[1]["final"] != true {
+		t.Errorf("resubscribe to the canceled task: states %v (%+v), want canceled, then the final canceled status", states, rerr)
 	}
 }
 
@@ -489,10 +551,17 @@ func TestA2AStream(t *testing.T) {
 		t.Errorf("streamed reply %q, stored reply %q: want the same", reply.String(), replyText(stored))
 	}
 
-	// tasks/resubscribe replays the finished task to its end.
+	// tasks/resubscribe to the finished task: its final snapshot, then its terminal status only.
 	replay, rerr := h.streamEvents(t, "tok-alice", "tasks/resubscribe", map[string]string{"id": taskID})
-	if rerr != nil || len(replay) == 0 || replay[0]["kind"] != "task" || replay[len(replay)-1]["final"] != true {
-		t.Errorf("resubscribe = %v, %+v; want the task, then events to the final one", replay, rerr)
+	if rerr != nil || len(replay) != 2 {
+		t.Fatalf("resubscribe = %v, %+v; want the task and its final status", replay, rerr)
+	}
+	snap, final := replay[0], replay[1]
+	if snap["kind"] != "task" || snap["status"].(map[string]any)["state"] != stateCompleted || len(snap["history"].([]any)) != 2 {
+		t.Errorf("resubscribe snapshot = %v, want the completed task with its history", snap)
+	}
+	if final["kind"] != "status-update" || final["final"] != true || final["taskId"] != taskID || final["status"].(map[string]any)["state"] != stateCompleted {
+		t.Errorf("resubscribe second event = %v, want the final completed status", final)
 	}
 	// Errors in a stream come as a JSON-RPC error event, which streaming clients read.
 	if _, rerr := h.streamEvents(t, "tok-bob", "tasks/resubscribe", map[string]string{"id": taskID}); rerr == nil || rerr.Code != codeTaskNotFound {
@@ -595,4 +664,58 @@ func FuzzDecodeRPC(f *testing.F) {
 			t.Fatalf("response with id %q does not encode: %v", req.ID, err)
 		}
 	})
+}
+
+// A trusted service (another switchboard whose sub-agent this one is) acts for the user its
+// metadata names; nobody else may name another user.
+func TestA2ADelegation(t *testing.T) {
+	h := newA2AHarness(t, func(c *Config) {
+		c.Auth = tokens{"tok-alice": "alice", "tok-bob": "bob", "tok-svc": "svc-hub"}
+		c.A2A.TrustedServices = []principal.Principal{"svc-hub"}
+	})
+	forAlice := map[string]any{"principal": "alice"}
+	params := sendParamsOf("m-svc", "how many points do I have?", map[string]any{"metadata": forAlice})
+	task := h.task(t, "tok-svc", "message/send", params)
+	if rec, err := h.service.Turn(t.Context(), "alice", task.ID); err != nil || rec.State != orchestrator.TurnCompleted {
+		t.Fatalf("alice's turn %s = %+v, %v; want it completed, as hers", task.ID, rec.State, err)
+	}
+	if _, err := h.service.Turn(t.Context(), "svc-hub", task.ID); !errors.Is(err, orchestrator.ErrNotFound) {
+		t.Errorf("the service owns the turn (%v): it only acts for alice", err)
+	}
+	// Every method acts for the user the params' metadata names.
+	if got := h.task(t, "tok-svc", "tasks/get", map[string]any{"id": task.ID, "metadata": forAlice}); got.ID != task.ID {
+		t.Errorf("tasks/get for alice = %+v", got)
+	}
+	if r := h.rpc(t, "tok-svc", "tasks/get", map[string]any{"id": task.ID}); r.Error == nil || r.Error.Code != codeTaskNotFound {
+		t.Errorf("tasks/get as the service itself = %+v, want %d", r.Error, codeTaskNotFound)
+	}
+	events, rerr := h.streamEvents(t, "tok-svc", "message/stream", map[string]any{"metadata": forAlice,
+		"message": sendParamsOf("m-svc-2", "what tier am i in?", nil)["message"]})
+	if rerr != nil || len(events) < 2 || events[len(events)-1]["final"] != true {
+		t.Errorf("message/stream for alice = %v, %+v", events, rerr)
+	} else if _, err := h.service.Turn(t.Context(), "alice", events[0]["id"].(string)); err != nil {
+		t.Errorf("streamed turn is not alice's: %v", err)
+	}
+
+	for _, tc := range []struct {
+		name, token string
+		params      any
+	}{
+		{"an untrusted user naming another", "tok-bob", params},
+		{"a principal that is not a string", "tok-svc", sendParamsOf("m-x", "hi", map[string]any{"metadata": map[string]any{"principal": 7}})},
+		{"an empty principal", "tok-svc", sendParamsOf("m-x", "hi", map[string]any{"metadata": map[string]any{"principal": ""}})},
+		{"params and message disagree", "tok-svc", map[string]any{"metadata": map[string]any{"principal": "bob"},
+			"message": sendParamsOf("m-x", "hi", map[string]any{"metadata": forAlice})["message"]}},
+		{"an untrusted tasks/get for another", "tok-bob", map[string]any{"id": task.ID, "metadata": forAlice}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			method := "message/send"
+			if m, ok := tc.params.(map[string]any); ok && m["id"] != nil {
+				method = "tasks/get"
+			}
+			if r := h.rpc(t, tc.token, method, tc.params); r.Error == nil || r.Error.Code != codeInvalidParams {
+				t.Errorf("%s = %+v, want %d", method, r.Error, codeInvalidParams)
+			}
+		})
+	}
 }

@@ -35,17 +35,20 @@ type rpcResponse struct {
 	Error   *rpcError       `json:"error,omitempty"`
 }
 
-// rpcError is a JSON-RPC error object. Message is written for the caller and never carries
-// internal error text.
+// rpcError is a JSON-RPC error object. Message is the protocol's default text for the code
+// ("Task not found"), which clients match on; Data says exactly what was wrong, in words written
+// for the caller. Neither ever carries internal error text.
 type rpcError struct {
-	Code    int           `json:"code"`
-	Message string        `json:"message"`
-	Data    *rpcErrorData `json:"data,omitempty"`
+	Code    int        `json:"code"`
+	Message string     `json:"message"`
+	Data    *errorData `json:"data,omitempty"`
 }
 
-// rpcErrorData says more about an error, in the terms of the REST API's error shape.
-type rpcErrorData struct {
-	Code       string `json:"code"`                  // e.g. rate_limited
+// errorData is the data member of switchboard's JSON-RPC errors: a detail in words, or the
+// REST API's error code (e.g. rate_limited) with when to retry.
+type errorData struct {
+	Detail     string `json:"detail,omitempty"`
+	Code       string `json:"code,omitempty"`
 	RetryAfter int    `json:"retry_after,omitempty"` // seconds, also sent as Retry-After
 }
 
@@ -59,6 +62,7 @@ const (
 	codeTaskNotFound      = -32001
 	codeTaskNotCancelable = -32002
 	codePushNotSupported  = -32003
+	codeUnsupported       = -32004
 	codeContentType       = -32005
 	codeNoExtendedCard    = -32007
 	// codeRateLimited is switchboard's own server error (JSON-RPC reserves -32000 to -32099
@@ -67,12 +71,34 @@ const (
 	codeRateLimited = -32029
 )
 
-func rpcErr(code int, message string) *rpcError { return &rpcError{Code: code, Message: message} }
+// errorTexts are the default messages the A2A v0.3 specification gives each error code.
+var errorTexts = map[int]string{
+	codeParse:             "Invalid JSON payload",
+	codeInvalidRequest:    "Request payload validation error",
+	codeMethodNotFound:    "Method not found",
+	codeInvalidParams:     "Invalid parameters",
+	codeInternal:          "Internal error",
+	codeTaskNotFound:      "Task not found",
+	codeTaskNotCancelable: "Task cannot be canceled",
+	codePushNotSupported:  "Push Notification is not supported",
+	codeUnsupported:       "This operation is not supported",
+	codeContentType:       "Incompatible content types",
+	codeNoExtendedCard:    "Authenticated Extended Card is not configured",
+}
+
+// rpcErr is the error with code, its specification text as message and detail as data.
+func rpcErr(code int, detail string) *rpcError {
+	e := &rpcError{Code: code, Message: errorTexts[code]}
+	if detail != "" {
+		e.Data = &errorData{Detail: detail}
+	}
+	return e
+}
 
 // errInternal is the only thing a caller learns about a failure on our side.
 var errInternal = rpcErr(codeInternal, "Something went wrong on our side. Please try again.")
 
-var errTaskNotFound = rpcErr(codeTaskNotFound, "No such task.")
+var errTaskNotFound = rpcErr(codeTaskNotFound, "No task with this id belongs to you.")
 
 // Task states of A2A v0.3 that switchboard reports (a turn is never submitted-but-idle, and
 // never asks for more input).
@@ -156,11 +182,15 @@ type sendParams struct {
 type sendConfig struct {
 	AcceptedOutputModes []string `json:"acceptedOutputModes"`
 	Blocking            *bool    `json:"blocking"`
+	HistoryLength       *int     `json:"historyLength"`
 }
 
-// taskIDParams are the params of tasks/get, tasks/cancel and tasks/resubscribe.
+// taskIDParams are the params of tasks/get (TaskQueryParams), tasks/cancel and
+// tasks/resubscribe (TaskIdParams).
 type taskIDParams struct {
-	ID string `json:"id"`
+	ID            string         `json:"id"`
+	HistoryLength *int           `json:"historyLength"`
+	Metadata      map[string]any `json:"metadata"`
 }
 
 func agentText(id, text string) *a2aMessage {

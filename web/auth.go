@@ -65,7 +65,10 @@ func (s *server) requireTurnAccess(c *gin.Context) {
 	p, err := s.cfg.TurnTokens.Verify(c.Query("token"), c.Param("id"))
 	if err != nil {
 		dropBody(c.Writer, c.Request)
-		abort(c, http.StatusNotFound, "not_found", "No such turn or episode.")
+		// Expired, forged or for another turn: the link no longer admits anyone. Saying so
+		// reveals nothing about the turn, which a valid token alone could name.
+		c.Header("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)
+		abort(c, http.StatusUnauthorized, "invalid_token", "This events link has expired or is not valid for this turn: fetch the turn again with your bearer token.")
 		return
 	}
 	c.Set(principalKey, p)

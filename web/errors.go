@@ -36,6 +36,8 @@ func (s *server) abortErr(c *gin.Context, err error) {
 	case errors.Is(err, orchestrator.ErrRunningElsewhere):
 		c.Header("Retry-After", "1")
 		abort(c, http.StatusConflict, "running_elsewhere", "This turn is running on another server and cannot be cancelled from here. Retry, or let it finish.")
+	case errors.Is(err, orchestrator.ErrTurnFinished):
+		abort(c, http.StatusConflict, "turn_finished", "This turn has already finished; there is nothing to cancel.")
 	case errors.Is(err, orchestrator.ErrRateLimited):
 		s.abortLimited(c, err)
 	case errors.Is(err, orchestrator.ErrInvalidText):

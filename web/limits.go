@@ -149,7 +149,7 @@ func rpcLimited(err error) *rpcError {
 	le := &orchestrator.LimitError{RetryAfter: time.Second}
 	errors.As(err, &le)
 	e := rpcErr(codeRateLimited, limitMessage(le.Limit))
-	e.Data = &rpcErrorData{Code: "rate_limited", RetryAfter: le.RetryAfterSeconds()}
+	e.Data = &errorData{Code: "rate_limited", RetryAfter: le.RetryAfterSeconds()}
 	return e
 }
 

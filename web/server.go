@@ -129,6 +129,7 @@ func New(cfg Config) (*Handler, error) {
 	v1.GET("/turns/:id/events", s.requireTurnAccess, s.turnEvents)
 	v1.DELETE("/turns/:id", s.requireBearer, s.deleteTurn)
 	v1.GET("/episodes/:id", s.requireBearer, s.getEpisode)
+	r.POST("/agui", s.requireBearer, s.postAGUI)
 	if cfg.A2A.Orchestrator != nil {
 		s.card = newAgentCard(cfg.A2A)
 		r.GET("/.well-known/agent-card.json", s.agentCardRoute)

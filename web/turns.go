@@ -147,7 +147,7 @@ func (s *server) cancelIfRunning(c *gin.Context, turnID string) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), 5*time.Second)
 	defer cancel()
-	if err := s.cfg.Service.Cancel(ctx, principalOf(c), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) {
+	if err := s.cfg.Service.Cancel(ctx, principalOf(c), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) && !errors.Is(err, orchestrator.ErrTurnFinished) {
 		s.log.WarnContext(ctx, "cancel on disconnect", "turn_id", turnID, "err", err)
 	}
 }

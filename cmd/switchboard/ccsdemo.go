@@ -26,7 +26,7 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 		fmt.Fprintln(stderr, "Usage: switchboard ccs-demo [flags]\n\nRuns the demo context service (CCS) over HTTP, with fixtures for alice and bob and\noptional fault injection. Point serve at it with ccs: {url: http://HOST:PORT}.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	cfg, err := config.Load(*cfgPath)

@@ -37,3 +37,14 @@ func exitCode(err error, stderr io.Writer) int {
 func usageError(format string, args ...any) error {
 	return &exitError{code: 2, msg: "switchboard: " + fmt.Sprintf(format, args...)}
 }
+
+// parseFlags parses args with fs. The flag package has already printed a bad flag's message
+// and the usage when it fails, so the error returned says nothing more, only the exit code of
+// a usage error (2); --help stays flag.ErrHelp (exit 0).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return &exitError{code: 2}
+}

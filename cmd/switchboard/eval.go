@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
+	"net/http"
 	"strings"
+	"time"
 
-	"github.com/switchboard-ai/switchboard/agents"
 	"github.com/switchboard-ai/switchboard/evals"
 	"github.com/switchboard-ai/switchboard/internal/app"
 	"github.com/switchboard-ai/switchboard/internal/config"
@@ -28,11 +27,11 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	fs.SetOutput(stderr)
 	var datasets stringList
 	fs.Var(&datasets, "dataset", "eval dataset YAML (repeatable; extra arguments are datasets too)")
-	agentsDir := fs.String("agents", "./agents", "folder of Agent Definitions (the built-in demo agents when ./agents is absent)")
+	agentsDir := fs.String("agents", defaultAgentsDir, "folder of Agent Definitions (the built-in demo agents when ./agents is absent)")
 	cfgPath := fs.String("config", "", "config file (models, flags) for the in-process run")
 	target := fs.String("target", "", "base URL of a running switchboard to evaluate over HTTP+SSE (default: in-process)")
 	reportDir := fs.String("report", "", "folder for report.json, report.md and report.html")
-	minAcc := fs.Float64("min-accuracy", 0.95, "minimum routing accuracy, overall and per vertical")
+	minAcc := fs.Float64("min-accuracy", 0.95, "minimum routing accuracy, overall and per vertical, 0 to 1 (0 turns the accuracy gates off)")
 	concurrency := fs.Int("concurrency", 4, "cases run at once (cases with faults run one at a time)")
 	baseline := fs.String("baseline", "", "an earlier report.json to compare with (regressions first)")
 	failOnRegression := fs.Bool("fail-on-regression", false, "with --baseline: exit 1 when a case that passed fails now or an accuracy falls (latency never gates)")
@@ -44,7 +43,7 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	}
 	// A shell glob after --dataset expands to several words; keep parsing flags after them.
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
+		if err := parseFlags(fs, rest); err != nil {
 			return err
 		}
 		if fs.NArg() == 0 {
@@ -55,6 +54,17 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	}
 	if len(datasets) == 0 {
 		return usageError("eval needs --dataset FILE")
+	}
+	if *minAcc < 0 || *minAcc > 1 {
+		return usageError("--min-accuracy must be between 0 and 1, got %g", *minAcc)
+	}
+	if *minAcc == 0 {
+		*minAcc = -1 // evals reads 0 as "the default"; the user asked for no accuracy gate
+	}
+	if *target != "" {
+		if err := reachable(ctx, *target); err != nil {
+			return err
+		}
 	}
 
 	cfg, err := config.Load(*cfgPath)
@@ -73,14 +83,12 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	if cfg.Auth.HS256Secret == "" {
 		cfg.Auth.HS256Secret = string(randomDevSecret())
 	}
-	opts := app.Options{Config: cfg, AgentsDir: *agentsDir, Logger: slog.New(slog.DiscardHandler)}
-	if _, err := os.Stat(*agentsDir); errors.Is(err, os.ErrNotExist) && *agentsDir == "./agents" {
-		opts.AgentsDir, opts.AgentsFS = ".", agents.FS
-	}
+	opts := app.Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	opts.AgentsDir, opts.AgentsFS, _ = agentsSource(*agentsDir)
 	// The definitions (and, in-process, the whole service) come from the same assembly serve uses.
 	a, err := app.New(ctx, opts)
 	if err != nil {
-		return err
+		return withAgentsHint(err)
 	}
 	defer a.Close()
 	orc := a.Orchestrator.Definition()
@@ -135,6 +143,9 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	if *reportDir != "" {
 		fmt.Fprintf(stdout, "reports: %s/report.{json,md,html}\n", strings.TrimSuffix(*reportDir, "/"))
 	}
+	if j := rep.Judge; *judge != "" && j.Status == "failed" {
+		return &exitError{code: 1, msg: fmt.Sprintf("switchboard eval: the judge model %q failed on all %d calls: check its entry under models: in --config", *judge, j.Errors)}
+	}
 	if err := rep.GateError(); err != nil {
 		return &exitError{code: 1, msg: "switchboard eval: " + err.Error()}
 	}
@@ -142,6 +153,25 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		if regs := rep.Baseline.QualityRegressions(); len(regs) > 0 {
 			return &exitError{code: 1, msg: "switchboard eval: regressions against " + *baseline + ":\n  " + strings.Join(regs, "\n  ")}
 		}
+	}
+	return nil
+}
+
+// reachable checks that a --target answers before hundreds of turns fail against it.
+func reachable(ctx context.Context, target string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(target, "/")+"/healthz", nil)
+	if err != nil {
+		return usageError("--target %q is not a URL: %v", target, err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("--target %s does not answer (%w): start it with `switchboard serve` or fix the address", target, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("--target %s answered GET /healthz with %s: is it a switchboard?", target, resp.Status)
 	}
 	return nil
 }

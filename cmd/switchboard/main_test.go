@@ -30,7 +30,7 @@ func TestValidate(t *testing.T) {
 		{"broken", "../../definitions/testdata/broken", 1, []string{
 			"b_shop.yaml:", "c_copy.yaml:", "d_nodesc.yaml:", // duplicate id, unknown sub-agent, missing description
 		}},
-		{"missing folder", "./no-such-folder", 1, []string{"no-such-folder"}},
+		{"missing folder", "./no-such-folder", 1, []string{"no agents folder no-such-folder", "pass --agents"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -48,6 +48,18 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// With no ./agents folder validate checks the built-in demo agents, which serve would use.
+func TestValidateWithoutAgentsFolder(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var out, errOut bytes.Buffer
+	if code := run(t.Context(), []string{"validate"}, &out, &errOut, envMap(nil)); code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), "built-in demo agents") || !strings.Contains(out.String(), "definitions OK") {
+		t.Errorf("stdout = %q", out.String())
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{}, {"frobnicate"}, {"token"}, {"serve", "extra"}} {
 		var out, errOut bytes.Buffer
@@ -59,6 +71,54 @@ func TestUsageErrors(t *testing.T) {
 	if code := run(t.Context(), []string{"serve", "--help"}, &out, &errOut, envMap(nil)); code != 0 || !strings.Contains(errOut.String(), "-addr") {
 		t.Errorf("serve --help = %d, %q", code, errOut.String())
 	}
+}
+
+// A bad flag is a usage error: exit 2, its message printed once, whatever the command.
+func TestUnknownFlags(t *testing.T) {
+	for _, cmd := range []string{"serve", "validate", "token", "ccs-demo", "eval"} {
+		var out, errOut bytes.Buffer
+		code := run(t.Context(), []string{cmd, "--bogus"}, &out, &errOut, envMap(nil))
+		if code != 2 {
+			t.Errorf("%s --bogus: exit %d, want 2", cmd, code)
+		}
+		if n := strings.Count(errOut.String(), "flag provided but not defined"); n != 1 {
+			t.Errorf("%s --bogus: message printed %d times:\n%s", cmd, n, errOut.String())
+		}
+	}
+}
+
+func TestEvalCommandLine(t *testing.T) {
+	dead := "http://" + deadAddr(t)
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"min accuracy above 1", []string{"--min-accuracy", "95"}, 2, "between 0 and 1"},
+		{"dead target", []string{"--target", dead}, 1, "does not answer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := append([]string{"eval", "--dataset", "../../evals/datasets/no-route.yaml"}, tc.args...)
+			code := run(t.Context(), args, &out, &errOut, envMap(nil))
+			if code != tc.wantCode || !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut.String(), tc.wantCode, tc.want)
+			}
+		})
+	}
+}
+
+// deadAddr is a loopback address nothing listens on.
+func deadAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
 }
 
 const testSecret = "0123456789abcdef0123456789abcdef-test"

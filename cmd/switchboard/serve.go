@@ -2,17 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
-	"github.com/switchboard-ai/switchboard/agents"
 	"github.com/switchboard-ai/switchboard/internal/app"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
@@ -26,6 +25,7 @@ type serveFlags struct {
 	addr, agents, config string
 	dev, traceStdout     bool
 	logFormat            string
+	watch                bool
 }
 
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
@@ -33,16 +33,17 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	fs.SetOutput(stderr)
 	var f serveFlags
 	fs.StringVar(&f.addr, "addr", ":8080", "HOST:PORT to listen on")
-	fs.StringVar(&f.agents, "agents", "./agents", "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent)")
+	fs.StringVar(&f.agents, "agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent)")
 	fs.StringVar(&f.config, "config", "", "config file (YAML, see README); every key is optional")
 	fs.BoolVar(&f.dev, "dev", false, "force dev mode: dev auth, text logs (the default when no auth is configured)")
 	fs.BoolVar(&f.traceStdout, "trace-stdout", false, "print spans to stdout (dev)")
 	fs.StringVar(&f.logFormat, "log-format", "", "text or json (default: text in dev mode, json otherwise)")
+	fs.BoolVar(&f.watch, "watch", true, "reload the agents folder when a file in it changes (SIGHUP reloads too); --watch=false turns watching off")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard serve [flags]\n\nServes the chat API and page. With no config it runs fully embedded: offline model,\ndemo CCS, SQLite store (switchboard.db) and dev auth.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -92,18 +93,25 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	slog.SetDefault(log)
 
 	opts := app.Options{
-		Config: cfg, AgentsDir: f.agents, Logger: log, Version: version,
+		Config: cfg, Logger: log, Version: version,
 		TracerProvider: tel.TracerProvider(), MeterProvider: tel.MeterProvider(), Metrics: tel.MetricsHandler(),
 	}
-	if _, err := os.Stat(f.agents); errors.Is(err, fs.ErrNotExist) && f.agents == "./agents" {
-		opts.AgentsDir, opts.AgentsFS = ".", agents.FS
+	var builtIn bool
+	if opts.AgentsDir, opts.AgentsFS, builtIn = agentsSource(f.agents); builtIn {
 		log.Info("no ./agents folder: serving the built-in demo agents")
 	}
 	a, err := app.New(ctx, opts)
 	if err != nil {
-		return err
+		return withAgentsHint(err)
 	}
 	defer a.Close()
+	if f.watch && opts.AgentsFS == nil {
+		if err := a.Watch(ctx); err != nil {
+			log.Warn("not watching the agents folder: reload with SIGHUP", "dir", opts.AgentsDir, "err", err)
+		}
+	}
+	stopHUP := reloadOnHangup(ctx, a)
+	defer stopHUP()
 
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -149,6 +157,24 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// reloadOnHangup reloads the agent definitions on each SIGHUP until the returned func is called.
+func reloadOnHangup(ctx context.Context, a *app.App) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hup:
+				_ = a.Reload(ctx) // logged, counted and shown in /readyz
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(hup); close(done) }
 }
 
 // displayAddr turns ":8080" into "localhost:8080" for the message a human reads.

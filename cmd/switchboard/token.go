@@ -20,7 +20,7 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 		fmt.Fprintln(stderr, "Usage: switchboard token --sub NAME [--ttl 24h]\n\nPrints, alone on stdout, a dev-mode bearer token for NAME, signed with the same\nsecret as `switchboard serve` (SWITCHBOARD_DEV_SECRET, or the one serve stored).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if strings.TrimSpace(*sub) == "" {

@@ -12,18 +12,26 @@ import (
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dir := fs.String("agents", "./agents", "folder of Agent Definition YAML files")
+	dir := fs.String("agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent, as serve does)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard validate [--agents DIR]\n\nChecks every Agent Definition in DIR and prints every problem with file:line.\nExit status 1 when there is any problem.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("validate takes no arguments, got %q", fs.Args())
 	}
-	set, err := definitions.Load(*dir)
+	folder, fsys, builtIn := agentsSource(*dir)
+	var set *definitions.Set
+	var err error
+	if builtIn {
+		fmt.Fprintln(stdout, "no ./agents folder: checking the built-in demo agents (as serve would use them)")
+		set, err = definitions.LoadFS(fsys, folder)
+	} else {
+		set, err = definitions.Load(folder)
+	}
 	var le *definitions.LoadError
 	switch {
 	case errors.As(err, &le):
@@ -32,7 +40,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		return &exitError{code: 1, msg: fmt.Sprintf("%d problem(s) in %s", len(le.Problems), *dir)}
 	case err != nil:
-		return err
+		return withAgentsHint(err)
 	}
 	fmt.Fprintf(stdout, "%s: %d definitions OK\n", *dir, len(set.All()))
 	return nil

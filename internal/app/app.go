@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -27,7 +29,6 @@ import (
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
-	"github.com/switchboard-ai/switchboard/subagents"
 	"github.com/switchboard-ai/switchboard/web"
 )
 
@@ -45,6 +46,12 @@ type Options struct {
 	Metrics http.Handler
 	// Models overrides the model registry (tests, evals); nil builds it from the config.
 	Models func(alias string) (llmModel, error)
+	// ModelOverrides are langchaingo models used as they are for their aliases; the other
+	// aliases are built from the config. Ignored when Models is set.
+	ModelOverrides map[string]llmModel
+	// CCSTransport, when set, carries the calls to a remote CCS (config ccs.url) instead of
+	// the default HTTP transport: a library user's own client, proxy or test double.
+	CCSTransport http.RoundTripper
 	// Ready adds details to /readyz.
 	Ready func() map[string]any
 	// Version is the build's version, shown on the A2A agent card.
@@ -56,6 +63,8 @@ type Options struct {
 
 // App is an assembled service.
 type App struct {
+	// Definitions and Orchestrator are the set loaded at start; after a [App.Reload], turns
+	// use the new set (Service.Orchestrator).
 	Definitions  *definitions.Set
 	Orchestrator *orchestrator.Orchestrator
 	Service      *orchestrator.Service
@@ -68,8 +77,15 @@ type App struct {
 	// Providers describes the configured models, without keys, for /readyz.
 	Providers []llm.ProviderInfo
 
-	closers []func() error
-	log     *slog.Logger
+	binder  *binder
+	current atomic.Pointer[boundAgents] // the set new turns start with
+	reloads reloadStatus
+	// reloadMu serialises reloads; reloadCount counts them by result.
+	reloadMu    sync.Mutex
+	reloadCount metric.Int64Counter
+	closers     []func() error
+	log         *slog.Logger
+	sweeper     *staleSweeper // nil when the store cannot abandon turns
 }
 
 // New assembles the service. Close releases what it opened.
@@ -85,26 +101,15 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 		o.MeterProvider = otel.GetMeterProvider()
 	}
 	a := &App{log: o.Logger}
+	if c := o.Config.A2A; c.CredentialEnv != "" && c.Credential == "" {
+		o.Logger.Warn("a2a.credential_env names an unset variable: calls to remote (a2a_url) sub-agents carry no service credential"+
+			" (in dev mode, a dev token for the turn's user)", "env", c.CredentialEnv)
+	}
 	defer func() {
 		if err != nil {
 			_ = a.Close()
 		}
 	}()
-
-	var defs *definitions.Set
-	if o.AgentsFS != nil {
-		defs, err = definitions.LoadFS(o.AgentsFS, o.AgentsDir)
-	} else {
-		defs, err = definitions.Load(o.AgentsDir)
-	}
-	if err != nil {
-		return nil, err
-	}
-	a.Definitions = defs
-	orcDef, err := pickOrchestrator(defs, cfg.Orchestrator)
-	if err != nil {
-		return nil, err
-	}
 
 	models := o.Models
 	if models == nil {
@@ -117,10 +122,19 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 			return nil, err
 		}
 		a.Providers = reg.Describe()
-		models = func(alias string) (llmModel, error) { return reg.Model(alias) }
+		for i, p := range a.Providers {
+			if _, ok := o.ModelOverrides[p.Alias]; ok {
+				a.Providers[i] = llm.ProviderInfo{Alias: p.Alias, Provider: "supplied by the embedding program"}
+			}
+		}
+		models = func(alias string) (llmModel, error) {
+			if m, ok := o.ModelOverrides[alias]; ok {
+				return m, nil
+			}
+			return reg.Model(alias)
+		}
 	}
-
-	enricher, err := a.ccsClient(cfg.CCS)
+	enricher, err := a.ccsClient(cfg.CCS, o.CCSTransport)
 	if err != nil {
 		return nil, err
 	}
@@ -132,48 +146,21 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	if cfg.CCS.SigningKey != "" {
 		check.SigningKey = []byte(cfg.CCS.SigningKey)
 	}
-
-	subs := defs.SubAgents(orcDef)
-	runtimes := make(map[string]orchestrator.SubAgent, len(subs))
-	var forbidden []string
-	for _, d := range subs {
-		if d.Remote() {
-			rt, err := subagents.NewRemote(subagents.RemoteConfig{Definition: d, Credential: a.remoteCredential(o.A2ACredential, cfg.A2A)},
-				subagents.WithTracerProvider(o.TracerProvider))
-			if err != nil {
-				return nil, err
-			}
-			runtimes[d.ID] = subAgent{rt}
-			continue
-		}
-		m, err := models(modelAlias(d))
-		if err != nil {
-			return nil, fmt.Errorf("sub-agent %s: %w", d.ID, err)
-		}
-		rt, err := subagents.New(subagents.Config{Definition: d, Model: m, CCS: enricher, Registry: registry, Check: check},
-			subagents.WithTracerProvider(o.TracerProvider), subagents.WithMeterProvider(o.MeterProvider), subagents.WithLogger(o.Logger))
-		if err != nil {
-			return nil, err
-		}
-		runtimes[d.ID] = subAgent{rt}
-		for _, t := range d.Tools {
-			forbidden = append(forbidden, t.Enricher)
-		}
+	a.binder = &binder{
+		cfg: cfg, opts: o, models: models, enricher: enricher, registry: registry, check: check,
+		credential: a.remoteCredential(o.A2ACredential, cfg.A2A),
 	}
-	orcModel, err := models(modelAlias(orcDef))
-	if err != nil {
-		return nil, fmt.Errorf("orchestrator %s: %w", orcDef.ID, err)
-	}
-	fewShot := cfg.Prompts.FewShot == nil || *cfg.Prompts.FewShot
-	orc, err := orchestrator.New(orchestrator.Config{
-		Definition: orcDef, SubAgents: subs, Runtimes: runtimes, Model: orcModel,
-		Flags: func(name string) bool { return cfg.Flags[name] },
-	}, orchestrator.WithFewShot(fewShot), orchestrator.WithTracerProvider(o.TracerProvider),
-		orchestrator.WithMeterProvider(o.MeterProvider), orchestrator.WithLogger(o.Logger))
+	b, err := a.binder.load()
 	if err != nil {
 		return nil, err
 	}
-	a.Orchestrator = orc
+	a.Definitions, a.Orchestrator = b.defs, b.orc
+	a.current.Store(b)
+	a.reloads.succeeded(len(b.defs.All()))
+	if a.reloadCount, err = newReloadCounter(o.MeterProvider); err != nil {
+		return nil, err
+	}
+	orc := b.orc
 
 	st, err := a.openStore(ctx, cfg.Store)
 	if err != nil {
@@ -182,7 +169,8 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	if s, ok := st.(staleAbandoner); ok {
 		// Ends the turns a process that died (this one before a restart, another replica) left
 		// running, which followers and cancels would otherwise wait on forever.
-		a.closers = append(a.closers, startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), staleEvery, o.Logger).stop)
+		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), staleEvery, o.Logger)
+		a.closers = append(a.closers, a.sweeper.stop)
 	}
 	a.Hub = stream.NewHub(st)
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
@@ -192,7 +180,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	}
 	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
-		Forbidden: forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
+		Forbidden: b.forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
 		Limits: turnLimits(cfg.Limits), OnLimited: onLimited,
 	})
 	if err != nil {
@@ -212,9 +200,19 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
 		Streams: streamLimits(cfg.Limits), OnLimited: onLimited,
 		BodyReadTimeout: cfg.HTTP.BodyReadTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
-		A2A: web.A2AConfig{Orchestrator: orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version},
+		A2A: web.A2AConfig{
+			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
+			TrustedServices: trustedServices(cfg.A2A.TrustedServices),
+			Current: func() (*definitions.Definition, []*definitions.Definition) {
+				cur := a.current.Load()
+				return cur.orcDef, cur.orc.SubAgents()
+			},
+		},
 		Ready: func() map[string]any {
-			r := map[string]any{"providers": a.Providers, "orchestrator": orcDef.ID, "ccs": ccsMode(cfg.CCS), "store": storeDriver(cfg.Store)}
+			r := map[string]any{
+				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),
+				"store": storeDriver(cfg.Store), "definitions": a.reloads.status(),
+			}
 			if o.Ready != nil {
 				for k, v := range o.Ready() {
 					r[k] = v
@@ -243,6 +241,14 @@ func (a *App) Close() error {
 		errs = append(errs, a.closers[i]())
 	}
 	return errors.Join(errs...)
+}
+
+func trustedServices(names []string) []principal.Principal {
+	out := make([]principal.Principal, 0, len(names))
+	for _, n := range names {
+		out = append(out, principal.Principal(n))
+	}
+	return out
 }
 
 // remoteCredential picks the bearer token for calls to remote sub-agents: the option, else the
@@ -303,8 +309,11 @@ func modelAlias(d *definitions.Definition) string {
 	return d.Model
 }
 
-func (a *App) ccsClient(c config.CCS) (*ccs.Client, error) {
+func (a *App) ccsClient(c config.CCS, transport http.RoundTripper) (*ccs.Client, error) {
 	cc := ccs.ClientConfig{BaseURL: c.URL, Credential: c.Credential, Timeout: c.Timeout}
+	if transport != nil {
+		cc.HTTPClient = &http.Client{Transport: transport}
+	}
 	if c.URL == "" || c.URL == "embedded" {
 		opts := ccsdemo.Options{Credential: c.Credential, Faults: map[string]ccsdemo.Fault{}}
 		if c.SigningKey != "" {
@@ -361,7 +370,7 @@ func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticat
 func (a *App) openStore(ctx context.Context, c config.Store) (appStore, error) {
 	switch c.Driver {
 	case "memory":
-		return store.NewMemory(), nil
+		return store.NewMemory(store.WithMaxEpisodes(c.MaxEpisodes)), nil
 	default:
 		s, err := openDurable(ctx, c)
 		if err != nil {

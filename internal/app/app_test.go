@@ -281,10 +281,19 @@ func TestOtherPrincipalsTurnsAreNotFound(t *testing.T) {
 			}
 		})
 	}
-	// A turn token works for its own turn only.
+	// A turn token works for its own turn only; any other use is an invalid token (401 in the
+	// JSON error shape), which says nothing about whether the other turn exists.
 	otherTurn := strings.Replace(created.EventsURL, created.TurnID, "turn_000000000000000000000000", 1)
-	if got := ta.do(t, http.MethodGet, otherTurn, "", nil, nil).StatusCode; got != http.StatusNotFound {
-		t.Errorf("turn token on another turn = %d, want 404", got)
+	forged := created.EventsURL[:strings.Index(created.EventsURL, "token=")] + "token=not-a-token"
+	for name, u := range map[string]string{"another turn": otherTurn, "forged": forged} {
+		resp := ta.do(t, http.MethodGet, u, "", nil, nil)
+		var body struct {
+			Error struct{ Code string } `json:"error"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		if resp.StatusCode != http.StatusUnauthorized || body.Error.Code != "invalid_token" {
+			t.Errorf("turn token on %s = %d %q, want 401 invalid_token", name, resp.StatusCode, body.Error.Code)
+		}
 	}
 	// The events_url itself streams the turn to a client without a bearer header.
 	resp = ta.do(t, http.MethodGet, created.EventsURL, "", nil, nil)
@@ -383,5 +392,21 @@ func TestDeleteCancelsRunningTurn(t *testing.T) {
 	rec, err := ta.Service.Turn(t.Context(), "alice", created["turn_id"])
 	if err != nil || rec.State != orchestrator.TurnCompleted || rec.Outcome != stream.OutcomeCancelled {
 		t.Errorf("stored turn = %+v, %v; want completed and cancelled", rec, err)
+	}
+}
+
+// Cancelling a turn that has ended is a conflict the client can act on, not a silent success.
+func TestDeleteFinishedTurnIsAConflict(t *testing.T) {
+	ta := newTestApp(t, "../../agents", nil)
+	tok := ta.token(t, "alice")
+	events := ta.streamTurn(t, tok, "", "how many points do I have?")
+	id := decode[stream.TurnStarted](t, events[0]).TurnID
+	resp := ta.do(t, http.MethodDelete, "/v1/turns/"+id, tok, nil, nil)
+	var body struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != http.StatusConflict || body.Error.Code != "turn_finished" {
+		t.Errorf("DELETE of a finished turn = %d %q, want 409 turn_finished", resp.StatusCode, body.Error.Code)
 	}
 }

@@ -42,14 +42,16 @@ type staleSweeper struct {
 	interval time.Duration
 	log      *slog.Logger
 
-	cancel context.CancelFunc
-	done   chan struct{}
+	cancel  context.CancelFunc
+	started chan struct{} // closed when the background loop is running
+	done    chan struct{} // closed when it has returned
 }
 
 // startStaleSweeper sweeps once before returning, so that turns a previous run of this process
 // left behind end before it serves anyone, then keeps sweeping in the background until stop.
 func startStaleSweeper(ctx context.Context, s staleAbandoner, age, interval time.Duration, log *slog.Logger) *staleSweeper {
-	w := &staleSweeper{store: s, age: age, interval: interval, log: log, done: make(chan struct{})}
+	w := &staleSweeper{store: s, age: age, interval: interval, log: log,
+		started: make(chan struct{}), done: make(chan struct{})}
 	w.sweep(ctx)
 	// The sweeper lives as long as the app, not as long as the call to New.
 	ctx, w.cancel = context.WithCancel(context.WithoutCancel(ctx))
@@ -59,6 +61,7 @@ func startStaleSweeper(ctx context.Context, s staleAbandoner, age, interval time
 
 func (w *staleSweeper) run(ctx context.Context) {
 	defer close(w.done)
+	close(w.started)
 	tick := time.NewTicker(w.interval)
 	defer tick.Stop()
 	for {

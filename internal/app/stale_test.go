@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -98,21 +97,19 @@ func TestStartAbandonsTurnsOfADeadProcess(t *testing.T) {
 		t.Errorf("Follow(turn_crashed) mismatch (-want +got):\n%s", diff)
 	}
 
-	if err := a.Service.Cancel(ctx, alice, "turn_crashed"); err != nil {
-		t.Errorf("Cancel(turn_crashed) = %v, want nil (a finished turn)", err)
+	if err := a.Service.Cancel(ctx, alice, "turn_crashed"); !errors.Is(err, orchestrator.ErrTurnFinished) {
+		t.Errorf("Cancel(turn_crashed) = %v, want %v (a finished turn)", err, orchestrator.ErrTurnFinished)
 	}
 	if err := a.Service.Cancel(ctx, alice, "turn_fresh"); !errors.Is(err, orchestrator.ErrRunningElsewhere) {
 		t.Errorf("Cancel(turn_fresh) = %v, want %v", err, orchestrator.ErrRunningElsewhere)
 	}
 
-	if n := sweeperGoroutines(); n != 1 {
-		t.Errorf("sweeper goroutines before Close = %d, want 1", n)
-	}
+	waitStarted(t, a.sweeper)
 	closed = true
 	if err := a.Close(); err != nil {
 		t.Fatalf("Close() = %v", err)
 	}
-	waitNoSweeper(t)
+	assertStopped(t, a.sweeper)
 }
 
 func TestStaleAge(t *testing.T) {
@@ -203,9 +200,7 @@ func TestStaleSweeperRepeatsAndStops(t *testing.T) {
 		t.Fatal("startStaleSweeper returned before its first sweep")
 	}
 	<-entered // two more sweeps, on ticks
-	if n := sweeperGoroutines(); n != 1 {
-		t.Errorf("sweeper goroutines = %d, want 1", n)
-	}
+	waitStarted(t, w)
 	if err := w.stop(); err != nil {
 		t.Fatalf("stop() = %v", err)
 	}
@@ -215,29 +210,29 @@ func TestStaleSweeperRepeatsAndStops(t *testing.T) {
 	if got := logs.String(); got != "" {
 		t.Errorf("log = %q, want none: an interrupted sweep is not a failure", got)
 	}
-	waitNoSweeper(t)
+	assertStopped(t, w)
 }
 
-// sweeperGoroutines counts the goroutines running a staleSweeper's loop.
-func sweeperGoroutines() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "(*staleSweeper).run(")
-		}
-		buf = make([]byte, 2*len(buf))
+// waitStarted fails unless w's background loop is running, or starts within a few seconds.
+func waitStarted(t *testing.T, w *staleSweeper) {
+	t.Helper()
+	if w == nil {
+		t.Fatal("no sweeper started")
+	}
+	select {
+	case <-w.started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("sweeper loop not running 5s after start")
 	}
 }
 
-// waitNoSweeper fails unless every sweeper goroutine is gone. stop has waited for the loop to
-// close its done channel, so only the return from the function can still be in flight.
-func waitNoSweeper(t *testing.T) {
+// assertStopped fails unless w's loop has returned: stop must wait for it, so after stop (or
+// the app's Close) nothing of the sweeper is left running.
+func assertStopped(t *testing.T, w *staleSweeper) {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); sweeperGoroutines() > 0; {
-		if time.Now().After(deadline) {
-			t.Fatalf("sweeper goroutines after stop = %d, want 0", sweeperGoroutines())
-		}
-		runtime.Gosched()
+	select {
+	case <-w.done:
+	default:
+		t.Fatal("sweeper loop still running after stop")
 	}
 }

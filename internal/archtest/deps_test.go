@@ -14,16 +14,19 @@ const module = "github.com/switchboard-ai/switchboard"
 
 // allowed lists, per package, the in-repo packages it may import directly.
 var allowed = map[string][]string{
-	"definitions":  {},
-	"principal":    {},
+	"definitions": {},
+	"principal":   {},
+	// agent is the sub-agent contract both sides share (a leaf beside principal, which it
+	// names); DESIGN.md §1 had the orchestrator define it, which made subagents need an adapter.
+	"agent":        {"principal"},
 	"agents":       {},
 	"ccs":          {"principal"},
 	"ccs/ccsdemo":  {"ccs", "principal"},
 	"stream":       {"definitions"},
-	"orchestrator": {"definitions", "stream", "principal"},
-	"subagents":    {"definitions", "ccs", "principal", "stream"},
+	"orchestrator": {"definitions", "stream", "principal", "agent"},
+	"subagents":    {"definitions", "ccs", "principal", "stream", "agent"},
 	// evals reads turn events through stream and parses fault kinds with ccsdemo; DESIGN.md §1 lists the rest.
-	"evals": {"orchestrator", "subagents", "definitions", "ccs", "ccs/ccsdemo", "stream", "principal"},
+	"evals": {"orchestrator", "subagents", "definitions", "ccs", "ccs/ccsdemo", "stream", "principal", "agent"},
 	"web":   {"orchestrator", "stream", "principal", "definitions"},
 }
 

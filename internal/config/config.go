@@ -4,16 +4,17 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
 
@@ -71,9 +72,16 @@ type HTTP struct {
 type A2A struct {
 	// PublicURL is the base URL the agent card advertises; empty derives it from each request.
 	PublicURL string `yaml:"public_url"`
-	// CredentialEnv names the env var holding the bearer token sent to remote sub-agents. In
-	// dev mode without it, each call carries a dev token minted for the turn's principal.
+	// CredentialEnv names the env var holding the service credential (a bearer token) sent to
+	// remote sub-agents, which act for the turn's user named in each call's metadata when they
+	// trust this credential (their trusted_services). In dev mode without it, each call carries
+	// a dev token minted for the turn's principal. Unlike other secrets, an unset variable is
+	// not fatal: only turns that reach a remote sub-agent need it (the service warns at start).
 	CredentialEnv string `yaml:"credential_env"`
+	// TrustedServices are the principals (the subjects of service credentials, such as another
+	// switchboard's a2a.credential_env token) allowed to act on behalf of the user named in
+	// an A2A call's metadata.principal. Everyone else acts only as themselves.
+	TrustedServices []string `yaml:"trusted_services"`
 
 	Credential string `yaml:"-"` // resolved from CredentialEnv by cmd
 }
@@ -132,6 +140,9 @@ type Store struct {
 	Driver string `yaml:"driver"` // sqlite (default), postgres or memory
 	DSN    string `yaml:"dsn"`
 	DSNEnv string `yaml:"dsn_env"`
+	// MaxEpisodes bounds the memory driver, which is for tests and evals: it keeps the newest
+	// episodes only (default 1000). The other drivers ignore it.
+	MaxEpisodes int `yaml:"max_episodes"`
 }
 
 // Turns tunes the life of a turn.
@@ -172,10 +183,8 @@ func Load(path string) (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("config: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) { // an empty file is all defaults
-		return cfg, fmt.Errorf("config %s: %w", path, err)
+	if err := decodeFile(path, data, &cfg); err != nil {
+		return cfg, err
 	}
 	if cfg.Models == nil {
 		cfg.Models = map[string]llm.ModelConfig{}
@@ -184,6 +193,37 @@ func Load(path string) (Config, error) {
 		cfg.Models[llm.DefaultAlias] = llm.ModelConfig{Provider: llm.ProviderOffline}
 	}
 	return cfg, cfg.validateStructure()
+}
+
+// decodeFile decodes a config file into cfg, explaining what is wrong in terms of the file:
+// file:line, the key, and the closest known key for a misspelt one.
+func decodeFile(path string, data []byte, cfg *Config) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line, msg := definitions.SyntaxError(err)
+		return &FileError{Problems: []string{fmt.Sprintf("%s:%d: invalid YAML: %s", path, line, msg)}}
+	}
+	if len(doc.Content) == 0 {
+		return nil // an empty file is all defaults
+	}
+	var problems []string
+	unknownKeys(&doc, reflect.TypeFor[Config](), "", func(line int, msg string) {
+		problems = append(problems, fmt.Sprintf("%s:%d: %s", path, line, msg))
+	})
+	if len(problems) > 0 {
+		return &FileError{Problems: problems}
+	}
+	if err := doc.Decode(cfg); err != nil {
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return fmt.Errorf("config %s: %w", path, err)
+		}
+		for _, e := range te.Errors {
+			problems = append(problems, typeProblem(path, e))
+		}
+		return &FileError{Problems: problems}
+	}
+	return nil
 }
 
 // Validate reports every problem at once. Model aliases are checked too, so call it once their
@@ -227,8 +267,16 @@ func (c Config) validateStructure() error {
 	default:
 		errs = append(errs, fmt.Errorf("config: store driver %q is not sqlite, postgres or memory", c.Store.Driver))
 	}
+	if c.Store.MaxEpisodes < 0 {
+		errs = append(errs, errors.New("config: store.max_episodes must be positive"))
+	}
 	if c.Turns.Deadline < 0 {
 		errs = append(errs, errors.New("config: turns.deadline must be positive"))
+	}
+	for _, svc := range c.A2A.TrustedServices {
+		if strings.TrimSpace(svc) == "" {
+			errs = append(errs, errors.New("config: a2a.trusted_services lists an empty principal"))
+		}
 	}
 	l := c.Limits
 	if l.TurnsRunning < 0 || l.TurnsPerMinute < 0 || l.TurnsBurst < 0 || l.StreamsPerPrincipal < 0 || l.StreamsPerTurn < 0 {
@@ -293,7 +341,9 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 	secret(c.CCS.CredentialEnv, &c.CCS.Credential, "ccs.credential_env")
 	secret(c.CCS.SigningKeyEnv, &c.CCS.SigningKey, "ccs.signing_key_env")
 	secret(c.Auth.HS256SecretEnv, &c.Auth.HS256Secret, "auth.hs256_secret_env")
-	secret(c.A2A.CredentialEnv, &c.A2A.Credential, "a2a.credential_env")
+	if c.A2A.CredentialEnv != "" {
+		c.A2A.Credential, _ = lookup(c.A2A.CredentialEnv) // unset: warned about at start, not fatal
+	}
 	secret(c.Auth.TurnTokenSecretEnv, &c.Auth.TurnTokenSecret, "auth.turn_token_secret_env")
 	if c.Store.DSNEnv != "" {
 		secret(c.Store.DSNEnv, &c.Store.DSN, "store.dsn_env")

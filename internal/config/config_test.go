@@ -41,6 +41,11 @@ func TestLoad(t *testing.T) {
 				t.Errorf("turns = %+v, store = %+v", c.Turns, c.Store)
 			}
 		}},
+		{name: "unknown key names its line", body: "ccs: {url: embedded}\nmodles: {}\n", wantErr: `switchboard.yaml:2: unknown key "modles" (did you mean "models"?)`},
+		{name: "swapped letters suggest the key", body: "store:\n  driver: sqlite\n  dns: x.db\n", wantErr: `switchboard.yaml:3: unknown key "dns" in store (did you mean "dsn"?)`},
+		{name: "nested map keys are checked", body: "models:\n  fast:\n    provder: offline\n", wantErr: `switchboard.yaml:3: unknown key "provder" in models.fast (did you mean "provider"?)`},
+		{name: "unclosed brace names its line", body: "turns: {}\nmodels:\n  default: {provider: offline\nstore:\n  driver: sqlite\n", wantErr: "switchboard.yaml:3: invalid YAML"},
+		{name: "wrong type names the value", body: "turns:\n  cancel_on_disconnect: maybe\n", wantErr: `switchboard.yaml:2: "maybe" is not true or false`},
 		{name: "limits on by default, one set, one off", body: "limits: {turns_running: 2, streams_per_turn: 0}\n", check: func(t *testing.T, c Config) {
 			want := Limits{TurnsRunning: 2, TurnsPerMinute: 60, TurnsBurst: 20, StreamsPerPrincipal: 32, StreamsPerTurn: 0}
 			if c.Limits != want {
@@ -54,12 +59,11 @@ func TestLoad(t *testing.T) {
 			}
 		}},
 		{name: "tiny header cap", body: "http: {max_header_bytes: 100}\n", wantErr: "max_header_bytes"},
-		{name: "unknown key names its line", body: "ccs: {url: embedded}\nmodles: {}\n", wantErr: "line 2"},
 		{name: "api key in the file is refused", body: "models:\n  default: {provider: openai, model: m, api_key: sk-123}\n", wantErr: "api_key"},
 		{name: "bad auth mode", body: "auth: {mode: magic}\n", wantErr: `auth mode "magic"`},
 		{name: "jwt needs one key source", body: "auth: {mode: jwt, issuer: i, audience: a}\n", wantErr: "exactly one of"},
 		{name: "bad store driver", body: "store: {driver: mysql}\n", wantErr: "store driver"},
-		{name: "bad duration", body: "turns: {deadline: soon}\n", wantErr: "soon"},
+		{name: "bad duration", body: "turns: {deadline: soon}\n", wantErr: `switchboard.yaml:1: "soon" is not a duration`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Load(writeConfig(t, tc.body))
@@ -153,4 +157,43 @@ func FuzzLoad(f *testing.F) {
 		}
 		_, _ = Load(path)
 	})
+}
+
+// The README's configuration example must load as written, in an environment that sets none of
+// the variables it names for optional features (A2A_TOKEN only matters once a turn reaches a
+// remote sub-agent).
+func TestREADMEConfigExampleLoads(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "## Configuration")
+	_, rest, ok2 := strings.Cut(rest, "```yaml\n")
+	example, _, ok3 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README.md has no ```yaml block under ## Configuration")
+	}
+	c, err := Load(writeConfig(t, example))
+	if err != nil {
+		t.Fatalf("Load(README example) = %v", err)
+	}
+	if err := c.ApplyEnv(func(string) (string, bool) { return "", false }); err != nil {
+		t.Fatalf("ApplyEnv(README example, empty environment) = %v", err)
+	}
+	if c.A2A.CredentialEnv == "" || c.A2A.Credential != "" {
+		t.Errorf("a2a = %+v, want credential_env named and unresolved", c.A2A)
+	}
+}
+
+func TestA2ATrustedServices(t *testing.T) {
+	c, err := Load(writeConfig(t, "a2a: {trusted_services: [svc-hub, svc-ops]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"svc-hub", "svc-ops"}, c.A2A.TrustedServices); diff != "" {
+		t.Errorf("trusted_services (-want +got):\n%s", diff)
+	}
+	if _, err := Load(writeConfig(t, "a2a: {trusted_services: [\"\"]}\n")); err == nil || !strings.Contains(err.Error(), "trusted_services") {
+		t.Errorf("Load(empty trusted service) = %v, want an error naming trusted_services", err)
+	}
 }

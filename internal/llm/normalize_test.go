@@ -90,26 +90,6 @@ func TestNormalizeSynthesisesIDs(t *testing.T) {
 	}
 }
 
-func TestUsageFrom(t *testing.T) {
-	tests := []struct {
-		name string
-		info map[string]any
-		want Usage
-	}{
-		{"openai", map[string]any{"PromptTokens": 10, "CompletionTokens": 5, "TotalTokens": 15}, Usage{10, 5, 15, 0, 0}},
-		{"anthropic", map[string]any{"InputTokens": 7, "OutputTokens": 2}, Usage{7, 2, 9, 0, 0}},
-		{"googleai", map[string]any{"input_tokens": int32(4), "output_tokens": int32(6), "total_tokens": int32(10)}, Usage{4, 6, 10, 0, 0}},
-		{"none", nil, Usage{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, usageFrom(tt.info)); diff != "" {
-				t.Errorf("usageFrom(%v) mismatch (-want +got):\n%s", tt.info, diff)
-			}
-		})
-	}
-}
-
 func TestMapParameters(t *testing.T) {
 	raw := []llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{
 		Name: "ask_shop", Parameters: []byte(`{"type":"object"}`), // []byte marshals as base64: not an object

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -93,9 +94,8 @@ func (m *resilientModel) generate(ctx context.Context, messages []llms.MessageCo
 		if err == nil {
 			resp = normalize(resp)
 			if resp != nil && len(resp.Choices) > 0 {
-				usage := usageFrom(resp.Choices[0].GenerationInfo)
-				usage.Attempts = u.Attempts
-				*u = usage
+				t := agent.TokensOf(resp)
+				*u = Usage{InputTokens: t.Input, OutputTokens: t.Output, TotalTokens: t.Total, Attempts: u.Attempts}
 			}
 			return resp, nil
 		}

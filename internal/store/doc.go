@@ -11,7 +11,8 @@
 //     RecentTurns gives only the last n of them, in the same order.
 //   - CreateTurn is idempotent per (principal, idempotency key): a repeat stores nothing and
 //     returns the first turn with existing=true, also when the two calls race.
-//   - FinishTurn writes only what a turn's end sets: state, outcome, reply, decision, completed.
+//   - FinishTurn writes only what a turn's end sets: state, outcome, reply, decision, completed,
+//     and only while the turn is running: a late one fails with orchestrator.ErrTurnFinished.
 //   - Times come back in UTC to the microsecond; records share no memory with the caller.
 //   - AbandonStale finishes, as failed, the turns still running that were created before a
 //     cutoff (their process must have died), and closes each one's event log with

@@ -13,15 +13,39 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// Memory is a store that lives and dies with the process. It is the reference for the
-// semantics every store shares (see the package doc), and keeps what it is given as a database
-// would: copied, timestamps to the microsecond, events encoded.
+// Memory is a store that lives and dies with the process, for tests and evals: not for
+// serving users. It is the reference for the semantics every store shares (see the package
+// doc), and keeps what it is given as a database would: copied, timestamps to the microsecond,
+// events encoded.
+//
+// It holds at most a bounded number of episodes (see [WithMaxEpisodes]): creating one more
+// forgets the oldest episode none of whose turns is running, with its turns, idempotency keys
+// and event logs, so a long eval or a load test cannot grow it without limit.
 type Memory struct {
+	maxEpisodes int
+
 	mu       sync.Mutex
 	turns    map[string]orchestrator.TurnRecord
 	episodes map[string][]string // episode id -> turn ids, oldest first
+	order    []string            // episode ids, oldest first
 	keys     map[string]string   // principal + idempotency key -> turn id
 	events   map[string][]memEvent
+}
+
+// DefaultMaxEpisodes is how many episodes a [Memory] keeps unless told otherwise: about 30 MB
+// of one-turn episodes of the demo agents.
+const DefaultMaxEpisodes = 1000
+
+// MemoryOption tunes a [Memory].
+type MemoryOption func(*Memory)
+
+// WithMaxEpisodes bounds how many episodes the store keeps; n < 1 means [DefaultMaxEpisodes].
+func WithMaxEpisodes(n int) MemoryOption {
+	return func(m *Memory) {
+		if n >= 1 {
+			m.maxEpisodes = n
+		}
+	}
 }
 
 type memEvent struct {
@@ -37,13 +61,50 @@ var (
 )
 
 // NewMemory returns an empty in-memory store.
-func NewMemory() *Memory {
-	return &Memory{
-		turns:    map[string]orchestrator.TurnRecord{},
-		episodes: map[string][]string{},
-		keys:     map[string]string{},
-		events:   map[string][]memEvent{},
+func NewMemory(opts ...MemoryOption) *Memory {
+	m := &Memory{
+		maxEpisodes: DefaultMaxEpisodes,
+		turns:       map[string]orchestrator.TurnRecord{},
+		episodes:    map[string][]string{},
+		keys:        map[string]string{},
+		events:      map[string][]memEvent{},
 	}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// evict forgets the oldest episodes until at most maxEpisodes remain, skipping any with a
+// running turn (its end must still find it). m.mu must be held.
+func (m *Memory) evict() {
+	for i := 0; len(m.order) > m.maxEpisodes && i < len(m.order); {
+		id := m.order[i]
+		if m.running(id) {
+			i++
+			continue
+		}
+		for _, tid := range m.episodes[id] {
+			t := m.turns[tid]
+			if t.IdempotencyKey != "" {
+				delete(m.keys, idemKey(t.Principal, t.IdempotencyKey))
+			}
+			delete(m.turns, tid)
+			delete(m.events, tid)
+		}
+		delete(m.episodes, id)
+		m.order = slices.Delete(m.order, i, i+1)
+	}
+}
+
+// running reports whether one of the episode's turns is still running. m.mu must be held.
+func (m *Memory) running(episodeID string) bool {
+	for _, tid := range m.episodes[episodeID] {
+		if m.turns[tid].State == orchestrator.TurnRunning {
+			return true
+		}
+	}
+	return false
 }
 
 func idemKey(p principal.Principal, key string) string { return string(p) + "\x00" + key }
@@ -75,7 +136,11 @@ func (m *Memory) CreateTurn(_ context.Context, t orchestrator.TurnRecord) (orche
 		m.keys[idemKey(t.Principal, t.IdempotencyKey)] = t.ID
 	}
 	m.turns[t.ID] = t
+	if len(m.episodes[t.EpisodeID]) == 0 {
+		m.order = append(m.order, t.EpisodeID)
+	}
 	m.episodes[t.EpisodeID] = append(m.episodes[t.EpisodeID], t.ID)
+	m.evict()
 	stored, _, err := m.get(t.ID)
 	return stored, false, err
 }
@@ -93,7 +158,8 @@ func (m *Memory) get(id string) (orchestrator.TurnRecord, bool, error) {
 }
 
 // FinishTurn implements orchestrator.Store. It writes only the fields a turn's end sets
-// (State, Outcome, Reply, Decision, Completed); the turn is found by t.ID and t.Principal.
+// (State, Outcome, Reply, Decision, Completed); the turn is found by t.ID and t.Principal. A
+// turn no longer running is left alone: orchestrator.ErrTurnFinished.
 func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error {
 	t = normalizeTurn(t)
 	d, err := cloneDecision(t.Decision)
@@ -105,6 +171,9 @@ func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error 
 	old, ok := m.turns[t.ID]
 	if !ok || old.Principal != t.Principal {
 		return orchestrator.ErrNotFound
+	}
+	if old.State != orchestrator.TurnRunning {
+		return fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
 	}
 	old.State, old.Outcome, old.Reply, old.Decision, old.Completed = t.State, t.Outcome, t.Reply, d, t.Completed
 	m.turns[t.ID] = old

@@ -44,8 +44,9 @@ const (
 	qInsertTurn = `INSERT INTO turns (` + turnColumns + `)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (principal, idempotency_key) WHERE idempotency_key <> '' DO NOTHING`
+	// Only a turn still running: a late FinishTurn must not overwrite a sweep's outcome.
 	qFinishTurn = `UPDATE turns SET state = ?, outcome = ?, reply = ?, decision = ?, completed = ?
-		WHERE id = ? AND principal = ?`
+		WHERE id = ? AND principal = ? AND state = 'running'`
 	qAppendEvent = `INSERT INTO events (turn_id, id, name, data) VALUES (?, ?, ?, ?)
 		ON CONFLICT (turn_id, id) DO NOTHING`
 	qEvents = `SELECT id, name, data FROM events WHERE turn_id = ? AND id > ? ORDER BY id`
@@ -204,7 +205,11 @@ func (s *sqlStore) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) er
 		return fmt.Errorf("store: finish turn: %w", err)
 	}
 	if n == 0 {
-		return orchestrator.ErrNotFound
+		// Not running, or not there at all: which one decides the error.
+		if _, err := s.Turn(ctx, t.Principal, t.ID); err != nil {
+			return err
+		}
+		return fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
 	}
 	return nil
 }

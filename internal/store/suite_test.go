@@ -89,6 +89,7 @@ func runStoreSuite(t *testing.T, open func(t *testing.T) testStore) {
 	t.Run("Events", func(t *testing.T) { testEvents(t, open(t)) })
 	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrentAppends(t, open(t)) })
 	t.Run("AbandonStale", func(t *testing.T) { testAbandonStale(t, open(t)) })
+	t.Run("LateFinish", func(t *testing.T) { testLateFinish(t, open(t)) })
 	t.Run("ConcurrentAbandon", func(t *testing.T) {
 		s := open(t)
 		testConcurrentAbandon(t, s, s)

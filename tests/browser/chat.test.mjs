@@ -212,12 +212,20 @@ test('a turn streams status lines and a reply about offers and points', { timeou
     assert.deepEqual(stored.body.turns.map((t) => t.message), [question, 'thanks! which of those ends soonest?']);
     assert.doesNotMatch(await page.locator('body').innerText(), rawErrorText);
 
-    // A reload keeps the tab's session and shows the stored conversation again.
+    // A reload keeps the tab's session and shows the stored conversation again, with the
+    // cards and steps each answer had.
     const firstReply = await page.getByTestId('assistant-bubble').first().innerText();
+    const first = page.getByTestId('assistant-message').first();
+    const cardsBefore = await first.locator('[data-testid^="component-"]').count();
+    const stepsBefore = await first.locator('[data-testid="status-history"] li').count();
+    assert.ok(cardsBefore >= 1 && stepsBefore >= 1, `the first answer has cards (${cardsBefore}) and steps (${stepsBefore})`);
     await page.reload();
     await page.getByTestId('assistant-message').nth(1).waitFor();
     assert.equal(await page.getByTestId('user-message').count(), 2);
     assert.equal(await page.getByTestId('assistant-bubble').first().innerText(), firstReply);
+    await first.locator('[data-testid="status-history"]').waitFor();
+    assert.equal(await first.locator('[data-testid^="component-"]').count(), cardsBefore, 'cards after a reload');
+    assert.equal(await first.locator('[data-testid="status-history"] li').count(), stepsBefore, 'steps after a reload');
 
     assert.deepEqual(problems, []);
     assert.deepEqual(consoleErrors, []);
@@ -337,6 +345,20 @@ test('Stop cancels the running turn', { timeout: 60_000 }, async () => {
     assert.ok(await stop.isHidden());
     assert.ok(await page.getByTestId('send').isEnabled());
     assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the sign-in card keeps off the edges of a 390 px phone screen', { timeout: 30_000 }, async () => {
+  const page = await context.newPage();
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.base}/`);
+    const box = await page.getByTestId('signin').boundingBox();
+    assert.ok(box, 'the sign-in card is shown');
+    assert.ok(box.x >= 8, `left margin ${box.x}px, want at least 8px`);
+    assert.ok(390 - (box.x + box.width) >= 8, `right margin ${390 - (box.x + box.width)}px, want at least 8px`);
   } finally {
     await page.close();
   }

@@ -590,6 +590,7 @@
     if (!r.data.turns.some((t) => t.state === 'running' && running && running.id === t.turn_id)) {
       store.del(RUNNING_KEY);
     }
+    const details = [];
     for (const t of r.data.turns) {
       if (t.state === 'running' && running && running.id === t.turn_id) {
         resumeTurn(t, running.events_url);
@@ -602,7 +603,44 @@
       if (t.state === 'running') addNote(view, 'Still answering… reload to see the result.', 'outcome');
       else if (OUTCOME_NOTES[t.outcome]) addNote(view, OUTCOME_NOTES[t.outcome], 'outcome');
       if (t.outcome) view.art.dataset.outcome = t.outcome;
+      if (t.state === 'completed') details.push({ id: t.turn_id, view });
     }
+    // Cards and steps are in each turn's event log, which the server keeps: replay the recent
+    // turns' logs (a finished turn's stream ends after turn.completed).
+    for (const d of details.slice(-RESTORE_DETAILS)) await restoreDetails(d.id, d.view);
+  }
+
+  // RESTORE_DETAILS bounds how many earlier turns get their cards and steps back on a reload.
+  const RESTORE_DETAILS = 20;
+
+  async function restoreDetails(turnId, view) {
+    let text;
+    try {
+      const res = await fetch('/v1/turns/' + encodeURIComponent(turnId) + '/events', {
+        headers: { Accept: 'text/event-stream', Authorization: 'Bearer ' + state.token },
+      });
+      if (!res.ok) return;
+      text = await res.text();
+    } catch {
+      return; // the reply is shown already; the details are a bonus
+    }
+    const statuses = [];
+    let components = null;
+    for (const frame of text.split(/\r?\n\r?\n/)) {
+      let name = 'message';
+      const data = [];
+      for (const line of frame.split(/\r?\n/)) {
+        if (line.startsWith('event:')) name = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      let v;
+      try { v = JSON.parse(data.join('\n')); } catch { continue; }
+      if (!v || typeof v !== 'object') continue;
+      if (name === 'status' && typeof v.text === 'string' && v.text) statuses.push(v.text);
+      if (name === 'reply.completed') components = v.components;
+    }
+    addComponents(view, components);
+    addSteps(view, statuses);
   }
 
   // resumeTurn follows a turn that was running when the page was reloaded, from its first event.

@@ -1,0 +1,72 @@
+// Package agent is what the orchestrator and the sub-agents it asks share: the ask contract
+// (a [Question] in, an [Answer] out), the [Outcome] of one invocation, and how to read a
+// model's response (its tool calls, its text, its token usage). It is a leaf: the orchestrator
+// defines nothing of its own for it, and the sub-agent runtime implements [SubAgent] directly.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/switchboard-ai/switchboard/principal"
+)
+
+// SubAgent answers the orchestrator's ask_<id> calls for one bound definition.
+type SubAgent interface {
+	// Ask runs the sub-agent for one question. A returned error is an Axis 1 failure: the
+	// orchestrator reports the sub-agent as unavailable and never shows the error.
+	Ask(ctx context.Context, q Question) (Answer, error)
+}
+
+// Func adapts a function to [SubAgent].
+type Func func(ctx context.Context, q Question) (Answer, error)
+
+// Ask calls f.
+func (f Func) Ask(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
+
+// Question is one dispatch to a sub-agent.
+type Question struct {
+	// Request is what the orchestrator's LLM asked this sub-agent, in words.
+	Request string
+	// Inherited is the session context the sub-agent is instantiated with (PC2 FR-5).
+	Inherited Inherited
+	// Emit reports a typed status event; the orchestrator decides what the user sees. It is
+	// safe for concurrent use and never blocks for long; nil drops the events.
+	Emit func(event string, params map[string]string)
+}
+
+// Inherited is the context every sub-agent receives at instantiation. The principal is set at
+// the session boundary and travels unchanged; sub-agents never derive their own.
+type Inherited struct {
+	Principal    principal.Principal
+	EpisodeID    string
+	TurnID       string
+	Locale       string
+	Location     string
+	PriorContext string // orchestrator-written summary, set when the conversation switched vertical
+}
+
+// Answer is a sub-agent's reply to one [Question].
+type Answer struct {
+	Text       string            // narration for the orchestrator to compose from
+	Outcome    Outcome           // OutcomeOK, OutcomePartial or OutcomeUnavailable
+	Components []json.RawMessage // structured render payloads passed through to the client
+	// Busy is the time the sub-agent spent inside LLM and CCS calls, for the dispatch
+	// overhead metric (PC2 NFR-1).
+	Busy time.Duration
+}
+
+// Outcome is how one sub-agent invocation ended, as the routing decision records it. A
+// sub-agent reports the first three; the orchestrator records the others when the invocation
+// itself failed.
+type Outcome string
+
+const (
+	OutcomeOK          Outcome = "ok"
+	OutcomePartial     Outcome = "partial"     // answered from degraded data, with a caveat
+	OutcomeUnavailable Outcome = "unavailable" // answered, but its data was unavailable
+	OutcomeFailed      Outcome = "failed"      // error or panic (Axis 1)
+	OutcomeTimeout     Outcome = "timeout"     // exceeded its definition's timeout (Axis 1)
+	OutcomeCancelled   Outcome = "cancelled"   // the turn was cancelled
+)

@@ -1,0 +1,66 @@
+package agent
+
+import (
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// ToolCalls returns the function calls of every choice of resp.
+func ToolCalls(resp *llms.ContentResponse) []llms.ToolCall {
+	var calls []llms.ToolCall
+	for _, c := range resp.Choices {
+		for _, tc := range c.ToolCalls {
+			if tc.FunctionCall != nil {
+				calls = append(calls, tc)
+			}
+		}
+	}
+	return calls
+}
+
+// Text joins the text of every choice of resp.
+func Text(resp *llms.ContentResponse) string {
+	var b strings.Builder
+	for _, c := range resp.Choices {
+		b.WriteString(c.Content)
+	}
+	return b.String()
+}
+
+// Tokens is what a response says it cost, summed over its choices.
+type Tokens struct {
+	Input, Output, Total int
+}
+
+// TokensOf reads the token counts langchaingo's providers put in each choice's
+// GenerationInfo. They use different keys: openai PromptTokens/CompletionTokens, anthropic
+// InputTokens/OutputTokens, googleai both the openai names and snake_case ones (as int32).
+func TokensOf(resp *llms.ContentResponse) Tokens {
+	var t Tokens
+	for _, c := range resp.Choices {
+		t.Input += firstInt(c.GenerationInfo, "PromptTokens", "InputTokens", "input_tokens")
+		t.Output += firstInt(c.GenerationInfo, "CompletionTokens", "OutputTokens", "output_tokens")
+		t.Total += firstInt(c.GenerationInfo, "TotalTokens", "total_tokens")
+	}
+	if t.Total == 0 {
+		t.Total = t.Input + t.Output
+	}
+	return t
+}
+
+func firstInt(info map[string]any, keys ...string) int {
+	for _, k := range keys {
+		switch v := info[k].(type) {
+		case int:
+			return v
+		case int32:
+			return int(v)
+		case int64:
+			return int(v)
+		case float64:
+			return int(v)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,80 @@
+package definitions
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The helpers below tell a person what is wrong with a YAML file; the config file's reader uses
+// them too, so both kinds of file explain themselves the same way.
+
+var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// SyntaxError splits a yaml.v3 syntax error into its 1-based line (0 when it names none) and
+// its message without the "yaml: line N:" prefix.
+func SyntaxError(err error) (line int, msg string) {
+	msg = err.Error()
+	m := yamlErrLine.FindStringSubmatch(msg)
+	if m == nil {
+		return 0, strings.TrimPrefix(msg, "yaml: ")
+	}
+	line, _ = strconv.Atoi(m[1])
+	msg = m[2]
+	// yaml.v3 numbers parser errors (as opposed to scanner errors) from 0.
+	if line > 0 && isParserError(msg) {
+		line++
+	}
+	return line, msg
+}
+
+func isParserError(msg string) bool {
+	for _, prefix := range []string{"did not find expected", "found duplicate", "found incompatible", "found undefined tag"} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// SuggestKey proposes the closest of known for a misspelt key, as ` (did you mean "x"?)`, or
+// "" when none is close.
+func SuggestKey(key string, known []string) string {
+	// Allow one edit per three characters, at most two, so short keys get no wild guesses.
+	best, bestDist := "", min(2, max(1, len(key)/3))+1
+	for _, k := range known {
+		if dist := editDistance(key, k); dist < bestDist {
+			best, bestDist = k, dist
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return ` (did you mean "` + best + `"?)`
+}
+
+// editDistance is the optimal-string-alignment distance between two short ASCII keys: the
+// Levenshtein distance with a swap of two neighbours counted as one edit ("dns" for "dsn").
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}

@@ -1,0 +1,253 @@
+// Command loadtest drives switchboard over real HTTP and SSE, as a chat client does: each
+// worker posts a turn with Accept: text/event-stream and reads its stream to turn.completed,
+// then posts the next. It reports turns per second and latency percentiles for each store and
+// concurrency.
+//
+//	go run ./internal/loadtest                               # in-process: memory and SQLite, 1/8/32/128 workers
+//	go run ./internal/loadtest -stores sqlite -concurrency 32 -duration 10s
+//	go run ./internal/loadtest -target http://127.0.0.1:8080 # a running `switchboard serve` (dev mode, shared SWITCHBOARD_DEV_SECRET)
+//
+// Every turn is signed in as its own principal, so per-principal limits never hold the load
+// back: this measures the service, not the limiter.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/switchboard-ai/switchboard/agents"
+	"github.com/switchboard-ai/switchboard/internal/app"
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+const twoIntents = "any deals on running shoes? and how many points do I have?"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	target      string
+	stores      []string
+	concurrency []int
+	duration    time.Duration
+	warmup      time.Duration
+	message     string
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.StringVar(&o.target, "target", "", "base URL of a running switchboard in dev mode (default: serve in-process on loopback)")
+	stores := fs.String("stores", "memory,sqlite", "stores to run in-process, comma-separated (memory, sqlite)")
+	conc := fs.String("concurrency", "1,8,32,128", "workers, comma-separated: each runs one turn at a time")
+	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measured time per run")
+	fs.DurationVar(&o.warmup, "warmup", time.Second, "unmeasured time before each run")
+	fs.StringVar(&o.message, "message", twoIntents, "the message every turn sends")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	for _, s := range strings.Split(*stores, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			o.stores = append(o.stores, s)
+		}
+	}
+	for _, c := range strings.Split(*conc, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-concurrency: %q is not a positive number", c)
+		}
+		o.concurrency = append(o.concurrency, n)
+	}
+
+	fmt.Fprintln(stdout, "| store | workers | turns | turns/s | p50 | p95 | p99 | first delta p50 | errors |")
+	fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	if o.target != "" {
+		secret, ok := os.LookupEnv("SWITCHBOARD_DEV_SECRET")
+		if !ok {
+			return errors.New("-target needs SWITCHBOARD_DEV_SECRET, shared with the server, to sign in its users")
+		}
+		signer, err := principal.NewDevSigner([]byte(secret), "switchboard-dev", "switchboard")
+		if err != nil {
+			return err
+		}
+		return runAll(ctx, o, "target", strings.TrimRight(o.target, "/"), signer, stdout, stderr)
+	}
+	for _, driver := range o.stores {
+		if err := runInProcess(ctx, o, driver, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runInProcess serves the whole service (offline model, embedded demo CCS, dev auth, the
+// given store) on a loopback listener and loads it.
+func runInProcess(ctx context.Context, o options, driver string, stdout, stderr io.Writer) error {
+	dir, err := os.MkdirTemp("", "switchboard-load")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cfg := config.Default()
+	cfg.Store.Driver, cfg.Store.DSN = driver, filepath.Join(dir, "load.db")
+	cfg.Auth.HS256Secret = "loadtest-secret-loadtest-secret-loadtest"
+	a, err := app.New(ctx, app.Options{Config: cfg, AgentsDir: ".", AgentsFS: agents.FS, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	srv := httptest.NewServer(a.Handler)
+	defer srv.Close()
+	defer func() {
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		_ = a.Service.Wait(wctx)
+	}()
+	return runAll(ctx, o, driver, srv.URL, a.DevSigner, stdout, stderr)
+}
+
+func runAll(ctx context.Context, o options, name, base string, signer *principal.DevSigner, stdout, stderr io.Writer) error {
+	for _, n := range o.concurrency {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fmt.Fprintf(stderr, "%s: %d workers, %s...\n", name, n, o.duration)
+		r := load(ctx, o, base, signer, n)
+		fmt.Fprintf(stdout, "| %s | %d | %d | %.0f | %s | %s | %s | %s | %d |\n", name, n, len(r.total),
+			float64(len(r.total))/o.duration.Seconds(), pct(r.total, 50), pct(r.total, 95), pct(r.total, 99), pct(r.first, 50), r.errors)
+		if r.firstErr != nil {
+			fmt.Fprintf(stderr, "  first error: %v\n", r.firstErr)
+		}
+	}
+	return nil
+}
+
+type result struct {
+	total, first []time.Duration
+	errors       int
+	firstErr     error
+}
+
+// load runs n workers for the warm-up and then the measured duration; only turns that start
+// and end inside the measured window count.
+func load(ctx context.Context, o options, base string, signer *principal.DevSigner, n int) result {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: n, MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
+	defer client.CloseIdleConnections()
+	start := time.Now().Add(o.warmup)
+	end := start.Add(o.duration)
+	ctx, cancel := context.WithDeadline(ctx, end.Add(30*time.Second))
+	defer cancel()
+	var (
+		mu  sync.Mutex
+		res result
+		seq atomic.Int64
+		wg  sync.WaitGroup
+	)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(end) && ctx.Err() == nil {
+				user := fmt.Sprintf("load-%d", seq.Add(1))
+				began := time.Now()
+				first, err := turn(ctx, client, base, signer, user, o.message)
+				done := time.Now()
+				if began.Before(start) || done.After(end) {
+					continue
+				}
+				mu.Lock()
+				if err != nil {
+					res.errors++
+					if res.firstErr == nil {
+						res.firstErr = err
+					}
+				} else {
+					res.total = append(res.total, done.Sub(began))
+					res.first = append(res.first, first)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return res
+}
+
+// turn posts one message and reads its stream to turn.completed; it returns the time to the
+// first reply.delta.
+func turn(ctx context.Context, client *http.Client, base string, signer *principal.DevSigner, user, message string) (time.Duration, error) {
+	tok, err := signer.Mint(user, time.Hour)
+	if err != nil {
+		return 0, err
+	}
+	body := `{"message":` + strconv.Quote(message) + `}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/turns", strings.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	began := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return 0, fmt.Errorf("POST /v1/turns: %s %s", resp.Status, b)
+	}
+	var first time.Duration
+	for ev, err := range stream.ReadEvents(resp.Body) {
+		if err != nil {
+			return 0, err
+		}
+		switch ev.Name {
+		case "reply.delta":
+			if first == 0 {
+				first = time.Since(began)
+			}
+		case "turn.completed":
+			if !strings.Contains(string(ev.Data), `"outcome":"ok"`) {
+				return 0, fmt.Errorf("turn ended %s", ev.Data)
+			}
+			return first, nil
+		}
+	}
+	return 0, errors.New("stream ended before turn.completed")
+}
+
+func pct(ds []time.Duration, p int) string {
+	if len(ds) == 0 {
+		return "-"
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	d := s[min(len(s)-1, len(s)*p/100)]
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}

@@ -1,0 +1,170 @@
+// Package switchboard is the whole switchboard service as a library: an orchestrator LLM that
+// routes each chat turn to specialist sub-agents defined in YAML, with the chat API, SSE
+// streams, A2A and AG-UI endpoints, the chat page and health routes behind one http.Handler.
+//
+// [New] assembles it from [Options]; everything has a default, so
+//
+//	srv, err := switchboard.New(ctx, switchboard.Options{Agents: "./agents"})
+//	...
+//	http.ListenAndServe(":8080", srv.Handler())
+//
+// serves the agents folder with the offline model, the embedded demo CCS, an in-memory store
+// and dev sign-in. Options.Models replaces models by alias with any langchaingo llms.Model;
+// Options.Config carries what the config file would (models, CCS, auth, store, limits).
+// `switchboard serve` is this package plus flags, a config file and a listener.
+package switchboard
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/switchboard-ai/switchboard/internal/app"
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/llm"
+	"github.com/switchboard-ai/switchboard/web"
+)
+
+// Config is the content of switchboard's config file as a Go value: models, CCS, auth, store,
+// turns and the rest (see the README's Configuration section). [DefaultConfig] is where to
+// start.
+type Config = config.Config
+
+// ModelConfig configures one model alias of [Config].Models (provider, model, base URL, the
+// env var holding its key).
+type ModelConfig = llm.ModelConfig
+
+// DefaultConfig is the configuration of a service with no config file: the offline model, the
+// embedded demo CCS and dev auth. Its store is SQLite; [New] with a nil Options.Config uses an
+// in-memory store instead, which a library user opts out of explicitly.
+func DefaultConfig() Config { return config.Default() }
+
+// Options is what [New] needs. Only Agents (or AgentsFS) is required.
+type Options struct {
+	// Agents is the folder of Agent Definition YAML files. With AgentsFS it is a folder
+	// inside that file system ("." for its root).
+	Agents   string
+	AgentsFS fs.FS
+	// Config is the service's configuration; nil is [DefaultConfig] with an in-memory store.
+	// Secrets named by *_env keys must already be resolved into the Config's secret fields
+	// (the binary reads them from the environment; a library reads them as it likes).
+	Config *Config
+	// Models are langchaingo models used as they are for their aliases ("default" is the one
+	// every definition without `model:` uses); aliases not given here come from Config.Models.
+	Models map[string]llms.Model
+	// CCSTransport carries the calls to a remote CCS (Config.CCS.URL) instead of
+	// http.DefaultTransport.
+	CCSTransport http.RoundTripper
+	// TracerProvider and MeterProvider receive spans and metrics; nil uses the OTel globals.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	// Metrics, when set, is served at GET /metrics (for example a Prometheus exporter's
+	// handler); nil leaves the route out.
+	Metrics http.Handler
+	// Logger receives the service's logs; nil uses slog.Default().
+	Logger *slog.Logger
+	// ShutdownGrace is how long [Server.Close] lets running turns finish before cancelling
+	// them. Default 15 s.
+	ShutdownGrace time.Duration
+	// Version is shown on the A2A agent card; default "dev".
+	Version string
+}
+
+// Server is an assembled switchboard service.
+type Server struct {
+	app     *app.App
+	handler http.Handler
+	grace   time.Duration
+	// closing ends with Close: open event streams end with it, so that an http.Server's
+	// Shutdown, which waits for every handler, can return.
+	closing     context.Context
+	stopStreams context.CancelCauseFunc
+}
+
+// New assembles the service. Close it when done.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Agents == "" && opts.AgentsFS == nil {
+		return nil, errors.New("switchboard: Options.Agents names no agents folder")
+	}
+	var cfg Config
+	if opts.Config != nil {
+		cfg = *opts.Config
+	} else {
+		cfg = DefaultConfig()
+		cfg.Store.Driver, cfg.Store.DSN = "memory", ""
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	dir := opts.Agents
+	if dir == "" {
+		dir = "."
+	}
+	a, err := app.New(ctx, app.Options{
+		Config: cfg, AgentsDir: dir, AgentsFS: opts.AgentsFS, Logger: opts.Logger,
+		TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider, Metrics: opts.Metrics,
+		ModelOverrides: opts.Models, CCSTransport: opts.CCSTransport, Version: opts.Version,
+	})
+	if err != nil {
+		return nil, err
+	}
+	grace := opts.ShutdownGrace
+	if grace <= 0 {
+		grace = 15 * time.Second
+	}
+	s := &Server{app: a, grace: grace}
+	s.closing, s.stopStreams = context.WithCancelCause(context.WithoutCancel(ctx))
+	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithCancelCause(r.Context())
+		defer cancel(nil)
+		stop := context.AfterFunc(s.closing, func() { cancel(context.Cause(s.closing)) })
+		defer stop()
+		a.Handler.ServeHTTP(w, r.WithContext(ctx))
+	})
+	return s, nil
+}
+
+// Handler serves every route: the chat API and its SSE streams, A2A, AG-UI, health and
+// readiness, /metrics when configured, and the chat page at /. Mount it at the root of a
+// server or under a prefix with http.StripPrefix.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Reload reads the agents folder again and makes new turns use it when it is valid; running
+// turns finish on the set they started with. A broken folder changes nothing and is reported.
+func (s *Server) Reload(ctx context.Context) error { return s.app.Reload(ctx) }
+
+// Watch reloads the agents folder whenever a file in it changes, until ctx ends or the server
+// is closed. An embedded folder (Options.AgentsFS) cannot be watched.
+func (s *Server) Watch(ctx context.Context) error { return s.app.Watch(ctx) }
+
+// DevToken mints a bearer token for user in dev auth mode (the default), for a client or a
+// test to sign in with. Other auth modes mint nothing and return an error.
+func (s *Server) DevToken(user string, ttl time.Duration) (string, error) {
+	if s.app.DevSigner == nil {
+		return "", errors.New("switchboard: dev tokens exist only in dev auth mode")
+	}
+	return s.app.DevSigner.Mint(user, ttl)
+}
+
+// Close stops the service gracefully: open event streams end (clients resume them elsewhere
+// with Last-Event-ID), running turns get Options.ShutdownGrace (or until ctx ends) to finish,
+// then are cancelled, and everything the service opened is released. Call it alongside your
+// http.Server's Shutdown: Shutdown stops new requests, and Close ends the streams Shutdown
+// would otherwise wait for.
+func (s *Server) Close(ctx context.Context) error {
+	s.stopStreams(web.ErrShuttingDown)
+	wait, cancel := context.WithTimeout(ctx, s.grace)
+	defer cancel()
+	if err := s.app.Service.Wait(wait); err != nil {
+		s.app.Service.CancelAll()
+		_ = s.app.Service.Wait(context.WithoutCancel(ctx))
+	}
+	return s.app.Close()
+}

@@ -1,0 +1,310 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// aguiKeyPrefix keeps AG-UI runIds apart from the other idempotency keys of a principal.
+const aguiKeyPrefix = "agui:"
+
+// postAGUI serves POST /agui (AG-UI 1.0): the body is a RunAgentInput, the answer an SSE stream
+// of AG-UI events. The thread is an episode (threadId = episode id; another principal's thread
+// is not found), the run is a turn (runId is its idempotency key: the same runId again streams
+// the same turn from its start, never a second dispatch). The user's message is the last
+// message of the input, which must be a user message; earlier messages are the thread's history,
+// which the server already keeps, and are not read again.
+//
+// Problems found before the run starts are answered as JSON errors with their HTTP status, as
+// on /v1/turns (HttpAgent reports them as "HTTP <status>: <body>"); once the stream has begun, a
+// failure ends it with RUN_ERROR. A client that goes away before the run ends cancels it:
+// aborting the request is how an AG-UI client stops a run.
+func (s *server) postAGUI(c *gin.Context) {
+	in, bad := decodeAGUIInput(c.Request.Body)
+	if bad != nil {
+		abort(c, bad.status, bad.code, bad.message)
+		return
+	}
+	p := principalOf(c)
+	rec, _, err := s.cfg.Service.Start(c.Request.Context(), orchestrator.StartRequest{
+		Principal: p, EpisodeID: in.threadID, Message: in.message,
+		Locale: in.locale, Location: in.location, IdempotencyKey: aguiKeyPrefix + in.runID,
+	})
+	switch {
+	case errors.Is(err, orchestrator.ErrNotFound):
+		abort(c, http.StatusNotFound, "not_found", "No such thread.")
+		return
+	case errors.Is(err, orchestrator.ErrConflict):
+		abort(c, http.StatusConflict, "idempotency_conflict", "This runId was already used with a different message.")
+		return
+	case err != nil:
+		s.abortErr(c, err)
+		return
+	}
+	s.streamAGUI(c, in, rec)
+}
+
+// aguiRun is a checked RunAgentInput: what the turn needs.
+type aguiRun struct {
+	threadID, runID  string
+	message          string
+	locale, location string
+}
+
+// decodeAGUIInput reads and checks a RunAgentInput, saying exactly what is wrong.
+func decodeAGUIInput(r io.Reader) (aguiRun, *badRequest) {
+	var run aguiRun
+	bad := func(code, msg string) (aguiRun, *badRequest) {
+		return run, &badRequest{status: http.StatusBadRequest, code: code, message: msg}
+	}
+	var in aguiInput
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&in); err != nil {
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			return run, &badRequest{status: http.StatusRequestEntityTooLarge, code: "too_large", message: "The request body is too large."}
+		case errors.Is(err, io.EOF):
+			return bad("invalid_body", `The body must be an AG-UI RunAgentInput: {"threadId", "runId", "messages": [...]}.`)
+		}
+		return bad("invalid_body", "The body is not a valid RunAgentInput: "+jsonProblem(err)+".")
+	}
+	if dec.More() {
+		return bad("invalid_body", "The body must hold one JSON object.")
+	}
+	switch {
+	case strings.TrimSpace(in.ThreadID) == "" || strings.TrimSpace(in.RunID) == "":
+		return bad("invalid_body", "threadId and runId are required.")
+	case len(in.ThreadID) > 128 || len(in.RunID) > 180:
+		return bad("invalid_body", "threadId or runId is too long.")
+	case len(in.Messages) == 0:
+		return bad("invalid_message", "messages must end with the user's message.")
+	}
+	last := in.Messages[len(in.Messages)-1]
+	if last.Role != "user" {
+		return bad("invalid_message", `The last message must have role "user": it is what the run answers.`)
+	}
+	text, ok, textOnly := messageText(last.Content)
+	switch {
+	case !ok:
+		return bad("invalid_message", "The user message's content must be a string or an array of content parts.")
+	case !textOnly:
+		return run, &badRequest{status: http.StatusUnsupportedMediaType, code: "unsupported_content", message: "Only text content is supported."}
+	}
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return bad("invalid_message", "The user message has no text.")
+	case !utf8.ValidString(text):
+		return bad("invalid_message", "The user message must be valid UTF-8.")
+	case utf8.RuneCountInString(text) > maxMessage:
+		return bad("invalid_message", "The user message is longer than 4000 characters.")
+	}
+	var fp aguiForwarded
+	if len(in.ForwardedProps) > 0 && in.ForwardedProps[0] == '{' {
+		if json.Unmarshal(in.ForwardedProps, &fp) != nil {
+			return bad("invalid_body", "forwardedProps.locale and forwardedProps.location must be strings.")
+		}
+	}
+	if len(fp.Locale) > 35 || len(fp.Location) > 200 {
+		return bad("invalid_body", "forwardedProps.locale or forwardedProps.location is too long.")
+	}
+	return aguiRun{threadID: in.ThreadID, runID: in.RunID, message: text, locale: fp.Locale, location: fp.Location}, nil
+}
+
+// messageText reads a user message's content: a string, or text parts joined by newlines. ok
+// is false for any other shape; textOnly is false when a part is not text (an image, a file).
+func messageText(raw json.RawMessage) (text string, ok, textOnly bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "", false, false
+	}
+	switch raw[0] {
+	case '"':
+		if json.Unmarshal(raw, &text) != nil {
+			return "", false, false
+		}
+		return text, true, true
+	case '[':
+		var parts []aguiPart
+		if json.Unmarshal(raw, &parts) != nil {
+			return "", false, false
+		}
+		var texts []string
+		for _, p := range parts {
+			if p.Type != "text" {
+				return "", true, false
+			}
+			texts = append(texts, p.Text)
+		}
+		return strings.Join(texts, "\n"), true, true
+	}
+	return "", false, false
+}
+
+// streamAGUI follows the turn and writes it as AG-UI events until RUN_FINISHED or RUN_ERROR.
+func (s *server) streamAGUI(c *gin.Context, in aguiRun, rec orchestrator.TurnRecord) {
+	ctx := c.Request.Context()
+	out := newAGUIStream(c, s.cfg.SSE)
+	defer out.close()
+	tr := newAGUITranslator(in.threadID, in.runID, rec.ID)
+	completed, storeFailed := false, false
+	defer func() {
+		if !completed && !storeFailed {
+			s.cancelAbandoned(c, rec.ID)
+		}
+	}()
+	if out.send(tr.started()) != nil {
+		return
+	}
+	for r, err := range s.cfg.Hub.Follow(ctx, rec.ID, 0) {
+		if err != nil {
+			if ctx.Err() == nil {
+				// The turn runs on; the client may start the same runId again to follow it.
+				s.log.ErrorContext(ctx, "agui: following a turn", "turn_id", rec.ID, "err", err)
+				storeFailed = true
+				_ = out.send(aguiRunErrorEvent{Type: aguiRunError, Code: "unavailable",
+					Message: "The conversation cannot be streamed right now. Please try again shortly."})
+			}
+			return
+		}
+		var events []any
+		if done, isEnd := r.Event.(stream.TurnCompleted); isEnd {
+			completed = true
+			events = tr.finish(done.Outcome, s.invoked(ctx, c, rec.ID))
+		} else {
+			events = tr.translate(r)
+		}
+		for _, ev := range events {
+			if out.send(ev) != nil {
+				return
+			}
+		}
+	}
+}
+
+// invoked reads the sub-agents a finished turn ran, from its routing record.
+func (s *server) invoked(ctx context.Context, c *gin.Context, turnID string) []string {
+	rec, err := s.cfg.Service.Turn(ctx, principalOf(c), turnID)
+	if err != nil || rec.Decision == nil {
+		if err != nil && ctx.Err() == nil {
+			s.log.WarnContext(ctx, "agui: reading a finished turn", "turn_id", turnID, "err", err)
+		}
+		return nil
+	}
+	return rec.Decision.Invoked
+}
+
+// cancelAbandoned cancels a turn whose AG-UI client left before the end. A server shutting
+// down is not a client leaving.
+func (s *server) cancelAbandoned(c *gin.Context, turnID string) {
+	reqCtx := c.Request.Context()
+	if errors.Is(context.Cause(reqCtx), ErrShuttingDown) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), 5*time.Second)
+	defer cancel()
+	if err := s.cfg.Service.Cancel(ctx, principalOf(c), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) {
+		s.log.WarnContext(ctx, "agui: cancel an abandoned run", "turn_id", turnID, "err", err)
+	}
+}
+
+// aguiStream writes AG-UI events as SSE data lines, with comment heartbeats while the run is
+// quiet (AG-UI clients read only data lines). A write that cannot reach the client within the
+// stall timeout ends the stream.
+type aguiStream struct {
+	c     *gin.Context
+	rc    *http.ResponseController
+	stall time.Duration
+	mu    sync.Mutex
+	err   error
+	stop  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newAGUIStream(c *gin.Context, opts stream.SSEOptions) *aguiStream {
+	o := &aguiStream{c: c, rc: http.NewResponseController(c.Writer), stall: opts.StallTimeout, stop: make(chan struct{})}
+	if o.stall <= 0 {
+		o.stall = 10 * time.Second
+	}
+	h := c.Writer.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // keep proxies from buffering the stream
+	c.Writer.WriteHeader(http.StatusOK)
+	c.Writer.Flush()
+	beat := opts.Heartbeat
+	if beat == 0 {
+		beat = 15 * time.Second
+	}
+	if beat > 0 {
+		o.wg.Go(func() { o.heartbeat(beat) })
+	}
+	return o
+}
+
+func (o *aguiStream) heartbeat(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-o.stop:
+			return
+		case <-o.c.Request.Context().Done():
+			return
+		case <-t.C:
+			if o.write([]byte(": keep-alive\n\n")) != nil {
+				return
+			}
+		}
+	}
+}
+
+// send writes one event. Compact JSON holds no raw newline, so one data line carries it.
+func (o *aguiStream) send(ev any) error {
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	return o.write(fmt.Appendf(nil, "data: %s\n\n", data))
+}
+
+func (o *aguiStream) write(b []byte) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		return o.err
+	}
+	_ = o.rc.SetWriteDeadline(time.Now().Add(o.stall))
+	if _, err := o.c.Writer.Write(b); err != nil {
+		o.err = err
+		return err
+	}
+	if err := o.rc.Flush(); err != nil {
+		o.err = err
+		return err
+	}
+	return nil
+}
+
+// close stops the heartbeat and waits for it, and lifts the write deadline so that it cannot
+// cut a later response on the same connection.
+func (o *aguiStream) close() {
+	close(o.stop)
+	o.wg.Wait()
+	_ = o.rc.SetWriteDeadline(time.Time{})
+}
