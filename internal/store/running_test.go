@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -41,4 +42,44 @@ func TestPostgresRunningTurns(t *testing.T) {
 	skipWithoutPostgres(t)
 	dsn := postgresSchema(t)
 	testRunningTurns(t, openPostgres(t, dsn).sqlStore, openPostgres(t, dsn).sqlStore)
+}
+
+// BenchmarkRunningTurns measures the count the running-turns limit adds to every turn start:
+// one principal with 8 running turns among 2,000 finished ones (and other principals' turns).
+func BenchmarkRunningTurns(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) {
+		s, err := OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { s.Close() })
+		benchmarkRunningTurns(b, s.sqlStore)
+	})
+	b.Run("postgres", func(b *testing.B) {
+		benchmarkRunningTurns(b, openPostgres(b, postgresSchema(b)).sqlStore)
+	})
+}
+
+func benchmarkRunningTurns(b *testing.B, s *sqlStore) {
+	ctx := b.Context()
+	for i := range 2000 {
+		p := alice
+		if i%2 == 1 {
+			p = bob
+		}
+		rec := turnRec(p, fmt.Sprint("t", i), fmt.Sprint("e", i), "")
+		if _, _, err := s.CreateTurn(ctx, rec); err != nil {
+			b.Fatal(err)
+		}
+		if i >= 16 { // the first 16 stay running: 8 of alice's, 8 of bob's
+			if err := s.FinishTurn(ctx, finished(rec)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for b.Loop() {
+		if n, err := s.RunningTurns(ctx, alice); err != nil || n != 8 {
+			b.Fatalf("RunningTurns() = %d, %v; want 8", n, err)
+		}
+	}
 }
