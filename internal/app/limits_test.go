@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 
@@ -229,7 +230,7 @@ func TestEventStreamsAreLimited(t *testing.T) {
 	// The server learns of the close from its connection's read, asynchronously: retry until
 	// it has (each refused retry is a cheap 429).
 	var resumed *http.Response
-	for range 1000 {
+	for deadline := time.Now().Add(streamWait); time.Now().Before(deadline); {
 		if resumed = follow(two); resumed.StatusCode == http.StatusOK {
 			break
 		}
