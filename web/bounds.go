@@ -20,8 +20,8 @@ const (
 	DefaultBodyReadTimeout   = 10 * time.Second
 	DefaultMaxHeaderBytes    = 64 << 10
 	// hardHeaderBytes is what net/http itself reads of a request's head before answering its
-	// own plain-text 431: above DefaultMaxHeaderBytes, so that the JSON 431 answers first for
-	// every size up to it.
+	// own plain-text 431 (at least; twice the handler's cap when that is larger): well above the
+	// handler's cap, so that the JSON 431 answers first.
 	hardHeaderBytes = 1 << 20
 )
 
@@ -31,6 +31,9 @@ type ServerOptions struct {
 	ReadHeaderTimeout time.Duration
 	// IdleTimeout bounds a keep-alive connection between requests; default 2 min.
 	IdleTimeout time.Duration
+	// MaxHeaderBytes is the handler's own cap (Config.MaxHeaderBytes), so that the server
+	// reads heads past it and the handler can answer them in JSON.
+	MaxHeaderBytes int
 }
 
 // NewHTTPServer returns the http.Server that serves h: bounded header reads, and a head size
@@ -48,7 +51,7 @@ func NewHTTPServer(h http.Handler, o ServerOptions) *http.Server {
 		Handler:           h,
 		ReadHeaderTimeout: o.ReadHeaderTimeout,
 		IdleTimeout:       o.IdleTimeout,
-		MaxHeaderBytes:    hardHeaderBytes,
+		MaxHeaderBytes:    max(hardHeaderBytes, 2*o.MaxHeaderBytes),
 	}
 }
 

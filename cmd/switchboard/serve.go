@@ -131,7 +131,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancelBase(nil)
-	srv := web.NewHTTPServer(a.Handler, web.ServerOptions{ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout})
+	srv := web.NewHTTPServer(a.Handler, web.ServerOptions{ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes})
 	srv.BaseContext = func(net.Listener) context.Context { return base }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
