@@ -4,17 +4,25 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
 )
+
+// countingStore is a store that counts running turns for the running-turns limit.
+type countingStore interface {
+	testStore
+	orchestrator.RunningCounter
+}
 
 // testRunningTurns checks the count the running-turns limit reads, through two handles on one
 // database as two replicas hold them: each sees the other's turns, never another principal's,
 // and a finished turn no longer counts.
-func testRunningTurns(t *testing.T, a, b *sqlStore) {
+func testRunningTurns(t *testing.T, a, b countingStore) {
 	ctx := t.Context()
 	mustCreate(t, a, turnRec(alice, "t1", "e1", ""))
 	mustCreate(t, b, turnRec(alice, "t2", "e2", ""))
 	mustCreate(t, b, turnRec(bob, "t3", "e3", ""))
-	for _, s := range []*sqlStore{a, b} {
+	for _, s := range []countingStore{a, b} {
 		if n, err := s.RunningTurns(ctx, alice); err != nil || n != 2 {
 			t.Errorf("RunningTurns(alice) = %d, %v; want 2", n, err)
 		}
@@ -31,6 +39,11 @@ func testRunningTurns(t *testing.T, a, b *sqlStore) {
 	if n, err := b.RunningTurns(ctx, alice); err != nil || n != 1 {
 		t.Errorf("RunningTurns(alice) after one finished = %d, %v; want 1", n, err)
 	}
+}
+
+func TestMemoryRunningTurns(t *testing.T) {
+	m := NewMemory()
+	testRunningTurns(t, m, m)
 }
 
 func TestSQLiteRunningTurns(t *testing.T) {
