@@ -126,7 +126,14 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		}
 		return TurnRecord{}, false, err
 	}
+	settled := false
+	defer func() {
+		if !settled { // a panic while storing must not leave p's admission locked
+			adm.abandoned(true)
+		}
+	}()
 	rec, existing, err = s.start(ctx, req)
+	settled = true
 	if err != nil || existing {
 		adm.abandoned(true) // nothing new runs: the start is not counted
 		return rec, existing, err

@@ -53,8 +53,11 @@ func (s *server) a2aRPC(c *gin.Context) {
 	body, err := io.ReadAll(c.Request.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			s.rpcReply(c, nil, nil, rpcErr(codeInvalidRequest, "The request body is too large."))
+		case bodyTimedOut(err):
+			abort(c, http.StatusRequestTimeout, "request_timeout", "The request body did not arrive in time.")
 		}
 		return // otherwise the client went away mid-body: nobody to answer
 	}

@@ -47,13 +47,13 @@ func (s *server) postAGUI(c *gin.Context) {
 		abort(c, bad.status, bad.code, bad.message)
 		return
 	}
-	// Refuse the stream before the turn starts, or the turn would run unseen.
+	p := principalOf(c)
+	// Refuse the stream before the run starts, or the run would go unseen.
 	slot := s.openStream(c, "")
 	if slot == nil {
 		return
 	}
 	defer slot.close()
-	p := principalOf(c)
 	rec, _, err := s.cfg.Service.Start(c.Request.Context(), orchestrator.StartRequest{
 		Principal: p, EpisodeID: in.threadID, Message: in.message,
 		Locale: in.locale, Location: in.location, IdempotencyKey: aguiKeyPrefix + in.runID,
@@ -93,6 +93,8 @@ func decodeAGUIInput(r io.Reader) (aguiRun, *badRequest) {
 		switch {
 		case errors.As(err, &mbe):
 			return run, &badRequest{status: http.StatusRequestEntityTooLarge, code: "too_large", message: "The request body is too large."}
+		case bodyTimedOut(err):
+			return run, &badRequest{status: http.StatusRequestTimeout, code: "request_timeout", message: "The request body did not arrive in time."}
 		case errors.Is(err, io.EOF):
 			return bad("invalid_body", `The body must be an AG-UI RunAgentInput: {"threadId", "runId", "messages": [...]}.`)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ const shutdownGrace = 15 * time.Second
 
 type serveFlags struct {
 	addr, agents, config string
+	metricsAddr          string
 	dev, traceStdout     bool
 	logFormat            string
 	watch                bool
@@ -34,6 +36,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	fs.SetOutput(stderr)
 	var f serveFlags
 	fs.StringVar(&f.addr, "addr", ":8080", "HOST:PORT to listen on")
+	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "HOST:PORT to serve /metrics on, alone, instead of on --addr (keeps metrics off the public listener)")
 	fs.StringVar(&f.agents, "agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent)")
 	fs.StringVar(&f.config, "config", "", "config file (YAML, see README); every key is optional")
 	fs.BoolVar(&f.dev, "dev", false, "force dev mode: dev auth, text logs (the default when no auth is configured)")
@@ -97,6 +100,14 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		Config: cfg, Logger: log, Version: version,
 		TracerProvider: tel.TracerProvider(), MeterProvider: tel.MeterProvider(), Metrics: tel.MetricsHandler(),
 	}
+	if f.metricsAddr != "" {
+		opts.Metrics = nil // on its own listener only
+		stop, err := serveMetrics(f.metricsAddr, tel.MetricsHandler(), cfg.HTTP.ReadHeaderTimeout, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	var builtIn bool
 	if opts.AgentsDir, opts.AgentsFS, builtIn = agentsSource(f.agents); builtIn {
 		log.Info("no ./agents folder: serving the built-in demo agents")
@@ -120,12 +131,8 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancelBase(nil)
-	srv := &http.Server{
-		Handler:           a.Handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		BaseContext:       func(net.Listener) context.Context { return base },
-	}
+	srv := web.NewHTTPServer(a.Handler, web.ServerOptions{ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes})
+	srv.BaseContext = func(net.Listener) context.Context { return base }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -162,6 +169,31 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// serveMetrics serves GET /metrics, and nothing else, on its own listener until stop is called.
+func serveMetrics(addr string, metrics http.Handler, readHeaderTimeout time.Duration, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
+	srv := web.NewHTTPServer(mux, web.ServerOptions{ReadHeaderTimeout: readHeaderTimeout})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "err", err)
+		}
+	}()
+	log.Info("metrics listening", "url", "http://"+displayAddr(ln.Addr())+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		<-done
+	}, nil
 }
 
 // reloadOnHangup reloads the agent definitions on each SIGHUP until the returned func is called.
