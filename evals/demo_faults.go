@@ -55,8 +55,9 @@ var _ FaultInjector = (*DemoInjector)(nil)
 // NewDemoInjector returns an injector over demo.
 func NewDemoInjector(demo *ccsdemo.Server) *DemoInjector { return &DemoInjector{demo: demo} }
 
-// InjectFaults clears the demo's faults and injects faults into every enricher they name.
-func (d *DemoInjector) InjectFaults(_ context.Context, faults []AgentFault) error {
+// InjectFaults clears user's faults and injects faults into every enricher they name, for
+// user's calls only.
+func (d *DemoInjector) InjectFaults(_ context.Context, user string, faults []AgentFault) error {
 	if d.demo == nil {
 		return ErrNoFaultInjection
 	}
@@ -64,18 +65,18 @@ func (d *DemoInjector) InjectFaults(_ context.Context, faults []AgentFault) erro
 	if err != nil {
 		return err
 	}
-	d.demo.Clear()
+	d.demo.ClearFor(user)
 	for id, f := range m {
-		d.demo.Inject(id, f)
+		d.demo.InjectFor(user, id, f)
 	}
 	return nil
 }
 
-// ClearFaults removes every fault from the demo.
-func (d *DemoInjector) ClearFaults(context.Context) error {
+// ClearFaults removes user's faults from the demo.
+func (d *DemoInjector) ClearFaults(_ context.Context, user string) error {
 	if d.demo == nil {
 		return nil
 	}
-	d.demo.Clear()
+	d.demo.ClearFor(user)
 	return nil
 }

@@ -19,6 +19,7 @@ func newApp(t *testing.T) *app.App {
 	t.Helper()
 	cfg := config.Default()
 	cfg.Store = config.Store{Driver: "memory"}
+	cfg.Limits = config.Limits{} // as `switchboard eval` runs in-process: no per-user limits
 	a, err := app.New(t.Context(), app.Options{Config: cfg, AgentsDir: "../agents", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatalf("app.New() error = %v", err)

@@ -17,13 +17,14 @@ type fakeTarget struct {
 	// TurnFunc, when set, replaces the keyword router.
 	TurnFunc func(ctx context.Context, in TurnInput) (TurnOutput, error)
 
-	mu        sync.Mutex
-	next      int
-	faults    []AgentFault // currently injected
-	injected  [][]AgentFault
-	clears    int
-	active    int
-	maxActive int
+	mu         sync.Mutex
+	next       int
+	faults     []AgentFault // currently injected
+	injected   [][]AgentFault
+	clears     int
+	faultUsers []string // the user of each InjectFaults and ClearFaults call
+	active     int
+	maxActive  int
 	// overlapWithFaults counts turns of fault-free cases that ran while faults were injected.
 	overlapWithFaults int
 	episodes          map[string][]string // episode id -> messages, in arrival order
@@ -101,17 +102,19 @@ func (f *fakeTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, error)
 	return out, nil
 }
 
-func (f *fakeTarget) InjectFaults(_ context.Context, faults []AgentFault) error {
+func (f *fakeTarget) InjectFaults(_ context.Context, user string, faults []AgentFault) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.faultUsers = append(f.faultUsers, user)
 	f.faults = faults
 	f.injected = append(f.injected, faults)
 	return nil
 }
 
-func (f *fakeTarget) ClearFaults(context.Context) error {
+func (f *fakeTarget) ClearFaults(_ context.Context, user string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.faultUsers = append(f.faultUsers, user)
 	f.faults = nil
 	f.clears++
 	return nil

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,8 +27,6 @@ type HTTPTarget struct {
 	base   *url.URL
 	client *http.Client
 	token  func(ctx context.Context, user string) (string, error)
-	// faultUser authorises the dev fault endpoints.
-	faultUser string
 
 	mu     sync.Mutex
 	tokens map[string]string
@@ -58,7 +57,7 @@ func NewHTTPTarget(baseURL string, client *http.Client, opts ...HTTPOption) (*HT
 	if client == nil {
 		client = &http.Client{}
 	}
-	t := &HTTPTarget{base: u, client: client, faultUser: DefaultUser, tokens: map[string]string{}}
+	t := &HTTPTarget{base: u, client: client, tokens: map[string]string{}}
 	t.token = t.devToken
 	for _, o := range opts {
 		o(t)
@@ -82,15 +81,9 @@ func (t *HTTPTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, error)
 	if err != nil {
 		return TurnOutput{}, fmt.Errorf("%w: %w", ErrTarget, err)
 	}
-	start := time.Now()
-	req, err := t.request(ctx, http.MethodPost, "/v1/turns", tok, bytes.NewReader(body))
+	start, resp, err := t.postTurn(ctx, tok, body)
 	if err != nil {
 		return TurnOutput{}, err
-	}
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return TurnOutput{}, fmt.Errorf("%w: post turn: %w", ErrTarget, err)
 	}
 	defer resp.Body.Close()
 	if err := expect(resp, http.StatusOK); err != nil {
@@ -110,6 +103,52 @@ func (t *HTTPTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, error)
 	}
 	out.Decision = rec.Routing
 	return out, nil
+}
+
+// maxRateRetries bounds how often one turn is retried after 429, and maxRateWait one wait.
+const (
+	maxRateRetries = 20
+	maxRateWait    = 30 * time.Second
+)
+
+// postTurn posts a turn for its event stream. A server's per-principal limits answer 429 with
+// Retry-After to a run faster than they allow: the turn is retried after that wait, as any
+// well-behaved client does, and its latency counts from the attempt that was accepted.
+func (t *HTTPTarget) postTurn(ctx context.Context, tok string, body []byte) (time.Time, *http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		start := time.Now()
+		req, err := t.request(ctx, http.MethodPost, "/v1/turns", tok, bytes.NewReader(body))
+		if err != nil {
+			return start, nil, err
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := t.client.Do(req)
+		if err != nil {
+			return start, nil, fmt.Errorf("%w: post turn: %w", ErrTarget, err)
+		}
+		if resp.StatusCode != http.StatusTooManyRequests || attempt == maxRateRetries {
+			return start, resp, nil
+		}
+		wait := retryAfter(resp.Header.Get("Retry-After"))
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return start, nil, ctx.Err()
+		}
+	}
+}
+
+// retryAfter reads a Retry-After of whole seconds, within 1 s and maxRateWait.
+func retryAfter(h string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(h))
+	if err != nil || n < 1 {
+		n = 1
+	}
+	return min(time.Duration(n)*time.Second, maxRateWait)
 }
 
 // readTurnStream reads SSE events up to and including turn.completed.
@@ -150,8 +189,9 @@ func (t *HTTPTarget) turnRecord(ctx context.Context, tok, turnID string) (turnRe
 	return rec, nil
 }
 
-// InjectFaults replaces the server's demo CCS faults with faults, mapped to enricher ids.
-func (t *HTTPTarget) InjectFaults(ctx context.Context, faults []AgentFault) error {
+// InjectFaults replaces user's faults at the server's demo CCS with faults, mapped to enricher
+// ids. The server applies them to user's calls only.
+func (t *HTTPTarget) InjectFaults(ctx context.Context, user string, faults []AgentFault) error {
 	m, err := DemoFaults(faults)
 	if err != nil {
 		return err
@@ -160,16 +200,17 @@ func (t *HTTPTarget) InjectFaults(ctx context.Context, faults []AgentFault) erro
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrTarget, err)
 	}
-	return t.faultCall(ctx, http.MethodPut, bytes.NewReader(body))
+	return t.faultCall(ctx, user, http.MethodPut, bytes.NewReader(body))
 }
 
-// ClearFaults removes every fault from the server's demo CCS.
-func (t *HTTPTarget) ClearFaults(ctx context.Context) error {
-	return t.faultCall(ctx, http.MethodDelete, nil)
+// ClearFaults removes user's faults from the server's demo CCS.
+func (t *HTTPTarget) ClearFaults(ctx context.Context, user string) error {
+	return t.faultCall(ctx, user, http.MethodDelete, nil)
 }
 
-func (t *HTTPTarget) faultCall(ctx context.Context, method string, body io.Reader) error {
-	tok, err := t.bearer(ctx, t.faultUser)
+// faultCall calls the dev fault endpoint as user: the server scopes faults to the caller.
+func (t *HTTPTarget) faultCall(ctx context.Context, user, method string, body io.Reader) error {
+	tok, err := t.bearer(ctx, user)
 	if err != nil {
 		return err
 	}

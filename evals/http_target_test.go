@@ -25,7 +25,9 @@ type fakeAPI struct {
 	turns    map[string]fakeTurn // turn id -> turn
 	n        int
 	faults   map[string]ccsdemo.Fault
-	faultLog []string
+	faultLog []string // method and caller of each fault call
+	limited  int      // the next POST /v1/turns answered 429
+	posts    int
 }
 
 type fakeTurn struct {
@@ -52,6 +54,19 @@ func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {
 		}
 		if r.Header.Get("Accept") != "text/event-stream" {
 			http.Error(w, "want a stream", http.StatusNotAcceptable)
+			return
+		}
+		api.mu.Lock()
+		api.posts++
+		limited := api.limited > 0
+		if limited {
+			api.limited--
+		}
+		api.mu.Unlock()
+		if limited {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"error":{"code":"rate_limited","message":"You are starting turns too quickly."}}`)
 			return
 		}
 		var body struct {
@@ -97,13 +112,14 @@ func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {
 			r.PathValue("id"), turn.episode, started.Format(time.RFC3339Nano))
 	})
 	faults := func(w http.ResponseWriter, r *http.Request) {
-		if _, ok := bearerUser(r); !ok {
+		user, ok := bearerUser(r)
+		if !ok {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
 		api.mu.Lock()
 		defer api.mu.Unlock()
-		api.faultLog = append(api.faultLog, r.Method)
+		api.faultLog = append(api.faultLog, r.Method+" "+user)
 		if r.Method == http.MethodDelete {
 			api.faults = nil
 		} else if err := json.NewDecoder(r.Body).Decode(&api.faults); err != nil {
@@ -158,7 +174,7 @@ func TestHTTPTarget(t *testing.T) {
 		t.Errorf("Latency = %v, want > 0", first.Latency)
 	}
 
-	err = target.InjectFaults(ctx, []AgentFault{
+	err = target.InjectFaults(ctx, "bob", []AgentFault{
 		{Agent: "rewards", Kind: FaultError, Enrichers: []string{"points.balance", "rewards.tier"}},
 		{Agent: "travel", Kind: FaultTimeout, Enrichers: []string{"trips.upcoming"}},
 		{Agent: "support", Kind: FaultPrincipalMismatch, Enrichers: []string{"orders.recent"}},
@@ -173,11 +189,32 @@ func TestHTTPTarget(t *testing.T) {
 	if diff := cmp.Diff(wantFaults, api.faults); diff != "" {
 		t.Errorf("server faults mismatch (-want +got):\n%s", diff)
 	}
-	if err := target.ClearFaults(ctx); err != nil {
+	if err := target.ClearFaults(ctx, "bob"); err != nil {
 		t.Fatalf("ClearFaults() error = %v", err)
 	}
-	if api.faults != nil || !cmp.Equal([]string{"PUT", "DELETE"}, api.faultLog) {
+	// The server scopes faults to their caller: they are set and cleared as the case's user.
+	if api.faults != nil || !cmp.Equal([]string{"PUT bob", "DELETE bob"}, api.faultLog) {
 		t.Errorf("after clear: faults %v, calls %v", api.faults, api.faultLog)
+	}
+}
+
+// TestHTTPTargetRetriesRateLimitedTurns: a server's 429 is waited out (Retry-After), not
+// scored as a failed case.
+func TestHTTPTargetRetriesRateLimitedTurns(t *testing.T) {
+	api, srv := newFakeAPI(t)
+	api.limited = 1
+	target, err := NewHTTPTarget(srv.URL, srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := target.Turn(t.Context(), TurnInput{User: "bob", Message: "deals"})
+	if err != nil || out.Outcome != "ok" {
+		t.Fatalf("Turn() = %+v, %v; want ok after one 429", out, err)
+	}
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	if api.posts != 2 {
+		t.Errorf("POST /v1/turns calls = %d, want 2 (one limited, one accepted)", api.posts)
 	}
 }
 
@@ -223,7 +260,7 @@ func TestHTTPTargetNoFaultEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = target.InjectFaults(t.Context(), []AgentFault{{Agent: "shop", Kind: FaultError, Enrichers: []string{"offers.search"}}})
+	err = target.InjectFaults(t.Context(), "alice", []AgentFault{{Agent: "shop", Kind: FaultError, Enrichers: []string{"offers.search"}}})
 	if !errors.Is(err, ErrNoFaultInjection) {
 		t.Errorf("InjectFaults() error = %v, want ErrNoFaultInjection", err)
 	}

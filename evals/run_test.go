@@ -37,6 +37,7 @@ cases:
     turns:
       - {user: "[faulty] deal and points", expect: [shop, rewards], acknowledge_failure: [rewards]}
   - id: faulty-two-turns
+    user: bob
     faults: {support: timeout}
     turns:
       - {user: "[faulty] my flight", expect: [travel]}
@@ -84,6 +85,10 @@ func TestRunWithFakeTarget(t *testing.T) {
 	}
 	if target.clears != 2 {
 		t.Errorf("ClearFaults calls = %d, want 2", target.clears)
+	}
+	// Faults are set and cleared for the user each case runs as.
+	if diff := cmp.Diff([]string{"alice", "alice", "bob", "bob"}, target.faultUsers); diff != "" {
+		t.Errorf("users of the fault calls (-want +got):\n%s", diff)
 	}
 
 	o := rep.Overall

@@ -88,7 +88,7 @@ func (r *runner) run(ctx context.Context, datasets []*Dataset) ([]*caseRun, erro
 func (r *runner) runFaulty(ctx context.Context, cr *caseRun) error {
 	faults, err := r.agentFaults(cr.c.Faults)
 	if err == nil {
-		err = r.target.InjectFaults(ctx, faults)
+		err = r.target.InjectFaults(ctx, cr.c.User, faults)
 	}
 	if err != nil {
 		cr.err = fmt.Errorf("inject faults: %w", err)
@@ -101,7 +101,7 @@ func (r *runner) runFaulty(ctx context.Context, cr *caseRun) error {
 	// Clear even when ctx is done: a live server must not keep failing after the eval.
 	clearCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if err := r.target.ClearFaults(clearCtx); err != nil {
+	if err := r.target.ClearFaults(clearCtx, cr.c.User); err != nil {
 		return fmt.Errorf("evals: clear faults after case %s: %w", cr.c.Key(cr.dataset.Name), err)
 	}
 	return nil

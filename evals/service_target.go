@@ -67,17 +67,17 @@ func (t *ServiceTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, err
 }
 
 // InjectFaults passes faults to the injector given to [NewServiceTarget].
-func (t *ServiceTarget) InjectFaults(ctx context.Context, faults []AgentFault) error {
+func (t *ServiceTarget) InjectFaults(ctx context.Context, user string, faults []AgentFault) error {
 	if t.faults == nil {
 		return ErrNoFaultInjection
 	}
-	return t.faults.InjectFaults(ctx, faults)
+	return t.faults.InjectFaults(ctx, user, faults)
 }
 
 // ClearFaults clears the injector's faults; without an injector there is nothing to clear.
-func (t *ServiceTarget) ClearFaults(ctx context.Context) error {
+func (t *ServiceTarget) ClearFaults(ctx context.Context, user string) error {
 	if t.faults == nil {
 		return nil
 	}
-	return t.faults.ClearFaults(ctx)
+	return t.faults.ClearFaults(ctx, user)
 }

@@ -18,10 +18,11 @@ type Target interface {
 
 // FaultInjector makes sub-agents' data fail for the cases that ask for it.
 type FaultInjector interface {
-	// InjectFaults replaces every injected fault with faults.
-	InjectFaults(ctx context.Context, faults []AgentFault) error
-	// ClearFaults removes every injected fault.
-	ClearFaults(ctx context.Context) error
+	// InjectFaults replaces every fault injected for user with faults. They apply to user's
+	// calls only: a live server scopes faults to the principal that injects them.
+	InjectFaults(ctx context.Context, user string, faults []AgentFault) error
+	// ClearFaults removes every fault injected for user.
+	ClearFaults(ctx context.Context, user string) error
 }
 
 // AgentFault is one sub-agent's fault with the enrichers it reads, from its definition, so an

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -89,7 +88,7 @@ func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.D
 	span.SetAttributes(attribute.String("switchboard.outcome", string(res.Outcome)))
 
 	bg := context.Background() // metrics are recorded even when the turn's context is done
-	o.inst.turns.Add(bg, 1, metric.WithAttributes(attribute.String("outcome", string(res.Outcome))))
+	o.inst.turns.Add(bg, 1, o.inst.outcome(res.Outcome))
 	o.inst.turnDuration.Record(bg, elapsed.Seconds())
 	o.inst.intents.Record(bg, int64(d.IntentCount))
 	if d.CapBehaviour == CapOver {

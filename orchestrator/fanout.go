@@ -14,7 +14,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 
@@ -40,14 +39,22 @@ type dispatchResult struct {
 // and never returned, so one failure cannot cancel its siblings; ctx (the turn's) cancels all.
 func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) []dispatchResult {
 	results := make([]dispatchResult, len(kept))
+	if len(kept) == 0 {
+		return results
+	}
 	var g errgroup.Group
 	g.SetLimit(max(1, tr.o.def.FanOutCap))
-	for i, k := range kept {
+	last := len(kept) - 1
+	for i, k := range kept[:last] {
 		g.Go(func() error {
 			results[i] = tr.invoke(ctx, k, prior)
 			return nil
 		})
 	}
+	// The last call runs here, alongside the others: this goroutine's stack has already grown
+	// to what an invocation needs, where a fresh one would grow it again. The cap still holds,
+	// since the cap keeps at most FanOutCap calls.
+	results[last] = tr.invoke(ctx, kept[last], prior)
 	_ = g.Wait()
 	return results
 }
@@ -57,12 +64,8 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()
-	ctx, span := tr.o.opts.tracer.Tracer(tracerName).Start(parent, "subagent "+def.ID, trace.WithAttributes(
-		attribute.String("switchboard.agent_id", def.ID),
-		attribute.String("switchboard.turn_id", tr.t.ID),
-		attribute.String("switchboard.episode_id", tr.t.EpisodeID),
-		attribute.String("gen_ai.tool.name", def.ToolName()),
-	))
+	ctx, span := tr.o.opts.tracer.Tracer(tracerName).Start(parent, k.b.spanName, trace.WithAttributes(k.b.spanAttrs...))
+	span.SetAttributes(attribute.String("switchboard.turn_id", tr.t.ID), attribute.String("switchboard.episode_id", tr.t.EpisodeID))
 	timeout := def.Timeout
 	if timeout <= 0 {
 		timeout = defaultTimeout
@@ -102,10 +105,8 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 			span.SetStatus(codes.Error, string(res.outcome))
 		}
 		span.End()
-		attrs := metric.WithAttributes(attribute.String("agent", def.ID))
-		tr.o.inst.subDuration.Record(context.Background(), res.latency.Seconds(), attrs)
-		tr.o.inst.subOutcomes.Add(context.Background(), 1, metric.WithAttributes(
-			attribute.String("agent", def.ID), attribute.String("outcome", string(res.outcome))))
+		tr.o.inst.subDuration.Record(context.Background(), res.latency.Seconds(), k.b.metrics.agent)
+		tr.o.inst.subOutcomes.Add(context.Background(), 1, k.b.metrics.outcome(def.ID, res.outcome))
 	}()
 	defer func() {
 		if p := recover(); p != nil {

@@ -24,6 +24,19 @@ type instruments struct {
 	subOutcomes  metric.Int64Counter
 	overhead     metric.Float64Histogram
 	statusEvents metric.Int64Counter
+	// turnOutcome holds the turns counter's attribute set per outcome, built once.
+	turnOutcome map[stream.Outcome]metric.MeasurementOption
+}
+
+// turnOutcomes are the outcomes a turn ends with.
+var turnOutcomes = []stream.Outcome{stream.OutcomeOK, stream.OutcomeDegraded, stream.OutcomeFailed, stream.OutcomeCancelled}
+
+// outcome is the turns counter's attribute set for o.
+func (in *instruments) outcome(o stream.Outcome) metric.MeasurementOption {
+	if opt, ok := in.turnOutcome[o]; ok {
+		return opt
+	}
+	return metric.WithAttributes(attribute.String("outcome", string(o)))
 }
 
 var latencyBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
@@ -61,6 +74,10 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	in.turnOutcome = map[stream.Outcome]metric.MeasurementOption{}
+	for _, o := range turnOutcomes {
+		in.turnOutcome[o] = metric.WithAttributeSet(attribute.NewSet(attribute.String("outcome", string(o))))
+	}
 	in.zero()
 	return &in, nil
 }
@@ -71,8 +88,8 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 func (in *instruments) zero() {
 	bg := context.Background()
 	in.capExceeded.Add(bg, 0)
-	for _, o := range []stream.Outcome{stream.OutcomeOK, stream.OutcomeDegraded, stream.OutcomeFailed, stream.OutcomeCancelled} {
-		in.turns.Add(bg, 0, metric.WithAttributes(attribute.String("outcome", string(o))))
+	for _, o := range turnOutcomes {
+		in.turns.Add(bg, 0, in.outcome(o))
 	}
 }
 

@@ -29,17 +29,23 @@ type ServiceConfig struct {
 	Logger    *slog.Logger
 	// Annotate, when set, decorates each turn's context (e.g. with its id for log lines).
 	Annotate func(ctx context.Context, turnID string) context.Context
+	// Limits bound the turns each principal may start; the zero value sets none.
+	Limits TurnLimits
+	// OnLimited, when set, is told of every start refused for a limit (for
+	// switchboard_limited_total).
+	OnLimited func(limit string)
 }
 
 // Service runs turns detached from the request that started them: a turn outlives a dropped
 // connection and runs to completion within its deadline, its events go to the turn log that
 // clients follow and resume, and [Service.Cancel] stops it.
 type Service struct {
-	cfg   ServiceConfig
-	bound atomic.Pointer[boundSet]
-	mu    sync.Mutex
-	run   map[string]*running // turn id -> a turn running in this process
-	wg    sync.WaitGroup
+	cfg    ServiceConfig
+	bound  atomic.Pointer[boundSet]
+	limits *turnLimiter
+	mu     sync.Mutex
+	run    map[string]*running // turn id -> a turn running in this process
+	wg     sync.WaitGroup
 }
 
 // boundSet is the orchestrator turns start with and the guard built from its forbidden strings.
@@ -73,7 +79,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Service{cfg: cfg, run: map[string]*running{}}
+	s := &Service{cfg: cfg, limits: newTurnLimiter(cfg.Limits, cfg.Store), run: map[string]*running{}}
 	s.bound.Store(newBoundSet(cfg.Orchestrator, cfg.Forbidden))
 	return s, nil
 }
@@ -103,11 +109,34 @@ type StartRequest struct {
 
 // Start stores a new turn and runs it in the background. With an idempotency key already used
 // by the principal it returns the earlier turn (existing=true) and dispatches nothing, or
-// ErrConflict when the earlier request differs.
+// ErrConflict when the earlier request differs. A principal over one of its limits gets a
+// [*LimitError] (ErrRateLimited); text or ids that no store can hold, ErrInvalidText.
 func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, existing bool, err error) {
 	if req.Principal == "" {
 		return TurnRecord{}, false, errors.New("orchestrator: turn without principal")
 	}
+	if !storable(req.EpisodeID, req.Message, req.Locale, req.Location, req.IdempotencyKey) {
+		return TurnRecord{}, false, ErrInvalidText
+	}
+	adm, err := s.limits.admit(ctx, req.Principal)
+	if err != nil {
+		var le *LimitError
+		if errors.As(err, &le) && s.cfg.OnLimited != nil {
+			s.cfg.OnLimited(le.Limit)
+		}
+		return TurnRecord{}, false, err
+	}
+	rec, existing, err = s.start(ctx, req)
+	if err != nil || existing {
+		adm.abandoned(true) // nothing new runs: the start is not counted
+		return rec, existing, err
+	}
+	adm.started()
+	return rec, false, nil
+}
+
+// start does the work of Start once the principal's limits have admitted the turn.
+func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, existing bool, err error) {
 	hash := requestHash(req) // before an episode id is assigned: the client's request as sent
 	b := s.bound.Load()      // the whole turn runs on the set it started with
 	var history []Exchange
@@ -156,6 +185,7 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		defer s.limits.finished(req.Principal)
 		defer close(r.done)
 		defer cancelDeadline()
 		defer cancel(nil)
@@ -234,7 +264,7 @@ func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID stri
 		}
 		return nil
 	}
-	rec, err := s.cfg.Store.Turn(ctx, p, turnID)
+	rec, err := s.Turn(ctx, p, turnID)
 	switch {
 	case err != nil:
 		return err
@@ -249,11 +279,17 @@ const cancelWait = 5 * time.Second
 
 // Turn returns p's turn.
 func (s *Service) Turn(ctx context.Context, p principal.Principal, turnID string) (TurnRecord, error) {
+	if !storable(turnID) {
+		return TurnRecord{}, ErrNotFound // no turn can have such an id
+	}
 	return s.cfg.Store.Turn(ctx, p, turnID)
 }
 
 // Episode returns p's episode.
 func (s *Service) Episode(ctx context.Context, p principal.Principal, episodeID string) (Episode, error) {
+	if !storable(episodeID) {
+		return Episode{}, ErrNotFound
+	}
 	return s.cfg.Store.Episode(ctx, p, episodeID)
 }
 

@@ -3,7 +3,9 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -23,6 +25,21 @@ var ErrTurnFinished = errors.New("orchestrator: turn already finished")
 
 // ErrConflict means an idempotency key was reused with a different request.
 var ErrConflict = errors.New("orchestrator: idempotency key reused with another request")
+
+// ErrInvalidText means a message, id, locale, location or idempotency key holds a NUL byte or
+// is not valid UTF-8: no store keeps such text faithfully (PostgreSQL refuses NUL outright),
+// so it is the client's mistake, refused before anything is stored.
+var ErrInvalidText = errors.New("orchestrator: text is not valid UTF-8 or holds a NUL byte")
+
+// storable reports whether every string is valid UTF-8 without a NUL byte.
+func storable(texts ...string) bool {
+	for _, t := range texts {
+		if !utf8.ValidString(t) || strings.IndexByte(t, 0) >= 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // TurnState is where a stored turn is in its life.
 type TurnState string

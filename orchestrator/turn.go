@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,6 +128,7 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 	prior := tr.priorContext(ctx, kept)
 	results := tr.dispatch(ctx, kept, prior)
 	tr.render.Flush()
+	decision.Agents = make([]AgentOutcome, 0, len(results))
 	for i, r := range results {
 		decision.Agents = append(decision.Agents, AgentOutcome{
 			Agent: kept[i].b.def.ID, Outcome: r.outcome, Started: r.started, Latency: r.latency,
@@ -138,6 +140,7 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 	}
 
 	// Step 6: the orchestrator composes the one reply, streamed as deltas.
+	msgs = slices.Grow(msgs, 2*len(kept))
 	for i, c := range kept {
 		tc := c.call
 		if tc.Type == "" {

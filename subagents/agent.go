@@ -70,6 +70,10 @@ type Agent struct {
 	byName map[string]definitions.Tool
 	opts   options
 	inst   *instruments
+	// Built once, as every invocation asks with them: the prompt without inherited context,
+	// and the call options of a tool step and of the last step (which must answer in words).
+	basePrompt          string
+	toolOpts, finalOpts []llms.CallOption
 }
 
 // New instantiates the runtime for cfg.Definition.
@@ -112,6 +116,11 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 			Name: t.Name, Description: t.Description, Parameters: params,
 		}})
 	}
+	if len(a.tools) > 0 {
+		a.toolOpts = []llms.CallOption{llms.WithTools(a.tools)}
+		a.finalOpts = []llms.CallOption{llms.WithTools(a.tools), llms.WithToolChoice("none")}
+	}
+	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly."
 	return a, nil
 }
 
@@ -131,12 +140,9 @@ func (a *Agent) Ask(ctx context.Context, req agent.Question) (agent.Answer, erro
 		// The last step must answer in words. The tools still go with the request: some
 		// providers refuse a history holding tool calls when no tools are defined.
 		final := step >= a.opts.maxSteps-1 || len(a.tools) == 0
-		var opts []llms.CallOption
-		if len(a.tools) > 0 {
-			opts = append(opts, llms.WithTools(a.tools))
-		}
+		opts := a.toolOpts
 		if final && len(a.tools) > 0 {
-			opts = append(opts, llms.WithToolChoice("none"))
+			opts = a.finalOpts
 		}
 		resp, err := run.generate(ctx, msgs, opts...)
 		if err != nil {
@@ -167,9 +173,11 @@ func (a *Agent) Ask(ctx context.Context, req agent.Question) (agent.Answer, erro
 
 // systemPrompt is the definition's prompt plus the inherited context the LLM may use.
 func (a *Agent) systemPrompt(in agent.Inherited) string {
+	if in.Locale == "" && in.Location == "" && in.PriorContext == "" {
+		return a.basePrompt
+	}
 	var b strings.Builder
-	b.WriteString(strings.TrimSpace(a.def.Prompt))
-	b.WriteString("\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly.")
+	b.WriteString(a.basePrompt)
 	if in.Locale != "" {
 		fmt.Fprintf(&b, "\nUser locale: %s.", in.Locale)
 	}

@@ -154,6 +154,7 @@ func claimedPrincipal(params json.RawMessage) (principal.Principal, *rpcError) {
 }
 
 func (s *server) rpcReply(c *gin.Context, id json.RawMessage, result any, rerr *rpcError) {
+	setRetryAfter(c, rerr)
 	resp := rpcResponse{JSONRPC: "2.0", ID: id, Result: result, Error: rerr}
 	if rerr != nil {
 		resp.Result = nil

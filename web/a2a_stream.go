@@ -33,11 +33,19 @@ func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
 		out.fail(e)
 		return
 	}
+	// Refuse the stream before the turn starts, or the turn would run unseen.
+	slot, e := s.openRPCStream(c, "")
+	if e != nil {
+		out.fail(e)
+		return
+	}
+	defer slot.close()
 	rec, e := s.a2aStart(c.Request.Context(), principalOf(c), sp)
 	if e != nil {
 		out.fail(e)
 		return
 	}
+	slot.forTurn(rec.ID)
 	if s.cfg.CancelOnDisconnect {
 		defer s.cancelIfRunning(c, rec.ID)
 	}
@@ -64,6 +72,12 @@ func (s *server) a2aResubscribe(c *gin.Context, req rpcRequest) {
 		out.fail(s.taskErr(c.Request.Context(), err))
 		return
 	}
+	slot, e := s.openRPCStream(c, rec.ID)
+	if e != nil {
+		out.fail(e)
+		return
+	}
+	defer slot.close()
 	task := taskFromTurn(rec).withHistory(q.HistoryLength)
 	if out.send(task) != nil {
 		return
@@ -189,6 +203,9 @@ func (o *rpcStream) send(result any) error {
 }
 
 func (o *rpcStream) fail(e *rpcError) {
+	if !o.started {
+		setRetryAfter(o.c, e)
+	}
 	_ = o.write(rpcResponse{JSONRPC: "2.0", ID: o.id, Error: e})
 }
 

@@ -69,6 +69,10 @@ func (s *server) a2aStart(ctx context.Context, p principal.Principal, sp sendPar
 		return rec, rpcErr(codeInvalidParams, "This messageId was already used with a different message.")
 	case errors.Is(err, orchestrator.ErrNotFound):
 		return rec, rpcErr(codeInvalidParams, "Unknown contextId: leave it out to start a new conversation.")
+	case errors.Is(err, orchestrator.ErrRateLimited):
+		return rec, rpcLimited(err)
+	case errors.Is(err, orchestrator.ErrInvalidText):
+		return rec, rpcErr(codeInvalidParams, "Text and ids must be valid UTF-8 without NUL bytes.")
 	case ctx.Err() != nil:
 		return rec, errInternal // nobody is listening any more
 	}

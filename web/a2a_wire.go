@@ -44,9 +44,12 @@ type rpcError struct {
 	Data    *errorData `json:"data,omitempty"`
 }
 
-// errorData is the data member of switchboard's JSON-RPC errors.
+// errorData is the data member of switchboard's JSON-RPC errors: a detail in words, or the
+// REST API's error code (e.g. rate_limited) with when to retry.
 type errorData struct {
-	Detail string `json:"detail"`
+	Detail     string `json:"detail,omitempty"`
+	Code       string `json:"code,omitempty"`
+	RetryAfter int    `json:"retry_after,omitempty"` // seconds, also sent as Retry-After
 }
 
 // JSON-RPC 2.0 and A2A error codes.
@@ -62,6 +65,10 @@ const (
 	codeUnsupported       = -32004
 	codeContentType       = -32005
 	codeNoExtendedCard    = -32007
+	// codeRateLimited is switchboard's own server error (JSON-RPC reserves -32000 to -32099
+	// for them; A2A uses -32001 to -32007): the caller is over a limit, data says which
+	// and when to retry.
+	codeRateLimited = -32029
 )
 
 // errorTexts are the default messages the A2A v0.3 specification gives each error code.

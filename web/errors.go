@@ -38,6 +38,10 @@ func (s *server) abortErr(c *gin.Context, err error) {
 		abort(c, http.StatusConflict, "running_elsewhere", "This turn is running on another server and cannot be cancelled from here. Retry, or let it finish.")
 	case errors.Is(err, orchestrator.ErrTurnFinished):
 		abort(c, http.StatusConflict, "turn_finished", "This turn has already finished; there is nothing to cancel.")
+	case errors.Is(err, orchestrator.ErrRateLimited):
+		s.abortLimited(c, err)
+	case errors.Is(err, orchestrator.ErrInvalidText):
+		abort(c, http.StatusBadRequest, "invalid_text", "Text and ids must be valid UTF-8 without NUL bytes.")
 	case errors.Is(err, orchestrator.ErrConflict):
 		abort(c, http.StatusConflict, "idempotency_conflict", "This Idempotency-Key was already used with a different request.")
 	case errors.Is(err, c.Request.Context().Err()) && c.Request.Context().Err() != nil:

@@ -43,15 +43,21 @@ type Config struct {
 	MaxBody int64
 	// SSE tunes event streams.
 	SSE stream.SSEOptions
+	// Streams bounds the event streams each principal (and each turn) may hold open.
+	Streams StreamLimits
+	// OnLimited, when set, is told of every stream refused for a limit (turn starts refused
+	// by the service are reported by the service).
+	OnLimited func(limit string)
 	// A2A describes the agent for the A2A routes; they are left out without an orchestrator.
 	A2A    A2AConfig
 	Logger *slog.Logger
 }
 
 type server struct {
-	cfg  Config
-	log  *slog.Logger
-	card agentCard // without its URL, which each request fills in
+	cfg     Config
+	log     *slog.Logger
+	card    agentCard // without its URL, which each request fills in
+	streams *streamCounter
 }
 
 // Handler serves switchboard's HTTP API and chat page.
@@ -75,7 +81,7 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &server{cfg: cfg, log: cfg.Logger}
+	s := &server{cfg: cfg, log: cfg.Logger, streams: newStreamCounter(cfg.Streams)}
 
 	gin.SetMode(gin.ReleaseMode) // no debug route dump; our own access log says what matters
 	r := gin.New()

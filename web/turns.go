@@ -104,6 +104,14 @@ func (s *server) postTurn(c *gin.Context) {
 		return
 	}
 	p := principalOf(c)
+	var slot *streamSlot
+	if wantsEventStream(c.Request) {
+		// Refuse the stream before the turn starts, or the turn would run unseen.
+		if slot = s.openStream(c, ""); slot == nil {
+			return
+		}
+		defer slot.close()
+	}
 	rec, _, err := s.cfg.Service.Start(c.Request.Context(), orchestrator.StartRequest{
 		Principal: p, EpisodeID: req.EpisodeID, Message: req.Message,
 		Locale: req.Locale, Location: req.Location, IdempotencyKey: key,
@@ -112,7 +120,8 @@ func (s *server) postTurn(c *gin.Context) {
 		s.abortErr(c, err)
 		return
 	}
-	if wantsEventStream(c.Request) {
+	if slot != nil {
+		slot.forTurn(rec.ID)
 		s.serveEvents(c, rec.ID, 0)
 		return
 	}
@@ -152,6 +161,11 @@ func (s *server) turnEvents(c *gin.Context) {
 		abort(c, http.StatusBadRequest, "invalid_last_event_id", "Last-Event-ID must be a number.")
 		return
 	}
+	slot := s.openStream(c, id)
+	if slot == nil {
+		return
+	}
+	defer slot.close()
 	s.serveEvents(c, id, after)
 }
 

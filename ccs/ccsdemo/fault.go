@@ -151,39 +151,73 @@ func newSlot(f Fault) faultSlot {
 	return faultSlot{fault: f, left: left}
 }
 
-// Inject makes enricherID (or every enricher, with [AnyEnricher]) misbehave as f, replacing any
-// fault injected for it before.
+// Inject makes enricherID (or every enricher, with [AnyEnricher]) misbehave as f for every
+// principal, replacing any fault injected for it before.
 func (s *Server) Inject(enricherID string, f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults[enricherID] = newSlot(f)
 }
 
-// Clear removes every injected fault, including those from [Options.Faults].
+// InjectFor is Inject for the calls made on behalf of one principal only: other principals'
+// calls are untouched. A principal's own fault for an enricher wins over one for everyone.
+func (s *Server) InjectFor(principal, enricherID string, f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scoped[principal] == nil {
+		s.scoped[principal] = make(map[string]faultSlot)
+	}
+	s.scoped[principal][enricherID] = newSlot(f)
+}
+
+// Clear removes every injected fault, including those from [Options.Faults] and every
+// principal's own.
 func (s *Server) Clear() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.faults)
+	clear(s.scoped)
 }
 
-// takeFault returns the fault that applies to one call of enricherID and uses it up once.
-func (s *Server) takeFault(enricherID string) (Fault, bool) {
+// ClearFor removes the faults injected for principal with [Server.InjectFor].
+func (s *Server) ClearFor(principal string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.scoped, principal)
+}
+
+// takeFault returns the fault that applies to one call of enricherID for principal and uses it
+// up once: the principal's own fault first, then one for everyone.
+func (s *Server) takeFault(principal, enricherID string) (Fault, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if own := s.scoped[principal]; own != nil {
+		if f, ok := take(own, enricherID); ok {
+			if len(own) == 0 {
+				delete(s.scoped, principal)
+			}
+			return f, true
+		}
+	}
+	return take(s.faults, enricherID)
+}
+
+// take uses up once the fault in faults for enricherID (or AnyEnricher); s.mu must be held.
+func take(faults map[string]faultSlot, enricherID string) (Fault, bool) {
 	id := enricherID
-	slot, ok := s.faults[id]
+	slot, ok := faults[id]
 	if !ok {
 		id = AnyEnricher
-		if slot, ok = s.faults[id]; !ok {
+		if slot, ok = faults[id]; !ok {
 			return Fault{}, false
 		}
 	}
 	if slot.left > 0 {
 		slot.left--
 		if slot.left == 0 {
-			delete(s.faults, id)
+			delete(faults, id)
 		} else {
-			s.faults[id] = slot
+			faults[id] = slot
 		}
 	}
 	return slot.fault, true

@@ -144,6 +144,32 @@ func TestFaultLifecycle(t *testing.T) {
 			t.Errorf("reasons mismatch (-want +got):\n%s", diff)
 		}
 	})
+	t.Run("one principal's faults leave others alone", func(t *testing.T) {
+		h := newHarness(t, Options{}, ccs.ClientConfig{})
+		h.srv.InjectFor(Bob, AnyEnricher, Fault{Status: "error"})
+		h.srv.Inject("orders.recent", Fault{Status: "partial"})
+		if diff := cmp.Diff([]ccs.Reason{ok, ccs.ReasonPartial}, append(verdicts(t, h, "rewards.tier", 1), verdicts(t, h, "orders.recent", 1)...)); diff != "" {
+			t.Errorf("alice's reasons with a fault for bob (-want +got):\n%s", diff)
+		}
+		resp, err := h.enrich(t, Bob, "orders.recent", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ccs.Check(resp, principalOf(Bob), ccs.CheckOptions{}).Reason; got != se {
+			t.Errorf("bob's reason = %v, want %v: his own fault wins over everyone's", got, se)
+		}
+		h.srv.ClearFor(Bob)
+		resp, err = h.enrich(t, Bob, "rewards.tier", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ccs.Check(resp, principalOf(Bob), ccs.CheckOptions{}).Reason; got != ok {
+			t.Errorf("bob's reason after ClearFor = %v, want ok", got)
+		}
+		if diff := cmp.Diff([]ccs.Reason{ccs.ReasonPartial}, verdicts(t, h, "orders.recent", 1)); diff != "" {
+			t.Errorf("ClearFor(bob) touched the fault for everyone (-want +got):\n%s", diff)
+		}
+	})
 	t.Run("from options", func(t *testing.T) {
 		h := newHarness(t, Options{Faults: map[string]Fault{"trips.upcoming": {Status: "error", Times: 1}}}, ccs.ClientConfig{})
 		if diff := cmp.Diff([]ccs.Reason{se, ok}, verdicts(t, h, "trips.upcoming", 2)); diff != "" {

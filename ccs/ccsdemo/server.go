@@ -46,6 +46,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	faults map[string]faultSlot
+	scoped map[string]map[string]faultSlot // principal -> enricher id -> fault
 	calls  []Call
 	cache  map[string]time.Time // cache key -> expiry, to fill cache_meta.cached
 }
@@ -60,6 +61,7 @@ func New(opts Options) *Server {
 		allowHeader: opts.AllowHeaderFaults,
 		now:         opts.Now,
 		faults:      make(map[string]faultSlot),
+		scoped:      make(map[string]map[string]faultSlot),
 		cache:       make(map[string]time.Time),
 	}
 	if s.now == nil {
@@ -118,7 +120,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	fault, err := s.faultFor(r, id)
+	fault, err := s.faultFor(r, req.Principal, id)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "bad_fault")
 		return
@@ -160,11 +162,11 @@ func (s *Server) authorized(r *http.Request) bool {
 
 // faultFor picks the fault of this request: the header's when allowed and present, else an
 // injected one.
-func (s *Server) faultFor(r *http.Request, id string) (Fault, error) {
+func (s *Server) faultFor(r *http.Request, principal, id string) (Fault, error) {
 	if h := r.Header.Get(HeaderFault); s.allowHeader && h != "" {
 		return ParseFault(h)
 	}
-	f, _ := s.takeFault(id)
+	f, _ := s.takeFault(principal, id)
 	return f, nil
 }
 

@@ -76,6 +76,9 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	}
 	// In-process evals keep nothing: their episodes must not land in switchboard.db.
 	cfg.Store.Driver = "memory"
+	// The per-principal limits protect a shared server from its users; an in-process run is
+	// the operator's own, and its cases would otherwise queue behind turns_per_minute.
+	cfg.Limits = config.Limits{}
 	cfg.Auth.Mode = "dev"
 	if cfg.Auth.HS256Secret == "" {
 		cfg.Auth.HS256Secret = string(randomDevSecret())

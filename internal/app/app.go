@@ -176,9 +176,14 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	}
 	a.Hub = stream.NewHub(st)
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
+	onLimited, err := limitedCounter(o.MeterProvider)
+	if err != nil {
+		return nil, err
+	}
 	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
 		Forbidden: b.forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
+		Limits: turnLimits(cfg.Limits), OnLimited: onLimited,
 	})
 	if err != nil {
 		return nil, err
@@ -195,6 +200,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	wcfg := web.Config{
 		Service: a.Service, Hub: a.Hub, Auth: auth, TurnTokens: turnTokens,
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
+		Streams: streamLimits(cfg.Limits), OnLimited: onLimited,
 		A2A: web.A2AConfig{
 			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
 			TrustedServices: trustedServices(cfg.A2A.TrustedServices),

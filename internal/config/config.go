@@ -31,8 +31,42 @@ type Config struct {
 	Instance     Instance                   `yaml:"instance"`
 	Prompts      Prompts                    `yaml:"prompts"`
 	// Flags resolves feature-flag names used by definitions' `enabled:`.
-	Flags map[string]bool `yaml:"flags"`
-	A2A   A2A             `yaml:"a2a"`
+	Flags  map[string]bool `yaml:"flags"`
+	A2A    A2A             `yaml:"a2a"`
+	Limits Limits          `yaml:"limits"`
+	HTTP   HTTP            `yaml:"http"`
+}
+
+// Limits bound what one principal may use, so that one user cannot exhaust the service. They
+// are on by default; a key set to 0 turns that limit off. Over a limit a request gets 429 with
+// Retry-After and code rate_limited (A2A: a JSON-RPC error with the same meaning).
+type Limits struct {
+	// TurnsRunning is how many of a principal's turns may run at once. Counted from the store:
+	// it holds across replicas sharing PostgreSQL. Default 8.
+	TurnsRunning int `yaml:"turns_running"`
+	// TurnsPerMinute is the sustained rate of turn starts per principal, per process (a token
+	// bucket). Default 60.
+	TurnsPerMinute int `yaml:"turns_per_minute"`
+	// TurnsBurst is how many starts may come at once before TurnsPerMinute applies. Default 20.
+	TurnsBurst int `yaml:"turns_burst"`
+	// StreamsPerPrincipal bounds a principal's open event streams, per process. Default 32.
+	StreamsPerPrincipal int `yaml:"streams_per_principal"`
+	// StreamsPerTurn bounds the open event streams of one turn, per process. Default 8.
+	StreamsPerTurn int `yaml:"streams_per_turn"`
+}
+
+// HTTP bounds how long and how much the server reads of a request, so that slow or oversized
+// requests cannot hold connections.
+type HTTP struct {
+	// Zero values take the defaults.
+
+	// ReadHeaderTimeout bounds reading a request's headers. Default 10s.
+	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
+	// BodyReadTimeout bounds reading a request's body, from the end of its headers. Default 10s.
+	BodyReadTimeout time.Duration `yaml:"body_read_timeout"`
+	// MaxHeaderBytes bounds the request line and headers; larger requests get 431. Default
+	// 64 KiB.
+	MaxHeaderBytes int `yaml:"max_header_bytes"`
 }
 
 // A2A configures the A2A surface and calls to remote (a2a_url) sub-agents.
@@ -153,6 +187,8 @@ func Default() Config {
 		Store:    Store{Driver: "sqlite", DSN: "switchboard.db"},
 		Turns:    Turns{Deadline: 60 * time.Second},
 		Instance: Instance{Heartbeat: 5 * time.Second, Lease: 15 * time.Second},
+		Limits:   Limits{TurnsRunning: 8, TurnsPerMinute: 60, TurnsBurst: 20, StreamsPerPrincipal: 32, StreamsPerTurn: 8},
+		HTTP:     HTTP{ReadHeaderTimeout: 10 * time.Second, BodyReadTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10},
 	}
 }
 
@@ -263,6 +299,16 @@ func (c Config) validateStructure() error {
 		if strings.TrimSpace(svc) == "" {
 			errs = append(errs, errors.New("config: a2a.trusted_services lists an empty principal"))
 		}
+	}
+	l := c.Limits
+	if l.TurnsRunning < 0 || l.TurnsPerMinute < 0 || l.TurnsBurst < 0 || l.StreamsPerPrincipal < 0 || l.StreamsPerTurn < 0 {
+		errs = append(errs, errors.New("config: limits must be 0 (off) or positive"))
+	}
+	if c.HTTP.ReadHeaderTimeout < 0 || c.HTTP.BodyReadTimeout < 0 {
+		errs = append(errs, errors.New("config: http.read_header_timeout and http.body_read_timeout must be positive"))
+	}
+	if c.HTTP.MaxHeaderBytes != 0 && c.HTTP.MaxHeaderBytes < 4<<10 {
+		errs = append(errs, errors.New("config: http.max_header_bytes must be at least 4096"))
 	}
 	return errors.Join(errs...)
 }

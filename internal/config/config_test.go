@@ -46,6 +46,19 @@ func TestLoad(t *testing.T) {
 		{name: "nested map keys are checked", body: "models:\n  fast:\n    provder: offline\n", wantErr: `switchboard.yaml:3: unknown key "provder" in models.fast (did you mean "provider"?)`},
 		{name: "unclosed brace names its line", body: "turns: {}\nmodels:\n  default: {provider: offline\nstore:\n  driver: sqlite\n", wantErr: "switchboard.yaml:3: invalid YAML"},
 		{name: "wrong type names the value", body: "turns:\n  cancel_on_disconnect: maybe\n", wantErr: `switchboard.yaml:2: "maybe" is not true or false`},
+		{name: "limits on by default, one set, one off", body: "limits: {turns_running: 2, streams_per_turn: 0}\n", check: func(t *testing.T, c Config) {
+			want := Limits{TurnsRunning: 2, TurnsPerMinute: 60, TurnsBurst: 20, StreamsPerPrincipal: 32, StreamsPerTurn: 0}
+			if c.Limits != want {
+				t.Errorf("limits = %+v, want %+v", c.Limits, want)
+			}
+		}},
+		{name: "negative limit", body: "limits: {turns_per_minute: -1}\n", wantErr: "limits must be"},
+		{name: "http timeouts", body: "http: {read_header_timeout: 2s, body_read_timeout: 3s, max_header_bytes: 8192}\n", check: func(t *testing.T, c Config) {
+			if want := (HTTP{ReadHeaderTimeout: 2 * time.Second, BodyReadTimeout: 3 * time.Second, MaxHeaderBytes: 8192}); c.HTTP != want {
+				t.Errorf("http = %+v, want %+v", c.HTTP, want)
+			}
+		}},
+		{name: "tiny header cap", body: "http: {max_header_bytes: 100}\n", wantErr: "max_header_bytes"},
 		{name: "api key in the file is refused", body: "models:\n  default: {provider: openai, model: m, api_key: sk-123}\n", wantErr: "api_key"},
 		{name: "bad auth mode", body: "auth: {mode: magic}\n", wantErr: `auth mode "magic"`},
 		{name: "jwt needs one key source", body: "auth: {mode: jwt, issuer: i, audience: a}\n", wantErr: "exactly one of"},

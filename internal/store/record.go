@@ -1,8 +1,7 @@
 package store
 
 import (
-	"encoding/json"
-	"fmt"
+	"slices"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
@@ -21,21 +20,32 @@ func normalizeTurn(t orchestrator.TurnRecord) orchestrator.TurnRecord {
 	return t
 }
 
-// cloneDecision copies d through its JSON form, as a database column holds it, so a stored
-// decision shares nothing with the caller's and reads back the same from every store.
+// cloneDecision copies d as a database column would give it back: sharing nothing with the
+// caller's, latencies through the JSON form's float milliseconds, times without their
+// monotonic reading. It used to go through JSON itself, which was a tenth of a turn's CPU on
+// the memory store; TestCloneDecisionMatchesJSON keeps the two the same.
 func cloneDecision(d *orchestrator.Decision) (*orchestrator.Decision, error) {
 	if d == nil {
 		return nil, nil
 	}
-	b, err := json.Marshal(d)
-	if err != nil {
-		return nil, fmt.Errorf("store: encode decision: %w", err)
+	out := &orchestrator.Decision{
+		IntentCount: d.IntentCount, Cap: d.Cap, CapBehaviour: d.CapBehaviour,
+		Invoked: nilIfEmpty(slices.Clone(d.Invoked)), Dropped: nilIfEmpty(slices.Clone(d.Dropped)),
 	}
-	out := new(orchestrator.Decision)
-	if err := json.Unmarshal(b, out); err != nil {
-		return nil, fmt.Errorf("store: decode decision: %w", err)
+	for _, a := range d.Agents {
+		out.Agents = append(out.Agents, orchestrator.AgentOutcome{
+			Agent: a.Agent, Outcome: a.Outcome, Started: a.Started.Round(0),
+			Latency: time.Duration(float64(a.Latency) / float64(time.Millisecond) * float64(time.Millisecond)),
+		})
 	}
 	return out, nil
+}
+
+func nilIfEmpty[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
 }
 
 // abandonIDGap is how far past a turn's last stored event id a sweep writes the events that

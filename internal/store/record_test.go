@@ -1,0 +1,46 @@
+package store
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
+)
+
+// The memory store copies decisions without JSON; what it gives back must be what the
+// database stores give back through their JSON column.
+func TestCloneDecisionMatchesJSON(t *testing.T) {
+	started := time.Now() // with a monotonic reading, as the orchestrator records it
+	for _, d := range []*orchestrator.Decision{
+		{},
+		{IntentCount: 4, Cap: 3, CapBehaviour: "over", Invoked: []string{"shop", "rewards", "travel"}, Dropped: []string{"ask_support"},
+			Agents: []orchestrator.AgentOutcome{
+				{Agent: "shop", Outcome: orchestrator.OutcomeOK, Started: started, Latency: 1234567891},
+				{Agent: "rewards", Outcome: orchestrator.OutcomeTimeout, Started: started.Add(time.Nanosecond), Latency: 3 * time.Nanosecond},
+				{Agent: "travel", Outcome: orchestrator.OutcomeCancelled, Started: started.UTC(), Latency: 8*time.Second + 1},
+			}},
+		{Invoked: []string{}, Dropped: []string{}, Agents: []orchestrator.AgentOutcome{}},
+	} {
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := new(orchestrator.Decision)
+		if err := json.Unmarshal(b, want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := cloneDecision(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("cloneDecision(%+v) differs from the JSON round trip (-json +clone):\n%s", d, diff)
+		}
+		if len(d.Invoked) > 0 && &got.Invoked[0] == &d.Invoked[0] {
+			t.Error("the copy shares the caller's Invoked slice")
+		}
+	}
+}

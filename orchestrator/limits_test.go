@@ -1,0 +1,239 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// heldModel is an orchestrator model whose routing call blocks until the test releases it, so
+// turns stay running for as long as a test needs, without sleeping.
+type heldModel struct {
+	scriptedModel
+	gate    chan struct{}
+	entered chan struct{} // one value per routing call that started
+}
+
+func newHeldModel() *heldModel {
+	m := &heldModel{gate: make(chan struct{}), entered: make(chan struct{}, 1024)}
+	m.route = func([]llms.MessageContent, llms.CallOptions) (*llms.ContentResponse, error) {
+		m.entered <- struct{}{}
+		<-m.gate
+		return textResponse("done"), nil
+	}
+	return m
+}
+
+// countingStore is a fakeStore that counts running turns, as the SQL stores do.
+type countingStore struct{ fakeStore }
+
+func (s *countingStore) RunningTurns(_ context.Context, p principal.Principal) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, t := range s.turns {
+		if t.Principal == p && t.State == TurnRunning {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func newLimitedService(t *testing.T, store Store, model llms.Model, limits TurnLimits) (*Service, *[]string) {
+	t.Helper()
+	orc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	t.Cleanup(hub.Close)
+	var mu sync.Mutex
+	var limited []string
+	svc, err := NewService(ServiceConfig{
+		Orchestrator: orc, Store: store, Hub: hub, Logger: slog.New(slog.DiscardHandler), Limits: limits,
+		OnLimited: func(l string) { mu.Lock(); limited = append(limited, l); mu.Unlock() },
+	})
+	if err != nil {
+		t.Fatalf("NewService() = %v", err)
+	}
+	return svc, &limited
+}
+
+func limitOf(err error) string {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return le.Limit
+	}
+	return ""
+}
+
+func TestRunningTurnsLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		store Store
+	}{
+		{"counted in process", &fakeStore{}},
+		{"counted by the store", &countingStore{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := newHeldModel()
+			svc, limited := newLimitedService(t, tc.store, model, TurnLimits{Running: 2})
+			t.Cleanup(func() {
+				model.release()
+				_ = svc.Wait(context.Background())
+			})
+			ctx := t.Context()
+			for i := range 2 {
+				if _, _, err := svc.Start(ctx, StartRequest{Principal: "alice", Message: fmt.Sprint("q", i)}); err != nil {
+					t.Fatalf("Start(alice #%d) = %v", i, err)
+				}
+			}
+			_, _, err := svc.Start(ctx, StartRequest{Principal: "alice", Message: "one too many"})
+			if !errors.Is(err, ErrRateLimited) || limitOf(err) != LimitTurnsRunning {
+				t.Fatalf("Start(alice #3) = %v, want the turns_running limit", err)
+			}
+			var le *LimitError
+			errors.As(err, &le)
+			if le.RetryAfterSeconds() < 1 {
+				t.Errorf("RetryAfterSeconds() = %d, want at least 1", le.RetryAfterSeconds())
+			}
+			if _, _, err := svc.Start(ctx, StartRequest{Principal: "bob", Message: "hello"}); err != nil {
+				t.Fatalf("Start(bob) = %v: another principal must not be limited", err)
+			}
+			if got := *limited; len(got) != 1 || got[0] != LimitTurnsRunning {
+				t.Errorf("OnLimited calls = %v, want [turns_running]", got)
+			}
+			model.release()
+			if err := svc.Wait(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := svc.Start(ctx, StartRequest{Principal: "alice", Message: "after"}); err != nil {
+				t.Errorf("Start(alice) after her turns ended = %v", err)
+			}
+		})
+	}
+}
+
+// release lets every held routing call, present and future, return.
+func (m *heldModel) release() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	select {
+	case <-m.gate:
+	default:
+		close(m.gate)
+	}
+}
+
+// TestRunningLimitCountsOtherReplicas: a turn another replica runs (a running row this
+// process did not start) counts against the principal's limit.
+func TestRunningLimitCountsOtherReplicas(t *testing.T) {
+	store := &countingStore{}
+	store.turns = append(store.turns, TurnRecord{ID: "turn_elsewhere", EpisodeID: "ep", Principal: "alice", State: TurnRunning, Created: time.Now()})
+	model := newHeldModel()
+	svc, _ := newLimitedService(t, store, model, TurnLimits{Running: 1})
+	t.Cleanup(func() { model.release(); _ = svc.Wait(context.Background()) })
+	if _, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", Message: "hi"}); limitOf(err) != LimitTurnsRunning {
+		t.Errorf("Start() with a turn running elsewhere = %v, want the turns_running limit", err)
+	}
+}
+
+func TestTurnsPerMinuteLimit(t *testing.T) {
+	svc, limited := newLimitedService(t, &fakeStore{}, &scriptedModel{}, TurnLimits{PerMinute: 30, Burst: 2})
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	svc.limits.now = func() time.Time { return now }
+	ctx := t.Context()
+	start := func(p principal.Principal, key string) error {
+		_, _, err := svc.Start(ctx, StartRequest{Principal: p, Message: "hi", IdempotencyKey: key})
+		return err
+	}
+	// An idempotent replay starts nothing, so its token is given back.
+	for _, key := range []string{"k0", "k0", "k0", "k1"} {
+		if err := start("alice", key); err != nil {
+			t.Fatalf("start %s within the burst = %v", key, err)
+		}
+	}
+	err := start("alice", "k2")
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != LimitTurnsPerMinute {
+		t.Fatalf("start past the burst = %v, want the turns_per_minute limit", err)
+	}
+	if le.RetryAfter != 2*time.Second { // 30 a minute: one token every 2 s
+		t.Errorf("RetryAfter = %v, want 2s", le.RetryAfter)
+	}
+	if err := start("bob", "k0"); err != nil {
+		t.Errorf("bob's start = %v: his bucket is his own", err)
+	}
+	now = now.Add(2 * time.Second)
+	if err := start("alice", "k3"); err != nil {
+		t.Errorf("start after a token refilled = %v", err)
+	}
+	if err := start("alice", "k4"); limitOf(err) != LimitTurnsPerMinute {
+		t.Errorf("second start after one refill = %v, want limited", err)
+	}
+	if got := *limited; len(got) != 2 {
+		t.Errorf("OnLimited calls = %v, want 2", got)
+	}
+	_ = svc.Wait(ctx)
+}
+
+// TestLimiterForgetsIdlePrincipals: the limiter's memory is bounded by principals that hold
+// something, not by every principal ever seen.
+func TestLimiterForgetsIdlePrincipals(t *testing.T) {
+	l := newTurnLimiter(TurnLimits{Running: 2, PerMinute: 60, Burst: 1}, &fakeStore{})
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	l.now = func() time.Time { return now }
+	held, err := l.admit(t.Context(), "holder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held.started() // holder keeps a turn running throughout
+	for i := range 3 * minSweep {
+		a, err := l.admit(t.Context(), principal.Principal(fmt.Sprint("user", i)))
+		if err != nil {
+			t.Fatalf("admit(user%d) = %v", i, err)
+		}
+		a.started()
+		l.finished(principal.Principal(fmt.Sprint("user", i)))
+		now = now.Add(time.Second) // refills each bucket after a second
+	}
+	l.mu.Lock()
+	n := len(l.byP)
+	_, kept := l.byP["holder"]
+	l.mu.Unlock()
+	if n > 2*minSweep {
+		t.Errorf("limiter holds %d principals after %d came and went, want at most %d", n, 3*minSweep, 2*minSweep)
+	}
+	if !kept {
+		t.Error("the principal with a running turn was forgotten")
+	}
+}
+
+func TestStartRefusesUnstorableText(t *testing.T) {
+	svc, _ := newLimitedService(t, &fakeStore{}, &scriptedModel{}, TurnLimits{})
+	for _, req := range []StartRequest{
+		{Message: "hi\x00there"},
+		{Message: "hi", EpisodeID: "ep\x00"},
+		{Message: "hi", Locale: "en\x00"},
+		{Message: "hi", Location: "\xff"},
+		{Message: "hi", IdempotencyKey: "k\x00"},
+		{Message: "bad \xc3\x28 utf-8"},
+	} {
+		req.Principal = "alice"
+		if _, _, err := svc.Start(t.Context(), req); !errors.Is(err, ErrInvalidText) {
+			t.Errorf("Start(%+q) = %v, want ErrInvalidText", req.Message+"|"+req.EpisodeID+"|"+req.Locale+"|"+req.Location+"|"+req.IdempotencyKey, err)
+		}
+	}
+	if _, err := svc.Turn(t.Context(), "alice", "turn_\x00"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Turn(NUL id) = %v, want ErrNotFound", err)
+	}
+	if _, err := svc.Episode(t.Context(), "alice", "\xff"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Episode(invalid UTF-8 id) = %v, want ErrNotFound", err)
+	}
+}
