@@ -189,9 +189,9 @@ func TestReplicaCancelEpisodeAndAccess(t *testing.T) {
 	if got.Decision == nil || !cmp.Equal(got.Decision.Invoked, []string{"shop"}) {
 		t.Errorf("routing on B = %+v, want shop invoked", got.Decision)
 	}
-	// Cancelling a finished turn is a no-op wherever it ran.
-	if got := r.b.do(t, http.MethodDelete, "/v1/turns/"+c.TurnID, alice, nil, nil).StatusCode; got != http.StatusNoContent {
-		t.Errorf("DELETE on B of the finished turn = %d, want 204", got)
+	// Cancelling a finished turn answers turn_finished wherever it ran (README).
+	if got := r.b.do(t, http.MethodDelete, "/v1/turns/"+c.TurnID, alice, nil, nil).StatusCode; got != http.StatusConflict {
+		t.Errorf("DELETE on B of the finished turn = %d, want 409 turn_finished", got)
 	}
 	t.Run("bob once completed", bobSeesNothing)
 	r.checkBRanNothing(t, "offers.search")
