@@ -11,7 +11,7 @@ package store
 // replicas. events has no foreign key to turns: the log store, like stream.MemoryLogStore,
 // accepts a turn's events whether or not the turn row exists yet.
 
-// runningIndex serves the periodic sweep for abandoned turns (AbandonStale): it holds only
+// runningIndex serves the periodic sweep for abandoned turns (AbandonOrphans): it holds only
 // the turns still running, so the sweep stays cheap however many turns have finished.
 const runningIndex = `CREATE INDEX turns_running ON turns(created) WHERE state = 'running'`
 
