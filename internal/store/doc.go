@@ -27,8 +27,10 @@
 //
 // Goroutine model: stores start no goroutines and are safe for concurrent use. Memory holds
 // one mutex per call. SQLite funnels every write through a single connection (SQLite admits
-// one writer at a time) and serves lookups from a pool of read-only connections, which WAL
-// mode lets run alongside the writer. Postgres uses one connection pool and leaves
+// one writer at a time) and group-commits: concurrent writes, each in a savepoint of its own,
+// share one transaction, run by the caller that found none in progress (see committer). It
+// serves lookups from a pool of read-only connections, which WAL mode lets run alongside the
+// writer. Postgres uses one connection pool and leaves
 // concurrency to the database; the unique index on (principal, idempotency key) settles racing
 // duplicates in both SQL stores.
 package store

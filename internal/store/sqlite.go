@@ -76,6 +76,7 @@ func OpenSQLite(ctx context.Context, dsn string, opts ...Option) (*SQLite, error
 		}
 		return nil, err
 	}
+	db.group = newCommitter(write)
 	return &SQLite{sqlStore: db}, nil
 }
 

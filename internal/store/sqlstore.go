@@ -20,8 +20,9 @@ import (
 // sqlStore is what SQLite and Postgres share: both dialects accept the same statements once
 // placeholders are rewritten, so the semantics live here once.
 type sqlStore struct {
-	write *sql.DB // every write; for SQLite a single connection
-	read  *sql.DB // lookups; may be the same pool as write
+	write *sql.DB    // every write; for SQLite a single connection
+	read  *sql.DB    // lookups; may be the same pool as write
+	group *committer // SQLite's group committer, which alone uses write; nil on PostgreSQL
 
 	q           statements
 	dialect     dialect
@@ -124,12 +125,38 @@ func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect, instance s
 // Close releases the statements and the pools (read is closed only when it is a pool of its
 // own). Calls made after Close fail.
 func (s *sqlStore) Close() error {
+	if s.group != nil {
+		s.group.stop()
+	}
 	errs := []error{s.appendEvent.Close(), s.events.Close(), s.write.Close()}
 	if s.read != s.write {
 		errs = append(errs, s.read.Close())
 	}
 	return errors.Join(errs...)
 }
+
+// inTx runs fn in a write transaction: on SQLite one shared with the writes of other turns
+// (see committer), on PostgreSQL one of its own. fn's error rolls back fn's writes only.
+func (s *sqlStore) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	if s.group != nil {
+		return s.group.do(ctx, fn)
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback() // a no-op once committed
+	if err := fn(ctx, tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// errNotInserted rolls back a CreateTurn whose idempotency key another turn took first.
+var errNotInserted = errors.New("store: turn not inserted")
 
 // CreateTurn implements orchestrator.Store, with [Memory.CreateTurn]'s semantics. The unique
 // index on (principal, idempotency key) settles concurrent duplicates, across replicas too.
@@ -167,37 +194,37 @@ func (s *sqlStore) insertTurn(ctx context.Context, t orchestrator.TurnRecord) (b
 	if err != nil {
 		return false, err
 	}
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return false, fmt.Errorf("store: create turn: %w", err)
-	}
-	defer tx.Rollback() // a no-op once committed
-
-	if _, err := tx.ExecContext(ctx, s.q.insertEpisode, t.EpisodeID, string(t.Principal), t.Created); err != nil {
-		return false, fmt.Errorf("store: create episode: %w", err)
-	}
-	var owner string
-	if err := tx.QueryRowContext(ctx, s.q.episodeOwner, t.EpisodeID).Scan(&owner); err != nil {
-		return false, fmt.Errorf("store: episode owner: %w", err)
-	}
-	if owner != string(t.Principal) {
-		return false, orchestrator.ErrNotFound
-	}
-	res, err := tx.ExecContext(ctx, s.q.insertTurn,
-		t.ID, t.EpisodeID, string(t.Principal), t.Message, t.Locale, t.Location, t.IdempotencyKey,
-		t.RequestHash, string(t.State), string(t.Outcome), t.Reply, decision, t.Created, nullTime(t.Completed), s.instance)
-	if err != nil {
-		return false, fmt.Errorf("store: create turn: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("store: create turn: %w", err)
-	}
-	if n == 0 {
-		return false, nil // rolled back: an episode created for this attempt must not survive it
-	}
-	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("store: create turn: %w", err)
+	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q.insertEpisode, t.EpisodeID, string(t.Principal), t.Created); err != nil {
+			return fmt.Errorf("store: create episode: %w", err)
+		}
+		var owner string
+		if err := tx.QueryRowContext(ctx, s.q.episodeOwner, t.EpisodeID).Scan(&owner); err != nil {
+			return fmt.Errorf("store: episode owner: %w", err)
+		}
+		if owner != string(t.Principal) {
+			return orchestrator.ErrNotFound
+		}
+		res, err := tx.ExecContext(ctx, s.q.insertTurn,
+			t.ID, t.EpisodeID, string(t.Principal), t.Message, t.Locale, t.Location, t.IdempotencyKey,
+			t.RequestHash, string(t.State), string(t.Outcome), t.Reply, decision, t.Created, nullTime(t.Completed), s.instance)
+		if err != nil {
+			return fmt.Errorf("store: create turn: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: create turn: %w", err)
+		}
+		if n == 0 {
+			return errNotInserted // rolled back: an episode created for this attempt must not survive it
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errNotInserted):
+		return false, nil
+	case err != nil:
+		return false, err
 	}
 	return true, nil
 }
@@ -209,7 +236,14 @@ func (s *sqlStore) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) er
 	if err != nil {
 		return err
 	}
-	res, err := s.write.ExecContext(ctx, s.q.finishTurn, string(t.State), string(t.Outcome), t.Reply,
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return s.finishTurn(ctx, tx, t, decision)
+	})
+}
+
+// finishTurn stores a turn's end in tx; decision is the encoded t.Decision.
+func (s *sqlStore) finishTurn(ctx context.Context, tx *sql.Tx, t orchestrator.TurnRecord, decision any) error {
+	res, err := tx.ExecContext(ctx, s.q.finishTurn, string(t.State), string(t.Outcome), t.Reply,
 		decision, nullTime(t.Completed), t.ID, string(t.Principal))
 	if err != nil {
 		return fmt.Errorf("store: finish turn: %w", err)
@@ -220,7 +254,7 @@ func (s *sqlStore) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) er
 	}
 	if n == 0 {
 		// Not running, or not there at all: which one decides the error.
-		if _, err := s.Turn(ctx, t.Principal, t.ID); err != nil {
+		if _, err := scanTurn(tx.QueryRowContext(ctx, s.q.turn, t.ID, string(t.Principal))); err != nil {
 			return err
 		}
 		return fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
@@ -233,10 +267,12 @@ func (s *sqlStore) Instance() string { return s.instance }
 
 // RenewLease records that this store's instance is alive until until, as [Memory.RenewLease].
 func (s *sqlStore) RenewLease(ctx context.Context, until time.Time) error {
-	if _, err := s.write.ExecContext(ctx, s.q.renewLease, s.instance, storedTime(until)); err != nil {
-		return fmt.Errorf("store: renew lease: %w", err)
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q.renewLease, s.instance, storedTime(until)); err != nil {
+			return fmt.Errorf("store: renew lease: %w", err)
+		}
+		return nil
+	})
 }
 
 // ReleaseLease ends this instance's lease now, as [Memory.ReleaseLease].
@@ -254,46 +290,47 @@ func (s *sqlStore) AbandonOrphans(ctx context.Context, now, startedBefore time.T
 	if err != nil {
 		return n, err
 	}
-	if _, err := s.write.ExecContext(ctx, s.q.forgetInstances, storedTime(now.Add(-24*time.Hour))); err != nil {
-		return n, fmt.Errorf("store: forget old instances: %w", err)
-	}
-	return n, nil
+	return n, s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q.forgetInstances, storedTime(now.Add(-24*time.Hour))); err != nil {
+			return fmt.Errorf("store: forget old instances: %w", err)
+		}
+		return nil
+	})
 }
 
 // abandon runs an abandoning UPDATE (outcome and completion time, then args) and closes the
 // log of each turn it changed with [abandonEvents], all in one transaction: a follower never
 // sees a failed turn whose log stays open, nor the reverse.
 func (s *sqlStore) abandon(ctx context.Context, q string, args ...any) (int, error) {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("store: abandon turns: %w", err)
-	}
-	defer tx.Rollback() // a no-op once committed
-
 	args = append([]any{string(stream.OutcomeFailed), storedTime(time.Now())}, args...)
-	ids, err := abandonedIDs(ctx, tx, q, args)
+	var n int
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		ids, err := abandonedIDs(ctx, tx, q, args)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			for i, ev := range abandonEvents(id) {
+				name, data, err := stream.Marshal(ev)
+				if err != nil {
+					return err
+				}
+				step := int64(abandonIDGap)
+				if i > 0 {
+					step = 1
+				}
+				if _, err := tx.ExecContext(ctx, s.q.appendPastEnd, id, step, name, string(data), id); err != nil {
+					return fmt.Errorf("store: close log of abandoned turn %s: %w", id, err)
+				}
+			}
+		}
+		n = len(ids)
+		return nil
+	})
 	if err != nil {
 		return 0, err
 	}
-	for _, id := range ids {
-		for i, ev := range abandonEvents(id) {
-			name, data, err := stream.Marshal(ev)
-			if err != nil {
-				return 0, err
-			}
-			step := int64(abandonIDGap)
-			if i > 0 {
-				step = 1
-			}
-			if _, err := tx.ExecContext(ctx, s.q.appendPastEnd, id, step, name, string(data), id); err != nil {
-				return 0, fmt.Errorf("store: close log of abandoned turn %s: %w", id, err)
-			}
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("store: abandon turns: %w", err)
-	}
-	return len(ids), nil
+	return n, nil
 }
 
 // abandonedIDs runs an abandoning UPDATE and returns the ids of the rows it changed.
@@ -394,18 +431,20 @@ func (s *sqlStore) AppendEvent(ctx context.Context, turnID string, rec stream.Re
 	if err != nil {
 		return err
 	}
-	res, err := s.appendEvent.ExecContext(ctx, turnID, int64(rec.ID), name, string(data))
-	if err != nil {
-		return fmt.Errorf("store: append event: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("store: append event: %w", err)
-	}
-	if n == 0 {
-		return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.StmtContext(ctx, s.appendEvent).ExecContext(ctx, turnID, int64(rec.ID), name, string(data))
+		if err != nil {
+			return fmt.Errorf("store: append event: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: append event: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
+		}
+		return nil
+	})
 }
 
 // maxBatchRows caps the rows of one multi-row INSERT, keeping its placeholders (four a row)
@@ -433,29 +472,23 @@ func (s *sqlStore) AppendEvents(ctx context.Context, turnID string, recs []strea
 		}
 		args = append(args, turnID, int64(rec.ID), name, string(data))
 	}
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: append events: %w", err)
-	}
-	defer tx.Rollback() // a no-op once committed
-	for start := 0; start < len(recs); start += maxBatchRows {
-		n := min(maxBatchRows, len(recs)-start)
-		res, err := tx.ExecContext(ctx, s.insertEvents(n), args[4*start:4*(start+n)]...)
-		if err != nil {
-			return fmt.Errorf("store: append events: %w", err)
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		for start := 0; start < len(recs); start += maxBatchRows {
+			n := min(maxBatchRows, len(recs)-start)
+			res, err := tx.ExecContext(ctx, s.insertEvents(n), args[4*start:4*(start+n)]...)
+			if err != nil {
+				return fmt.Errorf("store: append events: %w", err)
+			}
+			inserted, err := res.RowsAffected()
+			if err != nil {
+				return fmt.Errorf("store: append events: %w", err)
+			}
+			if inserted != int64(n) {
+				return fmt.Errorf("store: turn %s records %d-%d: %w", turnID, recs[0].ID, recs[len(recs)-1].ID, stream.ErrRecordExists)
+			}
 		}
-		inserted, err := res.RowsAffected()
-		if err != nil {
-			return fmt.Errorf("store: append events: %w", err)
-		}
-		if inserted != int64(n) {
-			return fmt.Errorf("store: turn %s records %d-%d: %w", turnID, recs[0].ID, recs[len(recs)-1].ID, stream.ErrRecordExists)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: append events: %w", err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // insertEvents is qAppendEvent with rows sets of values. Conflicting rows are skipped, not
