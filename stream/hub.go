@@ -128,8 +128,10 @@ func (h *Hub) live(turnID string) *liveTurn {
 
 // Follow yields the turn's records with an ID greater than after, in order and each once: first
 // what is already logged, then new records as they are appended, until the [TurnCompleted]
-// record, after which it ends (with nothing yielded, once the turn has completed, when after is
-// already past its end). A turn live in this process is read from memory; any other turn
+// record, after which it ends. A client past the end of a completed turn (after beyond its last
+// id, as after a crash left ids that were shown but never stored) is given the turn.completed
+// record once more, under its own id, so that it still learns the outcome; one at the end
+// exactly gets nothing. A turn live in this process is read from memory; any other turn
 // from the store, which is polled while the turn runs elsewhere, so a replica that did not run a
 // turn still replays and follows it.
 //
@@ -168,9 +170,13 @@ func (h *Hub) Follow(ctx context.Context, turnID string, after uint64) iter.Seq2
 				}
 			}
 			if len(recs) == 0 && recheck {
-				done, known, err := h.storeDelivered(ctx, turnID, after)
+				done, known, end, err := h.storeDelivered(ctx, turnID, after)
 				if err != nil {
 					yield(Record{}, err)
+					return
+				}
+				if end != nil {
+					yield(*end, nil)
 					return
 				}
 				if done {
@@ -202,6 +208,9 @@ func followLive(ctx context.Context, t *liveTurn, after uint64, yield func(Recor
 			after = rec.ID
 		}
 		if completed {
+			if n := uint64(len(recs)); n > 0 && after > n {
+				yield(recs[n-1], nil) // past the end: the outcome once more
+			}
 			return
 		}
 		select {
@@ -213,23 +222,25 @@ func followLive(ctx context.Context, t *liveTurn, after uint64, yield func(Recor
 	}
 }
 
-// lastDelivered reports whether the turn has completed and its last record has an ID of at
-// most after: a client that has seen after has nothing left to receive.
+// lastDelivered reports whether the turn has completed and its last record has the ID after:
+// a client that has seen it has nothing left to receive. One claiming an id beyond it has not
+// (Follow gives it the end once more).
 func (h *Hub) lastDelivered(ctx context.Context, turnID string, after uint64) (bool, error) {
 	if t := h.live(turnID); t != nil {
 		recs, _, completed := t.snapshot()
-		return completed && uint64(len(recs)) <= after, nil
+		return completed && uint64(len(recs)) == after, nil
 	}
-	done, _, err := h.storeDelivered(ctx, turnID, after)
+	done, _, _, err := h.storeDelivered(ctx, turnID, after)
 	return done, err
 }
 
 // storeDelivered is lastDelivered for a turn that is not live here. It reads the record at
 // after (and, only if the client claims an id beyond the log, the whole log). known reports
-// that the store holds the record at after (or after is 0).
-func (h *Hub) storeDelivered(ctx context.Context, turnID string, after uint64) (done, known bool, err error) {
+// that the store holds the record at after (or after is 0); end is the turn.completed record
+// of a completed turn whose last id is below after.
+func (h *Hub) storeDelivered(ctx context.Context, turnID string, after uint64) (done, known bool, end *Record, err error) {
 	if after == 0 {
-		return false, true, nil // a completed turn has at least one record
+		return false, true, nil, nil // a completed turn has at least one record
 	}
 	recs, err := h.store.Events(ctx, turnID, after-1)
 	known = len(recs) > 0
@@ -237,12 +248,17 @@ func (h *Hub) storeDelivered(ctx context.Context, turnID string, after uint64) (
 		recs, err = h.store.Events(ctx, turnID, 0)
 	}
 	if err != nil {
-		return false, false, fmt.Errorf("stream: replay turn %s: %w", turnID, err)
+		return false, false, nil, fmt.Errorf("stream: replay turn %s: %w", turnID, err)
 	}
 	if len(recs) == 0 {
-		return false, false, nil
+		return false, false, nil, nil
 	}
 	last := recs[len(recs)-1]
-	_, completed := last.Event.(TurnCompleted)
-	return completed && last.ID <= after, known, nil
+	if _, completed := last.Event.(TurnCompleted); !completed {
+		return false, known, nil, nil
+	}
+	if last.ID < after {
+		return false, known, &last, nil
+	}
+	return last.ID == after, known, nil, nil
 }

@@ -287,8 +287,9 @@ func TestTurnLogConcurrentWriters(t *testing.T) {
 }
 
 // TestHubFollowEndsForClientPastTheEnd covers a client that claims an id beyond the turn's log
-// while the turn runs: once the turn completes there is nothing to send, and Follow must end
-// rather than wait (or poll the store) forever.
+// while the turn runs (as one that saw ids a crashed process never stored): once the turn
+// completes, Follow gives it the turn.completed record, so that it learns the outcome, and
+// ends rather than wait (or poll the store) forever.
 func TestHubFollowEndsForClientPastTheEnd(t *testing.T) {
 	for _, live := range []bool{true, false} {
 		t.Run(fmt.Sprint("live=", live), func(t *testing.T) {
@@ -319,8 +320,14 @@ func TestHubFollowEndsForClientPastTheEnd(t *testing.T) {
 				time.Sleep(time.Second) // the follower has polled a few times
 				publishAll(log, evs[1:])
 				r := <-res
-				if r.err != nil || len(r.recs) != 0 {
-					t.Errorf("Follow(after=99) = %d records, %v; want none, nil", len(r.recs), r.err)
+				end := uint64(len(evs))
+				want := []stream.Record{{ID: end, Event: evs[end-1]}}
+				if r.err != nil || !cmp.Equal(want, r.recs) {
+					t.Errorf("Follow(after=99) = %v, %v; want %v, nil", r.recs, r.err, want)
+				}
+				// At the end exactly: nothing.
+				if recs, err := collect(ctx, h, "t1", end); err != nil || len(recs) != 0 {
+					t.Errorf("Follow(after=%d) = %v, %v; want none, nil", end, recs, err)
 				}
 			})
 		})

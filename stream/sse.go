@@ -62,9 +62,10 @@ const sseStreamID = "turn"
 // ServeSSE streams a turn's events after the given id to one client, as Server-Sent Events:
 // id is the record id, event the event name, data its compact JSON. It replays what the log
 // already holds, follows live records, and ends the response cleanly once turn.completed has
-// been written. A client that has already received the end of a completed turn gets 204 No
-// Content, which tells EventSource to stop reconnecting; one whose id is beyond a running turn's
-// log gets no events and a response that ends when the turn does.
+// been written. A client whose id is the end of a completed turn gets 204 No Content, which
+// tells EventSource to stop reconnecting; one whose id is beyond the end (ids a crashed process
+// showed but never stored) gets the turn.completed record again, so that it always learns the
+// outcome, and then 204 when it reconnects with that record's id.
 //
 // When the log cannot be read before anything was written, it returns [ErrReplayUnavailable]
 // and writes nothing, so that the caller can answer with its own error.
@@ -219,8 +220,8 @@ func (c *sseConn) feed(ctx context.Context, hub *Hub, turnID string, after uint6
 			return nil
 		}
 	}
-	// The log ended without an end to send: the client is already past it (it claimed an id
-	// beyond the turn's last). End the response; its reconnect gets 204.
+	// The log ended without an end to send (Follow gives a client past the end the end once
+	// more, so this is a stopped iteration): end the response.
 	c.cancel()
 	return nil
 }

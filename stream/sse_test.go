@@ -161,7 +161,6 @@ func TestServeSSENoContentWhenAllDelivered(t *testing.T) {
 		{"header, live", last, "", writer},
 		{"header, replica", last, "", stream.NewHub(store)},
 		{"query param", "", "?lastEventId=" + last, stream.NewHub(store)},
-		{"beyond the end", "99", "", stream.NewHub(store)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -389,22 +388,27 @@ func TestLastEventID(t *testing.T) {
 	}
 }
 
-// TestServeSSEEndsForClientPastTheEnd: a client whose Last-Event-ID is beyond a running turn's
-// log gets a response that ends when the turn does (not one held open by heartbeats forever),
-// and its reconnect gets 204.
+// TestServeSSEEndsForClientPastTheEnd: a client whose Last-Event-ID is beyond a turn's log
+// (as one that saw ids a crashed process showed but never stored) is not held open by
+// heartbeats forever, nor answered 204 without learning the outcome: once the turn has
+// completed it gets turn.completed, under its own id, and its reconnect with that id gets 204.
 func TestServeSSEEndsForClientPastTheEnd(t *testing.T) {
 	store := stream.NewMemoryLogStore()
 	writer := stream.NewHub(store)
 	replica := stream.NewHub(store, stream.WithPollInterval(10*time.Millisecond))
 	for i, tc := range []struct {
-		name string
-		hub  *stream.Hub
-	}{{"live here", writer}, {"other replica", replica}} {
+		name    string
+		hub     *stream.Hub
+		running bool // the client connects while the turn still runs
+	}{{"live here", writer, true}, {"other replica", replica, true}, {"completed, replayed", replica, false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			turnID := fmt.Sprint("t", i)
 			log := writer.Open(turnID)
 			evs := turnEvents(turnID, 2)
 			log.Publish(evs[0])
+			if !tc.running {
+				publishAll(log, evs[1:])
+			}
 			srv, results := sseServer(t, tc.hub, stream.SSEOptions{Heartbeat: time.Millisecond})
 			client := newClient()
 			defer client.CloseIdleConnections()
@@ -414,16 +418,19 @@ func TestServeSSEEndsForClientPastTheEnd(t *testing.T) {
 			resp := get(ctx, t, client, url, "99")
 			defer resp.Body.Close()
 			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("status while the turn runs = %d, want 200", resp.StatusCode)
+				t.Fatalf("status = %d, want 200", resp.StatusCode)
 			}
-			publishAll(log, evs[1:])
-			if got := readUntilEnd(t, resp, 0); len(got) != 0 {
-				t.Errorf("events = %d, want none", len(got))
+			if tc.running {
+				publishAll(log, evs[1:])
 			}
-			if r := <-results; r.err != nil || r.res.Completed || r.res.Events != 0 {
-				t.Errorf("ServeSSE() = %+v, %v; want no events, not completed, nil", r.res, r.err)
+			want := wireOf(t, evs, len(evs)-1)
+			if got := readUntilEnd(t, resp, 0); !cmp.Equal(want, got) {
+				t.Errorf("events = %v, want only the end %v", got, want)
 			}
-			again := get(ctx, t, client, url, "99")
+			if r := <-results; r.err != nil || !r.res.Completed || r.res.Events != 1 {
+				t.Errorf("ServeSSE() = %+v, %v; want the end only, completed, nil", r.res, r.err)
+			}
+			again := get(ctx, t, client, url, fmt.Sprint(len(evs)))
 			again.Body.Close()
 			if again.StatusCode != http.StatusNoContent {
 				t.Errorf("reconnect status = %d, want 204", again.StatusCode)

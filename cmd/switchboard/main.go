@@ -33,6 +33,7 @@ Environment (overrides the config file):
   SWITCHBOARD_AUTH_MODE    dev or jwt; SWITCHBOARD_AUTH_ISSUER, _AUDIENCE, _JWKS_URL, _PUBLIC_KEY_FILE
   SWITCHBOARD_CCS_URL      "embedded" or the base URL of a CCS
   SWITCHBOARD_STORE_DRIVER sqlite, postgres or memory; SWITCHBOARD_STORE_DSN
+  SWITCHBOARD_INSTANCE_ID  this process among those sharing the database (default host/--addr)
   SWITCHBOARD_TURNS_DEADLINE, SWITCHBOARD_CANCEL_ON_DISCONNECT, SWITCHBOARD_ORCHESTRATOR
   OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_EXPORTER_OTLP_* variables) export traces
 `

@@ -78,6 +78,11 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 
 	host, _ := os.Hostname()
+	if cfg.Instance.ID == "" {
+		// Unique among processes sharing a database (two cannot listen on one address of one
+		// host) and the same after a restart, which then ends its predecessor's turns at once.
+		cfg.Instance.ID = host + "/" + f.addr
+	}
 	otlp := telemetry.ConfigFromEnv(lookup)
 	secrets := append(secretsOf(cfg), otlp.Secrets()...)
 	tel, err := telemetry.Setup(ctx, telemetry.Config{

@@ -5,6 +5,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -162,14 +163,15 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 	}
 	orc := b.orc
 
-	st, err := a.openStore(ctx, cfg.Store)
+	st, err := a.openStore(ctx, cfg.Store, store.WithInstance(cfg.Instance.ID))
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := st.(staleAbandoner); ok {
+	if s, ok := st.(recoverer); ok {
 		// Ends the turns a process that died (this one before a restart, another replica) left
 		// running, which followers and cancels would otherwise wait on forever.
-		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), staleEvery, o.Logger)
+		heartbeat, lease := cmp.Or(cfg.Instance.Heartbeat, defaultHeartbeat), cmp.Or(cfg.Instance.Lease, defaultLease)
+		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), heartbeat, lease, o.Logger)
 		a.closers = append(a.closers, a.sweeper.stop)
 	}
 	a.Hub = stream.NewHub(st)
@@ -367,12 +369,12 @@ func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticat
 	return v, nil
 }
 
-func (a *App) openStore(ctx context.Context, c config.Store) (appStore, error) {
+func (a *App) openStore(ctx context.Context, c config.Store, opts ...store.Option) (appStore, error) {
 	switch c.Driver {
 	case "memory":
-		return store.NewMemory(store.WithMaxEpisodes(c.MaxEpisodes)), nil
+		return store.NewMemory(append(opts, store.WithMaxEpisodes(c.MaxEpisodes))...), nil
 	default:
-		s, err := openDurable(ctx, c)
+		s, err := openDurable(ctx, c, opts...)
 		if err != nil {
 			return nil, err
 		}

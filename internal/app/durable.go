@@ -14,18 +14,18 @@ type durableStore interface {
 }
 
 // openDurable opens the SQLite (default) or PostgreSQL store.
-func openDurable(ctx context.Context, c config.Store) (durableStore, error) {
+func openDurable(ctx context.Context, c config.Store, opts ...store.Option) (durableStore, error) {
 	switch c.Driver {
 	case "postgres":
 		if c.DSN == "" {
 			return nil, errors.New("store: postgres needs dsn or dsn_env")
 		}
-		return store.OpenPostgres(ctx, c.DSN)
+		return store.OpenPostgres(ctx, c.DSN, opts...)
 	default:
 		dsn := c.DSN
 		if dsn == "" {
 			dsn = "switchboard.db"
 		}
-		return store.OpenSQLite(ctx, dsn)
+		return store.OpenSQLite(ctx, dsn, opts...)
 	}
 }

@@ -18,23 +18,48 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// A turn left running in the database by a process that died is failed when the app starts
-// on that database: a follower of its log ends, and it can no longer be "running elsewhere".
+// closing is what a sweep appends to the log of a turn it abandons whose last stored record is
+// last: a plain-words error and turn.completed, far past last so that no id is reused.
+func closing(turnID string, last uint64) []stream.Record {
+	const gap = 1 << 32 // store.abandonIDGap
+	return []stream.Record{
+		{ID: last + gap, Event: stream.Error{Message: "Sorry, the server working on this answer stopped before it finished. Please ask again.", IsFinal: true}},
+		{ID: last + gap + 1, Event: stream.TurnCompleted{TurnID: turnID, Outcome: stream.OutcomeFailed}},
+	}
+}
+
+// Turns left running in the database by processes that died are failed when the app starts on
+// that database: at once those of its own instance id (a previous run of this process), by age
+// those of an owner that never held a lease; a live replica's turn is left alone. A follower of
+// an ended turn's log ends on a plain-words error and turn.completed, and it can no longer be
+// "running elsewhere".
 func TestStartAbandonsTurnsOfADeadProcess(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "switchboard.db")
 	const alice principal.Principal = "alice"
+	const self = "host-a/127.0.0.1:8080"
 
-	// The previous process: one turn started long ago, one just now (as on another replica).
-	prev, err := store.OpenSQLite(ctx, path)
-	if err != nil {
-		t.Fatalf("OpenSQLite() = %v", err)
-	}
 	now := time.Now().UTC()
-	for _, tr := range []struct {
-		id      string
-		created time.Time
-	}{{"turn_crashed", now.Add(-5 * time.Minute)}, {"turn_fresh", now}} {
+	previous := []struct {
+		id, instance string
+		lease        time.Duration // renewed until now + lease; 0: never held one
+		created      time.Time
+	}{
+		{"turn_mine", self, 15 * time.Second, now},                         // this process before kill -9
+		{"turn_crashed", "never-leased", 0, now.Add(-5 * time.Minute)},     // from before leases
+		{"turn_fresh", "never-leased-2", 0, now},                           // too young to judge by age
+		{"turn_replica", "host-b/:8080", time.Minute, now.Add(-time.Hour)}, // a live replica's
+	}
+	for _, tr := range previous {
+		prev, err := store.OpenSQLite(ctx, path, store.WithInstance(tr.instance))
+		if err != nil {
+			t.Fatalf("OpenSQLite() = %v", err)
+		}
+		if tr.lease > 0 {
+			if err := prev.RenewLease(ctx, now.Add(tr.lease)); err != nil {
+				t.Fatalf("RenewLease() = %v", err)
+			}
+		}
 		rec := orchestrator.TurnRecord{ID: tr.id, EpisodeID: "ep_" + tr.id, Principal: alice, Message: "hi",
 			State: orchestrator.TurnRunning, Created: tr.created}
 		if _, _, err := prev.CreateTurn(ctx, rec); err != nil {
@@ -44,15 +69,16 @@ func TestStartAbandonsTurnsOfADeadProcess(t *testing.T) {
 		if err := prev.AppendEvent(ctx, tr.id, started); err != nil {
 			t.Fatalf("AppendEvent(%s) = %v", tr.id, err)
 		}
-	}
-	if err := prev.Close(); err != nil {
-		t.Fatalf("Close() = %v", err)
+		if err := prev.Close(); err != nil {
+			t.Fatalf("Close() = %v", err)
+		}
 	}
 
 	cfg := config.Default()
 	cfg.Store = config.Store{Driver: "sqlite", DSN: path}
+	cfg.Instance.ID = self
 	cfg.Auth.HS256Secret = "test-secret-test-secret-test-secret!"
-	cfg.Turns.Deadline = time.Second // so turns older than 1s + staleGrace are stale
+	cfg.Turns.Deadline = time.Second // so unleased turns older than 1s + staleGrace are stale
 	var logs obsBuffer
 	a, err := New(ctx, Options{Config: cfg, AgentsDir: "../../agents", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
@@ -65,43 +91,44 @@ func TestStartAbandonsTurnsOfADeadProcess(t *testing.T) {
 		}
 	})
 
-	got, err := a.Service.Turn(ctx, alice, "turn_crashed")
-	if err != nil {
-		t.Fatalf("Turn(turn_crashed) = %v", err)
-	}
-	if got.State != orchestrator.TurnCompleted || got.Outcome != stream.OutcomeFailed || got.Completed.IsZero() {
-		t.Errorf("Turn(turn_crashed) = state %q, outcome %q, completed %v; want completed, failed, set",
-			got.State, got.Outcome, got.Completed)
-	}
-	if fresh, err := a.Service.Turn(ctx, alice, "turn_fresh"); err != nil || fresh.State != orchestrator.TurnRunning {
-		t.Errorf("Turn(turn_fresh) = state %q, %v; want running, nil", fresh.State, err)
-	}
-	if line := logs.String(); !strings.Contains(line, "level=INFO") || !strings.Contains(line, "turns=1") {
-		t.Errorf("log = %q, want an info line with turns=1", line)
-	}
-
-	followCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	var recs []stream.Record
-	for rec, err := range a.Hub.Follow(followCtx, "turn_crashed", 0) {
+	for _, id := range []string{"turn_mine", "turn_crashed"} {
+		got, err := a.Service.Turn(ctx, alice, id)
 		if err != nil {
-			t.Fatalf("Follow(turn_crashed) = %v; want it to end at turn.completed", err)
+			t.Fatalf("Turn(%s) = %v", id, err)
 		}
-		recs = append(recs, rec)
+		if got.State != orchestrator.TurnCompleted || got.Outcome != stream.OutcomeFailed || got.Completed.IsZero() {
+			t.Errorf("Turn(%s) = state %q, outcome %q, completed %v; want completed, failed, set",
+				id, got.State, got.Outcome, got.Completed)
+		}
+		followCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		var recs []stream.Record
+		for rec, err := range a.Hub.Follow(followCtx, id, 0) {
+			if err != nil {
+				t.Fatalf("Follow(%s) = %v; want it to end at turn.completed", id, err)
+			}
+			recs = append(recs, rec)
+		}
+		cancel()
+		want := append([]stream.Record{{ID: 1, Event: stream.TurnStarted{TurnID: id, EpisodeID: "ep_" + id}}}, closing(id, 1)...)
+		if diff := cmp.Diff(want, recs); diff != "" {
+			t.Errorf("Follow(%s) mismatch (-want +got):\n%s", id, diff)
+		}
+		if err := a.Service.Cancel(ctx, alice, id); !errors.Is(err, orchestrator.ErrTurnFinished) {
+			t.Errorf("Cancel(%s) = %v, want %v (a finished turn)", id, err, orchestrator.ErrTurnFinished)
+		}
 	}
-	want := []stream.Record{
-		{ID: 1, Event: stream.TurnStarted{TurnID: "turn_crashed", EpisodeID: "ep_turn_crashed"}},
-		{ID: 2, Event: stream.TurnCompleted{TurnID: "turn_crashed", Outcome: stream.OutcomeFailed}},
+	for _, id := range []string{"turn_fresh", "turn_replica"} {
+		if got, err := a.Service.Turn(ctx, alice, id); err != nil || got.State != orchestrator.TurnRunning {
+			t.Errorf("Turn(%s) = state %q, %v; want running, nil", id, got.State, err)
+		}
+		if err := a.Service.Cancel(ctx, alice, id); !errors.Is(err, orchestrator.ErrRunningElsewhere) {
+			t.Errorf("Cancel(%s) = %v, want %v", id, err, orchestrator.ErrRunningElsewhere)
+		}
 	}
-	if diff := cmp.Diff(want, recs); diff != "" {
-		t.Errorf("Follow(turn_crashed) mismatch (-want +got):\n%s", diff)
-	}
-
-	if err := a.Service.Cancel(ctx, alice, "turn_crashed"); !errors.Is(err, orchestrator.ErrTurnFinished) {
-		t.Errorf("Cancel(turn_crashed) = %v, want %v (a finished turn)", err, orchestrator.ErrTurnFinished)
-	}
-	if err := a.Service.Cancel(ctx, alice, "turn_fresh"); !errors.Is(err, orchestrator.ErrRunningElsewhere) {
-		t.Errorf("Cancel(turn_fresh) = %v, want %v", err, orchestrator.ErrRunningElsewhere)
+	for _, want := range []string{"left running", "turns=1"} {
+		if line := logs.String(); !strings.Contains(line, want) {
+			t.Errorf("log = %q, want %q", line, want)
+		}
 	}
 
 	waitStarted(t, a.sweeper)
@@ -127,20 +154,45 @@ func TestStaleAge(t *testing.T) {
 	}
 }
 
-// fakeAbandoner answers AbandonStale with fn and reports each cutoff on calls.
-type fakeAbandoner struct {
-	calls chan time.Time
-	fn    func(ctx context.Context, call int) (int, error)
-	n     int // calls so far; only the sweeper's goroutine (or the test before it) touches it
+// fakeRecoverer answers AbandonOrphans with fn and reports each call's times on calls, and
+// counts the other calls. Only the sweeper's goroutine (or the test before or after it)
+// touches it.
+type fakeRecoverer struct {
+	calls    chan [2]time.Time // now, startedBefore
+	fn       func(ctx context.Context, call int) (int, error)
+	ownErr   error // AbandonOwned fails with it, once
+	n        int   // AbandonOrphans calls so far
+	owned    int   // AbandonOwned calls
+	leases   []time.Time
+	released int
 }
 
-func (f *fakeAbandoner) AbandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
+func (f *fakeRecoverer) AbandonOrphans(ctx context.Context, now, startedBefore time.Time) (int, error) {
 	f.n++
 	select {
-	case f.calls <- startedBefore:
+	case f.calls <- [2]time.Time{now, startedBefore}:
 	default: // the test has seen enough
 	}
 	return f.fn(ctx, f.n)
+}
+
+func (f *fakeRecoverer) AbandonOwned(context.Context) (int, error) {
+	f.owned++
+	if err := f.ownErr; err != nil {
+		f.ownErr = nil
+		return 0, err
+	}
+	return 2, nil
+}
+
+func (f *fakeRecoverer) RenewLease(_ context.Context, until time.Time) error {
+	f.leases = append(f.leases, until)
+	return nil
+}
+
+func (f *fakeRecoverer) ReleaseLease(context.Context) error {
+	f.released++
+	return nil
 }
 
 func TestStaleSweepLogs(t *testing.T) {
@@ -148,43 +200,65 @@ func TestStaleSweepLogs(t *testing.T) {
 		name    string
 		n       int
 		err     error
-		want    string // in the log; "" for no log at all
+		want    string // in the log; "" for none beyond the own-turns line
 		wantNot string
 	}{
-		{name: "nothing stale", n: 0},
-		{name: "some abandoned", n: 3, want: "level=INFO", wantNot: "level=ERROR"},
-		{name: "store error", err: errors.New("database is locked"), want: "level=ERROR", wantNot: "level=INFO"},
+		{name: "nothing stale", n: 0, wantNot: "stopped process"},
+		{name: "some abandoned", n: 3, want: "turns=3", wantNot: "level=ERROR"},
+		{name: "store error", err: errors.New("database is locked"), want: "level=ERROR", wantNot: "stopped process"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs obsBuffer
-			f := &fakeAbandoner{calls: make(chan time.Time, 1), fn: func(context.Context, int) (int, error) { return tt.n, tt.err }}
-			w := &staleSweeper{store: f, age: 2 * time.Minute, log: slog.New(slog.NewTextHandler(&logs, nil))}
+			f := &fakeRecoverer{calls: make(chan [2]time.Time, 1), fn: func(context.Context, int) (int, error) { return tt.n, tt.err }}
+			w := &staleSweeper{store: f, age: 2 * time.Minute, lease: 15 * time.Second, log: slog.New(slog.NewTextHandler(&logs, nil))}
 			before := time.Now()
 			w.sweep(t.Context())
 			after := time.Now()
-			if cutoff := <-f.calls; cutoff.Before(before.Add(-w.age)) || cutoff.After(after.Add(-w.age)) {
-				t.Errorf("cutoff = %v, want now - %v", cutoff, w.age)
+			got := <-f.calls
+			if now, cutoff := got[0], got[1]; now.Before(before) || now.After(after) || !cutoff.Equal(now.Add(-w.age)) {
+				t.Errorf("AbandonOrphans(now %v, cutoff %v), want now and now - %v", now, cutoff, w.age)
 			}
-			got := logs.String()
-			if tt.want == "" && got != "" {
-				t.Errorf("log = %q, want none", got)
+			if len(f.leases) != 1 || !f.leases[0].Equal(got[0].Add(w.lease)) {
+				t.Errorf("leases renewed until %v, want once until now + %v", f.leases, w.lease)
 			}
-			if !strings.Contains(got, tt.want) || (tt.wantNot != "" && strings.Contains(got, tt.wantNot)) {
-				t.Errorf("log = %q, want %q and not %q", got, tt.want, tt.wantNot)
+			logged := logs.String()
+			if !strings.Contains(logged, "previous run of this instance") || !strings.Contains(logged, "turns=2") {
+				t.Errorf("log = %q, want the own turns ended (turns=2)", logged)
 			}
-			if tt.n > 0 && !strings.Contains(got, "turns=3") {
-				t.Errorf("log = %q, want turns=3", got)
+			if !strings.Contains(logged, tt.want) || (tt.wantNot != "" && strings.Contains(logged, tt.wantNot)) {
+				t.Errorf("log = %q, want %q and not %q", logged, tt.want, tt.wantNot)
 			}
 		})
 	}
 }
 
+// Until AbandonOwned has once succeeded, each sweep retries it, and nothing else runs before
+// it does: a lease renewed first would let this process's own leftovers look alive.
+func TestStaleSweepRetriesOwnTurns(t *testing.T) {
+	var logs obsBuffer
+	f := &fakeRecoverer{calls: make(chan [2]time.Time, 2), ownErr: errors.New("database is locked"),
+		fn: func(context.Context, int) (int, error) { return 0, nil }}
+	w := &staleSweeper{store: f, age: time.Minute, lease: 15 * time.Second, log: slog.New(slog.NewTextHandler(&logs, nil))}
+	w.sweep(t.Context())
+	if f.owned != 1 || f.n != 0 || len(f.leases) != 0 {
+		t.Errorf("after a failed AbandonOwned: %d owned, %d orphan sweeps, %d renewals; want 1, 0, 0", f.owned, f.n, len(f.leases))
+	}
+	w.sweep(t.Context())
+	w.sweep(t.Context())
+	if f.owned != 2 || f.n != 2 || len(f.leases) != 2 {
+		t.Errorf("after two more sweeps: %d owned, %d orphan sweeps, %d renewals; want 2, 2, 2", f.owned, f.n, len(f.leases))
+	}
+	if !strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("log = %q, want the failure logged", logs.String())
+	}
+}
+
 // The sweeper sweeps at start, then on every tick; stop interrupts a sweep in progress
-// without logging it as a failure, and leaves no goroutine behind.
+// without logging it as a failure, releases the lease and leaves no goroutine behind.
 func TestStaleSweeperRepeatsAndStops(t *testing.T) {
 	entered := make(chan struct{})
-	f := &fakeAbandoner{calls: make(chan time.Time, 1), fn: func(ctx context.Context, call int) (int, error) {
+	f := &fakeRecoverer{calls: make(chan [2]time.Time, 1), fn: func(ctx context.Context, call int) (int, error) {
 		if call < 3 {
 			return 0, nil
 		}
@@ -193,7 +267,7 @@ func TestStaleSweeperRepeatsAndStops(t *testing.T) {
 		return 0, ctx.Err()
 	}}
 	var logs obsBuffer
-	w := startStaleSweeper(t.Context(), f, time.Minute, time.Millisecond, slog.New(slog.NewTextHandler(&logs, nil)))
+	w := startStaleSweeper(t.Context(), f, time.Minute, time.Millisecond, time.Second, slog.New(slog.NewTextHandler(&logs, nil)))
 	select {
 	case <-f.calls: // the first sweep ran before start returned
 	default:
@@ -204,11 +278,11 @@ func TestStaleSweeperRepeatsAndStops(t *testing.T) {
 	if err := w.stop(); err != nil {
 		t.Fatalf("stop() = %v", err)
 	}
-	if f.n != 3 { // read after stop: the goroutine has exited
-		t.Errorf("sweeps = %d, want 3", f.n)
+	if f.n != 3 || f.owned != 1 || len(f.leases) != 3 || f.released != 1 { // read after stop: the goroutine has exited
+		t.Errorf("%d sweeps, %d own, %d renewals, %d releases; want 3, 1, 3, 1", f.n, f.owned, len(f.leases), f.released)
 	}
-	if got := logs.String(); got != "" {
-		t.Errorf("log = %q, want none: an interrupted sweep is not a failure", got)
+	if got := logs.String(); strings.Contains(got, "level=ERROR") {
+		t.Errorf("log = %q, want no error: an interrupted sweep is not a failure", got)
 	}
 	assertStopped(t, w)
 }

@@ -28,6 +28,7 @@ type Config struct {
 	Auth         Auth                       `yaml:"auth"`
 	Store        Store                      `yaml:"store"`
 	Turns        Turns                      `yaml:"turns"`
+	Instance     Instance                   `yaml:"instance"`
 	Prompts      Prompts                    `yaml:"prompts"`
 	// Flags resolves feature-flag names used by definitions' `enabled:`.
 	Flags  map[string]bool `yaml:"flags"`
@@ -154,6 +155,23 @@ type Turns struct {
 	CancelOnDisconnect bool `yaml:"cancel_on_disconnect"`
 }
 
+// Instance names this process to the store, which records it as the owner of the turns it
+// runs, and sets the lease by which other processes tell it is alive (docs/operations.md,
+// "Crash recovery").
+type Instance struct {
+	// ID must be unique among the processes sharing a database and stable across restarts of
+	// one of them: a process restarting under its id ends at once the turns its previous run
+	// left. serve defaults it to the host name and --addr; empty in a library or eval means a
+	// random id, whose leftovers end when its lease runs out.
+	ID string `yaml:"id"`
+	// Heartbeat is how often the lease is renewed and dead processes' turns are swept.
+	// Default 5s.
+	Heartbeat time.Duration `yaml:"heartbeat"`
+	// Lease is how long after its last renewal a process is taken for dead. Default 15s; it
+	// must exceed Heartbeat.
+	Lease time.Duration `yaml:"lease"`
+}
+
 // Prompts tunes prompt assembly.
 type Prompts struct {
 	// FewShot attaches sub-agents' examples to the orchestrator prompt. Default true.
@@ -163,13 +181,14 @@ type Prompts struct {
 // Default returns the configuration used when no file is given.
 func Default() Config {
 	return Config{
-		Models: map[string]llm.ModelConfig{llm.DefaultAlias: {Provider: llm.ProviderOffline}},
-		CCS:    CCS{URL: "embedded", Timeout: 5 * time.Second},
-		Auth:   Auth{Mode: "dev", Issuer: "switchboard-dev", Audience: "switchboard", Leeway: 30 * time.Second},
-		Store:  Store{Driver: "sqlite", DSN: "switchboard.db"},
-		Turns:  Turns{Deadline: 60 * time.Second},
-		Limits: Limits{TurnsRunning: 8, TurnsPerMinute: 60, TurnsBurst: 20, StreamsPerPrincipal: 32, StreamsPerTurn: 8},
-		HTTP:   HTTP{ReadHeaderTimeout: 10 * time.Second, BodyReadTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10},
+		Models:   map[string]llm.ModelConfig{llm.DefaultAlias: {Provider: llm.ProviderOffline}},
+		CCS:      CCS{URL: "embedded", Timeout: 5 * time.Second},
+		Auth:     Auth{Mode: "dev", Issuer: "switchboard-dev", Audience: "switchboard", Leeway: 30 * time.Second},
+		Store:    Store{Driver: "sqlite", DSN: "switchboard.db"},
+		Turns:    Turns{Deadline: 60 * time.Second},
+		Instance: Instance{Heartbeat: 5 * time.Second, Lease: 15 * time.Second},
+		Limits:   Limits{TurnsRunning: 8, TurnsPerMinute: 60, TurnsBurst: 20, StreamsPerPrincipal: 32, StreamsPerTurn: 8},
+		HTTP:     HTTP{ReadHeaderTimeout: 10 * time.Second, BodyReadTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10},
 	}
 }
 
@@ -267,6 +286,9 @@ func (c Config) validateStructure() error {
 	default:
 		errs = append(errs, fmt.Errorf("config: store driver %q is not sqlite, postgres or memory", c.Store.Driver))
 	}
+	if c.Instance.Heartbeat < 0 || c.Instance.Lease < 0 || (c.Instance.Heartbeat > 0 && c.Instance.Lease > 0 && c.Instance.Lease <= c.Instance.Heartbeat) {
+		errs = append(errs, errors.New("config: instance.heartbeat and instance.lease must be positive, and the lease longer than the heartbeat"))
+	}
 	if c.Store.MaxEpisodes < 0 {
 		errs = append(errs, errors.New("config: store.max_episodes must be positive"))
 	}
@@ -308,6 +330,7 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 	str("SWITCHBOARD_AUTH_PUBLIC_KEY_FILE", &c.Auth.PublicKeyFile)
 	str("SWITCHBOARD_STORE_DRIVER", &c.Store.Driver)
 	str("SWITCHBOARD_STORE_DSN", &c.Store.DSN)
+	str("SWITCHBOARD_INSTANCE_ID", &c.Instance.ID)
 	var errs []error
 	if v, ok := lookup("SWITCHBOARD_TURNS_DEADLINE"); ok && v != "" {
 		d, err := time.ParseDuration(v)

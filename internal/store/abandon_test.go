@@ -14,6 +14,15 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
+// closingRecords are the records a sweep appends to the log of a turn it abandons, whose last
+// stored record is last: far past it, so that no id a live follower may have seen is reused.
+func closingRecords(turnID string, last uint64) []stream.Record {
+	return []stream.Record{
+		{ID: last + abandonIDGap, Event: stream.Error{Message: abandonedMessage, IsFinal: true}},
+		{ID: last + abandonIDGap + 1, Event: stream.TurnCompleted{TurnID: turnID, Outcome: stream.OutcomeFailed}},
+	}
+}
+
 // testAbandonStale checks which turns a sweep finishes and what it leaves in their logs. The
 // cutoff has a fraction of a second and some turns sit on whole seconds around it, because
 // SQLite compares the stored text: "10:00:00+00:00" must order before "10:00:00.000500+00:00".
@@ -39,24 +48,22 @@ func testAbandonStale(t *testing.T, s testStore) {
 			name: "running an hour before the cutoff, with events", rec: withReply,
 			events:    sampleRecords()[:2],
 			abandoned: true,
-			wantLog: append(sampleRecords()[:2:2], stream.Record{
-				ID: 3, Event: stream.TurnCompleted{TurnID: "old-with-events", Outcome: stream.OutcomeFailed},
-			}),
+			wantLog:   append(sampleRecords()[:2:2], closingRecords("old-with-events", 2)...),
 		},
 		{
 			name: "running, another principal, no events", rec: at(bob, "old-bob", cutoff.Add(-time.Minute)),
 			abandoned: true,
-			wantLog:   []stream.Record{{ID: 1, Event: stream.TurnCompleted{TurnID: "old-bob", Outcome: stream.OutcomeFailed}}},
+			wantLog:   closingRecords("old-bob", 0),
 		},
 		{
 			name: "running, on the whole second before the cutoff", rec: at(alice, "whole-second-before", cutoff.Truncate(time.Second)),
 			abandoned: true,
-			wantLog:   []stream.Record{{ID: 1, Event: stream.TurnCompleted{TurnID: "whole-second-before", Outcome: stream.OutcomeFailed}}},
+			wantLog:   closingRecords("whole-second-before", 0),
 		},
 		{
 			name: "running, a microsecond before the cutoff", rec: at(alice, "just-before", cutoff.Add(-time.Microsecond)),
 			abandoned: true,
-			wantLog:   []stream.Record{{ID: 1, Event: stream.TurnCompleted{TurnID: "just-before", Outcome: stream.OutcomeFailed}}},
+			wantLog:   closingRecords("just-before", 0),
 		},
 		{
 			name: "running, at the cutoff", rec: at(alice, "at-cutoff", cutoff),
@@ -97,10 +104,10 @@ func testAbandonStale(t *testing.T, s testStore) {
 	}
 
 	before := storedTime(time.Now())
-	n, err := s.AbandonStale(ctx, cutoff)
+	n, err := s.AbandonOrphans(ctx, time.Now(), cutoff)
 	after := storedTime(time.Now())
 	if err != nil || n != wantN {
-		t.Fatalf("AbandonStale() = %d, %v; want %d, nil", n, err, wantN)
+		t.Fatalf("AbandonOrphans() = %d, %v; want %d, nil", n, err, wantN)
 	}
 	check := func(t *testing.T, rec orchestrator.TurnRecord, finishedBefore, abandoned bool, wantLog []stream.Record) {
 		t.Helper()
@@ -142,8 +149,8 @@ func testAbandonStale(t *testing.T, s testStore) {
 		}
 		snapshot[tt.rec.ID] = got
 	}
-	if n, err := s.AbandonStale(ctx, cutoff); err != nil || n != 0 {
-		t.Fatalf("AbandonStale() again = %d, %v; want 0, nil", n, err)
+	if n, err := s.AbandonOrphans(ctx, time.Now(), cutoff); err != nil || n != 0 {
+		t.Fatalf("AbandonOrphans() again = %d, %v; want 0, nil", n, err)
 	}
 	for _, tt := range tests {
 		got, err := s.Turn(ctx, tt.rec.Principal, tt.rec.ID)
@@ -191,7 +198,7 @@ func testConcurrentAbandon(t *testing.T, a, b testStore) {
 		}
 		wg.Go(func() {
 			<-start
-			counts[i], errs[i] = s.AbandonStale(ctx, cutoff)
+			counts[i], errs[i] = s.AbandonOrphans(ctx, time.Now(), cutoff)
 		})
 	}
 	// Every other turn ends normally while the sweeps run, as a slow live turn would.
@@ -207,7 +214,7 @@ func testConcurrentAbandon(t *testing.T, a, b testStore) {
 	total := 0
 	for i := range sweepers {
 		if errs[i] != nil {
-			t.Fatalf("AbandonStale #%d = %v", i, errs[i])
+			t.Fatalf("AbandonOrphans #%d = %v", i, errs[i])
 		}
 		total += counts[i]
 	}
@@ -225,7 +232,7 @@ func testConcurrentAbandon(t *testing.T, a, b testStore) {
 		want := []stream.Record{}
 		if len(log) > 0 {
 			closed++
-			want = []stream.Record{{ID: 1, Event: stream.TurnCompleted{TurnID: rec.ID, Outcome: stream.OutcomeFailed}}}
+			want = closingRecords(rec.ID, 0)
 		}
 		if diff := cmp.Diff(want, log); diff != "" {
 			t.Errorf("Events(%s) mismatch (-want +got):\n%s", rec.ID, diff)
@@ -261,8 +268,8 @@ func testLateFinish(t *testing.T, s testStore) {
 	ctx := t.Context()
 	rec := turnRec(alice, "late", "ep-late", "")
 	mustCreate(t, s, rec)
-	if n, err := s.AbandonStale(ctx, created.Add(time.Hour)); err != nil || n != 1 {
-		t.Fatalf("AbandonStale() = %d, %v; want 1, nil", n, err)
+	if n, err := s.AbandonOrphans(ctx, time.Now(), created.Add(time.Hour)); err != nil || n != 1 {
+		t.Fatalf("AbandonOrphans() = %d, %v; want 1, nil", n, err)
 	}
 	abandoned, err := s.Turn(ctx, alice, rec.ID)
 	if err != nil {
@@ -291,4 +298,129 @@ func testLateFinish(t *testing.T, s testStore) {
 			}
 		})
 	}
+}
+
+// abandonedLog fails unless turnID is failed and its log is want followed by the sweep's
+// closing records.
+func assertAbandoned(t *testing.T, s testStore, p principal.Principal, turnID string, want []stream.Record) {
+	t.Helper()
+	got, err := s.Turn(t.Context(), p, turnID)
+	if err != nil {
+		t.Fatalf("Turn(%s) = %v", turnID, err)
+	}
+	if got.State != orchestrator.TurnCompleted || got.Outcome != stream.OutcomeFailed || got.Completed.IsZero() {
+		t.Errorf("Turn(%s) = %s, %s, completed %v; want completed, failed, set", turnID, got.State, got.Outcome, got.Completed)
+	}
+	last := uint64(0)
+	if len(want) > 0 {
+		last = want[len(want)-1].ID
+	}
+	assertLog(t, s, turnID, append(want[:len(want):len(want)], closingRecords(turnID, last)...))
+}
+
+func assertRunning(t *testing.T, s testStore, p principal.Principal, turnID string, want []stream.Record) {
+	t.Helper()
+	got, err := s.Turn(t.Context(), p, turnID)
+	if err != nil {
+		t.Fatalf("Turn(%s) = %v", turnID, err)
+	}
+	if got.State != orchestrator.TurnRunning {
+		t.Errorf("Turn(%s).State = %s, want running", turnID, got.State)
+	}
+	assertLog(t, s, turnID, want)
+}
+
+func assertLog(t *testing.T, s testStore, turnID string, want []stream.Record) {
+	t.Helper()
+	got, err := s.Events(t.Context(), turnID, 0)
+	if err != nil {
+		t.Fatalf("Events(%s) = %v", turnID, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Events(%s) mismatch (-want +got):\n%s", turnID, diff)
+	}
+}
+
+// testOwnTurns: an instance holding a lease keeps its turns however old they are; restarted
+// under the same id it ends at once the turns it left running (AbandonOwned), and once its
+// lease is released or lapses a sweep ends what it left.
+func testOwnTurns(t *testing.T, s testStore) {
+	ctx := t.Context()
+	now := time.Now()
+	if err := s.RenewLease(ctx, now.Add(time.Minute)); err != nil {
+		t.Fatalf("RenewLease() = %v", err)
+	}
+	// Created long before any cutoff: only the lease protects them.
+	for _, id := range []string{"own1", "own2"} {
+		mustCreate(t, s, turnRec(alice, id, "ep-"+id, ""))
+	}
+	logged := sampleRecords()[:2]
+	for _, r := range logged {
+		if err := s.AppendEvent(ctx, "own1", r); err != nil {
+			t.Fatalf("AppendEvent() = %v", err)
+		}
+	}
+	if n, err := s.AbandonOrphans(ctx, now, now); err != nil || n != 0 {
+		t.Fatalf("AbandonOrphans(lease held) = %d, %v; want 0, nil", n, err)
+	}
+	assertRunning(t, s, alice, "own1", logged)
+
+	if n, err := s.AbandonOwned(ctx); err != nil || n != 2 {
+		t.Fatalf("AbandonOwned() = %d, %v; want 2, nil", n, err)
+	}
+	assertAbandoned(t, s, alice, "own1", logged)
+	assertAbandoned(t, s, alice, "own2", nil)
+	if n, err := s.AbandonOwned(ctx); err != nil || n != 0 {
+		t.Fatalf("AbandonOwned() again = %d, %v; want 0, nil", n, err)
+	}
+
+	// Released: the next sweep ends what is still running, whatever its age.
+	mustCreate(t, s, turnRec(alice, "own3", "ep-own3", ""))
+	if err := s.ReleaseLease(ctx); err != nil {
+		t.Fatalf("ReleaseLease() = %v", err)
+	}
+	if n, err := s.AbandonOrphans(ctx, time.Now().Add(time.Millisecond), now.Add(-time.Hour*24*365*10)); err != nil || n != 1 {
+		t.Fatalf("AbandonOrphans(lease released) = %d, %v; want 1, nil", n, err)
+	}
+	assertAbandoned(t, s, alice, "own3", nil)
+}
+
+// testLeases: two instances on one database. Each one's turns survive the other's sweeps
+// while its lease holds, however old; once it lapses they end at the next sweep, and only
+// they. A turn whose owner never held a lease ends by age.
+func testLeases(t *testing.T, a, b testStore) {
+	ctx := t.Context()
+	if a.Instance() == b.Instance() {
+		t.Fatalf("two stores share instance %q", a.Instance())
+	}
+	now := time.Now()
+	for _, s := range []testStore{a, b} {
+		if err := s.RenewLease(ctx, now.Add(15*time.Second)); err != nil {
+			t.Fatalf("RenewLease() = %v", err)
+		}
+	}
+	mustCreate(t, a, turnRec(alice, "ta", "ep-ta", ""))
+	mustCreate(t, b, turnRec(bob, "tb", "ep-tb", ""))
+	if n, err := b.AbandonOrphans(ctx, now, now); err != nil || n != 0 {
+		t.Fatalf("AbandonOrphans(both alive) = %d, %v; want 0, nil", n, err)
+	}
+
+	// a stops renewing: its lease runs out.
+	if err := a.RenewLease(ctx, now.Add(-time.Second)); err != nil {
+		t.Fatalf("RenewLease() = %v", err)
+	}
+	if n, err := b.AbandonOrphans(ctx, now, now.Add(-time.Hour)); err != nil || n != 1 {
+		t.Fatalf("AbandonOrphans(a lapsed) = %d, %v; want 1, nil", n, err)
+	}
+	assertAbandoned(t, b, alice, "ta", nil)
+	assertRunning(t, a, bob, "tb", []stream.Record{})
+
+	// b's restart under its own id ends tb; a's sweep would not have, b's lease holding.
+	if n, err := a.AbandonOrphans(ctx, now, now.Add(-time.Hour)); err != nil || n != 0 {
+		t.Fatalf("AbandonOrphans(b alive) = %d, %v; want 0, nil", n, err)
+	}
+	if n, err := b.AbandonOwned(ctx); err != nil || n != 1 {
+		t.Fatalf("b.AbandonOwned() = %d, %v; want 1, nil", n, err)
+	}
+	assertAbandoned(t, a, bob, "tb", nil)
 }

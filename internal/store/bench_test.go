@@ -1,10 +1,14 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -114,4 +118,81 @@ func benchmarkEpisodeHistory(b *testing.B, s orchestrator.Store) {
 			}
 		}
 	})
+}
+
+// BenchmarkTurnWrites drives what a turn writes, from c turns at once: CreateTurn, a batch of
+// streamed events mid-turn, then the end (FinishTurn and the last batch, closed by
+// turn.completed). It reports turns/s and the time from a turn's start to its end being
+// committed (p50, p99): how far SQLite's single writer lets concurrent turns go.
+func BenchmarkTurnWrites(b *testing.B) {
+	for _, c := range []int{1, 8, 32, 128} {
+		b.Run(fmt.Sprintf("sqlite/concurrency=%d", c), func(b *testing.B) {
+			s, err := OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
+			if err != nil {
+				b.Fatalf("OpenSQLite() = %v", err)
+			}
+			b.Cleanup(func() { s.Close() })
+			benchmarkTurnWrites(b, s, c)
+		})
+	}
+}
+
+func benchmarkTurnWrites(b *testing.B, s *SQLite, c int) {
+	ctx := b.Context()
+	var next atomic.Int64
+	lat := make([]time.Duration, b.N)
+	tx0 := s.group.transactions.Load()
+	delta := stream.ReplyDelta{Text: "word "}
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for range c {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= b.N {
+					return
+				}
+				start := time.Now()
+				id := fmt.Sprintf("turn-%d", i)
+				rec := turnRec(alice, id, "ep-"+id, "")
+				if _, _, err := s.CreateTurn(ctx, rec); err != nil {
+					b.Errorf("CreateTurn() = %v", err)
+					return
+				}
+				mid := make([]stream.Record, 8)
+				for j := range mid {
+					mid[j] = stream.Record{ID: uint64(j + 1), Event: delta}
+				}
+				if err := s.AppendEvents(ctx, id, mid); err != nil {
+					b.Errorf("AppendEvents() = %v", err)
+					return
+				}
+				end := make([]stream.Record, 0, 10)
+				for j := range 8 {
+					end = append(end, stream.Record{ID: uint64(9 + j), Event: delta})
+				}
+				end = append(end, stream.Record{ID: 17, Event: stream.TurnCompleted{TurnID: id, Outcome: stream.OutcomeOK}})
+				if err := finishTurn(ctx, s, finished(rec), end); err != nil {
+					b.Errorf("finish = %v", err)
+					return
+				}
+				lat[i] = time.Since(start)
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+	b.ReportMetric(float64(s.group.transactions.Load()-tx0)/float64(b.N), "tx/turn")
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// finishTurn writes a turn's end as the service does: the stored turn, then its last events.
+func finishTurn(ctx context.Context, s *SQLite, rec orchestrator.TurnRecord, end []stream.Record) error {
+	if err := s.FinishTurn(ctx, rec); err != nil {
+		return err
+	}
+	return s.AppendEvents(ctx, rec.ID, end)
 }

@@ -14,18 +14,23 @@
 //   - FinishTurn writes only what a turn's end sets: state, outcome, reply, decision, completed,
 //     and only while the turn is running: a late one fails with orchestrator.ErrTurnFinished.
 //   - Times come back in UTC to the microsecond; records share no memory with the caller.
-//   - AbandonStale finishes, as failed, the turns still running that were created before a
-//     cutoff (their process must have died), and closes each one's event log with
-//     turn.completed under the next id, so that followers end. It changes only rows still
-//     running, so it neither undoes a FinishTurn nor abandons a turn twice.
+//   - Each store writes its instance id (WithInstance) as the owner of the turns it creates,
+//     and RenewLease keeps that id's lease. AbandonOwned finishes, as failed, the running turns
+//     of its own id (a previous run's, at start-up); AbandonOrphans those of owners whose lease
+//     ran out, and those of owners that never held one created before a cutoff. Both close
+//     each turn's event log with a plain-words error and turn.completed, 2^32 ids past its
+//     last stored record so that no id a live follower saw is reused, and change only rows
+//     still running, so they neither undo a FinishTurn nor abandon a turn twice.
 //   - An event log accepts each record id once (stream.ErrRecordExists otherwise) and returns
 //     the records after a given id in id order, an empty slice when there are none.
 //     AppendEvents stores a burst of records in one transaction, all of them or none.
 //
 // Goroutine model: stores start no goroutines and are safe for concurrent use. Memory holds
 // one mutex per call. SQLite funnels every write through a single connection (SQLite admits
-// one writer at a time) and serves lookups from a pool of read-only connections, which WAL
-// mode lets run alongside the writer. Postgres uses one connection pool and leaves
+// one writer at a time) and group-commits: concurrent writes, each in a savepoint of its own,
+// share one transaction, run by the caller that found none in progress (see committer). It
+// serves lookups from a pool of read-only connections, which WAL mode lets run alongside the
+// writer. Postgres uses one connection pool and leaves
 // concurrency to the database; the unique index on (principal, idempotency key) settles racing
 // duplicates in both SQL stores.
 package store

@@ -23,30 +23,21 @@ import (
 // and event logs, so a long eval or a load test cannot grow it without limit.
 type Memory struct {
 	maxEpisodes int
+	instance    string // the owner of the turns this store creates
 
 	mu       sync.Mutex
 	turns    map[string]orchestrator.TurnRecord
-	episodes map[string][]string // episode id -> turn ids, oldest first
-	order    []string            // episode ids, oldest first
-	keys     map[string]string   // principal + idempotency key -> turn id
+	owners   map[string]string    // turn id -> the instance that created it
+	leases   map[string]time.Time // instance -> end of its lease
+	episodes map[string][]string  // episode id -> turn ids, oldest first
+	order    []string             // episode ids, oldest first
+	keys     map[string]string    // principal + idempotency key -> turn id
 	events   map[string][]memEvent
 }
 
 // DefaultMaxEpisodes is how many episodes a [Memory] keeps unless told otherwise: about 30 MB
 // of one-turn episodes of the demo agents.
 const DefaultMaxEpisodes = 1000
-
-// MemoryOption tunes a [Memory].
-type MemoryOption func(*Memory)
-
-// WithMaxEpisodes bounds how many episodes the store keeps; n < 1 means [DefaultMaxEpisodes].
-func WithMaxEpisodes(n int) MemoryOption {
-	return func(m *Memory) {
-		if n >= 1 {
-			m.maxEpisodes = n
-		}
-	}
-}
 
 type memEvent struct {
 	id   uint64
@@ -60,19 +51,19 @@ var (
 	_ stream.BatchLogStore = (*Memory)(nil)
 )
 
-// NewMemory returns an empty in-memory store.
-func NewMemory(opts ...MemoryOption) *Memory {
-	m := &Memory{
-		maxEpisodes: DefaultMaxEpisodes,
+// NewMemory returns an empty in-memory store; [WithMaxEpisodes] and [WithInstance] apply.
+func NewMemory(opts ...Option) *Memory {
+	o := buildOptions(opts)
+	return &Memory{
+		maxEpisodes: o.maxEpisodes,
+		instance:    o.instance,
 		turns:       map[string]orchestrator.TurnRecord{},
+		owners:      map[string]string{},
+		leases:      map[string]time.Time{},
 		episodes:    map[string][]string{},
 		keys:        map[string]string{},
 		events:      map[string][]memEvent{},
 	}
-	for _, o := range opts {
-		o(m)
-	}
-	return m
 }
 
 // evict forgets the oldest episodes until at most maxEpisodes remain, skipping any with a
@@ -90,6 +81,7 @@ func (m *Memory) evict() {
 				delete(m.keys, idemKey(t.Principal, t.IdempotencyKey))
 			}
 			delete(m.turns, tid)
+			delete(m.owners, tid)
 			delete(m.events, tid)
 		}
 		delete(m.episodes, id)
@@ -136,6 +128,7 @@ func (m *Memory) CreateTurn(_ context.Context, t orchestrator.TurnRecord) (orche
 		m.keys[idemKey(t.Principal, t.IdempotencyKey)] = t.ID
 	}
 	m.turns[t.ID] = t
+	m.owners[t.ID] = m.instance
 	if len(m.episodes[t.EpisodeID]) == 0 {
 		m.order = append(m.order, t.EpisodeID)
 	}
@@ -180,32 +173,71 @@ func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error 
 	return nil
 }
 
-// AbandonStale finishes every turn still running that was created before startedBefore, as a
-// process that died would have left it: state completed, outcome failed, completed now, reply
-// unchanged. It appends turn.completed (outcome failed) to each one's log under the next id,
-// so that followers end, and returns how many turns it finished. A turn that has finished in
-// the meantime is left alone, so a second call finds nothing more to do.
-func (m *Memory) AbandonStale(_ context.Context, startedBefore time.Time) (int, error) {
-	cutoff, now := storedTime(startedBefore), storedTime(time.Now())
+// Instance returns the owner id this store writes on the turns it creates.
+func (m *Memory) Instance() string { return m.instance }
+
+// RenewLease records that this store's instance is alive until until.
+func (m *Memory) RenewLease(_ context.Context, until time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.leases[m.instance] = storedTime(until)
+	return nil
+}
+
+// ReleaseLease ends this instance's lease now: it is stopping, and whatever it leaves running
+// is for the next sweep to end.
+func (m *Memory) ReleaseLease(ctx context.Context) error { return m.RenewLease(ctx, time.Now()) }
+
+// AbandonOwned finishes, as failed, every turn still running that this store's instance
+// created: called at start-up, when no turn of this instance can be running yet, it ends the
+// turns a previous run under the same instance id left behind. It returns how many it ended.
+func (m *Memory) AbandonOwned(_ context.Context) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.abandon(func(id string, _ orchestrator.TurnRecord) bool { return m.owners[id] == m.instance })
+}
+
+// AbandonOrphans finishes, as failed, every turn still running whose owner's lease ended
+// before now, and every one created before startedBefore whose owner has never held a lease
+// (a turn of a process that kept none, or from before leases). It returns how many it ended.
+// A turn that has finished in the meantime is left alone, so a second call finds nothing more.
+func (m *Memory) AbandonOrphans(_ context.Context, now, startedBefore time.Time) (int, error) {
+	now, cutoff := storedTime(now), storedTime(startedBefore)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.abandon(func(id string, t orchestrator.TurnRecord) bool {
+		lease, ok := m.leases[m.owners[id]]
+		if !ok {
+			return t.Created.Before(cutoff)
+		}
+		return lease.Before(now)
+	})
+}
+
+// abandon fails the running turns orphaned says are orphans and closes each one's log as
+// [abandonEvents] says. m.mu must be held.
+func (m *Memory) abandon(orphaned func(id string, t orchestrator.TurnRecord) bool) (int, error) {
+	now := storedTime(time.Now())
 	n := 0
 	for id, t := range m.turns {
-		if t.State != orchestrator.TurnRunning || !t.Created.Before(cutoff) {
+		if t.State != orchestrator.TurnRunning || !orphaned(id, t) {
 			continue
 		}
-		name, data, err := stream.Marshal(abandonedEvent(id))
-		if err != nil {
-			return n, err
+		recs := m.events[id]
+		last := uint64(0)
+		if len(recs) > 0 {
+			last = recs[len(recs)-1].id
 		}
+		for i, ev := range abandonEvents(id) {
+			name, data, err := stream.Marshal(ev)
+			if err != nil {
+				return n, err
+			}
+			recs = append(recs, memEvent{id: last + abandonIDGap + uint64(i), name: name, data: data})
+		}
+		m.events[id] = recs
 		t.State, t.Outcome, t.Completed = orchestrator.TurnCompleted, stream.OutcomeFailed, now
 		m.turns[id] = t
-		recs := m.events[id]
-		next := uint64(1)
-		if len(recs) > 0 {
-			next = recs[len(recs)-1].id + 1
-		}
-		m.events[id] = append(recs, memEvent{id: next, name: name, data: data})
 		n++
 	}
 	return n, nil

@@ -32,7 +32,7 @@ const migrationLock = 0x73776264
 
 // OpenPostgres connects to the database named by dsn (a postgres:// URL or key=value
 // string, as pgx accepts) and migrates its schema. The caller must call [Postgres.Close].
-func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
+func OpenPostgres(ctx context.Context, dsn string, opts ...Option) (*Postgres, error) {
 	db, err := sql.Open(postgresDriver, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: open postgres: %w", err)
@@ -46,7 +46,7 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 		db.Close()
 		return nil, err
 	}
-	s, err := newSQLStore(ctx, db, db, postgresDialect)
+	s, err := newSQLStore(ctx, db, db, postgresDialect, buildOptions(opts).instance)
 	if err != nil {
 		db.Close()
 		return nil, err

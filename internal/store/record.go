@@ -48,8 +48,24 @@ func nilIfEmpty[T any](s []T) []T {
 	return s
 }
 
-// abandonedEvent closes the log of a turn that AbandonStale finished: followers end on it as
-// on any other turn's end.
-func abandonedEvent(turnID string) stream.TurnCompleted {
-	return stream.TurnCompleted{TurnID: turnID, Outcome: stream.OutcomeFailed}
+// abandonIDGap is how far past a turn's last stored event id a sweep writes the events that
+// close an abandoned turn's log. A live turn shows each event to its followers before the
+// store has it (the store is written in batches), so ids just past the stored end may already
+// have been seen, with other content, by clients that will resume from them. No turn can
+// publish 2^32 events (that many would not fit in its process's memory, nor in its deadline),
+// so every id a client can have seen is below the sweep's: no id is ever reused, and a client
+// resuming from any id it saw is given the sweep's error and turn.completed.
+const abandonIDGap = 1 << 32
+
+// abandonedMessage tells the user of an abandoned turn what happened, in plain words.
+const abandonedMessage = "Sorry, the server working on this answer stopped before it finished. Please ask again."
+
+// abandonEvents close the log of a turn a sweep failed, under ids abandonIDGap past its last
+// stored one: an error in plain words, then turn.completed, so followers end on it as on any
+// other turn's end.
+func abandonEvents(turnID string) []stream.Event {
+	return []stream.Event{
+		stream.Error{Message: abandonedMessage, IsFinal: true},
+		stream.TurnCompleted{TurnID: turnID, Outcome: stream.OutcomeFailed},
+	}
 }

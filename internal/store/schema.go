@@ -11,9 +11,25 @@ package store
 // replicas. events has no foreign key to turns: the log store, like stream.MemoryLogStore,
 // accepts a turn's events whether or not the turn row exists yet.
 
-// runningIndex serves the periodic sweep for abandoned turns (AbandonStale): it holds only
+// runningIndex serves the periodic sweep for abandoned turns (AbandonOrphans): it holds only
 // the turns still running, so the sweep stays cheap however many turns have finished.
 const runningIndex = `CREATE INDEX turns_running ON turns(created) WHERE state = 'running'`
+
+// leaseMigration gives each turn the instance (process) that runs it, and each instance a lease
+// it renews while alive: a sweep ends the running turns of an instance whose lease has run out
+// (AbandonOrphans), and a process restarting under its instance id ends its own at once
+// (AbandonOwned). Turns from before it have no owner and end by age, as before. timestamp is
+// the dialect's time type.
+func leaseMigration(timestamp string) []string {
+	return []string{
+		`ALTER TABLE turns ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,
+		`CREATE TABLE instances (
+			id          TEXT PRIMARY KEY,
+			lease_until ` + timestamp + ` NOT NULL
+		)`,
+		`CREATE INDEX turns_running_owner ON turns(owner) WHERE state = 'running'`,
+	}
+}
 
 var sqliteMigrations = [][]string{{
 	`CREATE TABLE episodes (
@@ -49,7 +65,7 @@ var sqliteMigrations = [][]string{{
 	) WITHOUT ROWID`,
 }, {
 	runningIndex,
-}}
+}, leaseMigration("TIMESTAMP")}
 
 var postgresMigrations = [][]string{{
 	`CREATE TABLE episodes (
@@ -85,4 +101,4 @@ var postgresMigrations = [][]string{{
 	)`,
 }, {
 	runningIndex,
-}}
+}, leaseMigration("TIMESTAMPTZ")}

@@ -39,7 +39,7 @@ const sqliteParams = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma
 //
 // Writes go through one connection, so they never contend with each other inside the process;
 // lookups use a pool of read-only connections. The caller must call [SQLite.Close].
-func OpenSQLite(ctx context.Context, dsn string) (*SQLite, error) {
+func OpenSQLite(ctx context.Context, dsn string, opts ...Option) (*SQLite, error) {
 	if dsn == "" {
 		return nil, errors.New("store: empty sqlite dsn")
 	}
@@ -68,7 +68,7 @@ func OpenSQLite(ctx context.Context, dsn string) (*SQLite, error) {
 		}
 		read.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
 	}
-	db, err := newSQLStore(ctx, write, read, sqliteDialect)
+	db, err := newSQLStore(ctx, write, read, sqliteDialect, buildOptions(opts).instance)
 	if err != nil {
 		write.Close()
 		if read != write {
@@ -76,6 +76,7 @@ func OpenSQLite(ctx context.Context, dsn string) (*SQLite, error) {
 		}
 		return nil, err
 	}
+	db.group = newCommitter(write)
 	return &SQLite{sqlStore: db}, nil
 }
 

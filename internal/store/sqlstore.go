@@ -20,11 +20,13 @@ import (
 // sqlStore is what SQLite and Postgres share: both dialects accept the same statements once
 // placeholders are rewritten, so the semantics live here once.
 type sqlStore struct {
-	write *sql.DB // every write; for SQLite a single connection
-	read  *sql.DB // lookups; may be the same pool as write
+	write *sql.DB    // every write; for SQLite a single connection
+	read  *sql.DB    // lookups; may be the same pool as write
+	group *committer // SQLite's group committer, which alone uses write; nil on PostgreSQL
 
 	q           statements
 	dialect     dialect
+	instance    string    // owner of the turns this store creates
 	appendEvent *sql.Stmt // on write: a single streamed event
 	events      *sql.Stmt // on read
 }
@@ -41,8 +43,8 @@ const (
 	qInsertEpisode = `INSERT INTO episodes (id, principal, created) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`
 	// The conflict target names the partial unique index, so a reused idempotency key is
 	// skipped while any other constraint (a duplicate turn id) still fails loudly.
-	qInsertTurn = `INSERT INTO turns (` + turnColumns + `)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	qInsertTurn = `INSERT INTO turns (` + turnColumns + `, owner)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (principal, idempotency_key) WHERE idempotency_key <> '' DO NOTHING`
 	// Only a turn still running: a late FinishTurn must not overwrite a sweep's outcome.
 	qFinishTurn = `UPDATE turns SET state = ?, outcome = ?, reply = ?, decision = ?, completed = ?
@@ -51,15 +53,27 @@ const (
 		ON CONFLICT (turn_id, id) DO NOTHING`
 	qEvents = `SELECT id, name, data FROM events WHERE turn_id = ? AND id > ? ORDER BY id`
 	// The state literals match orchestrator.TurnRunning and TurnCompleted; 'running' is
-	// written out so that the planner can use the partial index turns_running. Only rows still
-	// running are touched, so a FinishTurn that commits first wins and is left alone.
-	qAbandonStale = `UPDATE turns SET state = 'completed', outcome = ?, completed = ?
-		WHERE state = 'running' AND created < ? RETURNING id`
-	// The next id of a turn's log, computed by the database. A record racing in from a writer
-	// still alive is kept (DO NOTHING); that writer closes its own log.
-	qAppendNextEvent = `INSERT INTO events (turn_id, id, name, data)
-		SELECT ?, COALESCE(MAX(id), 0) + 1, ?, ? FROM events WHERE turn_id = ?
+	// written out so that the planner can use the partial indexes on running turns. Only rows
+	// still running are touched, so a FinishTurn that commits first wins and is left alone.
+	qAbandonOwned = `UPDATE turns SET state = 'completed', outcome = ?, completed = ?
+		WHERE state = 'running' AND owner = ? RETURNING id`
+	// An owner with a lapsed lease is dead (or cut off from the database, which for its turns
+	// is the same); an owner that never held one is judged by its turns' age.
+	qAbandonOrphans = `UPDATE turns SET state = 'completed', outcome = ?, completed = ?
+		WHERE state = 'running' AND (
+			owner IN (SELECT id FROM instances WHERE lease_until < ?)
+			OR (created < ? AND owner NOT IN (SELECT id FROM instances)))
+		RETURNING id`
+	// Appends one event abandonIDGap (or, with 1, just) past the last of the turn's log, as
+	// computed by the database. A record racing in from a writer still alive is kept (DO
+	// NOTHING); that writer closes its own log.
+	qAppendPastEnd = `INSERT INTO events (turn_id, id, name, data)
+		SELECT ?, COALESCE(MAX(id), 0) + ?, ?, ? FROM events WHERE turn_id = ?
 		ON CONFLICT (turn_id, id) DO NOTHING`
+	qRenewLease = `INSERT INTO instances (id, lease_until) VALUES (?, ?)
+		ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until`
+	// Rows of instances gone for a day: their turns were swept long ago.
+	qForgetInstances = `DELETE FROM instances WHERE lease_until < ?`
 )
 
 // dialect rewrites a statement written with ? placeholders for one database.
@@ -86,15 +100,16 @@ func postgresDialect(q string) string {
 // statements are the rewritten queries; built once per store.
 type statements struct {
 	turnByKey, turn, episode, recentTurns, episodeOwner, insertEpisode, insertTurn, finishTurn string
-	abandonStale, appendNextEvent                                                              string
+	abandonOwned, abandonOrphans, appendPastEnd, renewLease, forgetInstances                   string
 }
 
-func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect) (*sqlStore, error) {
-	s := &sqlStore{write: write, read: read, dialect: d, q: statements{
+func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect, instance string) (*sqlStore, error) {
+	s := &sqlStore{write: write, read: read, dialect: d, instance: instance, q: statements{
 		turnByKey: d(qTurnByKey), turn: d(qTurn), episode: d(qEpisode), recentTurns: d(qRecentTurns),
 		episodeOwner:  d(qEpisodeOwner),
 		insertEpisode: d(qInsertEpisode), insertTurn: d(qInsertTurn), finishTurn: d(qFinishTurn),
-		abandonStale: d(qAbandonStale), appendNextEvent: d(qAppendNextEvent),
+		abandonOwned: d(qAbandonOwned), abandonOrphans: d(qAbandonOrphans), appendPastEnd: d(qAppendPastEnd),
+		renewLease: d(qRenewLease), forgetInstances: d(qForgetInstances),
 	}}
 	var err error
 	if s.appendEvent, err = write.PrepareContext(ctx, d(qAppendEvent)); err != nil {
@@ -110,12 +125,38 @@ func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect) (*sqlStore
 // Close releases the statements and the pools (read is closed only when it is a pool of its
 // own). Calls made after Close fail.
 func (s *sqlStore) Close() error {
+	if s.group != nil {
+		s.group.stop()
+	}
 	errs := []error{s.appendEvent.Close(), s.events.Close(), s.write.Close()}
 	if s.read != s.write {
 		errs = append(errs, s.read.Close())
 	}
 	return errors.Join(errs...)
 }
+
+// inTx runs fn in a write transaction: on SQLite one shared with the writes of other turns
+// (see committer), on PostgreSQL one of its own. fn's error rolls back fn's writes only.
+func (s *sqlStore) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	if s.group != nil {
+		return s.group.do(ctx, fn)
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback() // a no-op once committed
+	if err := fn(ctx, tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// errNotInserted rolls back a CreateTurn whose idempotency key another turn took first.
+var errNotInserted = errors.New("store: turn not inserted")
 
 // CreateTurn implements orchestrator.Store, with [Memory.CreateTurn]'s semantics. The unique
 // index on (principal, idempotency key) settles concurrent duplicates, across replicas too.
@@ -153,37 +194,37 @@ func (s *sqlStore) insertTurn(ctx context.Context, t orchestrator.TurnRecord) (b
 	if err != nil {
 		return false, err
 	}
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return false, fmt.Errorf("store: create turn: %w", err)
-	}
-	defer tx.Rollback() // a no-op once committed
-
-	if _, err := tx.ExecContext(ctx, s.q.insertEpisode, t.EpisodeID, string(t.Principal), t.Created); err != nil {
-		return false, fmt.Errorf("store: create episode: %w", err)
-	}
-	var owner string
-	if err := tx.QueryRowContext(ctx, s.q.episodeOwner, t.EpisodeID).Scan(&owner); err != nil {
-		return false, fmt.Errorf("store: episode owner: %w", err)
-	}
-	if owner != string(t.Principal) {
-		return false, orchestrator.ErrNotFound
-	}
-	res, err := tx.ExecContext(ctx, s.q.insertTurn,
-		t.ID, t.EpisodeID, string(t.Principal), t.Message, t.Locale, t.Location, t.IdempotencyKey,
-		t.RequestHash, string(t.State), string(t.Outcome), t.Reply, decision, t.Created, nullTime(t.Completed))
-	if err != nil {
-		return false, fmt.Errorf("store: create turn: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("store: create turn: %w", err)
-	}
-	if n == 0 {
-		return false, nil // rolled back: an episode created for this attempt must not survive it
-	}
-	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("store: create turn: %w", err)
+	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q.insertEpisode, t.EpisodeID, string(t.Principal), t.Created); err != nil {
+			return fmt.Errorf("store: create episode: %w", err)
+		}
+		var owner string
+		if err := tx.QueryRowContext(ctx, s.q.episodeOwner, t.EpisodeID).Scan(&owner); err != nil {
+			return fmt.Errorf("store: episode owner: %w", err)
+		}
+		if owner != string(t.Principal) {
+			return orchestrator.ErrNotFound
+		}
+		res, err := tx.ExecContext(ctx, s.q.insertTurn,
+			t.ID, t.EpisodeID, string(t.Principal), t.Message, t.Locale, t.Location, t.IdempotencyKey,
+			t.RequestHash, string(t.State), string(t.Outcome), t.Reply, decision, t.Created, nullTime(t.Completed), s.instance)
+		if err != nil {
+			return fmt.Errorf("store: create turn: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: create turn: %w", err)
+		}
+		if n == 0 {
+			return errNotInserted // rolled back: an episode created for this attempt must not survive it
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errNotInserted):
+		return false, nil
+	case err != nil:
+		return false, err
 	}
 	return true, nil
 }
@@ -195,7 +236,14 @@ func (s *sqlStore) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) er
 	if err != nil {
 		return err
 	}
-	res, err := s.write.ExecContext(ctx, s.q.finishTurn, string(t.State), string(t.Outcome), t.Reply,
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return s.finishTurn(ctx, tx, t, decision)
+	})
+}
+
+// finishTurn stores a turn's end in tx; decision is the encoded t.Decision.
+func (s *sqlStore) finishTurn(ctx context.Context, tx *sql.Tx, t orchestrator.TurnRecord, decision any) error {
+	res, err := tx.ExecContext(ctx, s.q.finishTurn, string(t.State), string(t.Outcome), t.Reply,
 		decision, nullTime(t.Completed), t.ID, string(t.Principal))
 	if err != nil {
 		return fmt.Errorf("store: finish turn: %w", err)
@@ -206,7 +254,7 @@ func (s *sqlStore) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) er
 	}
 	if n == 0 {
 		// Not running, or not there at all: which one decides the error.
-		if _, err := s.Turn(ctx, t.Principal, t.ID); err != nil {
+		if _, err := scanTurn(tx.QueryRowContext(ctx, s.q.turn, t.ID, string(t.Principal))); err != nil {
 			return err
 		}
 		return fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
@@ -214,54 +262,96 @@ func (s *sqlStore) FinishTurn(ctx context.Context, t orchestrator.TurnRecord) er
 	return nil
 }
 
-// AbandonStale finishes the running turns created before startedBefore as failed and closes
-// each one's log with turn.completed, all in one transaction: a follower never sees a failed
-// turn whose log stays open, nor the reverse.
-func (s *sqlStore) AbandonStale(ctx context.Context, startedBefore time.Time) (int, error) {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("store: abandon stale turns: %w", err)
-	}
-	defer tx.Rollback() // a no-op once committed
+// Instance returns the owner id this store writes on the turns it creates.
+func (s *sqlStore) Instance() string { return s.instance }
 
-	ids, err := abandonedIDs(ctx, tx, s.q.abandonStale, storedTime(time.Now()), storedTime(startedBefore))
+// RenewLease records that this store's instance is alive until until, as [Memory.RenewLease].
+func (s *sqlStore) RenewLease(ctx context.Context, until time.Time) error {
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q.renewLease, s.instance, storedTime(until)); err != nil {
+			return fmt.Errorf("store: renew lease: %w", err)
+		}
+		return nil
+	})
+}
+
+// ReleaseLease ends this instance's lease now, as [Memory.ReleaseLease].
+func (s *sqlStore) ReleaseLease(ctx context.Context) error { return s.RenewLease(ctx, time.Now()) }
+
+// AbandonOwned implements [Memory.AbandonOwned]'s semantics.
+func (s *sqlStore) AbandonOwned(ctx context.Context) (int, error) {
+	return s.abandon(ctx, s.q.abandonOwned, s.instance)
+}
+
+// AbandonOrphans implements [Memory.AbandonOrphans]'s semantics, and forgets instances whose
+// lease ended a day before now.
+func (s *sqlStore) AbandonOrphans(ctx context.Context, now, startedBefore time.Time) (int, error) {
+	n, err := s.abandon(ctx, s.q.abandonOrphans, storedTime(now), storedTime(startedBefore))
+	if err != nil {
+		return n, err
+	}
+	return n, s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q.forgetInstances, storedTime(now.Add(-24*time.Hour))); err != nil {
+			return fmt.Errorf("store: forget old instances: %w", err)
+		}
+		return nil
+	})
+}
+
+// abandon runs an abandoning UPDATE (outcome and completion time, then args) and closes the
+// log of each turn it changed with [abandonEvents], all in one transaction: a follower never
+// sees a failed turn whose log stays open, nor the reverse.
+func (s *sqlStore) abandon(ctx context.Context, q string, args ...any) (int, error) {
+	args = append([]any{string(stream.OutcomeFailed), storedTime(time.Now())}, args...)
+	var n int
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		ids, err := abandonedIDs(ctx, tx, q, args)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			for i, ev := range abandonEvents(id) {
+				name, data, err := stream.Marshal(ev)
+				if err != nil {
+					return err
+				}
+				step := int64(abandonIDGap)
+				if i > 0 {
+					step = 1
+				}
+				if _, err := tx.ExecContext(ctx, s.q.appendPastEnd, id, step, name, string(data), id); err != nil {
+					return fmt.Errorf("store: close log of abandoned turn %s: %w", id, err)
+				}
+			}
+		}
+		n = len(ids)
+		return nil
+	})
 	if err != nil {
 		return 0, err
 	}
-	for _, id := range ids {
-		name, data, err := stream.Marshal(abandonedEvent(id))
-		if err != nil {
-			return 0, err
-		}
-		if _, err := tx.ExecContext(ctx, s.q.appendNextEvent, id, name, string(data), id); err != nil {
-			return 0, fmt.Errorf("store: close log of abandoned turn %s: %w", id, err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("store: abandon stale turns: %w", err)
-	}
-	return len(ids), nil
+	return n, nil
 }
 
-// abandonedIDs runs the abandoning UPDATE and returns the ids of the rows it changed.
-func abandonedIDs(ctx context.Context, tx *sql.Tx, q string, now, startedBefore time.Time) ([]string, error) {
-	// Both dialects compare created as stored: SQLite as text, which orders correctly because
+// abandonedIDs runs an abandoning UPDATE and returns the ids of the rows it changed.
+func abandonedIDs(ctx context.Context, tx *sql.Tx, q string, args []any) ([]string, error) {
+	// Both dialects compare times as stored: SQLite as text, which orders correctly because
 	// every time is written in UTC in one format; PostgreSQL as timestamptz.
-	rows, err := tx.QueryContext(ctx, q, string(stream.OutcomeFailed), now, startedBefore)
+	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: abandon stale turns: %w", err)
+		return nil, fmt.Errorf("store: abandon turns: %w", err)
 	}
 	defer rows.Close()
 	var ids []string
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("store: abandon stale turns: %w", err)
+			return nil, fmt.Errorf("store: abandon turns: %w", err)
 		}
 		ids = append(ids, id)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: abandon stale turns: %w", err)
+		return nil, fmt.Errorf("store: abandon turns: %w", err)
 	}
 	return ids, nil
 }
@@ -341,18 +431,20 @@ func (s *sqlStore) AppendEvent(ctx context.Context, turnID string, rec stream.Re
 	if err != nil {
 		return err
 	}
-	res, err := s.appendEvent.ExecContext(ctx, turnID, int64(rec.ID), name, string(data))
-	if err != nil {
-		return fmt.Errorf("store: append event: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("store: append event: %w", err)
-	}
-	if n == 0 {
-		return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.StmtContext(ctx, s.appendEvent).ExecContext(ctx, turnID, int64(rec.ID), name, string(data))
+		if err != nil {
+			return fmt.Errorf("store: append event: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: append event: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
+		}
+		return nil
+	})
 }
 
 // maxBatchRows caps the rows of one multi-row INSERT, keeping its placeholders (four a row)
@@ -380,29 +472,23 @@ func (s *sqlStore) AppendEvents(ctx context.Context, turnID string, recs []strea
 		}
 		args = append(args, turnID, int64(rec.ID), name, string(data))
 	}
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: append events: %w", err)
-	}
-	defer tx.Rollback() // a no-op once committed
-	for start := 0; start < len(recs); start += maxBatchRows {
-		n := min(maxBatchRows, len(recs)-start)
-		res, err := tx.ExecContext(ctx, s.insertEvents(n), args[4*start:4*(start+n)]...)
-		if err != nil {
-			return fmt.Errorf("store: append events: %w", err)
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		for start := 0; start < len(recs); start += maxBatchRows {
+			n := min(maxBatchRows, len(recs)-start)
+			res, err := tx.ExecContext(ctx, s.insertEvents(n), args[4*start:4*(start+n)]...)
+			if err != nil {
+				return fmt.Errorf("store: append events: %w", err)
+			}
+			inserted, err := res.RowsAffected()
+			if err != nil {
+				return fmt.Errorf("store: append events: %w", err)
+			}
+			if inserted != int64(n) {
+				return fmt.Errorf("store: turn %s records %d-%d: %w", turnID, recs[0].ID, recs[len(recs)-1].ID, stream.ErrRecordExists)
+			}
 		}
-		inserted, err := res.RowsAffected()
-		if err != nil {
-			return fmt.Errorf("store: append events: %w", err)
-		}
-		if inserted != int64(n) {
-			return fmt.Errorf("store: turn %s records %d-%d: %w", turnID, recs[0].ID, recs[len(recs)-1].ID, stream.ErrRecordExists)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: append events: %w", err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // insertEvents is qAppendEvent with rows sets of values. Conflicting rows are skipped, not

@@ -21,7 +21,11 @@ import (
 type testStore interface {
 	orchestrator.Store
 	stream.LogStore
-	AbandonStale(ctx context.Context, startedBefore time.Time) (int, error)
+	Instance() string
+	RenewLease(ctx context.Context, until time.Time) error
+	ReleaseLease(ctx context.Context) error
+	AbandonOwned(ctx context.Context) (int, error)
+	AbandonOrphans(ctx context.Context, now, startedBefore time.Time) (int, error)
 }
 
 const (
@@ -90,6 +94,7 @@ func runStoreSuite(t *testing.T, open func(t *testing.T) testStore) {
 	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrentAppends(t, open(t)) })
 	t.Run("AbandonStale", func(t *testing.T) { testAbandonStale(t, open(t)) })
 	t.Run("LateFinish", func(t *testing.T) { testLateFinish(t, open(t)) })
+	t.Run("OwnTurns", func(t *testing.T) { testOwnTurns(t, open(t)) })
 	t.Run("ConcurrentAbandon", func(t *testing.T) {
 		s := open(t)
 		testConcurrentAbandon(t, s, s)
@@ -105,6 +110,10 @@ func runSharedSuite(t *testing.T, openPair func(t *testing.T) (testStore, testSt
 	t.Run("ConcurrentAbandon", func(t *testing.T) {
 		a, b := openPair(t)
 		testConcurrentAbandon(t, a, b)
+	})
+	t.Run("Leases", func(t *testing.T) {
+		a, b := openPair(t)
+		testLeases(t, a, b)
 	})
 	t.Run("ReplayOnOtherReplica", func(t *testing.T) {
 		a, b := openPair(t)
