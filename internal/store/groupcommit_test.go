@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -72,8 +73,27 @@ func TestCommitterGroupsAndIsolatesFailures(t *testing.T) {
 			})
 		})
 	}
+	// A first write holds the transaction open until every writer has queued behind it, so that
+	// grouping does not depend on how the scheduler interleaves them (on one P it ran each
+	// write before the next was queued).
+	hold, holding := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- c.do(t.Context(), func(context.Context, *sql.Tx) error { close(holding); <-hold; return nil })
+	}()
+	<-holding
 	close(start)
+	for queued := 0; queued < writers; {
+		runtime.Gosched()
+		c.mu.Lock()
+		queued = len(c.queue)
+		c.mu.Unlock()
+	}
+	close(hold)
 	wg.Wait()
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
 	got := keys(t, db)
 	for i := range writers {
 		failed := i%8 == 0
@@ -84,7 +104,7 @@ func TestCommitterGroupsAndIsolatesFailures(t *testing.T) {
 			t.Errorf("write %d (failed %v): rows k%d %v, k%db %v", i, failed, i, got[fmt.Sprint("k", i)], i, got[fmt.Sprint("k", i, "b")])
 		}
 	}
-	if n := c.transactions.Load(); n >= writers {
+	if n := c.transactions.Load() - 1; n >= writers {
 		t.Errorf("%d transactions for %d concurrent writes: none shared", n, writers)
 	}
 }
