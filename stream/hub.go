@@ -61,13 +61,24 @@ func NewHub(store LogStore, opts ...HubOption) *Hub {
 // liveTurn is the in-memory log of a turn running here. recs only grows, and a record is never
 // modified once appended, so a follower may read a snapshot of it without the lock.
 type liveTurn struct {
-	log *TurnLog // the turn's one writer; set at creation
+	log *TurnLog // the turn's one writer; nil for a completed turn loaded from the store
 
 	mu        sync.Mutex
 	recs      []Record
+	frames    [][]byte      // recs as SSE frames, encoded once for every connection
 	wake      chan struct{} // closed and replaced on every append
 	closing   bool          // TurnCompleted was published: later events are ignored
 	completed bool          // TurnCompleted is stored (or failed to be) and in recs
+
+	// Guarded by the hub's mu.
+	followers int  // SSE connections reading it now
+	done      bool // [Hub.Done] was called, or it was loaded completed: it goes with its last follower
+}
+
+// append adds rec and its frame. t.mu must be held.
+func (t *liveTurn) append(rec Record) {
+	t.recs = append(t.recs, rec)
+	t.frames = append(t.frames, encodeFrame(rec)) // nil if it cannot be encoded: the writer says so
 }
 
 // broadcast wakes every follower waiting for the next record. t.mu must be held.
@@ -82,8 +93,19 @@ func (t *liveTurn) snapshot() ([]Record, <-chan struct{}, bool) {
 	return t.recs, t.wake, t.completed
 }
 
-// Done schedules a finished turn to be forgotten after the grace period; followers already
-// reading it are not affected, later ones replay from the store.
+// frame returns the encoded frame of the record with id, if this log has it.
+func (t *liveTurn) frame(id uint64) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id == 0 || id > uint64(len(t.frames)) {
+		return nil
+	}
+	return t.frames[id-1]
+}
+
+// Done tells the hub a turn has finished: its log leaves memory when its last SSE follower
+// does (at once when none reads it), or after the grace period at the latest; followers
+// already reading it are not affected, later ones replay from the store.
 func (h *Hub) Done(turnID string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -91,6 +113,12 @@ func (h *Hub) Done(turnID string) {
 		return
 	}
 	live := h.turns[turnID]
+	live.done = true
+	if live.followers == 0 {
+		// Nobody reads it now: later followers replay from the store (and share one copy).
+		delete(h.turns, turnID)
+		return
+	}
 	h.timers[turnID] = time.AfterFunc(h.opts.grace, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -138,6 +166,20 @@ func (h *Hub) live(turnID string) *liveTurn {
 // If ctx ends first, Follow yields ctx's error once and ends. A store error is yielded and ends
 // the sequence. Follow starts no goroutine.
 func (h *Hub) Follow(ctx context.Context, turnID string, after uint64) iter.Seq2[Record, error] {
+	return h.follow(ctx, turnID, after, followHooks{})
+}
+
+// followHooks let a follower act while Follow waits, on the follower's own goroutine: an SSE
+// connection flushes what it wrote before each wait and writes its keep-alives on tick.
+type followHooks struct {
+	beforeWait func() bool // false ends the sequence
+	tick       <-chan time.Time
+	onTick     func() bool // false ends the sequence
+}
+
+func (k followHooks) wait() bool { return k.beforeWait == nil || k.beforeWait() }
+
+func (h *Hub) follow(ctx context.Context, turnID string, after uint64, hooks followHooks) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
 		// Until the record at after is in the store, an empty read cannot tell a quiet turn
 		// from a client that is already past the end (or claims to be), so each such round
@@ -146,7 +188,7 @@ func (h *Hub) Follow(ctx context.Context, turnID string, after uint64) iter.Seq2
 		recheck := true
 		for {
 			if t := h.live(turnID); t != nil {
-				followLive(ctx, t, after, yield)
+				followLive(ctx, t, after, hooks, yield)
 				return
 			}
 			recs, err := h.store.Events(ctx, turnID, after)
@@ -186,19 +228,31 @@ func (h *Hub) Follow(ctx context.Context, turnID string, after uint64) iter.Seq2
 			} else if len(recs) > 0 {
 				recheck = false
 			}
-			timer := time.NewTimer(h.opts.poll)
-			select {
-			case <-ctx.Done():
-				timer.Stop()
-				yield(Record{}, context.Cause(ctx))
+			if !hooks.wait() {
 				return
-			case <-timer.C:
+			}
+			timer := time.NewTimer(h.opts.poll)
+		poll:
+			for {
+				select {
+				case <-ctx.Done():
+					timer.Stop()
+					yield(Record{}, context.Cause(ctx))
+					return
+				case <-hooks.tick:
+					if !hooks.onTick() {
+						timer.Stop()
+						return
+					}
+				case <-timer.C:
+					break poll
+				}
 			}
 		}
 	}
 }
 
-func followLive(ctx context.Context, t *liveTurn, after uint64, yield func(Record, error) bool) {
+func followLive(ctx context.Context, t *liveTurn, after uint64, hooks followHooks, yield func(Record, error) bool) {
 	for {
 		recs, wake, completed := t.snapshot()
 		for _, rec := range recs[min(after, uint64(len(recs))):] {
@@ -213,12 +267,80 @@ func followLive(ctx context.Context, t *liveTurn, after uint64, yield func(Recor
 			}
 			return
 		}
-		select {
-		case <-ctx.Done():
-			yield(Record{}, context.Cause(ctx))
+		if !hooks.wait() {
 			return
-		case <-wake:
 		}
+		for waiting := true; waiting; {
+			select {
+			case <-ctx.Done():
+				yield(Record{}, context.Cause(ctx))
+				return
+			case <-hooks.tick:
+				if !hooks.onTick() {
+					return
+				}
+			case <-wake:
+				waiting = false
+			}
+		}
+	}
+}
+
+// acquire registers an SSE follower of a turn and returns its log in memory: the live turn, or
+// a completed turn loaded from the store once and shared by all its followers, so that many
+// clients replaying one long turn hold one copy of it. It returns nil for a turn that is
+// neither (running on another replica, or unknown): the follower then reads the store. Each
+// non-nil result must be given back with [Hub.release].
+func (h *Hub) acquire(ctx context.Context, turnID string) (*liveTurn, error) {
+	h.mu.Lock()
+	if t := h.turns[turnID]; t != nil {
+		t.followers++
+		h.mu.Unlock()
+		return t, nil
+	}
+	h.mu.Unlock()
+	recs, err := h.store.Events(ctx, turnID, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	if _, completed := recs[len(recs)-1].Event.(TurnCompleted); !completed {
+		return nil, nil
+	}
+	if recs[len(recs)-1].ID != uint64(len(recs)) {
+		// Not 1..n: a crash recovery wrote the end past a gap. Memory logs index records by
+		// id, so this one is served from the store.
+		return nil, nil
+	}
+	loaded := &liveTurn{wake: make(chan struct{}), completed: true, closing: true, done: true}
+	for _, rec := range recs {
+		loaded.append(rec)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t := h.turns[turnID]; t != nil { // loaded meanwhile by another follower
+		loaded = t
+	} else if !h.closed {
+		h.turns[turnID] = loaded
+	}
+	loaded.followers++
+	return loaded, nil
+}
+
+// release ends a follower's hold on t; a finished turn leaves memory with its last follower.
+func (h *Hub) release(turnID string, t *liveTurn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t.followers--
+	if t.followers > 0 || !t.done || h.turns[turnID] != t {
+		return
+	}
+	delete(h.turns, turnID)
+	if timer := h.timers[turnID]; timer != nil {
+		timer.Stop()
+		delete(h.timers, turnID)
 	}
 }
 

@@ -2,62 +2,49 @@ package stream
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strconv"
-	"sync"
 	"time"
-
-	"github.com/r3labs/sse/v2"
 )
 
-// This file is the only user of r3labs/sse/v2, and only as a wire writer: the turn's log (the
-// [Hub]) decides what each connection receives. Each connection gets its own sse.Server with
-// one stream and one subscriber, fed by a goroutine that follows the log with TryPublish.
-//
-// Facts about r3labs/sse/v2 v2.10.0 that the code below depends on (read in its source):
-//   - ServeHTTP flushes once after the headers, then once after every event it writes; counting
-//     flushes is how we know an event is on the wire.
-//   - An event published before the subscriber is registered is fanned out to nobody, so we
-//     publish only after that first flush.
-//   - ServeHTTP returns only when the subscriber's channel is closed, which happens when its
-//     request context ends (the library then deregisters it) or the stream is removed. Removing
-//     the stream first would strand the library's deregistering goroutine, so we always end a
-//     connection by cancelling its context, wait for ServeHTTP to return, and only then remove
-//     the stream.
-//   - A write error does not stop ServeHTTP; it keeps draining its 64-event channel. To drop a
-//     client whose socket is full we set a past write deadline, so those writes fail at once.
-//   - An event with empty Data and no Comment ends the response, and a Data starting with ':'
-//     is written as a comment; our data is always a JSON object.
+// The SSE wire is written here, in the format r3labs/sse/v2 writes ("id: N\ndata: {json}\n
+// event: name\n\n", comments as ": text\n\n", the same response headers), by the connection's
+// own handler goroutine. r3labs/sse/v2 served this until the streaming work of issue 11: its
+// server runs a goroutine per stream and one per subscriber, keeps a per-connection channel of
+// events marshalled for that connection, and writes and flushes each event on its own, so an
+// idle stream cost six goroutines and tens of kilobytes, and 150 stalled clients of one large
+// turn each held their own copy of it. A connection here adds no goroutine: it reads the turn's
+// shared log at its own pace, writes frames encoded once per event, flushes once per burst,
+// and writes its keep-alives in the same loop.
 
 // SSEOptions tunes [ServeSSE].
 type SSEOptions struct {
-	// Backlog is how many events may queue for one connection before the client counts as too
-	// slow and is dropped (it resumes with Last-Event-ID). Default 64. The library adds a fixed
-	// 64-event channel behind it, so at most Backlog+66 events are held per connection.
+	// Backlog is kept for compatibility and no longer used: a connection queues nothing of its
+	// own. It reads the turn's shared log, and what it holds is bounded by its write buffer.
 	Backlog int
 	// Heartbeat is the interval of comment lines that keep proxies from closing a quiet stream.
 	// Zero means 15s; negative disables them.
 	Heartbeat time.Duration
-	// DrainTimeout bounds how long the last event may take to reach the socket before the
+	// DrainTimeout bounds how long the last frames may take to reach the socket before the
 	// connection is dropped anyway. Zero means 30s.
 	DrainTimeout time.Duration
-	// StallTimeout is how long a connection whose backlog is full may go without a single
-	// event reaching the socket before it is dropped. A reader that keeps up, however long the
-	// turn, is never dropped. Zero means 10s.
+	// StallTimeout is how long one write may make no progress before the client counts as
+	// stalled and is dropped (it resumes with Last-Event-ID). A reader that keeps up, however
+	// long the turn, is never dropped. Zero means 10s.
 	StallTimeout time.Duration
 }
 
 // SSEResult describes how a [ServeSSE] connection went.
 type SSEResult struct {
-	Events    int    // log events handed to the wire writer (heartbeats excluded)
+	Events    int    // log events written (heartbeats excluded)
 	LastID    uint64 // id of the last of them
 	Completed bool   // turn.completed was written and the response ended cleanly
 	NoContent bool   // nothing was left to send: answered 204
-	MaxQueued int    // most events (heartbeats included) ever queued and not yet written
+	MaxQueued int    // always 0: a connection queues no events of its own (see SSEOptions.Backlog)
 }
-
-const sseStreamID = "turn"
 
 // ServeSSE streams a turn's events after the given id to one client, as Server-Sent Events:
 // id is the record id, event the event name, data its compact JSON. It replays what the log
@@ -71,17 +58,12 @@ const sseStreamID = "turn"
 // and writes nothing, so that the caller can answer with its own error.
 //
 // It returns when the response is over: the turn completed, the client went away (nil error),
-// the client fell more than Backlog events behind ([ErrSlowClient]; the connection is closed so
-// that the client reconnects), or the store failed. The caller has usually validated the turn
-// and computed after with [LastEventID]; the response is always written by ServeSSE, so the
-// error is for logs and metrics only. w should let [http.ResponseController] set write
-// deadlines (net/http's and gin's writers do): that is how a stalled client is cut off at once
-// and how a long stream escapes a server-wide WriteTimeout. When ServeSSE returns, its own
-// goroutines have ended and the library's are ending.
+// the client stopped reading ([ErrSlowClient]; the connection is closed so that the client
+// reconnects), or the store failed. The response is always written by ServeSSE, so the error is
+// for logs and metrics only. w should let [http.ResponseController] set write deadlines
+// (net/http's and gin's writers do): that is how a stalled client is cut off and how a long
+// stream escapes a server-wide WriteTimeout. ServeSSE starts no goroutine.
 func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, after uint64, opts SSEOptions) (SSEResult, error) {
-	if opts.Backlog <= 0 {
-		opts.Backlog = 64
-	}
 	if opts.Heartbeat == 0 {
 		opts.Heartbeat = 15 * time.Second
 	}
@@ -92,7 +74,8 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 		opts.StallTimeout = 10 * time.Second
 	}
 	var res SSEResult
-	done, err := hub.lastDelivered(r.Context(), turnID, after)
+	ctx := r.Context()
+	done, err := hub.lastDelivered(ctx, turnID, after)
 	if err != nil {
 		// Nothing is written yet: the caller answers in its own error format.
 		return res, fmt.Errorf("%w: %w", ErrReplayUnavailable, err)
@@ -102,261 +85,129 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 		w.WriteHeader(http.StatusNoContent)
 		return res, nil
 	}
-
-	srv := sse.New()
-	srv.AutoReplay = false // the hub is the log; the library's would rewrite our ids
-	srv.BufferSize = opts.Backlog
-	srv.Headers["X-Accel-Buffering"] = "no" // keep nginx-style proxies from buffering the stream
-	srv.CreateStream(sseStreamID)
-
-	rc := http.NewResponseController(w)
-	// A long stream must outlive a server-wide WriteTimeout; not every writer supports this.
-	_ = rc.SetWriteDeadline(time.Time{})
-
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	fw := &flushWriter{ResponseWriter: w, rc: rc, flushed: make(chan struct{})}
-	c := &sseConn{srv: srv, fw: fw, rc: rc, cancel: cancel, backlog: opts.Backlog}
-
-	var wg sync.WaitGroup
-	var feedErr error
-	wg.Go(func() { feedErr = c.feed(ctx, hub, turnID, after, opts) })
-	if opts.Heartbeat > 0 {
-		wg.Go(func() { c.heartbeat(ctx, opts.Heartbeat) })
+	shared, err := hub.acquire(ctx, turnID)
+	if err != nil {
+		return res, fmt.Errorf("%w: %w", ErrReplayUnavailable, err)
+	}
+	if shared != nil {
+		defer hub.release(turnID, shared)
 	}
 
-	// The library reads the stream from the query and insists on a numeric Last-Event-ID,
-	// which it does not need with AutoReplay off: give it a request with neither concern.
-	r2 := r.Clone(ctx)
-	r2.Header.Del("Last-Event-ID")
-	q := r2.URL.Query()
-	q.Set("stream", sseStreamID)
-	r2.URL.RawQuery = q.Encode()
-	srv.ServeHTTP(fw, r2)
-
-	cancel()
-	wg.Wait()
-	srv.RemoveStream(sseStreamID) // no subscriber left: ServeHTTP has returned
-
-	c.mu.Lock()
-	res.Events, res.LastID, res.Completed, res.MaxQueued = c.events, c.lastID, c.completed, c.maxQueued
-	dropped := c.dropped
-	c.mu.Unlock()
-	if dropped {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "keep-alive")
+	h.Set("X-Accel-Buffering", "no") // keep nginx-style proxies from buffering the stream
+	w.WriteHeader(http.StatusOK)
+	c := &sseWriter{w: w, rc: http.NewResponseController(w), stall: opts.StallTimeout}
+	if !c.flush() {
 		return res, ErrSlowClient
 	}
-	return res, feedErr
-}
 
-// sseConn publishes one connection's events into its private sse.Server.
-type sseConn struct {
-	srv     *sse.Server
-	fw      *flushWriter
-	rc      *http.ResponseController
-	cancel  context.CancelFunc
-	backlog int
-
-	mu        sync.Mutex
-	sent      int // events and heartbeats accepted by the stream
-	events    int
-	lastID    uint64
-	maxQueued int
-	closing   bool // turn.completed was published: no more heartbeats
-	completed bool
-	dropped   bool
-}
-
-// feed follows the log into the stream until turn.completed is on the wire, ctx ends or the
-// client stalls. It never queues more than opts.Backlog events: with a full backlog it waits for
-// the writer, and drops the client only when nothing reaches the socket for StallTimeout.
-func (c *sseConn) feed(ctx context.Context, hub *Hub, turnID string, after uint64, opts SSEOptions) error {
-	if !c.fw.waitFlushes(ctx, 1, nil) { // the subscriber is registered once headers are flushed
-		return nil
+	hooks := followHooks{beforeWait: c.flush}
+	if opts.Heartbeat > 0 {
+		ticker := time.NewTicker(opts.Heartbeat)
+		defer ticker.Stop()
+		hooks.tick, hooks.onTick = ticker.C, func() bool { return c.write(keepAlive) && c.flush() }
 	}
-	for rec, err := range hub.Follow(ctx, turnID, after) {
+	for rec, err := range hub.follow(ctx, turnID, after, hooks) {
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil // client gone or connection ended
+				return res, nil // the client went away
 			}
-			c.cancel()
-			return err
+			return res, err
 		}
-		name, data, err := Marshal(rec.Event)
-		if err != nil {
-			c.cancel()
-			return err
+		var frame []byte
+		if shared != nil {
+			frame = shared.frame(rec.ID)
 		}
-		_, final := rec.Event.(TurnCompleted)
-		ev := &sse.Event{ID: []byte(strconv.FormatUint(rec.ID, 10)), Event: []byte(name), Data: data}
-		var target int
-		for {
-			if !c.waitRoom(ctx, opts.Backlog, opts.StallTimeout) {
-				if ctx.Err() == nil {
-					c.drop()
-				}
-				return nil
+		if frame == nil || !isFrameOf(frame, rec.ID) {
+			if frame = encodeFrame(rec); frame == nil {
+				return res, fmt.Errorf("stream: encode record %d of turn %s", rec.ID, turnID)
 			}
-			var full, ok bool
-			if target, full, ok = c.publish(ev, rec.ID, final); ok {
-				break
-			}
-			if !full {
-				c.drop()
-				return nil
-			}
-			// A heartbeat took the last slot since waitRoom looked: wait again.
 		}
-		if final {
-			timer := time.NewTimer(opts.DrainTimeout)
-			defer timer.Stop()
-			if c.fw.waitFlushes(ctx, target, timer.C) {
-				c.mu.Lock()
-				c.completed = true
-				c.mu.Unlock()
-				c.cancel()
-			} else if ctx.Err() == nil {
-				c.drop()
+		if !c.write(frame) {
+			return res, c.failure(ctx)
+		}
+		res.Events++
+		res.LastID = rec.ID
+		if _, final := rec.Event.(TurnCompleted); final {
+			c.stall = opts.DrainTimeout
+			if !c.flush() {
+				return res, c.failure(ctx)
 			}
-			return nil
+			res.Completed = true
+			return res, nil
 		}
 	}
-	// The log ended without an end to send (Follow gives a client past the end the end once
-	// more, so this is a stopped iteration): end the response.
-	c.cancel()
-	return nil
+	if c.err != nil {
+		return res, c.failure(ctx)
+	}
+	return res, nil
 }
 
-// waitRoom waits until fewer than backlog events are queued on this connection. It returns
-// false when ctx ends or when the writer makes no progress at all for stall.
-func (c *sseConn) waitRoom(ctx context.Context, backlog int, stall time.Duration) bool {
-	for {
-		flushed := c.fw.flushCount()
-		if c.queued(flushed) < backlog {
-			return true
-		}
-		timer := time.NewTimer(stall)
-		progressed := c.fw.waitFlushes(ctx, flushed+1, timer.C)
-		timer.Stop()
-		if !progressed {
-			return false
-		}
+// keepAlive is the comment line that keeps a quiet stream open through proxies.
+var keepAlive = []byte(": keep-alive\n\n")
+
+// encodeFrame renders a record as one SSE event, or nil when its event cannot be encoded.
+func encodeFrame(rec Record) []byte {
+	name, data, err := Marshal(rec.Event)
+	if err != nil {
+		return nil
 	}
+	b := make([]byte, 0, len(data)+len(name)+32)
+	b = append(b, "id: "...)
+	b = strconv.AppendUint(b, rec.ID, 10)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	b = append(b, "\nevent: "...)
+	b = append(b, name...)
+	return append(b, "\n\n"...)
 }
 
-// queued is how many published events and heartbeats are not yet on the wire, given the
-// writer's flush count (flush 1 was the headers).
-func (c *sseConn) queued(flushed int) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sent - (flushed - 1)
+// isFrameOf reports whether frame carries id: a completed turn's end, given once more to a
+// client past it, is the same record under its own id.
+func isFrameOf(frame []byte, id uint64) bool {
+	var prefix [24]byte
+	p := strconv.AppendUint(append(prefix[:0], "id: "...), id, 10)
+	return len(frame) > len(p) && string(frame[:len(p)]) == string(p) && frame[len(p)] == '\n'
 }
 
-func (c *sseConn) heartbeat(ctx context.Context, every time.Duration) {
-	ticker := time.NewTicker(every)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-		}
-		if !c.fw.waitFlushes(ctx, 1, nil) {
-			return
-		}
-		// With a full backlog events are flowing or stalled: a keep-alive adds nothing either way.
-		if _, full, ok := c.publish(&sse.Event{Comment: []byte("keep-alive")}, 0, false); !ok && !full {
-			c.drop()
-			return
-		}
-	}
+// sseWriter writes one connection's frames. Frames go into the response's buffer; a flush puts
+// a burst on the wire at once. Every write and flush must make progress within stall, or the
+// client counts as stalled.
+type sseWriter struct {
+	w     http.ResponseWriter
+	rc    *http.ResponseController
+	stall time.Duration
+	err   error
 }
 
-// publish hands one event to the stream without blocking and returns the flush count at which
-// it is on the wire. When backlog events are already queued it publishes nothing and reports
-// full: the check and the publish share the lock, so that the feeder and the heartbeat together
-// never queue more than the backlog, and the stream's channel (as large as the backlog) always
-// has room. It fails (not ok, not full) when the connection is closing or the event is unsendable.
-func (c *sseConn) publish(ev *sse.Event, id uint64, final bool) (target int, full, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closing {
-		return 0, false, id == 0 // a heartbeat after the end is simply not sent
+func (c *sseWriter) write(frame []byte) bool {
+	if c.err != nil {
+		return false
 	}
-	if len(ev.Data) == 0 && len(ev.Comment) == 0 {
-		return 0, false, false // would end the response: never send it
-	}
-	if c.sent-(c.fw.flushCount()-1) >= c.backlog {
-		return 0, true, false
-	}
-	if !c.srv.TryPublish(sseStreamID, ev) {
-		return 0, false, false
-	}
-	c.sent++
-	if id > 0 {
-		c.events++
-		c.lastID = id
-	}
-	c.closing = final
-	// Flush 1 was the headers; event k is on the wire at flush k+1.
-	c.maxQueued = max(c.maxQueued, c.sent-(c.fw.flushCount()-1))
-	return c.sent + 1, false, true
+	_ = c.rc.SetWriteDeadline(time.Now().Add(c.stall))
+	_, c.err = c.w.Write(frame)
+	return c.err == nil
 }
 
-// drop disconnects a client that cannot keep up: queued writes fail at once and the library
-// lets go of the subscriber.
-func (c *sseConn) drop() {
-	c.mu.Lock()
-	c.dropped = true
-	c.closing = true
-	c.mu.Unlock()
+func (c *sseWriter) flush() bool {
+	if c.err != nil {
+		return false
+	}
+	_ = c.rc.SetWriteDeadline(time.Now().Add(c.stall))
+	c.err = c.rc.Flush()
+	return c.err == nil
+}
+
+// failure says why writing stopped: the client stopped reading (a write that made no progress
+// before its deadline), or it went away (nil).
+func (c *sseWriter) failure(ctx context.Context) error {
+	if !errors.Is(c.err, os.ErrDeadlineExceeded) && (ctx.Err() != nil || errors.Is(c.err, context.Canceled)) {
+		return nil
+	}
+	// Close rather than leave a half-written frame for the client to mistake for an event.
 	_ = c.rc.SetWriteDeadline(time.Now())
-	c.cancel()
-}
-
-// flushWriter counts the library's flushes so the feeder knows what reached the socket.
-type flushWriter struct {
-	http.ResponseWriter
-	rc *http.ResponseController
-
-	mu      sync.Mutex
-	n       int
-	flushed chan struct{} // closed and replaced on every flush
-}
-
-// Flush implements http.Flusher, which the library requires.
-func (f *flushWriter) Flush() {
-	_ = f.rc.Flush()
-	f.mu.Lock()
-	f.n++
-	close(f.flushed)
-	f.flushed = make(chan struct{})
-	f.mu.Unlock()
-}
-
-// Unwrap lets http.ResponseController reach the real writer.
-func (f *flushWriter) Unwrap() http.ResponseWriter { return f.ResponseWriter }
-
-func (f *flushWriter) flushCount() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.n
-}
-
-// waitFlushes waits until at least n flushes happened; false if ctx ended or timeout fired first.
-func (f *flushWriter) waitFlushes(ctx context.Context, n int, timeout <-chan time.Time) bool {
-	for {
-		f.mu.Lock()
-		count, ch := f.n, f.flushed
-		f.mu.Unlock()
-		if count >= n {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-timeout:
-			return false
-		case <-ch:
-		}
-	}
+	return ErrSlowClient
 }

@@ -73,13 +73,13 @@ func (l *TurnLog) Publish(ev Event) {
 		_ = l.Flush(context.Background()) // a failure is kept for Err
 		l.nudge()                         // the background writer, if any, finds nothing left and ends
 		t.mu.Lock()
-		t.recs = append(t.recs, rec)
+		t.append(rec)
 		t.completed = true
 		t.broadcast()
 		t.mu.Unlock()
 		return
 	}
-	t.recs = append(t.recs, rec)
+	t.append(rec)
 	t.broadcast()
 	start := !l.writing
 	l.writing = true
