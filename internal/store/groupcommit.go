@@ -27,6 +27,7 @@ type committer struct {
 	db *sql.DB
 
 	mu      sync.Mutex
+	urgent  []*writeOp // run before queue, in groups of their own
 	queue   []*writeOp
 	leading bool // a caller is running transactions
 	closed  bool
@@ -48,20 +49,28 @@ func newCommitter(db *sql.DB) *committer { return &committer{db: db} }
 // committed (fn's error, or the commit's). fn sees a context that is not cancelled mid-write
 // (interrupting SQLite rolls back the whole transaction, the other writes' too): ctx is checked
 // when the transaction reaches fn, and fn must not block.
-func (c *committer) do(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+//
+// An urgent write (one a user waits on before anything else can happen, such as creating a
+// turn) goes ahead of the others queued, in a group of urgent writes only: a commit of many
+// event batches must not delay a turn's start.
+func (c *committer) do(ctx context.Context, urgent bool, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	op := &writeOp{ctx: ctx, fn: fn, err: make(chan error, 1), lead: make(chan struct{}, 1)}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
 		return errClosed
 	}
-	c.queue = append(c.queue, op)
+	if urgent {
+		c.urgent = append(c.urgent, op)
+	} else {
+		c.queue = append(c.queue, op)
+	}
 	if c.leading {
 		c.mu.Unlock()
 		select {
 		case err := <-op.err: // a leader ran it
 			return err
-		case <-op.lead: // the leader handed over; op is first in the queue
+		case <-op.lead: // the leader handed over: op is next
 		}
 		c.mu.Lock()
 	}
@@ -69,9 +78,7 @@ func (c *committer) do(ctx context.Context, fn func(ctx context.Context, tx *sql
 	c.leaders.Add(1)
 	defer c.leaders.Done()
 	for {
-		n := min(len(c.queue), maxGroup)
-		group := c.queue[:n:n]
-		c.queue = c.queue[n:]
+		group := c.next()
 		c.mu.Unlock()
 		c.commit(group)
 		c.mu.Lock()
@@ -83,18 +90,34 @@ func (c *committer) do(ctx context.Context, fn func(ctx context.Context, tx *sql
 		default:
 		}
 		switch {
-		case len(c.queue) == 0:
+		case len(c.urgent)+len(c.queue) == 0:
 			c.leading = false
 			c.mu.Unlock()
 			return <-op.err
 		case answered:
-			// Done here: the first write still queued leads on, so no caller serves others
-			// for long.
-			c.queue[0].lead <- struct{}{}
+			// Done here: the next write queued leads on, so no caller serves others for long.
+			next := c.queue
+			if len(c.urgent) > 0 {
+				next = c.urgent
+			}
+			next[0].lead <- struct{}{}
 			c.mu.Unlock()
 			return <-op.err
 		}
 	}
+}
+
+// next takes the next group off the queues: urgent writes if any wait, else the others, up to
+// maxGroup. c.mu must be held.
+func (c *committer) next() []*writeOp {
+	q := &c.queue
+	if len(c.urgent) > 0 {
+		q = &c.urgent
+	}
+	n := min(len(*q), maxGroup)
+	group := (*q)[:n:n]
+	*q = (*q)[n:]
+	return group
 }
 
 // stop waits for the transaction in progress, if any. Writes after it fail.

@@ -61,7 +61,7 @@ func TestCommitterGroupsAndIsolatesFailures(t *testing.T) {
 	for i := range writers {
 		wg.Go(func() {
 			<-start
-			errs[i] = c.do(t.Context(), func(ctx context.Context, tx *sql.Tx) error {
+			errs[i] = c.do(t.Context(), i%2 == 0, func(ctx context.Context, tx *sql.Tx) error {
 				if err := insertKV(fmt.Sprint("k", i))(ctx, tx); err != nil {
 					return err
 				}
@@ -95,14 +95,14 @@ func TestCommitterCancelledAndClosed(t *testing.T) {
 	c, db := openCommitter(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if err := c.do(ctx, insertKV("cancelled")); !errors.Is(err, context.Canceled) {
+	if err := c.do(ctx, false, insertKV("cancelled")); !errors.Is(err, context.Canceled) {
 		t.Errorf("do(cancelled) = %v, want %v", err, context.Canceled)
 	}
-	if err := c.do(t.Context(), insertKV("kept")); err != nil {
+	if err := c.do(t.Context(), true, insertKV("kept")); err != nil {
 		t.Errorf("do() = %v", err)
 	}
 	c.stop()
-	if err := c.do(t.Context(), insertKV("late")); !errors.Is(err, errClosed) {
+	if err := c.do(t.Context(), false, insertKV("late")); !errors.Is(err, errClosed) {
 		t.Errorf("do() after stop = %v, want %v", err, errClosed)
 	}
 	if got := keys(t, db); len(got) != 1 || !got["kept"] {

@@ -138,8 +138,13 @@ func (s *sqlStore) Close() error {
 // inTx runs fn in a write transaction: on SQLite one shared with the writes of other turns
 // (see committer), on PostgreSQL one of its own. fn's error rolls back fn's writes only.
 func (s *sqlStore) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	return s.writeTx(ctx, false, fn)
+}
+
+// writeTx is inTx; an urgent write goes ahead of the other writes queued (committer.do).
+func (s *sqlStore) writeTx(ctx context.Context, urgent bool, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	if s.group != nil {
-		return s.group.do(ctx, fn)
+		return s.group.do(ctx, urgent, fn)
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -194,7 +199,8 @@ func (s *sqlStore) insertTurn(ctx context.Context, t orchestrator.TurnRecord) (b
 	if err != nil {
 		return false, err
 	}
-	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	// Urgent: the client waits on it for the turn's first event.
+	err = s.writeTx(ctx, true, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q.insertEpisode, t.EpisodeID, string(t.Principal), t.Created); err != nil {
 			return fmt.Errorf("store: create episode: %w", err)
 		}
