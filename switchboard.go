@@ -159,6 +159,15 @@ func (s *Server) DevToken(user string, ttl time.Duration) (string, error) {
 // http.Server's Shutdown: Shutdown stops new requests, and Close ends the streams Shutdown
 // would otherwise wait for.
 func (s *Server) Close(ctx context.Context) error {
+	s.Drain(ctx)
+	return s.app.Close()
+}
+
+// Drain is the first half of [Server.Close]: it ends open event streams and lets running turns
+// finish within Options.ShutdownGrace (or until ctx ends), then cancels the rest, but releases
+// nothing, so requests still in flight keep working. Run it while your http.Server shuts
+// down, then call Close.
+func (s *Server) Drain(ctx context.Context) {
 	s.stopStreams(web.ErrShuttingDown)
 	wait, cancel := context.WithTimeout(ctx, s.grace)
 	defer cancel()
@@ -166,5 +175,4 @@ func (s *Server) Close(ctx context.Context) error {
 		s.app.Service.CancelAll()
 		_ = s.app.Service.Wait(context.WithoutCancel(ctx))
 	}
-	return s.app.Close()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/switchboard-ai/switchboard"
+	sse "github.com/switchboard-ai/switchboard/stream"
 )
 
 // stuckModel answers nothing until its call is cancelled, as a provider that hangs.
@@ -68,11 +69,20 @@ func TestModelsAndClose(t *testing.T) {
 	defer stream.Body.Close()
 	<-model.called // the turn is inside the supplied model
 
-	read := make(chan string)
+	started, read := make(chan struct{}), make(chan string)
 	go func() {
-		b, _ := io.ReadAll(stream.Body)
-		read <- string(b)
+		var names []string
+		for ev, err := range sse.ReadEvents(stream.Body) {
+			if err != nil {
+				break
+			}
+			if names = append(names, ev.Name); ev.Name == "turn.started" {
+				close(started)
+			}
+		}
+		read <- strings.Join(names, " ")
 	}()
+	<-started // the client has the turn's first event
 	// Close ends the stream at once, while the turn is still within its grace period.
 	closeCtx, stopWaiting := context.WithCancel(context.Background())
 	closed := make(chan error)

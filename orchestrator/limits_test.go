@@ -237,3 +237,19 @@ func TestStartRefusesUnstorableText(t *testing.T) {
 		t.Errorf("Episode(invalid UTF-8 id) = %v, want ErrNotFound", err)
 	}
 }
+
+// BenchmarkTurnAdmission measures what the limits add to a turn start in process: a token
+// from the principal's bucket and the running count, counted in the process.
+func BenchmarkTurnAdmission(b *testing.B) {
+	l := newTurnLimiter(TurnLimits{Running: 8, PerMinute: 1 << 30, Burst: 1 << 30}, &fakeStore{})
+	ctx := b.Context()
+	b.ReportAllocs()
+	for b.Loop() {
+		a, err := l.admit(ctx, "alice")
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.started()
+		l.finished("alice")
+	}
+}

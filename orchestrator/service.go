@@ -126,7 +126,14 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		}
 		return TurnRecord{}, false, err
 	}
+	settled := false
+	defer func() {
+		if !settled { // a panic while storing must not leave p's admission locked
+			adm.abandoned(true)
+		}
+	}()
 	rec, existing, err = s.start(ctx, req)
+	settled = true
 	if err != nil || existing {
 		adm.abandoned(true) // nothing new runs: the start is not counted
 		return rec, existing, err
@@ -190,9 +197,6 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		defer cancelDeadline()
 		defer cancel(nil)
 		s.execute(runCtx, b, rec, history, log)
-		s.mu.Lock()
-		delete(s.run, rec.ID)
-		s.mu.Unlock()
 	}()
 	return rec, false, nil
 }
@@ -213,6 +217,11 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
 	rec.Decision = &res.Decision
 	outcome = s.storeEnd(ctx, out, rec)
+	// The turn stops counting as running here, before clients learn it ended: a cancel sent
+	// on turn.completed must find it finished (409), not running.
+	s.mu.Lock()
+	delete(s.run, rec.ID)
+	s.mu.Unlock()
 	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
 	if err := log.Err(); err != nil {
 		// Live followers saw every event; replays from the store (another replica, or after

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README): formatting, vet, staticcheck, the race-enabled test
-# suite, the routing eval gate on the shipped datasets, the browser test of the chat page and the
-# AG-UI test of POST /agui with the reference client.
+# suite, the routing eval gate on the shipped datasets, the browser test of the chat page, the
+# AG-UI test of POST /agui with the reference client and the A2A test with @a2a-js/sdk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,4 +52,12 @@ if command -v node >/dev/null 2>&1 && [ -d tests/agui/node_modules ]; then
   node tests/agui/agui.test.mjs
 else
   echo "--- AG-UI test skipped: needs node and 'npm ci' in tests/agui (CI installs both)"
+fi
+
+if command -v node >/dev/null 2>&1 && [ -d tests/a2a/node_modules ]; then
+  echo "--- A2A test (@a2a-js/sdk client against POST /a2a)"
+  go build -o out/switchboard ./cmd/switchboard
+  node tests/a2a/a2a.test.mjs
+else
+  echo "--- A2A test skipped: needs node and 'npm ci' in tests/a2a (CI installs both)"
 fi

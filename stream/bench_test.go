@@ -77,3 +77,22 @@ func BenchmarkRendererBatch(b *testing.B) {
 		r.Flush()
 	}
 }
+
+// BenchmarkGuardReplyStatusWords is BenchmarkGuardReply with the ordinary word "status" in every
+// paragraph, an anchor that used to send the whole window through the regexp at every step.
+func BenchmarkGuardReplyStatusWords(b *testing.B) {
+	reply := strings.Repeat("Your order status is shipped and the parcel should arrive on Friday as planned. ", 27)
+	var deltas []string
+	for i := 0; i < len(reply); i += 4 {
+		deltas = append(deltas, reply[i:min(i+4, len(reply))])
+	}
+	g := stream.NewGuard(stream.SinkFunc(func(stream.Event) {}), stream.GuardConfig{Forbidden: []string{"offers.search", "rewards.balance"}})
+	b.SetBytes(int64(len(reply)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range deltas {
+			g.Publish(stream.ReplyDelta{Text: d})
+		}
+		g.Publish(stream.ReplyCompleted{Text: reply})
+	}
+}

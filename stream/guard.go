@@ -20,10 +20,12 @@ const genericFailure = "Something went wrong on our side. Please try again."
 // status phrases, Go panics and stack frames, and JSON error payloads (FR-14: users see words,
 // never internals). Other events pass unchanged.
 //
-// Reply deltas are a stream: the Guard holds back a short tail, longer than the longest thing
-// it removes, so that a token split across deltas is still caught. The tail is emitted as a
-// final delta before the next [ReplyCompleted], [Error] or [TurnCompleted]. The deltas a Guard
-// emits for a reply concatenate exactly to the text of the [ReplyCompleted] it emits.
+// Reply deltas are a stream: the Guard holds back only what a match could still be growing
+// into (the word being written, or a short window after text that starts a pattern), so that a
+// token split across deltas is still caught while prose flows on within a word. The tail is
+// emitted as a final delta before the next [ReplyCompleted], [Error] or [TurnCompleted]. The
+// deltas a Guard emits for a reply concatenate exactly to the text of the [ReplyCompleted] it
+// emits, and to what scrubbing the whole reply at once gives.
 //
 // One Guard serves one turn. Publish is safe for concurrent use; events leave in the order they
 // were published.

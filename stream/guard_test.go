@@ -76,6 +76,23 @@ func TestGuardScrubsText(t *testing.T) {
 			g.Publish(Status{Text: tt.in})
 			g.Publish(ReplyDelta{Text: tt.in})
 			g.Publish(ReplyCompleted{Text: tt.in})
+			// The reply may leave in several deltas (the guard emits what is safe at once):
+			// compare what the client assembles.
+			var got []Event
+			var deltas strings.Builder
+			for _, ev := range out.evs {
+				if d, ok := ev.(ReplyDelta); ok {
+					if d.Text == "" {
+						t.Errorf("an empty delta was emitted")
+					}
+					deltas.WriteString(d.Text)
+					continue
+				}
+				if _, ok := ev.(ReplyCompleted); ok && deltas.Len() > 0 {
+					got = append(got, ReplyDelta{Text: deltas.String()})
+				}
+				got = append(got, ev)
+			}
 			want := []Event{ReplyDelta{Text: tt.want}, ReplyCompleted{Text: tt.want}}
 			if w := strings.TrimSpace(tt.want); w != "" {
 				want = append([]Event{Status{Text: w}}, want...)
@@ -84,7 +101,7 @@ func TestGuardScrubsText(t *testing.T) {
 				want = want[:len(want)-2]
 				want = append(want, ReplyCompleted{Text: ""})
 			}
-			if diff := cmp.Diff(want, out.evs); diff != "" {
+			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Guard(%q) mismatch (-want +got):\n%s", tt.in, diff)
 			}
 			if changed := tt.in != tt.want; changed != (g.Scrubbed() > 0) {
@@ -229,4 +246,57 @@ func chunks(s string, size int) []string {
 		s = s[n:]
 	}
 	return out
+}
+
+// Prose streams through as it is written: after each delta the guard has emitted everything
+// but the word being written (FR-14 still holds; this is the latency a chat user sees).
+func TestGuardEmitsProseWithinAWord(t *testing.T) {
+	reply := strings.Repeat("Here are three offers on running shoes in your size, and your order status is fine. ", 8)
+	var out recorderSink
+	g := NewGuard(&out, GuardConfig{Forbidden: []string{"offers.search"}})
+	var sent strings.Builder
+	for i, piece := range chunks(reply, 4) {
+		g.Publish(ReplyDelta{Text: piece})
+		sent.WriteString(piece)
+		emitted, _ := replyOf(t, out.evs)
+		if !strings.HasPrefix(sent.String(), emitted) {
+			t.Fatalf("after delta %d the guard emitted %q, not a prefix of the reply", i, emitted)
+		}
+		held := sent.String()[len(emitted):]
+		// Only the last word and the blanks before it may wait; "status" may hold its own short
+		// window (a status code could follow it).
+		if len(held) > 48 {
+			t.Fatalf("after delta %d the guard holds %q back", i, held)
+		}
+	}
+}
+
+// Tokens split across deltas at every byte are still removed, each kind of them.
+func TestGuardCatchesEachTokenSplitAnywhere(t *testing.T) {
+	tokens := []string{
+		"see /srv/switchboard/ccs/client.go:88 +0x1d", "HTTP 503 Service Unavailable", "it said 404 Not Found",
+		"offers.search", `{"error": "boom", "code": 7}`, "status code: 502", `"status": "error"`,
+		"goroutine 12 [running]:", "pkg.(*Client).Do(0xc000123456, {0x1a2b3c})", "PRINCIPAL_MISMATCH",
+	}
+	sc, err := newScrubber([]string{"offers.search"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range tokens {
+		reply := "Sorry, " + tok + " while I looked. Here is what I found instead."
+		want, n := sc.scrub(reply)
+		if n == 0 {
+			t.Fatalf("%q: the scrubber does not match the token", tok)
+		}
+		for cut := 1; cut < len(reply); cut++ {
+			var out recorderSink
+			g := NewGuard(&out, GuardConfig{Forbidden: []string{"offers.search"}})
+			g.Publish(ReplyDelta{Text: reply[:cut]})
+			g.Publish(ReplyDelta{Text: reply[cut:]})
+			g.Publish(TurnCompleted{TurnID: "t"})
+			if got, _ := replyOf(t, out.evs); got != want {
+				t.Fatalf("%q cut at %d: deltas %q, want %q", tok, cut, got, want)
+			}
+		}
+	}
 }

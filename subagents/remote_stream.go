@@ -12,6 +12,9 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
@@ -37,8 +40,36 @@ type streamEvent struct {
 func (r *Remote) streamSend(ctx context.Context, p principal.Principal, params a2aSendParams) (res a2aResult, taskID string, err error) {
 	const method = "message/stream"
 	id := strconv.FormatUint(r.ids.Add(1), 10)
-	resp, err := r.post(ctx, p, id, method, params, "text/event-stream")
+	// When the turn is cancelled before the remote has named the task, the stream is read a
+	// moment longer (at most cancelTimeout) to learn the id that tasks/cancel needs. A passed
+	// deadline ends the request at once: the orchestrator is waiting to compose.
+	reqCtx, abort := context.WithCancel(context.WithoutCancel(ctx))
+	defer abort()
+	var named atomic.Bool
+	var grace *time.Timer
+	var graceMu sync.Mutex
+	stop := context.AfterFunc(ctx, func() {
+		if named.Load() || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			abort()
+			return
+		}
+		graceMu.Lock()
+		grace = time.AfterFunc(cancelTimeout, abort)
+		graceMu.Unlock()
+	})
+	defer func() {
+		stop()
+		graceMu.Lock()
+		if grace != nil {
+			grace.Stop()
+		}
+		graceMu.Unlock()
+	}()
+	resp, err := r.post(reqCtx, p, id, method, params, "text/event-stream")
 	if err != nil {
+		if ctx.Err() != nil {
+			return res, "", fmt.Errorf("%w: %s: %w", ErrRemote, method, context.Cause(ctx))
+		}
 		return res, "", err
 	}
 	defer resp.Body.Close()
@@ -60,14 +91,23 @@ func (r *Remote) streamSend(ctx context.Context, p principal.Principal, params a
 		if err == nil && res.Kind == "task" {
 			taskID = res.ID
 		}
+		if err == nil && ctx.Err() != nil {
+			err = fmt.Errorf("%w: %s: %w", ErrRemote, method, context.Cause(ctx))
+		}
 		return res, taskID, err
 	}
 	for data, err := range sseData(resp.Body, r.cfg.MaxResponse) {
 		if err != nil {
+			if ctx.Err() != nil {
+				err = context.Cause(ctx) // the read was cut short because ctx ended
+			}
 			return res, taskID, fmt.Errorf("%w: %s: %w", ErrRemote, method, err)
 		}
-		e, err := decodeStreamEvent(data, id)
+		e, code, err := decodeStreamEvent(data, id)
 		if err != nil {
+			if taskID == "" && (code == codeMethodNotFound || code == codeUnsupported) {
+				return res, "", errNoStreaming // refused in the stream itself
+			}
 			return res, taskID, err
 		}
 		switch e.Kind {
@@ -89,6 +129,12 @@ func (r *Remote) streamSend(ctx context.Context, p principal.Principal, params a
 		default:
 			return res, taskID, fmt.Errorf("%w: %s: event of kind %q", ErrRemote, method, e.Kind)
 		}
+		if taskID != "" {
+			named.Store(true)
+		}
+		if err := ctx.Err(); err != nil && taskID != "" {
+			return res, taskID, fmt.Errorf("%w: %s: %w", ErrRemote, method, context.Cause(ctx))
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return res, taskID, fmt.Errorf("%w: %s: %w", ErrRemote, method, context.Cause(ctx))
@@ -104,12 +150,12 @@ func (r *Remote) streamSend(ctx context.Context, p principal.Principal, params a
 }
 
 // decodeStreamEvent checks one SSE data line of message/stream: a JSON-RPC response to the
-// request with the given id, carrying an event or an error.
-func decodeStreamEvent(data []byte, id string) (streamEvent, error) {
+// request with the given id, carrying an event or an error (whose code it returns too).
+func decodeStreamEvent(data []byte, id string) (streamEvent, int, error) {
 	var e streamEvent
 	var ans rpcAnswer
 	if err := json.Unmarshal(data, &ans); err != nil {
-		return e, fmt.Errorf("%w: message/stream: malformed event: %w", ErrRemote, err)
+		return e, 0, fmt.Errorf("%w: message/stream: malformed event: %w", ErrRemote, err)
 	}
 	var gotID string
 	if json.Unmarshal(ans.ID, &gotID) != nil {
@@ -117,14 +163,14 @@ func decodeStreamEvent(data []byte, id string) (streamEvent, error) {
 	}
 	switch {
 	case ans.Error != nil:
-		return e, fmt.Errorf("%w: message/stream: JSON-RPC error %d: %.200s", ErrRemote, ans.Error.Code, ans.Error.Message)
+		return e, ans.Error.Code, fmt.Errorf("%w: message/stream: JSON-RPC error %d: %.200s", ErrRemote, ans.Error.Code, ans.Error.Message)
 	case gotID != id:
-		return e, fmt.Errorf("%w: message/stream: event for another request", ErrRemote)
+		return e, 0, fmt.Errorf("%w: message/stream: event for another request", ErrRemote)
 	}
 	if err := json.Unmarshal(ans.Result, &e); err != nil {
-		return e, fmt.Errorf("%w: message/stream: malformed event: %w", ErrRemote, err)
+		return e, 0, fmt.Errorf("%w: message/stream: malformed event: %w", ErrRemote, err)
 	}
-	return e, nil
+	return e, 0, nil
 }
 
 // post sends one JSON-RPC request with the principal, the credential and the trace context, and

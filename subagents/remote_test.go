@@ -402,15 +402,28 @@ func TestRemoteStreams(t *testing.T) {
 	}
 }
 
-// An agent that does not stream is asked with message/send.
+// An agent that does not stream is asked with message/send, whether it refuses in JSON or in
+// the stream.
 func TestRemoteFallsBackToSend(t *testing.T) {
-	for _, code := range []int{-32601, -32004} {
+	for _, tc := range []struct {
+		code  int
+		inSSE bool
+	}{{-32601, false}, {-32004, false}, {-32601, true}} {
+		code := tc.code
 		f := newFakeA2A(t)
-		f.answer = func(method string, _ map[string]any) string {
-			if method == "message/stream" {
-				return `{"code":` + strconv.Itoa(code) + `,"message":"Method not found"}`
+		f.raw = func(w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+			calls := f.recorded()
+			refusal := `{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(code) + `,"message":"Method not found"}}`
+			switch {
+			case calls[len(calls)-1].Method != "message/stream":
+				_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"Sent."}]}}`)
+			case tc.inSSE:
+				w.Header().Set("Content-Type", "text/event-stream")
+				_, _ = io.WriteString(w, "data: "+refusal+"\n\n")
+			default:
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, refusal)
 			}
-			return `{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"Sent."}]}`
 		}
 		got, err := newTestRemote(t, f.srv.URL, nil).Ask(t.Context(), aliceAsks)
 		if err != nil || got.Text != "Sent." {
@@ -468,6 +481,39 @@ func TestRemoteCancelsTheRemoteTask(t *testing.T) {
 				t.Errorf("tasks/cancel Authorization = %q, want the credential", h)
 			}
 		})
+	}
+}
+
+// A turn cancelled after the request left but before the remote named its task still cancels
+// that task: the stream is read a moment longer for the id.
+func TestRemoteCancelsATaskNamedLate(t *testing.T) {
+	f := newFakeA2A(t)
+	received, cancelled := make(chan struct{}), make(chan struct{})
+	f.raw = func(w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+		calls := f.recorded()
+		switch calls[len(calls)-1].Method {
+		case "message/stream":
+			close(received)
+			<-cancelled // the caller's turn is already cancelled when the task is named
+			sseAnswer(w, id, `{"kind":"task","id":"t-late","status":{"state":"working"}}`)
+			<-r.Context().Done()
+		case "tasks/cancel":
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"kind":"task","id":"t-late","status":{"state":"canceled"}}}`)
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		<-received
+		cancel()
+		close(cancelled)
+	}()
+	_, err := newTestRemote(t, f.srv.URL, nil).Ask(ctx, aliceAsks)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Ask() error = %v, want the cancellation", err)
+	}
+	calls := f.recorded()
+	if last := calls[len(calls)-1]; last.Method != "tasks/cancel" || last.Params["id"] != "t-late" {
+		t.Errorf("last call = %s %v, want tasks/cancel of t-late", last.Method, last.Params)
 	}
 }
 

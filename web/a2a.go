@@ -53,8 +53,11 @@ func (s *server) a2aRPC(c *gin.Context) {
 	body, err := io.ReadAll(c.Request.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			s.rpcReply(c, nil, nil, rpcErr(codeInvalidRequest, "The request body is too large."))
+		case bodyTimedOut(err):
+			abort(c, http.StatusRequestTimeout, "request_timeout", "The request body did not arrive in time.")
 		}
 		return // otherwise the client went away mid-body: nobody to answer
 	}
@@ -111,6 +114,8 @@ func (s *server) actFor(c *gin.Context, params json.RawMessage) *rpcError {
 	case !slices.Contains(s.cfg.A2A.TrustedServices, caller):
 		return rpcErr(codeInvalidParams, "metadata.principal does not match the authenticated user, and this credential is not one the agent trusts to act for users (a2a.trusted_services).")
 	}
+	// Who acted for whom is worth an audit line: the service can reach every user's tasks.
+	s.log.InfoContext(c.Request.Context(), "a2a: trusted service acts for a user", "service", string(caller), "principal", string(claimed))
 	c.Set(principalKey, claimed)
 	c.Request = c.Request.WithContext(principal.NewContext(c.Request.Context(), claimed))
 	return nil

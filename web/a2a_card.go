@@ -71,7 +71,7 @@ func newAgentCard(cfg A2AConfig) agentCard {
 		Capabilities:       agentCapabilities{Streaming: true},
 		SecuritySchemes: map[string]securityScheme{"bearer": {
 			Type: "http", Scheme: "bearer", BearerFormat: "JWT",
-			Description: "A JWT whose subject is the user the agent acts for.",
+			Description: "A JWT whose subject is the user the agent acts for, or a service it trusts to act for the user named in metadata.principal.",
 		}},
 		Security:           []map[string][]string{{"bearer": {}}},
 		DefaultInputModes:  []string{a2aTextMode},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/switchboard-ai/switchboard/agents"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -45,7 +46,13 @@ func (ts tokens) Verify(_ context.Context, tok string) (principal.Principal, err
 	return "", errors.New("unknown token")
 }
 
-func newA2AHarness(t *testing.T, edit func(*Config)) *a2aHarness {
+func newA2AHarness(t testing.TB, edit func(*Config)) *a2aHarness {
+	t.Helper()
+	return newHarnessWithModel(t, offline.New(), edit)
+}
+
+// newHarnessWithModel is newA2AHarness with model as the orchestrator's LLM.
+func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *a2aHarness {
 	t.Helper()
 	defs, err := definitions.LoadFS(agents.FS, ".")
 	if err != nil {
@@ -64,7 +71,7 @@ func newA2AHarness(t *testing.T, edit func(*Config)) *a2aHarness {
 		})
 	}
 	orc, err := orchestrator.New(orchestrator.Config{
-		Definition: orcDef, SubAgents: defs.SubAgents(orcDef), Model: offline.New(),
+		Definition: orcDef, SubAgents: defs.SubAgents(orcDef), Model: model,
 		Runtimes: map[string]orchestrator.SubAgent{
 			"shop":    answer("searching_offers", "There are 2 offers on running shoes: 20% off Trail X.", false),
 			"rewards": answer("looking_up_points_balance", "The member has 1,250 points.", true),
@@ -239,7 +246,7 @@ func TestAgentCard(t *testing.T) {
 				Description:  card.Description,
 				Capabilities: agentCapabilities{Streaming: true},
 				SecuritySchemes: map[string]securityScheme{"bearer": {Type: "http", Scheme: "bearer", BearerFormat: "JWT",
-					Description: "A JWT whose subject is the user the agent acts for."}},
+					Description: "A JWT whose subject is the user the agent acts for, or a service it trusts to act for the user named in metadata.principal."}},
 				Security:          []map[string][]string{{"bearer": {}}},
 				DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 			}
@@ -717,5 +724,21 @@ func TestA2ADelegation(t *testing.T) {
 				t.Errorf("%s = %+v, want %d", method, r.Error, codeInvalidParams)
 			}
 		})
+	}
+}
+
+func TestRPCErrMessages(t *testing.T) {
+	for _, tc := range []struct {
+		code   int
+		detail string
+		want   rpcError
+	}{
+		{codeTaskNotFound, "No task with this id belongs to you.", rpcError{Code: codeTaskNotFound, Message: "Task not found", Data: &errorData{Detail: "No task with this id belongs to you."}}},
+		{codeTaskNotCancelable, "", rpcError{Code: codeTaskNotCancelable, Message: "Task cannot be canceled"}},
+		{-32050, "Over the limit.", rpcError{Code: -32050, Message: "Over the limit.", Data: &errorData{Detail: "Over the limit."}}},
+	} {
+		if diff := cmp.Diff(&tc.want, rpcErr(tc.code, tc.detail)); diff != "" {
+			t.Errorf("rpcErr(%d, %q) (-want +got):\n%s", tc.code, tc.detail, diff)
+		}
 	}
 }

@@ -86,9 +86,15 @@ var errorTexts = map[int]string{
 	codeNoExtendedCard:    "Authenticated Extended Card is not configured",
 }
 
-// rpcErr is the error with code, its specification text as message and detail as data.
+// rpcErr is the error with code, its specification text as message and detail as data. A code
+// the specification gives no text (switchboard's own server errors) carries detail as its
+// message too.
 func rpcErr(code int, detail string) *rpcError {
-	e := &rpcError{Code: code, Message: errorTexts[code]}
+	msg, ok := errorTexts[code]
+	if !ok {
+		msg = detail
+	}
+	e := &rpcError{Code: code, Message: msg}
 	if detail != "" {
 		e.Data = &errorData{Detail: detail}
 	}

@@ -22,6 +22,14 @@ import (
 // aguiKeyPrefix keeps AG-UI runIds apart from the other idempotency keys of a principal.
 const aguiKeyPrefix = "agui:"
 
+// aguiRoute is the AG-UI endpoint.
+const aguiRoute = "/agui"
+
+// aguiBodyFactor is how many times Config.MaxBody a RunAgentInput may be (1 MiB by default):
+// an AG-UI client sends the thread's whole history with every run, of which only the last
+// message is read.
+const aguiBodyFactor = 16
+
 // postAGUI serves POST /agui (AG-UI 1.0): the body is a RunAgentInput, the answer an SSE stream
 // of AG-UI events. The thread is an episode (threadId = episode id; another principal's thread
 // is not found), the run is a turn (runId is its idempotency key: the same runId again streams
@@ -40,6 +48,12 @@ func (s *server) postAGUI(c *gin.Context) {
 		return
 	}
 	p := principalOf(c)
+	// Refuse the stream before the run starts, or the run would go unseen.
+	slot := s.openStream(c, "")
+	if slot == nil {
+		return
+	}
+	defer slot.close()
 	rec, _, err := s.cfg.Service.Start(c.Request.Context(), orchestrator.StartRequest{
 		Principal: p, EpisodeID: in.threadID, Message: in.message,
 		Locale: in.locale, Location: in.location, IdempotencyKey: aguiKeyPrefix + in.runID,
@@ -52,9 +66,10 @@ func (s *server) postAGUI(c *gin.Context) {
 		abort(c, http.StatusConflict, "idempotency_conflict", "This runId was already used with a different message.")
 		return
 	case err != nil:
-		s.abortErr(c, err)
+		s.abortErr(c, err) // limits (429) included
 		return
 	}
+	slot.forTurn(rec.ID)
 	s.streamAGUI(c, in, rec)
 }
 
@@ -78,6 +93,8 @@ func decodeAGUIInput(r io.Reader) (aguiRun, *badRequest) {
 		switch {
 		case errors.As(err, &mbe):
 			return run, &badRequest{status: http.StatusRequestEntityTooLarge, code: "too_large", message: "The request body is too large."}
+		case bodyTimedOut(err):
+			return run, &badRequest{status: http.StatusRequestTimeout, code: "request_timeout", message: "The request body did not arrive in time."}
 		case errors.Is(err, io.EOF):
 			return bad("invalid_body", `The body must be an AG-UI RunAgentInput: {"threadId", "runId", "messages": [...]}.`)
 		}

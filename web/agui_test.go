@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -317,6 +319,62 @@ func TestAGUIAbortCancelsTheRun(t *testing.T) {
 	}
 }
 
+// brokenModel is an orchestrator LLM that is down.
+type brokenModel struct{}
+
+func (brokenModel) GenerateContent(context.Context, []llms.MessageContent, ...llms.CallOption) (*llms.ContentResponse, error) {
+	return nil, errors.New("provider: 503 upstream connect error")
+}
+
+func (brokenModel) Call(context.Context, string, ...llms.CallOption) (string, error) {
+	return "", errors.New("provider: 503 upstream connect error")
+}
+
+// A failed turn ends the run with RUN_ERROR in plain words, after the apology the turn wrote.
+func TestAGUIFailedRunEndsInRunError(t *testing.T) {
+	h := newHarnessWithModel(t, brokenModel{}, nil)
+	events := h.runEvents(t, "tok-alice", runInput("thread-f", "run-f", userMsg("u1", twoIntents)))
+	end := events[len(events)-1]
+	if end.typ() != aguiRunError || end.str("code") != "turn_failed" {
+		t.Fatalf("last event = %v, want RUN_ERROR turn_failed", end)
+	}
+	if msg := end.str("message"); msg == "" || strings.Contains(msg, "503") || strings.Contains(msg, "provider") {
+		t.Errorf("RUN_ERROR message = %q, want plain words without internals", msg)
+	}
+	for _, e := range events {
+		if strings.Contains(fmt.Sprint(e), "upstream") {
+			t.Errorf("event %v leaks the provider error", e)
+		}
+	}
+}
+
+// An AG-UI run is an event stream: the per-principal stream limit applies to it.
+func TestAGUIStreamLimit(t *testing.T) {
+	h := newA2AHarness(t, func(c *Config) { c.Streams = StreamLimits{PerPrincipal: 1} })
+	h.hang.Store(true) // the first run stays open
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	first := h.postAGUI(ctx, t, "tok-alice", runInput("t-l1", "r-l1", userMsg("u", twoIntents)))
+	for ev, err := range stream.ReadEvents(first.Body) { // the stream is open once it has begun
+		if err != nil || strings.Contains(string(ev.Data), aguiRunStarted) {
+			break
+		}
+	}
+	second := h.postAGUI(t.Context(), t, "tok-alice", runInput("t-l2", "r-l2", userMsg("u", "how many points do I have?")))
+	var body apiError
+	_ = json.NewDecoder(second.Body).Decode(&body)
+	if second.StatusCode != http.StatusTooManyRequests || body.Error.Code != "rate_limited" || second.Header.Get("Retry-After") == "" {
+		t.Errorf("second run while one is open = %d %+v (Retry-After %q), want 429 rate_limited", second.StatusCode, body.Error, second.Header.Get("Retry-After"))
+	}
+	if ep, err := h.service.Episode(t.Context(), "alice", "t-l2"); err == nil {
+		t.Errorf("the refused run started a turn: %+v", ep.Turns)
+	}
+	// Another user has streams of their own.
+	if other := h.postAGUI(ctx, t, "tok-bob", runInput("t-l3", "r-l3", userMsg("u", "any deals on tvs?"))); other.StatusCode != http.StatusOK {
+		t.Errorf("bob's run = %d, want 200", other.StatusCode)
+	}
+}
+
 func TestAGUIBadRequests(t *testing.T) {
 	h := newA2AHarness(t, nil)
 	ok := runInput("t", "r", userMsg("u", "hi"))
@@ -348,7 +406,7 @@ func TestAGUIBadRequests(t *testing.T) {
 			map[string]any{"type": "text", "text": "what is this?"},
 			map[string]any{"type": "image", "source": map[string]any{"type": "url", "value": "https://x/y.png"}}}}}), http.StatusUnsupportedMediaType, "unsupported_content"},
 		{"too long", "tok-alice", with("messages", []any{userMsg("u", strings.Repeat("a", 4001))}), http.StatusBadRequest, "invalid_message"},
-		{"too large", "tok-alice", with("messages", []any{userMsg("u", strings.Repeat("a", 70<<10))}), http.StatusRequestEntityTooLarge, "too_large"},
+		{"too large", "tok-alice", with("messages", []any{userMsg("u", strings.Repeat("a", 1100<<10))}), http.StatusRequestEntityTooLarge, "too_large"},
 		{"locale a number", "tok-alice", with("forwardedProps", map[string]any{"locale": 5}), http.StatusBadRequest, "invalid_body"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,6 +419,16 @@ func TestAGUIBadRequests(t *testing.T) {
 				t.Errorf("POST /agui = %d %+v, want %d %s", resp.StatusCode, got.Error, tc.status, tc.code)
 			}
 		})
+	}
+	// A long thread's history, sent with every run, is not too large: only its last message counts.
+	var long []any
+	for i := range 100 {
+		long = append(long, userMsg(fmt.Sprint("u", i), strings.Repeat("history ", 250)),
+			map[string]any{"id": fmt.Sprint("a", i), "role": "assistant", "content": strings.Repeat("reply ", 300)})
+	}
+	long = append(long, userMsg("u-last", "how many points do I have?"))
+	if events := h.runEvents(t, "tok-alice", runInput("t-long", "r-long", long...)); events[len(events)-1].typ() != aguiRunFinished {
+		t.Errorf("a run with a 380 KB history = %v, want it to finish", types(events))
 	}
 	// Text parts are read like a string; unknown fields (an open protocol) are ignored.
 	body := runInput("t-parts", "r-parts", map[string]any{"id": "u", "role": "user", "content": []any{

@@ -25,6 +25,7 @@ const principalKey = "switchboard.principal"
 func (s *server) requireBearer(c *gin.Context) {
 	tok, err := principal.Bearer(c.GetHeader("Authorization"))
 	if err != nil {
+		dropBody(c.Writer, c.Request)
 		c.Header("WWW-Authenticate", `Bearer realm="switchboard"`)
 		abort(c, http.StatusUnauthorized, "unauthenticated", "Send Authorization: Bearer <token>.")
 		return
@@ -34,6 +35,10 @@ func (s *server) requireBearer(c *gin.Context) {
 
 func (s *server) authenticate(c *gin.Context, tok string) {
 	p, err := s.cfg.Auth.Verify(c.Request.Context(), tok)
+	if err != nil {
+		// Never wait for the body of a request that will not be served.
+		dropBody(c.Writer, c.Request)
+	}
 	if errors.Is(err, principal.ErrKeysUnavailable) {
 		// Our side cannot check any token right now: the client's token may be fine.
 		c.Header("Retry-After", "5")
@@ -59,6 +64,7 @@ func (s *server) requireTurnAccess(c *gin.Context) {
 	}
 	p, err := s.cfg.TurnTokens.Verify(c.Query("token"), c.Param("id"))
 	if err != nil {
+		dropBody(c.Writer, c.Request)
 		// Expired, forged or for another turn: the link no longer admits anyone. Saying so
 		// reveals nothing about the turn, which a valid token alone could name.
 		c.Header("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)

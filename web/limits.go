@@ -15,7 +15,7 @@ import (
 
 // StreamLimits bound the event streams open at once in this process (SSE of
 // /v1/turns/{id}/events, POST /v1/turns with Accept: text/event-stream, A2A message/stream and
-// tasks/resubscribe). A zero field means no limit.
+// tasks/resubscribe, AG-UI runs of POST /agui). A zero field means no limit.
 type StreamLimits struct {
 	PerPrincipal int
 	PerTurn      int

@@ -41,6 +41,13 @@ type Config struct {
 	CancelOnDisconnect bool
 	// MaxBody bounds request bodies; default 64 KiB.
 	MaxBody int64
+	// BodyReadTimeout bounds reading a request's body, from the end of its headers (config
+	// http.body_read_timeout); default 10 s. A body that does not arrive in time gets 408 and
+	// its connection is closed.
+	BodyReadTimeout time.Duration
+	// MaxHeaderBytes bounds a request's line and headers (config http.max_header_bytes);
+	// default 64 KiB. Larger requests get 431 in the JSON error shape.
+	MaxHeaderBytes int
 	// SSE tunes event streams.
 	SSE stream.SSEOptions
 	// Streams bounds the event streams each principal (and each turn) may hold open.
@@ -62,13 +69,19 @@ type server struct {
 
 // Handler serves switchboard's HTTP API and chat page.
 type Handler struct {
-	engine *gin.Engine
+	engine          *gin.Engine
+	maxHeaderBytes  int
+	bodyReadTimeout time.Duration
 }
 
 var _ http.Handler = (*Handler)(nil)
 
 // ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.engine.ServeHTTP(w, r) }
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r = h.bounded(w, r); r != nil {
+		h.engine.ServeHTTP(w, r)
+	}
+}
 
 // New returns the HTTP handler of the service.
 func New(cfg Config) (*Handler, error) {
@@ -77,6 +90,12 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 64 << 10
+	}
+	if cfg.BodyReadTimeout <= 0 {
+		cfg.BodyReadTimeout = DefaultBodyReadTimeout
+	}
+	if cfg.MaxHeaderBytes <= 0 {
+		cfg.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -110,7 +129,7 @@ func New(cfg Config) (*Handler, error) {
 	v1.GET("/turns/:id/events", s.requireTurnAccess, s.turnEvents)
 	v1.DELETE("/turns/:id", s.requireBearer, s.deleteTurn)
 	v1.GET("/episodes/:id", s.requireBearer, s.getEpisode)
-	r.POST("/agui", s.requireBearer, s.postAGUI)
+	r.POST(aguiRoute, s.requireBearer, s.postAGUI)
 	if cfg.A2A.Orchestrator != nil {
 		s.card = newAgentCard(cfg.A2A)
 		r.GET("/.well-known/agent-card.json", s.agentCardRoute)
@@ -123,7 +142,7 @@ func New(cfg Config) (*Handler, error) {
 		v1.PUT("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 		v1.DELETE("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 	}
-	return &Handler{engine: r}, nil
+	return &Handler{engine: r, maxHeaderBytes: cfg.MaxHeaderBytes, bodyReadTimeout: cfg.BodyReadTimeout}, nil
 }
 
 func (s *server) ready(c *gin.Context) {
@@ -188,7 +207,11 @@ func (s *server) traceContext(c *gin.Context) {
 // maxBody bounds request bodies: gin has no limit of its own.
 func (s *server) maxBody(c *gin.Context) {
 	if c.Request.Body != nil {
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxBody)
+		limit := s.cfg.MaxBody
+		if c.FullPath() == aguiRoute {
+			limit *= aguiBodyFactor // AG-UI clients send the whole conversation with every run
+		}
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	}
 	c.Next()
 }

@@ -55,6 +55,8 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 		switch {
 		case errors.As(err, &mbe):
 			return req, &badRequest{status: http.StatusRequestEntityTooLarge, code: "too_large", message: "The request body is too large."}
+		case bodyTimedOut(err):
+			return req, &badRequest{status: http.StatusRequestTimeout, code: "request_timeout", message: "The request body did not arrive in time."}
 		case errors.Is(err, io.EOF):
 			return bad("invalid_body", `The body must be JSON like {"message": "..."}.`)
 		}

@@ -19,7 +19,7 @@ var version = "dev"
 const usage = `switchboard: an orchestrator LLM that routes chat turns to specialist sub-agents.
 
 Usage:
-  switchboard serve     [--addr :8080] [--agents ./agents] [--config FILE] [--dev] [--trace-stdout]
+  switchboard serve     [--addr :8080] [--metrics-addr HOST:PORT] [--agents ./agents] [--config FILE] [--dev] [--trace-stdout]
   switchboard validate  [--agents ./agents]
   switchboard token     --sub NAME [--ttl 24h]
   switchboard ccs-demo  [--addr :8081] [--config FILE]

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/switchboard-ai/switchboard/internal/app"
+	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
 	"github.com/switchboard-ai/switchboard/web"
@@ -24,6 +25,7 @@ const shutdownGrace = 15 * time.Second
 
 type serveFlags struct {
 	addr, agents, config string
+	metricsAddr          string
 	dev, traceStdout     bool
 	logFormat            string
 	watch                bool
@@ -34,6 +36,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	fs.SetOutput(stderr)
 	var f serveFlags
 	fs.StringVar(&f.addr, "addr", ":8080", "HOST:PORT to listen on")
+	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "HOST:PORT to serve /metrics on, alone, instead of on --addr (keeps metrics off the public listener)")
 	fs.StringVar(&f.agents, "agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent)")
 	fs.StringVar(&f.config, "config", "", "config file (YAML, see README); every key is optional")
 	fs.BoolVar(&f.dev, "dev", false, "force dev mode: dev auth, text logs (the default when no auth is configured)")
@@ -98,25 +101,33 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	log := telemetry.NewLogger(stderr, telemetry.Options{JSON: jsonLogs, Level: slog.LevelInfo, Secrets: secrets})
 	slog.SetDefault(log)
 
-	opts := app.Options{
-		Config: cfg, Logger: log, Version: version,
+	opts := switchboard.Options{
+		Config: &cfg, Logger: log, Version: version, ShutdownGrace: shutdownGrace,
 		TracerProvider: tel.TracerProvider(), MeterProvider: tel.MeterProvider(), Metrics: tel.MetricsHandler(),
 	}
+	if f.metricsAddr != "" {
+		opts.Metrics = nil // on its own listener only
+		stop, err := serveMetrics(f.metricsAddr, tel.MetricsHandler(), cfg.HTTP.ReadHeaderTimeout, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	var builtIn bool
-	if opts.AgentsDir, opts.AgentsFS, builtIn = agentsSource(f.agents); builtIn {
+	if opts.Agents, opts.AgentsFS, builtIn = agentsSource(f.agents); builtIn {
 		log.Info("no ./agents folder: serving the built-in demo agents")
 	}
-	a, err := app.New(ctx, opts)
+	sb, err := switchboard.New(ctx, opts)
 	if err != nil {
 		return withAgentsHint(err)
 	}
-	defer a.Close()
+	defer sb.Close(context.WithoutCancel(ctx))
 	if f.watch && opts.AgentsFS == nil {
-		if err := a.Watch(ctx); err != nil {
-			log.Warn("not watching the agents folder: reload with SIGHUP", "dir", opts.AgentsDir, "err", err)
+		if err := sb.Watch(ctx); err != nil {
+			log.Warn("not watching the agents folder: reload with SIGHUP", "dir", opts.Agents, "err", err)
 		}
 	}
-	stopHUP := reloadOnHangup(ctx, a)
+	stopHUP := reloadOnHangup(ctx, sb)
 	defer stopHUP()
 
 	ln, err := net.Listen("tcp", f.addr)
@@ -125,26 +136,19 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancelBase(nil)
-	srv := &http.Server{
-		Handler:           a.Handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		BaseContext:       func(net.Listener) context.Context { return base },
-	}
+	srv := web.NewHTTPServer(sb.Handler(), web.ServerOptions{ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes})
+	srv.BaseContext = func(net.Listener) context.Context { return base }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
 	url := "http://" + displayAddr(ln.Addr())
-	log.Info("switchboard listening", "url", url, "orchestrator", a.Orchestrator.Definition().ID, "dev", dev)
+	log.Info("switchboard listening", "url", url, "agents", opts.Agents, "dev", dev)
 	if dev && !isLoopback(ln.Addr()) {
 		log.Warn("dev mode on a non-loopback address: anyone who can reach it can sign in as any user (POST /v1/dev/token); use --addr 127.0.0.1:8080 or configure auth for anything shared")
 	}
-	if dev && a.DevSigner != nil {
-		tok, err := a.DevSigner.Mint("alice", 24*time.Hour)
-		if err == nil {
-			// Printed for the developer at the terminal, deliberately not through the logger.
-			fmt.Fprintf(stderr, "\n  switchboard is running in dev mode: open %s\n  bearer token for alice (24h): %s\n  more with: switchboard token --sub bob\n\n", url, tok)
-		}
+	if tok, err := sb.DevToken("alice", 24*time.Hour); dev && err == nil {
+		// Printed for the developer at the terminal, deliberately not through the logger.
+		fmt.Fprintf(stderr, "\n  switchboard is running in dev mode: open %s\n  bearer token for alice (24h): %s\n  more with: switchboard token --sub bob\n\n", url, tok)
 	}
 	if ready != nil {
 		ready <- ln.Addr().String()
@@ -156,21 +160,46 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: finishing running turns", "grace", shutdownGrace)
-	// Open event streams never go idle: end them first so Shutdown can return.
+	// Open event streams never go idle: Drain ends them at once, so Shutdown can return while
+	// the running turns get their grace period.
 	cancelBase(web.ErrShuttingDown)
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
+	drained := make(chan struct{})
+	go func() { sb.Drain(sctx); close(drained) }()
 	_ = srv.Shutdown(sctx)
-	if err := a.Service.Wait(sctx); err != nil {
-		a.Service.CancelAll()
-		_ = a.Service.Wait(context.Background())
-	}
+	<-drained
 	log.Info("stopped")
 	return nil
 }
 
+// serveMetrics serves GET /metrics, and nothing else, on its own listener until stop is called.
+func serveMetrics(addr string, metrics http.Handler, readHeaderTimeout time.Duration, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
+	srv := web.NewHTTPServer(mux, web.ServerOptions{ReadHeaderTimeout: readHeaderTimeout})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "err", err)
+		}
+	}()
+	log.Info("metrics listening", "url", "http://"+displayAddr(ln.Addr())+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		<-done
+	}, nil
+}
+
 // reloadOnHangup reloads the agent definitions on each SIGHUP until the returned func is called.
-func reloadOnHangup(ctx context.Context, a *app.App) (stop func()) {
+func reloadOnHangup(ctx context.Context, a interface{ Reload(context.Context) error }) (stop func()) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	done := make(chan struct{})

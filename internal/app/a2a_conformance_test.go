@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,6 +83,43 @@ func TestA2AConformanceWithReferenceClient(t *testing.T) {
 		_, err = client(t, "bob", a2aclient.Config{}).GetTask(ctx, &a2a.TaskQueryParams{ID: sent.ID})
 		if !errors.Is(err, a2a.ErrTaskNotFound) {
 			t.Errorf("GetTask() as bob = %v, want ErrTaskNotFound", err)
+		}
+	})
+	t.Run("history", func(t *testing.T) {
+		var roles []a2a.MessageRole
+		for _, m := range sent.History {
+			roles = append(roles, m.Role)
+		}
+		if !slices.Equal(roles, []a2a.MessageRole{a2a.MessageRoleUser, a2a.MessageRoleAgent}) {
+			t.Errorf("sent task history roles = %v, want the user's message and the reply", roles)
+		}
+		one := 1
+		got, err := alice.GetTask(ctx, &a2a.TaskQueryParams{ID: sent.ID, HistoryLength: &one})
+		if err != nil || len(got.History) != 1 || got.History[0].Role != a2a.MessageRoleAgent {
+			t.Errorf("GetTask(historyLength 1) = %+v, %v; want the reply only", got, err)
+		}
+		negative := -1
+		if _, err := alice.GetTask(ctx, &a2a.TaskQueryParams{ID: sent.ID, HistoryLength: &negative}); !errors.Is(err, a2a.ErrInvalidParams) {
+			t.Errorf("GetTask(historyLength -1) = %v, want ErrInvalidParams", err)
+		}
+	})
+	t.Run("resubscribe to a finished task", func(t *testing.T) {
+		var kinds []string
+		for ev, err := range alice.ResubscribeToTask(ctx, &a2a.TaskIDParams{ID: sent.ID}) {
+			if err != nil {
+				t.Fatalf("ResubscribeToTask() error = %v", err)
+			}
+			switch e := ev.(type) {
+			case *a2a.Task:
+				kinds = append(kinds, "task:"+string(e.Status.State))
+			case *a2a.TaskStatusUpdateEvent:
+				kinds = append(kinds, fmt.Sprintf("status:%s final=%v", e.Status.State, e.Final))
+			default:
+				kinds = append(kinds, fmt.Sprintf("%T", ev))
+			}
+		}
+		if want := []string{"task:completed", "status:completed final=true"}; !slices.Equal(kinds, want) {
+			t.Errorf("ResubscribeToTask() events = %v, want %v", kinds, want)
 		}
 	})
 	t.Run("stream", func(t *testing.T) {

@@ -3,16 +3,20 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
+	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -305,3 +309,134 @@ func TestRemoteSubAgentIsAnotherSwitchboard(t *testing.T) {
 		})
 	}
 }
+
+// Switchboard-to-switchboard delegation as configured in production: the hub sends one service
+// credential (a2a.credential_env, subject svc-hub) with the user in metadata; the spoke acts for
+// that user only when it lists svc-hub in a2a.trusted_services.
+func TestTwoSwitchboardsDelegateWithAServiceCredential(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		trusted []string
+		wantOK  bool
+	}{
+		{name: "the spoke trusts the hub's credential", trusted: []string{"svc-hub"}, wantOK: true},
+		{name: "the spoke does not", trusted: nil, wantOK: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spoke := newTestApp(t, "../../agents", func(c *config.Config) { c.A2A.TrustedServices = tc.trusted })
+			hub := newAppWith(t, hubWithRemoteTravel(t, spoke.srv.URL+"/a2a"), func(o *Options) {
+				o.Config.A2A.CredentialEnv = "A2A_TOKEN"
+				o.Config.A2A.Credential = spoke.token(t, "svc-hub") // as ApplyEnv resolves it
+			})
+			events := hub.streamTurn(t, hub.token(t, "alice"), "", "is my flight delayed?")
+			started := decode[stream.TurnStarted](t, events[0])
+			rec, err := hub.Service.Turn(t.Context(), "alice", started.TurnID)
+			if err != nil || rec.Decision == nil {
+				t.Fatalf("hub turn = %+v, %v", rec, err)
+			}
+			var travel orchestrator.Outcome
+			for _, a := range rec.Decision.Agents {
+				if a.Agent == "travel" {
+					travel = a.Outcome
+				}
+			}
+			if (travel == orchestrator.OutcomeOK) != tc.wantOK {
+				t.Errorf("travel outcome = %q, want ok = %v", travel, tc.wantOK)
+			}
+			ep, err := spoke.Service.Episode(t.Context(), "alice", started.EpisodeID)
+			if tc.wantOK && (err != nil || len(ep.Turns) != 1 || !strings.Contains(strings.ToLower(rec.Reply), "flight")) {
+				t.Errorf("spoke episode for alice = %+v, %v; hub reply %q; want the spoke's flight answer, stored as alice's", ep.Turns, err, rec.Reply)
+			}
+			if !tc.wantOK && !errors.Is(err, orchestrator.ErrNotFound) {
+				t.Errorf("untrusted: spoke episode for alice = %+v, %v; want nothing stored", ep.Turns, err)
+			}
+			if _, err := spoke.Service.Episode(t.Context(), "svc-hub", started.EpisodeID); !errors.Is(err, orchestrator.ErrNotFound) {
+				t.Errorf("the service credential owns a spoke episode (%v): it must only act for alice", err)
+			}
+		})
+	}
+}
+
+// Cancelling a hub turn that waits on the spoke cancels the spoke's task too: the spoke's turn
+// ends cancelled instead of running on until its own timeout.
+func TestCancelReachesTheRemoteSwitchboard(t *testing.T) {
+	spoke := newTestApp(t, "../../agents", func(c *config.Config) { c.A2A.TrustedServices = []string{"svc-hub"} })
+	spoke.Demo.Inject(ccsdemo.AnyEnricher, ccsdemo.Fault{Hang: true}) // the spoke's travel agent waits on CCS
+	watched, spokeTasks := watchTaskIDs(spoke.Handler)
+	spokeSrv := httptest.NewServer(watched)
+	t.Cleanup(spokeSrv.Close)
+	hub := newAppWith(t, hubWithRemoteTravel(t, spokeSrv.URL+"/a2a"), func(o *Options) {
+		o.Config.A2A.Credential = spoke.token(t, "svc-hub")
+	})
+
+	resp := hub.do(t, http.MethodPost, "/v1/turns", hub.token(t, "alice"), map[string]string{"message": "is my flight delayed?"}, nil)
+	var created struct {
+		TurnID string `json:"turn_id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || created.TurnID == "" {
+		t.Fatalf("POST /v1/turns: %v", err)
+	}
+	var spokeTurn string
+	select {
+	case spokeTurn = <-spokeTasks: // the spoke has started the task and told the hub its id
+	case <-time.After(20 * time.Second):
+		t.Fatal("the spoke never started a task")
+	}
+	if err := hub.Service.Cancel(t.Context(), "alice", created.TurnID); err != nil {
+		t.Fatalf("cancel the hub turn: %v", err)
+	}
+
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second) // the spoke's travel timeout is 8s
+	defer cancel()
+	var outcome stream.Outcome
+	for r, err := range spoke.Hub.Follow(ctx, spokeTurn, 0) {
+		if err != nil {
+			t.Fatalf("the spoke's turn %s did not end within 5s of the hub's cancel: %v", spokeTurn, err)
+		}
+		if done, ok := r.Event.(stream.TurnCompleted); ok {
+			outcome = done.Outcome
+		}
+	}
+	if outcome != stream.OutcomeCancelled {
+		t.Errorf("the spoke's turn ended %q, want cancelled", outcome)
+	}
+}
+
+// watchTaskIDs passes requests to h and sends on the channel the id of each A2A task that h
+// names in a response (the first event of message/stream), as it is written.
+func watchTaskIDs(h http.Handler) (http.Handler, <-chan string) {
+	ids := make(chan string, 16)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&taskIDWriter{ResponseWriter: w, ids: ids}, r)
+	}), ids
+}
+
+// taskIDPattern finds a JSON-RPC result that is a Task (its first field is the id; update
+// events start with taskId).
+var taskIDPattern = regexp.MustCompile(`"result":\{"id":"(turn_[0-9a-f]+)"`)
+
+type taskIDWriter struct {
+	http.ResponseWriter
+	ids  chan<- string
+	seen strings.Builder
+	sent bool
+}
+
+func (w *taskIDWriter) Write(p []byte) (int, error) {
+	if !w.sent {
+		w.seen.Write(p)
+		if m := taskIDPattern.FindStringSubmatch(w.seen.String()); m != nil {
+			w.sent = true
+			w.ids <- m[1]
+		}
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *taskIDWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *taskIDWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

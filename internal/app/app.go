@@ -201,6 +201,7 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 		Service: a.Service, Hub: a.Hub, Auth: auth, TurnTokens: turnTokens,
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
 		Streams: streamLimits(cfg.Limits), OnLimited: onLimited,
+		BodyReadTimeout: cfg.HTTP.BodyReadTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
 		A2A: web.A2AConfig{
 			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
 			TrustedServices: trustedServices(cfg.A2A.TrustedServices),

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 
@@ -169,6 +170,23 @@ func TestBurstOfSlowTurnsIsLimitedPerPrincipal(t *testing.T) {
 	}
 }
 
+// TestTurnEndsBeforeTheNextStart: a client that keeps exactly turns_running turns going, each
+// started once the last one's turn.completed arrived, is never refused: a turn stops counting
+// before its end is published.
+func TestTurnEndsBeforeTheNextStart(t *testing.T) {
+	ta := newTestApp(t, "../../agents", func(c *config.Config) {
+		c.Limits.TurnsRunning = 1
+		c.Limits.TurnsBurst = 100
+	})
+	tok := ta.token(t, "alice")
+	for i := range 30 {
+		events := ta.streamTurn(t, tok, "", fmt.Sprintf("how many points do I have? (%d)", i)) // fails the test on 429
+		if last := events[len(events)-1]; last.Name != "turn.completed" {
+			t.Fatalf("turn %d ended with %s", i, last.Name)
+		}
+	}
+}
+
 // TestEventStreamsAreLimited: open event streams are bounded per turn and per principal.
 func TestEventStreamsAreLimited(t *testing.T) {
 	model := newBlockingModel()
@@ -229,7 +247,7 @@ func TestEventStreamsAreLimited(t *testing.T) {
 	// The server learns of the close from its connection's read, asynchronously: retry until
 	// it has (each refused retry is a cheap 429).
 	var resumed *http.Response
-	for range 1000 {
+	for deadline := time.Now().Add(streamWait); time.Now().Before(deadline); {
 		if resumed = follow(two); resumed.StatusCode == http.StatusOK {
 			break
 		}

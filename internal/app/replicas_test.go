@@ -189,9 +189,9 @@ func TestReplicaCancelEpisodeAndAccess(t *testing.T) {
 	if got.Decision == nil || !cmp.Equal(got.Decision.Invoked, []string{"shop"}) {
 		t.Errorf("routing on B = %+v, want shop invoked", got.Decision)
 	}
-	// Cancelling a finished turn answers turn_finished wherever it ran (README).
+	// Cancelling a finished turn is the same conflict wherever it ran (409 turn_finished).
 	if got := r.b.do(t, http.MethodDelete, "/v1/turns/"+c.TurnID, alice, nil, nil).StatusCode; got != http.StatusConflict {
-		t.Errorf("DELETE on B of the finished turn = %d, want 409 turn_finished", got)
+		t.Errorf("DELETE on B of the finished turn = %d, want 409", got)
 	}
 	t.Run("bob once completed", bobSeesNothing)
 	r.checkBRanNothing(t, "offers.search")

@@ -12,8 +12,10 @@ import (
 // are few (the partial index turns_running holds only them), so the count stays cheap.
 const qRunningTurns = `SELECT COUNT(*) FROM turns WHERE state = 'running' AND principal = ?`
 
-// The memory store does not count: it serves one process, whose own count is exact.
-var _ orchestrator.RunningCounter = (*sqlStore)(nil)
+var (
+	_ orchestrator.RunningCounter = (*sqlStore)(nil)
+	_ orchestrator.RunningCounter = (*Memory)(nil)
+)
 
 // RunningTurns implements orchestrator.RunningCounter: the count covers every process that
 // shares the database, which is what makes the running-turns limit hold across replicas.
@@ -21,6 +23,22 @@ func (s *sqlStore) RunningTurns(ctx context.Context, p principal.Principal) (int
 	var n int
 	if err := s.read.QueryRowContext(ctx, s.dialect(qRunningTurns), string(p)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: count running turns: %w", err)
+	}
+	return n, nil
+}
+
+// RunningTurns implements orchestrator.RunningCounter. A turn stops counting when FinishTurn
+// stores its end, before its turn.completed is published, so a client that waits for
+// turn.completed and starts the next turn is never refused for the turn it just saw end. The
+// store is bounded (WithMaxEpisodes), so the scan is too.
+func (m *Memory) RunningTurns(_ context.Context, p principal.Principal) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, t := range m.turns {
+		if t.State == orchestrator.TurnRunning && t.Principal == p {
+			n++
+		}
 	}
 	return n, nil
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestServeMetricsOnItsOwnListener: with --metrics-addr, /metrics is served there and only
+// there; the API listener answers 404 for it.
+func TestServeMetricsOnItsOwnListener(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	metricsAddr := freeAddr(t)
+	environ := envMap(map[string]string{devSecretEnv: testSecret, "SWITCHBOARD_STORE_DRIVER": "memory"})
+	ready := make(chan string, 1)
+	served := make(chan error, 1)
+	var serveErr bytes.Buffer
+	go func() {
+		served <- serve(ctx, serveFlags{addr: "127.0.0.1:0", metricsAddr: metricsAddr, agents: "../../agents"}, &bytes.Buffer{}, &serveErr, environ, ready)
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-served:
+		t.Fatalf("serve ended: %v\n%s", err, serveErr.String())
+	}
+	get := func(url string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	status, body := get("http://" + metricsAddr + "/metrics")
+	if status != http.StatusOK || !strings.Contains(body, "switchboard_fanout_cap_exceeded_total") {
+		t.Errorf("GET /metrics on --metrics-addr = %d %.200q, want 200 with switchboard's metrics", status, body)
+	}
+	if status, _ := get("http://" + addr + "/metrics"); status != http.StatusNotFound {
+		t.Errorf("GET /metrics on --addr = %d, want 404: metrics are on their own listener", status)
+	}
+	if status, _ := get("http://" + metricsAddr + "/healthz"); status != http.StatusNotFound {
+		t.Errorf("GET /healthz on --metrics-addr = %d, want 404: that listener serves metrics only", status)
+	}
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	if _, err := http.Get("http://" + metricsAddr + "/metrics"); err == nil {
+		t.Error("the metrics listener still answers after shutdown")
+	}
+}
