@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 func openCommitter(t *testing.T) (*committer, *sql.DB) {
@@ -49,34 +51,52 @@ func keys(t *testing.T, db *sql.DB) map[string]bool {
 	return out
 }
 
-// Concurrent writes share transactions, and one that fails half-way rolls back to its own
-// savepoint: its first row is gone, every other write's rows are stored.
+// Writes queued while a transaction runs share the next ones (urgent writes a group of their
+// own), and one that fails half-way rolls back to its own savepoint: its first row is gone,
+// every other write's rows are stored.
 func TestCommitterGroupsAndIsolatesFailures(t *testing.T) {
 	c, db := openCommitter(t)
 	const writers = 64
 	boom := errors.New("boom")
 	errs := make([]error, writers)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range writers {
-		wg.Go(func() {
-			<-start
-			errs[i] = c.do(t.Context(), i%2 == 0, func(ctx context.Context, tx *sql.Tx) error {
-				if err := insertKV(fmt.Sprint("k", i))(ctx, tx); err != nil {
-					return err
-				}
-				if i%8 == 0 {
-					return boom // after its first write: that write must not survive
-				}
-				return insertKV(fmt.Sprint("k", i, "b"))(ctx, tx)
-			})
+	entered, release := make(chan struct{}), make(chan struct{})
+	write := func(i int) error {
+		return c.do(t.Context(), i%2 == 1, func(ctx context.Context, tx *sql.Tx) error {
+			if i == 0 { // the first leads, and holds its transaction until the rest are queued
+				close(entered)
+				<-release
+			}
+			if err := insertKV(fmt.Sprint("k", i))(ctx, tx); err != nil {
+				return err
+			}
+			if i%8 == 2 {
+				return boom // after its first write: that write must not survive
+			}
+			return insertKV(fmt.Sprint("k", i, "b"))(ctx, tx)
 		})
 	}
-	close(start)
+	var wg sync.WaitGroup
+	wg.Go(func() { errs[0] = write(0) })
+	<-entered
+	for i := 1; i < writers; i++ {
+		wg.Go(func() { errs[i] = write(i) })
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; runtime.Gosched() {
+		c.mu.Lock()
+		queued := len(c.queue) + len(c.urgent)
+		c.mu.Unlock()
+		if queued == writers-1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d writes queued behind the first, want %d", queued, writers-1)
+		}
+	}
+	close(release)
 	wg.Wait()
 	got := keys(t, db)
 	for i := range writers {
-		failed := i%8 == 0
+		failed := i%8 == 2
 		if failed != errors.Is(errs[i], boom) || (!failed && errs[i] != nil) {
 			t.Errorf("write %d = %v", i, errs[i])
 		}
@@ -84,8 +104,9 @@ func TestCommitterGroupsAndIsolatesFailures(t *testing.T) {
 			t.Errorf("write %d (failed %v): rows k%d %v, k%db %v", i, failed, i, got[fmt.Sprint("k", i)], i, got[fmt.Sprint("k", i, "b")])
 		}
 	}
-	if n := c.transactions.Load(); n >= writers {
-		t.Errorf("%d transactions for %d concurrent writes: none shared", n, writers)
+	// The first write's own, then one for the urgent writes and one for the others.
+	if n := c.transactions.Load(); n != 3 {
+		t.Errorf("%d transactions for %d writes, want 3", n, writers)
 	}
 }
 
