@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/switchboard-ai/switchboard/ccs"
+	"github.com/switchboard-ai/switchboard/definitions"
 )
 
 // Tool results the sub-agent's LLM sees. They are JSON so that a model can tell data from
@@ -97,7 +99,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
 	}
 
-	typed, err := a.reg.Decode(resp)
+	typed, err := a.decode(resp, tool)
 	if err != nil {
 		a.opts.logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "turn_id", r.req.Inherited.TurnID, "enricher", tool.Enricher, "reason", "decode")
 		r.missing++
@@ -112,6 +114,25 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 	}
 	r.used++
 	return encode(toolResult{Status: "ok", Data: typed})
+}
+
+// decode types the payload when its (domain type, enricher) pair is registered, and otherwise
+// passes it on as the JSON the CCS sent: a vertical team's agent works against its CCS with a
+// YAML file and no Go, and the models read JSON either way. An envelope for another enricher or
+// domain type than the tool asked for, or a registered pair whose payload does not fit its
+// type, is malformed.
+func (a *Agent) decode(resp *ccs.RawResponse, tool definitions.Tool) (any, error) {
+	if resp.EnricherID != tool.Enricher || (tool.DomainType != "" && resp.DomainType != tool.DomainType) {
+		return nil, fmt.Errorf("%w: envelope for (%q, %q), asked (%q, %q)", ccs.ErrMalformed, resp.DomainType, resp.EnricherID, tool.DomainType, tool.Enricher)
+	}
+	typed, err := a.reg.Decode(resp)
+	if !errors.Is(err, ccs.ErrUnregistered) {
+		return typed, err
+	}
+	if !json.Valid(resp.Payload) {
+		return nil, fmt.Errorf("%w: payload is not JSON", ccs.ErrMalformed)
+	}
+	return resp.Payload, nil
 }
 
 // securityAlert handles a principal mismatch or a bad signature: the payload is already

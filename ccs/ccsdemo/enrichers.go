@@ -23,8 +23,9 @@ type Enricher struct {
 
 // request is what an enricher needs to build its payload.
 type request struct {
-	user   userData
-	params map[string]any
+	principal string
+	user      userData
+	params    map[string]any
 }
 
 var enrichers = []Enricher{

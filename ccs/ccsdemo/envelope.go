@@ -25,7 +25,7 @@ func (s *Server) envelope(e Enricher, req ccs.EnricherRequest, fault Fault) (*cc
 	if !ok {
 		user = newMember(owner, cal)
 	}
-	payload, err := e.serve(request{user: user, params: req.Params})
+	payload, err := e.serve(request{principal: owner, user: user, params: req.Params})
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,9 @@ type Options struct {
 	Faults map[string]Fault
 	// Now is the clock for fixture dates, cache expiry and [Call.At]; nil means time.Now.
 	Now func() time.Time
+	// Fixtures answer enrichers the demo does not serve itself, by enricher id (see
+	// [LoadFixtures]).
+	Fixtures map[string]Fixture
 }
 
 // Server is the embedded demo CCS: it serves the enrichers of [Enrichers] from per-user
@@ -43,6 +46,7 @@ type Server struct {
 	signingKey  []byte
 	allowHeader bool
 	now         func() time.Time
+	fixtures    map[string]Fixture
 
 	mu     sync.Mutex
 	faults map[string]faultSlot
@@ -60,6 +64,7 @@ func New(opts Options) *Server {
 		signingKey:  append([]byte(nil), opts.SigningKey...),
 		allowHeader: opts.AllowHeaderFaults,
 		now:         opts.Now,
+		fixtures:    maps.Clone(opts.Fixtures),
 		faults:      make(map[string]faultSlot),
 		scoped:      make(map[string]map[string]faultSlot),
 		cache:       make(map[string]time.Time),
@@ -115,6 +120,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e, ok := findEnricher(id)
+	if fx, fixture := s.fixtures[id]; !ok && fixture {
+		e, ok = fx.enricher(id), true
+	}
 	if !ok {
 		writeError(w, http.StatusNotFound, ccs.CodeUnknownEnricher)
 		return

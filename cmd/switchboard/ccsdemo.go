@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
@@ -22,6 +23,7 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	addr := fs.String("addr", ":8081", "HOST:PORT to listen on")
 	cfgPath := fs.String("config", "", "config file whose ccs section sets credential_env, signing_key_env and faults")
 	headerFaults := fs.Bool("allow-header-faults", false, "accept per-request faults in the X-Demo-Fault header (tests)")
+	fixturesDir := fs.String("fixtures", "./agents/fixtures", "folder of <enricher id>.json fixtures answering enrichers the demo does not serve itself (see docs/adding-an-agent.md)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard ccs-demo [flags]\n\nRuns the demo context service (CCS) over HTTP, with fixtures for alice and bob and\noptional fault injection. Point serve at it with ccs: {url: http://HOST:PORT}.")
 		fs.PrintDefaults()
@@ -36,7 +38,11 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	if err := cfg.ApplyEnv(lookup); err != nil {
 		return err
 	}
-	opts := ccsdemo.Options{Credential: cfg.CCS.Credential, AllowHeaderFaults: *headerFaults, Faults: map[string]ccsdemo.Fault{}}
+	fixtures, err := ccsdemo.LoadFixtures(os.DirFS(*fixturesDir), ".")
+	if err != nil {
+		return err
+	}
+	opts := ccsdemo.Options{Credential: cfg.CCS.Credential, AllowHeaderFaults: *headerFaults, Faults: map[string]ccsdemo.Fault{}, Fixtures: fixtures}
 	if cfg.CCS.SigningKey != "" {
 		opts.SigningKey = []byte(cfg.CCS.SigningKey)
 	}
@@ -51,7 +57,7 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	srv := &http.Server{Handler: ccsdemo.New(opts), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("demo CCS listening", "url", "http://"+displayAddr(ln.Addr()), "faults", len(opts.Faults))
+	log.Info("demo CCS listening", "url", "http://"+displayAddr(ln.Addr()), "faults", len(opts.Faults), "fixtures", len(fixtures))
 	select {
 	case err := <-served:
 		return err

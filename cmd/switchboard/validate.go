@@ -5,16 +5,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path"
 
+	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/config"
 )
 
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "config file; with a ccs.url other than embedded, enrichers are not checked against the demo CCS")
 	dir := fs.String("agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent, as serve does)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: switchboard validate [--agents DIR]\n\nChecks every Agent Definition in DIR and prints every problem with file:line.\nExit status 1 when there is any problem.")
+		fmt.Fprintln(stderr, "Usage: switchboard validate [--agents DIR] [--config FILE]\n\nChecks every Agent Definition in DIR and prints every problem with file:line, then warns about\ntools whose enricher neither the embedded demo CCS nor a fixture in DIR/fixtures answers.\nExit status 1 when there is any problem (warnings do not count).")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -43,5 +48,40 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		return withAgentsHint(err)
 	}
 	fmt.Fprintf(stdout, "%s: %d definitions OK\n", *dir, len(set.All()))
+	if *cfgPath != "" {
+		cfg, err := config.Load(*cfgPath)
+		if err != nil {
+			return err
+		}
+		if u := cfg.CCS.URL; u != "" && u != "embedded" {
+			return nil // a real CCS answers the enrichers
+		}
+	}
+	if !builtIn {
+		fsys = os.DirFS(folder)
+		folder = "."
+	}
+	fixtures, err := ccsdemo.LoadFixtures(fsys, path.Join(folder, ccsdemo.FixturesDir))
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	for _, w := range unansweredEnrichers(set, fixtures) {
+		fmt.Fprintln(stdout, "warning:", w)
+	}
 	return nil
+}
+
+// unansweredEnrichers lists the tools whose enricher the embedded demo CCS cannot answer: no
+// demo enricher and no fixture. Such an agent says "unavailable" until a CCS is configured.
+func unansweredEnrichers(set *definitions.Set, fixtures map[string]ccsdemo.Fixture) []string {
+	var out []string
+	for _, d := range set.All() {
+		for _, t := range d.Tools {
+			if !ccsdemo.Serves(t.Enricher, fixtures) {
+				out = append(out, fmt.Sprintf("%s: tool %s: enricher %q has no fixture (%s/%s.json) and the demo CCS does not serve it: add one, or point ccs.url at a CCS that does",
+					d.Source.File, t.Name, t.Enricher, ccsdemo.FixturesDir, t.Enricher))
+			}
+		}
+	}
+	return out
 }

@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -135,13 +137,17 @@ func New(ctx context.Context, o Options) (_ *App, err error) {
 			return reg.Model(alias)
 		}
 	}
-	enricher, err := a.ccsClient(cfg.CCS, o.CCSTransport)
+	enricher, err := a.ccsClient(cfg.CCS, o.CCSTransport, o)
 	if err != nil {
 		return nil, err
 	}
+	// Typed payloads for the demo's own enrichers, when the demo answers; every other
+	// (domain type, enricher) pair reaches the models as the JSON its CCS sent.
 	registry := ccs.NewRegistry()
-	if err := ccsdemo.Register(registry); err != nil {
-		return nil, err
+	if a.Demo != nil {
+		if err := ccsdemo.Register(registry); err != nil {
+			return nil, err
+		}
 	}
 	check := ccs.CheckOptions{}
 	if cfg.CCS.SigningKey != "" {
@@ -311,13 +317,17 @@ func modelAlias(d *definitions.Definition) string {
 	return d.Model
 }
 
-func (a *App) ccsClient(c config.CCS, transport http.RoundTripper) (*ccs.Client, error) {
+func (a *App) ccsClient(c config.CCS, transport http.RoundTripper, o Options) (*ccs.Client, error) {
 	cc := ccs.ClientConfig{BaseURL: c.URL, Credential: c.Credential, Timeout: c.Timeout}
 	if transport != nil {
 		cc.HTTPClient = &http.Client{Transport: transport}
 	}
 	if c.URL == "" || c.URL == "embedded" {
-		opts := ccsdemo.Options{Credential: c.Credential, Faults: map[string]ccsdemo.Fault{}}
+		fixtures, err := loadFixtures(o)
+		if err != nil {
+			return nil, err
+		}
+		opts := ccsdemo.Options{Credential: c.Credential, Faults: map[string]ccsdemo.Fault{}, Fixtures: fixtures}
 		if c.SigningKey != "" {
 			opts.SigningKey = []byte(c.SigningKey)
 		}
@@ -381,6 +391,15 @@ func (a *App) openStore(ctx context.Context, c config.Store, opts ...store.Optio
 		a.closers = append(a.closers, s.Close)
 		return s, nil
 	}
+}
+
+// loadFixtures reads the demo CCS fixtures beside the agent definitions (fixtures/), which
+// answer the enrichers of agents the demo does not know.
+func loadFixtures(o Options) (map[string]ccsdemo.Fixture, error) {
+	if o.AgentsFS != nil {
+		return ccsdemo.LoadFixtures(o.AgentsFS, path.Join(o.AgentsDir, ccsdemo.FixturesDir))
+	}
+	return ccsdemo.LoadFixtures(os.DirFS(o.AgentsDir), ccsdemo.FixturesDir)
 }
 
 func ccsMode(c config.CCS) string {

@@ -299,7 +299,7 @@
       if (all.length > offers.length) {
         const more = document.createElement('p');
         more.className = 'more';
-        more.textContent = `and ${all.length - offers.length} more in the answer above`;
+        more.textContent = `${all.length} offers in all, listed in the answer`;
         box.append(more);
       }
       return box;

@@ -11,15 +11,26 @@ import (
 // argSource is the request text that arguments are taken from. Words taken by one
 // parameter are not offered to the next.
 type argSource struct {
-	text   string
-	words  []word
-	used   []bool
-	domain map[string]bool // stems that describe the tools rather than what is asked about
+	text  string
+	words []word
+	used  []bool
+	vocab toolVocab
+	// keepUnits is set for a second try when every word of a request was tool vocabulary:
+	// words that only the parameters' descriptions use are then the user's own.
+	keepUnits bool
 }
 
-func newArgSource(text string, domain map[string]bool) *argSource {
+// toolVocab are the stems that describe the tools rather than what is asked about: those of
+// the prompt and the tools' names and descriptions, and those only the parameters'
+// descriptions use ("bags" in "2 bags of kibble" is the unit, not the product; but "running
+// shoes" in an example of a query is what the user may well be looking for).
+type toolVocab struct {
+	tools, units map[string]bool
+}
+
+func newArgSource(text string, vocab toolVocab) *argSource {
 	ws := scanWords(text)
-	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), domain: domain}
+	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), vocab: vocab}
 }
 
 // markSpan marks every word inside text[start:end] as used.
@@ -35,7 +46,7 @@ func (a *argSource) markSpan(start, end int) {
 // request meant for this tool; secondary (the whole request, with any earlier turn it
 // quotes) is consulted only for required parameters that primary cannot fill. Optional
 // parameters with nothing to fill them are left out.
-func extractArgs(schema any, primary, secondary string, domain map[string]bool) map[string]any {
+func extractArgs(schema any, primary, secondary string, domain toolVocab) map[string]any {
 	params := paramsOf(schema)
 	slices.SortStableFunc(params, func(a, b param) int { return int(kindOf(a)) - int(kindOf(b)) })
 	args := map[string]any{}
@@ -74,6 +85,11 @@ func (a *argSource) extract(p param) (any, bool) {
 	case kindDate:
 		return a.date()
 	case kindText:
+		if v, ok := a.content(false); ok {
+			return v, ok
+		}
+		a.keepUnits = true
+		defer func() { a.keepUnits = false }()
 		return a.content(false)
 	}
 	return nil, false
@@ -317,5 +333,7 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 
 func (a *argSource) isDomain(lower string) bool {
 	ts := appendTerms(nil, lower)
-	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !a.domain[t] })
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool {
+		return !a.vocab.tools[t] && (a.keepUnits || !a.vocab.units[t])
+	})
 }

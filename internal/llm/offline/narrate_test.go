@@ -73,6 +73,13 @@ func TestNarrateShapes(t *testing.T) {
 			want: "I found 2 offers:\n- Pegasus road shoes: $104.00 at Nike, 20% off until Nov 27\n- Ghost 16: $118.95 at Running Warehouse, 15% off until Nov 24",
 		},
 		{
+			name: "a search that matched nothing says so before what it sent instead",
+			tool: "search_offers", args: `{"query":"laptop"}`,
+			data: `{"query":"laptop","matched_query":false,"offers":[` +
+				`{"id":"off-a-107","title":"Hydro Flask 24 oz","merchant":"REI","price":29.95,"currency":"USD","discount_percent":25,"ends":"2026-12-06"}]}`,
+			want: "I found nothing for “laptop” right now; here is 1 offer instead:\n- Hydro Flask 24 oz: $29.95 at REI, 25% off until Dec 6",
+		},
+		{
 			name: "items inherit the currency of the object around them",
 			tool: "lookup_price", args: `{"product":"PlayStation 5"}`,
 			data: `{"product":"PlayStation 5","currency":"EUR","quotes":[{"product":"PlayStation 5","store":"MediaMarkt","price":499,"in_stock":true},{"product":"PlayStation 5","store":"Fnac","price":479.99,"in_stock":false}]}`,

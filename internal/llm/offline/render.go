@@ -104,6 +104,19 @@ func (r renderer) object(obj []field, t topic) piece {
 			}
 		}
 	}
+	if q, ok := unmatchedQuery(obj); ok {
+		// The service found nothing for what was asked and sent something else: say so
+		// rather than present the list as matches.
+		for i, b := range blocks {
+			if b.kind == pieceList {
+				verb := "are"
+				if strings.HasPrefix(b.found, "1 ") {
+					verb = "is"
+				}
+				blocks[i].found = fmt.Sprintf("nothing for “%s” right now; here %s %s instead", q, verb, b.found)
+			}
+		}
+	}
 	if len(facts) == 0 {
 		switch len(blocks) {
 		case 0:
@@ -123,6 +136,25 @@ func (r renderer) object(obj []field, t topic) piece {
 		lines = append(lines, b.standalone())
 	}
 	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+}
+
+// unmatchedQuery reports the query of an object that says its results do not match it: a
+// false flag named like "matched_query" or "match", beside a "query" (or "q", "search") field.
+func unmatchedQuery(obj []field) (string, bool) {
+	unmatched, query := false, ""
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case bool:
+			if w := strings.Fields(humanise(f.key)); len(w) > 0 && (w[0] == "matched" || w[0] == "match") && !v {
+				unmatched = true
+			}
+		case string:
+			if k := strings.ToLower(f.key); k == "query" || k == "q" || k == "search" {
+				query = strings.TrimSpace(v)
+			}
+		}
+	}
+	return query, unmatched && query != ""
 }
 
 // list renders an array: scalars inline, records as up to listLimit bullets. cur is the

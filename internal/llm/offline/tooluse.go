@@ -24,21 +24,21 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		return nil, directAnswer(text, tools)
 	}
 	sources := make([]docSource, len(tools))
-	domain := map[string]bool{}
+	domain := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
 	for _, t := range terms(req.system) {
-		domain[t] = true
+		domain.tools[t] = true
 	}
 	for i, t := range tools {
 		texts := []string{humanise(t.Function.Name), t.Function.Description}
 		for _, term := range terms(strings.Join(texts, " ")) {
-			domain[term] = true
+			domain.tools[term] = true
 		}
 		var minor []string
 		for _, p := range paramsOf(t.Function.Parameters) {
 			minor = append(minor, humanise(p.name), p.desc)
 		}
 		for _, term := range terms(strings.Join(minor, " ")) {
-			domain[term] = true // "bags" in "2 bags of kibble" is the unit, not the product
+			domain.units[term] = true
 		}
 		sources[i] = docSource{texts: texts, minor: minor}
 	}
@@ -117,7 +117,7 @@ func fitBoost(tools []llms.Tool) func(string) []float64 {
 	return func(text string) []float64 {
 		found := map[paramKind]bool{}
 		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
-			_, found[k] = newArgSource(text, nil).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
+			_, found[k] = newArgSource(text, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
 		}
 		out := make([]float64, len(tools))
 		for i := range tools {

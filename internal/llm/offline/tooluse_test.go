@@ -90,7 +90,7 @@ func TestExtractArgsRequiredBestEffort(t *testing.T) {
 		"flag":  prop("boolean", ""),
 		"limit": prop("integer", ""),
 	})
-	domain := map[string]bool{stem("offers"): true}
+	domain := toolVocab{tools: map[string]bool{stem("offers"): true}}
 	got := extractArgs(params, "offers", "", domain)
 	want := map[string]any{"query": "offers", "kind": "fast", "flag": false}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -100,5 +100,29 @@ func TestExtractArgsRequiredBestEffort(t *testing.T) {
 	want = map[string]any{"query": "cheap top", "kind": "cheap", "flag": false, "limit": int64(3)}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("extractArgs() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A query parameter whose description gives examples ("running shoes") still gets the user's
+// product, without the request words the tools are described with ("deals").
+func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
+	params := schema([]string{"query"}, map[string]any{
+		"query": prop("string", `What the user is shopping for, e.g. "running shoes" or "4k tv".`),
+	})
+	vocab := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
+	for _, t := range terms("search offers: Search current offers, deals and sales matching a product") {
+		vocab.tools[t] = true
+	}
+	for _, t := range terms(`query What the user is shopping for, e.g. "running shoes" or "4k tv".`) {
+		vocab.units[t] = true
+	}
+	for in, want := range map[string]string{
+		"any deals on running shoes?":           "running shoes",
+		"deals on a 4k tv":                      "4k tv",
+		"any deals on a laptop for my daughter": "laptop daughter",
+	} {
+		if got := extractArgs(params, in, "", vocab)["query"]; got != want {
+			t.Errorf("query for %q = %v, want %q", in, got, want)
+		}
 	}
 }
