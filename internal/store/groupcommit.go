@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -81,20 +82,14 @@ func (c *committer) do(ctx context.Context, urgent bool, fn func(ctx context.Con
 		group := c.next()
 		c.mu.Unlock()
 		c.commit(group)
+		mine := slices.Contains(group, op)
 		c.mu.Lock()
-		answered := false
-		select {
-		case err := <-op.err:
-			op.err <- err // keep it for the return below
-			answered = true
-		default:
-		}
 		switch {
 		case len(c.urgent)+len(c.queue) == 0:
 			c.leading = false
 			c.mu.Unlock()
 			return <-op.err
-		case answered:
+		case mine:
 			// Done here: the next write queued leads on, so no caller serves others for long.
 			next := c.queue
 			if len(c.urgent) > 0 {
@@ -150,30 +145,26 @@ func (c *committer) commit(group []*writeOp) {
 	defer tx.Rollback() // a no-op once committed
 	if len(group) == 1 {
 		// Alone in its transaction: no savepoint needed, a failure rolls back the transaction.
-		op := group[0]
-		if errs[0] = op.ctx.Err(); errs[0] == nil {
-			errs[0] = op.fn(context.WithoutCancel(op.ctx), tx)
+		if errs[0] = group[0].ctx.Err(); errs[0] == nil {
+			errs[0] = group[0].fn(context.WithoutCancel(group[0].ctx), tx)
 		}
 		if errs[0] != nil {
-			_ = tx.Rollback()
 			answer(nil)
 			return
 		}
-	}
-	for i, op := range group {
-		if len(group) == 1 {
-			break
-		}
-		if err := op.ctx.Err(); err != nil {
-			errs[i] = context.Cause(op.ctx)
-			continue
-		}
-		var fatal error
-		if errs[i], fatal = c.run(ctx, tx, op); fatal != nil {
-			// The transaction may hold part of a failed write: none of the group is stored.
-			clear(errs)
-			answer(fatal)
-			return
+	} else {
+		for i, op := range group {
+			if err := op.ctx.Err(); err != nil {
+				errs[i] = context.Cause(op.ctx)
+				continue
+			}
+			var fatal error
+			if errs[i], fatal = c.run(ctx, tx, op); fatal != nil {
+				// The transaction may hold part of a failed write: none of the group is stored.
+				clear(errs)
+				answer(fatal)
+				return
+			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
