@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -244,7 +245,7 @@ func (s *Service) stopRunning(turnID string) {
 // (which also tells a turn a sweep has failed meanwhile from a database error).
 func (s *Service) endInOneCommit(ctx context.Context, out *stream.Guard, log *stream.TurnLog, rec TurnRecord) bool {
 	es, ok := s.cfg.Store.(EndStore)
-	if !ok || any(s.cfg.Hub.Store()) != any(s.cfg.Store) {
+	if !ok || !sameStore(s.cfg.Hub.Store(), s.cfg.Store) {
 		return false
 	}
 	out.FlushHeld() // what the guard holds back goes out before the end, as through Publish
@@ -259,6 +260,13 @@ func (s *Service) endInOneCommit(ctx context.Context, out *stream.Guard, log *st
 		s.cfg.Logger.WarnContext(ctx, "store turn end in one commit; storing it in two", "turn_id", rec.ID, "err", err)
 	}
 	return err == nil
+}
+
+// sameStore reports whether a and b are one store. Comparing interfaces whose dynamic type is
+// not comparable panics, so such stores are taken for different ones.
+func sameStore(a, b any) bool {
+	ta := reflect.TypeOf(a)
+	return ta != nil && ta == reflect.TypeOf(b) && ta.Comparable() && a == b
 }
 
 // lateEndMessage tells the user why a turn that ran to its end still failed: a sweep took this

@@ -296,3 +296,23 @@ func TestTurnEndsInOneCommit(t *testing.T) {
 		})
 	}
 }
+
+func TestSameStore(t *testing.T) {
+	type uncomparable struct{ s []int }
+	a, b := &fakeStore{}, &fakeStore{}
+	for _, tt := range []struct {
+		name string
+		x, y any
+		want bool
+	}{
+		{"one pointer", a, a, true},
+		{"two pointers", a, b, false},
+		{"other types", a, stream.NewMemoryLogStore(), false},
+		{"uncomparable values", uncomparable{}, uncomparable{}, false}, // must not panic
+		{"nil", nil, nil, false},
+	} {
+		if got := sameStore(tt.x, tt.y); got != tt.want {
+			t.Errorf("%s: sameStore() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
