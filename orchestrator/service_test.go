@@ -298,7 +298,7 @@ func TestTurnEndsInOneCommit(t *testing.T) {
 }
 
 func TestSameStore(t *testing.T) {
-	type uncomparable struct{ s []int }
+	type uncomparable struct{ _ []int }
 	a, b := &fakeStore{}, &fakeStore{}
 	for _, tt := range []struct {
 		name string
