@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -216,13 +217,11 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	}
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
 	rec.Decision = &res.Decision
-	outcome = s.storeEnd(ctx, out, rec)
-	// The turn stops counting as running here, before clients learn it ended: a cancel sent
-	// on turn.completed must find it finished (409), not running.
-	s.mu.Lock()
-	delete(s.run, rec.ID)
-	s.mu.Unlock()
-	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
+	if !s.endInOneCommit(ctx, out, log, rec) {
+		outcome = s.storeEnd(ctx, out, rec)
+		s.stopRunning(rec.ID)
+		out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
+	}
 	if err := log.Err(); err != nil {
 		// Live followers saw every event; replays from the store (another replica, or after
 		// the grace period) will miss some.
@@ -230,6 +229,44 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	}
 	// The log stays in memory for a grace period for followers, then only in the store.
 	s.cfg.Hub.Done(rec.ID)
+}
+
+// stopRunning drops the turn from those running here. It happens before clients learn the turn
+// ended: a cancel sent on turn.completed must find it finished (409), not running.
+func (s *Service) stopRunning(turnID string) {
+	s.mu.Lock()
+	delete(s.run, turnID)
+	s.mu.Unlock()
+}
+
+// endInOneCommit stores the turn's end and closes its log in one transaction, when the store
+// can (an [EndStore] that is also the hub's log store), and reports whether it did. When it
+// reports false nothing of the end is stored or shown, and the caller stores it in two steps
+// (which also tells a turn a sweep has failed meanwhile from a database error).
+func (s *Service) endInOneCommit(ctx context.Context, out *stream.Guard, log *stream.TurnLog, rec TurnRecord) bool {
+	es, ok := s.cfg.Store.(EndStore)
+	if !ok || !sameStore(s.cfg.Hub.Store(), s.cfg.Store) {
+		return false
+	}
+	out.FlushHeld() // what the guard holds back goes out before the end, as through Publish
+	err := log.PublishEnd(stream.TurnCompleted{TurnID: rec.ID, Outcome: rec.Outcome}, func(ctx context.Context, recs []stream.Record) error {
+		if err := es.FinishTurnWithEvents(ctx, rec, recs); err != nil {
+			return err
+		}
+		s.stopRunning(rec.ID)
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrTurnFinished) {
+		s.cfg.Logger.WarnContext(ctx, "store turn end in one commit; storing it in two", "turn_id", rec.ID, "err", err)
+	}
+	return err == nil
+}
+
+// sameStore reports whether a and b are one store. Comparing interfaces whose dynamic type is
+// not comparable panics, so such stores are taken for different ones.
+func sameStore(a, b any) bool {
+	ta := reflect.TypeOf(a)
+	return ta != nil && ta == reflect.TypeOf(b) && ta.Comparable() && a == b
 }
 
 // lateEndMessage tells the user why a turn that ran to its end still failed: a sweep took this

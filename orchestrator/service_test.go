@@ -210,3 +210,109 @@ func TestLateEndOfAnAbandonedTurn(t *testing.T) {
 		t.Errorf("last two events (-want +got):\n%s", diff)
 	}
 }
+
+// endStore is a fakeStore that is also the hub's log store and can store a turn's end with its
+// log's last records in one call, as the SQL stores do.
+type endStore struct {
+	*fakeStore
+	*stream.MemoryLogStore
+	endErr   error // FinishTurnWithEvents fails with it and stores nothing, when set
+	ends     int   // FinishTurnWithEvents calls
+	finishes int   // FinishTurn calls
+}
+
+func (s *endStore) FinishTurn(ctx context.Context, t TurnRecord) error {
+	s.mu.Lock()
+	s.finishes++
+	s.mu.Unlock()
+	return s.fakeStore.FinishTurn(ctx, t)
+}
+
+func (s *endStore) FinishTurnWithEvents(ctx context.Context, t TurnRecord, recs []stream.Record) error {
+	s.mu.Lock()
+	s.ends++
+	s.mu.Unlock()
+	if s.endErr != nil {
+		return s.endErr
+	}
+	if err := s.fakeStore.FinishTurn(ctx, t); err != nil {
+		return err
+	}
+	return s.MemoryLogStore.AppendEvents(ctx, t.ID, recs)
+}
+
+// A store that is also the hub's log store gets a turn's end and the log's last records in one
+// call; when it refuses because a sweep failed the turn, the end is stored in two steps, which
+// close the log as failed after a plain-words error.
+func TestTurnEndsInOneCommit(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		endErr      error
+		finishErr   error
+		wantOutcome stream.Outcome
+		wantEnds    int
+		wantFinish  int
+	}{
+		{"one commit", nil, nil, stream.OutcomeOK, 1, 0},
+		{"abandoned meanwhile", fmt.Errorf("store: %w", ErrTurnFinished), fmt.Errorf("store: %w", ErrTurnFinished), stream.OutcomeFailed, 1, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			store := &endStore{fakeStore: &fakeStore{finishErr: tt.finishErr}, MemoryLogStore: stream.NewMemoryLogStore(), endErr: tt.endErr}
+			orc := newTestOrchestrator(t, 3, &scriptedModel{}, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+			hub := stream.NewHub(store)
+			defer hub.Close()
+			svc, err := NewService(ServiceConfig{Orchestrator: orc, Store: store, Hub: hub, Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Fatalf("NewService() = %v", err)
+			}
+			rec, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", Message: "hello"})
+			if err != nil {
+				t.Fatalf("Start() = %v", err)
+			}
+			if err := svc.Wait(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			// Replayed from the store: the whole log, ending as the stored turn does.
+			recs, err := store.Events(t.Context(), rec.ID, 0)
+			if err != nil || len(recs) == 0 {
+				t.Fatalf("Events() = %v, %v", recs, err)
+			}
+			for i, r := range recs {
+				if r.ID != uint64(i+1) {
+					t.Fatalf("stored ids = %v..., want 1, 2, 3...", recs[:i+1])
+				}
+			}
+			if end, ok := recs[len(recs)-1].Event.(stream.TurnCompleted); !ok || end.Outcome != tt.wantOutcome {
+				t.Errorf("stored log ends on %#v, want turn.completed %s", recs[len(recs)-1].Event, tt.wantOutcome)
+			}
+			if store.ends != tt.wantEnds || store.finishes != tt.wantFinish {
+				t.Errorf("FinishTurnWithEvents calls %d, FinishTurn calls %d; want %d, %d", store.ends, store.finishes, tt.wantEnds, tt.wantFinish)
+			}
+			if tt.endErr == nil {
+				if got, err := store.Turn(t.Context(), "alice", rec.ID); err != nil || got.State != TurnCompleted {
+					t.Errorf("stored turn = %s, %v; want completed", got.State, err)
+				}
+			}
+		})
+	}
+}
+
+func TestSameStore(t *testing.T) {
+	type uncomparable struct{ _ []int }
+	a, b := &fakeStore{}, &fakeStore{}
+	for _, tt := range []struct {
+		name string
+		x, y any
+		want bool
+	}{
+		{"one pointer", a, a, true},
+		{"two pointers", a, b, false},
+		{"other types", a, stream.NewMemoryLogStore(), false},
+		{"uncomparable values", uncomparable{}, uncomparable{}, false}, // must not panic
+		{"nil", nil, nil, false},
+	} {
+		if got := sameStore(tt.x, tt.y); got != tt.want {
+			t.Errorf("%s: sameStore() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -74,6 +74,15 @@ type Episode struct {
 	Turns     []TurnRecord        `json:"turns"`
 }
 
+// EndStore is a Store that can also store a turn's end together with the last records of its
+// event log, in one transaction: one commit instead of two at every turn's end. The service
+// uses it when the store is also its hub's log store.
+type EndStore interface {
+	// FinishTurnWithEvents does FinishTurn and appends recs to the turn's log, all of it or,
+	// on any error (ErrTurnFinished included), nothing.
+	FinishTurnWithEvents(ctx context.Context, t TurnRecord, recs []stream.Record) error
+}
+
 // Store keeps episodes and turns. Implementations must be safe for concurrent use; lookups
 // are always scoped to a principal.
 type Store interface {

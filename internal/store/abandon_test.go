@@ -424,3 +424,56 @@ func testLeases(t *testing.T, a, b testStore) {
 	}
 	assertAbandoned(t, a, bob, "tb", nil)
 }
+
+// testFinishWithEvents: FinishTurnWithEvents stores a turn's end and its log's last records
+// together, or nothing: not for a turn a sweep has failed, nor when an id is taken.
+func testFinishWithEvents(t *testing.T, s testStore) {
+	ctx := t.Context()
+	es, ok := s.(orchestrator.EndStore)
+	if !ok {
+		t.Fatalf("%T is not an orchestrator.EndStore", s)
+	}
+	end := func(id string) []stream.Record {
+		return []stream.Record{
+			{ID: 2, Event: stream.ReplyDelta{Text: "done"}},
+			{ID: 3, Event: stream.TurnCompleted{TurnID: id, Outcome: stream.OutcomeDegraded}},
+		}
+	}
+	first := sampleRecords()[:1]
+
+	// Running: both stored.
+	ok1 := turnRec(alice, "end-ok", "ep-end-ok", "")
+	mustCreate(t, s, ok1)
+	if err := s.AppendEvent(ctx, ok1.ID, first[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := es.FinishTurnWithEvents(ctx, finished(ok1), end(ok1.ID)); err != nil {
+		t.Fatalf("FinishTurnWithEvents() = %v", err)
+	}
+	if got, err := s.Turn(ctx, alice, ok1.ID); err != nil || !cmp.Equal(stored(finished(ok1)), got) {
+		t.Errorf("Turn() = %+v, %v; want it finished", got, err)
+	}
+	assertLog(t, s, ok1.ID, append(first[:1:1], end(ok1.ID)...))
+
+	// Abandoned first: ErrTurnFinished, and the log keeps only the sweep's end.
+	late := turnRec(alice, "end-late", "ep-end-late", "")
+	mustCreate(t, s, late)
+	if n, err := s.AbandonOwned(ctx); err != nil || n != 1 {
+		t.Fatalf("AbandonOwned() = %d, %v; want 1, nil", n, err)
+	}
+	if err := es.FinishTurnWithEvents(ctx, finished(late), end(late.ID)); !errors.Is(err, orchestrator.ErrTurnFinished) {
+		t.Errorf("FinishTurnWithEvents(abandoned) = %v, want %v", err, orchestrator.ErrTurnFinished)
+	}
+	assertAbandoned(t, s, alice, late.ID, nil)
+
+	// An id already taken: ErrRecordExists, and the turn is still running.
+	taken := turnRec(alice, "end-taken", "ep-end-taken", "")
+	mustCreate(t, s, taken)
+	if err := s.AppendEvent(ctx, taken.ID, stream.Record{ID: 3, Event: stream.ReplyDelta{Text: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := es.FinishTurnWithEvents(ctx, finished(taken), end(taken.ID)); !errors.Is(err, stream.ErrRecordExists) {
+		t.Errorf("FinishTurnWithEvents(taken id) = %v, want %v", err, stream.ErrRecordExists)
+	}
+	assertRunning(t, s, alice, taken.ID, []stream.Record{{ID: 3, Event: stream.ReplyDelta{Text: "x"}}})
+}

@@ -121,8 +121,8 @@ func benchmarkEpisodeHistory(b *testing.B, s orchestrator.Store) {
 }
 
 // BenchmarkTurnWrites drives what a turn writes, from c turns at once: CreateTurn, a batch of
-// streamed events mid-turn, then the end (FinishTurn and the last batch, closed by
-// turn.completed). It reports turns/s and the time from a turn's start to its end being
+// streamed events mid-turn, then the end (the stored turn and the last batch, closed by
+// turn.completed, in one transaction). It reports turns/s and the time from a turn's start to its end being
 // committed (p50, p99): how far SQLite's single writer lets concurrent turns go.
 func BenchmarkTurnWrites(b *testing.B) {
 	for _, c := range []int{1, 8, 32, 128} {
@@ -189,10 +189,8 @@ func benchmarkTurnWrites(b *testing.B, s *SQLite, c int) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 }
 
-// finishTurn writes a turn's end as the service does: the stored turn, then its last events.
+// finishTurn writes a turn's end as the service does: the stored turn and its log's last
+// events in one transaction.
 func finishTurn(ctx context.Context, s *SQLite, rec orchestrator.TurnRecord, end []stream.Record) error {
-	if err := s.FinishTurn(ctx, rec); err != nil {
-		return err
-	}
-	return s.AppendEvents(ctx, rec.ID, end)
+	return s.FinishTurnWithEvents(ctx, rec, end)
 }

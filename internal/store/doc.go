@@ -13,6 +13,8 @@
 //     returns the first turn with existing=true, also when the two calls race.
 //   - FinishTurn writes only what a turn's end sets: state, outcome, reply, decision, completed,
 //     and only while the turn is running: a late one fails with orchestrator.ErrTurnFinished.
+//     FinishTurnWithEvents (orchestrator.EndStore) does it and appends the log's last records
+//     in one transaction, all or nothing.
 //   - Times come back in UTC to the microsecond; records share no memory with the caller.
 //   - Each store writes its instance id (WithInstance) as the owner of the turns it creates,
 //     and RenewLease keeps that id's lease. AbandonOwned finishes, as failed, the running turns

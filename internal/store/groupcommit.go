@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -27,6 +28,7 @@ type committer struct {
 	db *sql.DB
 
 	mu      sync.Mutex
+	urgent  []*writeOp // run before queue, in groups of their own
 	queue   []*writeOp
 	leading bool // a caller is running transactions
 	closed  bool
@@ -48,20 +50,28 @@ func newCommitter(db *sql.DB) *committer { return &committer{db: db} }
 // committed (fn's error, or the commit's). fn sees a context that is not cancelled mid-write
 // (interrupting SQLite rolls back the whole transaction, the other writes' too): ctx is checked
 // when the transaction reaches fn, and fn must not block.
-func (c *committer) do(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+//
+// An urgent write (one a user waits on before anything else can happen, such as creating a
+// turn) goes ahead of the others queued, in a group of urgent writes only: a commit of many
+// event batches must not delay a turn's start.
+func (c *committer) do(ctx context.Context, urgent bool, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	op := &writeOp{ctx: ctx, fn: fn, err: make(chan error, 1), lead: make(chan struct{}, 1)}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
 		return errClosed
 	}
-	c.queue = append(c.queue, op)
+	if urgent {
+		c.urgent = append(c.urgent, op)
+	} else {
+		c.queue = append(c.queue, op)
+	}
 	if c.leading {
 		c.mu.Unlock()
 		select {
 		case err := <-op.err: // a leader ran it
 			return err
-		case <-op.lead: // the leader handed over; op is first in the queue
+		case <-op.lead: // the leader handed over: op is next
 		}
 		c.mu.Lock()
 	}
@@ -69,32 +79,40 @@ func (c *committer) do(ctx context.Context, fn func(ctx context.Context, tx *sql
 	c.leaders.Add(1)
 	defer c.leaders.Done()
 	for {
-		n := min(len(c.queue), maxGroup)
-		group := c.queue[:n:n]
-		c.queue = c.queue[n:]
+		group := c.next()
 		c.mu.Unlock()
 		c.commit(group)
+		mine := slices.Contains(group, op)
 		c.mu.Lock()
-		answered := false
-		select {
-		case err := <-op.err:
-			op.err <- err // keep it for the return below
-			answered = true
-		default:
-		}
 		switch {
-		case len(c.queue) == 0:
+		case len(c.urgent)+len(c.queue) == 0:
 			c.leading = false
 			c.mu.Unlock()
 			return <-op.err
-		case answered:
-			// Done here: the first write still queued leads on, so no caller serves others
-			// for long.
-			c.queue[0].lead <- struct{}{}
+		case mine:
+			// Done here: the next write queued leads on, so no caller serves others for long.
+			next := c.queue
+			if len(c.urgent) > 0 {
+				next = c.urgent
+			}
+			next[0].lead <- struct{}{}
 			c.mu.Unlock()
 			return <-op.err
 		}
 	}
+}
+
+// next takes the next group off the queues: urgent writes if any wait, else the others, up to
+// maxGroup. c.mu must be held.
+func (c *committer) next() []*writeOp {
+	q := &c.queue
+	if len(c.urgent) > 0 {
+		q = &c.urgent
+	}
+	n := min(len(*q), maxGroup)
+	group := (*q)[:n:n]
+	*q = (*q)[n:]
+	return group
 }
 
 // stop waits for the transaction in progress, if any. Writes after it fail.
@@ -127,30 +145,26 @@ func (c *committer) commit(group []*writeOp) {
 	defer tx.Rollback() // a no-op once committed
 	if len(group) == 1 {
 		// Alone in its transaction: no savepoint needed, a failure rolls back the transaction.
-		op := group[0]
-		if errs[0] = op.ctx.Err(); errs[0] == nil {
-			errs[0] = op.fn(context.WithoutCancel(op.ctx), tx)
+		if errs[0] = group[0].ctx.Err(); errs[0] == nil {
+			errs[0] = group[0].fn(context.WithoutCancel(group[0].ctx), tx)
 		}
 		if errs[0] != nil {
-			_ = tx.Rollback()
 			answer(nil)
 			return
 		}
-	}
-	for i, op := range group {
-		if len(group) == 1 {
-			break
-		}
-		if err := op.ctx.Err(); err != nil {
-			errs[i] = context.Cause(op.ctx)
-			continue
-		}
-		var fatal error
-		if errs[i], fatal = c.run(ctx, tx, op); fatal != nil {
-			// The transaction may hold part of a failed write: none of the group is stored.
-			clear(errs)
-			answer(fatal)
-			return
+	} else {
+		for i, op := range group {
+			if err := op.ctx.Err(); err != nil {
+				errs[i] = context.Cause(op.ctx)
+				continue
+			}
+			var fatal error
+			if errs[i], fatal = c.run(ctx, tx, op); fatal != nil {
+				// The transaction may hold part of a failed write: none of the group is stored.
+				clear(errs)
+				answer(fatal)
+				return
+			}
 		}
 	}
 	if err := tx.Commit(); err != nil {

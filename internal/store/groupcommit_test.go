@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 func openCommitter(t *testing.T) (*committer, *sql.DB) {
@@ -50,53 +51,52 @@ func keys(t *testing.T, db *sql.DB) map[string]bool {
 	return out
 }
 
-// Concurrent writes share transactions, and one that fails half-way rolls back to its own
-// savepoint: its first row is gone, every other write's rows are stored.
+// Writes queued while a transaction runs share the next ones (urgent writes a group of their
+// own), and one that fails half-way rolls back to its own savepoint: its first row is gone,
+// every other write's rows are stored.
 func TestCommitterGroupsAndIsolatesFailures(t *testing.T) {
 	c, db := openCommitter(t)
 	const writers = 64
 	boom := errors.New("boom")
 	errs := make([]error, writers)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range writers {
-		wg.Go(func() {
-			<-start
-			errs[i] = c.do(t.Context(), func(ctx context.Context, tx *sql.Tx) error {
-				if err := insertKV(fmt.Sprint("k", i))(ctx, tx); err != nil {
-					return err
-				}
-				if i%8 == 0 {
-					return boom // after its first write: that write must not survive
-				}
-				return insertKV(fmt.Sprint("k", i, "b"))(ctx, tx)
-			})
+	entered, release := make(chan struct{}), make(chan struct{})
+	write := func(i int) error {
+		return c.do(t.Context(), i%2 == 1, func(ctx context.Context, tx *sql.Tx) error {
+			if i == 0 { // the first leads, and holds its transaction until the rest are queued
+				close(entered)
+				<-release
+			}
+			if err := insertKV(fmt.Sprint("k", i))(ctx, tx); err != nil {
+				return err
+			}
+			if i%8 == 2 {
+				return boom // after its first write: that write must not survive
+			}
+			return insertKV(fmt.Sprint("k", i, "b"))(ctx, tx)
 		})
 	}
-	// A first write holds the transaction open until every writer has queued behind it, so that
-	// grouping does not depend on how the scheduler interleaves them (on one P it ran each
-	// write before the next was queued).
-	hold, holding := make(chan struct{}), make(chan struct{})
-	held := make(chan error, 1)
-	go func() {
-		held <- c.do(t.Context(), func(context.Context, *sql.Tx) error { close(holding); <-hold; return nil })
-	}()
-	<-holding
-	close(start)
-	for queued := 0; queued < writers; {
-		runtime.Gosched()
+	var wg sync.WaitGroup
+	wg.Go(func() { errs[0] = write(0) })
+	<-entered
+	for i := 1; i < writers; i++ {
+		wg.Go(func() { errs[i] = write(i) })
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; runtime.Gosched() {
 		c.mu.Lock()
-		queued = len(c.queue)
+		queued := len(c.queue) + len(c.urgent)
 		c.mu.Unlock()
+		if queued == writers-1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d writes queued behind the first, want %d", queued, writers-1)
+		}
 	}
-	close(hold)
+	close(release)
 	wg.Wait()
-	if err := <-held; err != nil {
-		t.Fatal(err)
-	}
 	got := keys(t, db)
 	for i := range writers {
-		failed := i%8 == 0
+		failed := i%8 == 2
 		if failed != errors.Is(errs[i], boom) || (!failed && errs[i] != nil) {
 			t.Errorf("write %d = %v", i, errs[i])
 		}
@@ -104,8 +104,9 @@ func TestCommitterGroupsAndIsolatesFailures(t *testing.T) {
 			t.Errorf("write %d (failed %v): rows k%d %v, k%db %v", i, failed, i, got[fmt.Sprint("k", i)], i, got[fmt.Sprint("k", i, "b")])
 		}
 	}
-	if n := c.transactions.Load() - 1; n >= writers {
-		t.Errorf("%d transactions for %d concurrent writes: none shared", n, writers)
+	// The first write's own, then one for the urgent writes and one for the others.
+	if n := c.transactions.Load(); n != 3 {
+		t.Errorf("%d transactions for %d writes, want 3", n, writers)
 	}
 }
 
@@ -115,14 +116,14 @@ func TestCommitterCancelledAndClosed(t *testing.T) {
 	c, db := openCommitter(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if err := c.do(ctx, insertKV("cancelled")); !errors.Is(err, context.Canceled) {
+	if err := c.do(ctx, false, insertKV("cancelled")); !errors.Is(err, context.Canceled) {
 		t.Errorf("do(cancelled) = %v, want %v", err, context.Canceled)
 	}
-	if err := c.do(t.Context(), insertKV("kept")); err != nil {
+	if err := c.do(t.Context(), true, insertKV("kept")); err != nil {
 		t.Errorf("do() = %v", err)
 	}
 	c.stop()
-	if err := c.do(t.Context(), insertKV("late")); !errors.Is(err, errClosed) {
+	if err := c.do(t.Context(), false, insertKV("late")); !errors.Is(err, errClosed) {
 		t.Errorf("do() after stop = %v, want %v", err, errClosed)
 	}
 	if got := keys(t, db); len(got) != 1 || !got["kept"] {

@@ -161,16 +161,26 @@ func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error 
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	old, ok := m.turns[t.ID]
-	if !ok || old.Principal != t.Principal {
-		return orchestrator.ErrNotFound
-	}
-	if old.State != orchestrator.TurnRunning {
-		return fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
+	old, err := m.finishable(t)
+	if err != nil {
+		return err
 	}
 	old.State, old.Outcome, old.Reply, old.Decision, old.Completed = t.State, t.Outcome, t.Reply, d, t.Completed
 	m.turns[t.ID] = old
 	return nil
+}
+
+// finishable returns the stored turn t ends: ErrNotFound when t.Principal has no such turn,
+// ErrTurnFinished when it is no longer running. m.mu must be held.
+func (m *Memory) finishable(t orchestrator.TurnRecord) (orchestrator.TurnRecord, error) {
+	old, ok := m.turns[t.ID]
+	if !ok || old.Principal != t.Principal {
+		return old, orchestrator.ErrNotFound
+	}
+	if old.State != orchestrator.TurnRunning {
+		return old, fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
+	}
+	return old, nil
 }
 
 // Instance returns the owner id this store writes on the turns it creates.
@@ -313,16 +323,56 @@ func (m *Memory) AppendEvent(_ context.Context, turnID string, rec stream.Record
 // AppendEvents implements stream.BatchLogStore: all of recs or, when one id is taken or
 // repeated, none.
 func (m *Memory) AppendEvents(_ context.Context, turnID string, recs []stream.Record) error {
+	encoded, err := encodeEvents(recs)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.appendEvents(turnID, encoded)
+}
+
+// FinishTurnWithEvents implements orchestrator.EndStore: [Memory.FinishTurn] and
+// [Memory.AppendEvents] at once, all of it or nothing.
+func (m *Memory) FinishTurnWithEvents(_ context.Context, t orchestrator.TurnRecord, recs []stream.Record) error {
+	t = normalizeTurn(t)
+	d, err := cloneDecision(t.Decision)
+	if err != nil {
+		return err
+	}
+	encoded, err := encodeEvents(recs)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, err := m.finishable(t)
+	if err != nil {
+		return err
+	}
+	if err := m.appendEvents(t.ID, encoded); err != nil {
+		return err
+	}
+	old.State, old.Outcome, old.Reply, old.Decision, old.Completed = t.State, t.Outcome, t.Reply, d, t.Completed
+	m.turns[t.ID] = old
+	return nil
+}
+
+func encodeEvents(recs []stream.Record) ([]memEvent, error) {
 	encoded := make([]memEvent, len(recs))
 	for i, rec := range recs {
 		name, data, err := stream.Marshal(rec.Event)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		encoded[i] = memEvent{id: rec.ID, name: name, data: data}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	return encoded, nil
+}
+
+// appendEvents adds encoded to the turn's log, or nothing when an id is taken or repeated.
+// m.mu must be held.
+func (m *Memory) appendEvents(turnID string, encoded []memEvent) error {
 	log := m.events[turnID]
 	batch := make(map[uint64]bool, len(encoded))
 	for _, e := range encoded {

@@ -138,8 +138,13 @@ func (s *sqlStore) Close() error {
 // inTx runs fn in a write transaction: on SQLite one shared with the writes of other turns
 // (see committer), on PostgreSQL one of its own. fn's error rolls back fn's writes only.
 func (s *sqlStore) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	return s.writeTx(ctx, false, fn)
+}
+
+// writeTx is inTx; an urgent write goes ahead of the other writes queued (committer.do).
+func (s *sqlStore) writeTx(ctx context.Context, urgent bool, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	if s.group != nil {
-		return s.group.do(ctx, fn)
+		return s.group.do(ctx, urgent, fn)
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -194,7 +199,8 @@ func (s *sqlStore) insertTurn(ctx context.Context, t orchestrator.TurnRecord) (b
 	if err != nil {
 		return false, err
 	}
-	err = s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	// Urgent: the client waits on it for the turn's first event.
+	err = s.writeTx(ctx, true, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q.insertEpisode, t.EpisodeID, string(t.Principal), t.Created); err != nil {
 			return fmt.Errorf("store: create episode: %w", err)
 		}
@@ -451,9 +457,10 @@ func (s *sqlStore) AppendEvent(ctx context.Context, turnID string, rec stream.Re
 // far below both databases' limits; a longer batch takes several statements in one transaction.
 const maxBatchRows = 128
 
-// AppendEvents implements stream.BatchLogStore: it stores recs in one transaction, as multi-row INSERTs: one commit, and on
-// PostgreSQL one round trip per maxBatchRows, however many events a burst holds. Any id
-// already taken, or repeated in recs, rolls the whole batch back.
+// AppendEvents implements stream.BatchLogStore: it stores recs in one transaction, as
+// multi-row INSERTs: one commit, and on PostgreSQL one round trip per maxBatchRows, however
+// many events a burst holds. Any id already taken, or repeated in recs, rolls the whole batch
+// back.
 func (s *sqlStore) AppendEvents(ctx context.Context, turnID string, recs []stream.Record) error {
 	switch len(recs) {
 	case 0:
@@ -461,34 +468,70 @@ func (s *sqlStore) AppendEvents(ctx context.Context, turnID string, recs []strea
 	case 1:
 		return s.AppendEvent(ctx, turnID, recs[0])
 	}
+	args, err := eventArgs(turnID, recs)
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return s.appendEvents(ctx, tx, turnID, recs, args)
+	})
+}
+
+// FinishTurnWithEvents implements orchestrator.EndStore: FinishTurn and AppendEvents of the
+// log's last records in one transaction, all of it or, on any error (ErrTurnFinished
+// included), nothing.
+func (s *sqlStore) FinishTurnWithEvents(ctx context.Context, t orchestrator.TurnRecord, recs []stream.Record) error {
+	t = normalizeTurn(t)
+	decision, err := encodeDecision(t.Decision)
+	if err != nil {
+		return err
+	}
+	args, err := eventArgs(t.ID, recs)
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := s.finishTurn(ctx, tx, t, decision); err != nil {
+			return err
+		}
+		return s.appendEvents(ctx, tx, t.ID, recs, args)
+	})
+}
+
+// eventArgs encodes recs as the values of insertEvents, four a record.
+func eventArgs(turnID string, recs []stream.Record) ([]any, error) {
 	args := make([]any, 0, 4*len(recs))
 	for _, rec := range recs {
 		if rec.ID > math.MaxInt64 {
-			return fmt.Errorf("%w: %d", ErrEventID, rec.ID)
+			return nil, fmt.Errorf("%w: %d", ErrEventID, rec.ID)
 		}
 		name, data, err := stream.Marshal(rec.Event)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		args = append(args, turnID, int64(rec.ID), name, string(data))
 	}
-	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		for start := 0; start < len(recs); start += maxBatchRows {
-			n := min(maxBatchRows, len(recs)-start)
-			res, err := tx.ExecContext(ctx, s.insertEvents(n), args[4*start:4*(start+n)]...)
-			if err != nil {
-				return fmt.Errorf("store: append events: %w", err)
-			}
-			inserted, err := res.RowsAffected()
-			if err != nil {
-				return fmt.Errorf("store: append events: %w", err)
-			}
-			if inserted != int64(n) {
-				return fmt.Errorf("store: turn %s records %d-%d: %w", turnID, recs[0].ID, recs[len(recs)-1].ID, stream.ErrRecordExists)
-			}
+	return args, nil
+}
+
+// appendEvents inserts recs (encoded as args) in tx, failing with ErrRecordExists when an id is
+// taken.
+func (s *sqlStore) appendEvents(ctx context.Context, tx *sql.Tx, turnID string, recs []stream.Record, args []any) error {
+	for start := 0; start < len(recs); start += maxBatchRows {
+		n := min(maxBatchRows, len(recs)-start)
+		res, err := tx.ExecContext(ctx, s.insertEvents(n), args[4*start:4*(start+n)]...)
+		if err != nil {
+			return fmt.Errorf("store: append events: %w", err)
 		}
-		return nil
-	})
+		inserted, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: append events: %w", err)
+		}
+		if inserted != int64(n) {
+			return fmt.Errorf("store: turn %s records %d-%d: %w", turnID, recs[0].ID, recs[len(recs)-1].ID, stream.ErrRecordExists)
+		}
+	}
+	return nil
 }
 
 // insertEvents is qAppendEvent with rows sets of values. Conflicting rows are skipped, not

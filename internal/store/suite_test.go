@@ -95,6 +95,7 @@ func runStoreSuite(t *testing.T, open func(t *testing.T) testStore) {
 	t.Run("AbandonStale", func(t *testing.T) { testAbandonStale(t, open(t)) })
 	t.Run("LateFinish", func(t *testing.T) { testLateFinish(t, open(t)) })
 	t.Run("OwnTurns", func(t *testing.T) { testOwnTurns(t, open(t)) })
+	t.Run("FinishWithEvents", func(t *testing.T) { testFinishWithEvents(t, open(t)) })
 	t.Run("ConcurrentAbandon", func(t *testing.T) {
 		s := open(t)
 		testConcurrentAbandon(t, s, s)

@@ -1,0 +1,57 @@
+package stream
+
+import "context"
+
+// Store returns the log store the hub writes turn logs to.
+func (h *Hub) Store() LogStore { return h.store }
+
+// PublishEnd publishes the turn's end, ev, as Publish does, except that the last batch of the
+// log (every record not yet stored, and ev's) is stored by commit rather than by the hub's
+// store alone: commit receives the batch, in id order, and must store all of it in one
+// transaction, with whatever else belongs to the turn's end (its stored row). This spares the
+// turn's end a commit of its own.
+//
+// Followers are shown ev only once commit has returned nil. When commit fails, nothing of ev
+// is shown, the log stays open with the batch queued for the store as before, and PublishEnd
+// returns commit's error: the caller may publish other events and end the log with Publish.
+// Events published by others while commit runs are ignored, as after any end.
+func (l *TurnLog) PublishEnd(ev TurnCompleted, commit func(ctx context.Context, recs []Record) error) error {
+	t := l.turn
+	t.mu.Lock()
+	if t.closing {
+		t.mu.Unlock()
+		return nil // already ended: like Publish, a no-op
+	}
+	t.closing = true
+	t.mu.Unlock()
+
+	l.sem <- struct{}{} // after the batch in flight, if any, so that batches commit in id order
+	t.mu.Lock()
+	rec := Record{ID: uint64(len(t.recs)) + 1, Event: ev}
+	batch := append(l.pending[:len(l.pending):len(l.pending)], rec)
+	l.pending = nil
+	t.mu.Unlock()
+
+	err := l.withTimeout(func(ctx context.Context) error { return commit(ctx, batch) })
+	t.mu.Lock()
+	if err != nil {
+		l.pending = batch[: len(batch)-1 : len(batch)-1]
+		t.closing = false
+	} else {
+		t.recs = append(t.recs, rec)
+		t.completed = true
+		t.broadcast()
+	}
+	t.mu.Unlock()
+	<-l.sem
+	l.nudge() // a background writer finds what is left, or nothing, and ends
+	return err
+}
+
+// FlushHeld emits, scrubbed, the reply text the guard still holds back, as it does before
+// turn.completed: for a caller that ends the log behind the guard itself ([TurnLog.PublishEnd]).
+func (g *Guard) FlushHeld() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.flushTail()
+}
