@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +108,22 @@ func TestEvalCommandLine(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut.String(), tc.wantCode, tc.want)
 			}
 		})
+	}
+}
+
+// A judge model that fails on every call fails the run (exit 1) and says which, instead of
+// printing "judge: failed" and passing.
+func TestEvalJudgeThatAlwaysFails(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "switchboard.yaml")
+	body := "models:\n  judge: {provider: openai, model: m, base_url: \"http://" + deadAddr(t) + "/v1\", api_key_env: JUDGE_KEY}\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"eval", "--config", cfg, "--dataset", "../../evals/datasets/no-route.yaml",
+		"--agents", "../../agents", "--no-coverage-gate", "--judge-model", "judge"}, &out, &errOut, envMap(map[string]string{"JUDGE_KEY": "k"}))
+	if code != 1 || !strings.Contains(errOut.String(), `judge model "judge" failed`) {
+		t.Errorf("exit %d, stderr %q; want 1 and the judge named", code, errOut.String())
 	}
 }
 
