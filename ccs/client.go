@@ -176,11 +176,17 @@ func validEnricherID(id string) bool {
 
 // DecodeEnvelope parses one JSON envelope. Unknown envelope fields are ignored (a newer
 // producer may add some); anything else that is not exactly one JSON object of the envelope's
-// shape fails with [ErrMalformed]. It never judges the envelope: that is [Check]'s job.
+// shape fails with [ErrMalformed], and so does an envelope that names a key twice, in any case:
+// Go's decoder would take the last "principal" and match "PRINCIPAL" to it, so an envelope
+// could show one user to a reader and another to the check. A principal that is not a string
+// fails with [ErrEnvelopePrincipal]. It never judges the envelope: that is [Check]'s job.
 func DecodeEnvelope(data []byte) (*RawResponse, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, fmt.Errorf("%w: envelope is not a JSON object", ErrMalformed)
+	}
+	if err := checkTopLevelKeys(trimmed); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	var env RawResponse
@@ -191,4 +197,34 @@ func DecodeEnvelope(data []byte) (*RawResponse, error) {
 		return nil, fmt.Errorf("%w: trailing data after envelope", ErrMalformed)
 	}
 	return &env, nil
+}
+
+// checkTopLevelKeys refuses an object whose keys repeat (compared case-insensitively, as the
+// decoder matches them) and one whose principal is not a string.
+func checkTopLevelKeys(obj []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil { // {
+		return fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
+		key, _ := tok.(string)
+		folded := strings.ToLower(key)
+		if seen[folded] {
+			return fmt.Errorf("%w: key %q appears twice", ErrMalformed, key)
+		}
+		seen[folded] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
+		if folded == "principal" && (key != "principal" || len(v) == 0 || v[0] != '"') {
+			return ErrEnvelopePrincipal // its value is not logged: it may name someone
+		}
+	}
+	return nil
 }

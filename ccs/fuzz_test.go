@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/switchboard-ai/switchboard/principal"
@@ -17,6 +18,9 @@ func FuzzDecodeEnvelope(f *testing.F) {
 	f.Add([]byte(`{"payload": 1e999}`), "")
 	f.Add([]byte(`[]`), "alice")
 	f.Add([]byte(``), "alice")
+	f.Add([]byte(`{"status":"ok","principal":"bob","PRINCIPAL":"alice","version":"1.0.0","payload":{}}`), "alice")
+	f.Add([]byte(`{"status":"error","principal":"alice","version":"1.0.0","status":"ok"}`), "alice")
+	f.Add([]byte(`{"status":"ok","principal":["alice"],"version":"1.0.0"}`), "alice")
 	key := []byte("fuzz-key")
 	reg := NewRegistry()
 	if err := Register[testOffers](reg, "offer_list", "offers.search"); err != nil {
@@ -26,10 +30,27 @@ func FuzzDecodeEnvelope(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, invoking string) {
 		env, err := DecodeEnvelope(data)
 		if err != nil {
-			if !errors.Is(err, ErrMalformed) {
-				t.Fatalf("DecodeEnvelope() error = %v, want %v", err, ErrMalformed)
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrEnvelopePrincipal) {
+				t.Fatalf("DecodeEnvelope() error = %v, want %v or %v", err, ErrMalformed, ErrEnvelopePrincipal)
 			}
 			return
+		}
+		// What was decoded is all the envelope said: no key twice, in any case, and a
+		// principal that is a string (or absent).
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(data, &keys) == nil {
+			folded := map[string]int{}
+			for k := range keys {
+				folded[strings.ToLower(k)]++
+			}
+			for k, n := range folded {
+				if n > 1 {
+					t.Fatalf("decoded an envelope with key %q %d times", k, n)
+				}
+			}
+			if p, ok := keys["principal"]; ok && len(p) > 0 && p[0] != '"' {
+				t.Fatalf("decoded an envelope whose principal is %s", p)
+			}
 		}
 		for _, opts := range []CheckOptions{{}, {SigningKey: key}} {
 			v := Check(env, principal.Principal(invoking), opts)

@@ -65,6 +65,13 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 	start := time.Now()
 	resp, err := a.ccs.Enrich(ctx, req)
 	r.busy += time.Since(start)
+	if errors.Is(err, ccs.ErrEnvelopePrincipal) {
+		// A principal that is not a string names nobody: a mismatch, suppressed like one.
+		span.SetAttributes(attribute.String("ccs.verdict", string(ccs.ReasonPrincipalMismatch)), attribute.Bool("ccs.principal_verified", false))
+		a.securityAlert(ctx, span, r.req.Inherited.TurnID, tool.Enricher, ccs.ReasonPrincipalMismatch)
+		r.missing++
+		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
+	}
 	if err != nil {
 		reason := a.transportFailure(ctx, r.req.Inherited.TurnID, tool.Enricher, err)
 		span.SetAttributes(attribute.String("ccs.outcome", reason))
@@ -160,8 +167,10 @@ func (a *Agent) transportFailure(ctx context.Context, turnID, enricher string, e
 		reason = "principal_rejected"
 	case errors.Is(err, ccs.ErrMalformed):
 		reason = "malformed"
-	case ctx.Err() != nil:
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		reason = "timeout"
+	case ctx.Err() != nil:
+		reason = "cancelled" // the user (or shutdown) cancelled the turn: not the CCS's fault
 	}
 	a.inst.ccsFailures.Add(context.Background(), 1, failureAttrs(enricher, reason))
 	level := slog.LevelWarn
