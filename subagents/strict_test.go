@@ -78,4 +78,3 @@ func TestCancelledCallCountsAsCancelled(t *testing.T) {
 		t.Errorf("ccs failures = %v, want one cancelled and no timeout", got)
 	}
 }
-
