@@ -215,7 +215,9 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	if err != nil && outcome == stream.OutcomeFailed { // Run says so when the deadline passed
 		out.Publish(stream.Error{Message: "Sorry, that took too long and I had to stop. Please try again.", IsFinal: true})
 	}
-	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, res.Reply, time.Now().UTC()
+	// The stored reply is what the guard let clients see: GET /v1/turns, episodes and A2A
+	// serve it later, and must not show what the stream scrubbed.
+	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, out.Reply(res.Reply), time.Now().UTC()
 	rec.Decision = &res.Decision
 	if !s.endInOneCommit(ctx, out, log, rec) {
 		outcome = s.storeEnd(ctx, out, rec)

@@ -38,6 +38,8 @@ type Guard struct {
 	raw      strings.Builder // the reply's deltas as received
 	sent     strings.Builder // the reply's deltas as emitted
 	scrubbed int
+	reply    string // the text of the last ReplyCompleted emitted
+	replied  bool
 }
 
 var _ Sink = (*Guard)(nil)
@@ -95,6 +97,7 @@ func (g *Guard) Publish(ev Event) {
 		}
 		g.raw.Reset()
 		g.sent.Reset()
+		g.reply, g.replied = e.Text, true
 		g.next.Publish(e)
 	case Status:
 		var n int
@@ -120,6 +123,18 @@ func (g *Guard) Publish(ev Event) {
 	default:
 		g.next.Publish(ev)
 	}
+}
+
+// Reply returns the text of the last [ReplyCompleted] the Guard emitted: what clients were
+// shown, and so what is stored and served later. Without one, it returns text scrubbed.
+func (g *Guard) Reply(text string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.replied {
+		return g.reply
+	}
+	out, _ := g.sc.scrub(text)
+	return out
 }
 
 // Scrubbed reports how many matches the Guard has removed so far.

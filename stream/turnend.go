@@ -38,7 +38,7 @@ func (l *TurnLog) PublishEnd(ev TurnCompleted, commit func(ctx context.Context, 
 		l.pending = batch[: len(batch)-1 : len(batch)-1]
 		t.closing = false
 	} else {
-		t.recs = append(t.recs, rec)
+		t.append(rec)
 		t.completed = true
 		t.broadcast()
 	}
