@@ -43,12 +43,20 @@ type AgentOutcome struct {
 }
 
 // applyCap keeps the first cap calls that name a bound sub-agent and drops the rest before
-// anything runs (PC2 FR-7, AC-4). Calls naming no bound tool are dropped too.
+// anything runs (PC2 FR-7, AC-4). Calls naming no bound tool (a model inventing one) are
+// dropped too, counted in switchboard_unknown_tool_calls_total, and do not count against the
+// cap: the cap behaviour says whether real sub-agents were dropped for it.
 func (o *Orchestrator) applyCap(calls []llms.ToolCall) ([]keptCall, Decision) {
 	d := Decision{IntentCount: len(calls), Cap: o.def.FanOutCap}
 	var kept []keptCall
+	bound := 0 // calls naming a bound sub-agent: only they count against the cap
 	for _, c := range calls {
 		b, ok := o.bindings[c.FunctionCall.Name]
+		if ok {
+			bound++
+		} else {
+			o.inst.unknownTools.Add(context.Background(), 1)
+		}
 		if !ok || len(kept) >= o.def.FanOutCap {
 			d.Dropped = append(d.Dropped, c.FunctionCall.Name)
 			continue
@@ -57,9 +65,9 @@ func (o *Orchestrator) applyCap(calls []llms.ToolCall) ([]keptCall, Decision) {
 		d.Invoked = append(d.Invoked, b.def.ID)
 	}
 	switch {
-	case len(calls) > o.def.FanOutCap:
+	case bound > o.def.FanOutCap:
 		d.CapBehaviour = CapOver
-	case len(calls) == o.def.FanOutCap:
+	case bound == o.def.FanOutCap:
 		d.CapBehaviour = CapAt
 	default:
 		d.CapBehaviour = CapWithin

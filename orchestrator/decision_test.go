@@ -66,6 +66,7 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 				"switchboard_intent_count_count":                             1,
 				"switchboard_intent_count_sum":                               1,
 				"switchboard_fanout_cap_exceeded_total":                      0,
+				"switchboard_unknown_tool_calls_total":                       0,
 				"switchboard_subagent_outcomes_total{agent=shop,outcome=ok}": 1,
 				"switchboard_subagent_duration_seconds_count{agent=shop}":    1,
 				"switchboard_dispatch_overhead_seconds_count":                1,
@@ -88,6 +89,7 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 				"switchboard_intent_count_count":                                                    1,
 				"switchboard_intent_count_sum":                                                      2,
 				"switchboard_fanout_cap_exceeded_total":                                             0,
+				"switchboard_unknown_tool_calls_total":                                              0,
 				"switchboard_subagent_outcomes_total{agent=shop,outcome=ok}":                        1,
 				"switchboard_subagent_outcomes_total{agent=rewards,outcome=ok}":                     1,
 				"switchboard_subagent_duration_seconds_count{agent=shop}":                           1,
@@ -96,6 +98,32 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 				"switchboard_status_events_total{agent=rewards,event=working_on_it,policy=forward}": 1,
 				"switchboard_dispatch_overhead_seconds_count":                                       1,
 				"switchboard_turn_duration_seconds_count":                                           1,
+			}),
+		},
+		{
+			// Names the model invented are dropped and counted apart: one real sub-agent under a
+			// cap of 2 is within the cap, however many made-up tools came with it.
+			name: "invented tools do not count against the cap", capN: 2, subs: okDefs,
+			calls: []string{"ask_weather", "ask_shop", "ask_horoscope", "ask_lottery"},
+			runtimes: func() map[string]SubAgent {
+				return map[string]SubAgent{"shop": answer("offers"), "rewards": answer("points"), "support": answer("orders")}
+			},
+			event: map[string]any{
+				"routing.invoked": []string{"shop"}, "routing.intent_count": int64(4), "routing.cap": int64(2),
+				"routing.cap_behaviour": CapWithin, "routing.dropped": []string{"ask_weather", "ask_horoscope", "ask_lottery"},
+				"routing.outcomes": []string{"shop=ok"},
+			},
+			outcome: stream.OutcomeOK,
+			spans:   map[string]subSpan{"shop": {Outcome: "ok"}},
+			metrics: withTurnTotals(stream.OutcomeOK, map[string]float64{
+				"switchboard_intent_count_count":                             1,
+				"switchboard_intent_count_sum":                               4,
+				"switchboard_fanout_cap_exceeded_total":                      0,
+				"switchboard_unknown_tool_calls_total":                       3,
+				"switchboard_subagent_outcomes_total{agent=shop,outcome=ok}": 1,
+				"switchboard_subagent_duration_seconds_count{agent=shop}":    1,
+				"switchboard_dispatch_overhead_seconds_count":                1,
+				"switchboard_turn_duration_seconds_count":                    1,
 			}),
 		},
 		{
@@ -114,6 +142,7 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 				"switchboard_intent_count_count":                                1,
 				"switchboard_intent_count_sum":                                  3,
 				"switchboard_fanout_cap_exceeded_total":                         1,
+				"switchboard_unknown_tool_calls_total":                          0,
 				"switchboard_subagent_outcomes_total{agent=shop,outcome=ok}":    1,
 				"switchboard_subagent_outcomes_total{agent=rewards,outcome=ok}": 1,
 				"switchboard_subagent_duration_seconds_count{agent=shop}":       1,
@@ -150,6 +179,7 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 				"switchboard_intent_count_count":                                     1,
 				"switchboard_intent_count_sum":                                       3,
 				"switchboard_fanout_cap_exceeded_total":                              0,
+				"switchboard_unknown_tool_calls_total":                               0,
 				"switchboard_subagent_outcomes_total{agent=shop,outcome=ok}":         1,
 				"switchboard_subagent_outcomes_total{agent=rewards,outcome=failed}":  1,
 				"switchboard_subagent_outcomes_total{agent=support,outcome=timeout}": 1,

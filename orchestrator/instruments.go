@@ -24,6 +24,7 @@ type instruments struct {
 	subOutcomes  metric.Int64Counter
 	overhead     metric.Float64Histogram
 	statusEvents metric.Int64Counter
+	unknownTools metric.Int64Counter
 	// turnOutcome holds the turns counter's attribute set per outcome, built once.
 	turnOutcome map[stream.Outcome]metric.MeasurementOption
 }
@@ -71,6 +72,9 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 	in.statusEvents, err = m.Int64Counter("switchboard_status_events_total",
 		metric.WithDescription("Typed status events by rendering policy."))
 	errs = append(errs, err)
+	in.unknownTools, err = m.Int64Counter("switchboard_unknown_tool_calls_total",
+		metric.WithDescription("Tool calls of the orchestrator LLM naming no bound sub-agent (dropped, not counted against the fan-out cap)."))
+	errs = append(errs, err)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -88,6 +92,7 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 func (in *instruments) zero() {
 	bg := context.Background()
 	in.capExceeded.Add(bg, 0)
+	in.unknownTools.Add(bg, 0)
 	for _, o := range turnOutcomes {
 		in.turns.Add(bg, 0, in.outcome(o))
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -206,6 +207,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 // turn.completed.
 func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, history []Exchange, log *stream.TurnLog) {
 	out := b.guard.Guard(log)
+	defer s.recoverTurn(ctx, out, rec)
 	out.Publish(stream.TurnStarted{TurnID: rec.ID, EpisodeID: rec.EpisodeID})
 	res, err := b.orc.Run(ctx, Turn{
 		ID: rec.ID, EpisodeID: rec.EpisodeID, Principal: rec.Principal, Message: rec.Message,
@@ -269,6 +271,28 @@ func (s *Service) endInOneCommit(ctx context.Context, out *stream.Guard, log *st
 func sameStore(a, b any) bool {
 	ta := reflect.TypeOf(a)
 	return ta != nil && ta == reflect.TypeOf(b) && ta.Comparable() && a == b
+}
+
+// panicMessage is what the user reads when the turn itself crashed.
+const panicMessage = "Sorry, something went wrong on our side while answering. Please try again."
+
+// recoverTurn keeps a panic in the turn (the orchestrator's own model call, composition) from
+// taking the process down: the turn fails in plain words, is stored as failed and ends its log,
+// and the crash is logged as an alert with its stack. Sub-agents recover their own panics.
+func (s *Service) recoverTurn(ctx context.Context, out *stream.Guard, rec TurnRecord) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	s.cfg.Logger.ErrorContext(ctx, "turn panicked", "alert", "turn_panic", "turn_id", rec.ID,
+		"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	out.Publish(stream.Error{Message: panicMessage, IsFinal: true})
+	rec.State, rec.Outcome, rec.Completed = TurnCompleted, stream.OutcomeFailed, time.Now().UTC()
+	rec.Reply, rec.Decision = "", &Decision{}
+	outcome := s.storeEnd(ctx, out, rec)
+	s.stopRunning(rec.ID)
+	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
+	s.cfg.Hub.Done(rec.ID)
 }
 
 // lateEndMessage tells the user why a turn that ran to its end still failed: a sweep took this
