@@ -101,7 +101,7 @@ func (t *HTTPTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, error)
 	if err != nil {
 		return out, err
 	}
-	out.Decision = rec.Routing
+	out.Decision, out.Stored = rec.Routing, rec.Reply
 	return out, nil
 }
 
@@ -171,6 +171,7 @@ func readTurnStream(r io.Reader) (TurnOutput, error) {
 
 type turnRecordJSON struct {
 	Outcome string                 `json:"outcome"`
+	Reply   string                 `json:"reply"`
 	Routing *orchestrator.Decision `json:"routing"`
 }
 

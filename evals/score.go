@@ -1,6 +1,7 @@
 package evals
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -139,7 +140,7 @@ func (s *scorer) score(runs []*caseRun) *Report {
 					fail(FailAcknowledgment, fmt.Sprintf("the reply does not acknowledge in words that %s was unavailable", strings.Join(missing, ", ")), inv)
 				}
 			}
-			for _, h := range s.leaks.check(run.out.Events) {
+			for _, h := range s.leaks.check(append(run.out.Events, storedEvent(run.out.Stored))) {
 				tr.Leaks++
 				rep.LeakFindings = append(rep.LeakFindings, Leak{Dataset: ds, Case: cr.c.ID, Turn: i + 1, Event: h.event, EventID: h.eventID, Kind: h.kind, Match: h.match})
 				fail(FailLeak, fmt.Sprintf("%s in %s event: %q", h.kind, h.event, h.match), inv)
@@ -177,3 +178,9 @@ func routingMessage(expect, invoked []string, cap int) string {
 
 // setString renders ids as {a, b}, or {} for none.
 func setString(ids []string) string { return "{" + strings.Join(ids, ", ") + "}" }
+
+// storedEvent presents the stored reply to the leak checker as the event a later reader gets.
+func storedEvent(reply string) Event {
+	data, _ := json.Marshal(map[string]string{"reply": reply})
+	return Event{Name: "stored turn", Data: data}
+}

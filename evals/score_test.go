@@ -329,3 +329,17 @@ func TestSummarizeLatency(t *testing.T) {
 		t.Errorf("summarizeLatency(nil) = %+v, want zero", got)
 	}
 }
+
+// The stored reply is read later by GET /v1/turns/{id}, episodes and A2A: the leak gate reads
+// it as well as the stream.
+func TestLeakCheckReadsTheStoredReply(t *testing.T) {
+	lc := newLeakChecker(testAgents)
+	events := []Event{ev("reply.completed", `{"text":"Your points are unavailable right now."}`)}
+	if hits := lc.check(append(events, storedEvent("Your points are unavailable right now."))); len(hits) != 0 {
+		t.Errorf("clean stored reply: %+v", hits)
+	}
+	hits := lc.check(append(events, storedEvent("Your points are unavailable (principal_mismatch at ccs/client.go:88).")))
+	if len(hits) == 0 || hits[0].event != "stored turn" {
+		t.Errorf("stored reply with internals: %+v, want hits on the stored turn", hits)
+	}
+}

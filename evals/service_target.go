@@ -62,7 +62,7 @@ func (t *ServiceTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, err
 	if err != nil {
 		return out, fmt.Errorf("%w: read turn %s: %w", ErrTarget, rec.ID, err)
 	}
-	out.Decision = final.Decision
+	out.Decision, out.Stored = final.Decision, final.Reply
 	return out, nil
 }
 

@@ -50,6 +50,9 @@ type TurnOutput struct {
 	Events []Event
 	// Reply is the composed reply (reply.completed, or the deltas joined when it is missing).
 	Reply string
+	// Stored is the reply as the stored turn serves it later (GET /v1/turns/{id}, episodes,
+	// A2A): the leak gate reads it too.
+	Stored string
 	// Errors are the messages of the stream's error events.
 	Errors []string
 	// Outcome is the turn.completed outcome.
