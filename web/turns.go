@@ -198,7 +198,7 @@ func (s *server) getTurn(c *gin.Context) {
 		s.abortErr(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, rec)
+	c.JSON(http.StatusOK, turnView(rec))
 }
 
 func (s *server) deleteTurn(c *gin.Context) {
@@ -215,7 +215,7 @@ func (s *server) getEpisode(c *gin.Context) {
 		s.abortErr(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, ep)
+	c.JSON(http.StatusOK, episodeView(ep))
 }
 
 // devToken mints a token for the chat page's dev sign-in; registered only in dev mode.
