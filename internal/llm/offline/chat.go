@@ -82,13 +82,18 @@ func directAnswer(text string, tools []llms.Tool) string {
 	if answer, ok := arithmetic(text); ok {
 		return answer
 	}
-	caps := capabilities(tools)
+	// One friendly sentence naming what the assistant can help with: the tools' names, never
+	// their descriptions pasted in full.
+	offer := ""
+	if names := toolNames(tools); names != "" {
+		offer = "I can help with " + names + "."
+	}
 	switch chatKind(text) {
 	case chatGreeting:
-		if caps == "" {
+		if offer == "" {
 			return "Hello! How can I help?"
 		}
-		return "Hello! Here's what I can help with:\n" + caps + "\nWhat would you like to do?"
+		return "Hello! " + offer + " What would you like to do?"
 	case chatThanks:
 		return "You're welcome! Is there anything else I can help with?"
 	case chatBye:
@@ -96,37 +101,34 @@ func directAnswer(text string, tools []llms.Tool) string {
 	case chatAck:
 		return "Glad to help. Anything else?"
 	case chatCapabilities:
-		if caps == "" {
+		if offer == "" {
 			return "I can chat, but I have no tools to look anything up in this conversation."
 		}
-		return "Here's what I can help with:\n" + caps
+		return offer + " Just ask."
 	}
-	if caps == "" {
+	if offer == "" {
 		return "I'm sorry, I can't help with that here: I have no tools to look it up."
 	}
-	return "I'm not sure I can help with that. Here's what I can help with:\n" + caps
+	return "Sorry, I can't help with that here. " + offer
 }
 
-// capabilities lists the first sentence of each tool description, one per line.
-func capabilities(tools []llms.Tool) string {
-	var lines []string
+// toolNames lists the tools by name, in words ("shop, rewards, support and travel"): for the
+// orchestrator these are its sub-agents.
+func toolNames(tools []llms.Tool) string {
+	var names []string
 	for _, t := range tools {
 		if t.Function == nil {
 			continue
 		}
-		if s := firstSentence(t.Function.Description); s != "" {
-			lines = append(lines, "- "+s)
+		if n := humanise(strings.TrimPrefix(t.Function.Name, routePrefix)); n != "" {
+			names = append(names, n)
 		}
 	}
-	return strings.Join(lines, "\n")
-}
-
-func firstSentence(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	for i := 0; i < len(s); i++ {
-		if strings.ContainsRune(".!?", rune(s[i])) && (i+1 == len(s) || s[i+1] == ' ') {
-			return s[:i]
-		}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
 	}
-	return strings.TrimRight(s, ".!? ")
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

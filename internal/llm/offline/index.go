@@ -144,6 +144,31 @@ func (ix *index) synonymOf(q string) string {
 // score returns one BM25 score per document for the weighted query terms. A term repeated
 // in the query counts once, at its highest weight: saying "points" twice is not twice the
 // evidence.
+// evidence counts the query's distinct words that doc matches, the query's distinct words of
+// full weight (not light nouns or scope words), and the most times doc's texts use one of the
+// matched words: how much of what was said is about doc, and how characteristic of it.
+func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF float64) {
+	stems := make([]string, len(query))
+	for i, q := range query {
+		stems[i] = q.stem
+	}
+	seen := map[string]bool{}
+	for i, r := range ix.resolve(stems) {
+		if seen[query[i].stem] {
+			continue
+		}
+		seen[query[i].stem] = true
+		if query[i].weight >= 1 {
+			words++
+		}
+		if r.term != "" && doc < len(ix.docs) && ix.docs[doc].tf[r.term] > 0 {
+			matched++
+			maxTF = max(maxTF, ix.docs[doc].tf[r.term])
+		}
+	}
+	return matched, words, maxTF
+}
+
 func (ix *index) score(query []qterm) []float64 {
 	scores := make([]float64, len(ix.docs))
 	if len(ix.docs) == 0 {

@@ -57,6 +57,15 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64) (int
 	if p.substance && p.ix.score(substantive(qs))[top] <= 0 {
 		return -1, 0
 	}
+	if p.substance {
+		// One shared word is weak evidence when it is under a third of what the message says
+		// ("did the team win last night"): then it counts only when the agent's own texts use
+		// it more than once, as a word of its trade ("rock and roll vinyl deals"). In a short
+		// message ("points?") it is all there is.
+		if matched, words, tf := p.ix.evidence(qs, top); matched < 2 && 3*matched < words && tf < 2 {
+			return -1, 0
+		}
+	}
 	return top, s1
 }
 
@@ -142,13 +151,18 @@ func (p *planner) fallback(text string) []intent {
 	if len(qs) == 0 {
 		return nil
 	}
-	top, s1 := p.confident(text, qs, p.fallbackMin, 1) // the best guess, however close
+	// The best guess, but not on a near tie: two agents scoring alike means neither is meant.
+	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin)
 	if top < 0 {
 		return nil
 	}
 	all := segment{start: 0, end: len(text), words: ws}
 	return []intent{{tool: top, text: clauseText(text, all), score: s1}}
 }
+
+// fallbackMargin is how far the best candidate for a whole message must lead the runner-up
+// when no clause was confident on its own.
+const fallbackMargin = 1.15
 
 func joinClauses(a, b string) string {
 	switch {
