@@ -82,6 +82,11 @@ func hasBoundary(gap string) bool {
 	if strings.ContainsAny(gap, "?;!\n") {
 		return true
 	}
+	// "+" and "&" between spaces join two requests ("deals on tvs + my points"); inside a
+	// name ("AT&T") they do not.
+	if t := strings.TrimSpace(gap); (t == "+" || t == "&") && t != gap {
+		return true
+	}
 	for i := 0; i < len(gap); i++ {
 		if (gap[i] == '.' || gap[i] == ',') && i+1 < len(gap) && isSpace(gap[i+1]) {
 			return true

@@ -154,8 +154,8 @@ func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF flo
 	}
 	seen := map[string]bool{}
 	for i, r := range ix.resolve(stems) {
-		if seen[query[i].stem] {
-			continue
+		if seen[query[i].stem] || isNumberTerm(query[i].stem) {
+			continue // a number is no evidence for an agent ("it's been like 25 days")
 		}
 		seen[query[i].stem] = true
 		if query[i].weight >= 1 {
@@ -167,6 +167,12 @@ func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF flo
 		}
 	}
 	return matched, words, maxTF
+}
+
+// isNumberTerm reports whether a query term is a bare number, or the shape of one.
+func isNumberTerm(t string) bool {
+	t = strings.TrimPrefix(t, shapePrefix)
+	return t != "" && strings.Trim(t, "0123456789") == ""
 }
 
 func (ix *index) score(query []qterm) []float64 {

@@ -62,7 +62,7 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64) (int
 		// ("did the team win last night"): then it counts only when the agent's own texts use
 		// it more than once, as a word of its trade ("rock and roll vinyl deals"). In a short
 		// message ("points?") it is all there is.
-		if matched, words, tf := p.ix.evidence(qs, top); matched < 2 && 3*matched < words && tf < 2 {
+		if matched, words, tf := p.ix.evidence(qs, top); matched == 0 || matched < 2 && 3*matched < words && tf < 2 {
 			return -1, 0
 		}
 	}

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -328,5 +329,42 @@ func TestRequestParam(t *testing.T) {
 		if got := requestParam(tt.schema); got != tt.want {
 			t.Errorf("%s: requestParam() = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// Which agents a message reaches, with the concierge's four plus a bank whose examples hold
+// numbers.
+func TestRouteMultiIntentPrecision(t *testing.T) {
+	bank := agentFixture{
+		id:          "bank",
+		description: "Banking: account balances, card payments, transfers between the user's accounts.",
+		examples:    []string{"transfer 25 dollars to savings", "what's my checking balance", "was my card charged twice"},
+	}
+	agents := append(slices.Clone(conciergeAgents), bank)
+	tests := []struct {
+		message string
+		want    []string
+	}{
+		{"any deals on headphones + how many points do i have", []string{"ask_shop", "ask_rewards"}},
+		{"where is my order & how many points do i have", []string{"ask_support", "ask_rewards"}},
+		{"any deals on laptops as well as my points balance", []string{"ask_shop", "ask_rewards"}},
+		{"my order never arrived, it's been like 25 days", []string{"ask_support"}},
+		{"did the team win last night", nil},
+	}
+	m := New()
+	for _, tt := range tests {
+		t.Run(tt.message, func(t *testing.T) {
+			resp, err := m.GenerateContent(t.Context(), routeMessages(orchestratorPrompt(3, agents...), tt.message), llms.WithTools(askTools(agents...)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range routedCalls(t, resp.Choices[0]) {
+				got = append(got, r.Tool)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("routed to %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
