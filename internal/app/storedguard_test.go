@@ -78,7 +78,7 @@ func TestStoredReplyIsTheGuardedOne(t *testing.T) {
 		"GET /v1/episodes/{id}": read(http.MethodGet, "/v1/episodes/"+episode, ""),
 		"A2A tasks/get":         read(http.MethodPost, "/a2a", `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"`+turnID+`"}}`),
 	} {
-		for _, internal := range []string{"principal_mismatch", "client.go", "503"} {
+		for _, internal := range []string{"principal_mismatch", "client.go", "503 Service"} {
 			if strings.Contains(body, internal) {
 				t.Errorf("%s serves %q: %s", name, internal, body)
 			}
