@@ -58,6 +58,13 @@ type Overall struct {
 	Turns       int `json:"turns"`
 	// RoutingAccuracy is the share of turns routed to exactly the expected set.
 	RoutingAccuracy float64 `json:"routing_accuracy"`
+	// NoRoutePrecision is the share of turns the orchestrator answered by itself (reaching no
+	// sub-agent) that expected none; NoRouteRecall the share of turns expecting none that
+	// reached none. NoRouteAnswered and NoRouteTurns are their denominators.
+	NoRoutePrecision float64 `json:"no_route_precision"`
+	NoRouteRecall    float64 `json:"no_route_recall"`
+	NoRouteAnswered  int     `json:"no_route_answered"`
+	NoRouteTurns     int     `json:"no_route_turns"`
 	// IntentSwitchAccuracy is RoutingAccuracy over the turns whose single expected sub-agent
 	// differs from the previous turn's.
 	IntentSwitchAccuracy float64 `json:"intent_switch_accuracy"`

@@ -32,6 +32,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("\n## Overall\n\n| metric | value |\n| --- | --- |\n")
 	fmt.Fprintf(&b, "| cases passed | %d / %d |\n| turns | %d |\n", o.CasesPassed, o.Cases, o.Turns)
 	fmt.Fprintf(&b, "| routing accuracy | %s |\n", pct(o.RoutingAccuracy))
+	fmt.Fprintf(&b, "| no-route precision | %s (%d turns answered without a sub-agent) |\n", pctOf(o.NoRoutePrecision, o.NoRouteAnswered), o.NoRouteAnswered)
+	fmt.Fprintf(&b, "| no-route recall | %s (%d turns expecting none) |\n", pctOf(o.NoRouteRecall, o.NoRouteTurns), o.NoRouteTurns)
 	fmt.Fprintf(&b, "| intent-switch accuracy | %s (%d turns) |\n", pct(o.IntentSwitchAccuracy), o.IntentSwitchTurns)
 	fmt.Fprintf(&b, "| fan-out correctness | %s (%d turns) |\n", pct(o.FanOutAccuracy), o.FanOutTurns)
 	fmt.Fprintf(&b, "| failure acknowledgment | %s (%d turns) |\n", pct(o.FailureAckRate), o.FailureAckTurns)

@@ -11,8 +11,9 @@ import (
 func (r *Report) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	o := r.Overall
-	fmt.Fprintf(&b, "cases %d/%d passed, %d turns: routing %s, intent switch %s, fan-out %s, failure ack %s, leaks %d, p50 %.0fms p95 %.0fms\n",
-		o.CasesPassed, o.Cases, o.Turns, pct(o.RoutingAccuracy), pctOf(o.IntentSwitchAccuracy, o.IntentSwitchTurns),
+	fmt.Fprintf(&b, "cases %d/%d passed, %d turns: routing %s, no-route precision %s recall %s, intent switch %s, fan-out %s, failure ack %s, leaks %d, p50 %.0fms p95 %.0fms\n",
+		o.CasesPassed, o.Cases, o.Turns, pct(o.RoutingAccuracy), pctOf(o.NoRoutePrecision, o.NoRouteAnswered), pctOf(o.NoRouteRecall, o.NoRouteTurns),
+		pctOf(o.IntentSwitchAccuracy, o.IntentSwitchTurns),
 		pctOf(o.FanOutAccuracy, o.FanOutTurns), pctOf(o.FailureAckRate, o.FailureAckTurns), r.Leaks, r.LatencyMS.P50, r.LatencyMS.P95)
 	for _, id := range r.verticalOrder() {
 		v := r.Verticals[id]

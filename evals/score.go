@@ -40,6 +40,7 @@ func (s *scorer) score(runs []*caseRun) *Report {
 		latencies                                      []time.Duration
 		correct, switches, switchOK, fanouts, fanoutOK int
 		acks, ackOK                                    int
+		noRouteExpected, noRoutePredicted, noRouteBoth int
 		dsCorrect                                      = map[string]int{}
 	)
 	for _, cr := range runs {
@@ -88,6 +89,18 @@ func (s *scorer) score(runs []*caseRun) *Report {
 				}
 			} else {
 				latencies = append(latencies, run.out.Latency)
+			}
+			if run.err == nil {
+				// No-route: the turns that expected nobody, and the turns that reached nobody.
+				if len(t.Expect) == 0 {
+					noRouteExpected++
+				}
+				if len(inv) == 0 {
+					noRoutePredicted++
+					if len(t.Expect) == 0 {
+						noRouteBoth++
+					}
+				}
 			}
 			tr.RoutingCorrect = run.err == nil && routingCorrect(t.Expect, inv, cap)
 			if tr.RoutingCorrect {
@@ -157,6 +170,8 @@ func (s *scorer) score(runs []*caseRun) *Report {
 		rep.Cases = append(rep.Cases, cs)
 	}
 	rep.Overall.RoutingAccuracy = ratioOr(correct, rep.Overall.Turns, 0)
+	rep.Overall.NoRoutePrecision, rep.Overall.NoRouteRecall = ratioOr(noRouteBoth, noRoutePredicted, 0), ratioOr(noRouteBoth, noRouteExpected, 0)
+	rep.Overall.NoRouteTurns, rep.Overall.NoRouteAnswered = noRouteExpected, noRoutePredicted
 	rep.Overall.IntentSwitchAccuracy, rep.Overall.IntentSwitchTurns = ratioOr(switchOK, switches, 0), switches
 	rep.Overall.FanOutAccuracy, rep.Overall.FanOutTurns = ratioOr(fanoutOK, fanouts, 0), fanouts
 	rep.Overall.FailureAckRate, rep.Overall.FailureAckTurns = ratioOr(ackOK, acks, 0), acks

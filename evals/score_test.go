@@ -343,3 +343,19 @@ func TestLeakCheckReadsTheStoredReply(t *testing.T) {
 		t.Errorf("stored reply with internals: %+v, want hits on the stored turn", hits)
 	}
 }
+
+// No-route figures: of the turns that reached nobody, how many expected nobody (precision),
+// and of the turns that expected nobody, how many reached nobody (recall).
+func TestScoreNoRoute(t *testing.T) {
+	runs := runsOf(
+		[2][]string{{}, {}},          // small talk left alone
+		[2][]string{{}, {"shop"}},    // small talk routed anyway
+		[2][]string{{"rewards"}, {}}, // a request answered without its agent
+		[2][]string{{"shop"}, {"shop"}},
+	)
+	o := newScorer(testAgents, 3).score(runs).Overall
+	if o.NoRoutePrecision != 0.5 || o.NoRouteRecall != 0.5 || o.NoRouteAnswered != 2 || o.NoRouteTurns != 2 {
+		t.Errorf("no-route precision %v of %d, recall %v of %d; want 0.5 of 2 and 0.5 of 2",
+			o.NoRoutePrecision, o.NoRouteAnswered, o.NoRouteRecall, o.NoRouteTurns)
+	}
+}
