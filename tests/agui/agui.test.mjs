@@ -8,86 +8,20 @@
 // `go run ./cmd/switchboard`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HttpAgent } from '@ag-ui/client';
+import { startServer } from '../lib/server.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const devSecret = 'agui-test-dev-secret-0123456789abcdef';
 const twoIntents = 'any deals on running shoes? and how many points do I have?';
 
 let server; // { proc, base, output(), exited() }
 let token;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
-// startServer runs the service in its own process group so that stopServer also ends the
-// binary that `go run` starts.
-async function startServer() {
-  const port = await freePort();
-  const addr = `127.0.0.1:${port}`;
-  const bin = path.join(repo, 'out', 'switchboard');
-  const [cmd, args] = existsSync(bin)
-    ? [bin, ['serve', '--addr', addr]]
-    : ['go', ['run', './cmd/switchboard', 'serve', '--addr', addr]];
-  const proc = spawn(cmd, args, {
-    cwd: repo,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SWITCHBOARD_STORE_DRIVER: 'memory', SWITCHBOARD_DEV_SECRET: devSecret },
-  });
-  let log = '';
-  const keep = (b) => { log = (log + b.toString()).slice(-20000); };
-  proc.stdout.on('data', keep);
-  proc.stderr.on('data', keep);
-  let exited = null;
-  proc.on('exit', (code, signal) => { exited = { code, signal }; });
-  server = { proc, base: `http://${addr}`, output: () => log, exited: () => exited };
-
-  const deadline = Date.now() + 180_000; // go run may compile first
-  for (;;) {
-    if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}):\n${log}`);
-    try {
-      const res = await fetch(`${server.base}/healthz`);
-      if (res.ok) return;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) throw new Error(`server not healthy in time:\n${log}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function stopServer() {
-  const s = server;
-  if (!s || s.exited()) return;
-  const gone = new Promise((r) => s.proc.once('exit', r));
-  try { process.kill(-s.proc.pid, 'SIGTERM'); } catch { return; }
-  const timer = setTimeout(() => { try { process.kill(-s.proc.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000);
-  await gone;
-  clearTimeout(timer);
-}
-
-process.on('exit', () => {
-  if (server && !server.exited()) {
-    try { process.kill(-server.proc.pid, 'SIGKILL'); } catch { /* gone */ }
-  }
-});
 
 before(async () => {
-  await startServer();
+  server = await startServer({ devSecret });
   const res = await fetch(`${server.base}/v1/dev/token`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sub: 'alice' }),
   });
@@ -95,7 +29,7 @@ before(async () => {
   ({ token } = await res.json());
 });
 
-after(stopServer);
+after(() => server.stop());
 
 function newAgent(threadId) {
   return new HttpAgent({ url: `${server.base}/agui`, headers: { Authorization: `Bearer ${token}` }, threadId });

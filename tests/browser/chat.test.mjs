@@ -6,16 +6,12 @@
 // `go run ./cmd/switchboard`. CHROMIUM overrides the browser path (default /usr/bin/chromium).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { repo, startServer } from '../lib/server.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const devSecret = 'browser-test-dev-secret-0123456789abcdef';
 const question = 'any deals on running shoes? and how many points do I have?';
@@ -27,73 +23,10 @@ let server; // { proc, base, output() }
 let context;
 let userDataDir;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
-// startServer runs the service in its own process group so that stopServer also ends the
-// binary that `go run` starts.
-async function startServer() {
-  const port = await freePort();
-  const addr = `127.0.0.1:${port}`;
-  const bin = path.join(repo, 'out', 'switchboard');
-  const [cmd, args] = existsSync(bin)
-    ? [bin, ['serve', '--addr', addr]]
-    : ['go', ['run', './cmd/switchboard', 'serve', '--addr', addr]];
-  const proc = spawn(cmd, args, {
-    cwd: repo,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SWITCHBOARD_STORE_DRIVER: 'memory', SWITCHBOARD_DEV_SECRET: devSecret },
-  });
-  let log = '';
-  const keep = (b) => { log = (log + b.toString()).slice(-20000); };
-  proc.stdout.on('data', keep);
-  proc.stderr.on('data', keep);
-  let exited = null;
-  proc.on('exit', (code, signal) => { exited = { code, signal }; });
-  const s = { proc, base: `http://${addr}`, output: () => log, exited: () => exited };
-  server = s;
-
-  const deadline = Date.now() + 180_000; // go run may compile first
-  for (;;) {
-    if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}):\n${log}`);
-    try {
-      const res = await fetch(`${s.base}/healthz`);
-      if (res.ok) return s;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) throw new Error(`server not healthy in time:\n${log}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function stopServer() {
-  const s = server;
-  if (!s || s.exited()) return;
-  const gone = new Promise((r) => s.proc.once('exit', r));
-  try { process.kill(-s.proc.pid, 'SIGTERM'); } catch { return; }
-  const timer = setTimeout(() => { try { process.kill(-s.proc.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000);
-  await gone;
-  clearTimeout(timer);
-}
-
-// Last resort if the runner dies without running after().
-process.on('exit', () => {
-  if (server && !server.exited()) {
-    try { process.kill(-server.proc.pid, 'SIGKILL'); } catch { /* gone */ }
-  }
-});
 
 before(async () => {
-  await startServer();
+  server = await startServer({ devSecret });
   userDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'switchboard-chromium-'));
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,
@@ -110,7 +43,7 @@ after(async () => {
   try {
     if (context) await context.close();
   } finally {
-    await stopServer();
+    await server.stop();
     if (userDataDir) await fs.rm(userDataDir, { recursive: true, force: true });
   }
 });
