@@ -436,3 +436,53 @@ func TestServeSSEEndsForClientPastTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// Many clients that never read a large finished turn replayed from the store: each is dropped
+// once a write stalls, and nothing of them stays behind. (What they cost meanwhile is measured
+// by BenchmarkStalledReaders.)
+func TestNeverReadingClientsAreDropped(t *testing.T) {
+	const readers = 20
+	base := runtime.NumGoroutine()
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	log := hub.Open("big")
+	log.Publish(stream.TurnStarted{TurnID: "big"})
+	chunk := strings.Repeat("x", 2048)
+	for range 1000 { // 2 MB: more than the small socket buffers below hold
+		log.Publish(stream.ReplyDelta{Text: chunk})
+	}
+	log.Publish(stream.TurnCompleted{TurnID: "big"})
+	hub.Done("big") // nobody follows yet: the log leaves memory
+
+	results := make(chan error, readers)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, err := stream.ServeSSE(w, r, hub, "big", 0, stream.SSEOptions{StallTimeout: 300 * time.Millisecond, Heartbeat: -1})
+		results <- err
+	}))
+	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			_ = c.(*net.TCPConn).SetWriteBuffer(8 << 10)
+		}
+	}
+	srv.Start()
+	var conns []net.Conn
+	for range readers {
+		c, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.(*net.TCPConn).SetReadBuffer(8 << 10)
+		fmt.Fprintf(c, "GET /turns/big/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+		conns = append(conns, c)
+	}
+	for range readers {
+		if err := <-results; !errors.Is(err, stream.ErrSlowClient) {
+			t.Errorf("a reader that never reads ended with %v, want ErrSlowClient", err)
+		}
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	srv.Close()
+	hub.Close()
+	waitGoroutines(t, base)
+}
