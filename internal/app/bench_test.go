@@ -110,6 +110,7 @@ func (m peerModel) Call(ctx context.Context, prompt string, options ...llms.Call
 func BenchmarkServiceOverhead(b *testing.B) {
 	cfg := config.Default()
 	cfg.Store.Driver = "memory"
+	cfg.Limits = config.Limits{} // one principal, thousands of turns: measure the service, not the limiter
 	cfg.Auth.HS256Secret = "bench-secret-bench-secret-bench-secret"
 	a, err := New(b.Context(), Options{
 		Config: cfg, AgentsDir: "../../agents", Logger: slog.New(slog.DiscardHandler),

@@ -13,7 +13,8 @@ import (
 // Model is the offline language model. Create it with [New]; the zero value is not ready
 // for use. It is safe for concurrent use.
 type Model struct {
-	opts options
+	opts    options
+	indexes indexCache
 }
 
 var _ llms.Model = (*Model)(nil)
