@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"io/fs"
@@ -20,9 +21,22 @@ import (
 //go:embed static
 var static embed.FS
 
+// TurnService is what the handlers need of the turn service; [orchestrator.Service] is it. It
+// is an interface so that handlers depend on these four operations only, and a test can put a
+// fake behind them.
+type TurnService interface {
+	Start(ctx context.Context, req orchestrator.StartRequest) (rec orchestrator.TurnRecord, existing bool, err error)
+	Cancel(ctx context.Context, p principal.Principal, turnID string) error
+	Turn(ctx context.Context, p principal.Principal, turnID string) (orchestrator.TurnRecord, error)
+	Episode(ctx context.Context, p principal.Principal, episodeID string) (orchestrator.Episode, error)
+}
+
+var _ TurnService = (*orchestrator.Service)(nil)
+
 // Config holds what [New] needs.
 type Config struct {
-	Service    *orchestrator.Service
+	Service TurnService
+	// Hub serves the turns' event logs; it stays concrete, as [stream.ServeSSE] reads it.
 	Hub        *stream.Hub
 	Auth       Authenticator
 	TurnTokens *principal.TurnTokens
