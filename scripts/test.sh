@@ -35,26 +35,19 @@ echo "--- routing eval gate (offline model, shipped datasets)"
 go run ./cmd/switchboard eval --agents agents --dataset evals/datasets/*.yaml --report out/eval \
   --baseline evals/baseline.json --fail-on-regression
 
-if command -v chromium >/dev/null 2>&1 && [ -d tests/browser/node_modules ]; then
-  echo "--- browser test (headless Chromium + Playwright)"
-  go build -o out/switchboard ./cmd/switchboard
-  node tests/browser/chat.test.mjs
-else
-  echo "--- browser test skipped: needs chromium and 'npm ci' in tests/browser (CI installs both)"
-fi
-
-if command -v node >/dev/null 2>&1 && [ -d tests/agui/node_modules ]; then
-  echo "--- AG-UI test (@ag-ui/client HttpAgent against POST /agui)"
-  go build -o out/switchboard ./cmd/switchboard
-  node tests/agui/agui.test.mjs
-else
-  echo "--- AG-UI test skipped: needs node and 'npm ci' in tests/agui (CI installs both)"
-fi
-
-if command -v node >/dev/null 2>&1 && [ -d tests/a2a/node_modules ]; then
-  echo "--- A2A test (@a2a-js/sdk client against POST /a2a)"
-  go build -o out/switchboard ./cmd/switchboard
-  node tests/a2a/a2a.test.mjs
-else
-  echo "--- A2A test skipped: needs node and 'npm ci' in tests/a2a (CI installs both)"
-fi
+# The node tests run the built binary. Each needs its folder's npm packages (.ci/run installs
+# them when Node >= 20 is there); the browser test needs Chromium too.
+node_test() { # folder, script, what it tests, extra requirement met (0/1)
+  if command -v node >/dev/null 2>&1 && [ -d "tests/$1/node_modules" ] && [ "$4" = 1 ]; then
+    echo "--- $3"
+    go build -o out/switchboard ./cmd/switchboard
+    node "tests/$1/$2"
+  else
+    echo "--- $3 skipped: needs node and 'npm ci' in tests/$1 (CI installs both)"
+  fi
+}
+has_chromium=0
+command -v chromium >/dev/null 2>&1 && has_chromium=1
+node_test browser chat.test.mjs "browser test (headless Chromium + Playwright)" "$has_chromium"
+node_test agui agui.test.mjs "AG-UI test (@ag-ui/client HttpAgent against POST /agui)" 1
+node_test a2a a2a.test.mjs "A2A test (@a2a-js/sdk client against POST /a2a)" 1
