@@ -11,8 +11,12 @@ import (
 
 // BenchmarkGuardReply streams a 2 KB reply in 4-byte deltas, as an LLM does, through a Guard.
 func BenchmarkGuardReply(b *testing.B) {
-	reply := strings.Repeat("Here are a few offers on running shoes that match your size. ", 30) +
-		"Your points are unavailable (principal_mismatch) right now."
+	benchGuard(b, strings.Repeat("Here are a few offers on running shoes that match your size. ", 30)+
+		"Your points are unavailable (principal_mismatch) right now.")
+}
+
+// benchGuard streams reply through a Guard in 4-byte deltas and completes it, per iteration.
+func benchGuard(b *testing.B, reply string) {
 	var deltas []string
 	for i := 0; i < len(reply); i += 4 {
 		deltas = append(deltas, reply[i:min(i+4, len(reply))])
@@ -81,18 +85,5 @@ func BenchmarkRendererBatch(b *testing.B) {
 // BenchmarkGuardReplyStatusWords is BenchmarkGuardReply with the ordinary word "status" in every
 // paragraph, an anchor that used to send the whole window through the regexp at every step.
 func BenchmarkGuardReplyStatusWords(b *testing.B) {
-	reply := strings.Repeat("Your order status is shipped and the parcel should arrive on Friday as planned. ", 27)
-	var deltas []string
-	for i := 0; i < len(reply); i += 4 {
-		deltas = append(deltas, reply[i:min(i+4, len(reply))])
-	}
-	g := stream.NewGuard(stream.SinkFunc(func(stream.Event) {}), stream.GuardConfig{Forbidden: []string{"offers.search", "rewards.balance"}})
-	b.SetBytes(int64(len(reply)))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, d := range deltas {
-			g.Publish(stream.ReplyDelta{Text: d})
-		}
-		g.Publish(stream.ReplyCompleted{Text: reply})
-	}
+	benchGuard(b, strings.Repeat("Your order status is shipped and the parcel should arrive on Friday as planned. ", 27))
 }

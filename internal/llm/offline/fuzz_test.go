@@ -97,7 +97,12 @@ func FuzzCompose(f *testing.F) {
 func BenchmarkRoute(b *testing.B) {
 	m := New()
 	agents := append(append([]agentFixture(nil), conciergeAgents...), gardenAgent)
-	msgs := routeMessages(orchestratorPrompt(3, agents...), "what's my tier and any coupons for electronics, also is UA 456 on time?")
+	benchRoute(b, m, agents, "what's my tier and any coupons for electronics, also is UA 456 on time?")
+}
+
+// benchRoute routes message among agents with m, per iteration.
+func benchRoute(b *testing.B, m *Model, agents []agentFixture, message string) {
+	msgs := routeMessages(orchestratorPrompt(3, agents...), message)
 	opts := []llms.CallOption{llms.WithTools(askTools(agents...))}
 	ctx := b.Context()
 	b.ReportAllocs()
@@ -119,13 +124,5 @@ func BenchmarkRoute10Agents(b *testing.B) {
 		agentFixture{id: "energy", description: "Energy account: electricity and gas bills, meter readings, tariffs and outages.", examples: []string{"why is my bill so high", "submit a meter reading"}},
 		agentFixture{id: "courses", description: "Online courses: enrolments, deadlines, grades and certificates.", examples: []string{"when is my essay due", "what did i get on the quiz"}},
 	)
-	msgs := routeMessages(orchestratorPrompt(3, agents...), "any deals on running shoes? and how many points do I have?")
-	opts := []llms.CallOption{llms.WithTools(askTools(agents...))}
-	ctx := b.Context()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := m.GenerateContent(ctx, msgs, opts...); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchRoute(b, m, agents, "any deals on running shoes? and how many points do I have?")
 }
