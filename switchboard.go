@@ -26,9 +26,12 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/switchboard-ai/switchboard/internal/app"
+	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
 	"github.com/switchboard-ai/switchboard/web"
 )
 
@@ -45,6 +48,9 @@ type ModelConfig = llm.ModelConfig
 // embedded demo CCS and dev auth. Its store is SQLite; [New] with a nil Options.Config uses an
 // in-memory store instead, which a library user opts out of explicitly.
 func DefaultConfig() Config { return config.Default() }
+
+// ProviderInfo describes one configured model alias (provider, model, base URL), never its key.
+type ProviderInfo = llm.ProviderInfo
 
 // Options is what [New] needs. Only Agents (or AgentsFS) is required.
 type Options struct {
@@ -75,11 +81,30 @@ type Options struct {
 	ShutdownGrace time.Duration
 	// Version is shown on the A2A agent card; default "dev".
 	Version string
+	// A2ACredential returns the bearer token sent to remote (a2a_url) sub-agents on behalf of
+	// a turn's user; nil uses Config.A2A's credential, or in dev auth mode a dev token for the
+	// user.
+	A2ACredential func(ctx context.Context, user principal.Principal) (string, error)
+}
+
+// Parts are the assembled service's parts, for programs that drive turns without HTTP (the
+// eval harness, load tests) or report on them.
+type Parts struct {
+	// Service starts, follows and cancels turns.
+	Service *orchestrator.Service
+	// Hub carries each turn's events to its followers.
+	Hub *stream.Hub
+	// Orchestrator is the definition set new turns start with (it changes on [Server.Reload]).
+	Orchestrator *orchestrator.Orchestrator
+	// DemoCCS is the embedded demo CCS; nil when the CCS is remote.
+	DemoCCS *ccsdemo.Server
+	// Providers describes the configured models, without keys.
+	Providers []ProviderInfo
 }
 
 // Server is an assembled switchboard service.
 type Server struct {
-	app     *app.App
+	app     *assembly
 	handler http.Handler
 	grace   time.Duration
 	// closing ends with Close: open event streams end with it, so that an http.Server's
@@ -103,15 +128,11 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	dir := opts.Agents
-	if dir == "" {
-		dir = "."
+	if opts.Agents == "" {
+		opts.Agents = "."
 	}
-	a, err := app.New(ctx, app.Options{
-		Config: cfg, AgentsDir: dir, AgentsFS: opts.AgentsFS, Logger: opts.Logger,
-		TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider, Metrics: opts.Metrics,
-		ModelOverrides: opts.Models, CCSTransport: opts.CCSTransport, Version: opts.Version,
-	})
+	opts.Config = &cfg
+	a, err := assemble(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +150,14 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		a.Handler.ServeHTTP(w, r.WithContext(ctx))
 	})
 	return s, nil
+}
+
+// Parts returns the assembled parts; see [Parts].
+func (s *Server) Parts() Parts {
+	return Parts{
+		Service: s.app.Service, Hub: s.app.Hub, Orchestrator: s.app.current.Load().orc,
+		DemoCCS: s.app.Demo, Providers: s.app.Providers,
+	}
 }
 
 // Handler serves every route: the chat API and its SSE streams, A2A, AG-UI, health and

@@ -8,37 +8,32 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/evals"
-	"github.com/switchboard-ai/switchboard/internal/app"
 	"github.com/switchboard-ai/switchboard/internal/config"
 )
 
 // newApp assembles the real service on the offline model, the embedded demo CCS and an
 // in-memory store: what `switchboard serve` runs, without network.
-func newApp(t *testing.T) *app.App {
+func newApp(t *testing.T) (*switchboard.Server, switchboard.Parts) {
 	t.Helper()
 	cfg := config.Default()
 	cfg.Store = config.Store{Driver: "memory"}
 	cfg.Limits = config.Limits{} // as `switchboard eval` runs in-process: no per-user limits
-	a, err := app.New(t.Context(), app.Options{Config: cfg, AgentsDir: "../agents", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	sb, err := switchboard.New(t.Context(), switchboard.Options{Config: &cfg, Agents: "../agents", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
-		t.Fatalf("app.New() error = %v", err)
+		t.Fatalf("switchboard.New() error = %v", err)
 	}
 	t.Cleanup(func() {
-		a.Service.CancelAll()
-		_ = a.Service.Wait(context.Background())
-		_ = a.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // running turns are cancelled at once
+		_ = sb.Close(ctx)
 	})
-	return a
+	return sb, sb.Parts()
 }
 
-func subAgents(t *testing.T, a *app.App) []evals.AgentInfo {
-	t.Helper()
-	orcs := a.Definitions.Orchestrators()
-	if len(orcs) != 1 {
-		t.Fatalf("want one orchestrator, got %d", len(orcs))
-	}
-	return evals.AgentInfos(a.Definitions.SubAgents(orcs[0]))
+func subAgents(a switchboard.Parts) []evals.AgentInfo {
+	return evals.AgentInfos(a.Orchestrator.SubAgents())
 }
 
 const smokeDataset = `name: smoke
@@ -64,20 +59,20 @@ func TestTargetsEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("assembles the whole service")
 	}
-	a := newApp(t)
-	agents := subAgents(t, a)
+	sb, a := newApp(t)
+	agents := subAgents(a)
 	path := filepath.Join(t.TempDir(), "smoke.yaml")
 	if err := writeString(path, smokeDataset); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(a.Handler)
+	srv := httptest.NewServer(sb.Handler())
 	defer srv.Close()
 	httpTarget, err := evals.NewHTTPTarget(srv.URL, srv.Client())
 	if err != nil {
 		t.Fatal(err)
 	}
 	targets := map[string]evals.Target{
-		"in-process": evals.NewServiceTarget(a.Service, a.Hub, evals.NewDemoInjector(a.Demo)),
+		"in-process": evals.NewServiceTarget(a.Service, a.Hub, evals.NewDemoInjector(a.DemoCCS)),
 		"http":       httpTarget,
 	}
 	for name, target := range targets {
@@ -122,15 +117,15 @@ func TestShippedDatasetsInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays every shipped dataset, including sub-agent timeouts")
 	}
-	a := newApp(t)
+	_, a := newApp(t)
 	paths, err := filepath.Glob("datasets/*.yaml")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no datasets: %v", err)
 	}
 	dir := t.TempDir()
 	rep, err := evals.Run(t.Context(), evals.Config{
-		Datasets: paths, Target: evals.NewServiceTarget(a.Service, a.Hub, evals.NewDemoInjector(a.Demo)),
-		TargetName: "in-process", SubAgents: subAgents(t, a), Concurrency: 4, ReportDir: dir, Model: "offline",
+		Datasets: paths, Target: evals.NewServiceTarget(a.Service, a.Hub, evals.NewDemoInjector(a.DemoCCS)),
+		TargetName: "in-process", SubAgents: subAgents(a), Concurrency: 4, ReportDir: dir, Model: "offline",
 	})
 	if err != nil {
 		t.Fatalf("Run() error = %v", err)
@@ -144,8 +139,8 @@ func TestShippedDatasetsInProcess(t *testing.T) {
 	// A second run compared with the first: the offline model is deterministic, so routing
 	// does not move and no case regresses.
 	again, err := evals.Run(t.Context(), evals.Config{
-		Datasets: paths[:1], Target: evals.NewServiceTarget(a.Service, a.Hub, evals.NewDemoInjector(a.Demo)),
-		SubAgents: subAgents(t, a), Baseline: filepath.Join(dir, evals.ReportJSON), NoCoverageGate: true,
+		Datasets: paths[:1], Target: evals.NewServiceTarget(a.Service, a.Hub, evals.NewDemoInjector(a.DemoCCS)),
+		SubAgents: subAgents(a), Baseline: filepath.Join(dir, evals.ReportJSON), NoCoverageGate: true,
 	})
 	if err != nil {
 		t.Fatalf("second Run() error = %v", err)

@@ -17,5 +17,5 @@
 // follow and resume, honours idempotency keys, and cancels on request.
 //
 // The package depends on sub-agents only through the small [SubAgent] interface, so its tests
-// run on fakes; the binary injects the real runtime (the wiring is in internal/app).
+// run on fakes; the binary injects the real runtime (the wiring is in the root package, switchboard).
 package orchestrator

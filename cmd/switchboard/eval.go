@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/evals"
-	"github.com/switchboard-ai/switchboard/internal/app"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
@@ -83,14 +83,15 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	if cfg.Auth.HS256Secret == "" {
 		cfg.Auth.HS256Secret = string(randomDevSecret())
 	}
-	opts := app.Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
-	opts.AgentsDir, opts.AgentsFS, _ = agentsSource(*agentsDir)
+	opts := switchboard.Options{Config: &cfg, Logger: slog.New(slog.DiscardHandler)}
+	opts.Agents, opts.AgentsFS, _ = agentsSource(*agentsDir)
 	// The definitions (and, in-process, the whole service) come from the same assembly serve uses.
-	a, err := app.New(ctx, opts)
+	sb, err := switchboard.New(ctx, opts)
 	if err != nil {
 		return withAgentsHint(err)
 	}
-	defer a.Close()
+	defer sb.Close(ctx)
+	a := sb.Parts()
 	orc := a.Orchestrator.Definition()
 
 	rc := evals.Config{
@@ -113,8 +114,8 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		rc.Target, rc.TargetName, rc.Model = t, *target, "as served by "+*target
 	} else {
 		var inj evals.FaultInjector
-		if a.Demo != nil {
-			inj = evals.NewDemoInjector(a.Demo)
+		if a.DemoCCS != nil {
+			inj = evals.NewDemoInjector(a.DemoCCS)
 		}
 		rc.Target, rc.TargetName = evals.NewServiceTarget(a.Service, a.Hub, inj), "in-process"
 	}

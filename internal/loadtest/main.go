@@ -30,8 +30,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/agents"
-	"github.com/switchboard-ai/switchboard/internal/app"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -94,7 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return runAll(ctx, o, "target", strings.TrimRight(o.target, "/"), signer, stdout, stderr)
+		return runAll(ctx, o, "target", strings.TrimRight(o.target, "/"), signer.Mint, stdout, stderr)
 	}
 	for _, driver := range o.stores {
 		if err := runInProcess(ctx, o, driver, stdout, stderr); err != nil {
@@ -115,28 +115,23 @@ func runInProcess(ctx context.Context, o options, driver string, stdout, stderr 
 	cfg := config.Default()
 	cfg.Store.Driver, cfg.Store.DSN = driver, filepath.Join(dir, "load.db")
 	cfg.Auth.HS256Secret = "loadtest-secret-loadtest-secret-loadtest"
-	a, err := app.New(ctx, app.Options{Config: cfg, AgentsDir: ".", AgentsFS: agents.FS, Logger: slog.New(slog.DiscardHandler)})
+	sb, err := switchboard.New(ctx, switchboard.Options{Config: &cfg, AgentsFS: agents.FS, Logger: slog.New(slog.DiscardHandler), ShutdownGrace: 30 * time.Second})
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	srv := httptest.NewServer(a.Handler)
+	srv := httptest.NewServer(sb.Handler())
 	defer srv.Close()
-	defer func() {
-		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		defer cancel()
-		_ = a.Service.Wait(wctx)
-	}()
-	return runAll(ctx, o, driver, srv.URL, a.DevSigner, stdout, stderr)
+	defer sb.Close(context.WithoutCancel(ctx))
+	return runAll(ctx, o, driver, srv.URL, sb.DevToken, stdout, stderr)
 }
 
-func runAll(ctx context.Context, o options, name, base string, signer *principal.DevSigner, stdout, stderr io.Writer) error {
+func runAll(ctx context.Context, o options, name, base string, mint func(user string, ttl time.Duration) (string, error), stdout, stderr io.Writer) error {
 	for _, n := range o.concurrency {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		fmt.Fprintf(stderr, "%s: %d workers, %s...\n", name, n, o.duration)
-		r := load(ctx, o, base, signer, n)
+		r := load(ctx, o, base, mint, n)
 		fmt.Fprintf(stdout, "| %s | %d | %d | %.0f | %s | %s | %s | %s | %d |\n", name, n, len(r.total),
 			float64(len(r.total))/o.duration.Seconds(), pct(r.total, 50), pct(r.total, 95), pct(r.total, 99), pct(r.first, 50), r.errors)
 		if r.firstErr != nil {
@@ -154,7 +149,7 @@ type result struct {
 
 // load runs n workers for the warm-up and then the measured duration; only turns that start
 // and end inside the measured window count.
-func load(ctx context.Context, o options, base string, signer *principal.DevSigner, n int) result {
+func load(ctx context.Context, o options, base string, mint func(user string, ttl time.Duration) (string, error), n int) result {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: n, MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
 	defer client.CloseIdleConnections()
 	start := time.Now().Add(o.warmup)
@@ -174,7 +169,7 @@ func load(ctx context.Context, o options, base string, signer *principal.DevSign
 			for time.Now().Before(end) && ctx.Err() == nil {
 				user := fmt.Sprintf("load-%d", seq.Add(1))
 				began := time.Now()
-				first, err := turn(ctx, client, base, signer, user, o.message)
+				first, err := turn(ctx, client, base, mint, user, o.message)
 				done := time.Now()
 				if began.Before(start) || done.After(end) {
 					continue
@@ -199,8 +194,8 @@ func load(ctx context.Context, o options, base string, signer *principal.DevSign
 
 // turn posts one message and reads its stream to turn.completed; it returns the time to the
 // first reply.delta.
-func turn(ctx context.Context, client *http.Client, base string, signer *principal.DevSigner, user, message string) (time.Duration, error) {
-	tok, err := signer.Mint(user, time.Hour)
+func turn(ctx context.Context, client *http.Client, base string, mint func(user string, ttl time.Duration) (string, error), user, message string) (time.Duration, error) {
+	tok, err := mint(user, time.Hour)
 	if err != nil {
 		return 0, err
 	}
