@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/config"
@@ -52,7 +53,7 @@ func (b *binder) load() (*boundAgents, error) {
 }
 
 func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
-	o := b.opts
+	tel := agent.Telemetry{Tracers: b.opts.TracerProvider, Meters: b.opts.MeterProvider, Logger: b.opts.Logger}
 	orcDef, err := pickOrchestrator(defs, b.cfg.Orchestrator)
 	if err != nil {
 		return nil, err
@@ -63,7 +64,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 	for _, d := range subs {
 		if d.Remote() {
 			rt, err := subagents.NewRemote(subagents.RemoteConfig{Definition: d, Credential: b.credential},
-				subagents.WithTracerProvider(o.TracerProvider))
+				subagents.WithTelemetry(tel))
 			if err != nil {
 				return nil, err
 			}
@@ -75,7 +76,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 			return nil, fmt.Errorf("sub-agent %s: %w", d.ID, err)
 		}
 		rt, err := subagents.New(subagents.Config{Definition: d, Model: m, CCS: b.enricher, Registry: b.registry, Check: b.check},
-			subagents.WithTracerProvider(o.TracerProvider), subagents.WithMeterProvider(o.MeterProvider), subagents.WithLogger(o.Logger))
+			subagents.WithTelemetry(tel))
 		if err != nil {
 			return nil, err
 		}
@@ -92,8 +93,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 	orc, err := orchestrator.New(orchestrator.Config{
 		Definition: orcDef, SubAgents: subs, Runtimes: runtimes, Model: orcModel,
 		Flags: func(name string) bool { return b.cfg.Flags[name] },
-	}, orchestrator.WithFewShot(fewShot), orchestrator.WithTracerProvider(o.TracerProvider),
-		orchestrator.WithMeterProvider(o.MeterProvider), orchestrator.WithLogger(o.Logger))
+	}, orchestrator.WithFewShot(fewShot), orchestrator.WithTelemetry(tel))
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -201,7 +202,7 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 			o, err := New(Config{
 				Definition: orchDef(tc.capN, "shop", "rewards", "support"), SubAgents: tc.subs,
 				Runtimes: tc.runtimes(), Model: model,
-			}, WithLogger(slog.New(slog.DiscardHandler)), WithTracerProvider(tp), WithMeterProvider(mp))
+			}, WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler), Tracers: tp, Meters: mp}))
 			if err != nil {
 				t.Fatalf("New() = %v", err)
 			}

@@ -2,15 +2,13 @@ package orchestrator
 
 import (
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/trace"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/definitions"
 )
 
@@ -35,10 +33,8 @@ type options struct {
 	fewShot      bool
 	cadence      time.Duration
 	historyTurns int
-	tracer       trace.TracerProvider
-	meter        metric.MeterProvider
-	logger       *slog.Logger
-	now          func() time.Time
+	agent.Telemetry
+	now func() time.Time
 }
 
 // WithFewShot attaches the sub-agents' examples to the system prompt as routing hints.
@@ -52,14 +48,9 @@ func WithCadence(d time.Duration) Option { return func(o *options) { o.cadence =
 // WithHistory sets how many earlier exchanges of the episode the LLM sees. Default 6.
 func WithHistory(n int) Option { return func(o *options) { o.historyTurns = n } }
 
-// WithTracerProvider sets where spans go; default the global provider.
-func WithTracerProvider(tp trace.TracerProvider) Option { return func(o *options) { o.tracer = tp } }
-
-// WithMeterProvider sets where metrics go; default the global provider.
-func WithMeterProvider(mp metric.MeterProvider) Option { return func(o *options) { o.meter = mp } }
-
-// WithLogger sets the logger; default slog.Default().
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+// WithTelemetry sets where spans, metrics and logs go; unset fields use the OpenTelemetry
+// globals and slog.Default().
+func WithTelemetry(t agent.Telemetry) Option { return func(o *options) { o.Telemetry = t } }
 
 // Orchestrator is a bound orchestrator: its tools are fixed for its lifetime.
 type Orchestrator struct {
@@ -120,15 +111,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.tracer == nil {
-		o.tracer = otel.GetTracerProvider()
-	}
-	if o.meter == nil {
-		o.meter = otel.GetMeterProvider()
-	}
-	if o.logger == nil {
-		o.logger = slog.Default()
-	}
+	o.Telemetry = o.Telemetry.OrDefaults()
 	def := cfg.Definition
 	if def == nil || def.Kind != definitions.KindOrchestrator {
 		return nil, ErrNotOrchestrator
@@ -161,7 +144,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	}
 	orc.prompt = systemPrompt(def, orc.order, o.fewShot)
 	orc.vocab = orc.vocabulary()
-	inst, err := newInstruments(o.meter)
+	inst, err := newInstruments(o.Meters)
 	if err != nil {
 		return nil, err
 	}

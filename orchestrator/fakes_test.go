@@ -12,6 +12,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -199,7 +200,7 @@ func answer(text string) SubAgentFunc {
 
 func newTestOrchestrator(t testing.TB, capN int, model llms.Model, runtimes map[string]SubAgent, opts ...Option) *Orchestrator {
 	t.Helper()
-	opts = append([]Option{WithLogger(slog.New(slog.DiscardHandler))}, opts...)
+	opts = append([]Option{WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler)})}, opts...)
 	o, err := New(Config{Definition: orchDef(capN, "shop", "rewards", "support"), SubAgents: demoSubs, Runtimes: runtimes, Model: model}, opts...)
 	if err != nil {
 		t.Fatalf("New() = %v", err)

@@ -64,7 +64,7 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()
-	ctx, span := tr.o.opts.tracer.Tracer(tracerName).Start(parent, k.b.spanName, trace.WithAttributes(k.b.spanAttrs...))
+	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(parent, k.b.spanName, trace.WithAttributes(k.b.spanAttrs...))
 	span.SetAttributes(attribute.String("switchboard.turn_id", tr.t.ID), attribute.String("switchboard.episode_id", tr.t.EpisodeID))
 	timeout := def.Timeout
 	if timeout <= 0 {
@@ -110,7 +110,7 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 	}()
 	defer func() {
 		if p := recover(); p != nil {
-			tr.o.opts.logger.ErrorContext(ctx, "sub-agent panicked", "agent", def.ID, "turn_id", tr.t.ID,
+			tr.o.opts.Logger.ErrorContext(ctx, "sub-agent panicked", "agent", def.ID, "turn_id", tr.t.ID,
 				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res.outcome = OutcomeFailed
 			res.answer = Answer{}
@@ -136,7 +136,7 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		res.outcome = OutcomeTimeout
 	case err != nil:
-		tr.o.opts.logger.WarnContext(ctx, "sub-agent failed", "agent", def.ID, "turn_id", tr.t.ID, "err", err)
+		tr.o.opts.Logger.WarnContext(ctx, "sub-agent failed", "agent", def.ID, "turn_id", tr.t.ID, "err", err)
 		res.outcome = OutcomeFailed
 	case ans.Outcome == "":
 		res.outcome = OutcomeOK

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -251,5 +252,38 @@ func BenchmarkTurnAdmission(b *testing.B) {
 		}
 		a.started()
 		l.finished("alice")
+	}
+}
+
+// Every protocol starts turns through Start, so Start is where a request is refused; the
+// handlers only word the refusal their own way.
+func TestStartRefusesImpossibleRequests(t *testing.T) {
+	svc, _ := newLimitedService(t, &fakeStore{}, &scriptedModel{}, TurnLimits{})
+	long := strings.Repeat("é", MaxMessageRunes+1)
+	for _, tc := range []struct {
+		req   StartRequest
+		field string
+	}{
+		{StartRequest{Message: ""}, "message"},
+		{StartRequest{Message: " \n\t "}, "message"},
+		{StartRequest{Message: long}, "message"},
+		{StartRequest{Message: "hi", EpisodeID: strings.Repeat("e", 129)}, "episode_id"},
+		{StartRequest{Message: "hi", Locale: strings.Repeat("x", 36)}, "locale"},
+		{StartRequest{Message: "hi", Location: strings.Repeat("x", 201)}, "location"},
+	} {
+		tc.req.Principal = "alice"
+		_, _, err := svc.Start(t.Context(), tc.req)
+		var input *InputError
+		if !errors.As(err, &input) || input.Field != tc.field {
+			t.Errorf("Start(%d-byte message, field %s) = %v, want an InputError on %s", len(tc.req.Message), tc.field, err, tc.field)
+			continue
+		}
+		if strings.Contains(input.Error(), "xxx") || strings.Contains(input.Error(), "eee") {
+			t.Errorf("InputError %q echoes the input", input.Error())
+		}
+	}
+	// Exactly at the bound is fine: 4000 two-byte characters are 8000 bytes but 4000 runes.
+	if err := CheckMessage(strings.Repeat("é", MaxMessageRunes)); err != nil {
+		t.Errorf("CheckMessage(%d runes) = %v, want nil", MaxMessageRunes, err)
 	}
 }

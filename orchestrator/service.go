@@ -112,13 +112,17 @@ type StartRequest struct {
 // Start stores a new turn and runs it in the background. With an idempotency key already used
 // by the principal it returns the earlier turn (existing=true) and dispatches nothing, or
 // ErrConflict when the earlier request differs. A principal over one of its limits gets a
-// [*LimitError] (ErrRateLimited); text or ids that no store can hold, ErrInvalidText.
+// [*LimitError] (ErrRateLimited); text or ids that no store can hold, ErrInvalidText; a blank,
+// overlong or otherwise impossible request, an [*InputError].
 func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, existing bool, err error) {
 	if req.Principal == "" {
 		return TurnRecord{}, false, errors.New("orchestrator: turn without principal")
 	}
 	if !storable(req.EpisodeID, req.Message, req.Locale, req.Location, req.IdempotencyKey) {
 		return TurnRecord{}, false, ErrInvalidText
+	}
+	if err := req.check(); err != nil {
+		return TurnRecord{}, false, err
 	}
 	adm, err := s.limits.admit(ctx, req.Principal)
 	if err != nil {

@@ -59,7 +59,7 @@ const fallbackReply = "I'm sorry, I couldn't work on that just now. Please try a
 func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Result, error) {
 	start := o.opts.now()
 	ctx = principal.NewContext(ctx, t.Principal)
-	ctx, span := o.opts.tracer.Tracer(tracerName).Start(ctx, "switchboard.turn", trace.WithAttributes(
+	ctx, span := o.opts.Tracers.Tracer(tracerName).Start(ctx, "switchboard.turn", trace.WithAttributes(
 		attribute.String("switchboard.turn_id", t.ID),
 		attribute.String("switchboard.episode_id", t.EpisodeID),
 		attribute.String("switchboard.agent_id", o.def.ID),
@@ -189,7 +189,7 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 		return "", ctx.Err()
 	}
 	if err != nil {
-		tr.o.opts.logger.WarnContext(ctx, "composition failed", "turn_id", tr.t.ID, "streamed", streamed.Len() > 0, "err", err)
+		tr.o.opts.Logger.WarnContext(ctx, "composition failed", "turn_id", tr.t.ID, "streamed", streamed.Len() > 0, "err", err)
 	}
 	if streamed.Len() > 0 {
 		if err != nil { // the stream broke off: say so rather than pass a cut reply as whole
@@ -216,7 +216,7 @@ func (tr *turnRun) fail(ctx context.Context, err error) (*Result, error) {
 	if ctx.Err() != nil {
 		return &Result{Outcome: stream.OutcomeCancelled, Decision: dec}, ctx.Err()
 	}
-	tr.o.opts.logger.ErrorContext(ctx, "orchestrator model failed", "turn_id", tr.t.ID, "err", err)
+	tr.o.opts.Logger.ErrorContext(ctx, "orchestrator model failed", "turn_id", tr.t.ID, "err", err)
 	tr.render.Flush()
 	publishChunked(tr.out, fallbackReply)
 	tr.out.Publish(stream.ReplyCompleted{Text: fallbackReply})
@@ -225,7 +225,7 @@ func (tr *turnRun) fail(ctx context.Context, err error) (*Result, error) {
 
 // generate calls the orchestrator's LLM in a span and accounts its time.
 func (tr *turnRun) generate(ctx context.Context, step string, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	ctx, span := tr.o.opts.tracer.Tracer(tracerName).Start(ctx, "llm."+step, trace.WithAttributes(
+	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(ctx, "llm."+step, trace.WithAttributes(
 		attribute.String("gen_ai.operation.name", "chat"),
 		attribute.String("switchboard.agent_id", tr.o.def.ID),
 		attribute.String("switchboard.turn_id", tr.t.ID),
@@ -290,7 +290,7 @@ func (tr *turnRun) priorContext(ctx context.Context, kept []keptCall) string {
 	})
 	if err != nil {
 		// The sub-agents still run, without the summary.
-		tr.o.opts.logger.WarnContext(ctx, "prior-context summary failed", "turn_id", tr.t.ID, "err", err)
+		tr.o.opts.Logger.WarnContext(ctx, "prior-context summary failed", "turn_id", tr.t.ID, "err", err)
 		return ""
 	}
 	return truncate(strings.TrimSpace(agent.Text(resp)), maxPriorContext)

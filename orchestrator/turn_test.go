@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -198,7 +199,7 @@ func TestPartialFailureReachesCompositionAsPlainNote(t *testing.T) {
 			}),
 		},
 		Model: model,
-	}, WithLogger(slog.New(slog.DiscardHandler)))
+	}, WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
 	if err != nil {
 		t.Fatal(err)
 	}

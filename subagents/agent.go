@@ -4,15 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/switchboard-ai/switchboard/agent"
@@ -42,22 +39,15 @@ type Option func(*options)
 
 type options struct {
 	maxSteps int
-	tracer   trace.TracerProvider
-	meter    metric.MeterProvider
-	logger   *slog.Logger
+	agent.Telemetry
 }
 
 // WithMaxSteps bounds the sub-agent's LLM loop (LLM calls per invocation). Default 4.
 func WithMaxSteps(n int) Option { return func(o *options) { o.maxSteps = n } }
 
-// WithTracerProvider sets where spans go; default the global provider.
-func WithTracerProvider(tp trace.TracerProvider) Option { return func(o *options) { o.tracer = tp } }
-
-// WithMeterProvider sets where metrics go; default the global provider.
-func WithMeterProvider(mp metric.MeterProvider) Option { return func(o *options) { o.meter = mp } }
-
-// WithLogger sets the logger that security alerts go to; default slog.Default().
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+// WithTelemetry sets where spans, metrics and logs (security alerts among them) go; unset
+// fields use the OpenTelemetry globals and slog.Default().
+func WithTelemetry(t agent.Telemetry) Option { return func(o *options) { o.Telemetry = t } }
 
 // Agent runs one sub-agent definition.
 type Agent struct {
@@ -82,15 +72,7 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.tracer == nil {
-		o.tracer = otel.GetTracerProvider()
-	}
-	if o.meter == nil {
-		o.meter = otel.GetMeterProvider()
-	}
-	if o.logger == nil {
-		o.logger = slog.Default()
-	}
+	o.Telemetry = o.Telemetry.OrDefaults()
 	def := cfg.Definition
 	switch {
 	case def == nil || def.Kind != definitions.KindSubAgent:
@@ -100,7 +82,7 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 	case len(def.Tools) > 0 && (cfg.CCS == nil || cfg.Registry == nil):
 		return nil, fmt.Errorf("%w: %s", ErrNoCCS, def.ID)
 	}
-	inst, err := newInstruments(o.meter)
+	inst, err := newInstruments(o.Meters)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +184,7 @@ type invocation struct {
 }
 
 func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	ctx, span := r.a.opts.tracer.Tracer(tracerName).Start(ctx, "llm.subagent", trace.WithAttributes(
+	ctx, span := r.a.opts.Tracers.Tracer(tracerName).Start(ctx, "llm.subagent", trace.WithAttributes(
 		attribute.String("gen_ai.operation.name", "chat"),
 		attribute.String("switchboard.agent_id", r.a.def.ID),
 		attribute.String("switchboard.turn_id", r.req.Inherited.TurnID),

@@ -17,6 +17,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -83,9 +84,11 @@ func newBareHarness(t *testing.T) *harness {
 	return &harness{
 		t: t, reg: reg, defs: defs, reader: reader, spans: spans, logs: logs,
 		opts: []subagents.Option{
-			subagents.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))),
-			subagents.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
-			subagents.WithLogger(slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+			subagents.WithTelemetry(agent.Telemetry{
+				Meters:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
+				Tracers: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
+				Logger:  slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+			}),
 		},
 	}
 }

@@ -226,8 +226,10 @@ func FuzzToolWrapper(f *testing.F) {
 	}
 	reader := sdkmetric.NewManualReader()
 	opts := []subagents.Option{
-		subagents.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))),
-		subagents.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
+		subagents.WithTelemetry(agent.Telemetry{
+			Meters: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		}),
 	}
 
 	f.Fuzz(func(t *testing.T, data []byte) {

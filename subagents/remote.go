@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -60,15 +59,13 @@ type Remote struct {
 }
 
 // NewRemote returns the runtime for cfg.Definition, which must be a sub_agent with a2a_url.
-// Of the options, WithTracerProvider applies.
+// Of the options, WithTelemetry's tracers apply.
 func NewRemote(cfg RemoteConfig, opts ...Option) (*Remote, error) {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.tracer == nil {
-		o.tracer = otel.GetTracerProvider()
-	}
+	o.Telemetry = o.Telemetry.OrDefaults()
 	def := cfg.Definition
 	switch {
 	case def == nil || def.Kind != definitions.KindSubAgent:
@@ -98,7 +95,7 @@ func (r *Remote) Ask(ctx context.Context, req agent.Question) (agent.Answer, err
 	if p == "" {
 		return agent.Answer{}, ErrNoPrincipal
 	}
-	ctx, span := r.opts.tracer.Tracer(tracerName).Start(ctx, "a2a "+r.def.ID, trace.WithAttributes(
+	ctx, span := r.opts.Tracers.Tracer(tracerName).Start(ctx, "a2a "+r.def.ID, trace.WithAttributes(
 		attribute.String("switchboard.agent_id", r.def.ID),
 		attribute.String("switchboard.turn_id", req.Inherited.TurnID),
 	), trace.WithSpanKind(trace.SpanKindClient))

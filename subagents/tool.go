@@ -42,7 +42,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		r.req.Emit(tool.StatusEvent, paramsForStatus(tc.FunctionCall.Arguments))
 	}
 	invoking := r.req.Inherited.Principal
-	ctx, span := a.opts.tracer.Tracer(tracerName).Start(ctx, "ccs "+tool.Enricher, trace.WithAttributes(
+	ctx, span := a.opts.Tracers.Tracer(tracerName).Start(ctx, "ccs "+tool.Enricher, trace.WithAttributes(
 		attribute.String("switchboard.agent_id", a.def.ID),
 		attribute.String("switchboard.turn_id", r.req.Inherited.TurnID),
 		attribute.String("ccs.enricher_id", tool.Enricher),
@@ -108,7 +108,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 
 	typed, err := a.decode(resp, tool)
 	if err != nil {
-		a.opts.logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "turn_id", r.req.Inherited.TurnID, "enricher", tool.Enricher, "reason", "decode")
+		a.opts.Logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "turn_id", r.req.Inherited.TurnID, "enricher", tool.Enricher, "reason", "decode")
 		r.missing++
 		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
 	}
@@ -147,7 +147,7 @@ func (a *Agent) decode(resp *ccs.RawResponse, tool definitions.Tool) (any, error
 func (a *Agent) securityAlert(ctx context.Context, span trace.Span, turnID, enricher string, reason ccs.Reason) {
 	a.inst.principalMismatch.Add(context.Background(), 1, consumerAttr)
 	span.SetStatus(codes.Error, "envelope principal check failed")
-	a.opts.logger.LogAttrs(ctx, slog.LevelError, "security alert: ccs envelope failed principal verification",
+	a.opts.Logger.LogAttrs(ctx, slog.LevelError, "security alert: ccs envelope failed principal verification",
 		slog.String("alert", "ps6_envelope_principal_mismatch"),
 		slog.String("reason", string(reason)),
 		slog.String("agent", a.def.ID),
@@ -178,7 +178,7 @@ func (a *Agent) transportFailure(ctx context.Context, turnID, enricher string, e
 		// The CCS refused the principal we sent: PC2 expects this to be zero in production.
 		level = slog.LevelError
 	}
-	a.opts.logger.Log(ctx, level, "ccs call failed", "agent", a.def.ID, "turn_id", turnID, "enricher", enricher, "reason", reason)
+	a.opts.Logger.Log(ctx, level, "ccs call failed", "agent", a.def.ID, "turn_id", turnID, "enricher", enricher, "reason", reason)
 	return reason
 }
 

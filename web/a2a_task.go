@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
@@ -73,6 +72,8 @@ func (s *server) a2aStart(ctx context.Context, p principal.Principal, sp sendPar
 		return rec, rpcLimited(err)
 	case errors.Is(err, orchestrator.ErrInvalidText):
 		return rec, rpcErr(codeInvalidParams, "Text and ids must be valid UTF-8 without NUL bytes.")
+	case errors.As(err, new(*orchestrator.InputError)):
+		return rec, rpcErr(codeInvalidParams, "The "+err.Error())
 	case ctx.Err() != nil:
 		return rec, errInternal // nobody is listening any more
 	}
@@ -117,11 +118,8 @@ func (s *server) startRequest(ctx context.Context, p principal.Principal, sp sen
 		}
 	}
 	text := strings.TrimSpace(strings.Join(texts, "\n"))
-	switch {
-	case text == "":
-		return bad("The message has no text.")
-	case utf8.RuneCountInString(text) > maxMessage:
-		return bad("The message is longer than 4000 characters.")
+	if err := orchestrator.CheckMessage(text); err != nil {
+		return bad("The " + err.Error())
 	}
 	meta := func(key string) string { return metaString(key, sp.Metadata, m.Metadata) }
 	// A caller may say whom it acts for (a hub forwarding its user); it must be the

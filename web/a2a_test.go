@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/agents"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline"
@@ -78,7 +79,7 @@ func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *a2
 			"support": answer("looking_up_orders", "Order 1 shipped.", false),
 			"travel":  answer("loading_trips", "A trip to Lisbon on Friday.", false),
 		},
-	}, orchestrator.WithLogger(slog.New(slog.DiscardHandler)))
+	}, orchestrator.WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
 	if err != nil {
 		t.Fatal(err)
 	}

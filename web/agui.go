@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -123,22 +122,14 @@ func decodeAGUIInput(r io.Reader) (aguiRun, *badRequest) {
 		return run, &badRequest{status: http.StatusUnsupportedMediaType, code: "unsupported_content", message: "Only text content is supported."}
 	}
 	text = strings.TrimSpace(text)
-	switch {
-	case text == "":
-		return bad("invalid_message", "The user message has no text.")
-	case !utf8.ValidString(text):
-		return bad("invalid_message", "The user message must be valid UTF-8.")
-	case utf8.RuneCountInString(text) > maxMessage:
-		return bad("invalid_message", "The user message is longer than 4000 characters.")
+	if err := orchestrator.CheckMessage(text); err != nil {
+		return bad("invalid_message", "The user "+err.Error())
 	}
 	var fp aguiForwarded
 	if len(in.ForwardedProps) > 0 && in.ForwardedProps[0] == '{' {
 		if json.Unmarshal(in.ForwardedProps, &fp) != nil {
 			return bad("invalid_body", "forwardedProps.locale and forwardedProps.location must be strings.")
 		}
-	}
-	if len(fp.Locale) > 35 || len(fp.Location) > 200 {
-		return bad("invalid_body", "forwardedProps.locale or forwardedProps.location is too long.")
 	}
 	return aguiRun{threadID: in.ThreadID, runID: in.RunID, message: text, locale: fp.Locale, location: fp.Location}, nil
 }

@@ -545,7 +545,7 @@ func FuzzDecodeAGUIInput(f *testing.F) {
 			}
 			return
 		}
-		if run.threadID == "" || run.runID == "" || strings.TrimSpace(run.message) == "" || len([]rune(run.message)) > maxMessage {
+		if run.threadID == "" || run.runID == "" || strings.TrimSpace(run.message) == "" || len([]rune(run.message)) > orchestrator.MaxMessageRunes {
 			t.Fatalf("decodeAGUIInput(%q) = %+v without an error", body, run)
 		}
 	})

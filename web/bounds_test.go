@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/agents"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline"
@@ -45,7 +46,7 @@ func newBoundedServer(t *testing.T, edit func(*Config)) *httptest.Server {
 		})
 	}
 	orc, err := orchestrator.New(orchestrator.Config{Definition: orcDef, SubAgents: defs.SubAgents(orcDef), Model: offline.New(), Runtimes: runtimes},
-		orchestrator.WithLogger(slog.New(slog.DiscardHandler)))
+		orchestrator.WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
 	if err != nil {
 		t.Fatal(err)
 	}

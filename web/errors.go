@@ -30,6 +30,7 @@ func abort(c *gin.Context, status int, code, message string) {
 
 // abortErr maps a domain error to its HTTP status.
 func (s *server) abortErr(c *gin.Context, err error) {
+	var input *orchestrator.InputError
 	switch {
 	case errors.Is(err, orchestrator.ErrNotFound):
 		abort(c, http.StatusNotFound, "not_found", "No such turn or episode.")
@@ -42,6 +43,12 @@ func (s *server) abortErr(c *gin.Context, err error) {
 		s.abortLimited(c, err)
 	case errors.Is(err, orchestrator.ErrInvalidText):
 		abort(c, http.StatusBadRequest, "invalid_text", "Text and ids must be valid UTF-8 without NUL bytes.")
+	case errors.As(err, &input):
+		code := "invalid_body"
+		if input.Field == "message" {
+			code = "invalid_message"
+		}
+		abort(c, http.StatusBadRequest, code, input.Error())
 	case errors.Is(err, orchestrator.ErrConflict):
 		abort(c, http.StatusConflict, "idempotency_conflict", "This Idempotency-Key was already used with a different request.")
 	case errors.Is(err, c.Request.Context().Err()) && c.Request.Context().Err() != nil:

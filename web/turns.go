@@ -9,16 +9,12 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
 )
-
-// maxMessage bounds a user message, in characters.
-const maxMessage = 4000
 
 // turnRequest is the body of POST /v1/turns.
 type turnRequest struct {
@@ -66,15 +62,8 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 		return bad("invalid_body", "The body must hold one JSON object.")
 	}
 	req.Message = strings.TrimSpace(req.Message)
-	switch {
-	case req.Message == "":
-		return bad("invalid_message", "message is required and must not be blank.")
-	case !utf8.ValidString(req.Message):
-		return bad("invalid_message", "message must be valid UTF-8.")
-	case utf8.RuneCountInString(req.Message) > maxMessage:
-		return bad("invalid_message", "message is longer than 4000 characters.")
-	case len(req.EpisodeID) > 128 || len(req.Locale) > 35 || len(req.Location) > 200:
-		return bad("invalid_body", "episode_id, locale or location is too long.")
+	if err := orchestrator.CheckMessage(req.Message); err != nil {
+		return bad("invalid_message", err.Error())
 	}
 	return req, nil
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
 )
 
 // FuzzDecodeTurnRequest: any body either decodes to a valid turn or is refused with a client
@@ -26,7 +28,7 @@ func FuzzDecodeTurnRequest(f *testing.F) {
 			}
 			return
 		}
-		if strings.TrimSpace(req.Message) == "" || !utf8.ValidString(req.Message) || utf8.RuneCountInString(req.Message) > maxMessage {
+		if strings.TrimSpace(req.Message) == "" || !utf8.ValidString(req.Message) || utf8.RuneCountInString(req.Message) > orchestrator.MaxMessageRunes {
 			t.Fatalf("accepted an invalid message %q", req.Message)
 		}
 	})
