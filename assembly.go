@@ -13,9 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
 
+	"github.com/switchboard-ai/switchboard/agent"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -62,15 +62,8 @@ type assembly struct {
 // Close releases what it opened.
 func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 	cfg := *o.Config
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
-	if o.TracerProvider == nil {
-		o.TracerProvider = otel.GetTracerProvider()
-	}
-	if o.MeterProvider == nil {
-		o.MeterProvider = otel.GetMeterProvider()
-	}
+	tel := agent.Telemetry{Tracers: o.TracerProvider, Meters: o.MeterProvider, Logger: o.Logger}.OrDefaults()
+	o.TracerProvider, o.MeterProvider, o.Logger = tel.Tracers, tel.Meters, tel.Logger
 	a := &assembly{log: o.Logger}
 	if c := cfg.A2A; c.CredentialEnv != "" && c.Credential == "" {
 		o.Logger.Warn("a2a.credential_env names an unset variable: calls to remote (a2a_url) sub-agents carry no service credential"+

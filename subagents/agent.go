@@ -42,6 +42,15 @@ type options struct {
 	agent.Telemetry
 }
 
+// collect applies opts over the defaults in o.
+func collect(o options, opts []Option) options {
+	for _, opt := range opts {
+		opt(&o)
+	}
+	o.Telemetry = o.Telemetry.OrDefaults()
+	return o
+}
+
 // WithMaxSteps bounds the sub-agent's LLM loop (LLM calls per invocation). Default 4.
 func WithMaxSteps(n int) Option { return func(o *options) { o.maxSteps = n } }
 
@@ -68,11 +77,7 @@ type Agent struct {
 
 // New instantiates the runtime for cfg.Definition.
 func New(cfg Config, opts ...Option) (*Agent, error) {
-	o := options{maxSteps: 4}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	o.Telemetry = o.Telemetry.OrDefaults()
+	o := collect(options{maxSteps: 4}, opts)
 	def := cfg.Definition
 	switch {
 	case def == nil || def.Kind != definitions.KindSubAgent:

@@ -61,11 +61,7 @@ type Remote struct {
 // NewRemote returns the runtime for cfg.Definition, which must be a sub_agent with a2a_url.
 // Of the options, WithTelemetry's tracers apply.
 func NewRemote(cfg RemoteConfig, opts ...Option) (*Remote, error) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	o.Telemetry = o.Telemetry.OrDefaults()
+	o := collect(options{}, opts)
 	def := cfg.Definition
 	switch {
 	case def == nil || def.Kind != definitions.KindSubAgent:
