@@ -112,8 +112,8 @@ func (ix *index) resolve(query []string) []resolved {
 			continue
 		}
 		budget := typoBudget(len(q))
-		if budget == 0 || isDigits(q) || strings.HasPrefix(q, shapePrefix) {
-			continue
+		if budget == 0 || isDigits(q) || strings.HasPrefix(q, shapePrefix) || dictionary().Known(q) {
+			continue // a word of the language is meant as written, not a typo of another
 		}
 		best, bestDist := "", budget+1
 		for _, v := range ix.vocab {

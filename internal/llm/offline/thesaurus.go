@@ -1,5 +1,21 @@
 package offline
 
+import (
+	"sync"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lexicon"
+)
+
+// dictionary is the English word list (WordNet's), keyed by stem so that query words look it
+// up as the index has them. Loaded on first use and shared.
+var dictionary = sync.OnceValue(func() *lexicon.Lexicon {
+	lx, err := lexicon.New(func(w string) string { return stem(normalise(w)) })
+	if err != nil {
+		panic(err) // the list is embedded in the build: its own test fails first
+	}
+	return lx
+})
+
 // synonymGroups are everyday English words that people use interchangeably when asking
 // for things. They are general vocabulary, not knowledge of any agent: a query word that
 // no tool uses may stand in for a synonym that one does, at a discount.
