@@ -93,7 +93,10 @@ func TestFixtures(t *testing.T) {
 		{"bob one return", Bob, "returns.status", map[string]any{"order_id": "b-55790"}, ReturnStatus{OrderID: "b-55790", Returns: []ReturnCase{
 			{OrderID: "B-55790", Item: "Logitech MX Keys keyboard", Status: "in_transit", RefundAmount: 99.99, Currency: "USD", Updated: "2026-03-01"},
 		}}},
-		{"alice profile", Alice, "account.profile", nil, AccountProfile{Name: "Alice Johnson", Email: "a***@example.com", MemberSince: "2019-04-12"}},
+		{"alice profile", Alice, "account.profile", nil, AccountProfile{
+			Name: "Alice Johnson", Email: "a***@example.com", Phone: "+1 ***-***-**42",
+			ShippingAddress: "221 Harbor Way, Apt 4, Seattle, WA 98101", MemberSince: "2019-04-12",
+		}},
 		{"bob trips", Bob, "trips.upcoming", nil, TripList{Trips: []Trip{
 			{ID: "TR-B-31", Destination: "Tokyo, Japan", Start: "2026-03-14", End: "2026-03-21", Flight: "UA 837", Hotel: "Park Hyatt Tokyo"},
 			{ID: "TR-B-35", Destination: "Chicago, IL", Start: "2026-04-11", End: "2026-04-13", Flight: "AA 2211", Hotel: "The Langham Chicago"},

@@ -112,8 +112,11 @@ type ReturnCase struct {
 type AccountProfile struct {
 	Name string `json:"name"`
 	// Email is masked (j***@example.com): the full address never leaves the CCS.
-	Email       string `json:"email"`
-	MemberSince string `json:"member_since"`
+	Email string `json:"email"`
+	// Phone is masked too (last two digits).
+	Phone           string `json:"phone,omitempty"`
+	ShippingAddress string `json:"shipping_address,omitempty"`
+	MemberSince     string `json:"member_since"`
 }
 
 // TripList is the payload of trips.upcoming (domain type trip_list).

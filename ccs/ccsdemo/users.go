@@ -88,7 +88,10 @@ func alice(c calendar) userData {
 		returns: []ReturnCase{
 			{OrderID: "A-10102", Item: "Adidas Ultraboost Light (wrong size)", Status: "refund_issued", RefundAmount: 190.00, Currency: "USD", Updated: c.day(-3)},
 		},
-		profile: AccountProfile{Name: "Alice Johnson", Email: "a***@example.com", MemberSince: "2019-04-12"},
+		profile: AccountProfile{
+			Name: "Alice Johnson", Email: "a***@example.com", Phone: "+1 ***-***-**42",
+			ShippingAddress: "221 Harbor Way, Apt 4, Seattle, WA 98101", MemberSince: "2019-04-12",
+		},
 		trips: []Trip{
 			{ID: "TR-A-7", Destination: "Boston, MA", Start: c.day(30), End: c.day(34), Flight: "DL 1432", Hotel: "The Lenox"},
 		},
@@ -125,7 +128,10 @@ func bob(c calendar) userData {
 			{OrderID: "B-55790", Item: "Logitech MX Keys keyboard", Status: "in_transit", RefundAmount: 99.99, Currency: "USD", Updated: c.day(-1)},
 			{OrderID: "B-55655", Item: "Fitbit Charge 6", Status: "refund_issued", RefundAmount: 159.95, Currency: "USD", Updated: c.day(-12)},
 		},
-		profile: AccountProfile{Name: "Bob Martinez", Email: "b***@example.com", MemberSince: "2016-09-03"},
+		profile: AccountProfile{
+			Name: "Bob Martinez", Email: "b***@example.com", Phone: "+1 ***-***-**17",
+			ShippingAddress: "1874 Larkin St, San Francisco, CA 94109", MemberSince: "2016-09-03",
+		},
 		trips: []Trip{
 			{ID: "TR-B-31", Destination: "Tokyo, Japan", Start: c.day(12), End: c.day(19), Flight: "UA 837", Hotel: "Park Hyatt Tokyo"},
 			{ID: "TR-B-35", Destination: "Chicago, IL", Start: c.day(40), End: c.day(42), Flight: "AA 2211", Hotel: "The Langham Chicago"},

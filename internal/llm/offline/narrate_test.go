@@ -47,6 +47,20 @@ func TestNarrateShapes(t *testing.T) {
 			want: "Your account profile: Alice Smith · email a***@example.com · member since Apr 2, 2019 · verified · not marketing opt in.",
 		},
 		{
+			name:  "a question about one field is answered with that field",
+			human: "what's the shipping address on my account?",
+			tool:  "account_profile", args: `{}`,
+			data: `{"name":"Alice Smith","email":"a***@example.com","shipping_address":"221 Harbor Way, Seattle, WA 98101","member_since":"2019-04-02"}`,
+			want: "Your shipping address: 221 Harbor Way, Seattle, WA 98101.",
+		},
+		{
+			name:  "words of the topic itself ask for all of it",
+			human: "how many points do i have",
+			tool:  "get_points_balance", args: `{}`,
+			data: `{"points":12450,"pending":300}`,
+			want: "Your points balance: 12,450 · pending 300.",
+		},
+		{
 			name: "a currency that prices nothing is a fact of its own",
 			tool: "account_profile", args: `{}`,
 			data: `{"name":"Alice Smith","preferred_currency":"EUR"}`,

@@ -75,6 +75,13 @@ func (r renderer) object(obj []field, t topic) piece {
 		}
 	}
 	facts, cur := r.facts(obj, scope{}, -1)
+	if asked := r.focus(facts, t); len(asked) > 0 && !hasRecords(obj) {
+		// "what is my shipping address" is answered with the address, not the profile.
+		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
+			return piece{kind: pieceFacts, topic: "your " + asked[0].label, text: asked[0].text + "."}
+		}
+		facts = asked
+	}
 	if len(facts) > 0 && facts[0].text != "" && facts[0].label != "" &&
 		(facts[0].label == t.bare || slices.Contains(strings.Fields(t.bare), facts[0].label)) {
 		facts[0].label = "" // "Your points balance: 12,450", not "...: points 12,450"
@@ -136,6 +143,45 @@ func (r renderer) object(obj []field, t topic) piece {
 		lines = append(lines, b.standalone())
 	}
 	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+}
+
+// focus returns the facts whose labels name what the request asks about, when some do but
+// not all: the user asked for those. Light nouns ("status", "details") and the words of the
+// topic itself (asking for "my points" is asking for the whole balance) name no one fact.
+func (r renderer) focus(facts []fact, t topic) []fact {
+	want := map[string]bool{}
+	for _, w := range terms(r.asked) {
+		want[w] = !lightNouns[w]
+	}
+	for _, w := range terms(t.bare) {
+		want[w] = false
+	}
+	var hit []fact
+	for _, f := range facts {
+		if slices.ContainsFunc(terms(f.label), func(w string) bool { return want[w] }) {
+			hit = append(hit, f)
+		}
+	}
+	if len(hit) == len(facts) {
+		return nil
+	}
+	return hit
+}
+
+// hasRecords reports whether obj holds a list of records or a nested object, whose facts a
+// focused answer would lose.
+func hasRecords(obj []field) bool {
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case []field:
+			return true
+		case []any:
+			if len(v) > 0 && !allScalars(v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unmatchedQuery reports the query of an object that says its results do not match it: a
