@@ -48,7 +48,9 @@ type AgentOutcome struct {
 // cap: the cap behaviour says whether real sub-agents were dropped for it.
 func (o *Orchestrator) applyCap(calls []llms.ToolCall) ([]keptCall, Decision) {
 	d := Decision{IntentCount: len(calls), Cap: o.def.FanOutCap}
-	var kept []keptCall
+	n := min(len(calls), o.def.FanOutCap)
+	kept := make([]keptCall, 0, n)
+	d.Invoked = make([]string, 0, n)
 	bound := 0 // calls naming a bound sub-agent: only they count against the cap
 	for _, c := range calls {
 		b, ok := o.bindings[c.FunctionCall.Name]
@@ -96,7 +98,7 @@ func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.D
 	span.SetAttributes(attribute.String("switchboard.outcome", string(res.Outcome)))
 
 	bg := context.Background() // metrics are recorded even when the turn's context is done
-	o.inst.turns.Add(bg, 1, o.inst.outcome(res.Outcome))
+	o.inst.turns.Add(bg, 1, o.inst.outcome(res.Outcome)...)
 	o.inst.turnDuration.Record(bg, elapsed.Seconds())
 	o.inst.intents.Record(bg, int64(d.IntentCount))
 	if d.CapBehaviour == CapOver {

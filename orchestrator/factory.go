@@ -79,27 +79,29 @@ type binding struct {
 
 // bindingMetrics are a sub-agent's measurement attributes: by agent, and by agent and outcome.
 type bindingMetrics struct {
-	agent     metric.MeasurementOption
-	byOutcome map[Outcome]metric.MeasurementOption
+	// Option slices rather than options: passed on with ..., a slice built once costs
+	// nothing per call, where a single option is boxed into a new one every time.
+	agent     []metric.RecordOption
+	byOutcome map[Outcome][]metric.AddOption
 }
 
 func newBindingMetrics(id string) bindingMetrics {
 	m := bindingMetrics{
-		agent:     metric.WithAttributeSet(attribute.NewSet(attribute.String("agent", id))),
-		byOutcome: map[Outcome]metric.MeasurementOption{},
+		agent:     []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(attribute.String("agent", id)))},
+		byOutcome: map[Outcome][]metric.AddOption{},
 	}
 	for _, o := range []Outcome{OutcomeOK, OutcomePartial, OutcomeUnavailable, OutcomeFailed, OutcomeTimeout, OutcomeCancelled} {
-		m.byOutcome[o] = metric.WithAttributeSet(attribute.NewSet(attribute.String("agent", id), attribute.String("outcome", string(o))))
+		m.byOutcome[o] = []metric.AddOption{metric.WithAttributeSet(attribute.NewSet(attribute.String("agent", id), attribute.String("outcome", string(o))))}
 	}
 	return m
 }
 
 // outcome is the attribute set for id with outcome o.
-func (m bindingMetrics) outcome(id string, o Outcome) metric.MeasurementOption {
-	if opt, ok := m.byOutcome[o]; ok {
-		return opt
+func (m bindingMetrics) outcome(id string, o Outcome) []metric.AddOption {
+	if opts, ok := m.byOutcome[o]; ok {
+		return opts
 	}
-	return metric.WithAttributes(attribute.String("agent", id), attribute.String("outcome", string(o)))
+	return []metric.AddOption{metric.WithAttributes(attribute.String("agent", id), attribute.String("outcome", string(o)))}
 }
 
 var _ SubAgent = SubAgentFunc(nil)

@@ -25,19 +25,20 @@ type instruments struct {
 	overhead     metric.Float64Histogram
 	statusEvents metric.Int64Counter
 	unknownTools metric.Int64Counter
-	// turnOutcome holds the turns counter's attribute set per outcome, built once.
-	turnOutcome map[stream.Outcome]metric.MeasurementOption
+	// turnOutcome holds the turns counter's attribute set per outcome, built once (as a
+	// slice, see bindingMetrics).
+	turnOutcome map[stream.Outcome][]metric.AddOption
 }
 
 // turnOutcomes are the outcomes a turn ends with.
 var turnOutcomes = []stream.Outcome{stream.OutcomeOK, stream.OutcomeDegraded, stream.OutcomeFailed, stream.OutcomeCancelled}
 
 // outcome is the turns counter's attribute set for o.
-func (in *instruments) outcome(o stream.Outcome) metric.MeasurementOption {
-	if opt, ok := in.turnOutcome[o]; ok {
-		return opt
+func (in *instruments) outcome(o stream.Outcome) []metric.AddOption {
+	if opts, ok := in.turnOutcome[o]; ok {
+		return opts
 	}
-	return metric.WithAttributes(attribute.String("outcome", string(o)))
+	return []metric.AddOption{metric.WithAttributes(attribute.String("outcome", string(o)))}
 }
 
 var latencyBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
@@ -78,9 +79,9 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	in.turnOutcome = map[stream.Outcome]metric.MeasurementOption{}
+	in.turnOutcome = map[stream.Outcome][]metric.AddOption{}
 	for _, o := range turnOutcomes {
-		in.turnOutcome[o] = metric.WithAttributeSet(attribute.NewSet(attribute.String("outcome", string(o))))
+		in.turnOutcome[o] = []metric.AddOption{metric.WithAttributeSet(attribute.NewSet(attribute.String("outcome", string(o))))}
 	}
 	in.zero()
 	return &in, nil
@@ -94,7 +95,7 @@ func (in *instruments) zero() {
 	in.capExceeded.Add(bg, 0)
 	in.unknownTools.Add(bg, 0)
 	for _, o := range turnOutcomes {
-		in.turns.Add(bg, 0, in.outcome(o))
+		in.turns.Add(bg, 0, in.outcome(o)...)
 	}
 }
 

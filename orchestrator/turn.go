@@ -141,6 +141,7 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 
 	// Step 6: the orchestrator composes the one reply, streamed as deltas.
 	msgs = slices.Grow(msgs, 2*len(kept))
+	parts := make([]llms.ContentPart, 2*len(kept)) // one backing array for every message's part
 	for i, c := range kept {
 		tc := c.call
 		if tc.Type == "" {
@@ -148,11 +149,11 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 		}
 		// One AI message per call, each followed by its result: the shape every provider
 		// converts correctly (see LIBRARIES notes on anthropic's Parts[0]).
+		parts[2*i] = tc
+		parts[2*i+1] = llms.ToolCallResponse{ToolCallID: tc.ID, Name: tc.FunctionCall.Name, Content: results[i].toolResult}
 		msgs = append(msgs,
-			llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{tc}},
-			llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{
-				ToolCallID: tc.ID, Name: tc.FunctionCall.Name, Content: results[i].toolResult,
-			}}},
+			llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts[2*i : 2*i+1 : 2*i+1]},
+			llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: parts[2*i+1 : 2*i+2 : 2*i+2]},
 		)
 	}
 	text, err := tr.compose(ctx, msgs, kept, results)

@@ -10,8 +10,12 @@ func (p Principal) String() string { return string(p) }
 
 type ctxKey struct{}
 
-// NewContext returns a context carrying p.
+// NewContext returns a context carrying p: ctx itself when it carries p already, as a
+// sub-agent's context does, which its orchestrator's turn set.
 func NewContext(ctx context.Context, p Principal) context.Context {
+	if have, ok := FromContext(ctx); ok && have == p {
+		return ctx
+	}
 	return context.WithValue(ctx, ctxKey{}, p)
 }
 

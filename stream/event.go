@@ -3,6 +3,7 @@ package stream
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 )
 
 // Event is one message of a turn's stream: a sealed union of the types below. The SSE event
@@ -128,6 +129,24 @@ func deref(ev Event) Event {
 type Record struct {
 	ID    uint64
 	Event Event
+
+	// name and data are Event's encoding, when the log that made the record encoded it: the
+	// SSE frame and the store then share one encoding.
+	name string
+	data []byte
+}
+
+// Equal reports whether r and o are the same record, the same id and event, however either
+// was encoded (go-cmp uses it too).
+func (r Record) Equal(o Record) bool { return r.ID == o.ID && reflect.DeepEqual(r.Event, o.Event) }
+
+// Marshal returns the record's event name and JSON, encoding the event only if its log has
+// not already.
+func (r Record) Marshal() (name string, data []byte, err error) {
+	if r.data != nil {
+		return r.name, r.data, nil
+	}
+	return Marshal(r.Event)
 }
 
 // Sink receives a turn's events in order. Implementations must not block for long: the turn

@@ -54,7 +54,7 @@ func NewMemoryLogStore() *MemoryLogStore {
 // AppendEvent implements [LogStore]. Records are stored encoded, as a database would, so that
 // callers can neither share nor mutate them afterwards.
 func (s *MemoryLogStore) AppendEvent(_ context.Context, turnID string, rec Record) error {
-	name, data, err := Marshal(rec.Event)
+	name, data, err := rec.Marshal()
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (s *MemoryLogStore) AppendEvent(_ context.Context, turnID string, rec Recor
 func (s *MemoryLogStore) AppendEvents(_ context.Context, turnID string, recs []Record) error {
 	encoded := make([]storedRecord, len(recs))
 	for i, rec := range recs {
-		name, data, err := Marshal(rec.Event)
+		name, data, err := rec.Marshal()
 		if err != nil {
 			return err
 		}

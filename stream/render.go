@@ -82,12 +82,7 @@ func NewRenderer(cfg RendererConfig) *Renderer {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Renderer{
-		cfg:       cfg,
-		seen:      map[Source]bool{},
-		pendText:  map[string]bool{},
-		lastShown: map[string]time.Time{},
-	}
+	return &Renderer{cfg: cfg} // its maps are made with its first line: most turns show none
 }
 
 // Emit renders one typed status event according to the policy above. Emissions after
@@ -145,6 +140,9 @@ func (r *Renderer) Emit(e Emission) {
 
 // add puts an event on the pending line; a text already there only adds its source.
 func (r *Renderer) add(src Source, text string) {
+	if r.seen == nil {
+		r.seen, r.pendText = map[Source]bool{}, map[string]bool{}
+	}
 	r.seen[src] = true
 	r.sources = append(r.sources, src)
 	if key := textKey(text); !r.pendText[key] {
@@ -201,6 +199,9 @@ func (r *Renderer) flushLocked() {
 // publish sends one line; it runs under the lock so that lines leave in order.
 func (r *Renderer) publish(texts []string, sources []Source) {
 	now := r.cfg.Now()
+	if r.lastShown == nil {
+		r.lastShown = map[string]time.Time{}
+	}
 	for _, s := range sources {
 		r.lastShown[s.AgentID] = now
 	}

@@ -151,7 +151,7 @@ var keepAlive = []byte(": keep-alive\n\n")
 
 // encodeFrame renders a record as one SSE event, or nil when its event cannot be encoded.
 func encodeFrame(rec Record) []byte {
-	name, data, err := Marshal(rec.Event)
+	name, data, err := rec.Marshal()
 	if err != nil {
 		return nil
 	}

@@ -59,12 +59,13 @@ func (h *Hub) Open(turnID string) *TurnLog {
 // failure does not stop live followers.
 func (l *TurnLog) Publish(ev Event) {
 	t := l.turn
+	name, data, _ := Marshal(ev) // an event that cannot be encoded keeps nil data: its frame says so
 	t.mu.Lock()
 	if t.closing {
 		t.mu.Unlock()
 		return
 	}
-	rec := Record{ID: uint64(len(t.recs)) + 1, Event: ev}
+	rec := Record{ID: uint64(len(t.recs)) + 1, Event: ev, name: name, data: data}
 	l.pending = append(l.pending, rec)
 	if _, ok := ev.(TurnCompleted); ok {
 		// Refuse later events now; show the end only once the store has the whole log.

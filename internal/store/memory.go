@@ -304,7 +304,7 @@ func (m *Memory) RecentTurns(_ context.Context, p principal.Principal, episodeID
 
 // AppendEvent implements stream.LogStore.
 func (m *Memory) AppendEvent(_ context.Context, turnID string, rec stream.Record) error {
-	name, data, err := stream.Marshal(rec.Event)
+	name, data, err := rec.Marshal()
 	if err != nil {
 		return err
 	}
@@ -361,7 +361,7 @@ func (m *Memory) FinishTurnWithEvents(_ context.Context, t orchestrator.TurnReco
 func encodeEvents(recs []stream.Record) ([]memEvent, error) {
 	encoded := make([]memEvent, len(recs))
 	for i, rec := range recs {
-		name, data, err := stream.Marshal(rec.Event)
+		name, data, err := rec.Marshal()
 		if err != nil {
 			return nil, err
 		}

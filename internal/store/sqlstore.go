@@ -433,7 +433,7 @@ func (s *sqlStore) AppendEvent(ctx context.Context, turnID string, rec stream.Re
 	if rec.ID > math.MaxInt64 {
 		return fmt.Errorf("%w: %d", ErrEventID, rec.ID)
 	}
-	name, data, err := stream.Marshal(rec.Event)
+	name, data, err := rec.Marshal()
 	if err != nil {
 		return err
 	}
@@ -505,7 +505,7 @@ func eventArgs(turnID string, recs []stream.Record) ([]any, error) {
 		if rec.ID > math.MaxInt64 {
 			return nil, fmt.Errorf("%w: %d", ErrEventID, rec.ID)
 		}
-		name, data, err := stream.Marshal(rec.Event)
+		name, data, err := rec.Marshal()
 		if err != nil {
 			return nil, err
 		}
