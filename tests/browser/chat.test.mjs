@@ -117,6 +117,9 @@ test('a turn streams status lines and a reply about offers and points', { timeou
 
     const bodyText = await page.locator('body').innerText();
     assert.doesNotMatch(bodyText, rawErrorText, 'no raw error codes in the page');
+    const cards = await page.locator('[data-testid^="component-"]').allInnerTexts();
+    assert.ok(cards.length >= 1, 'the answer has cards');
+    for (const c of cards) assert.doesNotMatch(c, /\d{4}-\d{2}-\d{2}/, `card dates read like the reply's: ${c}`);
 
     await page.setViewportSize({ width: 1100, height: 1060 }); // the whole exchange in one picture
     await page.getByTestId('message-input').blur();

@@ -270,6 +270,17 @@
     return box;
   }
 
+  // day shows an ISO date (or timestamp) the way the reply does, in the reader's locale: "Dec 3",
+  // with the year only when it is not this year. Anything else is shown as it came.
+  function day(iso) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(iso ?? ''));
+    if (!m) return String(iso ?? '');
+    const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+    const opts = { month: 'short', day: 'numeric' };
+    if (d.getFullYear() !== new Date().getFullYear()) opts.year = 'numeric';
+    return new Intl.DateTimeFormat(undefined, opts).format(d);
+  }
+
   function row(parent, main, side) {
     const li = document.createElement('li');
     const a = document.createElement('span');
@@ -292,7 +303,7 @@
       const box = card('offer_list', data.matched_query === false ? 'Your current offers' : 'Offers');
       const ul = document.createElement('ul');
       for (const o of offers) {
-        const parts = [o.merchant, o.discount_percent ? o.discount_percent + '% off' : '', o.ends ? 'ends ' + o.ends : ''];
+        const parts = [o.merchant, o.discount_percent ? o.discount_percent + '% off' : '', o.ends ? 'until ' + day(o.ends) : ''];
         row(ul, String(o.title ?? ''), [money(o.price, o.currency), ...parts].filter(Boolean).join(' · '));
       }
       box.append(ul);
@@ -313,7 +324,7 @@
       box.append(big);
       const ul = document.createElement('ul');
       if (data.pending) row(ul, 'Pending', data.pending.toLocaleString());
-      if (data.expiring_soon) row(ul, 'Expiring soon', data.expiring_soon.toLocaleString() + (data.expires_on ? ' on ' + data.expires_on : ''));
+      if (data.expiring_soon) row(ul, 'Expiring soon', data.expiring_soon.toLocaleString() + (data.expires_on ? ' on ' + day(data.expires_on) : ''));
       if (ul.childElementCount) box.append(ul);
       return box;
     },
