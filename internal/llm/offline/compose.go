@@ -2,6 +2,8 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/tmc/langchaingo/llms"
 )
 
 // Statuses of the tool wrapper a sub-agent gives its LLM, and of failure notes.
@@ -27,7 +29,38 @@ func (m *Model) compose(req *request) string {
 			found = append(found, s)
 		}
 	}
-	return arrange(found, failed)
+	reply := arrange(found, failed)
+	if act := unofferedAction(ownPart(req.lastHuman()), req.plainTools()); act != "" && len(found) > 0 {
+		// Asked to act ("can I cancel it?") with tools that only look things up: say so
+		// first, then what the lookups found, rather than answer as if the data were the act.
+		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply
+	}
+	return reply
+}
+
+// actionVerbs ask for something to be done rather than looked up.
+var actionVerbs = setOf("cancel", "change", "update", "reset", "delete", "remove", "close", "book",
+	"reserve", "buy", "purchase", "transfer", "send", "refund", "redeem", "renew", "freeze",
+	"unfreeze", "block", "unblock", "unlock", "schedule", "reschedule", "edit", "modify", "upgrade")
+
+// unofferedAction returns the action verb of text that none of tools names or describes,
+// or "": a sub-agent whose tools read data cannot perform it.
+func unofferedAction(text string, tools []llms.Tool) string {
+	if len(tools) == 0 {
+		return ""
+	}
+	offered := map[string]bool{}
+	for _, t := range tools {
+		for _, term := range terms(humanise(t.Function.Name) + " " + t.Function.Description) {
+			offered[term] = true
+		}
+	}
+	for _, w := range scanWords(text) {
+		if actionVerbs[w.lower] && !offered[stem(w.lower)] {
+			return w.lower
+		}
+	}
+	return ""
 }
 
 // arrange places narrated results in one reply. A single bare failure beside data opens

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -339,6 +340,30 @@ func TestDateFact(t *testing.T) {
 		}
 		if got := dateFact(tt.label, w.format(tt.short)).phrase(); got != tt.want {
 			t.Errorf("dateFact(%q, %q) = %q, want %q", tt.label, tt.value, got, tt.want)
+		}
+	}
+}
+
+// A sub-agent asked to act with tools that only read says so before what they read; one
+// whose tools do the act (here, returns) answers plainly.
+func TestComposeSaysWhatItCannotDo(t *testing.T) {
+	tools := []llms.Tool{
+		{Type: "function", Function: &llms.FunctionDefinition{Name: "list_recent_orders", Description: "List the user's recent orders and their delivery status."}},
+		{Type: "function", Function: &llms.FunctionDefinition{Name: "get_return_status", Description: "Status of a return and its refund."}},
+	}
+	orders := `{"orders":[{"item":"Packing cubes","status":"processing"}]}`
+	for _, tc := range []struct{ human, wantPrefix string }{
+		{"ok and can I cancel it? (earlier: where is my order)", "I can look this up but not cancel it for you here.\n\n"},
+		{"where is my order", "I found 1 order"},
+		{"I want to return the packing cubes", "I found 1 order"},
+	} {
+		msgs := turnWithResults(tc.human, [3]string{"list_recent_orders", `{}`, orders})
+		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resp.Choices[0].Content; !strings.HasPrefix(got, tc.wantPrefix) {
+			t.Errorf("reply to %q = %q, want it to start %q", tc.human, got, tc.wantPrefix)
 		}
 	}
 }

@@ -80,6 +80,9 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if len(intents) == 0 {
 		return nil, directAnswer(text, tools)
 	}
+	if pointsBack(text) {
+		carrySubject(p, intents, req.earlierHumans(3))
+	}
 	intents = keepStrongest(intents, parseCap(req.system))
 
 	calls := make([]llms.ToolCall, len(intents))
@@ -88,6 +91,32 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
 	}
 	return calls, ""
+}
+
+// carrySubject gives each intent of a follow-up that points back ("can I cancel it?") the
+// earlier request the same sub-agent was asked, which says what "it" is: the sub-agent sees
+// one message, not the conversation.
+func carrySubject(p *planner, intents []intent, earlier []string) {
+	for i := range intents {
+		if strings.Contains(intents[i].text, earlierMarker) {
+			continue
+		}
+	search:
+		for _, prev := range earlier {
+			for _, in := range p.plan(prev) {
+				if in.tool == intents[i].tool {
+					intents[i].text = strings.TrimSpace(intents[i].text) + earlierMarker + in.text + ")"
+					break search
+				}
+			}
+		}
+	}
+}
+
+// pointsBack reports whether a short message leans on an earlier one through a word that
+// points back ("it", "that one", "those").
+func pointsBack(text string) bool {
+	return looksLikeFollowUp(text) && slices.ContainsFunc(scanWords(text), func(w word) bool { return anaphora[w.lower] })
 }
 
 // requestParam names the argument that carries the request to a sub-agent: "request",

@@ -175,6 +175,18 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_rewards", "how many do I have (earlier: can I redeem points for a gift card)"}},
 		},
 		{
+			name:   "a follow-up that points back carries its subject to the same agent",
+			agents: conciergeAgents,
+			humans: []string{"where is my order", "ok and can I cancel it?"},
+			want:   []routed{{"ask_support", "ok and can I cancel it? (earlier: where is my order)"}},
+		},
+		{
+			name:   "an earlier request to another agent is no subject",
+			agents: conciergeAgents,
+			humans: []string{"any deals on headphones", "how do i send that order back"},
+			want:   []routed{{"ask_support", "how do i send that order back"}},
+		},
+		{
 			name:   "a confident message ignores history",
 			agents: conciergeAgents,
 			humans: []string{"any deals on running shoes?", "and how many points do I have?"},
