@@ -54,6 +54,8 @@ type assembly struct {
 	reloadMu    sync.Mutex
 	reloadCount metric.Int64Counter
 	closers     []func() error
+	closing     context.Context
+	stopStreams context.CancelCauseFunc
 	log         *slog.Logger
 	sweeper     *staleSweeper // nil when the store cannot abandon turns
 }
@@ -65,6 +67,10 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 	tel := agent.Telemetry{Tracers: o.TracerProvider, Meters: o.MeterProvider, Logger: o.Logger}.OrDefaults()
 	o.TracerProvider, o.MeterProvider, o.Logger = tel.Tracers, tel.Meters, tel.Logger
 	a := &assembly{log: o.Logger}
+	// Open event streams end with closing, so that an http.Server's Shutdown, which waits for
+	// every handler, can return, and detached streams (which it does not wait for) end too.
+	a.closing, a.stopStreams = context.WithCancelCause(context.WithoutCancel(ctx))
+	a.closers = append(a.closers, func() error { a.stopStreams(web.ErrShuttingDown); return nil })
 	if c := cfg.A2A; c.CredentialEnv != "" && c.Credential == "" {
 		o.Logger.Warn("a2a.credential_env names an unset variable: calls to remote (a2a_url) sub-agents carry no service credential"+
 			" (in dev mode, a dev token for the turn's user)", "env", c.CredentialEnv)
@@ -166,6 +172,7 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
 		Streams: streamLimits(cfg.Limits), OnLimited: onLimited,
 		BodyReadTimeout: cfg.HTTP.BodyReadTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
+		DetachStreams: a.closing,
 		A2A: web.A2AConfig{
 			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
 			TrustedServices: trustedServices(cfg.A2A.TrustedServices),

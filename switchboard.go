@@ -107,10 +107,6 @@ type Server struct {
 	app     *assembly
 	handler http.Handler
 	grace   time.Duration
-	// closing ends with Close: open event streams end with it, so that an http.Server's
-	// Shutdown, which waits for every handler, can return.
-	closing     context.Context
-	stopStreams context.CancelCauseFunc
 }
 
 // New assembles the service. Close it when done.
@@ -141,11 +137,10 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		grace = 15 * time.Second
 	}
 	s := &Server{app: a, grace: grace}
-	s.closing, s.stopStreams = context.WithCancelCause(context.WithoutCancel(ctx))
 	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithCancelCause(r.Context())
 		defer cancel(nil)
-		stop := context.AfterFunc(s.closing, func() { cancel(context.Cause(s.closing)) })
+		stop := context.AfterFunc(a.closing, func() { cancel(context.Cause(a.closing)) })
 		defer stop()
 		a.Handler.ServeHTTP(w, r.WithContext(ctx))
 	})
@@ -197,7 +192,7 @@ func (s *Server) Close(ctx context.Context) error {
 // nothing, so requests still in flight keep working. Run it while your http.Server shuts
 // down, then call Close.
 func (s *Server) Drain(ctx context.Context) {
-	s.stopStreams(web.ErrShuttingDown)
+	s.app.stopStreams(web.ErrShuttingDown)
 	wait, cancel := context.WithTimeout(ctx, s.grace)
 	defer cancel()
 	if err := s.app.Service.Wait(wait); err != nil {

@@ -56,12 +56,24 @@ func BenchmarkIdleStreams(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("SWITCHBOARD_IDLE_STREAMS")); err == nil && v > 0 {
 		n = v
 	}
+	for _, mode := range []struct {
+		name string
+		opts stream.SSEOptions
+	}{
+		{"on-handler", stream.SSEOptions{}},
+		{"detached", stream.SSEOptions{Detach: &stream.Detach{}}},
+	} {
+		b.Run(mode.name, func(b *testing.B) { idleStreams(b, n, mode.opts) })
+	}
+}
+
+func idleStreams(b *testing.B, n int, opts stream.SSEOptions) {
 	hub := stream.NewHub(stream.NewMemoryLogStore())
 	defer hub.Close()
 	log := hub.Open("t1")
 	log.Publish(stream.TurnStarted{TurnID: "t1"})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = stream.ServeSSE(w, r, hub, "t1", 0, stream.SSEOptions{})
+		_, _ = stream.ServeSSE(w, r, hub, "t1", 0, opts)
 	}))
 	defer srv.Close()
 	addr := srv.Listener.Addr().String()

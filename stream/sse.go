@@ -35,6 +35,24 @@ type SSEOptions struct {
 	// stalled and is dropped (it resumes with Last-Event-ID). A reader that keeps up, however
 	// long the turn, is never dropped. Zero means 10s.
 	StallTimeout time.Duration
+	// Detach, when set, lets a stream over HTTP/1.x outlive the handler that started it; see
+	// [Detach]. Nil keeps every stream on its handler's goroutine.
+	Detach *Detach
+}
+
+// Detach is how a detached stream ends and reports. ServeSSE takes the connection over from
+// net/http ([http.Hijacker]), writes the response itself and returns at once; one goroutine
+// of its own then writes the stream and another waits on its read side, which ends the stream
+// as soon as the client closes the connection. An idle stream so holds no net/http buffers,
+// no request and no handler: two small goroutines and a few kilobytes, where a stream held by
+// its handler costs 27 KB (see BenchmarkIdleStreams). HTTP/2 connections, and writers that
+// cannot be taken over, stay on the handler as without Detach.
+type Detach struct {
+	// Context ends every detached stream when done (a server shutting down); nil never does.
+	Context context.Context
+	// OnEnd receives each detached stream's result once it has ended and its connection is
+	// closed, on the stream's own goroutine.
+	OnEnd func(SSEResult, error)
 }
 
 // SSEResult describes how a [ServeSSE] connection went.
@@ -44,6 +62,11 @@ type SSEResult struct {
 	Completed bool   // turn.completed was written and the response ended cleanly
 	NoContent bool   // nothing was left to send: answered 204
 	MaxQueued int    // always 0: a connection queues no events of its own (see SSEOptions.Backlog)
+	// Detached says the stream went on in a goroutine of its own (see SSEOptions.Detach): the
+	// call returned at once, and the result comes to Detach.OnEnd.
+	Detached bool
+	// ClientLeft says the client closed the connection before the stream ended.
+	ClientLeft bool
 }
 
 // ServeSSE streams a turn's events after the given id to one client, as Server-Sent Events:
@@ -89,31 +112,79 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrReplayUnavailable, err)
 	}
-	if shared != nil {
-		defer hub.release(turnID, shared)
-	}
+	defer func() {
+		if shared != nil { // nil once a detached stream owns it
+			hub.release(turnID, shared)
+		}
+	}()
 
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Connection", "keep-alive")
-	h.Set("X-Accel-Buffering", "no") // keep nginx-style proxies from buffering the stream
+	if opts.Detach != nil && r.ProtoMajor == 1 {
+		conn, ok, err := takeOver(w, opts.StallTimeout)
+		if err != nil {
+			return SSEResult{ClientLeft: true}, nil // the head could not be written: the client is gone
+		}
+		if ok {
+			go func(shared *liveTurn) {
+				res, err := detached(conn, hub, turnID, after, shared, opts)
+				if shared != nil {
+					hub.release(turnID, shared)
+				}
+				if opts.Detach.OnEnd != nil {
+					opts.Detach.OnEnd(res, err)
+				}
+			}(shared)
+			shared = nil // released by the stream's goroutine
+			return SSEResult{Detached: true}, nil
+		}
+	}
+	setStreamHeaders(w.Header())
 	w.WriteHeader(http.StatusOK)
 	c := &sseWriter{w: w, rc: http.NewResponseController(w), stall: opts.StallTimeout}
 	if !c.flush() {
 		return res, ErrSlowClient
 	}
+	return writeStream(ctx, c, hub, turnID, after, shared, opts)
+}
 
+func setStreamHeaders(h http.Header) {
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // keep nginx-style proxies from buffering the stream
+	if h.Get("Connection") == "" {
+		h.Set("Connection", "keep-alive")
+	}
+}
+
+// frameWriter puts frames on one connection: write may buffer, flush puts a burst on the
+// wire; both report false once the connection failed, and failure says why.
+type frameWriter interface {
+	write(frame []byte) bool
+	flush() bool
+	heartbeat() bool
+	setStall(d time.Duration)
+	failed() bool
+	failure(ctx context.Context) (clientLeft bool, err error)
+}
+
+// writeStream writes the turn's records after the given id to c until the turn completes,
+// ctx ends or c fails.
+func writeStream(ctx context.Context, c frameWriter, hub *Hub, turnID string, after uint64, shared *liveTurn, opts SSEOptions) (SSEResult, error) {
+	var res SSEResult
 	hooks := followHooks{beforeWait: c.flush}
 	if opts.Heartbeat > 0 {
 		ticker := time.NewTicker(opts.Heartbeat)
 		defer ticker.Stop()
-		hooks.tick, hooks.onTick = ticker.C, func() bool { return c.write(keepAlive) && c.flush() }
+		hooks.tick, hooks.onTick = ticker.C, c.heartbeat
+	}
+	fail := func() (SSEResult, error) {
+		left, err := c.failure(ctx)
+		res.ClientLeft = left
+		return res, err
 	}
 	for rec, err := range hub.follow(ctx, turnID, after, hooks) {
 		if err != nil {
 			if ctx.Err() != nil {
-				return res, nil // the client went away
+				return res, nil // the client went away, or a detached stream was ended
 			}
 			return res, err
 		}
@@ -127,21 +198,21 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 			}
 		}
 		if !c.write(frame) {
-			return res, c.failure(ctx)
+			return fail()
 		}
 		res.Events++
 		res.LastID = rec.ID
 		if _, final := rec.Event.(TurnCompleted); final {
-			c.stall = opts.DrainTimeout
+			c.setStall(opts.DrainTimeout)
 			if !c.flush() {
-				return res, c.failure(ctx)
+				return fail()
 			}
 			res.Completed = true
 			return res, nil
 		}
 	}
-	if c.err != nil {
-		return res, c.failure(ctx)
+	if c.failed() { // the sequence ended on a failed flush or heartbeat
+		return fail()
 	}
 	return res, nil
 }
@@ -192,6 +263,12 @@ func (c *sseWriter) write(frame []byte) bool {
 	return c.err == nil
 }
 
+func (c *sseWriter) heartbeat() bool { return c.write(keepAlive) && c.flush() }
+
+func (c *sseWriter) setStall(d time.Duration) { c.stall = d }
+
+func (c *sseWriter) failed() bool { return c.err != nil }
+
 func (c *sseWriter) flush() bool {
 	if c.err != nil {
 		return false
@@ -203,11 +280,11 @@ func (c *sseWriter) flush() bool {
 
 // failure says why writing stopped: the client stopped reading (a write that made no progress
 // before its deadline), or it went away (nil).
-func (c *sseWriter) failure(ctx context.Context) error {
+func (c *sseWriter) failure(ctx context.Context) (clientLeft bool, err error) {
 	if !errors.Is(c.err, os.ErrDeadlineExceeded) && (ctx.Err() != nil || errors.Is(c.err, context.Canceled)) {
-		return nil
+		return ctx.Err() != nil, nil
 	}
 	// Close rather than leave a half-written frame for the client to mistake for an event.
 	_ = c.rc.SetWriteDeadline(time.Now())
-	return ErrSlowClient
+	return false, ErrSlowClient
 }

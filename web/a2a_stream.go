@@ -47,7 +47,7 @@ func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
 	}
 	slot.forTurn(rec.ID)
 	if s.cfg.CancelOnDisconnect {
-		defer s.cancelIfRunning(c, rec.ID)
+		defer s.cancelIfLeft(c, rec.ID)
 	}
 	rec.State, rec.Reply = orchestrator.TurnRunning, "" // the stream tells the rest
 	if out.send(taskFromTurn(rec).withHistory(historyLength)) != nil {

@@ -64,6 +64,11 @@ type Config struct {
 	MaxHeaderBytes int
 	// SSE tunes event streams.
 	SSE stream.SSEOptions
+	// DetachStreams, when set, lets event streams over HTTP/1.x leave their handler once
+	// they start (see stream.Detach), so that an idle stream costs a few kilobytes instead of
+	// a request's worth; they end when this context does (a server shutting down). Nil keeps
+	// each stream on its request's goroutine.
+	DetachStreams context.Context
 	// Streams bounds the event streams each principal (and each turn) may hold open.
 	Streams StreamLimits
 	// OnLimited, when set, is told of every stream refused for a limit (turn starts refused

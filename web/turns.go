@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
@@ -101,19 +102,21 @@ func (s *server) postTurn(c *gin.Context) {
 		if slot = s.openStream(c, ""); slot == nil {
 			return
 		}
-		defer slot.close()
 	}
 	rec, _, err := s.cfg.Service.Start(c.Request.Context(), orchestrator.StartRequest{
 		Principal: p, EpisodeID: req.EpisodeID, Message: req.Message,
 		Locale: req.Locale, Location: req.Location, IdempotencyKey: key,
 	})
 	if err != nil {
+		if slot != nil {
+			slot.close()
+		}
 		s.abortErr(c, err)
 		return
 	}
 	if slot != nil {
 		slot.forTurn(rec.ID)
-		s.serveEvents(c, rec.ID, 0)
+		s.serveEvents(c, rec.ID, 0, slot.close)
 		return
 	}
 	c.JSON(http.StatusAccepted, turnCreated{
@@ -126,17 +129,25 @@ func wantsEventStream(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
 }
 
-// cancelIfRunning implements turns.cancel_on_disconnect: the stream ended, and if the turn
-// has not, the client left. A server shutting down is not a client leaving: its turns get
-// their grace period to finish.
-func (s *server) cancelIfRunning(c *gin.Context, turnID string) {
-	reqCtx := c.Request.Context()
-	if reqCtx.Err() == nil || errors.Is(context.Cause(reqCtx), ErrShuttingDown) {
-		return
+// cancelIfLeft is cancelIfRunning for a stream on its handler's goroutine.
+func (s *server) cancelIfLeft(c *gin.Context, turnID string) {
+	if ctx := c.Request.Context(); clientLeft(ctx) {
+		s.cancelIfRunning(context.WithoutCancel(ctx), principalOf(c), turnID)
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), 5*time.Second)
+}
+
+// clientLeft reports whether a request ended because its client went away: a server shutting
+// down is not a client leaving, and its turns get their grace period to finish.
+func clientLeft(reqCtx context.Context) bool {
+	return reqCtx.Err() != nil && !errors.Is(context.Cause(reqCtx), ErrShuttingDown)
+}
+
+// cancelIfRunning implements turns.cancel_on_disconnect: the client left before the stream's
+// end, so the turn, if it still runs, is cancelled.
+func (s *server) cancelIfRunning(ctx context.Context, p principal.Principal, turnID string) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := s.cfg.Service.Cancel(ctx, principalOf(c), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) && !errors.Is(err, orchestrator.ErrTurnFinished) {
+	if err := s.cfg.Service.Cancel(ctx, p, turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) && !errors.Is(err, orchestrator.ErrTurnFinished) {
 		s.log.WarnContext(ctx, "cancel on disconnect", "turn_id", turnID, "err", err)
 	}
 }
@@ -156,28 +167,50 @@ func (s *server) turnEvents(c *gin.Context) {
 	if slot == nil {
 		return
 	}
-	defer slot.close()
-	s.serveEvents(c, id, after)
+	s.serveEvents(c, id, after, slot.close)
 }
 
-// serveEvents streams a turn's events after the given id. A slow client dropped by the server
-// is expected to resume with Last-Event-ID, so it never counts as the client leaving.
-func (s *server) serveEvents(c *gin.Context, turnID string, after uint64) {
-	res, err := stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, turnID, after, s.cfg.SSE)
-	switch {
-	case errors.Is(err, stream.ErrReplayUnavailable):
-		s.log.ErrorContext(c.Request.Context(), "turn log unavailable", "turn_id", turnID, "err", err)
+// serveEvents streams a turn's events after the given id; done runs once the stream has
+// ended, on the goroutine that ends it (a detached stream's own, see Config.DetachStreams).
+func (s *server) serveEvents(c *gin.Context, turnID string, after uint64, done func()) {
+	opts := s.cfg.SSE
+	p := principalOf(c)
+	ctx := context.WithoutCancel(c.Request.Context()) // for logs and the cancel, after the request
+	if s.cfg.DetachStreams != nil {
+		// The gin context is recycled once the handler returns: the callback uses none of it.
+		opts.Detach = &stream.Detach{Context: s.cfg.DetachStreams, OnEnd: func(res stream.SSEResult, err error) {
+			defer done()
+			s.streamEnded(ctx, p, turnID, res, err)
+		}}
+	}
+	res, err := stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, turnID, after, opts)
+	if res.Detached {
+		return
+	}
+	defer done()
+	if errors.Is(err, stream.ErrReplayUnavailable) {
+		s.log.ErrorContext(ctx, "turn log unavailable", "turn_id", turnID, "err", err)
 		c.Header("Retry-After", "2")
 		abort(c, http.StatusServiceUnavailable, "unavailable", "The conversation cannot be streamed right now. Please retry shortly.")
 		return
+	}
+	res.ClientLeft = clientLeft(c.Request.Context())
+	s.streamEnded(ctx, p, turnID, res, err)
+}
+
+// streamEnded logs how a stream ended and, with turns.cancel_on_disconnect, cancels the turn
+// of a client that left. A slow client dropped by the server is expected to resume with
+// Last-Event-ID, so it never counts as leaving.
+func (s *server) streamEnded(ctx context.Context, p principal.Principal, turnID string, res stream.SSEResult, err error) {
+	switch {
 	case errors.Is(err, stream.ErrSlowClient):
-		s.log.InfoContext(c.Request.Context(), "dropped a stalled event stream", "turn_id", turnID, "events", res.Events)
+		s.log.InfoContext(ctx, "dropped a stalled event stream", "turn_id", turnID, "events", res.Events)
 		return
 	case err != nil:
-		s.log.WarnContext(c.Request.Context(), "event stream ended early", "turn_id", turnID, "events", res.Events, "err", err)
+		s.log.WarnContext(ctx, "event stream ended early", "turn_id", turnID, "events", res.Events, "err", err)
 	}
-	if s.cfg.CancelOnDisconnect && !res.Completed && !res.NoContent {
-		s.cancelIfRunning(c, turnID)
+	if s.cfg.CancelOnDisconnect && res.ClientLeft && !res.Completed && !res.NoContent {
+		s.cancelIfRunning(ctx, p, turnID)
 	}
 }
 

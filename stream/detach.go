@@ -1,0 +1,127 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"time"
+)
+
+// takeOver hijacks w's connection and writes the stream's response head on it. The body that
+// follows is delimited by closing the connection (no chunked encoding), which every HTTP/1.x
+// client and EventSource reads. ok is false, and nothing touched, when w cannot be hijacked;
+// err is set when the head could not be written (the connection is then closed).
+func takeOver(w http.ResponseWriter, stall time.Duration) (conn net.Conn, ok bool, err error) {
+	h := w.Header().Clone()
+	// What the client sent after its request stays unread in the returned reader: a stream
+	// only writes.
+	conn, _, err = http.NewResponseController(w).Hijack()
+	if err != nil {
+		return nil, false, nil
+	}
+	setStreamHeaders(h)
+	h.Set("Connection", "close")
+	head := []byte("HTTP/1.1 200 OK\r\n")
+	for k, vs := range h {
+		for _, v := range vs {
+			head = append(append(append(append(head, k...), ": "...), v...), "\r\n"...)
+		}
+	}
+	head = append(head, "\r\n"...)
+	_ = conn.SetWriteDeadline(time.Now().Add(stall))
+	if _, err := conn.Write(head); err != nil {
+		_ = conn.Close()
+		return nil, true, err
+	}
+	return conn, true, nil
+}
+
+// detached writes a stream on conn until it ends, then closes conn.
+func detached(conn net.Conn, hub *Hub, turnID string, after uint64, shared *liveTurn, opts SSEOptions) (SSEResult, error) {
+	parent := opts.Detach.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	// The one read of the connection: it ends when the client closes it, which ends the
+	// stream at once (and, with cancel_on_disconnect, the turn), or when the stream closes it.
+	go func() {
+		var b [1]byte
+		for {
+			if _, err := conn.Read(b[:]); err != nil {
+				cancel(errClientLeft)
+				return
+			}
+		}
+	}()
+	c := &connWriter{conn: conn, stall: opts.StallTimeout}
+	res, err := writeStream(ctx, c, hub, turnID, after, shared, opts)
+	_ = conn.Close()
+	res.Detached = true
+	res.ClientLeft = res.ClientLeft || errors.Is(context.Cause(ctx), errClientLeft) && !res.Completed
+	return res, err
+}
+
+// errClientLeft ends a detached stream whose client closed the connection.
+var errClientLeft = errors.New("stream: the client closed the connection")
+
+// connWriter writes a detached stream's frames on its own connection. A burst is gathered and
+// written with one writev; the frames are the log's shared encodings, never copied. Between
+// bursts it holds nothing.
+type connWriter struct {
+	conn    net.Conn
+	stall   time.Duration
+	pending net.Buffers
+	err     error
+}
+
+func (c *connWriter) write(frame []byte) bool {
+	if c.err != nil {
+		return false
+	}
+	c.pending = append(c.pending, frame)
+	if len(c.pending) >= 64 { // a long replay goes out in bursts, not all at once
+		return c.flush()
+	}
+	return true
+}
+
+func (c *connWriter) flush() bool {
+	if c.err != nil {
+		return false
+	}
+	if len(c.pending) == 0 {
+		return true
+	}
+	_ = c.conn.SetWriteDeadline(time.Now().Add(c.stall))
+	bufs := c.pending
+	_, c.err = bufs.WriteTo(c.conn)
+	c.pending = nil
+	return c.err == nil
+}
+
+func (c *connWriter) heartbeat() bool { return c.write(keepAlive) && c.flush() }
+
+func (c *connWriter) setStall(d time.Duration) { c.stall = d }
+
+func (c *connWriter) failed() bool { return c.err != nil }
+
+// failure says why writing stopped: a write made no progress before its deadline
+// ([ErrSlowClient]), the stream was ended, or the client closed or reset the connection.
+func (c *connWriter) failure(ctx context.Context) (clientLeft bool, err error) {
+	switch {
+	case errors.Is(c.err, os.ErrDeadlineExceeded):
+		return false, ErrSlowClient
+	case ctx.Err() != nil:
+		return errors.Is(context.Cause(ctx), errClientLeft), nil
+	}
+	return true, nil
+}
+
+var (
+	_ frameWriter = (*connWriter)(nil)
+	_ frameWriter = (*sseWriter)(nil)
+)

@@ -1,0 +1,168 @@
+package stream_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// detachedServer serves /turns/{id}/events with detached streams ended by ctx; each stream's
+// result arrives on the channel when it has ended.
+func detachedServer(t *testing.T, hub *stream.Hub, ctx context.Context, opts stream.SSEOptions) (*httptest.Server, <-chan served) {
+	t.Helper()
+	ended := make(chan served, 16)
+	opts.Detach = &stream.Detach{Context: ctx, OnEnd: func(res stream.SSEResult, err error) { ended <- served{res, err} }}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		after, _ := stream.LastEventID(r)
+		res, err := stream.ServeSSE(w, r, hub, "t1", after, opts)
+		if !res.Detached || err != nil {
+			ended <- served{res, err}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, ended
+}
+
+func waitEnd(t *testing.T, ended <-chan served) served {
+	t.Helper()
+	select {
+	case s := <-ended:
+		return s
+	case <-time.After(10 * time.Second):
+		t.Fatal("the detached stream did not end")
+		return served{}
+	}
+}
+
+// A detached stream is the same stream on the wire: live records, a resume, the end.
+func TestDetachedStreamIsTheSameStream(t *testing.T) {
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	evs := turnEvents("t1", 5)
+	log := hub.Open("t1")
+	publishAll(log, evs[:3])
+	srv, ended := detachedServer(t, hub, t.Context(), stream.SSEOptions{})
+	client := newClient()
+	defer client.CloseIdleConnections()
+
+	resp := get(t.Context(), t, client, srv.URL, "1")
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("status %d, content type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	first := readUntilEnd(t, resp, 2) // what the log held after id 1
+	publishAll(log, evs[3:])          // then live
+	rest := readUntilEnd(t, resp, 0)  // ends only when the server closes the stream
+	if diff := cmp.Diff(wireOf(t, evs, 1), append(first, rest...)); diff != "" {
+		t.Errorf("events mismatch (-want +got):\n%s", diff)
+	}
+	got := waitEnd(t, ended)
+	want := stream.SSEResult{Events: len(evs) - 1, LastID: uint64(len(evs)), Completed: true, Detached: true}
+	if diff := cmp.Diff(want, got.res); diff != "" || got.err != nil {
+		t.Errorf("OnEnd(%+v, %v), want %+v, nil", got.res, got.err, want)
+	}
+}
+
+// A client that closes the connection ends its detached stream at once, as ClientLeft, and
+// leaves no goroutine behind.
+func TestDetachedStreamEndsWhenTheClientLeaves(t *testing.T) {
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	log := hub.Open("t1")
+	log.Publish(stream.TurnStarted{TurnID: "t1"})
+	srv, ended := detachedServer(t, hub, t.Context(), stream.SSEOptions{Heartbeat: time.Hour})
+	base := runtime.NumGoroutine()
+	conn, err := dialStream(srv.Listener.Addr().String(), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	got := waitEnd(t, ended)
+	if !got.res.ClientLeft || got.res.Completed || got.err != nil {
+		t.Errorf("OnEnd(%+v, %v), want ClientLeft and no error", got.res, got.err)
+	}
+	waitGoroutines(t, base)
+}
+
+// The context of Detach ends every detached stream (a server shutting down); that is not
+// the client leaving.
+func TestDetachedStreamEndsWithItsContext(t *testing.T) {
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	log := hub.Open("t1")
+	log.Publish(stream.TurnStarted{TurnID: "t1"})
+	ctx, shutdown := context.WithCancel(t.Context())
+	srv, ended := detachedServer(t, hub, ctx, stream.SSEOptions{})
+	conn, err := dialStream(srv.Listener.Addr().String(), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	shutdown()
+	got := waitEnd(t, ended)
+	if got.res.ClientLeft || got.err != nil {
+		t.Errorf("OnEnd(%+v, %v), want neither ClientLeft nor an error", got.res, got.err)
+	}
+	// The server closed the connection: the client reads the end.
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 64)
+	for {
+		if _, err := conn.Read(buf); err != nil {
+			if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() {
+				t.Fatal("the connection stayed open after the stream ended")
+			}
+			break
+		}
+	}
+}
+
+// A detached stream drops a client that stops reading, as a stream on its handler does.
+func TestDetachedStreamDropsAStalledClient(t *testing.T) {
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	log := hub.Open("t1")
+	log.Publish(stream.TurnStarted{TurnID: "t1"})
+	srv, ended := detachedServer(t, hub, t.Context(), stream.SSEOptions{StallTimeout: 200 * time.Millisecond})
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(4 << 10)
+	if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 64<<10)
+	for i := range chunk {
+		chunk[i] = 'x'
+	}
+	for range 200 { // 12 MB the client never reads
+		log.Publish(stream.ReplyDelta{Text: string(chunk)})
+	}
+	got := waitEnd(t, ended)
+	if !errors.Is(got.err, stream.ErrSlowClient) {
+		t.Errorf("OnEnd(%+v, %v), want ErrSlowClient", got.res, got.err)
+	}
+}
+
+// A writer that cannot be taken over keeps the stream on its handler.
+func TestDetachFallsBackToTheHandler(t *testing.T) {
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	publishAll(hub.Open("t1"), turnEvents("t1", 2))
+	rec := httptest.NewRecorder() // no http.Hijacker
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	res, err := stream.ServeSSE(rec, req, hub, "t1", 0, stream.SSEOptions{Detach: &stream.Detach{}})
+	if err != nil || res.Detached || !res.Completed || res.Events != 4 {
+		t.Errorf("ServeSSE() = %+v, %v; want 4 events written on the handler", res, err)
+	}
+}
