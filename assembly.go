@@ -54,6 +54,7 @@ type assembly struct {
 	reloadMu    sync.Mutex
 	reloadCount metric.Int64Counter
 	closers     []func() error
+	routes      *web.Handler // Handler, for what only web's own type offers
 	closing     context.Context
 	stopStreams context.CancelCauseFunc
 	log         *slog.Logger
@@ -70,7 +71,6 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 	// Open event streams end with closing, so that an http.Server's Shutdown, which waits for
 	// every handler, can return, and detached streams (which it does not wait for) end too.
 	a.closing, a.stopStreams = context.WithCancelCause(context.WithoutCancel(ctx))
-	a.closers = append(a.closers, func() error { a.stopStreams(web.ErrShuttingDown); return nil })
 	if c := cfg.A2A; c.CredentialEnv != "" && c.Credential == "" {
 		o.Logger.Warn("a2a.credential_env names an unset variable: calls to remote (a2a_url) sub-agents carry no service credential"+
 			" (in dev mode, a dev token for the turn's user)", "env", c.CredentialEnv)
@@ -195,10 +195,18 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 			wcfg.DevFaults = devFaults(a.Demo)
 		}
 	}
-	a.Handler, err = web.New(wcfg)
+	routes, err := web.New(wcfg)
 	if err != nil {
 		return nil, err
 	}
+	a.Handler, a.routes = routes, routes
+	// Closers run last first: the streams end, and stop reading the store, before it closes.
+	a.closers = append(a.closers, func() error {
+		a.stopStreams(web.ErrShuttingDown)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return routes.WaitStreams(ctx)
+	})
 	return a, nil
 }
 

@@ -193,6 +193,7 @@ func (s *Server) Close(ctx context.Context) error {
 // down, then call Close.
 func (s *Server) Drain(ctx context.Context) {
 	s.app.stopStreams(web.ErrShuttingDown)
+	_ = s.app.routes.WaitStreams(ctx) // they end at once; their goroutines only finish up
 	wait, cancel := context.WithTimeout(ctx, s.grace)
 	defer cancel()
 	if err := s.app.Service.Wait(wait); err != nil {

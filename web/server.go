@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -84,10 +85,13 @@ type server struct {
 	log     *slog.Logger
 	card    agentCard // without its URL, which each request fills in
 	streams *streamCounter
+	// detached counts the event streams running apart from their handlers.
+	detached sync.WaitGroup
 }
 
 // Handler serves switchboard's HTTP API and chat page.
 type Handler struct {
+	server          *server
 	engine          *gin.Engine
 	maxHeaderBytes  int
 	bodyReadTimeout time.Duration
@@ -161,7 +165,20 @@ func New(cfg Config) (*Handler, error) {
 		v1.PUT("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 		v1.DELETE("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 	}
-	return &Handler{engine: r, maxHeaderBytes: cfg.MaxHeaderBytes, bodyReadTimeout: cfg.BodyReadTimeout}, nil
+	return &Handler{server: s, engine: r, maxHeaderBytes: cfg.MaxHeaderBytes, bodyReadTimeout: cfg.BodyReadTimeout}, nil
+}
+
+// WaitStreams waits until the event streams that left their handlers (Config.DetachStreams)
+// have ended, or ctx does. End them first by ending DetachStreams.
+func (h *Handler) WaitStreams(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { h.server.detached.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func (s *server) ready(c *gin.Context) {

@@ -178,7 +178,9 @@ func (s *server) serveEvents(c *gin.Context, turnID string, after uint64, done f
 	ctx := context.WithoutCancel(c.Request.Context()) // for logs and the cancel, after the request
 	if s.cfg.DetachStreams != nil {
 		// The gin context is recycled once the handler returns: the callback uses none of it.
+		s.detached.Add(1)
 		opts.Detach = &stream.Detach{Context: s.cfg.DetachStreams, OnEnd: func(res stream.SSEResult, err error) {
+			defer s.detached.Done()
 			defer done()
 			s.streamEnded(ctx, p, turnID, res, err)
 		}}
@@ -186,6 +188,9 @@ func (s *server) serveEvents(c *gin.Context, turnID string, after uint64, done f
 	res, err := stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, turnID, after, opts)
 	if res.Detached {
 		return
+	}
+	if opts.Detach != nil {
+		s.detached.Done() // it ran here after all
 	}
 	defer done()
 	if errors.Is(err, stream.ErrReplayUnavailable) {
