@@ -59,9 +59,11 @@ func detached(conn net.Conn, hub *Hub, turnID string, after uint64, shared *live
 	}()
 	c := &connWriter{conn: conn, stall: opts.StallTimeout}
 	res, err := writeStream(ctx, c, hub, turnID, after, shared, opts)
+	// Whether the client left is settled before the close, which ends the read too.
+	left := errors.Is(context.Cause(ctx), errClientLeft)
 	_ = conn.Close()
 	res.Detached = true
-	res.ClientLeft = res.ClientLeft || errors.Is(context.Cause(ctx), errClientLeft) && !res.Completed
+	res.ClientLeft = res.ClientLeft || left && !res.Completed
 	return res, err
 }
 
