@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -16,6 +17,8 @@ const (
 	chatBye
 	chatAck
 	chatCapabilities
+	chatSmallTalk
+	chatAside // a question about the world, or a creative request
 )
 
 var (
@@ -43,6 +46,14 @@ func chatKind(text string) chat {
 	ws := scanWords(text)
 	if len(ws) == 0 {
 		return chatGreeting
+	}
+	if pw := plainWords(text); isClosing(pw) {
+		if slices.ContainsFunc(pw, func(w string) bool { return thanksWords[w] }) {
+			return chatThanks
+		}
+		return chatBye
+	} else if isSmallTalk(pw) {
+		return chatSmallTalk
 	}
 	if len(ws) <= 2 && ws[0].lower == "help" {
 		return chatCapabilities
@@ -72,6 +83,9 @@ func chatKind(text string) chat {
 		return chatGreeting
 	case ack:
 		return chatAck
+	}
+	if isAside(text) {
+		return chatAside
 	}
 	return chatNone
 }
@@ -105,6 +119,11 @@ func directAnswer(text string, tools []llms.Tool) string {
 			return "I can chat, but I have no tools to look anything up in this conversation."
 		}
 		return offer + " Just ask."
+	case chatSmallTalk:
+		if offer == "" {
+			return "I'm doing well, thanks for asking!"
+		}
+		return "I'm doing well, thanks for asking! " + offer
 	}
 	if offer == "" {
 		return "I'm sorry, I can't help with that here: I have no tools to look it up."

@@ -46,6 +46,13 @@ var gardenAgent = agentFixture{
 	examples:    []string{"when should I plant tomatoes?", "how often do I water succulents?", "aphids are eating my roses"},
 }
 
+// clinicAgent shares no word with "need to see a cardiologist".
+var clinicAgent = agentFixture{
+	id:          "clinic",
+	description: "Books doctor appointments and answers questions about prescriptions and medicines.",
+	examples:    []string{"book me a doctor appointment", "refill my prescription", "when is my next checkup"},
+}
+
 // statusAgents both use the light noun "status".
 var statusAgents = []agentFixture{
 	{id: "orders", description: "Order status, deliveries, returns and refunds."},

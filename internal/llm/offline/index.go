@@ -37,16 +37,28 @@ type document struct {
 }
 
 // index scores short queries against a handful of documents with BM25, a bigram bonus
-// and typo-tolerant term lookup. It is built per request and never shared.
+// and typo-tolerant term lookup, and keeps each document's texts as meaning vectors for
+// messages that share no word with any of them. It is immutable once built, and shared.
 type index struct {
 	docs   []document
 	df     map[string]int
 	vocab  []string // sorted, for a deterministic typo search
 	avgLen float64
+	// meanings holds, per document, the meaning vector of each of its texts.
+	meanings [][][]float32
 }
 
 func newIndex(sources []docSource) *index {
 	ix := &index{df: map[string]int{}}
+	for _, src := range sources {
+		var ms [][]float32
+		for _, text := range src.texts {
+			if m := meaning(terms(text)); m != nil {
+				ms = append(ms, m)
+			}
+		}
+		ix.meanings = append(ix.meanings, ms)
+	}
 	total := 0.0
 	for _, src := range sources {
 		d := document{tf: map[string]float64{}, bigrams: map[[2]string]bool{}}

@@ -53,7 +53,7 @@ func parseCap(system string) int {
 func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	tools := req.routingTools()
 	text := req.lastHuman()
-	if _, sum := arithmetic(text); !allowCalls || sum {
+	if _, sum := arithmetic(text); !allowCalls || sum || isAside(text) {
 		return nil, directAnswer(text, tools)
 	}
 	examples := parseExamples(req.system)
@@ -75,6 +75,11 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 				intents = in
 				break
 			}
+		}
+	}
+	if len(intents) == 0 && !looksLikeFollowUp(text) {
+		if top, s := p.ix.closestInMeaning(terms(text)); top >= 0 {
+			intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
 		}
 	}
 	if len(intents) == 0 {

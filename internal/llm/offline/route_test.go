@@ -187,6 +187,12 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_support", "how do i send that order back"}},
 		},
 		{
+			name:   "a message that shares no word with any agent routes by meaning",
+			agents: []agentFixture{clinicAgent, gardenAgent, conciergeAgents[3]},
+			humans: []string{"need to see a cardiologist next week"},
+			want:   []routed{{"ask_clinic", "need to see a cardiologist next week"}},
+		},
+		{
 			name:   "a confident message ignores history",
 			agents: conciergeAgents,
 			humans: []string{"any deals on running shoes?", "and how many points do I have?"},
@@ -231,6 +237,10 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		{"arithmetic", []string{"whats 15 times 12"}, []string{"15 times 12 is 180."}},
 		{"small talk after a request", []string{"how many points do I have?", "how are you?"}, []string{"I can help with shop, rewards, support and travel."}},
 		{"a light noun alone", []string{"what's the status?"}, []string{"I can help with shop, rewards, support and travel."}},
+		{"a question about the world in an agent's words", []string{"why do flights get so bumpy over the ocean"}, []string{"Sorry, I can't help with that here."}},
+		{"a fun fact about an agent's trade", []string{"tell me a fun fact about loyalty points"}, []string{"I can help with shop, rewards, support and travel."}},
+		{"a closing with words of the trade", []string{"where is my order", "thanks, that is all for now, have a nice day!"}, []string{"You're welcome!"}},
+		{"small talk", []string{"hey hows your day going"}, []string{"I'm doing well", "I can help with shop"}},
 	}
 	m := New()
 	for _, tt := range tests {

@@ -1,0 +1,214 @@
+package offline
+
+import (
+	"slices"
+	"strings"
+)
+
+// An aside is a message that asks for no service: a closing ("thanks, that's all for now"),
+// small talk with the assistant ("how's your day going"), a creative request ("tell me a joke
+// about airports") or a question about how the world is rather than about the user's own
+// affairs ("why do flights get bumpy over the ocean"). Such messages often share a word with
+// an agent's trade, and a topic match alone would send them there; a careful person answers
+// them directly. The rules below are English speech acts, not knowledge of any agent.
+
+// isAside reports whether text is an aside.
+func isAside(text string) bool {
+	ws := plainWords(text)
+	if len(ws) == 0 {
+		return false
+	}
+	if isClosing(ws) || isSmallTalk(ws) {
+		return true
+	}
+	ws = trimLeads(ws)
+	if len(ws) == 0 {
+		return false
+	}
+	if matchesAny(ws, creativeFrames) {
+		return true // "write me a poem about my cat" is still a poem
+	}
+	// "why is it higher than last month" asks about something said before.
+	return !hasPersonalStake(ws) && !slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] }) &&
+		matchesAny(ws, worldFrames)
+}
+
+// plainWords returns the lowercased words of text with apostrophes dropped, so that "what's"
+// and "whats" read alike.
+func plainWords(text string) []string {
+	var out []string
+	for _, w := range scanWords(text) {
+		out = append(out, strings.ReplaceAll(w.lower, "'", ""))
+	}
+	return out
+}
+
+// closingWords may accompany thanks or a goodbye without making a request: "thanks so much,
+// that's everything", "have a nice day".
+var closingWords = setOf("all", "everything", "now", "day", "night", "weekend", "evening", "much",
+	"lot", "lots", "again", "help", "helpful", "time", "great", "nice", "good", "lovely", "you", "u",
+	"ya", "so", "very", "that", "thats", "is", "it", "for", "have", "a", "an", "the", "and", "really",
+	"bunch", "ton", "tons", "done", "set", "im", "were", "we", "well", "ok", "okay", "oh", "wonderful",
+	"take", "care", "see", "soon", "talk", "chat", "then", "just", "wanted", "to", "say")
+
+// isClosing reports whether a message only thanks or takes leave.
+func isClosing(ws []string) bool {
+	polite := false
+	for _, w := range ws {
+		switch {
+		case thanksWords[w] || byeWords[w]:
+			polite = true
+		case closingWords[w] || ackWords[w] || greetingWords[w]:
+		default:
+			return false
+		}
+	}
+	return polite
+}
+
+// smallTalk are questions to the assistant about itself.
+var smallTalk = [][]string{
+	{"how", "are", "you"}, {"how", "r", "u"}, {"how", "are", "u"}, {"hows", "your"}, {"how", "is", "your"},
+	{"hows", "it", "going"}, {"how", "is", "it", "going"}, {"whats", "up"}, {"sup"}, {"wassup"},
+	{"are", "you", "a"}, {"are", "you", "human"}, {"are", "you", "real"}, {"whats", "your", "name"},
+	{"what", "is", "your", "name"}, {"who", "made", "you"}, {"who", "built", "you"}, {"do", "you", "like"},
+	{"how", "old", "are", "you"}, {"where", "are", "you", "from"}, {"do", "you", "have", "feelings"},
+	{"how", "have", "you", "been"}, {"how", "was", "your"},
+}
+
+// isSmallTalk reports whether a message opens with small talk and asks nothing else: "hey,
+// how are you?" but not "how are you? can you check my points".
+func isSmallTalk(ws []string) bool {
+	ws = trimLeads(ws)
+	for _, p := range smallTalk {
+		if hasPrefix(ws, p) && len(ws) <= len(p)+4 {
+			return true
+		}
+	}
+	return false
+}
+
+// leads open a message without saying anything: greetings, fillers and polite asks.
+var leads = setOf("hi", "hello", "hey", "hiya", "yo", "ok", "okay", "so", "um", "uh", "hmm", "well",
+	"quick", "question", "random", "please", "pls", "plz", "btw", "oh", "and", "just", "curious")
+
+// trimLeads drops leads and a polite "can you" / "could you" from the front.
+func trimLeads(ws []string) []string {
+	for len(ws) > 0 && leads[ws[0]] {
+		ws = ws[1:]
+	}
+	for _, p := range [][]string{{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"can", "u"}} {
+		if hasPrefix(ws, p) {
+			return ws[len(p):]
+		}
+	}
+	return ws
+}
+
+// creativeFrames ask the assistant to make something up or suggest something to enjoy.
+var creativeFrames = [][]string{
+	{"tell", "me", "a", "joke"}, {"tell", "me", "a", "fun", "fact"}, {"tell", "me", "a", "fact"},
+	{"tell", "me", "a", "story"}, {"tell", "me", "a", "riddle"}, {"tell", "me", "something", "fun"},
+	{"tell", "me", "something", "interesting"}, {"tell", "me", "an", "interesting"}, {"tell", "me", "a", "random"},
+	{"tell", "me", "some", "fun"}, {"tell", "me", "a", "funny"}, {"give", "me", "a", "fun", "fact"},
+	{"write", "me"}, {"write", "a", "poem"}, {"write", "a", "story"}, {"write", "a", "song"}, {"write", "a", "haiku"},
+	{"write", "a", "limerick"}, {"compose", "a"}, {"make", "up", "a"}, {"sing", "me"}, {"sing", "a"},
+	{"recommend", "a", "good", "book"}, {"recommend", "a", "book"}, {"recommend", "a", "good", "movie"},
+	{"recommend", "a", "movie"}, {"recommend", "a", "show"}, {"recommend", "a", "podcast"},
+	{"recommend", "a", "song"}, {"recommend", "some", "music"}, {"whats", "a", "good", "name"},
+	{"what", "is", "a", "good", "name"}, {"any", "good", "book", "recommendations"},
+	{"any", "good", "movie", "recommendations"}, {"do", "you", "know", "any", "jokes"},
+	{"know", "any", "good", "jokes"}, {"know", "any", "jokes"},
+}
+
+// worldFrames ask how the world is: history, how things work, who won, the weather. They are
+// asides only without a personal stake ("why is my bill higher" asks about the user's bill).
+var worldFrames = [][]string{
+	{"whats", "the", "history"}, {"what", "is", "the", "history"}, {"what", "was", "the", "history"},
+	{"history", "of"}, {"whats", "the", "origin"}, {"what", "is", "the", "origin"},
+	{"whats", "the", "difference", "between"}, {"what", "is", "the", "difference", "between"},
+	{"whats", "the", "meaning", "of"}, {"what", "is", "the", "meaning", "of"},
+	{"whats", "the", "capital"}, {"what", "is", "the", "capital"}, {"whats", "the", "population"},
+	{"why", "do"}, {"why", "does"}, {"why", "is"}, {"why", "are"}, {"why", "did"},
+	{"how", "do"}, {"how", "does"}, {"how", "did"},
+	{"who", "won"}, {"who", "will", "win"}, {"who", "do", "you", "think"}, {"who", "invented"},
+	{"who", "wrote"}, {"who", "is", "the", "best"}, {"who", "was", "the", "first"},
+	{"did", "the"}, {"is", "it", "true"},
+	{"whats", "the", "weather"}, {"what", "is", "the", "weather"}, {"hows", "the", "weather"},
+	{"whats", "the", "forecast"}, {"will", "it", "rain"}, {"is", "it", "going", "to", "rain"},
+	{"what", "does", "a"}, {"what", "does", "an"}, {"what", "do", "you", "think", "about"},
+	{"how", "much", "does", "the", "average"}, {"how", "many", "people"},
+	{"is"}, {"are"},
+}
+
+// generalOpeners are worldFrames that also open service requests ("how do I renew", "is my
+// refund through", "did the parcel arrive"): they count only for a question about something
+// in general, and a question that asks to do something ("how do i cancel") is a request.
+var generalOpeners = [][]string{{"how", "do"}, {"how", "does"}, {"how", "did"}, {"did", "the"}, {"is"}, {"are"}}
+
+// judgements close a yes/no question about the world: "is yoga actually good for back pain",
+// "are electric cars really better for the environment".
+var judgements = setOf("actually", "really", "true", "healthy", "unhealthy", "safe", "dangerous",
+	"better", "worse", "worth", "bad", "good")
+
+// contests mark a question about a game or an election: "did the lakers cover the spread".
+var contests = setOf("win", "won", "lose", "lost", "beat", "score", "scored", "cover", "play", "played", "game")
+
+// ways mark a question about how something in the world comes about. "Work" is left out: "how
+// does the points program work" asks about the service.
+var ways = setOf("stay", "fly", "travel", "happen", "grow", "form", "move", "float")
+
+// matchesAny reports whether ws opens with one of frames, or (for "history of") holds it.
+func matchesAny(ws []string, frames [][]string) bool {
+	for _, f := range frames {
+		if !hasPrefix(ws, f) && !(len(f) == 2 && f[0] == "history" && contains(ws, f)) {
+			continue
+		}
+		if !slices.ContainsFunc(generalOpeners, func(g []string) bool { return slices.Equal(g, f) }) {
+			return true
+		}
+		rest := ws[len(f):]
+		switch f[0] {
+		case "is", "are":
+			if slices.ContainsFunc(rest, func(w string) bool { return judgements[w] }) {
+				return true
+			}
+		case "did":
+			if slices.ContainsFunc(rest, func(w string) bool { return contests[w] }) {
+				return true
+			}
+		case "how":
+			if slices.ContainsFunc(rest, func(w string) bool { return ways[w] }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pronouns stand for something named in an earlier message.
+var pronouns = setOf("it", "its", "they", "them", "those", "these")
+
+// personal words tie a question to the user's own affairs.
+var personal = setOf("my", "mine", "i", "im", "ive", "id", "ill", "me", "we", "our", "ours", "us", "myself")
+
+// hasPersonalStake reports whether a message is about the user's own things: it says my, I or
+// we, or carries a number (an order, a date, an amount).
+func hasPersonalStake(ws []string) bool {
+	return slices.ContainsFunc(ws, func(w string) bool {
+		return personal[w] || strings.ContainsAny(w, "0123456789")
+	})
+}
+
+func hasPrefix(ws, p []string) bool {
+	return len(ws) >= len(p) && slices.Equal(ws[:len(p)], p)
+}
+
+func contains(ws, p []string) bool {
+	for i := range ws {
+		if hasPrefix(ws[i:], p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,46 @@
+package offline
+
+import "testing"
+
+func TestIsAside(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		// Closings, small talk, creative asks and questions about the world.
+		{"thanks, that is all for now, have a nice day!", true},
+		{"thank u so much, thats everything", true},
+		{"hows your day going", true},
+		{"hey, how are you?", true},
+		{"tell me a fun fact about electricity", true},
+		{"can you write me a short poem about my cat", true},
+		{"recommend a good book about the history of shopping malls", true},
+		{"whats the history of the olympic games", true},
+		{"why do flights get so bumpy over the ocean", true},
+		{"how do airplanes stay in the air", true},
+		{"is yoga actually good for back pain", true},
+		{"are electric cars really better for the environment", true},
+		{"did the lakers win last night", true},
+		{"whats the weather going to be in lisbon this weekend", true},
+		{"what does a claims adjuster do all day", true},
+		// Requests, however they open.
+		{"thanks! can you check my points", false},
+		{"how do i return my order", false},
+		{"how does the points program work", false},
+		{"is my refund through yet", false},
+		{"is there a coupon for running shoes", false},
+		{"are the galaxy buds on sale anywhere", false},
+		{"did the parcel arrive", false},
+		{"did the game i ordered ship", false},
+		{"why is my bill so high", false},
+		{"and why is it higher than last month", false},
+		{"why was flight UA 123 delayed", false},
+		{"how are my points looking", false},
+		{"hows my order doing, it was due monday", false},
+		{"", false},
+	} {
+		if got := isAside(tc.text); got != tc.want {
+			t.Errorf("isAside(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
