@@ -15,7 +15,12 @@
 //     ("status", "time"); words narrowing a request ("coupons for travel gear") count for
 //     less than the thing asked for; a clause that only frames the next one ("before I
 //     buy, ...", "the shoes I sent back, how's that going") joins it instead of adding a
-//     tool. Bare sums and small talk are answered directly;
+//     tool. When the words choose no tool, a message close in meaning to one tool's texts,
+//     and clearly closer than to any other, goes to that tool (GloVe word vectors, see
+//     package vectors). Bare sums and asides are answered directly: greetings, thanks,
+//     small talk, creative asks ("tell me a joke about airports") and questions about how
+//     the world is that carry no personal stake ("why do flights get bumpy"), however many
+//     words they share with an agent;
 //   - tool use: with other tools, it picks the best-matching tool(s) and fills their
 //     arguments from the JSON-schema parameters and the request text;
 //   - composition: when tool results follow the last user message, it narrates them the
@@ -26,7 +31,9 @@
 //   - summaries and chit-chat: with no tools, it summarises when the system prompt asks
 //     for it, and otherwise answers directly.
 //
-// It is honest about what it is: it matches words, it does not understand them.
+// It is honest about what it is: it matches words and their general closeness in meaning,
+// it does not understand them. On language and agents it was not tuned on it routes about
+// four turns in five (README, "Evals").
 //
 // Goroutine model: a [Model] is immutable after [New]; every call builds its own state,
 // so one Model may serve any number of goroutines. Calls run on the caller's goroutine,

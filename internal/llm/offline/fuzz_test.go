@@ -116,13 +116,21 @@ func benchRoute(b *testing.B, m *Model, agents []agentFixture, message string) {
 // BenchmarkRoute10Agents routes a two-intent message among ten agents, the size a deployment
 // with several vertical teams reaches.
 func BenchmarkRoute10Agents(b *testing.B) {
-	m := New()
-	agents := append(append([]agentFixture(nil), conciergeAgents...), gardenAgent,
+	benchRoute(b, New(), tenAgents(), "any deals on running shoes? and how many points do I have?")
+}
+
+// BenchmarkRouteByMeaning routes, among ten agents, a message that shares no word with any of
+// them, so the words choose nothing and closeness in meaning decides.
+func BenchmarkRouteByMeaning(b *testing.B) {
+	benchRoute(b, New(), tenAgents(), "need to see a cardiologist next week")
+}
+
+func tenAgents() []agentFixture {
+	return append(append([]agentFixture(nil), conciergeAgents...), gardenAgent,
 		agentFixture{id: "bank", description: "Banking: account balances, card payments and transfers between the user's accounts.", examples: []string{"what's my checking balance", "transfer 50 to savings"}},
 		agentFixture{id: "health", description: "Health: doctor appointments, prescriptions and refills, test results.", examples: []string{"book a checkup", "refill my prescription"}},
 		agentFixture{id: "home", description: "Smart home: lights, thermostat, locks and cameras at the user's home.", examples: []string{"turn off the lights", "set the heating to 20"}},
 		agentFixture{id: "energy", description: "Energy account: electricity and gas bills, meter readings, tariffs and outages.", examples: []string{"why is my bill so high", "submit a meter reading"}},
 		agentFixture{id: "courses", description: "Online courses: enrolments, deadlines, grades and certificates.", examples: []string{"when is my essay due", "what did i get on the quiz"}},
 	)
-	benchRoute(b, m, agents, "any deals on running shoes? and how many points do I have?")
 }
