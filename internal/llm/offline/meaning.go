@@ -62,6 +62,52 @@ func meaning(stems []string) []float32 {
 	return out
 }
 
+// When the words of a whole message leave the choice open, closeness in meaning settles it
+// only for a candidate ahead of the others by meaningLead: among candidates the words put
+// level, or for one that shares a single word with the message, if the message's meaning is
+// at least singleWordFloor close to it.
+const (
+	meaningLead     = 0.02
+	singleWordFloor = 0.35
+)
+
+func stemsOf(qs []qterm) []string {
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = q.stem
+	}
+	return out
+}
+
+// leader returns the document ahead of all others in sims by at least lead, or -1.
+func leader(sims []float64, lead float64) int {
+	top, s1, s2 := best(sims)
+	if top < 0 || s1 <= 0 || s1-s2 < lead {
+		return -1
+	}
+	return top
+}
+
+// similarities returns, per document, how close in meaning the query comes to its closest
+// text; all zero when no query word has a vector.
+func (ix *index) similarities(stems []string) []float64 {
+	sims := make([]float64, len(ix.meanings))
+	q := meaning(stems)
+	if q == nil {
+		return sims
+	}
+	for d, ms := range ix.meanings {
+		for _, m := range ms {
+			var dot float32
+			for i := range m {
+				dot += m[i] * q[i]
+			}
+			sims[d] = max(sims[d], float64(dot))
+		}
+	}
+	return sims
+}
+
 // closestInMeaning returns the document whose texts come closest in meaning to the query, and
 // its similarity, when it clears semanticFloor and leads the runner-up by semanticMargin; -1
 // otherwise.

@@ -16,6 +16,10 @@ type planner struct {
 	// substance makes a candidate that matches on light nouns alone not count: between
 	// agents "the status" says nothing, while between one agent's tools "on time" does.
 	substance bool
+	// byMeaning lets closeness in meaning settle what the words leave open in a message no
+	// clause of which chose a candidate: words split between candidates, or a single word
+	// shared with one. It never adds a second intent.
+	byMeaning bool
 }
 
 // scores returns the candidates' scores for one clause.
@@ -49,10 +53,23 @@ const (
 // floor and margin times the runner-up and, when the planner asks for substance, the
 // winner must match on more than light nouns ("what's the status" alone asks for nothing
 // in particular).
-func (p *planner) confident(text string, qs []qterm, floor, margin float64) (int, float64) {
-	top, s1, s2 := best(p.scores(text, qs))
-	if top < 0 || s1 <= 0 || s1 < floor || s1 < margin*s2 {
+func (p *planner) confident(text string, qs []qterm, floor, margin float64, whole bool) (int, float64) {
+	sc := p.scores(text, qs)
+	top, s1, s2 := best(sc)
+	if top < 0 || s1 <= 0 || s1 < floor {
 		return -1, 0
+	}
+	var sims []float64 // closeness in meaning, computed when the words leave the choice open
+	if s1 < margin*s2 {
+		if !p.byMeaning || !whole {
+			return -1, 0
+		}
+		sims = p.ix.similarities(stemsOf(qs))
+		m := leader(sims, meaningLead)
+		if m < 0 || sc[m] < floor || sc[m] < s2 {
+			return -1, 0 // meaning must pick one of the candidates the words put level
+		}
+		top, s1 = m, sc[m]
 	}
 	if p.substance && p.ix.score(substantive(qs))[top] <= 0 {
 		return -1, 0
@@ -63,7 +80,15 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64) (int
 		// it more than once, as a word of its trade ("rock and roll vinyl deals"). In a short
 		// message ("points?") it is all there is.
 		if matched, words, tf := p.ix.evidence(qs, top); matched == 0 || matched < 2 && 3*matched < words && tf < 2 {
-			return -1, 0
+			if !p.byMeaning || !whole {
+				return -1, 0
+			}
+			if sims == nil {
+				sims = p.ix.similarities(stemsOf(qs))
+			}
+			if leader(sims, meaningLead) != top || sims[top] < singleWordFloor {
+				return -1, 0 // one shared word, and the rest of the clause means something else
+			}
 		}
 	}
 	return top, s1
@@ -86,7 +111,7 @@ func (p *planner) plan(text string) []intent {
 			labels[i] = labelEmpty
 			continue
 		}
-		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin)
+		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false)
 	}
 	for i := range segs {
 		if labels[i] >= 0 && contextClause(text, segs, labels, i) {
@@ -152,7 +177,7 @@ func (p *planner) fallback(text string) []intent {
 		return nil
 	}
 	// The best guess, but not on a near tie: two agents scoring alike means neither is meant.
-	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin)
+	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin, true)
 	if top < 0 {
 		return nil
 	}

@@ -193,6 +193,12 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_clinic", "need to see a cardiologist next week"}},
 		},
 		{
+			name:   "meaning settles a message whose words split between agents",
+			agents: conciergeAgents,
+			humans: []string{"running late for my flight, will i still make it"},
+			want:   []routed{{"ask_travel", "running late for my flight, will i still make it"}},
+		},
+		{
 			name:   "a confident message ignores history",
 			agents: conciergeAgents,
 			humans: []string{"any deals on running shoes?", "and how many points do I have?"},
