@@ -110,17 +110,15 @@ type resolved struct {
 }
 
 // resolve maps query terms onto the vocabulary: exact stems first, then the closest
-// vocabulary term within the word's typo budget. Terms with no match keep an empty term,
+// vocabulary term within the word's typo budget. It knows no synonyms: which words mean the
+// same to an agent is for its definition to say, and closeness in meaning is left to the
+// whole message (see meaning.go), where one word cannot carry a message off topic. Terms with no match keep an empty term,
 // so positions (for bigrams) are preserved.
 func (ix *index) resolve(query []string) []resolved {
 	out := make([]resolved, len(query))
 	for i, q := range query {
 		if ix.df[q] > 0 {
 			out[i] = resolved{term: q, weight: 1}
-			continue
-		}
-		if syn := ix.synonymOf(q); syn != "" {
-			out[i] = resolved{term: syn, weight: synonymWeight}
 			continue
 		}
 		budget := typoBudget(len(q))
@@ -141,16 +139,6 @@ func (ix *index) resolve(query []string) []resolved {
 		}
 	}
 	return out
-}
-
-// synonymOf returns the first synonym of q that the vocabulary has, or "".
-func (ix *index) synonymOf(q string) string {
-	for _, s := range synonyms[q] {
-		if ix.df[s] > 0 {
-			return s
-		}
-	}
-	return ""
 }
 
 // score returns one BM25 score per document for the weighted query terms. A term repeated

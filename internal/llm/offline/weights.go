@@ -58,7 +58,7 @@ func queryTerms(ws []word) []qterm {
 				continue
 			}
 			for _, t := range p.terms {
-				out = append(out, qterm{stem: stem(t), weight: synonymWeight})
+				out = append(out, qterm{stem: stem(t), weight: phraseWeight})
 			}
 		}
 	}

@@ -15,7 +15,7 @@ func TestQueryTerms(t *testing.T) {
 		{"for my trip, any hotels", []qterm{{"trip", 1}, {"hotel", 1}}}, // no content before "for"
 		{"whats the status", []qterm{{"status", lightWeight}}},
 		{"the status of my return", []qterm{{"status", lightWeight}, {"return", scopeWeight}}},
-		{"how much is a kindle", []qterm{{"pric", synonymWeight}, {"kindl", 1}}},
+		{"how much is a kindle", []qterm{{"pric", phraseWeight}, {"kindl", 1}}},
 		{"how much more do I need", nil}, // an amount, not a price
 		{"is UA 212 late", []qterm{{"ua", 1}, {"212", 1}, {"lat", 1}, {"#aa999", 1}}},
 	}
