@@ -77,8 +77,9 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 			}
 		}
 	}
-	if len(intents) == 0 && !looksLikeFollowUp(text) {
-		if top, s := p.ix.closestInMeaning(terms(text)); top >= 0 {
+	if len(intents) == 0 {
+		// Light nouns alone ("what's the status?") ask for nothing in particular.
+		if top, s := p.ix.closestInMeaning(stemsOf(substantive(queryTerms(scanWords(text))))); top >= 0 {
 			intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
 		}
 	}
@@ -177,9 +178,9 @@ func looksLikeFollowUp(text string) bool {
 			return true
 		}
 	}
-	for _, w := range ws {
-		if anaphora[w.lower] {
-			return true
+	for i, w := range ws {
+		if anaphora[w.lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) {
+			return true // "this week" points at the calendar, not at an earlier message
 		}
 		if base, ok := strings.CutSuffix(w.lower, "'s"); ok && !isStopword(base) {
 			return true // a possessive of someone not named in the tools: "bob's"
@@ -190,6 +191,11 @@ func looksLikeFollowUp(text string) bool {
 	// assistant ("how are you?").
 	return len(substantive(queryTerms(ws))) == 0 && !slices.ContainsFunc(ws, func(w word) bool { return secondPerson[w.lower] })
 }
+
+// timeNouns name a stretch of time: after "this", "that" or "next" they say when, not what.
+var timeNouns = setOf("week", "weekend", "month", "year", "morning", "afternoon", "evening",
+	"night", "time", "summer", "winter", "spring", "fall", "autumn", "monday", "tuesday",
+	"wednesday", "thursday", "friday", "saturday", "sunday", "season", "quarter")
 
 // secondPerson words address the assistant.
 var secondPerson = setOf("you", "your", "yours", "yourself", "you're", "youre", "u", "ur", "ya")

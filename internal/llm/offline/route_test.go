@@ -193,6 +193,18 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_clinic", "need to see a cardiologist next week"}},
 		},
 		{
+			name:   "a flight code with more digits than the example's",
+			agents: conciergeAgents,
+			humans: []string{"is DL 1402 on time"},
+			want:   []routed{{"ask_travel", "is DL 1402 on time"}},
+		},
+		{
+			name:   "\"this week\" says when, and does not lean on an earlier message",
+			agents: []agentFixture{clinicAgent, gardenAgent, conciergeAgents[3]},
+			humans: []string{"can my son see a pediatrician this week"},
+			want:   []routed{{"ask_clinic", "can my son see a pediatrician this week"}},
+		},
+		{
 			name:   "meaning settles a message whose words split between agents",
 			agents: conciergeAgents,
 			humans: []string{"running late for my flight, will i still make it"},

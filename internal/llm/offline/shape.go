@@ -22,9 +22,13 @@ func shapeTerms(ws []word) []string {
 		switch {
 		case hasLetter && hasDigit:
 			out = append(out, shapeOf(w.lower))
+			if letters, digits, ok := codeParts(w.lower); ok {
+				out = appendLooseShape(out, letters, digits)
+			}
 		case hasLetter && len(w.text) <= 3 && w.text == strings.ToUpper(w.text) &&
 			i+1 < len(ws) && isDigits(ws[i+1].lower) && ws[i+1].start-w.end <= 1:
 			out = append(out, shapeOf(w.lower+ws[i+1].lower))
+			out = appendLooseShape(out, w.lower, ws[i+1].lower)
 			i++
 		}
 	}
@@ -46,4 +50,23 @@ func shapeOf(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// appendLooseShape adds the loose shape of a code of letters then at least three digits:
+// the letters' count and "any number", so that "DL 1402" meets "UA123" (codes of flights,
+// trains and orders vary in how many digits they carry) while "PS5" stays a model name.
+func appendLooseShape(out []string, letters, digits string) []string {
+	if len(digits) < 3 {
+		return out
+	}
+	return append(out, shapePrefix+strings.Repeat("a", len(letters))+"_9")
+}
+
+// codeParts splits a code made of letters followed by digits ("ua123").
+func codeParts(s string) (letters, digits string, ok bool) {
+	i := strings.IndexFunc(s, unicode.IsDigit)
+	if i <= 0 || !isDigits(s[i:]) || strings.ContainsFunc(s[:i], func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return "", "", false
+	}
+	return s[:i], s[i:], true
 }

@@ -17,7 +17,7 @@ func TestQueryTerms(t *testing.T) {
 		{"the status of my return", []qterm{{"status", lightWeight}, {"return", scopeWeight}}},
 		{"how much is a kindle", []qterm{{"pric", phraseWeight}, {"kindl", 1}}},
 		{"how much more do I need", nil}, // an amount, not a price
-		{"is UA 212 late", []qterm{{"ua", 1}, {"212", 1}, {"lat", 1}, {"#aa999", 1}}},
+		{"is UA 212 late", []qterm{{"ua", 1}, {"212", 1}, {"lat", 1}, {"#aa999", 1}, {"#aa_9", 1}}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, queryTerms(scanWords(tt.in)), cmp.AllowUnexported(qterm{})); diff != "" {
@@ -31,10 +31,12 @@ func TestShapeTerms(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"is BA117 on time", []string{"#aa999"}},
-		{"is UA 212 on time", []string{"#aa999"}},
-		{"return for order A1043", []string{"#a9999"}},
+		{"is BA117 on time", []string{"#aa999", "#aa_9"}},
+		{"is UA 212 on time", []string{"#aa999", "#aa_9"}},
+		{"is DL 1402 on time", []string{"#aa9999", "#aa_9"}}, // meets UA 212 loosely
+		{"return for order A1043", []string{"#a9999", "#a_9"}},
 		{"dyson v15", []string{"#a99"}}, // a model number, not an order number
+		{"how much is a PS5", []string{"#aa9"}},
 		{"sony WH-1000XM5", []string{"#aa-9999aa9"}},
 		{"in 2 days", nil},     // a lower-case word before a number is not a code
 		{"ua 212 please", nil}, // nor is one typed in lower case: too easily a word
