@@ -311,8 +311,12 @@ func (a *argSource) date() (any, bool) {
 // offers) are left out, unless keepDomain is set or nothing else is left.
 func (a *argSource) content(keepDomain bool) (any, bool) {
 	var idx []int
+	beneficiary := false // inside "for my daughter": who it is for, not what
 	for i, w := range a.words {
-		if a.used[i] || isStopword(w.lower) || fillers[w.lower] {
+		if w.lower == "for" && i+1 < len(a.words) && possessives[a.words[i+1].lower] {
+			beneficiary = true
+		}
+		if beneficiary || a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
 			continue
 		}
 		if !keepDomain && a.isDomain(w.lower) {
@@ -330,6 +334,15 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	}
 	return strings.Join(parts, " "), true
 }
+
+// noise are words that colour a request without saying what it is about: greetings,
+// hedges and praise ("yo, any good deals on a robot vacuum or whatever").
+var noise = setOf("yo", "hey", "hi", "hello", "whatever", "anything", "something", "stuff",
+	"thing", "things", "good", "great", "nice", "decent", "cool", "lol", "guys", "pls", "please",
+	"really", "actually", "maybe", "kinda", "sorta", "literally", "basically", "honestly")
+
+// possessives after "for" name who a request is for: "a laptop for my daughter".
+var possessives = setOf("my", "his", "her", "our", "their", "your")
 
 func (a *argSource) isDomain(lower string) bool {
 	ts := appendTerms(nil, lower)

@@ -29,8 +29,10 @@ func isAside(text string) bool {
 		return true // "write me a poem about my cat" is still a poem
 	}
 	// "why is it higher than last month" asks about something said before.
-	return !hasPersonalStake(ws) && !slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] }) &&
-		matchesAny(ws, worldFrames)
+	if hasPersonalStake(ws) || slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] }) {
+		return false
+	}
+	return matchesAny(ws, worldFrames) || isAboutAGame(ws)
 }
 
 // plainWords returns the lowercased words of text with apostrophes dropped, so that "what's"
@@ -138,6 +140,8 @@ var worldFrames = [][]string{
 	{"whats", "the", "forecast"}, {"will", "it", "rain"}, {"is", "it", "going", "to", "rain"},
 	{"what", "does", "a"}, {"what", "does", "an"}, {"what", "do", "you", "think", "about"},
 	{"how", "much", "does", "the", "average"}, {"how", "many", "people"},
+	{"how", "tall"}, {"how", "big", "is", "the"}, {"how", "old", "is", "the"},
+	{"how", "deep"}, {"how", "high", "is", "the"}, {"how", "hot", "is", "the"},
 	{"is"}, {"are"},
 }
 
@@ -153,6 +157,16 @@ var judgements = setOf("actually", "really", "true", "healthy", "unhealthy", "sa
 
 // contests mark a question about a game or an election: "did the lakers cover the spread".
 var contests = setOf("win", "won", "lose", "lost", "beat", "score", "scored", "cover", "play", "played", "game")
+
+// gameResults ask who won or scored: "how many points did lebron score last night".
+var gameResults = setOf("score", "scored", "scores", "win", "won", "wins", "beat", "beaten")
+
+// isAboutAGame reports whether a question without a personal stake asks about a game's result;
+// one that addresses the assistant ("how do you win rewards") is about the service.
+func isAboutAGame(ws []string) bool {
+	return slices.ContainsFunc(ws, func(w string) bool { return gameResults[w] }) &&
+		!slices.ContainsFunc(ws, func(w string) bool { return secondPerson[w] })
+}
 
 // ways mark a question about how something in the world comes about. "Work" is left out: "how
 // does the points program work" asks about the service.

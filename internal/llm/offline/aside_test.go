@@ -23,6 +23,8 @@ func TestIsAside(t *testing.T) {
 		{"did the lakers win last night", true},
 		{"whats the weather going to be in lisbon this weekend", true},
 		{"what does a claims adjuster do all day", true},
+		{"how tall is the eiffel tower", true},
+		{"who scored the winning goal in the final", true},
 		// Requests, however they open.
 		{"thanks! can you check my points", false},
 		{"how do i return my order", false},
@@ -37,6 +39,8 @@ func TestIsAside(t *testing.T) {
 		{"why was flight UA 123 delayed", false},
 		{"how are my points looking", false},
 		{"hows my order doing, it was due monday", false},
+		{"how do you win bonus points", false},
+		{"did i win the holiday raffle", false},
 		{"", false},
 	} {
 		if got := isAside(tc.text); got != tc.want {

@@ -34,6 +34,10 @@ func TestUseTools(t *testing.T) {
 			[]usedTool{{"list_coupons", map[string]any{}}}},
 		{"how much asks for a price", shopTools, "", "how much is a Sony WH-1000XM5?",
 			[]usedTool{{"lookup_price", map[string]any{"product": "Sony WH-1000XM5"}}}},
+		{"greetings, hedges and praise are no search words", shopTools, "You help with offers, deals, coupons and prices.", "yo any good deals on a robot vacuum? roomba or whatever",
+			[]usedTool{{"search_offers", map[string]any{"query": "robot vacuum roomba"}}}},
+		{"who it is for is no search word", shopTools, "You help with offers, deals, coupons and prices.", "any deals on a laptop for my daughter",
+			[]usedTool{{"search_offers", map[string]any{"query": "laptop"}}}},
 		{"unknown words fall to the search tool", shopTools, "", "trail running gear",
 			[]usedTool{{"search_offers", map[string]any{"query": "trail running gear"}}}},
 		{"city after a preposition", travelTools, "", "find hotels in lisbon",
@@ -119,7 +123,7 @@ func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
 	for in, want := range map[string]string{
 		"any deals on running shoes?":           "running shoes",
 		"deals on a 4k tv":                      "4k tv",
-		"any deals on a laptop for my daughter": "laptop daughter",
+		"any deals on a laptop for my daughter": "laptop",
 	} {
 		if got := extractArgs(params, in, "", vocab)["query"]; got != want {
 			t.Errorf("query for %q = %v, want %q", in, got, want)
