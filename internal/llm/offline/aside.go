@@ -75,7 +75,8 @@ var smallTalk = [][]string{
 	{"are", "you", "a"}, {"are", "you", "human"}, {"are", "you", "real"}, {"whats", "your", "name"},
 	{"what", "is", "your", "name"}, {"who", "made", "you"}, {"who", "built", "you"}, {"do", "you", "like"},
 	{"how", "old", "are", "you"}, {"where", "are", "you", "from"}, {"do", "you", "have", "feelings"},
-	{"how", "have", "you", "been"}, {"how", "was", "your"},
+	{"how", "have", "you", "been"}, {"how", "was", "your"}, {"who", "am", "i", "talking", "to"},
+	{"am", "i", "talking", "to"}, {"who", "is", "this"}, {"is", "this", "a", "bot"},
 }
 
 // isSmallTalk reports whether a message opens with small talk and asks nothing else: "hey,
@@ -120,7 +121,8 @@ var creativeFrames = [][]string{
 	{"recommend", "a", "song"}, {"recommend", "some", "music"}, {"whats", "a", "good", "name"},
 	{"what", "is", "a", "good", "name"}, {"any", "good", "book", "recommendations"},
 	{"any", "good", "movie", "recommendations"}, {"do", "you", "know", "any", "jokes"},
-	{"know", "any", "good", "jokes"}, {"know", "any", "jokes"},
+	{"know", "any", "good", "jokes"}, {"know", "any", "jokes"}, {"translate"}, {"how", "do", "you", "say"},
+	{"whats", "the", "word", "for"}, {"spell"}, {"define"},
 }
 
 // worldFrames ask how the world is: history, how things work, who won, the weather. They are

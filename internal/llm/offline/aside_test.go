@@ -24,6 +24,8 @@ func TestIsAside(t *testing.T) {
 		{"whats the weather going to be in lisbon this weekend", true},
 		{"what does a claims adjuster do all day", true},
 		{"how tall is the eiffel tower", true},
+		{"who am i talking to?", true},
+		{"translate good morning into spanish", true},
 		{"who scored the winning goal in the final", true},
 		// Requests, however they open.
 		{"thanks! can you check my points", false},
