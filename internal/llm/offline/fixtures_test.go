@@ -53,6 +53,13 @@ var clinicAgent = agentFixture{
 	examples:    []string{"book me a doctor appointment", "refill my prescription", "when is my next checkup"},
 }
 
+// gymAgent uses "schedule" once, as people do in many trades.
+var gymAgent = agentFixture{
+	id:          "gym",
+	description: "Gym membership: class bookings, personal trainer sessions and club opening hours.",
+	examples:    []string{"book me into tomorrow's spin class", "schedule a session with a personal trainer", "what time does the club open on sunday"},
+}
+
 // statusAgents both use the light noun "status".
 var statusAgents = []agentFixture{
 	{id: "orders", description: "Order status, deliveries, returns and refunds."},

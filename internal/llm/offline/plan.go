@@ -118,6 +118,9 @@ func (p *planner) plan(text string) []intent {
 			labels[i] = labelUnmatched
 		}
 	}
+	if p.substance {
+		p.dropIncidental(segs, labels)
+	}
 
 	type group struct {
 		tool     int
@@ -166,6 +169,34 @@ func (p *planner) plan(text string) []intent {
 		out = append(out, intent{tool: g.tool, text: t, score: g.score, first: gi})
 	}
 	return out
+}
+
+// dropIncidental unlabels, in a message whose clauses point at more than one candidate, a
+// clause that points at its candidate through a single word the candidate's texts use only
+// once, unless the clause is also closest in meaning to it: "what happened" after a question
+// about a phone bill is no request to the agent whose example says "what's happening with my
+// return". A word of the candidate's trade, used throughout its texts ("points"), still makes
+// a request of its own.
+func (p *planner) dropIncidental(segs []segment, labels []int) {
+	distinct := map[int]bool{}
+	for _, l := range labels {
+		if l >= 0 {
+			distinct[l] = true
+		}
+	}
+	if len(distinct) < 2 {
+		return
+	}
+	for i, l := range labels {
+		if l < 0 {
+			continue
+		}
+		qs := queryTerms(segs[i].words)
+		if matched, _, tf := p.ix.evidence(qs, l); matched < 2 && tf < 2 &&
+			leader(p.ix.similarities(stemsOf(qs)), meaningLead) != l {
+			labels[i] = labelUnmatched
+		}
+	}
 }
 
 // fallback scores the whole message as one clause: a message may be one intent whose

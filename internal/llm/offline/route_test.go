@@ -205,6 +205,12 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_clinic", "can my son see a pediatrician this week"}},
 		},
 		{
+			name:   "a clause that reaches another agent through one incidental word adds no intent",
+			agents: append(append([]agentFixture(nil), conciergeAgents...), gymAgent),
+			humans: []string{"is UA 212 delayed, still on schedule?"},
+			want:   []routed{{"ask_travel", "is UA 212 delayed, still on schedule"}},
+		},
+		{
 			name:   "meaning settles a message whose words split between agents",
 			agents: conciergeAgents,
 			humans: []string{"running late for my flight, will i still make it"},
