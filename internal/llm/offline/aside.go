@@ -129,7 +129,8 @@ var creativeFrames = [][]string{
 // asides only without a personal stake ("why is my bill higher" asks about the user's bill).
 var worldFrames = [][]string{
 	{"whats", "the", "history"}, {"what", "is", "the", "history"}, {"what", "was", "the", "history"},
-	{"history", "of"}, {"whats", "the", "origin"}, {"what", "is", "the", "origin"},
+	{"history", "of"}, {"explain", "how"}, {"explain", "why"},
+	{"whats", "the", "origin"}, {"what", "is", "the", "origin"},
 	{"whats", "the", "difference", "between"}, {"what", "is", "the", "difference", "between"},
 	{"whats", "the", "meaning", "of"}, {"what", "is", "the", "meaning", "of"},
 	{"whats", "the", "capital"}, {"what", "is", "the", "capital"}, {"whats", "the", "population"},
@@ -211,10 +212,19 @@ var personal = setOf("my", "mine", "i", "im", "ive", "id", "ill", "me", "we", "o
 // hasPersonalStake reports whether a message is about the user's own things: it says my, I or
 // we, or carries a number (an order, a date, an amount).
 func hasPersonalStake(ws []string) bool {
-	return slices.ContainsFunc(ws, func(w string) bool {
-		return personal[w] || strings.ContainsAny(w, "0123456789")
-	})
+	for i, w := range ws {
+		if w == "me" && i > 0 && askVerbs[ws[i-1]] {
+			continue // "tell me about the history of insurance" asks for nothing of the user's
+		}
+		if personal[w] || strings.ContainsAny(w, "0123456789") {
+			return true
+		}
+	}
+	return false
 }
+
+// askVerbs before "me" ask the assistant to say something, not to act on the user's things.
+var askVerbs = setOf("tell", "teach", "explain", "remind")
 
 func hasPrefix(ws, p []string) bool {
 	return len(ws) >= len(p) && slices.Equal(ws[:len(p)], p)

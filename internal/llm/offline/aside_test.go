@@ -25,6 +25,8 @@ func TestIsAside(t *testing.T) {
 		{"what does a claims adjuster do all day", true},
 		{"how tall is the eiffel tower", true},
 		{"who am i talking to?", true},
+		{"tell me about the history of insurance", true},
+		{"explain how airplanes stay up", true},
 		{"translate good morning into spanish", true},
 		{"who scored the winning goal in the final", true},
 		// Requests, however they open.
@@ -42,6 +44,9 @@ func TestIsAside(t *testing.T) {
 		{"how are my points looking", false},
 		{"hows my order doing, it was due monday", false},
 		{"how do you win bonus points", false},
+		{"tell me about the hotel i booked", false},
+		{"tell me about the rewards program", false},
+		{"remind me when my flight leaves", false},
 		{"did i win the holiday raffle", false},
 		{"", false},
 	} {
