@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -55,12 +56,42 @@ func unofferedAction(text string, tools []llms.Tool) string {
 			offered[term] = true
 		}
 	}
-	for _, w := range scanWords(text) {
-		if actionVerbs[w.lower] && !offered[stem(w.lower)] {
-			return w.lower
+	ws := plainWords(text)
+	for i, w := range ws {
+		if actionVerbs[w] && !offered[stem(w)] && asksToAct(ws[:i]) {
+			return w
 		}
 	}
 	return ""
+}
+
+// actRequests are what may come before an action verb when a message asks for the act:
+// "please cancel", "can you cancel", "can I cancel", "I want to cancel". Anything else makes
+// the verb part of a question or a description: "where can I buy", "how do I send it back",
+// "no points on my last purchase".
+var actRequests = [][]string{
+	{}, {"please"}, {"pls"}, {"plz"}, {"kindly"}, {"help", "me"}, {"help", "me", "to"},
+	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"can", "u"},
+	{"can", "i"}, {"could", "i"}, {"may", "i"}, {"can", "we"},
+	{"i", "want", "to"}, {"i", "wanna"}, {"i", "need", "to"}, {"i", "would", "like", "to"},
+	{"id", "like", "to"}, {"we", "want", "to"}, {"i", "have", "to"}, {"i", "must"},
+}
+
+// asksToAct reports whether the words before an action verb make the message a request to
+// perform it.
+func asksToAct(before []string) bool {
+	for len(before) > 0 && (leads[before[0]] || fillers[before[0]]) {
+		before = before[1:]
+	}
+	for len(before) > 0 && (before[len(before)-1] == "please" || before[len(before)-1] == "just" || before[len(before)-1] == "still") {
+		before = before[:len(before)-1]
+	}
+	for _, r := range actRequests {
+		if slices.Equal(before, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // arrange places narrated results in one reply. A single bare failure beside data opens

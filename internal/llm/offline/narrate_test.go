@@ -356,6 +356,12 @@ func TestComposeSaysWhatItCannotDo(t *testing.T) {
 		{"ok and can I cancel it? (earlier: where is my order)", "I can look this up but not cancel it for you here.\n\n"},
 		{"where is my order", "I found 1 order"},
 		{"I want to return the packing cubes", "I found 1 order"},
+		{"please cancel order A1043", "I can look this up but not cancel it for you here.\n\n"},
+		{"i need to change my delivery address", "I can look this up but not change it for you here.\n\n"},
+		// A verb inside a question or a description is no request to act.
+		{"where can I buy more packing cubes", "I found 1 order"},
+		{"how do i send it back", "I found 1 order"},
+		{"no points on my last purchase?", "I found 1 order"},
 	} {
 		msgs := turnWithResults(tc.human, [3]string{"list_recent_orders", `{}`, orders})
 		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
