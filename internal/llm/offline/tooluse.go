@@ -54,6 +54,13 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	}
 	intents := p.plan(text)
 	if len(intents) == 0 {
+		// No word of the request names a tool: the one closest in meaning ("which level of
+		// membership am i" and a tool for the member's tier), else a search.
+		if top, s := p.ix.closestInMeaning(stemsOf(substantive(queryTerms(scanWords(ownPart(text)))))); top >= 0 {
+			intents = []intent{{tool: top, text: text, score: s}}
+		}
+	}
+	if len(intents) == 0 {
 		i := searchTool(tools)
 		if i < 0 || len(terms(ownPart(text))) == 0 {
 			return nil, directAnswer(text, tools)

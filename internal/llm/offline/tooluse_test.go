@@ -50,6 +50,8 @@ func TestUseTools(t *testing.T) {
 			[]usedTool{{"flight_status", map[string]any{}}}},
 		{"order id favours the tool that takes it", supportTools, "", "refund for order A1234",
 			[]usedTool{{"return_status", map[string]any{"order_id": "A1234"}}}},
+		{"the tool closest in meaning when no word names one", rewardsTools, "", "which level of membership am i",
+			[]usedTool{{"tier_status", map[string]any{}}}},
 		{"integer parameter", rewardsTools, "", "what can I get for 2,000 points?",
 			[]usedTool{{"rewards_catalog", map[string]any{"max_points": float64(2000)}}}},
 		{"two parts call two tools", rewardsTools, "", "how many points do I have and what tier am I?",
