@@ -55,6 +55,13 @@ func TestNarrateShapes(t *testing.T) {
 			want: "Your shipping address: 221 Harbor Way, Seattle, WA 98101.",
 		},
 		{
+			name:  "a field that describes rather than names is named by what it describes",
+			human: "how many points are expiring soon?",
+			tool:  "get_points_balance", args: `{}`,
+			data: `{"points":12450,"pending":300,"expiring_soon":0}`,
+			want: "Points expiring soon: 0.",
+		},
+		{
 			name:  "words of the topic itself ask for all of it",
 			human: "how many points do i have",
 			tool:  "get_points_balance", args: `{}`,

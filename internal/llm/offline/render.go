@@ -78,7 +78,7 @@ func (r renderer) object(obj []field, t topic) piece {
 	if asked := r.focus(facts, t); len(asked) > 0 && !hasRecords(obj) {
 		// "what is my shipping address" is answered with the address, not the profile.
 		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
-			return piece{kind: pieceFacts, topic: "your " + asked[0].label, text: asked[0].text + "."}
+			return piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
 		}
 		facts = asked
 	}
@@ -144,6 +144,20 @@ func (r renderer) object(obj []field, t topic) piece {
 	}
 	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
+
+// focusTopic names a single fact asked for: "your shipping address", or, for a label that
+// describes rather than names ("expiring soon"), what it describes: "points expiring soon".
+func focusTopic(label string, t topic) string {
+	ws := strings.Fields(label)
+	participle := len(ws) > 0 && (strings.HasSuffix(ws[0], "ing") || strings.HasSuffix(ws[0], "ed"))
+	if head, _, _ := strings.Cut(t.bare, " "); head != "" && participle && (len(ws) == 1 || len(ws) == 2 && particles[ws[1]]) {
+		return head + " " + label // not "shipping address", which names a thing
+	}
+	return "your " + label
+}
+
+// particles end a participle label that describes: "expiring soon", "earned today".
+var particles = setOf("soon", "now", "today", "recently", "yet", "on", "at", "in", "by", "until", "since")
 
 // focus returns the facts whose labels name what the request asks about, when some do but
 // not all: the user asked for those. Light nouns ("status", "details") and the words of the
