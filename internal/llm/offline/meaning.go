@@ -112,21 +112,7 @@ func (ix *index) similarities(stems []string) []float64 {
 // its similarity, when it clears semanticFloor and leads the runner-up by semanticMargin; -1
 // otherwise.
 func (ix *index) closestInMeaning(stems []string) (int, float64) {
-	q := meaning(stems)
-	if q == nil {
-		return -1, 0
-	}
-	sims := make([]float64, len(ix.meanings))
-	for d, ms := range ix.meanings {
-		for _, m := range ms {
-			var dot float32
-			for i := range m {
-				dot += m[i] * q[i]
-			}
-			sims[d] = max(sims[d], float64(dot))
-		}
-	}
-	top, s1, s2 := best(sims)
+	top, s1, s2 := best(ix.similarities(stems))
 	if top < 0 || s1 < semanticFloor || s1-s2 < semanticMargin {
 		return -1, 0
 	}

@@ -84,15 +84,7 @@ func removeCommon(vecs [][]float64, d int) {
 					next[i] += cov[i][j] * u[j]
 				}
 			}
-			for _, p := range dirs {
-				dot := 0.0
-				for i := range dims {
-					dot += next[i] * p[i]
-				}
-				for i := range dims {
-					next[i] -= dot * p[i]
-				}
-			}
+			removeProjections(next, dirs)
 			n := 0.0
 			for _, x := range next {
 				n += x * x
@@ -106,14 +98,19 @@ func removeCommon(vecs [][]float64, d int) {
 		dirs = append(dirs, u)
 	}
 	for _, v := range vecs {
-		for _, p := range dirs {
-			dot := 0.0
-			for i := range dims {
-				dot += v[i] * p[i]
-			}
-			for i := range dims {
-				v[i] -= dot * p[i]
-			}
+		removeProjections(v, dirs)
+	}
+}
+
+// removeProjections subtracts from v its projection on each of dirs, in turn.
+func removeProjections(v []float64, dirs [][]float64) {
+	for _, p := range dirs {
+		dot := 0.0
+		for i := range v {
+			dot += v[i] * p[i]
+		}
+		for i := range v {
+			v[i] -= dot * p[i]
 		}
 	}
 }
