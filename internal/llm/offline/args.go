@@ -311,12 +311,11 @@ func (a *argSource) date() (any, bool) {
 // offers) are left out, unless keepDomain is set or nothing else is left.
 func (a *argSource) content(keepDomain bool) (any, bool) {
 	var idx []int
-	beneficiary := false // inside "for my daughter": who it is for, not what
 	for i, w := range a.words {
-		if w.lower == "for" && i+1 < len(a.words) && possessives[a.words[i+1].lower] {
-			beneficiary = true
+		if i >= 2 && people[w.lower] && possessives[a.words[i-1].lower] && a.words[i-2].lower == "for" {
+			continue // "a laptop for my daughter": who it is for, not what
 		}
-		if beneficiary || a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
+		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
 			continue
 		}
 		if !keepDomain && a.isDomain(w.lower) {
@@ -341,8 +340,15 @@ var noise = setOf("yo", "hey", "hi", "hello", "whatever", "anything", "something
 	"thing", "things", "good", "great", "nice", "decent", "cool", "lol", "guys", "pls", "please",
 	"really", "actually", "maybe", "kinda", "sorta", "literally", "basically", "honestly")
 
-// possessives after "for" name who a request is for: "a laptop for my daughter".
-var possessives = setOf("my", "his", "her", "our", "their", "your")
+// possessives and people after "for" name who a request is for: "a laptop for my daughter",
+// but not "a case for my iphone".
+var (
+	possessives = setOf("my", "his", "her", "our", "their", "your")
+	people      = setOf("daughter", "son", "kid", "kids", "child", "children", "wife", "husband",
+		"partner", "mom", "mum", "dad", "mother", "father", "brother", "sister", "friend", "friends",
+		"boyfriend", "girlfriend", "boss", "family", "grandma", "grandpa", "niece", "nephew", "baby",
+		"teen", "teenager", "parents", "colleague", "coworker")
+)
 
 func (a *argSource) isDomain(lower string) bool {
 	ts := appendTerms(nil, lower)

@@ -12,8 +12,10 @@ import (
 // an agent's trade, and a topic match alone would send them there; a careful person answers
 // them directly. The rules below are English speech acts, not knowledge of any agent.
 
-// isAside reports whether text is an aside.
-func isAside(text string) bool {
+// isAside reports whether text is an aside. trade, when given, reports whether a stem is a
+// word of some agent's trade (see index.tradeWord): a question that only might be about the
+// world ("why is the refund taking so long") is an aside only when it uses none.
+func isAside(text string, trade func(stem string) bool) bool {
 	ws := plainWords(text)
 	if len(ws) == 0 {
 		return false
@@ -25,22 +27,34 @@ func isAside(text string) bool {
 	if len(ws) == 0 {
 		return false
 	}
-	if matchesAny(ws, creativeFrames) {
+	if _, ok := matchFrame(ws, creativeFrames); ok {
 		return true // "write me a poem about my cat" is still a poem
 	}
-	// "why is it higher than last month" asks about something said before.
-	if hasPersonalStake(ws) || slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] }) {
+	if hasPersonalStake(ws) {
 		return false
 	}
-	return matchesAny(ws, worldFrames) || isAboutAGame(ws)
+	rest, ok := matchFrame(ws, worldFrames)
+	if i := slices.Index(ws, "history"); !ok && i >= 0 && i+1 < len(ws) && ws[i+1] == "of" {
+		rest, ok = ws[i+2:], true // "tell me about the history of insurance"
+	}
+	if !ok {
+		rest, ok = matchFrame(ws, openQuestionFrames)
+		ok = ok && (trade == nil || !slices.ContainsFunc(terms(strings.Join(ws, " ")), trade))
+	}
+	// "why is it higher than last month" asks about something said before.
+	return ok && !slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] })
 }
 
 // plainWords returns the lowercased words of text with apostrophes dropped, so that "what's"
 // and "whats" read alike.
 func plainWords(text string) []string {
-	var out []string
-	for _, w := range scanWords(text) {
-		out = append(out, strings.ReplaceAll(w.lower, "'", ""))
+	return plainWordsOf(scanWords(text))
+}
+
+func plainWordsOf(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = strings.ReplaceAll(w.lower, "'", "")
 	}
 	return out
 }
@@ -80,16 +94,24 @@ var smallTalk = [][]string{
 }
 
 // isSmallTalk reports whether a message opens with small talk and asks nothing else: "hey,
-// how are you?" but not "how are you? can you check my points".
+// how are you doing today?" but not "how are you? can you check my points" nor "whats up with
+// my order".
 func isSmallTalk(ws []string) bool {
 	ws = trimLeads(ws)
 	for _, p := range smallTalk {
-		if hasPrefix(ws, p) && len(ws) <= len(p)+4 {
+		if hasPrefix(ws, p) && !slices.ContainsFunc(ws[len(p):], func(w string) bool {
+			return !smallTalkTail[w] && !closingWords[w] && !greetingWords[w]
+		}) {
 			return true
 		}
 	}
 	return false
 }
+
+// smallTalkTail may follow small talk without turning it into a request.
+var smallTalkTail = setOf("doing", "going", "been", "lately", "today", "tonight", "bot", "robot",
+	"human", "real", "person", "ai", "name", "anyway", "there", "buddy", "friend", "mate", "doin",
+	"goin", "up", "to", "talking")
 
 // leads open a message without saying anything: greetings, fillers and polite asks.
 var leads = setOf("hi", "hello", "hey", "hiya", "yo", "ok", "okay", "so", "um", "uh", "hmm", "well",
@@ -125,82 +147,76 @@ var creativeFrames = [][]string{
 	{"whats", "the", "word", "for"}, {"spell"}, {"define"},
 }
 
-// worldFrames ask how the world is: history, how things work, who won, the weather. They are
-// asides only without a personal stake ("why is my bill higher" asks about the user's bill).
+// worldFrames ask how the world is: its history, who won, the weather, how tall something
+// is. Without a personal stake such a question is an aside whatever words it uses.
 var worldFrames = [][]string{
 	{"whats", "the", "history"}, {"what", "is", "the", "history"}, {"what", "was", "the", "history"},
-	{"history", "of"}, {"explain", "how"}, {"explain", "why"},
 	{"whats", "the", "origin"}, {"what", "is", "the", "origin"},
-	{"whats", "the", "difference", "between"}, {"what", "is", "the", "difference", "between"},
 	{"whats", "the", "meaning", "of"}, {"what", "is", "the", "meaning", "of"},
 	{"whats", "the", "capital"}, {"what", "is", "the", "capital"}, {"whats", "the", "population"},
-	{"why", "do"}, {"why", "does"}, {"why", "is"}, {"why", "are"}, {"why", "did"},
-	{"how", "do"}, {"how", "does"}, {"how", "did"},
 	{"who", "won"}, {"who", "will", "win"}, {"who", "do", "you", "think"}, {"who", "invented"},
-	{"who", "wrote"}, {"who", "is", "the", "best"}, {"who", "was", "the", "first"},
-	{"did", "the"}, {"is", "it", "true"},
+	{"who", "wrote"}, {"who", "is", "the", "best"}, {"who", "was", "the", "first"}, {"who", "scored"},
+	{"what", "was", "the", "score"}, {"whats", "the", "score"}, {"how", "many", "points", "did"},
+	{"how", "many", "goals", "did"}, {"is", "it", "true"},
 	{"whats", "the", "weather"}, {"what", "is", "the", "weather"}, {"hows", "the", "weather"},
-	{"whats", "the", "forecast"}, {"will", "it", "rain"}, {"is", "it", "going", "to", "rain"},
-	{"what", "does", "a"}, {"what", "does", "an"}, {"what", "do", "you", "think", "about"},
-	{"how", "much", "does", "the", "average"}, {"how", "many", "people"},
-	{"how", "tall"}, {"how", "big", "is", "the"}, {"how", "old", "is", "the"},
+	{"whats", "the", "forecast"}, {"will", "it", "rain"}, {"will", "it", "snow"},
+	{"is", "it", "going", "to", "rain"}, {"is", "it", "going", "to", "snow"},
+	{"what", "do", "you", "think", "about"}, {"how", "much", "does", "the", "average"},
+	{"how", "many", "people"}, {"how", "tall"}, {"how", "big", "is", "the"}, {"how", "old", "is", "the"},
 	{"how", "deep"}, {"how", "high", "is", "the"}, {"how", "hot", "is", "the"},
-	{"is"}, {"are"},
+	{"did", "the"}, // with a contest: "did the lakers cover the spread"
 }
 
-// generalOpeners are worldFrames that also open service requests ("how do I renew", "is my
-// refund through", "did the parcel arrive"): they count only for a question about something
-// in general, and a question that asks to do something ("how do i cancel") is a request.
-var generalOpeners = [][]string{{"how", "do"}, {"how", "does"}, {"how", "did"}, {"did", "the"}, {"is"}, {"are"}}
+// openQuestionFrames open questions about the world as often as questions about a service:
+// "why do flights get bumpy" and "why is the refund taking so long". Without a personal stake
+// they are asides only when no word of theirs belongs to an agent's trade.
+var openQuestionFrames = [][]string{
+	{"why", "do"}, {"why", "does"}, {"why", "is"}, {"why", "are"}, {"why", "did"},
+	{"how", "do"}, {"how", "does"}, {"how", "did"}, // with a way: "how do planes stay up"
+	{"explain", "how"}, {"explain", "why"}, {"whats", "the", "difference", "between"},
+	{"what", "is", "the", "difference", "between"}, {"what", "does", "a"}, {"what", "does", "an"},
+	{"is"}, {"are"}, // with a judgement: "is yoga actually good for back pain"
+}
 
 // judgements close a yes/no question about the world: "is yoga actually good for back pain",
-// "are electric cars really better for the environment".
-var judgements = setOf("actually", "really", "true", "healthy", "unhealthy", "safe", "dangerous",
-	"better", "worse", "worth", "bad", "good")
+// "are electric cars really better for the environment". Plain praise ("good", "worth") is
+// left out: "are the headphones worth buying" asks about a product.
+var judgements = setOf("actually", "really", "true", "healthy", "unhealthy", "safe", "dangerous")
 
 // contests mark a question about a game or an election: "did the lakers cover the spread".
-var contests = setOf("win", "won", "lose", "lost", "beat", "score", "scored", "cover", "play", "played", "game")
-
-// gameResults ask who won or scored: "how many points did lebron score last night".
-var gameResults = setOf("score", "scored", "scores", "win", "won", "wins", "beat", "beaten")
-
-// isAboutAGame reports whether a question without a personal stake asks about a game's result;
-// one that addresses the assistant ("how do you win rewards") is about the service.
-func isAboutAGame(ws []string) bool {
-	return slices.ContainsFunc(ws, func(w string) bool { return gameResults[w] }) &&
-		!slices.ContainsFunc(ws, func(w string) bool { return secondPerson[w] })
-}
+// Losing is left out: "did the package get lost" is about a delivery.
+var contests = setOf("win", "won", "beat", "score", "scored", "cover", "play", "played")
 
 // ways mark a question about how something in the world comes about. "Work" is left out: "how
 // does the points program work" asks about the service.
 var ways = setOf("stay", "fly", "travel", "happen", "grow", "form", "move", "float")
 
-// matchesAny reports whether ws opens with one of frames, or (for "history of") holds it.
-func matchesAny(ws []string, frames [][]string) bool {
+// matchFrame returns the words after the first of frames that ws opens with and whose
+// condition holds: "did the" needs a contest, "how do" a way, "is" and "are" a judgement and
+// no "there". ok is false when none does.
+func matchFrame(ws []string, frames [][]string) (rest []string, ok bool) {
 	for _, f := range frames {
-		if !hasPrefix(ws, f) && !(len(f) == 2 && f[0] == "history" && contains(ws, f)) {
+		if !hasPrefix(ws, f) {
 			continue
 		}
-		if !slices.ContainsFunc(generalOpeners, func(g []string) bool { return slices.Equal(g, f) }) {
-			return true
-		}
 		rest := ws[len(f):]
-		switch f[0] {
-		case "is", "are":
-			if slices.ContainsFunc(rest, func(w string) bool { return judgements[w] }) {
-				return true
+		var need map[string]bool
+		switch {
+		case slices.Equal(f, []string{"did", "the"}):
+			need = contests
+		case len(f) == 2 && f[0] == "how" && f[1] != "tall" && f[1] != "deep":
+			need = ways
+		case len(f) == 1 && (f[0] == "is" || f[0] == "are"):
+			if len(rest) > 0 && rest[0] == "there" {
+				continue
 			}
-		case "did":
-			if slices.ContainsFunc(rest, func(w string) bool { return contests[w] }) {
-				return true
-			}
-		case "how":
-			if slices.ContainsFunc(rest, func(w string) bool { return ways[w] }) {
-				return true
-			}
+			need = judgements
+		}
+		if need == nil || slices.ContainsFunc(rest, func(w string) bool { return need[w] }) {
+			return rest, true
 		}
 	}
-	return false
+	return nil, false
 }
 
 // pronouns stand for something named in an earlier message.
@@ -226,15 +242,7 @@ func hasPersonalStake(ws []string) bool {
 // askVerbs before "me" ask the assistant to say something, not to act on the user's things.
 var askVerbs = setOf("tell", "teach", "explain", "remind")
 
+// hasPrefix reports whether the words ws open with the words p.
 func hasPrefix(ws, p []string) bool {
 	return len(ws) >= len(p) && slices.Equal(ws[:len(p)], p)
-}
-
-func contains(ws, p []string) bool {
-	for i := range ws {
-		if hasPrefix(ws[i:], p) {
-			return true
-		}
-	}
-	return false
 }

@@ -48,9 +48,40 @@ func TestIsAside(t *testing.T) {
 		{"tell me about the rewards program", false},
 		{"remind me when my flight leaves", false},
 		{"did i win the holiday raffle", false},
+		// Found by review: service requests that open like small talk or world questions.
+		{"are there any good deals on laptops", false},
+		{"is there a good hotel near the airport", false},
+		{"are the headphones worth buying", false},
+		{"whats up with my order?", false},
+		{"how is your return policy", false},
+		{"who is this charge from?", false},
+		{"whats the minimum credit score for financing", false},
+		{"price beat guarantee details", false},
+		{"did the package get lost", false},
+		{"will it rain in lisbon tomorrow", true},
+		{"how many points did lebron score last night", true},
 		{"", false},
 	} {
-		if got := isAside(tc.text); got != tc.want {
+		if got := isAside(tc.text, nil); got != tc.want {
+			t.Errorf("isAside(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A question that may be about the world or about a service is an aside only when none of its
+// words belongs to an agent's trade.
+func TestOpenQuestionsNeedNoTradeWords(t *testing.T) {
+	trade := func(stem string) bool { return stem == "refund" || stem == "point" }
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"why is the refund taking so long", false},
+		{"explain how the points program works", false},
+		{"why do airplanes get bumpy over the ocean", true},
+		{"whats the history of loyalty points", true}, // a world frame needs no such check
+	} {
+		if got := isAside(tc.text, trade); got != tc.want {
 			t.Errorf("isAside(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}

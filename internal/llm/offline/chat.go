@@ -18,7 +18,9 @@ const (
 	chatAck
 	chatCapabilities
 	chatSmallTalk
-	chatAside // a question about the world, or a creative request
+	// chatAside is a question about the world or a creative request: answered like anything
+	// else no tool serves, and never taken for a follow-up of an earlier message.
+	chatAside
 )
 
 var (
@@ -84,7 +86,7 @@ func chatKind(text string) chat {
 	case ack:
 		return chatAck
 	}
-	if isAside(text) {
+	if isAside(text, nil) {
 		return chatAside
 	}
 	return chatNone

@@ -56,10 +56,15 @@ func unofferedAction(text string, tools []llms.Tool) string {
 			offered[term] = true
 		}
 	}
-	ws := plainWords(text)
+	ws := scanWords(text)
+	start := 0 // first word of the current clause
 	for i, w := range ws {
-		if actionVerbs[w] && !offered[stem(w)] && asksToAct(ws[:i]) {
-			return w
+		if i > 0 && strings.ContainsAny(text[ws[i-1].end:w.start], ",.;:!?-") {
+			start = i // "my order arrived broken, can you cancel it?"
+		}
+		verb := strings.ReplaceAll(w.lower, "'", "")
+		if actionVerbs[verb] && !offered[stem(verb)] && asksToAct(plainWordsOf(ws[start:i])) {
+			return verb
 		}
 	}
 	return ""
@@ -70,7 +75,7 @@ func unofferedAction(text string, tools []llms.Tool) string {
 // the verb part of a question or a description: "where can I buy", "how do I send it back",
 // "no points on my last purchase".
 var actRequests = [][]string{
-	{}, {"please"}, {"pls"}, {"plz"}, {"kindly"}, {"help", "me"}, {"help", "me", "to"},
+	{}, {"kindly"}, {"help", "me"}, {"help", "me", "to"},
 	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"can", "u"},
 	{"can", "i"}, {"could", "i"}, {"may", "i"}, {"can", "we"},
 	{"i", "want", "to"}, {"i", "wanna"}, {"i", "need", "to"}, {"i", "would", "like", "to"},

