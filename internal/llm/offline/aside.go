@@ -13,8 +13,9 @@ import (
 // them directly. The rules below are English speech acts, not knowledge of any agent.
 
 // isAside reports whether text is an aside. trade, when given, reports whether a stem is a
-// word of some agent's trade (see index.tradeWord): a question that only might be about the
-// world ("why is the refund taking so long") is an aside only when it uses none.
+// word of some agent's trade (see index.tradeWord): a question about the world is an aside
+// only when it uses none, since an agent's trade is not the world at large for its users ("why
+// is the refund taking so long", "will it rain" beside a weather agent).
 func isAside(text string, trade func(stem string) bool) bool {
 	ws := plainWords(text)
 	if len(ws) == 0 {
@@ -39,8 +40,9 @@ func isAside(text string, trade func(stem string) bool) bool {
 	}
 	if !ok {
 		rest, ok = matchFrame(ws, openQuestionFrames)
-		ok = ok && (trade == nil || !slices.ContainsFunc(terms(strings.Join(ws, " ")), trade))
 	}
+	// "will it rain tomorrow" is a question about the world, unless an agent forecasts rain.
+	ok = ok && (trade == nil || !slices.ContainsFunc(terms(strings.Join(ws, " ")), trade))
 	// "why is it higher than last month" asks about something said before.
 	return ok && !slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] })
 }
@@ -148,7 +150,7 @@ var creativeFrames = [][]string{
 }
 
 // worldFrames ask how the world is: its history, who won, the weather, how tall something
-// is. Without a personal stake such a question is an aside whatever words it uses.
+// is.
 var worldFrames = [][]string{
 	{"whats", "the", "history"}, {"what", "is", "the", "history"}, {"what", "was", "the", "history"},
 	{"whats", "the", "origin"}, {"what", "is", "the", "origin"},
@@ -168,8 +170,7 @@ var worldFrames = [][]string{
 }
 
 // openQuestionFrames open questions about the world as often as questions about a service:
-// "why do flights get bumpy" and "why is the refund taking so long". Without a personal stake
-// they are asides only when no word of theirs belongs to an agent's trade.
+// "why do flights get bumpy" and "why is the refund taking so long".
 var openQuestionFrames = [][]string{
 	{"why", "do"}, {"why", "does"}, {"why", "is"}, {"why", "are"}, {"why", "did"},
 	{"how", "do"}, {"how", "does"}, {"how", "did"}, // with a way: "how do planes stay up"

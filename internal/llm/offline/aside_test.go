@@ -79,7 +79,8 @@ func TestOpenQuestionsNeedNoTradeWords(t *testing.T) {
 		{"why is the refund taking so long", false},
 		{"explain how the points program works", false},
 		{"why do airplanes get bumpy over the ocean", true},
-		{"whats the history of loyalty points", true}, // a world frame needs no such check
+		{"whats the history of loyalty points", false},
+		{"whats the history of the olympic games", true},
 	} {
 		if got := isAside(tc.text, trade); got != tc.want {
 			t.Errorf("isAside(%q) = %v, want %v", tc.text, got, tc.want)
