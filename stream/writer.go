@@ -39,13 +39,7 @@ func (h *Hub) startWriter(loop func()) {
 // no goroutine. Publish starts the next one.
 func (l *TurnLog) writeLoop() {
 	for {
-		timer := time.NewTimer(batchDelay)
-		select {
-		case <-timer.C:
-		case <-l.kick:
-		case <-l.hub.closing:
-		}
-		timer.Stop()
+		l.waitForBatch()
 		// Only cancellation could fail this, and Background is never cancelled.
 		_ = l.writePending(context.Background())
 		l.turn.mu.Lock()
@@ -55,6 +49,30 @@ func (l *TurnLog) writeLoop() {
 			return
 		}
 		l.turn.mu.Unlock()
+	}
+}
+
+// waitForBatch returns when the queued batch should go out: batchDelay after it began, or
+// sooner once batchRecords wait, the queue is empty (the turn's end was stored by Flush), the
+// turn is ending or the hub closes. A nudge can outlive its batch: "full" publishes that raced
+// with the write that took them leave one behind, and it must not cut the next batch short.
+func (l *TurnLog) waitForBatch() {
+	timer := time.NewTimer(batchDelay)
+	defer timer.Stop()
+	for {
+		select {
+		case <-timer.C:
+			return
+		case <-l.hub.closing:
+			return
+		case <-l.kick:
+			l.turn.mu.Lock()
+			n, ending := len(l.pending), l.turn.closing
+			l.turn.mu.Unlock()
+			if n == 0 || n >= batchRecords || ending {
+				return
+			}
+		}
 	}
 }
 
