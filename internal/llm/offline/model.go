@@ -25,6 +25,10 @@ func New(opts ...Option) *Model {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	// The English word list and word vectors are read once per process, here rather than on
+	// the first turn, which would otherwise wait about 30 ms for them.
+	dictionary()
+	wordVectors()
 	return &Model{opts: o}
 }
 
