@@ -15,7 +15,8 @@ func FuzzRoute(f *testing.F) {
 	for _, s := range []string{
 		"", "and", "show offers and my points", "what about bob's?", "is UA 456 on time? $5k, 2,000 points",
 		"hotels in paris; oh and btw also plus then", "\x00\xff", "’’'-- --'", "I'm in New York City (earlier: x",
-		strings.Repeat("points and ", 200),
+		strings.Repeat("points and ", 200), "is", "why do", "tell me a joke about points", "how r u",
+		"did the", "deals for my", "for my daughter", "DL 1402 ÄÖ1234 éa123", "thanks!! bye",
 	} {
 		f.Add(s)
 	}
