@@ -9,6 +9,9 @@ type AgentInfo struct {
 	ID          string
 	Name        string
 	Description string
+	// Examples are its definition's example requests: with Description, the words it is
+	// routed by, which the report compares with the words users said (see MissingWords).
+	Examples []string
 	// Tools are its tools' descriptions: with Name and Description, the words a reply may use
 	// to name this agent's data when acknowledging that it is unavailable.
 	Tools []string
@@ -25,7 +28,7 @@ func AgentInfos(defs []*definitions.Definition) []AgentInfo {
 		if d == nil {
 			continue
 		}
-		a := AgentInfo{ID: d.ID, Name: d.Name, Description: d.Description}
+		a := AgentInfo{ID: d.ID, Name: d.Name, Description: d.Description, Examples: d.Examples}
 		for _, t := range d.Tools {
 			a.Tools = append(a.Tools, t.Description)
 			a.Enrichers = append(a.Enrichers, t.Enricher)

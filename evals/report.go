@@ -32,6 +32,9 @@ type Report struct {
 	LatencyMS    Latency      `json:"latency_ms"`
 	Judge        JudgeSummary `json:"judge"`
 	Coverage     Coverage     `json:"coverage"`
+	// MissingWords are, per sub-agent, words users said in turns that should have reached it
+	// and did not, which its description and examples never use: candidates to add.
+	MissingWords map[string][]MissingWord `json:"missing_words,omitempty"`
 	// GateResults are the pass/fail gates; see [Report.Gates].
 	GateResults []GateResult `json:"gates"`
 	// Baseline compares this run with an earlier report, when one was given.

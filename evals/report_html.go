@@ -34,6 +34,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	v.Bars = barChart(v.Verticals, r.Settings.MinAccuracy)
 	v.Heat = heatMap(r.Confusion)
+	v.Missing = r.missingWordsByAgent()
 	if r.Baseline != nil {
 		var b strings.Builder
 		_ = r.Baseline.WriteText(&b)
@@ -55,6 +56,7 @@ type htmlView struct {
 	Bars      bars
 	Heat      heat
 	Baseline  string
+	Missing   []namedWords
 }
 
 type namedVertical struct {

@@ -75,6 +75,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	b.WriteString("\n")
 
+	if missing := r.missingWordsByAgent(); len(missing) > 0 {
+		b.WriteString("\n## Words the definitions do not use\n\nWords users said in turns that should have reached an agent and did not, which its description and examples never use (with how many such turns said them): the first candidates to add to the description.\n\n| agent | words |\n| --- | --- |\n")
+		for _, w := range missing {
+			fmt.Fprintf(&b, "| %s | %s |\n", mdCell(w.ID), mdCell(w.Words))
+		}
+	}
+
 	if r.Baseline != nil {
 		b.WriteString("\n## Compared with baseline\n\n```\n")
 		var diff strings.Builder

@@ -20,6 +20,12 @@ func (r *Report) WriteSummary(w io.Writer) error {
 		fmt.Fprintf(&b, "  %-12s accuracy %6s  precision %6s  recall %6s  (%d turns)\n", id,
 			pctOf(v.Accuracy, v.Turns), pctOf(v.Precision, v.Turns), pctOf(v.Recall, v.Turns), v.Turns)
 	}
+	if missing := r.missingWordsByAgent(); len(missing) > 0 {
+		b.WriteString("words users said in turns that missed the agent, which its definition does not use:\n")
+		for _, m := range missing {
+			fmt.Fprintf(&b, "  %-12s %s\n", m.ID, m.Words)
+		}
+	}
 	if r.Judge.Status != "skipped" {
 		fmt.Fprintf(&b, "judge: %s\n", judgeText(r.Judge))
 	}

@@ -129,6 +129,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Judge = judged
 	rep.Coverage = coverage(datasets, ids)
+	rep.MissingWords = missingWords(rep.Cases, cfg.SubAgents)
 	rep.GateResults = evaluateGates(rep, ids, cfg.MinAccuracy, !cfg.NoCoverageGate)
 	if base != nil {
 		rep.Baseline = Compare(base, rep)
