@@ -8,9 +8,9 @@ import (
 // An aside is a message that asks for no service: a closing ("thanks, that's all for now"),
 // small talk with the assistant ("how's your day going"), a creative request ("tell me a joke
 // about airports") or a question about how the world is rather than about the user's own
-// affairs ("why do flights get bumpy over the ocean"). Such messages often share a word with
-// an agent's trade, and a topic match alone would send them there; a careful person answers
-// them directly. The rules below are English speech acts, not knowledge of any agent.
+// affairs ("who won last night", "why is the sky blue"). Such messages often share a word with
+// an agent, and a topic match alone would send them there; a careful person answers them
+// directly. The rules below are English speech acts, not knowledge of any agent.
 
 // isAside reports whether text is an aside. trade, when given, reports whether a stem is a
 // word of some agent's trade (see index.tradeWord): a question about the world is an aside
@@ -53,6 +53,7 @@ func plainWords(text string) []string {
 	return plainWordsOf(scanWords(text))
 }
 
+// plainWordsOf is plainWords for words already scanned.
 func plainWordsOf(ws []word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
