@@ -143,6 +143,12 @@ var supportTools = []llms.Tool{
 	fnTool("account_profile", "The account profile: name, email, address on file", schema(nil, map[string]any{})),
 }
 
+// orderTools are described as vertical teams write them: the return tool also speaks of orders.
+var orderTools = []llms.Tool{
+	fnTool("list_recent_orders", "List the user's recent orders with their delivery status and tracking numbers.", schema(nil, map[string]any{})),
+	fnTool("get_return_status", "Get the status of a return and its refund, for one order or the latest return.", schema(nil, map[string]any{"order_id": prop("string", `The order number the user mentioned, e.g. "A1043"; omit for the latest return.`)})),
+}
+
 var rewardsTools = []llms.Tool{
 	fnTool("points_balance", "The member's loyalty points balance", schema(nil, map[string]any{})),
 	fnTool("tier_status", "The member's tier status and progress to the next tier", schema(nil, map[string]any{})),

@@ -169,6 +169,20 @@ func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF flo
 	return matched, words, maxTF
 }
 
+// singlesOut reports whether some query term matches document doc but not document other.
+func (ix *index) singlesOut(query []qterm, doc, other int) bool {
+	stems := make([]string, len(query))
+	for i, q := range query {
+		stems[i] = q.stem
+	}
+	for _, r := range ix.resolve(stems) {
+		if r.term != "" && ix.docs[doc].tf[r.term] > 0 && (other < 0 || ix.docs[other].tf[r.term] == 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // tradeWord reports whether some document uses stem more than once: a word of its trade
 // ("refund" for support) rather than one it happens to use.
 func (ix *index) tradeWord(stem string) bool {

@@ -10,9 +10,10 @@ type planner struct {
 	// fallbackMin is the score the whole message needs, when no clause is confident on its
 	// own, for its best candidate to be chosen anyway.
 	fallbackMin float64
-	// boost, when set, adds per-candidate evidence that is not lexical, such as a request
-	// carrying an order number for a tool that takes one.
-	boost func(text string) []float64
+	// boost, when set, adds per-candidate evidence that is not lexical: values the request
+	// carries that only some candidates take (a flight, a number), and apart from them an
+	// identifier, which counts only for a candidate the words also single out (see scores).
+	boost func(text string) (fit, idFit []float64)
 	// substance makes a candidate that matches on light nouns alone not count: between
 	// agents "the status" says nothing, while between one agent's tools "on time" does.
 	substance bool
@@ -25,11 +26,22 @@ type planner struct {
 // scores returns the candidates' scores for one clause.
 func (p *planner) scores(text string, qs []qterm) []float64 {
 	sc := p.ix.score(qs)
-	if p.boost != nil {
-		for i, b := range p.boost(text) {
-			if i < len(sc) && sc[i] > 0 {
-				sc[i] += b
-			}
+	if p.boost == nil {
+		return sc
+	}
+	// An order number says which order, not what about it: in "order B-20931 never showed
+	// up" it is no reason to check a return, though the return tool takes one. It counts for
+	// the candidate the words rank first, or for one they match in a word the first lacks
+	// ("refund for order B-20931").
+	top, _, _ := best(sc)
+	fit, idFit := p.boost(text)
+	for i := range sc {
+		if sc[i] <= 0 {
+			continue
+		}
+		sc[i] += fit[i]
+		if idFit[i] > 0 && (i == top || p.ix.singlesOut(qs, i, top)) {
+			sc[i] += idFit[i]
 		}
 	}
 	return sc

@@ -110,10 +110,10 @@ func searchTool(tools []llms.Tool) int {
 // also carries a value only that kind of parameter takes (an order number, a flight).
 const fitBonus = 0.5
 
-// fitBoost rewards tools whose specific parameters (identifiers, flights, numbers) the
-// clause can fill: "refund for order A1234" fits a tool taking an order id better than
-// one listing all orders.
-func fitBoost(tools []llms.Tool) func(string) []float64 {
+// fitBoost rewards tools whose specific parameters the clause can fill: flights and numbers
+// in fit, identifiers apart in idFit. "refund for order A1234" fits a tool taking an order id
+// better than one listing all orders.
+func fitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 	kinds := make([]map[paramKind]bool, len(tools))
 	for i, t := range tools {
 		kinds[i] = map[paramKind]bool{}
@@ -121,20 +121,24 @@ func fitBoost(tools []llms.Tool) func(string) []float64 {
 			kinds[i][kindOf(p)] = true
 		}
 	}
-	return func(text string) []float64 {
+	return func(text string) (fit, idFit []float64) {
 		found := map[paramKind]bool{}
 		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
 			_, found[k] = newArgSource(text, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
 		}
-		out := make([]float64, len(tools))
+		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
 		for i := range tools {
 			for k, ok := range found {
-				if ok && kinds[i][k] {
-					out[i] += fitBonus
+				switch {
+				case !ok || !kinds[i][k]:
+				case k == kindID:
+					idFit[i] += fitBonus
+				default:
+					fit[i] += fitBonus
 				}
 			}
 		}
-		return out
+		return fit, idFit
 	}
 }
 
