@@ -64,7 +64,8 @@ const (
 // confident returns the candidate a clause is about, or -1: the best score must reach
 // floor and margin times the runner-up and, when the planner asks for substance, the
 // winner must match on more than light nouns ("what's the status" alone asks for nothing
-// in particular).
+// in particular). whole says the clause is the whole message: only then may closeness in
+// meaning settle what the words leave open (see byMeaning).
 func (p *planner) confident(text string, qs []qterm, floor, margin float64, whole bool) (int, float64) {
 	sc := p.scores(text, qs)
 	top, s1, s2 := best(sc)
