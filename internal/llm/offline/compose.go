@@ -57,13 +57,13 @@ func unofferedAction(text string, tools []llms.Tool) string {
 		}
 	}
 	ws := scanWords(text)
+	plain := plainWordsOf(ws)
 	start := 0 // first word of the current clause
-	for i, w := range ws {
-		if i > 0 && strings.ContainsAny(text[ws[i-1].end:w.start], ",.;:!?-") {
+	for i, verb := range plain {
+		if i > 0 && strings.ContainsAny(text[ws[i-1].end:ws[i].start], ",.;:!?-") {
 			start = i // "my order arrived broken, can you cancel it?"
 		}
-		verb := strings.ReplaceAll(w.lower, "'", "")
-		if actionVerbs[verb] && !offered[stem(verb)] && asksToAct(plainWordsOf(ws[start:i])) {
+		if actionVerbs[verb] && !offered[stem(verb)] && asksToAct(plain[start:i]) {
 			return verb
 		}
 	}

@@ -50,20 +50,15 @@ type index struct {
 
 func newIndex(sources []docSource) *index {
 	ix := &index{df: map[string]int{}}
-	for _, src := range sources {
-		var ms [][]float32
-		for _, text := range src.texts {
-			if m := meaning(terms(text)); m != nil {
-				ms = append(ms, m)
-			}
-		}
-		ix.meanings = append(ix.meanings, ms)
-	}
 	total := 0.0
 	for _, src := range sources {
 		d := document{tf: map[string]float64{}, bigrams: map[[2]string]bool{}}
+		var ms [][]float32
 		for _, text := range src.texts {
 			ts := terms(text)
+			if m := meaning(ts); m != nil {
+				ms = append(ms, m)
+			}
 			for i, t := range ts {
 				d.tf[t]++
 				if i > 0 {
@@ -87,6 +82,7 @@ func newIndex(sources []docSource) *index {
 		}
 		total += d.length
 		ix.docs = append(ix.docs, d)
+		ix.meanings = append(ix.meanings, ms)
 	}
 	if len(ix.docs) > 0 {
 		ix.avgLen = math.Max(1, total/float64(len(ix.docs)))
@@ -112,8 +108,8 @@ type resolved struct {
 // resolve maps query terms onto the vocabulary: exact stems first, then the closest
 // vocabulary term within the word's typo budget. It knows no synonyms: which words mean the
 // same to an agent is for its definition to say, and closeness in meaning is left to the
-// whole message (see meaning.go), where one word cannot carry a message off topic. Terms with no match keep an empty term,
-// so positions (for bigrams) are preserved.
+// whole message (see meaning.go), where one word cannot carry a message off topic. Terms with
+// no match keep an empty term, so positions (for bigrams) are preserved.
 func (ix *index) resolve(query []string) []resolved {
 	out := make([]resolved, len(query))
 	for i, q := range query {
@@ -171,11 +167,7 @@ func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF flo
 
 // singlesOut reports whether some query term matches document doc but not document other.
 func (ix *index) singlesOut(query []qterm, doc, other int) bool {
-	stems := make([]string, len(query))
-	for i, q := range query {
-		stems[i] = q.stem
-	}
-	for _, r := range ix.resolve(stems) {
+	for _, r := range ix.resolve(stemsOf(query)) {
 		if r.term != "" && ix.docs[doc].tf[r.term] > 0 && (other < 0 || ix.docs[other].tf[r.term] == 0) {
 			return true
 		}

@@ -118,8 +118,10 @@ func (p *planner) plan(text string) []intent {
 	segs := splitClauses(text)
 	labels := make([]int, len(segs))
 	scores := make([]float64, len(segs))
+	clauseTerms := make([][]qterm, len(segs))
 	for i, seg := range segs {
 		qs := queryTerms(seg.words)
+		clauseTerms[i] = qs
 		if len(qs) == 0 {
 			labels[i] = labelEmpty
 			continue
@@ -132,7 +134,7 @@ func (p *planner) plan(text string) []intent {
 		}
 	}
 	if p.substance {
-		p.dropIncidental(segs, labels)
+		p.dropIncidental(clauseTerms, labels)
 	}
 
 	type group struct {
@@ -190,7 +192,7 @@ func (p *planner) plan(text string) []intent {
 // about a phone bill is no request to the agent whose example says "what's happening with my
 // return". A word of the candidate's trade, used throughout its texts ("points"), still makes
 // a request of its own.
-func (p *planner) dropIncidental(segs []segment, labels []int) {
+func (p *planner) dropIncidental(clauseTerms [][]qterm, labels []int) {
 	distinct := map[int]bool{}
 	for _, l := range labels {
 		if l >= 0 {
@@ -204,7 +206,7 @@ func (p *planner) dropIncidental(segs []segment, labels []int) {
 		if l < 0 {
 			continue
 		}
-		qs := queryTerms(segs[i].words)
+		qs := clauseTerms[i]
 		if matched, _, tf := p.ix.evidence(qs, l); matched < 2 && tf < 2 &&
 			leader(p.ix.similarities(stemsOf(qs)), meaningLead) != l {
 			labels[i] = labelUnmatched

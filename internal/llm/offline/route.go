@@ -69,7 +69,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	}
 
 	intents := p.plan(text)
-	if k := chatKind(text); len(intents) == 0 && looksLikeFollowUp(text) && (k == chatNone || k == chatAck) {
+	if len(intents) == 0 && looksLikeFollowUp(text) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
 		for _, prev := range req.earlierHumans(3) {
 			if in := p.plan(prev); len(in) > 0 {
 				for i := range in {
