@@ -7,7 +7,7 @@ import (
 )
 
 // dictionary is the English word list (WordNet's), keyed by stem so that query words look it
-// up as the index has them. Loaded on first use and shared.
+// up as the index has them. Loaded once, by New, and shared.
 var dictionary = sync.OnceValue(func() *lexicon.Lexicon {
 	lx, err := lexicon.New(func(w string) string { return stem(normalise(w)) })
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/vectors"
 )
 
-// wordVectors are general English word vectors (GloVe's), keyed by stem. Loaded on first use
+// wordVectors are general English word vectors (GloVe's), keyed by stem. Loaded once, by New,
 // and shared.
 var wordVectors = sync.OnceValue(func() *vectors.Table {
 	t, err := vectors.New(func(w string) string { return stem(normalise(w)) })
