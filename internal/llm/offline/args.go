@@ -315,7 +315,7 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if i >= 2 && people[w.lower] && possessives[a.words[i-1].lower] && a.words[i-2].lower == "for" {
 			continue // "a laptop for my daughter": who it is for, not what
 		}
-		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || greetingWords[w.lower] || noise[w.lower] {
+		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
 			continue
 		}
 		if !keepDomain && a.isDomain(w.lower) {
@@ -334,9 +334,9 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	return strings.Join(parts, " "), true
 }
 
-// noise are words that colour a request without saying what it is about: hedges and praise
-// ("yo, any good deals on a robot vacuum or whatever"; greetings are left out as well).
-var noise = setOf("whatever", "anything", "something", "stuff",
+// noise are words that colour a request without saying what it is about: greetings,
+// hedges and praise ("yo, any good deals on a robot vacuum or whatever").
+var noise = setOf("yo", "hey", "hi", "hello", "whatever", "anything", "something", "stuff",
 	"thing", "things", "good", "great", "nice", "decent", "cool", "lol", "guys", "pls", "please",
 	"really", "actually", "maybe", "kinda", "sorta", "literally", "basically", "honestly")
 
