@@ -15,7 +15,7 @@ func TestResolveCorrectsTyposNotWords(t *testing.T) {
 		{"points", "point"},
 		{"fights", ""}, // a word: no correction to "flights"
 		{"flihgts", "flight"},
-		{"gates", "gat"}, // the same stem
+		{"gates", "gate"}, // the same stem
 		{"tiers", "tier"},
 	} {
 		got := ix.resolve([]string{stem(tc.query)})[0].term

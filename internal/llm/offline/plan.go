@@ -214,6 +214,17 @@ func (p *planner) dropIncidental(clauseTerms [][]qterm, labels []int) {
 	}
 }
 
+// incidental reports whether every intent reaches its candidate through a single word the
+// candidate's texts use only once.
+func (p *planner) incidental(intents []intent) bool {
+	for _, in := range intents {
+		if matched, _, tf := p.ix.evidence(queryTerms(scanWords(in.text)), in.tool); matched >= 2 || tf >= 2 {
+			return false
+		}
+	}
+	return true
+}
+
 // fallback scores the whole message as one clause: a message may be one intent whose
 // words were spread over clauses that are weak on their own.
 func (p *planner) fallback(text string) []intent {

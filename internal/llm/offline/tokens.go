@@ -77,7 +77,10 @@ func appendTerms(out []string, lower string) []string {
 }
 
 // stem strips plural, -ing and -ed endings. It is deliberately light: a wrong but
-// consistent stem costs nothing, while an aggressive one merges unrelated words.
+// consistent stem costs nothing, while an aggressive one merges unrelated words. A final e
+// goes only where Porter's stemmer drops it, so "price", "priced" and "pricing" meet while
+// "plane" stays apart from "plan" and "late" keeps its e; a final double l of a longer word
+// is made single, so "cancelled" meets "cancel".
 func stem(w string) string {
 	if len(w) <= 3 || isDigits(w) {
 		return w
@@ -87,7 +90,7 @@ func stem(w string) string {
 		w = w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "ied") && len(w) > 4:
 		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "zes"),
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"),
 		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
 		w = w[:len(w)-2]
 	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
@@ -98,24 +101,68 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
 		w = stripVerbEnding(w, 2)
 	}
-	// A final e is dropped so that "price", "prices", "priced" and "pricing" meet.
-	if len(w) > 3 && strings.HasSuffix(w, "e") {
-		w = w[:len(w)-1]
+	if n := len(w); n > 3 && w[n-1] == 'e' {
+		if base := w[:n-1]; measure(base) > 1 || measure(base) == 1 && !endsShortSyllable(base) {
+			w = base
+		}
+	}
+	if n := len(w); n > 4 && strings.HasSuffix(w, "ll") && measure(w) > 1 {
+		w = w[:n-1]
 	}
 	return w
 }
 
-// stripVerbEnding removes an -ing or -ed ending when enough of a word is left, and undoes
-// a doubled final consonant ("shopping" -> "shop").
+// stripVerbEnding removes an -ing or -ed ending when enough of a word is left, undoes a
+// doubled final consonant ("shopping" -> "shop") and restores the e a short syllable lost
+// ("pricing" -> "price").
 func stripVerbEnding(w string, n int) string {
 	base := w[:len(w)-n]
 	if len(base) < 3 || !strings.ContainsAny(base, "aeiouy") {
 		return w
 	}
 	if l := len(base); l >= 2 && base[l-1] == base[l-2] && !strings.ContainsRune("aeioulsz", rune(base[l-1])) {
-		base = base[:l-1]
+		return base[:l-1]
+	}
+	if measure(base) == 1 && endsShortSyllable(base) {
+		return base + "e"
 	}
 	return base
+}
+
+// isConsonant reports whether w[i] is a consonant in Porter's sense: y after a consonant is
+// a vowel.
+func isConsonant(w string, i int) bool {
+	switch w[i] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return false
+	case 'y':
+		return i == 0 || !isConsonant(w, i-1)
+	}
+	return true
+}
+
+// measure is Porter's m: how many vowel-consonant sequences w has ("plan" 1, "cancel" 2).
+func measure(w string) int {
+	m, vowel := 0, false
+	for i := range len(w) {
+		if isConsonant(w, i) {
+			if vowel {
+				m++
+			}
+			vowel = false
+		} else {
+			vowel = true
+		}
+	}
+	return m
+}
+
+// endsShortSyllable reports whether w ends consonant-vowel-consonant, the last not w, x or
+// y: the syllable of "plan" and "pric" that a final e lengthens.
+func endsShortSyllable(w string) bool {
+	n := len(w)
+	return n >= 3 && isConsonant(w, n-3) && !isConsonant(w, n-2) && isConsonant(w, n-1) &&
+		!strings.ContainsRune("wxy", rune(w[n-1]))
 }
 
 func isDigits(s string) bool {

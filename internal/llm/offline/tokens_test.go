@@ -9,9 +9,13 @@ import (
 func TestStem(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"offers", "offer"}, {"coupons", "coupon"}, {"shopping", "shop"}, {"booked", "book"},
-		{"prices", "pric"}, {"pricing", "pric"}, {"priced", "pric"}, {"price", "pric"},
+		{"prices", "price"}, {"pricing", "price"}, {"priced", "price"}, {"price", "price"},
 		{"deliveries", "delivery"}, {"boxes", "box"}, {"status", "status"}, {"address", "address"},
-		{"need", "need"}, {"string", "string"}, {"running", "run"}, {"shoes", "sho"}, {"2026", "2026"},
+		{"need", "need"}, {"string", "string"}, {"running", "run"}, {"shoes", "shoe"}, {"2026", "2026"},
+		// A final e stays after a short syllable, so "plane" is not "plan" and "late" not "lat".
+		{"plane", "plane"}, {"plans", "plan"}, {"planned", "plan"}, {"late", "late"}, {"rated", "rate"},
+		{"charge", "charg"}, {"charged", "charg"}, {"sizes", "size"}, {"leaving", "leav"}, {"leave", "leav"},
+		{"cancelled", "cancel"}, {"cancelling", "cancel"}, {"travelling", "travel"}, {"fill", "fill"},
 	}
 	for _, tt := range tests {
 		if got := stem(tt.in); got != tt.want {

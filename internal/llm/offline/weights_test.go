@@ -15,9 +15,10 @@ func TestQueryTerms(t *testing.T) {
 		{"for my trip, any hotels", []qterm{{"trip", 1}, {"hotel", 1}}}, // no content before "for"
 		{"whats the status", []qterm{{"status", lightWeight}}},
 		{"the status of my return", []qterm{{"status", lightWeight}, {"return", scopeWeight}}},
-		{"how much is a kindle", []qterm{{"pric", phraseWeight}, {"kindl", 1}}},
+		{"what did i buy last month", []qterm{{"buy", 1}, {"last", lightWeight}, {"month", lightWeight}}}, // when, not what
+		{"how much is a kindle", []qterm{{"price", phraseWeight}, {"kindl", 1}}},
 		{"how much more do I need", nil}, // an amount, not a price
-		{"is UA 212 late", []qterm{{"ua", 1}, {"212", 1}, {"lat", 1}, {"#aa999", 1}, {"#aa_9", 1}}},
+		{"is UA 212 late", []qterm{{"ua", 1}, {"212", 1}, {"late", 1}, {"#aa999", 1}, {"#aa_9", 1}}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, queryTerms(scanWords(tt.in)), cmp.AllowUnexported(qterm{})); diff != "" {
