@@ -82,7 +82,7 @@ func appendTerms(out []string, lower string) []string {
 // "plane" stays apart from "plan" and "late" keeps its e; a final double l of a longer word
 // is made single, so "cancelled" meets "cancel".
 func stem(w string) string {
-	if len(w) <= 3 || isDigits(w) {
+	if len(w) <= 3 || isDigits(w) || singularInS[w] {
 		return w
 	}
 	switch {
@@ -111,6 +111,10 @@ func stem(w string) string {
 	}
 	return w
 }
+
+// singularInS are nouns that end in s without being plurals: "news" is not many "new"s.
+var singularInS = setOf("news", "series", "species", "physics", "economics", "politics",
+	"mathematics", "ethics", "athletics", "gymnastics", "aerobics", "diabetes", "measles")
 
 // stripVerbEnding removes an -ing or -ed ending when enough of a word is left, undoes a
 // doubled final consonant ("shopping" -> "shop") and restores the e a short syllable lost

@@ -15,7 +15,7 @@ func TestStem(t *testing.T) {
 		// A final e stays after a short syllable, so "plane" is not "plan" and "late" not "lat".
 		{"plane", "plane"}, {"plans", "plan"}, {"planned", "plan"}, {"late", "late"}, {"rated", "rate"},
 		{"charge", "charg"}, {"charged", "charg"}, {"sizes", "size"}, {"leaving", "leav"}, {"leave", "leav"},
-		{"cancelled", "cancel"}, {"cancelling", "cancel"}, {"travelling", "travel"}, {"fill", "fill"},
+		{"news", "news"}, {"series", "series"}, {"cancelled", "cancel"}, {"cancelling", "cancel"}, {"travelling", "travel"}, {"fill", "fill"},
 	}
 	for _, tt := range tests {
 		if got := stem(tt.in); got != tt.want {
