@@ -129,14 +129,50 @@ func obsSpanText(s tracetest.SpanStub) string {
 
 // obsBuffer is a bytes.Buffer that the service's goroutines write to and a test reads.
 type obsBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{} // signalled after each write, for waitLine
 }
 
 func (b *obsBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.buf.Write(p)
+	n, err := b.buf.Write(p)
+	select {
+	case b.signal() <- struct{}{}:
+	default:
+	}
+	return n, err
+}
+
+// signal returns the write signal; b.mu is held.
+func (b *obsBuffer) signal() chan struct{} {
+	if b.wrote == nil {
+		b.wrote = make(chan struct{}, 1)
+	}
+	return b.wrote
+}
+
+// waitLine waits for a record that match accepts, written from another goroutine (a
+// detached stream logs its end after the client has read it).
+func (b *obsBuffer) waitLine(t *testing.T, match func(obsLogLine) bool) obsLogLine {
+	t.Helper()
+	b.mu.Lock()
+	wrote := b.signal()
+	b.mu.Unlock()
+	timeout := time.After(10 * time.Second)
+	for {
+		for _, l := range b.lines(t) {
+			if match(l) {
+				return l
+			}
+		}
+		select {
+		case <-wrote:
+		case <-timeout:
+			t.Fatalf("no such log line in 10s:\n%s", b.String())
+		}
+	}
 }
 
 func (b *obsBuffer) String() string {

@@ -229,8 +229,8 @@ func TestTurnLogLinesCarryTurnAndTraceIDs(t *testing.T) {
 
 	msgs := map[string]bool{}
 	for _, l := range oa.logs.lines(t) {
-		if l.str("turn_id") != id {
-			continue
+		if l.str("turn_id") != id || strings.Contains(l.str("msg"), "event stream") {
+			continue // a stream's lines belong to the client's request and carry its trace, if any
 		}
 		msgs[l.str("msg")] = true
 		if got := l.str("trace_id"); got != traceID {
@@ -326,4 +326,28 @@ func mustSpanID(t *testing.T, s string) trace.SpanID {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// A stream that leaves its handler is logged twice: the access line, which covers the
+// response head and says so, and a line when the stream ends, with how long it ran.
+func TestDetachedStreamLogsItsEnd(t *testing.T) {
+	oa := newObservedApp(t, nil)
+	events := oa.streamTurn(t, oa.token(t, "alice"), "", twoIntents)
+	id := obsTurnID(t, events)
+
+	ended := oa.logs.waitLine(t, func(l obsLogLine) bool {
+		return l.str("msg") == "event stream ended" && l.str("turn_id") == id
+	})
+	if ended.fields["completed"] != true || ended.fields["took"] == nil {
+		t.Errorf("end-of-stream line = %s, want completed true and a took", ended.raw)
+	}
+	detached := false
+	for _, l := range oa.logs.lines(t) {
+		if l.str("msg") == "http" && l.str("method") == http.MethodPost && l.str("path") == "/v1/turns" && l.fields["stream_detached"] == true {
+			detached = true
+		}
+	}
+	if !detached {
+		t.Errorf("no access line marked stream_detached for the events of %s:\n%s", id, oa.logs.String())
+	}
 }

@@ -214,12 +214,17 @@ func asError(p any) error {
 func (s *server) accessLog(c *gin.Context) {
 	start := time.Now()
 	c.Next()
-	s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http",
+	attrs := []slog.Attr{
 		slog.String("method", c.Request.Method),
 		slog.String("path", c.Request.URL.Path),
 		slog.Int("status", c.Writer.Status()),
 		slog.Duration("took", time.Since(start)),
-	)
+	}
+	if c.GetBool(detachedKey) {
+		// took covers the head only: "event stream ended" says how long the stream ran.
+		attrs = append(attrs, slog.Bool("stream_detached", true))
+	}
+	s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http", attrs...)
 }
 
 // securityHeaders keeps the page and API from being framed or sniffed, and keeps URLs out of

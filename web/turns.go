@@ -176,17 +176,19 @@ func (s *server) serveEvents(c *gin.Context, turnID string, after uint64, done f
 	opts := s.cfg.SSE
 	p := principalOf(c)
 	ctx := context.WithoutCancel(c.Request.Context()) // for logs and the cancel, after the request
+	start := time.Now()
 	if s.cfg.DetachStreams != nil {
 		// The gin context is recycled once the handler returns: the callback uses none of it.
 		s.detached.Add(1)
 		opts.Detach = &stream.Detach{Context: s.cfg.DetachStreams, OnEnd: func(res stream.SSEResult, err error) {
 			defer s.detached.Done()
 			defer done()
-			s.streamEnded(ctx, p, turnID, res, err)
+			s.streamEnded(ctx, p, turnID, res, err, time.Since(start))
 		}}
 	}
 	res, err := stream.ServeSSE(c.Writer, c.Request, s.cfg.Hub, turnID, after, opts)
 	if res.Detached {
+		c.Set(detachedKey, true) // the access log's line covers only the response head
 		return
 	}
 	if opts.Detach != nil {
@@ -200,19 +202,26 @@ func (s *server) serveEvents(c *gin.Context, turnID string, after uint64, done f
 		return
 	}
 	res.ClientLeft = clientLeft(c.Request.Context())
-	s.streamEnded(ctx, p, turnID, res, err)
+	s.streamEnded(ctx, p, turnID, res, err, time.Since(start))
 }
+
+// detachedKey marks, for the access log, a request whose event stream went on after its
+// handler returned.
+const detachedKey = "switchboard.stream_detached"
 
 // streamEnded logs how a stream ended and, with turns.cancel_on_disconnect, cancels the turn
 // of a client that left. A slow client dropped by the server is expected to resume with
 // Last-Event-ID, so it never counts as leaving.
-func (s *server) streamEnded(ctx context.Context, p principal.Principal, turnID string, res stream.SSEResult, err error) {
+func (s *server) streamEnded(ctx context.Context, p principal.Principal, turnID string, res stream.SSEResult, err error, took time.Duration) {
 	switch {
 	case errors.Is(err, stream.ErrSlowClient):
-		s.log.InfoContext(ctx, "dropped a stalled event stream", "turn_id", turnID, "events", res.Events)
+		s.log.InfoContext(ctx, "dropped a stalled event stream", "turn_id", turnID, "events", res.Events, "took", took)
 		return
 	case err != nil:
-		s.log.WarnContext(ctx, "event stream ended early", "turn_id", turnID, "events", res.Events, "err", err)
+		s.log.WarnContext(ctx, "event stream ended early", "turn_id", turnID, "events", res.Events, "took", took, "err", err)
+	default:
+		s.log.InfoContext(ctx, "event stream ended", "turn_id", turnID, "events", res.Events,
+			"completed", res.Completed, "client_left", res.ClientLeft, "took", took)
 	}
 	if s.cfg.CancelOnDisconnect && res.ClientLeft && !res.Completed && !res.NoContent {
 		s.cancelIfRunning(ctx, p, turnID)
