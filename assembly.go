@@ -172,6 +172,7 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
 		Streams: streamLimits(cfg.Limits), OnLimited: onLimited,
 		BodyReadTimeout: cfg.HTTP.BodyReadTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
+		CORSOrigins:   cfg.HTTP.CORSOrigins,
 		DetachStreams: a.closing,
 		A2A: web.A2AConfig{
 			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,

@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/gin-contrib/cors"
 	"github.com/gin-gonic/gin"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
@@ -56,6 +58,9 @@ type Config struct {
 	CancelOnDisconnect bool
 	// MaxBody bounds request bodies; default 64 KiB.
 	MaxBody int64
+	// CORSOrigins are the web origins allowed to call the API from a browser (config
+	// http.cors_origins); "*" allows any. Empty adds no CORS headers.
+	CORSOrigins []string
 	// BodyReadTimeout bounds reading a request's body, from the end of its headers (config
 	// http.body_read_timeout); default 10 s. A body that does not arrive in time gets 408 and
 	// its connection is closed.
@@ -127,7 +132,11 @@ func New(cfg Config) (*Handler, error) {
 
 	gin.SetMode(gin.ReleaseMode) // no debug route dump; our own access log says what matters
 	r := gin.New()
-	r.Use(s.recover, securityHeaders, s.traceContext, s.accessLog, s.maxBody)
+	r.Use(s.recover, securityHeaders, s.traceContext, s.accessLog)
+	if len(cfg.CORSOrigins) > 0 {
+		r.Use(corsFor(cfg.CORSOrigins))
+	}
+	r.Use(s.maxBody)
 	r.HandleMethodNotAllowed = true
 	r.NoRoute(func(c *gin.Context) { abort(c, http.StatusNotFound, "not_found", "No such route.") })
 	r.NoMethod(func(c *gin.Context) {
@@ -208,6 +217,24 @@ func (s *server) recover(c *gin.Context) {
 func asError(p any) error {
 	err, _ := p.(error)
 	return err
+}
+
+// corsFor lets pages of the given origins call the API: preflights are answered before any
+// route, and the headers a streaming client reads (Retry-After on 429 and 503) are exposed.
+// Tokens travel as bearer headers, so credentials (cookies) stay off.
+func corsFor(origins []string) gin.HandlerFunc {
+	cfg := cors.Config{
+		AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodPut},
+		AllowHeaders:  []string{"Authorization", "Content-Type", "Accept", "Last-Event-ID", "Traceparent", "Tracestate"},
+		ExposeHeaders: []string{"Retry-After"},
+		MaxAge:        10 * time.Minute,
+	}
+	if slices.Contains(origins, "*") {
+		cfg.AllowAllOrigins = true
+	} else {
+		cfg.AllowOrigins = origins
+	}
+	return cors.New(cfg)
 }
 
 // accessLog writes one line per request. The query is left out: it may carry a turn token.

@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"reflect"
 	"strconv"
@@ -67,6 +68,11 @@ type HTTP struct {
 	// MaxHeaderBytes bounds the request line and headers; larger requests get 431. Default
 	// 64 KiB.
 	MaxHeaderBytes int `yaml:"max_header_bytes"`
+	// CORSOrigins are the web origins ("https://app.example.com") whose pages may call the API
+	// from a browser: an AG-UI or A2A client served from another site. "*" allows any origin;
+	// requests authenticate with bearer tokens, never cookies. Empty (the default) allows
+	// none: the chat page is served from the API's own origin and needs no CORS.
+	CORSOrigins []string `yaml:"cors_origins"`
 }
 
 // A2A configures the A2A surface and calls to remote (a2a_url) sub-agents.
@@ -310,7 +316,25 @@ func (c Config) validateStructure() error {
 	if c.HTTP.MaxHeaderBytes != 0 && c.HTTP.MaxHeaderBytes < 4<<10 {
 		errs = append(errs, errors.New("config: http.max_header_bytes must be at least 4096"))
 	}
+	for _, o := range c.HTTP.CORSOrigins {
+		if err := checkOrigin(o); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// checkOrigin accepts "*" or a web origin: scheme and host, an optional port, no path.
+func checkOrigin(o string) error {
+	if o == "*" {
+		return nil
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("config: http.cors_origins: %q is not an origin such as https://app.example.com", o)
+	}
+	return nil
 }
 
 // ApplyEnv applies SWITCHBOARD_* overrides, resolves the secrets named by *_env keys, and then

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -54,10 +55,17 @@ func TestLoad(t *testing.T) {
 		}},
 		{name: "negative limit", body: "limits: {turns_per_minute: -1}\n", wantErr: "limits must be"},
 		{name: "http timeouts", body: "http: {read_header_timeout: 2s, body_read_timeout: 3s, max_header_bytes: 8192}\n", check: func(t *testing.T, c Config) {
-			if want := (HTTP{ReadHeaderTimeout: 2 * time.Second, BodyReadTimeout: 3 * time.Second, MaxHeaderBytes: 8192}); c.HTTP != want {
+			if want := (HTTP{ReadHeaderTimeout: 2 * time.Second, BodyReadTimeout: 3 * time.Second, MaxHeaderBytes: 8192}); !reflect.DeepEqual(c.HTTP, want) {
 				t.Errorf("http = %+v, want %+v", c.HTTP, want)
 			}
 		}},
+		{name: "cors origins", body: "http: {cors_origins: [\"https://app.example.com\", \"http://localhost:3000\"]}\n", check: func(t *testing.T, c Config) {
+			if want := []string{"https://app.example.com", "http://localhost:3000"}; !reflect.DeepEqual(c.HTTP.CORSOrigins, want) {
+				t.Errorf("cors origins = %q, want %q", c.HTTP.CORSOrigins, want)
+			}
+		}},
+		{name: "cors origin with a path", body: "http: {cors_origins: [\"https://app.example.com/chat\"]}\n", wantErr: "not an origin"},
+		{name: "cors origin without a scheme", body: "http: {cors_origins: [\"app.example.com\"]}\n", wantErr: "not an origin"},
 		{name: "tiny header cap", body: "http: {max_header_bytes: 100}\n", wantErr: "max_header_bytes"},
 		{name: "api key in the file is refused", body: "models:\n  default: {provider: openai, model: m, api_key: sk-123}\n", wantErr: "api_key"},
 		{name: "bad auth mode", body: "auth: {mode: magic}\n", wantErr: `auth mode "magic"`},
