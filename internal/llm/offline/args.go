@@ -312,8 +312,11 @@ func (a *argSource) date() (any, bool) {
 func (a *argSource) content(keepDomain bool) (any, bool) {
 	var idx []int
 	for i, w := range a.words {
-		if i >= 2 && people[w.lower] && possessives[a.words[i-1].lower] && a.words[i-2].lower == "for" {
-			continue // "a laptop for my daughter": who it is for, not what
+		if i >= 1 && people[w.lower] && possessives[a.words[i-1].lower] {
+			continue // "a laptop for my daughter", "my daughter needs a laptop": who, not what
+		}
+		if i >= 1 && isDigits(w.lower) && priceLimits[a.words[i-1].lower] {
+			continue // "under 600": a limit on the price, not words of the product
 		}
 		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
 			continue
@@ -340,8 +343,11 @@ var noise = setOf("yo", "hey", "hi", "hello", "whatever", "anything", "something
 	"thing", "things", "good", "great", "nice", "decent", "cool", "lol", "guys", "pls", "please",
 	"really", "actually", "maybe", "kinda", "sorta", "literally", "basically", "honestly")
 
-// possessives and people after "for" name who a request is for: "a laptop for my daughter",
-// but not "a case for my iphone".
+// priceLimits come before a number that bounds a price: "under 600", "less than 50".
+var priceLimits = setOf("under", "below", "than", "max", "maximum", "budget", "upto")
+
+// possessives and people name who a request is for: "a laptop for my daughter", "my son
+// needs", but not "a case for my iphone".
 var (
 	possessives = setOf("my", "his", "her", "our", "their", "your")
 	people      = setOf("daughter", "son", "kid", "kids", "child", "children", "wife", "husband",

@@ -129,9 +129,11 @@ func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
 		vocab.units[t] = true
 	}
 	for in, want := range map[string]string{
-		"any deals on running shoes?":           "running shoes",
-		"deals on a 4k tv":                      "4k tv",
-		"any deals on a laptop for my daughter": "laptop",
+		"any deals on running shoes?":                             "running shoes",
+		"deals on a 4k tv":                                        "4k tv",
+		"any deals on a laptop for my daughter":                   "laptop",
+		"my daughter needs a laptop, anything on sale under 600?": "laptop",
+		"deals on an iphone 15 case":                              "iphone 15 case",
 	} {
 		if got := extractArgs(params, in, "", vocab)["query"]; got != want {
 			t.Errorf("query for %q = %v, want %q", in, got, want)
