@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // BM25 constants. b is low because a tool's document grows with its examples, and a
@@ -46,6 +47,11 @@ type index struct {
 	avgLen float64
 	// meanings holds, per document, the meaning vector of each of its texts.
 	meanings [][][]float32
+	// texts holds, per document, its texts as written, for the sentence encoder, which
+	// encodes them on first need into sents (see sentences).
+	texts    [][]string
+	sentOnce sync.Once
+	sents    [][][]float32
 }
 
 func newIndex(sources []docSource) *index {
@@ -83,6 +89,7 @@ func newIndex(sources []docSource) *index {
 		total += d.length
 		ix.docs = append(ix.docs, d)
 		ix.meanings = append(ix.meanings, ms)
+		ix.texts = append(ix.texts, src.texts)
 	}
 	if len(ix.docs) > 0 {
 		ix.avgLen = math.Max(1, total/float64(len(ix.docs)))

@@ -112,8 +112,27 @@ func (ix *index) similarities(stems []string) []float64 {
 // byMeaningOnly returns the candidate closest in meaning to text and how close, or -1: the last
 // resort for a message whose words chose none. Light nouns alone ("what's the status?") ask
 // for nothing in particular.
+//
+// With sentences set it reads the whole sentence (see sentences.go), as word vectors cannot:
+// "the courier never showed up with my stuff" is about a delivery though none of its words
+// is. Word vectors still decide when the sentence leans the same way without clearing its
+// own bar ("can my son see a pediatrician this week").
 func (p *planner) byMeaningOnly(text string) (int, float64) {
-	return p.ix.closestInMeaning(stemsOf(substantive(queryTerms(scanWords(text)))))
+	stems := stemsOf(substantive(queryTerms(scanWords(text))))
+	if !p.sentences {
+		return p.ix.closestInMeaning(stems)
+	}
+	if len(stems) == 0 {
+		return -1, 0
+	}
+	sims := p.ix.sentenceSims(text)
+	if top, s1, s2 := best(sims); top >= 0 && s1 >= sentenceFloor && s1-s2 >= sentenceMargin {
+		return top, s1
+	}
+	if top, s := p.ix.closestInMeaning(stems); top >= 0 && leader(sims, 0) == top {
+		return top, s
+	}
+	return -1, 0
 }
 
 // closestInMeaning returns the document whose texts come closest in meaning to the query, and

@@ -25,10 +25,11 @@ func New(opts ...Option) *Model {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	// The English word list and word vectors are read once per process, here rather than on
-	// the first turn, which would otherwise wait about 30 ms for them.
+	// The English word list, word vectors and sentence encoder are read once per process,
+	// here rather than on the first turn, which would otherwise wait about 45 ms for them.
 	dictionary()
 	wordVectors()
+	sentenceModel()
 	return &Model{opts: o}
 }
 

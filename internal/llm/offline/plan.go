@@ -21,6 +21,10 @@ type planner struct {
 	// clause of which chose a candidate: words split between candidates, or a single word
 	// shared with one. It never adds a second intent.
 	byMeaning bool
+	// sentences lets the last resort read a message as a sentence (see byMeaningOnly): for
+	// choosing between agents, whose texts are sentences, not between one agent's tools,
+	// whose descriptions are terse.
+	sentences bool
 }
 
 // scores returns the candidates' scores for one clause.

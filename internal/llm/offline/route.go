@@ -63,7 +63,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		texts := []string{humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
 		sources[i] = docSource{texts: append(texts, examples[name]...)}
 	}
-	p := &planner{ix: m.indexes.get(sources), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true}
+	p := &planner{ix: m.indexes.get(sources), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
 	if isAside(text, p.ix.tradeWord) {
 		return nil, directAnswer(text, tools)
 	}

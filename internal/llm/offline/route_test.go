@@ -211,6 +211,12 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_travel", "is UA 212 delayed, still on schedule"}},
 		},
 		{
+			name:   "a message no word routes is read as a sentence",
+			agents: conciergeAgents,
+			humans: []string{"what freebies can i claim with what i've earned"},
+			want:   []routed{{"ask_rewards", "what freebies can i claim with what i've earned"}},
+		},
+		{
 			name:   "meaning settles a message whose words split between agents",
 			agents: conciergeAgents,
 			humans: []string{"running late for my flight, will i still make it"},

@@ -1,0 +1,134 @@
+package encoder
+
+import (
+	"strings"
+	"unicode/utf16"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// reservedPieces are the vocabulary's first ids (unknown, start, end and spares): never the
+// pieces of a segmentation, except the unknown one for a character no piece covers.
+const reservedPieces = 6
+
+// tokenizer splits text into SentencePiece pieces by the highest total score (Viterbi over
+// the unigram scores), as the model's reference tokenizer in TensorFlow.js does, ties and
+// all: its ids must be the ones the model was trained on.
+type tokenizer struct {
+	root    *trieNode
+	lengths []int // per id, the piece's length in UTF-16 units, as the reference counts it
+}
+
+type trieNode struct {
+	children map[rune]*trieNode
+	end      bool
+	id       int
+	score    float32
+}
+
+func newTokenizer(pieces []string, scores []float32) *tokenizer {
+	t := &tokenizer{root: &trieNode{children: map[rune]*trieNode{}}, lengths: make([]int, len(pieces))}
+	for id, p := range pieces {
+		t.lengths[id] = len(utf16.Encode([]rune(p)))
+		if id < reservedPieces {
+			continue
+		}
+		node := t.root
+		for _, r := range p {
+			next := node.children[r]
+			if next == nil {
+				next = &trieNode{children: map[rune]*trieNode{}}
+				node.children[r] = next
+			}
+			node = next
+		}
+		node.end, node.id, node.score = true, id, scores[id]
+	}
+	return t
+}
+
+// match is a piece that starts at some position.
+type match struct {
+	id     int
+	length int // in runes
+	score  float32
+}
+
+// prefixes returns the pieces that begin s, shortest first; a character no piece begins with
+// is the unknown piece.
+func (t *tokenizer) prefixes(s []rune) []match {
+	var out []match
+	node := t.root.children[s[0]]
+	for i := 0; i < len(s) && node != nil; i++ {
+		if node.end {
+			out = append(out, match{id: node.id, length: i + 1, score: node.score})
+		}
+		if i+1 < len(s) {
+			node = node.children[s[i+1]]
+		} else {
+			node = nil
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, match{id: 0, length: 1})
+	}
+	return out
+}
+
+// encode returns the piece ids of text.
+func (t *tokenizer) encode(text string) []int {
+	text = norm.NFKC.String(text)
+	if text == "" {
+		return nil
+	}
+	symbols := []rune("▁" + strings.ReplaceAll(text, " ", "▁"))
+	n := len(symbols)
+	// ending[e] lists the pieces that end at e, by start.
+	ending := make([][]struct {
+		start int
+		m     match
+	}, n+1)
+	for i := range n {
+		for _, m := range t.prefixes(symbols[i:]) {
+			ending[i+m.length] = append(ending[i+m.length], struct {
+				start int
+				m     match
+			}{i, m})
+		}
+	}
+	best := make([]float32, n+1)
+	words := make([]int, n+1)
+	for end := range n + 1 {
+		// By start, then shortest first; a later candidate wins a tie, and 0 means unset, as in
+		// the reference.
+		es := ending[end]
+		for k := 1; k < len(es); k++ {
+			for j := k; j > 0 && es[j].start < es[j-1].start; j-- {
+				es[j], es[j-1] = es[j-1], es[j]
+			}
+		}
+		for _, e := range es {
+			score := e.m.score + best[end-e.m.length]
+			if best[end] == 0 || score >= best[end] {
+				best[end], words[end] = score, e.m.id
+			}
+		}
+	}
+	var ids []int
+	for i := n; i > 0; i -= t.lengths[words[i]] {
+		ids = append(ids, words[i])
+	}
+	// Runs of unknown characters become one unknown piece; the ids were collected backwards.
+	out := make([]int, 0, len(ids))
+	prevUnknown := false
+	for _, id := range ids {
+		if !(prevUnknown && id == 0) {
+			out = append(out, id)
+		}
+		prevUnknown = id == 0
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
