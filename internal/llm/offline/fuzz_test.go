@@ -2,7 +2,9 @@ package offline
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -125,6 +127,33 @@ func BenchmarkRoute10Agents(b *testing.B) {
 func BenchmarkRouteByMeaning(b *testing.B) {
 	benchRoute(b, New(), tenAgents(), "need to see a cardiologist next week")
 }
+
+// BenchmarkRouteBySentence routes, among ten agents, messages that no word routes and that
+// word vectors do not settle, so the sentence encoder reads each. Every iteration sends a
+// new message (the encoder caches texts it has seen); the agents' texts are encoded once,
+// before the timer, as they are after a deployment's first such turn.
+func BenchmarkRouteBySentence(b *testing.B) {
+	m, agents := New(), tenAgents()
+	opts := []llms.CallOption{llms.WithTools(askTools(agents...))}
+	system := orchestratorPrompt(3, agents...)
+	ctx := b.Context()
+	const message = "what freebies can i claim with what i've earned"
+	if _, err := m.GenerateContent(ctx, routeMessages(system, message), opts...); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	run := sentenceBenchRuns.Add(1) // with -count, each run sends messages not yet seen
+	i := 0
+	for b.Loop() {
+		i++
+		msgs := routeMessages(system, fmt.Sprintf("%s, take %d of %d", message, i, run))
+		if _, err := m.GenerateContent(ctx, msgs, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var sentenceBenchRuns atomic.Int64
 
 func tenAgents() []agentFixture {
 	return append(append([]agentFixture(nil), conciergeAgents...), gardenAgent,

@@ -13,6 +13,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"gonum.org/v1/gonum/blas/blas32"
 	"math"
 )
 
@@ -286,17 +287,7 @@ func addMatMul(y, x []float32, n int, w matrix, bias []float32) {
 //
 //go:norace
 func axpy(y []float32, a float32, x []float32) {
-	y = y[:len(x)]
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		y[i] += a * x[i]
-		y[i+1] += a * x[i+1]
-		y[i+2] += a * x[i+2]
-		y[i+3] += a * x[i+3]
-	}
-	for ; i < len(x); i++ {
-		y[i] += a * x[i]
-	}
+	blas32.Axpy(a, blas32.Vector{N: len(x), Inc: 1, Data: x}, blas32.Vector{N: len(x), Inc: 1, Data: y[:len(x)]})
 }
 
 // reader decodes use.bin; the first error sticks and zero values follow it.
