@@ -217,6 +217,15 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_rewards", "what freebies can i claim with what i've earned"}},
 		},
 		{
+			name: "a sentence that clearly means another agent overrules one incidental word",
+			agents: []agentFixture{
+				{id: "library", description: "Library loans: books you have out, holds, due dates and new releases.", examples: []string{"when are my books due", "put a hold on the latest grisham"}},
+				{id: "mobile", description: "Mobile phone plan: data left, the monthly bill, roaming and handset upgrades.", examples: []string{"how much data do i have left", "can i upgrade my phone"}},
+			},
+			humans: []string{"can i get the new iphone on my contract"},
+			want:   []routed{{"ask_mobile", "can i get the new iphone on my contract"}},
+		},
+		{
 			name:   "meaning settles a message whose words split between agents",
 			agents: conciergeAgents,
 			humans: []string{"running late for my flight, will i still make it"},
