@@ -112,32 +112,46 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, whol
 		}
 	}
 	if whole || p.oneClause {
-		top = p.sentenceOverrules(text, qs, top)
+		if top = p.sentenceCheck(text, qs, top); top < 0 {
+			return -1, 0
+		}
 	}
 	return top, s1
 }
 
-// When a message of one clause reaches its candidate through a single word that candidate's
-// texts use only once, a sentence that clearly means another candidate wins: it must come
-// overruleFloor close to that candidate and overruleLead closer than to the word's. "can i get
-// the new iphone on my contract" is no request for the library's "new releases". Chosen on
-// the development sets: anywhere from 0.55 to 0.65 and 0.15 to 0.2 gives the same routes.
+// A message of one clause that reaches its candidate through a single word is read as a
+// sentence too:
+//   - when the sentence comes less than vetoFloor close to the candidate, the word was used
+//     in another sense and nothing is meant: "did the lakers cover the spread last night"
+//     asks no insurer, whose trade word "cover" is;
+//   - when the word is one the candidate's texts use only once, a sentence that clearly means
+//     another candidate wins: it must come overruleFloor close to it and overruleLead closer
+//     than to the word's. "can i get the new iphone on my contract" is no request for the
+//     library's "new releases".
+//
+// Chosen on the development sets, where each sits on a plateau: a veto floor of 0.25 to 0.3,
+// an overrule floor of 0.55 to 0.65 and lead of 0.15 to 0.2 give the same routes.
 const (
+	vetoFloor     = 0.25
 	overruleFloor = 0.6
 	overruleLead  = 0.2
 )
 
-// sentenceOverrules returns the candidate for a one-clause message: top, or the one its
-// sentence clearly means when top rests on one incidental word (see overruleFloor).
-func (p *planner) sentenceOverrules(text string, qs []qterm, top int) int {
+// sentenceCheck returns the candidate for a one-clause message that the words gave to top:
+// top, another the sentence clearly means, or -1 (see vetoFloor).
+func (p *planner) sentenceCheck(text string, qs []qterm, top int) int {
 	if !p.sentences {
 		return top
 	}
-	if matched, _, tf := p.ix.evidence(qs, top); matched >= 2 || tf >= 2 {
+	matched, _, tf := p.ix.evidence(qs, top)
+	if matched >= 2 {
 		return top
 	}
 	sims := p.ix.sentenceSims(text)
-	if u := leader(sims, 0); u >= 0 && u != top && sims[u] >= overruleFloor && sims[u]-sims[top] >= overruleLead {
+	if sims[top] < vetoFloor {
+		return -1
+	}
+	if u := leader(sims, 0); tf < 2 && u >= 0 && u != top && sims[u] >= overruleFloor && sims[u]-sims[top] >= overruleLead {
 		return u
 	}
 	return top

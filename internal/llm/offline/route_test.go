@@ -435,3 +435,29 @@ func TestRouteMultiIntentPrecision(t *testing.T) {
 		})
 	}
 }
+
+// A word of an agent's trade used in another sense routes nothing when the sentence is far
+// from everything the agent says; the same word in a request still routes.
+func TestRouteVetoesAWordUsedInAnotherSense(t *testing.T) {
+	agents := []agentFixture{
+		{id: "insurance", description: "Home and car insurance: what your policy covers, claims and renewals.", examples: []string{"does my car insurance cover a rental car", "i want to file a claim, someone hit my parked car", "when does my home policy renew", "how much is my deductible"}},
+		{id: "gym", description: "Gym membership: class bookings, personal trainer sessions and club opening hours.", examples: []string{"book me into spin class tomorrow", "when does the downtown club open"}},
+	}
+	m := New()
+	for _, tt := range []struct {
+		message string
+		want    []routed
+	}{
+		{"did the lakers cover the spread last night", nil},
+		{"does it cover a burst pipe", []routed{{"ask_insurance", "does it cover a burst pipe"}}},
+	} {
+		msgs := routeMessages(orchestratorPrompt(3, agents...), tt.message)
+		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
+		if err != nil {
+			t.Fatalf("GenerateContent(%q) error = %v", tt.message, err)
+		}
+		if diff := cmp.Diff(tt.want, routedCalls(t, resp.Choices[0])); diff != "" {
+			t.Errorf("GenerateContent(%q) calls mismatch (-want +got):\n%s", tt.message, diff)
+		}
+	}
+}
