@@ -315,8 +315,11 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if i >= 1 && people[w.lower] && possessives[a.words[i-1].lower] {
 			continue // "a laptop for my daughter", "my daughter needs a laptop": who, not what
 		}
-		if i >= 1 && isDigits(w.lower) && priceLimits[a.words[i-1].lower] {
+		if isDigits(w.lower) && priceLimitBefore(a.words, i) {
 			continue // "under 600": a limit on the price, not words of the product
+		}
+		if i+2 < len(a.words) && a.words[i+1].lower == "than" && isDigits(a.words[i+2].lower) && priceLimitBefore(a.words, i+2) {
+			continue // the "less" of "less than 100"
 		}
 		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
 			continue
@@ -343,8 +346,29 @@ var noise = setOf("yo", "hey", "hi", "hello", "whatever", "anything", "something
 	"thing", "things", "good", "great", "nice", "decent", "cool", "lol", "guys", "pls", "please",
 	"really", "actually", "maybe", "kinda", "sorta", "literally", "basically", "honestly")
 
-// priceLimits come before a number that bounds a price: "under 600", "less than 50".
-var priceLimits = setOf("under", "below", "than", "max", "maximum", "budget", "upto")
+// priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
+// does only after "less" or "cheaper": "bigger than 65 inches" describes the product.
+var priceLimits = setOf("under", "below", "max", "maximum", "budget", "upto")
+
+// priceLimitBefore reports whether the words before ws[i] bound a price: "under", "less
+// than", "up to".
+func priceLimitBefore(ws []word, i int) bool {
+	prev := func(k int) string {
+		if i-k < 0 {
+			return ""
+		}
+		return ws[i-k].lower
+	}
+	switch {
+	case priceLimits[prev(1)]:
+		return true
+	case prev(1) == "than":
+		return prev(2) == "less" || prev(2) == "cheaper"
+	case prev(1) == "to":
+		return prev(2) == "up"
+	}
+	return false
+}
 
 // possessives and people name who a request is for: "a laptop for my daughter", "my son
 // needs", but not "a case for my iphone".

@@ -125,7 +125,10 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 	if len(stems) == 0 {
 		return -1, 0
 	}
-	sims := p.ix.sentenceSims(text)
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		return -1, 0
+	}
 	if top, s1, s2 := best(sims); top >= 0 && s1 >= sentenceFloor && s1-s2 >= sentenceMargin {
 		return top, s1
 	}

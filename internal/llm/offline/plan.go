@@ -25,9 +25,10 @@ type planner struct {
 	// choosing between agents, whose texts are sentences, not between one agent's tools,
 	// whose descriptions are terse.
 	sentences bool
-	// oneClause says the message being planned is a single clause, so a clause's sentence is
-	// the message's (see sentenceOverrules).
-	oneClause bool
+	// sims remembers, for the turn being planned, the sentence similarities of the texts
+	// already read (see sentenceSims): a one-clause message is read as its clause and as
+	// the whole message.
+	sims map[string][]float64
 }
 
 // scores returns the candidates' scores for one clause.
@@ -71,9 +72,11 @@ const (
 // confident returns the candidate a clause is about, or -1: the best score must reach
 // floor and margin times the runner-up and, when the planner asks for substance, the
 // winner must match on more than light nouns ("what's the status" alone asks for nothing
-// in particular). whole says the clause is the whole message: only then may closeness in
-// meaning settle what the words leave open (see byMeaning).
-func (p *planner) confident(text string, qs []qterm, floor, margin float64, whole bool) (int, float64) {
+// in particular). whole says the clause is the whole message, scored as one when no clause
+// was confident: only then may closeness in meaning settle what the words leave open (see
+// byMeaning). alone says the message is this one clause, so its sentence is the clause's
+// (see sentenceCheck).
+func (p *planner) confident(text string, qs []qterm, floor, margin float64, whole, alone bool) (int, float64) {
 	sc := p.scores(text, qs)
 	top, s1, s2 := best(sc)
 	if top < 0 || s1 <= 0 || s1 < floor {
@@ -111,7 +114,7 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, whol
 			}
 		}
 	}
-	if whole || p.oneClause {
+	if alone {
 		if top = p.sentenceCheck(text, qs, top); top < 0 {
 			return -1, 0
 		}
@@ -119,8 +122,8 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, whol
 	return top, s1
 }
 
-// A message of one clause that reaches its candidate through a single word is read as a
-// sentence too:
+// A message of one clause (or scored whole) that reaches its candidate through a single word
+// is read as a sentence too:
 //   - when the sentence comes less than vetoFloor close to the candidate, the word was used
 //     in another sense and nothing is meant: "did the lakers cover the spread last night"
 //     asks no insurer, whose trade word "cover" is;
@@ -138,7 +141,8 @@ const (
 )
 
 // sentenceCheck returns the candidate for a one-clause message that the words gave to top:
-// top, another the sentence clearly means, or -1 (see vetoFloor).
+// top, another the sentence clearly means, or -1 (see vetoFloor). The score stays the
+// words' for top: it only ranks intents against a cap, and a one-clause message has one.
 func (p *planner) sentenceCheck(text string, qs []qterm, top int) int {
 	if !p.sentences {
 		return top
@@ -147,7 +151,10 @@ func (p *planner) sentenceCheck(text string, qs []qterm, top int) int {
 	if matched >= 2 {
 		return top
 	}
-	sims := p.ix.sentenceSims(text)
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		return top // no sentence to read: the words stand
+	}
 	if sims[top] < vetoFloor {
 		return -1
 	}
@@ -166,7 +173,6 @@ func (p *planner) sentenceCheck(text string, qs []qterm, top int) int {
 // of first mention; none when nothing clears the bar.
 func (p *planner) plan(text string) []intent {
 	segs := splitClauses(text)
-	p.oneClause = len(segs) == 1
 	labels := make([]int, len(segs))
 	scores := make([]float64, len(segs))
 	clauseTerms := make([][]qterm, len(segs))
@@ -177,7 +183,7 @@ func (p *planner) plan(text string) []intent {
 			labels[i] = labelEmpty
 			continue
 		}
-		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false)
+		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false, len(segs) == 1)
 	}
 	for i := range segs {
 		if labels[i] >= 0 && contextClause(text, segs, labels, i) {
@@ -285,7 +291,7 @@ func (p *planner) fallback(text string) []intent {
 		return nil
 	}
 	// The best guess, but not on a near tie: two agents scoring alike means neither is meant.
-	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin, true)
+	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin, true, true)
 	if top < 0 {
 		return nil
 	}

@@ -72,7 +72,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	// A follow-up continues the earlier subject when it names none of its own, or when it
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
 	// uses in passing ("noise cancelling headphones").
-	if (len(intents) == 0 || pointsBack(text) && p.incidental(intents)) &&
+	if (len(intents) == 0 || (pointsBack(text) && p.incidental(intents))) &&
 		looksLikeFollowUp(text) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
 		for _, prev := range req.earlierHumans(3) {
 			if in := p.plan(prev); len(in) > 0 {

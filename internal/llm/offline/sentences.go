@@ -25,42 +25,57 @@ const (
 	sentenceMargin = 0.03
 )
 
-// sentenceCache keeps the vectors of texts already encoded, as encoding one costs
-// milliseconds: the agents' descriptions and examples come back with every tool set built
-// from the same definitions. It starts over when full.
-var sentenceCache = struct {
+// agentSentences keeps the vectors of agents' texts already encoded, as encoding one costs
+// milliseconds and the same descriptions and examples come back with every tool set built
+// from the same definitions. Users' messages are never kept: they are encoded once per turn
+// (see planner.sentenceSims). It starts over when full.
+var agentSentences = struct {
 	sync.Mutex
 	m map[string][]float32
 }{m: map[string][]float32{}}
 
-const sentenceCacheSize = 4096
+const agentSentencesSize = 4096
 
-// sentence returns the sentence vector of text, nil when it has none.
-func sentence(text string) []float32 {
-	sentenceCache.Lock()
-	v, ok := sentenceCache.m[text]
-	sentenceCache.Unlock()
+// agentSentence returns the sentence vector of an agent's text, nil when it has none.
+func agentSentence(text string) []float32 {
+	agentSentences.Lock()
+	v, ok := agentSentences.m[text]
+	agentSentences.Unlock()
 	if ok {
 		return v
 	}
 	v = sentenceModel().Embed(text)
-	sentenceCache.Lock()
-	if len(sentenceCache.m) >= sentenceCacheSize {
-		clear(sentenceCache.m)
+	agentSentences.Lock()
+	if len(agentSentences.m) >= agentSentencesSize {
+		clear(agentSentences.m)
 	}
-	sentenceCache.m[text] = v
-	sentenceCache.Unlock()
+	agentSentences.m[text] = v
+	agentSentences.Unlock()
 	return v
 }
 
-// sentenceSims returns, per document, the cosine of text's sentence vector and that of the
-// closest of the document's texts; all zero when text has none.
-func (ix *index) sentenceSims(text string) []float64 {
-	sims := make([]float64, len(ix.texts))
-	q := sentence(text)
-	if q == nil {
+// sentenceSims returns, per candidate, the cosine of text's sentence vector and that of the
+// closest of the candidate's texts; nil when text has no vector. Each text is encoded once
+// per turn.
+func (p *planner) sentenceSims(text string) []float64 {
+	if sims, ok := p.sims[text]; ok {
 		return sims
 	}
+	var sims []float64
+	if q := sentenceModel().Embed(text); q != nil {
+		sims = p.ix.sentenceSims(q)
+	}
+	if p.sims == nil {
+		p.sims = map[string][]float64{}
+	}
+	p.sims[text] = sims
+	return sims
+}
+
+// sentenceSims returns, per document, the cosine of q and the closest of the document's
+// texts.
+func (ix *index) sentenceSims(q []float32) []float64 {
+	sims := make([]float64, len(ix.texts))
 	for d, vs := range ix.sentences() {
 		for _, v := range vs {
 			var dot float32
@@ -80,7 +95,7 @@ func (ix *index) sentences() [][][]float32 {
 		ix.sents = make([][][]float32, len(ix.texts))
 		for d, ts := range ix.texts {
 			for _, t := range ts {
-				if v := sentence(t); v != nil {
+				if v := agentSentence(t); v != nil {
 					ix.sents[d] = append(ix.sents[d], v)
 				}
 			}

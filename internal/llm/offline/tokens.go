@@ -82,7 +82,7 @@ func appendTerms(out []string, lower string) []string {
 // "plane" stays apart from "plan" and "late" keeps its e; a final double l of a longer word
 // is made single, so "cancelled" meets "cancel".
 func stem(w string) string {
-	if len(w) <= 3 || isDigits(w) || singularInS[w] {
+	if len(w) <= 3 || len(w) > longestStemmed || isDigits(w) || singularInS[w] {
 		return w
 	}
 	switch {
@@ -102,7 +102,7 @@ func stem(w string) string {
 		w = stripVerbEnding(w, 2)
 	}
 	if n := len(w); n > 3 && w[n-1] == 'e' {
-		if base := w[:n-1]; measure(base) > 1 || measure(base) == 1 && !endsShortSyllable(base) {
+		if base := w[:n-1]; measure(base) > 1 || (measure(base) == 1 && !endsShortSyllable(base)) {
 			w = base
 		}
 	}
@@ -111,6 +111,10 @@ func stem(w string) string {
 	}
 	return w
 }
+
+// longestStemmed bounds the words stem works on: no English word that needs an ending
+// removed is longer, and Porter's rules cost more than linear time on a run of y's.
+const longestStemmed = 30
 
 // singularInS are nouns that end in s without being plurals: "news" is not many "new"s.
 var singularInS = setOf("news", "series", "species", "physics", "economics", "politics",
@@ -149,14 +153,12 @@ func isConsonant(w string, i int) bool {
 func measure(w string) int {
 	m, vowel := 0, false
 	for i := range len(w) {
-		if isConsonant(w, i) {
-			if vowel {
-				m++
-			}
-			vowel = false
-		} else {
-			vowel = true
+		// y is a vowel after a consonant: the previous letter's kind is known here.
+		consonant := !strings.ContainsRune("aeiou", rune(w[i])) && (w[i] != 'y' || i == 0 || vowel)
+		if consonant && vowel {
+			m++
 		}
+		vowel = !consonant
 	}
 	return m
 }

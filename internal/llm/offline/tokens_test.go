@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,7 +16,9 @@ func TestStem(t *testing.T) {
 		// A final e stays after a short syllable, so "plane" is not "plan" and "late" not "lat".
 		{"plane", "plane"}, {"plans", "plan"}, {"planned", "plan"}, {"late", "late"}, {"rated", "rate"},
 		{"charge", "charg"}, {"charged", "charg"}, {"sizes", "size"}, {"leaving", "leav"}, {"leave", "leav"},
-		{"news", "news"}, {"series", "series"}, {"cancelled", "cancel"}, {"cancelling", "cancel"}, {"travelling", "travel"}, {"fill", "fill"},
+		{"news", "news"}, {"series", "series"},
+		{strings.Repeat("y", 40) + "ed", strings.Repeat("y", 40) + "ed"}, // longer than any word stem works on
+		{"cancelled", "cancel"}, {"cancelling", "cancel"}, {"travelling", "travel"}, {"fill", "fill"},
 	}
 	for _, tt := range tests {
 		if got := stem(tt.in); got != tt.want {
@@ -106,4 +109,22 @@ func jsonNumber(s string) any {
 		panic(err)
 	}
 	return v
+}
+
+// BenchmarkStemLongWord stems a word as long as a request body allows: the cost must stay
+// that of a short word, whatever a client sends.
+func BenchmarkStemLongWord(b *testing.B) {
+	w := strings.Repeat("y", 64000) + "e"
+	for b.Loop() {
+		stem(w)
+	}
+}
+
+func TestMeasure(t *testing.T) {
+	for w, want := range map[string]int{"tr": 0, "ee": 0, "tree": 0, "y": 0, "by": 0, "trouble": 1, "oats": 1, "trees": 1, "ivy": 1,
+		"troubles": 2, "private": 2, "oaten": 2, "orrery": 2, "plan": 1, "cancel": 2, "yyyy": 1} {
+		if got := measure(w); got != want {
+			t.Errorf("measure(%q) = %d, want %d", w, got, want)
+		}
+	}
 }

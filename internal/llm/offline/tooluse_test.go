@@ -134,6 +134,8 @@ func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
 		"any deals on a laptop for my daughter":                   "laptop",
 		"my daughter needs a laptop, anything on sale under 600?": "laptop",
 		"deals on an iphone 15 case":                              "iphone 15 case",
+		"a monitor bigger than 27 inches, up to 300":              "monitor bigger 27 inches",
+		"headphones for less than 100":                            "headphones",
 	} {
 		if got := extractArgs(params, in, "", vocab)["query"]; got != want {
 			t.Errorf("query for %q = %v, want %q", in, got, want)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -133,4 +135,49 @@ func FuzzEmbed(f *testing.F) {
 			t.Fatalf("Embed(%q): |v|^2 = %v", s, n)
 		}
 	})
+}
+
+// A Model is shared by the turns of a server: concurrent calls give the vectors a single call
+// gives.
+func TestEmbedConcurrently(t *testing.T) {
+	m, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"where is my parcel", "any deals on running shoes", "book me a room in tokyo"}
+	want := make([][]float32, len(texts))
+	for i, s := range texts {
+		want[i] = m.Embed(s)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			i := g % len(texts)
+			if got := m.Embed(texts[i]); !slices.Equal(got, want[i]) {
+				t.Errorf("Embed(%q) from goroutine %d differs", texts[i], g)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// The model reads at most maxLen pieces: a message as long as a request allows costs what
+// that many pieces cost, and still gives a unit vector.
+func TestEmbedLongInput(t *testing.T) {
+	m, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("where is my parcel\t", 3000)
+	if got := len(m.tok.encode(long[:m.maxLen*maxPieceRunes])); got < m.maxLen {
+		t.Fatalf("the text kept for a long input has %d pieces, want at least maxLen %d", got, m.maxLen)
+	}
+	v := m.Embed(long)
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if math.Abs(n-1) > 1e-4 {
+		t.Errorf("|Embed(long)|^2 = %v, want 1", n)
+	}
 }

@@ -54,6 +54,12 @@ type match struct {
 	score  float32
 }
 
+// placed is a piece found at a position of the text.
+type placed struct {
+	start int
+	m     match
+}
+
 // prefixes returns the pieces that begin s, shortest first; a character no piece begins with
 // is the unknown piece.
 func (t *tokenizer) prefixes(s []rune) []match {
@@ -83,31 +89,19 @@ func (t *tokenizer) encode(text string) []int {
 	}
 	symbols := []rune("▁" + strings.ReplaceAll(text, " ", "▁"))
 	n := len(symbols)
-	// ending[e] lists the pieces that end at e, by start.
-	ending := make([][]struct {
-		start int
-		m     match
-	}, n+1)
+	// ending[e] lists the pieces that end at e, in order of their starts (they are found
+	// start by start), as the reference visits them.
+	ending := make([][]placed, n+1)
 	for i := range n {
 		for _, m := range t.prefixes(symbols[i:]) {
-			ending[i+m.length] = append(ending[i+m.length], struct {
-				start int
-				m     match
-			}{i, m})
+			ending[i+m.length] = append(ending[i+m.length], placed{start: i, m: m})
 		}
 	}
 	best := make([]float32, n+1)
 	words := make([]int, n+1)
 	for end := range n + 1 {
-		// By start, then shortest first; a later candidate wins a tie, and 0 means unset, as in
-		// the reference.
-		es := ending[end]
-		for k := 1; k < len(es); k++ {
-			for j := k; j > 0 && es[j].start < es[j-1].start; j-- {
-				es[j], es[j-1] = es[j-1], es[j]
-			}
-		}
-		for _, e := range es {
+		// A later candidate wins a tie, and 0 means unset, as in the reference.
+		for _, e := range ending[end] {
 			score := e.m.score + best[end-e.m.length]
 			if best[end] == 0 || score >= best[end] {
 				best[end], words[end] = score, e.m.id

@@ -101,7 +101,7 @@ const (
 	kern = "module/Encoder_en/KonaTransformer/Encode/"
 )
 
-// matrices lists, in the order the encoder reads them, the weight matrices of a layer.
+// layerMatrices lists, in the order the encoder reads them, the weight matrices of a layer.
 func layerMatrices(l string) []string {
 	return []string{
 		kern + l + "/TransformerLayer/MultiheadAttention/qkv_transform_single/kernel/part_0",
@@ -154,13 +154,16 @@ func run(dir, out string) error {
 	if err != nil {
 		return err
 	}
+	defer f.Close() // a second Close after the explicit one is harmless
 	w := bufio.NewWriter(f)
 	put := func(v any) {
 		if err == nil {
 			err = binary.Write(w, binary.LittleEndian, v)
 		}
 	}
-	w.WriteString("USE1")
+	if _, err := w.WriteString("USE1"); err != nil {
+		return err
+	}
 
 	// The graph's constants: heads, the query scale of each layer, the layer-norm epsilon,
 	// the longest input and the timing signal's inverse timescales.
@@ -273,7 +276,7 @@ func readVocab(path string) ([]piece, error) {
 	for i, p := range pairs {
 		s, ok1 := p[0].(string)
 		f, ok2 := p[1].(float64)
-		if !ok1 || !ok2 && p[1] != nil {
+		if !ok1 || (!ok2 && p[1] != nil) || len(s) > math.MaxUint16 {
 			return nil, fmt.Errorf("vocab entry %d is not [piece, score]", i)
 		}
 		// A null score (punctuation kept whole, such as ":") adds nothing to a segmentation
