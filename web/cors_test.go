@@ -17,15 +17,18 @@ func TestCORS(t *testing.T) {
 		method     string
 		path       string
 		origin     string
+		forwarded  string // X-Forwarded-Host a proxy in front sets
 		wantStatus int
 		wantAllow  string // Access-Control-Allow-Origin
 	}{
-		{"preflight of an allowed origin", []string{app}, http.MethodOptions, "/agui", app, http.StatusNoContent, app},
-		{"request of an allowed origin", []string{app}, http.MethodPost, "/agui", app, http.StatusUnauthorized, app},
-		{"preflight of another origin", []string{app}, http.MethodOptions, "/agui", "https://evil.example", http.StatusForbidden, ""},
-		{"any origin", []string{"*"}, http.MethodOptions, "/v1/turns", "https://evil.example", http.StatusNoContent, "*"},
-		{"no origins configured", nil, http.MethodOptions, "/agui", app, http.StatusMethodNotAllowed, ""},
-		{"same origin, not configured", []string{app}, http.MethodPost, "/v1/turns", "http://{host}", http.StatusUnauthorized, ""},
+		{"preflight of an allowed origin", []string{app}, http.MethodOptions, "/agui", app, "", http.StatusNoContent, app},
+		{"request of an allowed origin", []string{app}, http.MethodPost, "/agui", app, "", http.StatusUnauthorized, app},
+		{"preflight of another origin", []string{app}, http.MethodOptions, "/agui", "https://evil.example", "", http.StatusForbidden, ""},
+		{"any origin", []string{"*"}, http.MethodOptions, "/v1/turns", "https://evil.example", "", http.StatusNoContent, "*"},
+		{"no origins configured", nil, http.MethodOptions, "/agui", app, "", http.StatusMethodNotAllowed, ""},
+		{"same origin, not configured", []string{app}, http.MethodPost, "/v1/turns", "http://{host}", "", http.StatusUnauthorized, ""},
+		{"same origin behind a proxy that rewrites Host", []string{app}, http.MethodPost, "/v1/turns", "http://chat.example.com", "chat.example.com", http.StatusUnauthorized, "http://chat.example.com"},
+		{"another origin behind the same proxy", []string{app}, http.MethodPost, "/v1/turns", "https://evil.example", "chat.example.com", http.StatusForbidden, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,6 +38,9 @@ func TestCORS(t *testing.T) {
 				t.Fatal(err)
 			}
 			req.Header.Set("Origin", strings.ReplaceAll(tt.origin, "{host}", strings.TrimPrefix(srv.URL, "http://")))
+			if tt.forwarded != "" {
+				req.Header.Set("X-Forwarded-Host", tt.forwarded)
+			}
 			req.Header.Set("Access-Control-Request-Method", http.MethodPost)
 			req.Header.Set("Access-Control-Request-Headers", "authorization,content-type")
 			resp, err := srv.Client().Do(req)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -233,8 +234,30 @@ func corsFor(origins []string) gin.HandlerFunc {
 		cfg.AllowAllOrigins = true
 	} else {
 		cfg.AllowOrigins = origins
+		cfg.AllowOriginWithContextFunc = func(c *gin.Context, origin string) bool {
+			return origin == publicOrigin(c.Request)
+		}
 	}
 	return cors.New(cfg)
+}
+
+// publicOrigin is the origin a proxy in front says the request came to (X-Forwarded-Host and
+// -Proto), or "" without one. The middleware takes a request whose Origin is its own Host
+// for a same-origin one; behind a proxy that rewrites Host, the chat page's own requests
+// match this instead. A page of another site cannot pass for it: its Origin is its own.
+func publicOrigin(r *http.Request) string {
+	host, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Host"), ",")
+	if host = strings.TrimSpace(host); host == "" {
+		return ""
+	}
+	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	if proto = strings.TrimSpace(proto); proto == "" {
+		proto = "http"
+		if r.TLS != nil {
+			proto = "https"
+		}
+	}
+	return proto + "://" + host
 }
 
 // accessLog writes one line per request. The query is left out: it may carry a turn token.

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -321,6 +322,11 @@ func (c Config) validateStructure() error {
 			errs = append(errs, err)
 		}
 	}
+	if c.Auth.Mode == "dev" && slices.Contains(c.HTTP.CORSOrigins, "*") {
+		// Dev auth mints a token for anyone who asks: with any origin allowed, any page a
+		// developer opens could drive their instance.
+		errs = append(errs, errors.New(`config: http.cors_origins: "*" is refused with dev auth; list the origins`))
+	}
 	return errors.Join(errs...)
 }
 
@@ -331,8 +337,13 @@ func checkOrigin(o string) error {
 	}
 	u, err := url.Parse(o)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
-		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil || strings.Contains(u.Host, "*") {
 		return fmt.Errorf("config: http.cors_origins: %q is not an origin such as https://app.example.com", o)
+	}
+	// Browsers send an origin without its scheme's default port and in lower case; one
+	// written otherwise would never match.
+	if p := u.Port(); (u.Scheme == "https" && p == "443") || (u.Scheme == "http" && p == "80") || o != strings.ToLower(o) {
+		return fmt.Errorf("config: http.cors_origins: %q never matches what a browser sends; write it as %s://%s", o, u.Scheme, strings.ToLower(u.Hostname()))
 	}
 	return nil
 }
