@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/llm"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/subagents"
@@ -96,6 +97,9 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 	}, orchestrator.WithFewShot(fewShot), orchestrator.WithTelemetry(tel))
 	if err != nil {
 		return nil, err
+	}
+	if p, ok := orcModel.(llm.Preparer); ok {
+		p.Prepare(orc.SystemPrompt(), orc.Tools()) // the offline model reads the agents' texts now, not on a turn
 	}
 	return &boundAgents{defs: defs, orcDef: orcDef, orc: orc, forbidden: forbidden}, nil
 }

@@ -100,3 +100,29 @@ func TestModelsAndClose(t *testing.T) {
 		t.Fatalf("Close() = %v", err)
 	}
 }
+
+// preparingModel records the tool sets a server prepares it for.
+type preparingModel struct {
+	stuckModel
+	prepared *[]int // how many ask_ tools each Prepare call carried
+}
+
+func (m preparingModel) Prepare(system string, tools []llms.Tool) {
+	*m.prepared = append(*m.prepared, len(tools))
+}
+
+// A model that can prepare for a tool set is given the orchestrator's when the agents are
+// bound, so that the offline model reads its agents' texts before the first turn.
+func TestBindPreparesTheOrchestratorModel(t *testing.T) {
+	var prepared []int
+	srv, err := switchboard.New(t.Context(), switchboard.Options{
+		Agents: "agents", Models: map[string]llms.Model{"default": preparingModel{stuckModel: stuckModel{called: make(chan struct{}, 1)}, prepared: &prepared}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close(t.Context())
+	if len(prepared) != 1 || prepared[0] != 4 {
+		t.Errorf("Prepare calls = %v, want one with the demo's 4 ask_ tools", prepared)
+	}
+}

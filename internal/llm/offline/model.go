@@ -33,6 +33,18 @@ func New(opts ...Option) *Model {
 	return &Model{opts: o}
 }
 
+// Prepare does ahead of the first turn what routing among tools needs: the index of the
+// agents' texts and their sentence vectors, about half a second for a handful of agents.
+// A server calls it when it binds its agents (see llm.Preparer); without it, the first turn
+// whose message only a sentence can route waits for them. Tools other than ask_ ones, and a
+// call with none, are ignored.
+func (m *Model) Prepare(system string, tools []llms.Tool) {
+	req := &request{system: system, tools: tools}
+	if ask := req.routingTools(); len(ask) > 0 {
+		m.indexes.get(routingSources(system, ask)).sentences()
+	}
+}
+
 // Stop reasons reported in [llms.ContentChoice.StopReason].
 const (
 	StopReasonToolCalls = "tool_calls"

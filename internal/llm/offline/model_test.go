@@ -207,3 +207,22 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// Prepare reads the agents' texts when a server binds them, so no turn waits for it.
+func TestPrepareReadsTheAgentsTexts(t *testing.T) {
+	m := New()
+	system := orchestratorPrompt(3, conciergeAgents...)
+	tools := askTools(conciergeAgents...)
+	var _ interface {
+		Prepare(string, []llms.Tool)
+	} = m
+	m.Prepare(system, tools)
+	ix := m.indexes.get(routingSources(system, tools))
+	if ix.sents == nil {
+		t.Fatal("after Prepare, the agents' texts have no sentence vectors yet")
+	}
+	if got, want := len(ix.sents), len(conciergeAgents); got != want {
+		t.Errorf("sentence vectors for %d agents, want %d", got, want)
+	}
+	m.Prepare(system, nil) // no ask_ tools: nothing to do, and no panic
+}

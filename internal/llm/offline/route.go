@@ -56,14 +56,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if _, sum := arithmetic(text); !allowCalls || sum {
 		return nil, directAnswer(text, tools)
 	}
-	examples := parseExamples(req.system)
-	sources := make([]docSource, len(tools))
-	for i, t := range tools {
-		name := t.Function.Name
-		texts := []string{humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
-		sources[i] = docSource{texts: append(texts, examples[name]...)}
-	}
-	p := &planner{ix: m.indexes.get(sources), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
+	p := &planner{ix: m.indexes.get(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
 	if isAside(text, p.ix.tradeWord) {
 		return nil, directAnswer(text, tools)
 	}
@@ -103,6 +96,19 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
 	}
 	return calls, ""
+}
+
+// routingSources returns, per ask_ tool, the texts that describe its agent: its name, its
+// description and the examples the system prompt gives for it.
+func routingSources(system string, tools []llms.Tool) []docSource {
+	examples := parseExamples(system)
+	sources := make([]docSource, len(tools))
+	for i, t := range tools {
+		name := t.Function.Name
+		texts := []string{humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
+		sources[i] = docSource{texts: append(texts, examples[name]...)}
+	}
+	return sources
 }
 
 // carrySubject gives each intent of a follow-up that points back ("can I cancel it?") the
