@@ -85,6 +85,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if len(intents) == 0 {
 		return nil, directAnswer(text, tools)
 	}
+	intents = p.dropPassingIntents(text, intents)
 	if pointsBack(text) {
 		carrySubject(p, intents, req.earlierHumans(3))
 	}

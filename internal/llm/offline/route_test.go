@@ -226,6 +226,15 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_mobile", "can i get the new iphone on my contract"}},
 		},
 		{
+			name: "a second intent on a word in passing goes when the sentence means the first",
+			agents: []agentFixture{
+				{id: "mobile", description: "Mobile phone plan: data left, the monthly bill and its charges, roaming and handset upgrades.", examples: []string{"how much data do i have left", "why is my bill so high this month", "can i upgrade my phone"}},
+				{id: "support", description: "Customer support for orders: deliveries, returns and refunds.", examples: []string{"where is my order", "what's happening with my return", "has my refund gone through"}},
+			},
+			humans: []string{"my phone bill is way higher than usual, what happened"},
+			want:   []routed{{"ask_mobile", "my phone bill is way higher than usual and what happened"}},
+		},
+		{
 			name:   "meaning settles a message whose words split between agents",
 			agents: conciergeAgents,
 			humans: []string{"running late for my flight, will i still make it"},
