@@ -147,8 +147,11 @@ func (p *planner) sentenceCheck(text string, qs []qterm, top int) int {
 	if !p.sentences {
 		return top
 	}
-	matched, _, tf := p.ix.evidence(qs, top)
-	if matched >= 2 {
+	// A message of one word is all about it ("points?"): only a longer one is read as a
+	// sentence, which costs milliseconds. (Sparing two-word messages too cost dev/vocab three
+	// turns.)
+	matched, words, tf := p.ix.evidence(qs, top)
+	if matched >= 2 || words <= 1 {
 		return top
 	}
 	sims := p.sentenceSims(text)

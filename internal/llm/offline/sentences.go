@@ -154,6 +154,15 @@ func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
 	if !p.sentences || len(intents) < 2 {
 		return intents
 	}
+	// Only a message with an intent on a word in passing is read as a sentence: most are not,
+	// and reading costs milliseconds.
+	passingAt := func(in intent) bool {
+		matched, _, tf := p.ix.evidence(queryTerms(scanWords(in.text)), in.tool)
+		return matched < 2 && tf < 2
+	}
+	if !slices.ContainsFunc(intents, passingAt) {
+		return intents
+	}
 	sims := p.sentenceSims(text)
 	if sims == nil {
 		return intents
@@ -165,11 +174,9 @@ func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
 	kept := intents[:0:0]
 	var passing []string
 	for _, in := range intents {
-		if in.tool != main && s1-sims[in.tool] >= passingLead {
-			if matched, _, tf := p.ix.evidence(queryTerms(scanWords(in.text)), in.tool); matched < 2 && tf < 2 {
-				passing = append(passing, in.text)
-				continue
-			}
+		if in.tool != main && s1-sims[in.tool] >= passingLead && passingAt(in) {
+			passing = append(passing, in.text)
+			continue
 		}
 		kept = append(kept, in)
 	}
