@@ -151,12 +151,8 @@ func (ix *index) resolve(query []string) []resolved {
 // full weight (not light nouns or scope words), and the most times doc's texts use one of the
 // matched words: how much of what was said is about doc, and how characteristic of it.
 func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF float64) {
-	stems := make([]string, len(query))
-	for i, q := range query {
-		stems[i] = q.stem
-	}
 	seen := map[string]bool{}
-	for i, r := range ix.resolve(stems) {
+	for i, r := range ix.resolve(stemsOf(query)) {
 		if seen[query[i].stem] || isNumberTerm(query[i].stem) {
 			continue // a number is no evidence for an agent ("it's been like 25 days")
 		}
@@ -170,6 +166,13 @@ func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF flo
 		}
 	}
 	return matched, words, maxTF
+}
+
+// inPassing reports whether the query reaches doc through a single word that doc's texts use
+// only once: a word it happens to use, not a word of its trade.
+func (ix *index) inPassing(query []qterm, doc int) bool {
+	matched, _, tf := ix.evidence(query, doc)
+	return matched < 2 && tf < 2
 }
 
 // singlesOut reports whether some query term matches document doc but not document other.

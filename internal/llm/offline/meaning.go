@@ -92,16 +92,22 @@ func leader(sims []float64, lead float64) int {
 // similarities returns, per document, how close in meaning the query comes to its closest
 // text; all zero when no query word has a vector.
 func (ix *index) similarities(stems []string) []float64 {
-	sims := make([]float64, len(ix.meanings))
 	q := meaning(stems)
 	if q == nil {
-		return sims
+		return make([]float64, len(ix.meanings))
 	}
-	for d, ms := range ix.meanings {
-		for _, m := range ms {
+	return closestPerDoc(q, ix.meanings)
+}
+
+// closestPerDoc returns, per document, the largest dot product of unit vector q with one of
+// the document's vectors (a cosine, as all are unit length); 0 for a document with none.
+func closestPerDoc(q []float32, docs [][][]float32) []float64 {
+	sims := make([]float64, len(docs))
+	for d, vs := range docs {
+		for _, v := range vs {
 			var dot float32
-			for i := range m {
-				dot += m[i] * q[i]
+			for i := range v {
+				dot += v[i] * q[i]
 			}
 			sims[d] = max(sims[d], float64(dot))
 		}

@@ -1,6 +1,9 @@
 package offline
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // planner decides which candidates (tools) a message asks for, clause by clause.
 type planner struct {
@@ -267,22 +270,21 @@ func (p *planner) dropIncidental(clauseTerms [][]qterm, labels []int) {
 			continue
 		}
 		qs := clauseTerms[i]
-		if matched, _, tf := p.ix.evidence(qs, l); matched < 2 && tf < 2 &&
-			leader(p.ix.similarities(stemsOf(qs)), meaningLead) != l {
+		if p.ix.inPassing(qs, l) && leader(p.ix.similarities(stemsOf(qs)), meaningLead) != l {
 			labels[i] = labelUnmatched
 		}
 	}
 }
 
-// incidental reports whether every intent reaches its candidate through a single word the
-// candidate's texts use only once.
+// incidental reports whether every intent reaches its candidate through a word in passing.
 func (p *planner) incidental(intents []intent) bool {
-	for _, in := range intents {
-		if matched, _, tf := p.ix.evidence(queryTerms(scanWords(in.text)), in.tool); matched >= 2 || tf >= 2 {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(intents, func(in intent) bool { return !p.inPassing(in) })
+}
+
+// inPassing reports whether an intent reaches its candidate through a single word the
+// candidate's texts use only once (see index.inPassing).
+func (p *planner) inPassing(in intent) bool {
+	return p.ix.inPassing(queryTerms(scanWords(in.text)), in.tool)
 }
 
 // fallback scores the whole message as one clause: a message may be one intent whose

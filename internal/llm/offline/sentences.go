@@ -76,17 +76,7 @@ func (p *planner) sentenceSims(text string) []float64 {
 // sentenceSims returns, per document, the cosine of q and the closest of the document's
 // texts.
 func (ix *index) sentenceSims(q []float32) []float64 {
-	sims := make([]float64, len(ix.texts))
-	for d, vs := range ix.sentences() {
-		for _, v := range vs {
-			var dot float32
-			for i := range v {
-				dot += v[i] * q[i]
-			}
-			sims[d] = max(sims[d], float64(dot))
-		}
-	}
-	return sims
+	return closestPerDoc(q, ix.sentences())
 }
 
 // sentences returns the sentence vectors of each document's texts, encoding them the first
@@ -156,11 +146,7 @@ func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
 	}
 	// Only a message with an intent on a word in passing is read as a sentence: most are not,
 	// and reading costs milliseconds.
-	passingAt := func(in intent) bool {
-		matched, _, tf := p.ix.evidence(queryTerms(scanWords(in.text)), in.tool)
-		return matched < 2 && tf < 2
-	}
-	if !slices.ContainsFunc(intents, passingAt) {
+	if !slices.ContainsFunc(intents, p.inPassing) {
 		return intents
 	}
 	sims := p.sentenceSims(text)
@@ -174,7 +160,7 @@ func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
 	kept := intents[:0:0]
 	var passing []string
 	for _, in := range intents {
-		if in.tool != main && s1-sims[in.tool] >= passingLead && passingAt(in) {
+		if in.tool != main && s1-sims[in.tool] >= passingLead && p.inPassing(in) {
 			passing = append(passing, in.text)
 			continue
 		}
