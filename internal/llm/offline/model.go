@@ -34,7 +34,8 @@ func New(opts ...Option) *Model {
 }
 
 // Prepare does ahead of the first turn what routing among tools needs: the index of the
-// agents' texts and their sentence vectors, about half a second for a handful of agents.
+// agents' texts and their sentence vectors, and those of the questions no agent answers
+// (see offtopic.go), about half a second for a handful of agents.
 // A server calls it when it binds its agents (see llm.Preparer); without it, the first turn
 // whose message only a sentence can route waits for them. Tools other than ask_ ones, and a
 // call with none, are ignored.
@@ -42,6 +43,7 @@ func (m *Model) Prepare(system string, tools []llms.Tool) {
 	req := &request{system: system, tools: tools}
 	if ask := req.routingTools(); len(ask) > 0 {
 		m.indexes.get(routingSources(system, ask)).sentences()
+		offTopicVectors()
 	}
 }
 

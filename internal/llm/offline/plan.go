@@ -32,6 +32,7 @@ type planner struct {
 	// already read (see sentenceSims): a one-clause message is read as its clause and as
 	// the whole message.
 	sims map[string][]float64
+	vecs map[string][]float32 // the sentence vectors behind sims
 }
 
 // scores returns the candidates' scores for one clause.

@@ -471,3 +471,35 @@ func TestRouteVetoesAWordUsedInAnotherSense(t *testing.T) {
 		}
 	}
 }
+
+// An impersonal question about the world is answered directly even in an agent's own words,
+// while impersonal requests and questions an agent's trade answers still route.
+func TestRouteAnswersWorldQuestionsInAnAgentsWords(t *testing.T) {
+	streaming := agentFixture{id: "streaming", description: "TV and music streaming subscription: your plan and its price, your watchlist, what's new to watch, your devices, and pausing or cancelling.", examples: []string{"add the new dune film to my watchlist", "how much is the premium plan", "pause my subscription for a month"}}
+	agents := append([]agentFixture{streaming, gardenAgent}, conciergeAgents...)
+	m := New()
+	for _, tt := range []struct {
+		message string
+		want    []string
+	}{
+		{"what year did netflix start", nil},
+		{"how do streaming services make money", nil},
+		{"is binge watching bad for your brain", nil},
+		{"how much is the premium plan these days", []string{"ask_streaming"}},
+		{"what is the best time to prune roses", []string{"ask_garden"}},
+		{"can the family plan be shared with my sister", []string{"ask_streaming"}},
+	} {
+		msgs := routeMessages(orchestratorPrompt(3, agents...), tt.message)
+		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
+		if err != nil {
+			t.Fatalf("GenerateContent(%q) error = %v", tt.message, err)
+		}
+		var got []string
+		for _, r := range routedCalls(t, resp.Choices[0]) {
+			got = append(got, r.Tool)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("GenerateContent(%q) routed to %v, want %v", tt.message, got, tt.want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func (p *planner) sentenceSims(text string) []float64 {
 		return sims
 	}
 	var sims []float64
-	if q := sentenceModel().Embed(text); q != nil {
+	if q := p.sentenceVector(text); q != nil {
 		sims = p.ix.sentenceSims(q)
 	}
 	if p.sims == nil {
@@ -71,6 +71,19 @@ func (p *planner) sentenceSims(text string) []float64 {
 	}
 	p.sims[text] = sims
 	return sims
+}
+
+// sentenceVector returns text's sentence vector, encoding it once per turn.
+func (p *planner) sentenceVector(text string) []float32 {
+	if v, ok := p.vecs[text]; ok {
+		return v
+	}
+	v := sentenceModel().Embed(text)
+	if p.vecs == nil {
+		p.vecs = map[string][]float32{}
+	}
+	p.vecs[text] = v
+	return v
 }
 
 // sentenceSims returns, per document, the cosine of q and the closest of the document's

@@ -1,0 +1,93 @@
+package offline
+
+import (
+	"slices"
+	"sync"
+)
+
+// A question about the world asks no agent anything, even in an agent's own words: "what year
+// did netflix start" beside a streaming agent, "is being a plumber a good career" beside a
+// handyman. The frames of aside.go name the common shapes of such questions; a question of
+// another shape is told apart by meaning. Asked impersonally (no I, my or number ties it to
+// the user's affairs), it is an aside when its sentence comes at least as close to one of the
+// questions below, which no agent of a service answers, as to anything an agent says.
+//
+// The examples are general knowledge, advice and homework of every kind, written for this
+// list: none is a message of an evaluation set. An agent whose trade is one of these topics
+// (a weather agent, a tutor) still wins when its texts come closer.
+var offTopicExamples = []string{
+	// history, origins and records
+	"when was the printing press invented", "who discovered penicillin", "what is the history of chess",
+	"when did the roman empire fall", "who holds the record for the fastest marathon",
+	"which country has won the most world cups", "what year did the berlin wall come down",
+	// science and how the world works
+	"why is the ocean salty", "how do bees make honey", "how does a rainbow form",
+	"how do submarines dive and surface", "why do leaves change colour in autumn",
+	"how do companies like google make money", "how does inflation affect the economy",
+	"what causes earthquakes", "how hot is the surface of the sun",
+	// geography, people and facts
+	"what is the largest desert on earth", "how many countries are in africa",
+	"what language do people speak in argentina", "who is the prime minister of canada",
+	"how long is the great wall of china", "what is the longest river in europe",
+	// sport, games and celebrities
+	"who won the tennis final yesterday", "which team is top of the league",
+	"how many titles has that basketball player won", "who is the most famous actor right now",
+	// careers, opinions and advice about life in general
+	"is nursing a good career choice", "should i study law or medicine", "what does an architect earn",
+	"is it healthy to skip breakfast", "are video games bad for children", "what is your opinion on modern art",
+	"which is better, cats or dogs", "how can i sleep better at night",
+	// language, numbers and homework
+	"how would you say good night in italian", "what does the word serendipity mean",
+	"what is the square root of 144", "how many grams are in a kilo", "help me with my maths homework",
+	"can you debug my python script", "write an essay about climate change",
+	// food and hobbies
+	"how do i make pancakes from scratch", "what wine goes with salmon", "how do i start learning the piano",
+	"what are some good hobbies to pick up",
+}
+
+// offTopicVectors are the sentence vectors of offTopicExamples, encoded once.
+var offTopicVectors = sync.OnceValue(func() [][][]float32 {
+	var vs [][]float32
+	for _, s := range offTopicExamples {
+		if v := sentenceModel().Embed(s); v != nil {
+			vs = append(vs, v)
+		}
+	}
+	return [][][]float32{vs}
+})
+
+// offTopicSim returns the cosine of text's sentence vector and the closest of the questions
+// no agent answers; 0 when text has no vector.
+func (p *planner) offTopicSim(text string) float64 {
+	q := p.sentenceVector(text)
+	if q == nil {
+		return 0
+	}
+	return closestPerDoc(q, offTopicVectors())[0]
+}
+
+// worldQuestion reports whether text asks impersonally about the world, and its sentence
+// comes at least as close to a question no agent answers as to any agent's texts.
+func (p *planner) worldQuestion(text string) bool {
+	if !p.sentences {
+		return false
+	}
+	ws := trimLeads(plainWords(text))
+	// Three words say too little to be read as a sentence ("whitening cost?"), and a question
+	// that points back ("why did they charge it twice") is about the conversation.
+	if len(ws) < 4 || !questionOpeners[ws[0]] || hasPersonalStake(ws) || slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] }) {
+		return false
+	}
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		return false
+	}
+	_, s1, _ := best(sims)
+	return p.offTopicSim(text) >= s1
+}
+
+// questionOpeners open a question. Modal verbs are left out: "can the electrician come on
+// thursday" asks for a service, impersonal as it is.
+var questionOpeners = setOf("what", "whats", "who", "whos", "whom", "whose", "why", "how", "hows",
+	"when", "whens", "where", "wheres", "which", "is", "are", "was", "were", "do", "does", "did",
+	"has", "have", "should")
