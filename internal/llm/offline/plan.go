@@ -119,35 +119,41 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, whol
 		}
 	}
 	if alone {
-		if top = p.sentenceCheck(text, qs, top); top < 0 {
+		if top = p.sentenceCheck(text, qs, sc, top); top < 0 {
 			return -1, 0
 		}
 	}
 	return top, s1
 }
 
-// A message of one clause (or scored whole) that reaches its candidate through a single word
-// is read as a sentence too:
-//   - when the sentence comes less than vetoFloor close to the candidate, the word was used
-//     in another sense and nothing is meant: "did the lakers cover the spread last night"
-//     asks no insurer, whose trade word "cover" is;
-//   - when the word is one the candidate's texts use only once, a sentence that clearly means
-//     another candidate wins: it must come overruleFloor close to it and overruleLead closer
-//     than to the word's. "can i get the new iphone on my contract" is no request for the
+// A message of one clause (or scored whole) is read as a sentence too when the words leave
+// room for doubt: when they reach its candidate through a single word, or when they name
+// another candidate nearly as strongly (at least contestShare of its score).
+//   - A single word, and a sentence less than vetoFloor close to the candidate: the word was
+//     used in another sense and nothing is meant. "did the lakers cover the spread last
+//     night" asks no insurer, whose trade word "cover" is.
+//   - A sentence that clearly means another candidate wins: it must come overruleFloor close
+//     to it and overruleLead closer than to the words' choice. That other candidate must be
+//     one the words name nearly as strongly ("when do i get back from the york trip" names
+//     the trip as well as the money back), unless the words' choice rests on a word its
+//     texts use only once: "can i get the new iphone on my contract" is no request for the
 //     library's "new releases".
 //
 // Chosen on the development sets, where each sits on a plateau: a veto floor of 0.25 to 0.3,
-// an overrule floor of 0.55 to 0.65 and lead of 0.15 to 0.2 give the same routes.
+// an overrule floor of 0.55 to 0.6 and lead of 0.15 to 0.2, and a share of 0.3 to 0.4, give
+// the same routes.
 const (
 	vetoFloor     = 0.25
 	overruleFloor = 0.6
 	overruleLead  = 0.2
+	contestShare  = 0.4
 )
 
-// sentenceCheck returns the candidate for a one-clause message that the words gave to top:
-// top, another the sentence clearly means, or -1 (see vetoFloor). The score stays the
-// words' for top: it only ranks intents against a cap, and a one-clause message has one.
-func (p *planner) sentenceCheck(text string, qs []qterm, top int) int {
+// sentenceCheck returns the candidate for a one-clause message, whose words score sc, that
+// the words gave to top: top, another the sentence clearly means, or -1 (see vetoFloor).
+// The score stays the words' for top: it only ranks intents against a cap, and a one-clause
+// message has one.
+func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) int {
 	if !p.sentences {
 		return top
 	}
@@ -155,17 +161,24 @@ func (p *planner) sentenceCheck(text string, qs []qterm, top int) int {
 	// sentence, which costs milliseconds. (Sparing two-word messages too cost dev/vocab three
 	// turns.)
 	matched, words, tf := p.ix.evidence(qs, top)
-	if matched >= 2 || words <= 1 {
+	single := matched < 2 && words > 1
+	contested := func(c int) bool { return c != top && sc[c] > 0 && sc[c] >= contestShare*sc[top] }
+	rival := false
+	for c := range sc {
+		rival = rival || contested(c)
+	}
+	if !single && (!rival || len(scanWords(text)) < 2) {
 		return top
 	}
 	sims := p.sentenceSims(text)
 	if sims == nil {
 		return top // no sentence to read: the words stand
 	}
-	if sims[top] < vetoFloor {
+	if single && sims[top] < vetoFloor {
 		return -1
 	}
-	if u := leader(sims, 0); tf < 2 && u >= 0 && u != top && sims[u] >= overruleFloor && sims[u]-sims[top] >= overruleLead {
+	if u := leader(sims, 0); u >= 0 && u != top && sims[u] >= overruleFloor && sims[u]-sims[top] >= overruleLead &&
+		(contested(u) || single && tf < 2) {
 		return u
 	}
 	return top

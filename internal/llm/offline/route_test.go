@@ -503,3 +503,33 @@ func TestRouteAnswersWorldQuestionsInAnAgentsWords(t *testing.T) {
 		}
 	}
 }
+
+// A one-clause message whose words name two agents nearly alike goes where its sentence
+// clearly points.
+func TestRouteSettlesAContestByTheSentence(t *testing.T) {
+	dentist := agentFixture{id: "dentist", description: "Dental clinic: books, moves or cancels dental appointments and cleanings, shows treatment costs and what the dental plan covers.", examples: []string{"book me a cleaning next week", "how much is a filling", "does my plan cover a crown"}}
+	streaming := agentFixture{id: "streaming", description: "TV and music streaming subscription: your plan and its price, what you pay each month, your watchlist and devices.", examples: []string{"how much do i pay for my plan", "upgrade my plan to premium", "add this show to my watchlist"}}
+	agents := append([]agentFixture{dentist, streaming}, conciergeAgents...)
+	m := New()
+	for _, tt := range []struct {
+		message string
+		want    []string
+	}{
+		{"is there anything booked for me next month travel-wise", []string{"ask_travel"}},
+		{"is my cleaning booked for next month", []string{"ask_dentist"}},
+		{"how much do i pay for my plan each month", []string{"ask_streaming"}},
+	} {
+		msgs := routeMessages(orchestratorPrompt(3, agents...), tt.message)
+		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
+		if err != nil {
+			t.Fatalf("GenerateContent(%q) error = %v", tt.message, err)
+		}
+		var got []string
+		for _, r := range routedCalls(t, resp.Choices[0]) {
+			got = append(got, r.Tool)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("GenerateContent(%q) routed to %v, want %v", tt.message, got, tt.want)
+		}
+	}
+}
