@@ -38,5 +38,68 @@ func contextClause(text string, segs []segment, labels []int, i int) bool {
 			return true
 		}
 	}
+	// A statement that tells what happened sets the scene for a question after it, directly
+	// or through more such statements: "my flight got cancelled and the airline refunded me,
+	// do I need to put that on my tax return?" asks the tax agent alone.
+	if narrates(segs[i].words) {
+		if asks(text, segs, i+1) {
+			return true
+		}
+		return len(segs[i+1].words) > 0 && topicOpeners[segs[i+1].words[0].lower] && contextClause(text, segs, labels, i+1)
+	}
 	return false
 }
+
+// asks reports whether segment i asks something: it ends in a question mark or opens as a
+// question or a request to the assistant.
+func asks(text string, segs []segment, i int) bool {
+	end := len(text)
+	if i+1 < len(segs) {
+		end = segs[i+1].start
+	}
+	if strings.Contains(text[segs[i].end:end], "?") {
+		return true
+	}
+	ws := plainWordsOf(segs[i].words)
+	if len(ws) == 0 {
+		return false
+	}
+	// "is" and "are" open statements as often as questions once a clause is cut out of a
+	// sentence ("... and are they in stock").
+	if questionOpeners[ws[0]] && ws[0] != "is" && ws[0] != "are" {
+		return true
+	}
+	return len(ws) > 1 && modals[ws[0]] && (secondPerson[ws[1]] || ws[1] == "i")
+}
+
+// modals open a request when the assistant or the user follows: "can you", "could i".
+var modals = setOf("can", "could", "would", "will")
+
+// narrates reports whether a statement tells what happened, in the past tense, without a
+// complaint or a wish in it: "I moved house last month", "the airline refunded me", but not
+// "my order never arrived" or "i want to return the blender".
+func narrates(ws []word) bool {
+	past := false
+	for _, w := range ws {
+		l := strings.ReplaceAll(w.lower, "'", "")
+		if complaintWords[l] {
+			return false
+		}
+		past = past || irregularPast[l] || len(l) > 4 && strings.HasSuffix(l, "ed") && !notPast[l]
+	}
+	return past
+}
+
+// complaintWords turn a statement of what happened into a request of its own: something went
+// wrong, or the user wants something.
+var complaintWords = setOf("not", "never", "no", "cant", "cannot", "couldnt", "didnt", "doesnt", "dont",
+	"wont", "wasnt", "isnt", "havent", "hasnt", "want", "wanted", "need", "needed", "wrong", "broken",
+	"broke", "missing", "lost", "still", "yet", "again", "twice", "late", "damaged", "charged", "problem")
+
+// irregularPast are common past forms that do not end in -ed.
+var irregularPast = setOf("got", "had", "went", "bought", "made", "took", "left", "came", "paid", "sent",
+	"gave", "told", "said", "saw", "met", "did", "was", "were", "flew", "drove", "ran", "began", "spent",
+	"sold", "won", "ate", "brought", "found", "heard", "kept")
+
+// notPast end in -ed without being past forms.
+var notPast = setOf("speed", "breed", "indeed", "exceed", "proceed", "succeed", "greed", "seed", "shed", "bed", "feed", "embed", "embedded")
