@@ -12,9 +12,12 @@ import (
 // the user's affairs), it is an aside when its sentence comes at least as close to one of the
 // questions below, which no agent of a service answers, as to anything an agent says.
 //
-// The examples are general knowledge, advice and homework of every kind, written for this
-// list: none is a message of an evaluation set. An agent whose trade is one of these topics
-// (a weather agent, a tutor) still wins when its texts come closer.
+// The same questions tell a faint request from idle chat in the last resort (see
+// byMeaningOnly and sentenceLowFloor).
+//
+// The examples are general knowledge, advice, homework and chat of every kind, written for
+// this list: none is a message of an evaluation set. An agent whose trade is one of these
+// topics (a weather agent, a tutor) still wins when its texts come closer.
 var offTopicExamples = []string{
 	// history, origins and records
 	"when was the printing press invented", "who discovered penicillin", "what is the history of chess",
@@ -40,6 +43,9 @@ var offTopicExamples = []string{
 	"how would you say good night in italian", "what does the word serendipity mean",
 	"what is the square root of 144", "how many grams are in a kilo", "help me with my maths homework",
 	"can you debug my python script", "write an essay about climate change",
+	// chat that asks for nothing
+	"haha that is hilarious", "okay cool, got it", "sounds good to me", "you're the best",
+	"I'm having a rough day", "what are you up to", "good evening to you", "nice chatting with you",
 	// food and hobbies
 	"how do i make pancakes from scratch", "what wine goes with salmon", "how do i start learning the piano",
 	"what are some good hobbies to pick up",

@@ -533,3 +533,29 @@ func TestRouteSettlesAContestByTheSentence(t *testing.T) {
 		}
 	}
 }
+
+// A faint request that no word routes still reaches the agent its sentence is near, when it
+// is clearly nearer to it than to idle chat or general knowledge.
+func TestRouteFaintRequestBySentence(t *testing.T) {
+	m := New()
+	for _, tt := range []struct {
+		message string
+		want    []string
+	}{
+		{"I was wondering if you could find us a B&B in Edinburgh for the festival", []string{"ask_travel"}},
+		{"lol ok", nil},
+	} {
+		msgs := routeMessages(orchestratorPrompt(3, conciergeAgents...), tt.message)
+		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)))
+		if err != nil {
+			t.Fatalf("GenerateContent(%q) error = %v", tt.message, err)
+		}
+		var got []string
+		for _, r := range routedCalls(t, resp.Choices[0]) {
+			got = append(got, r.Tool)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("GenerateContent(%q) routed to %v, want %v", tt.message, got, tt.want)
+		}
+	}
+}

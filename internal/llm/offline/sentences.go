@@ -21,9 +21,17 @@ var sentenceModel = sync.OnceValue(func() *encoder.Model {
 // comes closest to, when that closeness (cosine) reaches sentenceFloor and leads the
 // runner-up by sentenceMargin. Chosen on the development sets (evals/fresh, fresh2,
 // dev/vocab) and the tuned sets; the blind sets (evals/fresh3, fresh4) were not consulted.
+//
+// Below that floor, down to sentenceLowFloor, the sentence must also come offTopicMargin
+// closer to the candidate than to any question no agent answers (see offtopic.go): "I was
+// wondering if you could find us a B&B in Edinburgh for the festival" is a request, if a
+// faint one, while "lol ok" is near nothing at all. Chosen on the development sets with
+// fresh6: floors from 0.35 to 0.45 and margins from 0.1 to 0.15 route alike.
 const (
-	sentenceFloor  = 0.50
-	sentenceMargin = 0.03
+	sentenceFloor    = 0.50
+	sentenceMargin   = 0.03
+	sentenceLowFloor = 0.40
+	offTopicMargin   = 0.15
 )
 
 // agentSentences keeps the vectors of agents' texts already encoded, as encoding one costs
