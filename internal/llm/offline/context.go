@@ -17,8 +17,10 @@ var backReferences = setOf("it", "its", "it's", "that", "this", "them", "those",
 
 // contextClause reports whether segment i only sets the scene for the segment after it,
 // so that both are one request: a subordinate clause ("before I buy, I need to fix my
-// address"), or a statement that the next clause points back at ("the shoes I sent back,
-// how's that return going"). A clause ending in a question mark asks something itself.
+// address"), a statement of what happened before a question ("booked a hotel for the
+// marathon, can i still get into the yoga class that morning"), or a statement that the next
+// clause points back at ("the shoes I sent back, how's that return going"). A clause ending
+// in a question mark asks something itself.
 func contextClause(text string, segs []segment, labels []int, i int) bool {
 	if i+1 >= len(segs) || labels[i+1] == labelEmpty || len(segs[i].words) == 0 {
 		return false
@@ -30,6 +32,18 @@ func contextClause(text string, segs []segment, labels []int, i int) bool {
 	if subordinators[first] {
 		return true
 	}
+	// A statement that tells what happened sets the scene for a question after it, directly
+	// or through more such statements: "my flight got cancelled and the airline refunded me,
+	// do I need to put that on my tax return?" asks the tax agent alone.
+	plain := strings.ReplaceAll(first, "'", "")
+	if statement := !questionOpeners[plain] && !modals[plain] && !asks(text, segs, i); statement && narrates(segs[i].words) {
+		if asks(text, segs, i+1) {
+			return true
+		}
+		if len(segs[i+1].words) > 0 && contextClause(text, segs, labels, i+1) {
+			return true
+		}
+	}
 	if !topicOpeners[first] {
 		return false
 	}
@@ -37,15 +51,6 @@ func contextClause(text string, segs []segment, labels []int, i int) bool {
 		if backReferences[w.lower] {
 			return true
 		}
-	}
-	// A statement that tells what happened sets the scene for a question after it, directly
-	// or through more such statements: "my flight got cancelled and the airline refunded me,
-	// do I need to put that on my tax return?" asks the tax agent alone.
-	if narrates(segs[i].words) {
-		if asks(text, segs, i+1) {
-			return true
-		}
-		return len(segs[i+1].words) > 0 && topicOpeners[segs[i+1].words[0].lower] && contextClause(text, segs, labels, i+1)
 	}
 	return false
 }

@@ -39,6 +39,8 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 	}{
 		{"my flight got cancelled last month and the airline refunded me, how many points do i have now?", []string{"ask_rewards"}},
 		{"my order never arrived, and how many points do i have?", []string{"ask_support", "ask_rewards"}},
+		{"booked a hotel in rome for the 12th, how many points do i have", []string{"ask_rewards"}},
+		{"is my flight delayed, and how many points do i have", []string{"ask_travel", "ask_rewards"}},
 	} {
 		msgs := routeMessages(orchestratorPrompt(3, conciergeAgents...), tt.message)
 		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)))
