@@ -72,8 +72,9 @@ func (p *planner) offTopicSim(text string) float64 {
 	return closestPerDoc(q, offTopicVectors())[0]
 }
 
-// worldQuestion reports whether text asks impersonally about the world, and its sentence
-// comes at least as close to a question no agent answers as to any agent's texts.
+// worldQuestion reports whether text asks impersonally about the world, or asks for advice
+// on life in general, and its sentence comes at least as close to a question no agent
+// answers as to any agent's texts.
 func (p *planner) worldQuestion(text string) bool {
 	if !p.sentences {
 		return false
@@ -81,7 +82,20 @@ func (p *planner) worldQuestion(text string) bool {
 	ws := trimLeads(plainWords(text))
 	// Three words say too little to be read as a sentence ("whitening cost?"), and a question
 	// that points back ("why did they charge it twice") is about the conversation.
-	if len(ws) < 4 || !questionOpeners[ws[0]] || hasPersonalStake(ws) || slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] }) {
+	if len(ws) < 4 || !questionOpeners[ws[0]] {
+		return false
+	}
+	// Advice is asked in the first person ("should i become a dentist or a doctor"); whether
+	// it is advice on life or on an agent's service ("how do i change my delivery address")
+	// is for the sentence to say.
+	rest, advice := matchFrame(ws, adviceFrames)
+	if !advice {
+		rest = ws
+		if hasPersonalStake(ws) {
+			return false
+		}
+	}
+	if slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] }) {
 		return false
 	}
 	sims := p.sentenceSims(text)
@@ -90,6 +104,14 @@ func (p *planner) worldQuestion(text string) bool {
 	}
 	_, s1, _ := best(sims)
 	return p.offTopicSim(text) >= s1
+}
+
+// adviceFrames ask what to do, in general or about the user's own life.
+var adviceFrames = [][]string{
+	{"how", "do", "i"}, {"how", "can", "i"}, {"how", "should", "i"}, {"how", "do", "you"},
+	{"should", "i"}, {"whats", "the", "best", "way"}, {"what", "is", "the", "best", "way"},
+	{"is", "it", "rude"}, {"is", "it", "normal"}, {"is", "it", "ok"}, {"is", "it", "okay"},
+	{"is", "it", "weird"}, {"is", "it", "bad"},
 }
 
 // questionOpeners open a question. Modal verbs are left out: "can the electrician come on

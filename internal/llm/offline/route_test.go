@@ -476,16 +476,21 @@ func TestRouteVetoesAWordUsedInAnotherSense(t *testing.T) {
 // while impersonal requests and questions an agent's trade answers still route.
 func TestRouteAnswersWorldQuestionsInAnAgentsWords(t *testing.T) {
 	streaming := agentFixture{id: "streaming", description: "TV and music streaming subscription: your plan and its price, your watchlist, what's new to watch, your devices, and pausing or cancelling.", examples: []string{"add the new dune film to my watchlist", "how much is the premium plan", "pause my subscription for a month"}}
-	agents := append([]agentFixture{streaming, gardenAgent}, conciergeAgents...)
+	dentist := agentFixture{id: "dentist", description: "Dental clinic: books, moves or cancels your dental appointments and cleanings, and says what treatments cost.", examples: []string{"book me a cleaning next week", "how much is a filling"}}
+	agents := append([]agentFixture{streaming, gardenAgent, dentist}, conciergeAgents...)
 	m := New()
 	for _, tt := range []struct {
 		message string
 		want    []string
 	}{
 		{"what year did netflix start", nil},
+		{"should i become a dentist or a doctor", nil},
+		{"should i book a cleaning before my crown", []string{"ask_dentist"}},
 		{"how do streaming services make money", nil},
 		{"is binge watching bad for your brain", nil},
 		{"how much is the premium plan these days", []string{"ask_streaming"}},
+		{"how do i say 'where is my package' in spanish", nil},
+		{"how do i change my delivery address", []string{"ask_support"}},
 		{"what is the best time to prune roses", []string{"ask_garden"}},
 		{"can the family plan be shared with my sister", []string{"ask_streaming"}},
 	} {
