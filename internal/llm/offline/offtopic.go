@@ -43,8 +43,12 @@ var offTopicExamples = []string{
 	"how would you say good night in italian", "what does the word serendipity mean",
 	"what is the square root of 144", "how many grams are in a kilo", "help me with my maths homework",
 	"can you debug my python script", "write an essay about climate change",
+	// tips for home, manners and writing
+	"what's the easiest way to clean an oven", "how do you iron a shirt without an iron",
+	"is it polite to bring a gift to a dinner party", "what should I wear to a job interview",
+	"help me write a thank you note to my teacher", "any tips for a long flight with a toddler",
 	// chat that asks for nothing
-	"haha that is hilarious", "okay cool, got it", "sounds good to me", "you're the best",
+	"haha that is hilarious", "okay cool, got it", "sounds good to me", "that made me smile",
 	"I'm having a rough day", "what are you up to", "good evening to you", "nice chatting with you",
 	// food and hobbies
 	"how do i make pancakes from scratch", "what wine goes with salmon", "how do i start learning the piano",
