@@ -564,3 +564,22 @@ func TestRouteFaintRequestBySentence(t *testing.T) {
 		}
 	}
 }
+
+// "new" says which one of a thing, not what: it asks no agent whose texts offer new things.
+func TestRouteNewIsNoTradeWord(t *testing.T) {
+	cinema := agentFixture{id: "cinema", description: "Cinema tickets: showtimes, new films this week, booking and cancelling seats.", examples: []string{"what new films are showing this week", "book two seats for the 8pm showing", "cancel my tickets for friday"}}
+	agents := append([]agentFixture{cinema}, conciergeAgents...)
+	m := New()
+	msgs := routeMessages(orchestratorPrompt(3, agents...), "how much r the new galaxy buds")
+	resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range routedCalls(t, resp.Choices[0]) {
+		got = append(got, r.Tool)
+	}
+	if want := []string{"ask_shop"}; !slices.Equal(got, want) {
+		t.Errorf("routed to %v, want %v", got, want)
+	}
+}

@@ -22,7 +22,9 @@ const (
 // alone is not a request of its own.
 //
 // Words of the calendar ("last month", "on tuesday", "tonight") are light too: they say when,
-// and any trade has a when. "Night" is not among them: a hotel sells nights.
+// and any trade has a when. "Night" is not among them: a hotel sells nights. So are "new" and
+// "latest", which say which one of a thing, not what: "the new galaxy buds" asks no
+// streaming agent for its new releases.
 var lightNouns = func() map[string]bool {
 	out := map[string]bool{}
 	for _, w := range []string{"status", "time", "times", "info", "information", "detail", "details",
@@ -31,7 +33,7 @@ var lightNouns = func() map[string]bool {
 		"day", "days", "week", "weeks", "weekend", "month", "months", "year", "years", "last",
 		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 		"january", "february", "march", "april", "june", "july", "august", "september",
-		"october", "november", "december"} {
+		"october", "november", "december", "new", "latest"} {
 		for _, t := range terms(w) {
 			out[t] = true
 		}
