@@ -77,6 +77,11 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 			}
 		}
 	}
+	// It also keeps the earlier subject when its words name it nearly as strongly as the agent
+	// they chose (see keepSubject).
+	if len(intents) == 1 && looksLikeFollowUp(text) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
+		intents = keepSubject(p, text, intents, req.earlierHumans(3))
+	}
 	if len(intents) == 0 {
 		if top, s := p.byMeaningOnly(text); top >= 0 {
 			intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
@@ -212,3 +217,25 @@ var timeNouns = setOf("week", "weekend", "month", "year", "morning", "afternoon"
 
 // secondPerson words address the assistant.
 var secondPerson = setOf("you", "your", "yours", "yourself", "you're", "youre", "u", "ur", "ya")
+
+// keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
+// as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where
+// "book" is every agent's word), else intents.
+func keepSubject(p *planner, text string, intents []intent, earlier []string) []intent {
+	for _, prev := range earlier {
+		in := p.plan(prev)
+		if len(in) == 0 {
+			continue
+		}
+		if len(in) > 1 || in[0].tool == intents[0].tool {
+			return intents
+		}
+		sc := p.ix.score(queryTerms(scanWords(text)))
+		if sc[in[0].tool] <= 0 || sc[in[0].tool]*p.margin < sc[intents[0].tool] {
+			return intents
+		}
+		in[0].text = strings.TrimSpace(text) + earlierMarker + in[0].text + ")"
+		return in
+	}
+	return intents
+}

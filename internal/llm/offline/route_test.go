@@ -583,3 +583,29 @@ func TestRouteNewIsNoTradeWord(t *testing.T) {
 		t.Errorf("routed to %v, want %v", got, want)
 	}
 }
+
+// A follow-up whose words name its earlier subject nearly as strongly as another agent keeps
+// the earlier subject.
+func TestRouteFollowUpKeepsASubjectTheWordsLeaveOpen(t *testing.T) {
+	cinema := agentFixture{id: "cinema", description: "Cinema tickets: showtimes at your cinema, booking and cancelling seats, and your bookings.", examples: []string{"what's on tonight", "book two seats for the 8pm showing"}}
+	tutoring := agentFixture{id: "tutoring", description: "Private tutoring for your children: book lessons with a tutor, the lesson schedule and progress reports.", examples: []string{"book a maths lesson for sam on monday", "how is sam doing in french"}}
+	agents := []agentFixture{cinema, tutoring}
+	m := New()
+	for _, tt := range []struct {
+		humans []string
+		want   string
+	}{
+		{[]string{"what's on at the cinema saturday", "ok book 2 for the 7.30 one"}, "ask_cinema"},
+		{[]string{"how is sam doing in french", "ok book 2 for the 7.30 one"}, "ask_tutoring"},
+	} {
+		msgs := routeMessages(orchestratorPrompt(3, agents...), tt.humans...)
+		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := routedCalls(t, resp.Choices[0])
+		if len(got) != 1 || got[0].Tool != tt.want {
+			t.Errorf("after %q, %q routed to %v, want %s", tt.humans[0], tt.humans[1], got, tt.want)
+		}
+	}
+}
