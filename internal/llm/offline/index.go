@@ -50,18 +50,24 @@ type index struct {
 	// texts holds, per document, its texts as written, for the sentence encoder, which
 	// encodes them on first need into sents (see sentences).
 	texts    [][]string
+	names    map[string]bool // the terms of each document's first text, its name
 	sentOnce sync.Once
 	sents    [][][]float32
 }
 
 func newIndex(sources []docSource) *index {
-	ix := &index{df: map[string]int{}}
+	ix := &index{df: map[string]int{}, names: map[string]bool{}}
 	total := 0.0
 	for _, src := range sources {
 		d := document{tf: map[string]float64{}, bigrams: map[[2]string]bool{}}
 		var ms [][]float32
-		for _, text := range src.texts {
+		for i, text := range src.texts {
 			ts := terms(text)
+			if i == 0 {
+				for _, t := range ts {
+					ix.names[t] = true
+				}
+			}
 			if m := meaning(ts); m != nil {
 				ms = append(ms, m)
 			}

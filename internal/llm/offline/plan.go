@@ -37,6 +37,16 @@ type planner struct {
 
 // scores returns the candidates' scores for one clause.
 func (p *planner) scores(text string, qs []qterm) []float64 {
+	// An agent's name counts in full wherever it stands: "the outstanding balance for
+	// tutoring" asks the tutoring agent, not the one that keeps a points balance.
+	if p.substance {
+		qs = slices.Clone(qs)
+		for i, q := range qs {
+			if p.ix.names[q.stem] && !lightNouns[q.stem] {
+				qs[i].weight = 1
+			}
+		}
+	}
 	sc := p.ix.score(qs)
 	if p.boost == nil {
 		return sc

@@ -609,3 +609,19 @@ func TestRouteFollowUpKeepsASubjectTheWordsLeaveOpen(t *testing.T) {
 		}
 	}
 }
+
+// An agent's name counts in full even where it only narrows the request.
+func TestRouteAgentNameCountsInFull(t *testing.T) {
+	tutoring := agentFixture{id: "tutoring", description: "Private tutoring for the user's children: books, moves or cancels lessons with a tutor, shows the lesson schedule, tutor feedback and progress reports, and lists tutoring invoices and what is still owed.", examples: []string{"book a maths lesson for emma on tuesday", "when is jack's next session with his tutor", "have i paid the tutoring invoice for october"}}
+	rewards := agentFixture{id: "rewards", description: "Loyalty points: your points balance, pending balance and points about to expire, your tier, and rewards to redeem.", examples: []string{"what's my points balance", "how much balance is pending", "what can i redeem"}}
+	agents := []agentFixture{rewards, tutoring}
+	m := New()
+	msgs := routeMessages(orchestratorPrompt(3, agents...), "whats the outstanding balance for tutoring")
+	resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := routedCalls(t, resp.Choices[0]); len(got) != 1 || got[0].Tool != "ask_tutoring" {
+		t.Errorf("routed to %v, want ask_tutoring", got)
+	}
+}
