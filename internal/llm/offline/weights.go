@@ -63,6 +63,9 @@ func queryTerms(ws []word) []qterm {
 			}
 			out = append(out, q)
 		}
+		for _, m := range phrasalMeanings(ws, i) {
+			out = append(out, qterm{stem: stem(m), weight: phraseWeight})
+		}
 		for _, p := range phraseExpansions {
 			if !phraseAt(ws, i, p.words) || (i+len(p.words) < len(ws) && comparatives[ws[i+len(p.words)].lower]) {
 				continue

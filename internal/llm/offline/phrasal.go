@@ -1,0 +1,56 @@
+package offline
+
+// A phrasal verb means something its verb alone does not: "send back" is a return, "sign up"
+// an enrolment, "take off" a departure. Such a verb, with its particle next to it or after a
+// pronoun ("sign me up", "send it back"), adds the word it means to the message, at
+// phraseWeight. These are English, not any agent's: an agent whose texts say "return" meets
+// "send back" through them.
+var phrasalVerbs = []struct {
+	verbs    []string // the verb's forms
+	particle string
+	means    []string
+}{
+	{[]string{"send", "sends", "sent", "sending"}, "back", []string{"return"}},
+	{[]string{"give", "gives", "gave", "giving"}, "back", []string{"return"}},
+	{[]string{"take", "takes", "took", "taking"}, "back", []string{"return"}},
+	{[]string{"bring", "brings", "brought", "bringing"}, "back", []string{"return"}},
+	{[]string{"pay", "pays", "paid", "paying"}, "back", []string{"refund"}},
+	{[]string{"take", "takes", "took", "taking"}, "off", []string{"depart", "departure"}},
+	{[]string{"sign", "signs", "signed", "signing"}, "up", []string{"join", "enrol", "register"}},
+	{[]string{"sign", "signs", "signed", "signing"}, "in", []string{"login"}},
+	{[]string{"log", "logs", "logged", "logging"}, "in", []string{"login"}},
+	{[]string{"check", "checks", "checked", "checking"}, "in", []string{"checkin"}},
+	{[]string{"top", "tops", "topped", "topping"}, "up", []string{"recharge"}},
+	{[]string{"pick", "picks", "picked", "picking"}, "up", []string{"collect", "collection"}},
+	{[]string{"drop", "drops", "dropped", "dropping"}, "off", []string{"deliver"}},
+	{[]string{"call", "calls", "called", "calling"}, "off", []string{"cancel"}},
+	{[]string{"put", "puts", "putting"}, "off", []string{"postpone"}},
+	{[]string{"set", "sets", "setting"}, "up", []string{"setup", "install"}},
+	{[]string{"hand", "hands", "handed", "handing"}, "in", []string{"submit"}},
+	{[]string{"fill", "fills", "filled", "filling"}, "in", []string{"complete"}},
+	{[]string{"fill", "fills", "filled", "filling"}, "out", []string{"complete"}},
+	{[]string{"turn", "turns", "turned", "turning"}, "on", []string{"switch"}},
+	{[]string{"turn", "turns", "turned", "turning"}, "off", []string{"switch"}},
+}
+
+// phrasalObjects may stand between a phrasal verb and its particle.
+var phrasalObjects = setOf("me", "it", "them", "him", "her", "us", "this", "that", "these", "those")
+
+// phrasalMeanings returns the words the phrasal verb starting at ws[i] means, if one does.
+func phrasalMeanings(ws []word, i int) []string {
+	for _, pv := range phrasalVerbs {
+		for _, v := range pv.verbs {
+			if ws[i].lower != v {
+				continue
+			}
+			j := i + 1
+			if j < len(ws) && phrasalObjects[ws[j].lower] {
+				j++
+			}
+			if j < len(ws) && ws[j].lower == pv.particle {
+				return pv.means
+			}
+		}
+	}
+	return nil
+}
