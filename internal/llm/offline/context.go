@@ -108,3 +108,28 @@ var irregularPast = setOf("got", "had", "went", "bought", "made", "took", "left"
 
 // notPast end in -ed without being past forms.
 var notPast = setOf("speed", "breed", "indeed", "exceed", "proceed", "succeed", "greed", "seed", "shed", "bed", "feed", "embed", "embedded")
+
+// afterthought reports whether segment i, after a question, only explains it: a statement with
+// no complaint in it that points back at the question ("how much is the calculator, his tutor
+// says he needs one") or tells what happened ("... ? I remember getting an email about it").
+func afterthought(text string, segs []segment, i int) bool {
+	ws := segs[i].words
+	if len(ws) == 0 || !asks(text, segs, i-1) || asks(text, segs, i) {
+		return false
+	}
+	plain := strings.ReplaceAll(ws[0].lower, "'", "")
+	if questionOpeners[plain] || modals[plain] {
+		return false
+	}
+	for _, w := range ws {
+		if complaintWords[strings.ReplaceAll(w.lower, "'", "")] {
+			return false
+		}
+	}
+	for _, w := range ws {
+		if backReferences[w.lower] {
+			return true
+		}
+	}
+	return narrates(ws)
+}

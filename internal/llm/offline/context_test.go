@@ -29,8 +29,8 @@ func TestNarrates(t *testing.T) {
 	}
 }
 
-// A statement of what happened sets the scene for the question after it and asks no agent
-// of its own; a complaint before a question is a request of its own.
+// A statement of what happened sets the scene for the question after it, or explains the
+// question before it, and asks no agent of its own; a complaint is a request of its own.
 func TestRouteSceneSettingStatements(t *testing.T) {
 	m := New()
 	for _, tt := range []struct {
@@ -41,6 +41,8 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"my order never arrived, and how many points do i have?", []string{"ask_support", "ask_rewards"}},
 		{"booked a hotel in rome for the 12th, how many points do i have", []string{"ask_rewards"}},
 		{"is my flight delayed, and how many points do i have", []string{"ask_travel", "ask_rewards"}},
+		{"any deals on a big suitcase? we booked a trip to rome for june", []string{"ask_shop"}},
+		{"any deals on a big suitcase? also my refund never came through", []string{"ask_shop", "ask_support"}},
 	} {
 		msgs := routeMessages(orchestratorPrompt(3, conciergeAgents...), tt.message)
 		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)))

@@ -220,6 +220,13 @@ func (p *planner) plan(text string) []intent {
 			labels[i] = labelUnmatched
 		}
 	}
+	// A statement after a question that only explains it asks nothing of its own (see
+	// afterthought): it joins the question.
+	for i := 1; i < len(segs); i++ {
+		if p.substance && labels[i] >= 0 && labels[i-1] >= 0 && labels[i] != labels[i-1] && afterthought(text, segs, i) {
+			labels[i] = labelUnmatched
+		}
+	}
 	if p.substance {
 		p.dropIncidental(clauseTerms, labels)
 	}
