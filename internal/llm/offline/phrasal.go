@@ -29,6 +29,7 @@ var phrasalVerbs = []struct {
 	{[]string{"hand", "hands", "handed", "handing"}, "in", []string{"submit"}},
 	{[]string{"fill", "fills", "filled", "filling"}, "in", []string{"complete"}},
 	{[]string{"fill", "fills", "filled", "filling"}, "out", []string{"complete"}},
+	{[]string{"mark", "marks", "marked", "marking"}, "down", []string{"discount"}},
 	{[]string{"turn", "turns", "turned", "turning"}, "on", []string{"switch"}},
 	{[]string{"turn", "turns", "turned", "turning"}, "off", []string{"switch"}},
 }

@@ -16,6 +16,7 @@ func TestPhrasalMeanings(t *testing.T) {
 		{"can i send it back", []string{"return"}},
 		{"what time do i take off on friday", []string{"depart", "departure"}},
 		{"sign me up for zumba", []string{"join", "enrol", "register"}},
+		{"need a new blender, anything marked down?", []string{"discount"}},
 		{"send the sweater to my mum", nil},
 		{"take the back road", nil},
 	} {
@@ -40,5 +41,22 @@ func TestRoutePhrasalVerb(t *testing.T) {
 	}
 	if got := routedCalls(t, resp.Choices[0]); len(got) != 1 || got[0].Tool != "ask_support" {
 		t.Errorf("routed to %v, want ask_support", got)
+	}
+}
+
+// A bound on an amount is a price, which the shop's texts talk about.
+func TestRoutePriceBound(t *testing.T) {
+	m := New()
+	for _, msg := range []string{
+		"Do you happen to know where I could get a decent espresso machine for under 150 bucks?",
+		"need a new mattress under 400 quid, whats out there",
+	} {
+		resp, err := m.GenerateContent(t.Context(), routeMessages(orchestratorPrompt(3, conciergeAgents...), msg), llms.WithTools(askTools(conciergeAgents...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := routedCalls(t, resp.Choices[0]); len(got) != 1 || got[0].Tool != "ask_shop" {
+			t.Errorf("%q routed to %v, want ask_shop", msg, got)
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package offline
 
+import "strings"
+
 // qterm is one query term and how much it counts as evidence. Words of a message are not
 // equally telling: a general noun or a word describing the scope of a request says less
 // about which tool is meant than the thing asked for.
@@ -65,6 +67,10 @@ func queryTerms(ws []word) []qterm {
 		}
 		for _, m := range phrasalMeanings(ws, i) {
 			out = append(out, qterm{stem: stem(m), weight: phraseWeight})
+		}
+		// A bound on an amount is a price: "an espresso machine for under 150 bucks".
+		if isDigits(strings.TrimPrefix(w.lower, "$")) && priceLimitBefore(ws, i) {
+			out = append(out, qterm{stem: stem("price"), weight: phraseWeight})
 		}
 		for _, p := range phraseExpansions {
 			if !phraseAt(ws, i, p.words) || (i+len(p.words) < len(ws) && comparatives[ws[i+len(p.words)].lower]) {
