@@ -40,6 +40,12 @@ func TestCompose(t *testing.T) {
 			want: "I found 6 offers:\n- Trail runner: price 89.90 at Acme\n- Road shoe: price 120\n- c\n- d\n- e\n- and 1 more",
 		},
 		{
+			name: "a long list shows what was asked for first",
+			msgs: turnWithResults("can I use points to pay for the hotel?", [3]string{"rewards_catalog", `{}`,
+				`{"status":"ok","data":{"rewards":[{"name":"Coffee card"},{"name":"Socks"},{"name":"Earbuds"},{"name":"Gift card"},{"name":"Tote bag"},{"name":"One hotel night"},{"name":"Lounge pass"}]}}`}),
+			want: "I found 7 rewards:\n- One hotel night\n- Coffee card\n- Socks\n- Earbuds\n- Gift card\n- and 2 more",
+		},
+		{
 			name: "ok empty list",
 			msgs: turnWithResults("coupons", [3]string{"list_coupons", `{}`, `{"status":"ok","data":{"coupons":[]}}`}),
 			want: "I didn't find any coupons.",

@@ -30,6 +30,7 @@ var phrasalVerbs = []struct {
 	{[]string{"fill", "fills", "filled", "filling"}, "in", []string{"complete"}},
 	{[]string{"fill", "fills", "filled", "filling"}, "out", []string{"complete"}},
 	{[]string{"mark", "marks", "marked", "marking"}, "down", []string{"discount"}},
+	{[]string{"pay", "pays", "paid", "paying"}, "with", []string{"redeem"}},
 	{[]string{"turn", "turns", "turned", "turning"}, "on", []string{"switch"}},
 	{[]string{"turn", "turns", "turned", "turning"}, "off", []string{"switch"}},
 }
@@ -38,7 +39,15 @@ var phrasalVerbs = []struct {
 var phrasalObjects = setOf("me", "it", "them", "him", "her", "us", "this", "that", "these", "those")
 
 // phrasalMeanings returns the words the phrasal verb starting at ws[i] means, if one does.
+// "use" a thing "to pay" or "to buy" is to redeem it: "can I use points to pay for the hotel".
 func phrasalMeanings(ws []word, i int) []string {
+	if ws[i].lower == "use" {
+		for j := i + 2; j < len(ws) && j <= i+4; j++ {
+			if ws[j-1].lower == "to" && (ws[j].lower == "pay" || ws[j].lower == "buy") {
+				return []string{"redeem"}
+			}
+		}
+	}
 	for _, pv := range phrasalVerbs {
 		for _, v := range pv.verbs {
 			if ws[i].lower != v {

@@ -17,6 +17,9 @@ func TestPhrasalMeanings(t *testing.T) {
 		{"what time do i take off on friday", []string{"depart", "departure"}},
 		{"sign me up for zumba", []string{"join", "enrol", "register"}},
 		{"need a new blender, anything marked down?", []string{"discount"}},
+		{"can I use points to pay for the hotel", []string{"redeem"}},
+		{"can i pay with my points", []string{"redeem"}},
+		{"use the side door", nil},
 		{"send the sweater to my mum", nil},
 		{"take the back road", nil},
 	} {

@@ -240,6 +240,9 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		found = "1 " + singular(noun)
 	}
 	short := oneYear(arr)
+	if len(arr) > r.listLimit {
+		arr = r.askedFirst(arr, cur, short)
+	}
 	var lines []string
 	for i, item := range arr {
 		if i == r.listLimit {
@@ -254,6 +257,31 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		return piece{kind: pieceProse, text: "I found " + found + "."}
 	}
 	return piece{kind: pieceList, found: found, text: strings.Join(lines, "\n")}
+}
+
+// askedFirst returns a list too long to show whole with the records that name a word of the
+// request first, the others after them, each in the service's order: asked whether points pay
+// for "the hotel", the reply shows the hotel night rather than "and 2 more".
+func (r renderer) askedFirst(arr []any, cur string, short bool) []any {
+	asked := map[string]bool{}
+	for _, t := range terms(r.asked) {
+		asked[t] = true
+	}
+	if len(asked) == 0 {
+		return arr
+	}
+	var hits, rest []any
+	for _, item := range arr {
+		if slices.ContainsFunc(terms(r.item(item, cur, short)), func(t string) bool { return asked[t] }) {
+			hits = append(hits, item)
+		} else {
+			rest = append(rest, item)
+		}
+	}
+	if len(hits) == 0 || len(rest) == 0 {
+		return arr
+	}
+	return append(hits, rest...)
 }
 
 func (r renderer) scalarList(key string, arr []any) string {
