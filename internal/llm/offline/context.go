@@ -1,6 +1,9 @@
 package offline
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // subordinators open a clause that frames another rather than asking anything itself:
 // "before I buy, ...", "if it's late, ...". "when" is left out: it opens questions far
@@ -15,13 +18,15 @@ var topicOpeners = setOf("the", "a", "an", "my", "this", "that", "these", "those
 // backReferences in a clause point at something the clause before it named.
 var backReferences = setOf("it", "its", "it's", "that", "this", "them", "those", "these", "they", "one", "ones")
 
-// contextClause reports whether segment i only sets the scene for the segment after it,
-// so that both are one request: a subordinate clause ("before I buy, I need to fix my
-// address"), a statement of what happened before a question ("booked a hotel for the
-// marathon, can i still get into the yoga class that morning"), or a statement that the next
-// clause points back at ("the shoes I sent back, how's that return going"). A clause ending
-// in a question mark asks something itself.
-func contextClause(text string, segs []segment, labels []int, i int) bool {
+// contextClause reports whether segment i only sets the scene for what follows, so that
+// they are one request: a subordinate clause ("before I buy, I need to fix my address"), a
+// statement that the next clause points back at ("the shoes I sent back, how's that return
+// going"), or a statement of what happened or what the user is doing, when a question comes
+// after it through nothing but more such statements and asides (questionAhead): "my flight
+// got cancelled and the airline refunded me, do I need to put that on my tax return?" asks
+// the tax agent alone, and "just got back from the museum, lovely day. anyway how many points
+// do i have now?" the rewards agent. A clause ending in a question mark asks something itself.
+func contextClause(text string, segs []segment, labels []int, i int, questionAhead bool) bool {
 	if i+1 >= len(segs) || labels[i+1] == labelEmpty || len(segs[i].words) == 0 {
 		return false
 	}
@@ -29,25 +34,32 @@ func contextClause(text string, segs []segment, labels []int, i int) bool {
 		return false
 	}
 	first := segs[i].words[0].lower
-	if subordinators[first] {
+	if subordinators[first] || questionAhead && sceneStatement(text, segs, i) {
 		return true
 	}
-	// A statement that tells what happened sets the scene for a question after it, directly
-	// or through more such statements: "my flight got cancelled and the airline refunded me,
-	// do I need to put that on my tax return?" asks the tax agent alone.
-	plain := strings.ReplaceAll(first, "'", "")
-	if statement := !questionOpeners[plain] && !modals[plain] && !asks(text, segs, i); statement && narrates(segs[i].words) {
-		if asks(text, segs, i+1) {
-			return true
-		}
-		if len(segs[i+1].words) > 0 && contextClause(text, segs, labels, i+1) {
-			return true
+	return topicOpeners[first] && pointsAt(segs[i+1].words)
+}
+
+// contextClauses returns, per segment, whether it only sets the scene (see contextClause),
+// reading the message from its end so that each segment knows whether a question follows.
+func contextClauses(text string, segs []segment, labels []int) []bool {
+	ctx := make([]bool, len(segs))
+	questionAhead := false // a question follows through statements of what happened and asides
+	for i := len(segs) - 1; i >= 0; i-- {
+		ctx[i] = labels[i] >= 0 && contextClause(text, segs, labels, i, questionAhead)
+		switch {
+		case asks(text, segs, i):
+			questionAhead = true
+		case labels[i] >= 0 && !sceneStatement(text, segs, i):
+			questionAhead = false
 		}
 	}
-	if !topicOpeners[first] {
-		return false
-	}
-	for _, w := range segs[i+1].words {
+	return ctx
+}
+
+// pointsAt reports whether a clause points back at something named before it.
+func pointsAt(ws []word) bool {
+	for _, w := range ws {
 		if backReferences[w.lower] {
 			return true
 		}
@@ -66,7 +78,11 @@ func asks(text string, segs []segment, i int) bool {
 		return true
 	}
 	ws := plainWordsOf(segs[i].words)
-	if len(ws) == 0 {
+	raw := segs[i].words
+	for len(ws) > 0 && pivots[ws[0]] {
+		ws, raw = ws[1:], raw[1:]
+	}
+	if len(ws) == 0 || subjectContractions[raw[0].lower] {
 		return false
 	}
 	// "is" and "are" open statements as often as questions once a clause is cut out of a
@@ -77,59 +93,102 @@ func asks(text string, segs []segment, i int) bool {
 	return len(ws) > 1 && modals[ws[0]] && (secondPerson[ws[1]] || ws[1] == "i")
 }
 
+// subjectContractions open a statement, though without the apostrophe some read as a
+// question's opener: "we're flying out on friday" is no "were".
+var subjectContractions = setOf("we're", "i'm", "i've", "we've", "i'd", "we'd", "i'll", "we'll",
+	"you're", "they're", "he's", "she's", "it's")
+
+// pivots open a clause without changing what it is: "but what I actually need to know is
+// ...", "anyway how many points do i have".
+var pivots = setOf("but", "and", "so", "anyway", "anyhow", "ok", "okay", "well", "now")
+
+// sceneStatement reports whether segment i is a statement, not a question, that tells what
+// happened or what the user is doing (see narrates).
+func sceneStatement(text string, segs []segment, i int) bool {
+	ws := segs[i].words
+	if len(ws) == 0 {
+		return false
+	}
+	first := strings.ReplaceAll(ws[0].lower, "'", "")
+	opener := (questionOpeners[first] || modals[first]) && !subjectContractions[ws[0].lower]
+	return !opener && !asks(text, segs, i) && narrates(ws)
+}
+
 // modals open a request when the assistant or the user follows: "can you", "could i".
 var modals = setOf("can", "could", "would", "will")
 
-// narrates reports whether a statement tells what happened, in the past tense, without a
-// complaint or a wish in it: "I moved house last month", "the airline refunded me", but not
-// "my order never arrived" or "i want to return the blender".
+// narrates reports whether a statement tells what happened or what the user is doing, without
+// a complaint or a wish in it: "I moved house last month", "the airline refunded me", "we're
+// flying to denver next week", but not "my order never arrived", "i want to return the
+// blender" or "I'm worried about my refund".
 func narrates(ws []word) bool {
-	past := false
-	for _, w := range ws {
-		l := strings.ReplaceAll(w.lower, "'", "")
+	plain := plainWordsOf(ws)
+	told := false
+	for i, l := range plain {
 		if complaintWords[l] {
 			return false
 		}
-		past = past || irregularPast[l] || len(l) > 4 && strings.HasSuffix(l, "ed") && !notPast[l]
+		told = told || irregularPast[l] || pastForm(plain, i) || i > 0 && i <= 3 && strings.HasSuffix(l, "ing") && len(l) > 4 && doingSubject(plain[:i])
 	}
-	return past
+	return told
+}
+
+// pastForm reports whether plain[i] is a regular past form: it ends in -ed, is not a word
+// that merely ends so ("need", "speed"; words of four letters or fewer are such), and does
+// not follow a linking verb, after which it describes ("I'm interested in", "we're married").
+func pastForm(plain []string, i int) bool {
+	l := plain[i]
+	if len(l) <= 4 || !strings.HasSuffix(l, "ed") || notPast[l] {
+		return false
+	}
+	return i == 0 || !linking[plain[i-1]]
+}
+
+// linking verbs make the -ed word after them describe the subject rather than tell what
+// happened. "was" and "were" are left out: "my flight was delayed" tells what happened.
+var linking = setOf("im", "am", "are", "were", "feel", "felt", "seem", "seems", "so", "very", "really")
+
+// doingSubject reports whether plain, the words before an -ing form, make the user its
+// subject: "I'm", "we're", "I've been", "we are".
+func doingSubject(plain []string) bool {
+	switch plain[0] {
+	case "im", "were", "ive", "weve":
+		return true
+	case "i", "we":
+		return len(plain) > 1 && (plain[1] == "am" || plain[1] == "are")
+	}
+	return false
 }
 
 // complaintWords turn a statement of what happened into a request of its own: something went
 // wrong, or the user wants something.
 var complaintWords = setOf("not", "never", "no", "cant", "cannot", "couldnt", "didnt", "doesnt", "dont",
 	"wont", "wasnt", "isnt", "havent", "hasnt", "want", "wanted", "need", "needed", "wrong", "broken",
-	"broke", "missing", "lost", "still", "yet", "again", "twice", "late", "damaged", "charged", "problem")
+	"broke", "missing", "lost", "still", "yet", "again", "twice", "late", "damaged", "charged", "problem",
+	"trouble", "error", "stuck", "unable", "worried", "annoyed", "frustrated", "disappointed", "confused",
+	"upset", "angry")
 
 // irregularPast are common past forms that do not end in -ed.
 var irregularPast = setOf("got", "had", "went", "bought", "made", "took", "left", "came", "paid", "sent",
 	"gave", "told", "said", "saw", "met", "did", "was", "were", "flew", "drove", "ran", "began", "spent",
-	"sold", "won", "ate", "brought", "found", "heard", "kept")
+	"sold", "won", "ate", "brought", "found", "heard", "kept", "used", "owed")
 
-// notPast end in -ed without being past forms.
-var notPast = setOf("speed", "breed", "indeed", "exceed", "proceed", "succeed", "greed", "seed", "shed", "bed", "feed", "embed", "embedded")
+// notPast end in -ed, are longer than four letters, and are not past forms.
+var notPast = setOf("speed", "breed", "indeed", "exceed", "proceed", "succeed", "greed", "embed",
+	"hundred", "kindred", "sacred", "naked", "wicked", "beloved")
 
-// afterthought reports whether segment i, after a question, only explains it: a statement with
-// no complaint in it that points back at the question ("how much is the calculator, his tutor
-// says he needs one") or tells what happened ("... ? I remember getting an email about it").
+// afterthought reports whether segment i (i > 0), after a question, only explains it: a
+// statement with no complaint in it that points back at the question ("how much is the
+// calculator, his tutor says he needs one") or tells what happened ("... ? I remember getting
+// an email about it").
 func afterthought(text string, segs []segment, i int) bool {
 	ws := segs[i].words
 	if len(ws) == 0 || !asks(text, segs, i-1) || asks(text, segs, i) {
 		return false
 	}
-	plain := strings.ReplaceAll(ws[0].lower, "'", "")
-	if questionOpeners[plain] || modals[plain] {
+	plain := plainWordsOf(ws)
+	if questionOpeners[plain[0]] || modals[plain[0]] || slices.ContainsFunc(plain, func(w string) bool { return complaintWords[w] }) {
 		return false
 	}
-	for _, w := range ws {
-		if complaintWords[strings.ReplaceAll(w.lower, "'", "")] {
-			return false
-		}
-	}
-	for _, w := range ws {
-		if backReferences[w.lower] {
-			return true
-		}
-	}
-	return narrates(ws)
+	return pointsAt(ws) || narrates(ws)
 }

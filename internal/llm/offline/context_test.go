@@ -1,11 +1,6 @@
 package offline
 
-import (
-	"slices"
-	"testing"
-
-	"github.com/tmc/langchaingo/llms"
-)
+import "testing"
 
 func TestNarrates(t *testing.T) {
 	for _, tt := range []struct {
@@ -29,32 +24,20 @@ func TestNarrates(t *testing.T) {
 	}
 }
 
-// A statement of what happened sets the scene for the question after it, or explains the
-// question before it, and asks no agent of its own; a complaint is a request of its own.
+// A statement of what happened, or of what the user is doing, sets the scene for the question
+// after it, or explains the question before it, and asks no agent of its own; a complaint or
+// a worry is a request of its own.
 func TestRouteSceneSettingStatements(t *testing.T) {
-	m := New()
-	for _, tt := range []struct {
-		message string
-		want    []string
-	}{
-		{"my flight got cancelled last month and the airline refunded me, how many points do i have now?", []string{"ask_rewards"}},
-		{"my order never arrived, and how many points do i have?", []string{"ask_support", "ask_rewards"}},
-		{"booked a hotel in rome for the 12th, how many points do i have", []string{"ask_rewards"}},
-		{"is my flight delayed, and how many points do i have", []string{"ask_travel", "ask_rewards"}},
-		{"any deals on a big suitcase? we booked a trip to rome for june", []string{"ask_shop"}},
-		{"any deals on a big suitcase? also my refund never came through", []string{"ask_shop", "ask_support"}},
-	} {
-		msgs := routeMessages(orchestratorPrompt(3, conciergeAgents...), tt.message)
-		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)))
-		if err != nil {
-			t.Fatalf("GenerateContent(%q) error = %v", tt.message, err)
-		}
-		var got []string
-		for _, r := range routedCalls(t, resp.Choices[0]) {
-			got = append(got, r.Tool)
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("GenerateContent(%q) routed to %v, want %v", tt.message, got, tt.want)
-		}
-	}
+	checkRoutes(t, conciergeAgents, []routeCase{
+		{"two statements", []string{"my flight got cancelled last month and the airline refunded me, how many points do i have now?"}, []string{"ask_rewards"}},
+		{"no article", []string{"booked a hotel in rome for the 12th, how many points do i have"}, []string{"ask_rewards"}},
+		{"an aside on the way", []string{"just got back from rome, what a week. anyway how many points do i have now?"}, []string{"ask_rewards"}},
+		{"what the user is doing", []string{"we're flying to lisbon on friday, any deals on a big suitcase?"}, []string{"ask_shop"}},
+		{"an explanation after", []string{"any deals on a big suitcase? we booked a trip to rome for june"}, []string{"ask_shop"}},
+		{"a complaint", []string{"my order never arrived, and how many points do i have?"}, []string{"ask_support", "ask_rewards"}},
+		{"a complaint after", []string{"any deals on a big suitcase? also my refund never came through"}, []string{"ask_shop", "ask_support"}},
+		{"a question first", []string{"is my flight delayed, and how many points do i have"}, []string{"ask_travel", "ask_rewards"}},
+		{"a worry", []string{"I'm worried about my refund, and how many points do i have"}, []string{"ask_support", "ask_rewards"}},
+		{"an interest", []string{"I'm interested in the gold tier, where is my order?"}, []string{"ask_rewards", "ask_support"}},
+	})
 }

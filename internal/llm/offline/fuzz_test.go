@@ -164,3 +164,10 @@ func tenAgents() []agentFixture {
 		agentFixture{id: "courses", description: "Online courses: enrolments, deadlines, grades and certificates.", examples: []string{"when is my essay due", "what did i get on the quiz"}},
 	)
 }
+
+// BenchmarkRouteLongStory routes a rambling message of 400 clauses that tell what happened
+// before one question: the scene-setting pass must stay linear in the clauses.
+func BenchmarkRouteLongStory(b *testing.B) {
+	story := strings.Repeat("we walked to the station, ", 400) + "how many points do i have?"
+	benchRoute(b, New(), tenAgents(), story)
+}

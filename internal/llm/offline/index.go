@@ -22,7 +22,8 @@ const (
 )
 
 // docSource is the text that describes one candidate (a tool): its name, its
-// description and any example requests, plus side text that counts for less.
+// description and any example requests, in that order (the first text is the name), plus
+// side text that counts for less.
 type docSource struct {
 	texts []string
 	minor []string // e.g. parameter names and descriptions: weak evidence
@@ -50,7 +51,7 @@ type index struct {
 	// texts holds, per document, its texts as written, for the sentence encoder, which
 	// encodes them on first need into sents (see sentences).
 	texts    [][]string
-	names    map[string]bool // the terms of each document's first text, its name
+	names    map[string]bool // the terms of any document's name, its first text (see docSource)
 	sentOnce sync.Once
 	sents    [][][]float32
 }

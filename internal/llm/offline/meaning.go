@@ -135,10 +135,8 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 	if sims == nil {
 		return -1, 0
 	}
-	if top, s1, s2 := best(sims); top >= 0 && s1 >= sentenceFloor && s1-s2 >= sentenceMargin {
-		return top, s1
-	}
-	if top, s1, s2 := best(sims); top >= 0 && s1 >= sentenceLowFloor && s1-s2 >= sentenceMargin && s1-p.offTopicSim(text) >= offTopicMargin {
+	if top, s1, s2 := best(sims); top >= 0 && s1-s2 >= sentenceMargin &&
+		(s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-p.offTopicSim(text) >= offTopicMargin) {
 		return top, s1
 	}
 	if top, s := p.ix.closestInMeaning(stems); top >= 0 && leader(sims, 0) == top {

@@ -30,7 +30,6 @@ var phrasalVerbs = []struct {
 	{[]string{"fill", "fills", "filled", "filling"}, "in", []string{"complete"}},
 	{[]string{"fill", "fills", "filled", "filling"}, "out", []string{"complete"}},
 	{[]string{"mark", "marks", "marked", "marking"}, "down", []string{"discount"}},
-	{[]string{"pay", "pays", "paid", "paying"}, "with", []string{"redeem"}},
 	{[]string{"turn", "turns", "turned", "turning"}, "on", []string{"switch"}},
 	{[]string{"turn", "turns", "turned", "turning"}, "off", []string{"switch"}},
 }
@@ -39,14 +38,11 @@ var phrasalVerbs = []struct {
 var phrasalObjects = setOf("me", "it", "them", "him", "her", "us", "this", "that", "these", "those")
 
 // phrasalMeanings returns the words the phrasal verb starting at ws[i] means, if one does.
-// "use" a thing "to pay" or "to buy" is to redeem it: "can I use points to pay for the hotel".
+// Paying with points, or using them to pay, is redeeming them: "can I use points to pay for
+// the hotel". Paying with a card is not.
 func phrasalMeanings(ws []word, i int) []string {
-	if ws[i].lower == "use" {
-		for j := i + 2; j < len(ws) && j <= i+4; j++ {
-			if ws[j-1].lower == "to" && (ws[j].lower == "pay" || ws[j].lower == "buy") {
-				return []string{"redeem"}
-			}
-		}
+	if redeems(ws, i) {
+		return []string{"redeem"}
 	}
 	for _, pv := range phrasalVerbs {
 		for _, v := range pv.verbs {
@@ -64,3 +60,32 @@ func phrasalMeanings(ws []word, i int) []string {
 	}
 	return nil
 }
+
+// redeems reports whether ws[i] opens "use <points> to pay/buy" or "pay with <points>", with at
+// most one word (such as "my") before the points.
+func redeems(ws []word, i int) bool {
+	word := func(k int) string {
+		if k < len(ws) {
+			return ws[k].lower
+		}
+		return ""
+	}
+	units := func(k int) (next int, ok bool) { // "[my] points" at ws[k]
+		if !loyaltyUnits[word(k)] {
+			k++
+		}
+		return k + 1, loyaltyUnits[word(k)]
+	}
+	switch word(i) {
+	case "use", "using":
+		k, ok := units(i + 1)
+		return ok && word(k) == "to" && (word(k+1) == "pay" || word(k+1) == "buy")
+	case "pay", "paying":
+		_, ok := units(i + 2)
+		return word(i+1) == "with" && ok
+	}
+	return false
+}
+
+// loyaltyUnits are what a loyalty scheme pays out in.
+var loyaltyUnits = setOf("points", "miles", "credits", "stars", "rewards", "vouchers", "voucher")

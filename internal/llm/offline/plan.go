@@ -40,9 +40,12 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 	// An agent's name counts in full wherever it stands: "the outstanding balance for
 	// tutoring" asks the tutoring agent, not the one that keeps a points balance.
 	if p.substance {
-		qs = slices.Clone(qs)
+		cloned := false // the caller's terms are left alone
 		for i, q := range qs {
-			if p.ix.names[q.stem] && !lightNouns[q.stem] {
+			if q.weight < 1 && p.ix.names[q.stem] && !lightNouns[q.stem] {
+				if !cloned {
+					qs, cloned = slices.Clone(qs), true
+				}
 				qs[i].weight = 1
 			}
 		}
@@ -175,8 +178,13 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	contested := func(c int) bool { return c != top && sc[c] > 0 && sc[c] >= contestShare*sc[top] }
 	rival := false
 	for c := range sc {
-		rival = rival || contested(c)
+		if contested(c) {
+			rival = true
+			break
+		}
 	}
+	// A contest is read in any message of more than one word, though words after "from" or
+	// "for" count for less and make no full word: "when do i get back from the york trip".
 	if !single && (!rival || len(scanWords(text)) < 2) {
 		return top
 	}
@@ -215,16 +223,19 @@ func (p *planner) plan(text string) []intent {
 		}
 		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false, len(segs) == 1)
 	}
-	for i := range segs {
-		if labels[i] >= 0 && contextClause(text, segs, labels, i) {
+	for i, ctx := range contextClauses(text, segs, labels) {
+		if ctx {
 			labels[i] = labelUnmatched
 		}
 	}
 	// A statement after a question that only explains it asks nothing of its own (see
 	// afterthought): it joins the question.
-	for i := 1; i < len(segs); i++ {
-		if p.substance && labels[i] >= 0 && labels[i-1] >= 0 && labels[i] != labels[i-1] && afterthought(text, segs, i) {
-			labels[i] = labelUnmatched
+	if p.substance {
+		asked := slices.Clone(labels) // each clause is read against the labels as they were
+		for i := 1; i < len(segs); i++ {
+			if asked[i] >= 0 && asked[i-1] >= 0 && asked[i] != asked[i-1] && afterthought(text, segs, i) {
+				labels[i] = labelUnmatched
+			}
 		}
 	}
 	if p.substance {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -62,25 +63,20 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	}
 
 	intents := p.plan(text)
+	earlier := sync.OnceValue(func() []planned { return earlierPlans(p, req.earlierHumans(3)) }) // only follow-ups read it
 	// A follow-up continues the earlier subject when it names none of its own, or when it
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
-	// uses in passing ("noise cancelling headphones").
-	if (len(intents) == 0 || (pointsBack(text) && p.incidental(intents))) &&
-		looksLikeFollowUp(text) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
-		for _, prev := range req.earlierHumans(3) {
-			if in := p.plan(prev); len(in) > 0 {
-				for i := range in {
-					in[i].text = strings.TrimSpace(text) + earlierMarker + in[i].text + ")"
-				}
-				intents = in
-				break
+	// uses in passing ("noise cancelling headphones"), or when its words name the earlier
+	// subject nearly as strongly as the agent they chose (see keepSubject).
+	if looksLikeFollowUp(text) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
+		switch {
+		case len(intents) == 0 || pointsBack(text) && p.incidental(intents):
+			if prev := firstPlanned(earlier()); prev != nil {
+				intents = withEarlier(text, prev.intents)
 			}
+		case len(intents) == 1:
+			intents = keepSubject(p, text, intents, earlier())
 		}
-	}
-	// It also keeps the earlier subject when its words name it nearly as strongly as the agent
-	// they chose (see keepSubject).
-	if len(intents) == 1 && looksLikeFollowUp(text) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
-		intents = keepSubject(p, text, intents, req.earlierHumans(3))
 	}
 	if len(intents) == 0 {
 		if top, s := p.byMeaningOnly(text); top >= 0 {
@@ -92,7 +88,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	}
 	intents = p.dropPassingIntents(text, intents)
 	if pointsBack(text) {
-		carrySubject(p, intents, req.earlierHumans(3))
+		carrySubject(intents, earlier())
 	}
 	intents = keepStrongest(intents, parseCap(req.system))
 
@@ -120,21 +116,61 @@ func routingSources(system string, tools []llms.Tool) []docSource {
 // carrySubject gives each intent of a follow-up that points back ("can I cancel it?") the
 // earlier request the same sub-agent was asked, which says what "it" is: the sub-agent sees
 // one message, not the conversation.
-func carrySubject(p *planner, intents []intent, earlier []string) {
+func carrySubject(intents []intent, earlier []planned) {
 	for i := range intents {
 		if strings.Contains(intents[i].text, earlierMarker) {
 			continue
 		}
 	search:
 		for _, prev := range earlier {
-			for _, in := range p.plan(prev) {
+			for _, in := range prev.intents {
 				if in.tool == intents[i].tool {
-					intents[i].text = strings.TrimSpace(intents[i].text) + earlierMarker + in.text + ")"
+					intents[i].text = followUpText(intents[i].text, in.text)
 					break search
 				}
 			}
 		}
 	}
+}
+
+// planned is an earlier message of the conversation and the intents it was planned into.
+type planned struct {
+	text    string
+	intents []intent
+}
+
+// earlierPlans plans the earlier messages, newest first, once per turn.
+func earlierPlans(p *planner, earlier []string) []planned {
+	out := make([]planned, len(earlier))
+	for i, text := range earlier {
+		out[i] = planned{text: text, intents: p.plan(text)}
+	}
+	return out
+}
+
+// firstPlanned returns the newest earlier message that asked something, or nil.
+func firstPlanned(earlier []planned) *planned {
+	for i := range earlier {
+		if len(earlier[i].intents) > 0 {
+			return &earlier[i]
+		}
+	}
+	return nil
+}
+
+// withEarlier returns copies of an earlier message's intents that carry text, the follow-up.
+func withEarlier(text string, earlier []intent) []intent {
+	out := slices.Clone(earlier)
+	for i := range out {
+		out[i].text = followUpText(text, out[i].text)
+	}
+	return out
+}
+
+// followUpText joins a follow-up and the earlier request it leans on, the way the sub-agent
+// reads them: "can I cancel it? (earlier: where is my order)".
+func followUpText(text, earlier string) string {
+	return strings.TrimSpace(text) + earlierMarker + earlier + ")"
 }
 
 // pointsBack reports whether a short message leans on an earlier one through a word that
@@ -221,21 +257,15 @@ var secondPerson = setOf("you", "your", "yours", "yourself", "you're", "youre", 
 // keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
 // as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where
 // "book" is every agent's word), else intents.
-func keepSubject(p *planner, text string, intents []intent, earlier []string) []intent {
-	for _, prev := range earlier {
-		in := p.plan(prev)
-		if len(in) == 0 {
-			continue
-		}
-		if len(in) > 1 || in[0].tool == intents[0].tool {
-			return intents
-		}
-		sc := p.ix.score(queryTerms(scanWords(text)))
-		if sc[in[0].tool] <= 0 || sc[in[0].tool]*p.margin < sc[intents[0].tool] {
-			return intents
-		}
-		in[0].text = strings.TrimSpace(text) + earlierMarker + in[0].text + ")"
-		return in
+func keepSubject(p *planner, text string, intents []intent, earlier []planned) []intent {
+	prev := firstPlanned(earlier)
+	if prev == nil || len(prev.intents) > 1 || prev.intents[0].tool == intents[0].tool {
+		return intents
 	}
-	return intents
+	ws := scanWords(text)
+	sc := p.scores(text, queryTerms(ws))
+	if was := prev.intents[0].tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].tool] {
+		return intents
+	}
+	return withEarlier(text, prev.intents)
 }

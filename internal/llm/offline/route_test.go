@@ -472,41 +472,63 @@ func TestRouteVetoesAWordUsedInAnotherSense(t *testing.T) {
 	}
 }
 
-// An impersonal question about the world is answered directly even in an agent's own words,
-// while impersonal requests and questions an agent's trade answers still route.
-func TestRouteAnswersWorldQuestionsInAnAgentsWords(t *testing.T) {
-	streaming := agentFixture{id: "streaming", description: "TV and music streaming subscription: your plan and its price, your watchlist, what's new to watch, your devices, and pausing or cancelling.", examples: []string{"add the new dune film to my watchlist", "how much is the premium plan", "pause my subscription for a month"}}
-	dentist := agentFixture{id: "dentist", description: "Dental clinic: books, moves or cancels your dental appointments and cleanings, and says what treatments cost.", examples: []string{"book me a cleaning next week", "how much is a filling"}}
-	agents := append([]agentFixture{streaming, gardenAgent, dentist}, conciergeAgents...)
-	m := New()
-	for _, tt := range []struct {
-		message string
-		want    []string
-	}{
-		{"what year did netflix start", nil},
-		{"should i become a dentist or a doctor", nil},
-		{"should i book a cleaning before my crown", []string{"ask_dentist"}},
-		{"how do streaming services make money", nil},
-		{"is binge watching bad for your brain", nil},
-		{"how much is the premium plan these days", []string{"ask_streaming"}},
-		{"how do i say 'where is my package' in spanish", nil},
-		{"how do i change my delivery address", []string{"ask_support"}},
-		{"what is the best time to prune roses", []string{"ask_garden"}},
-		{"can the family plan be shared with my sister", []string{"ask_streaming"}},
-	} {
-		msgs := routeMessages(orchestratorPrompt(3, agents...), tt.message)
-		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
-		if err != nil {
-			t.Fatalf("GenerateContent(%q) error = %v", tt.message, err)
-		}
-		var got []string
-		for _, r := range routedCalls(t, resp.Choices[0]) {
-			got = append(got, r.Tool)
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("GenerateContent(%q) routed to %v, want %v", tt.message, got, tt.want)
-		}
+// routedTools returns the ask_ tools the model calls for the last of humans, the others being
+// the conversation before it.
+func routedTools(t *testing.T, m *Model, agents []agentFixture, humans ...string) []string {
+	t.Helper()
+	resp, err := m.GenerateContent(t.Context(), routeMessages(orchestratorPrompt(3, agents...), humans...), llms.WithTools(askTools(agents...)))
+	if err != nil {
+		t.Fatalf("GenerateContent(%q) error = %v", humans[len(humans)-1], err)
 	}
+	var got []string
+	for _, r := range routedCalls(t, resp.Choices[0]) {
+		got = append(got, r.Tool)
+	}
+	return got
+}
+
+// routeCase is a conversation (the last message is routed) and the tools it should call.
+type routeCase struct {
+	name   string
+	humans []string
+	want   []string
+}
+
+// checkRoutes routes each case among agents and reports the cases that call other tools.
+func checkRoutes(t *testing.T, agents []agentFixture, cases []routeCase) {
+	t.Helper()
+	m := New()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, routedTools(t, m, agents, tc.humans...)); diff != "" {
+				t.Errorf("%q routed differently (-want +got):\n%s", tc.humans[len(tc.humans)-1], diff)
+			}
+		})
+	}
+}
+
+var (
+	streamingAgent = agentFixture{id: "streaming", description: "TV and music streaming subscription: your plan and its price, your watchlist, what's new to watch, your devices, and pausing or cancelling.", examples: []string{"add the new dune film to my watchlist", "how much is the premium plan", "pause my subscription for a month"}}
+	dentistAgent   = agentFixture{id: "dentist", description: "Dental clinic: books, moves or cancels your dental appointments and cleanings, and says what treatments cost.", examples: []string{"book me a cleaning next week", "how much is a filling"}}
+)
+
+// An impersonal question about the world, or a question asking advice on life, is answered
+// directly even in an agent's own words, while impersonal requests and questions an agent's
+// trade answers still route.
+func TestRouteAnswersWorldQuestionsInAnAgentsWords(t *testing.T) {
+	agents := append([]agentFixture{streamingAgent, gardenAgent, dentistAgent}, conciergeAgents...)
+	checkRoutes(t, agents, []routeCase{
+		{"history", []string{"what year did netflix start"}, nil},
+		{"how a trade works", []string{"how do streaming services make money"}, nil},
+		{"a judgement", []string{"is binge watching bad for your brain"}, nil},
+		{"advice on life", []string{"should i become a dentist or a doctor"}, nil},
+		{"language", []string{"how do i say 'where is my package' in spanish"}, nil},
+		{"impersonal price question", []string{"how much is the premium plan these days"}, []string{"ask_streaming"}},
+		{"advice an agent gives", []string{"what is the best time to prune roses"}, []string{"ask_garden"}},
+		{"a request with a modal", []string{"can the family plan be shared with my sister"}, []string{"ask_streaming"}},
+		{"first-person advice on the service", []string{"should i book a cleaning before my crown"}, []string{"ask_dentist"}},
+		{"how to, on the service", []string{"how do i change my delivery address"}, []string{"ask_support"}},
+	})
 }
 
 // A one-clause message whose words name two agents nearly alike goes where its sentence
@@ -514,74 +536,28 @@ func TestRouteAnswersWorldQuestionsInAnAgentsWords(t *testing.T) {
 func TestRouteSettlesAContestByTheSentence(t *testing.T) {
 	dentist := agentFixture{id: "dentist", description: "Dental clinic: books, moves or cancels dental appointments and cleanings, shows treatment costs and what the dental plan covers.", examples: []string{"book me a cleaning next week", "how much is a filling", "does my plan cover a crown"}}
 	streaming := agentFixture{id: "streaming", description: "TV and music streaming subscription: your plan and its price, what you pay each month, your watchlist and devices.", examples: []string{"how much do i pay for my plan", "upgrade my plan to premium", "add this show to my watchlist"}}
-	agents := append([]agentFixture{dentist, streaming}, conciergeAgents...)
-	m := New()
-	for _, tt := range []struct {
-		message string
-		want    []string
-	}{
-		{"is there anything booked for me next month travel-wise", []string{"ask_travel"}},
-		{"is my cleaning booked for next month", []string{"ask_dentist"}},
-		{"how much do i pay for my plan each month", []string{"ask_streaming"}},
-	} {
-		msgs := routeMessages(orchestratorPrompt(3, agents...), tt.message)
-		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
-		if err != nil {
-			t.Fatalf("GenerateContent(%q) error = %v", tt.message, err)
-		}
-		var got []string
-		for _, r := range routedCalls(t, resp.Choices[0]) {
-			got = append(got, r.Tool)
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("GenerateContent(%q) routed to %v, want %v", tt.message, got, tt.want)
-		}
-	}
+	checkRoutes(t, append([]agentFixture{dentist, streaming}, conciergeAgents...), []routeCase{
+		{"the sentence settles it", []string{"is there anything booked for me next month travel-wise"}, []string{"ask_travel"}},
+		{"the words and the sentence agree", []string{"is my cleaning booked for next month"}, []string{"ask_dentist"}},
+		{"no contest", []string{"how much do i pay for my plan each month"}, []string{"ask_streaming"}},
+	})
 }
 
 // A faint request that no word routes still reaches the agent its sentence is near, when it
 // is clearly nearer to it than to idle chat or general knowledge.
 func TestRouteFaintRequestBySentence(t *testing.T) {
-	m := New()
-	for _, tt := range []struct {
-		message string
-		want    []string
-	}{
-		{"I was wondering if you could find us a B&B in Edinburgh for the festival", []string{"ask_travel"}},
-		{"lol ok", nil},
-	} {
-		msgs := routeMessages(orchestratorPrompt(3, conciergeAgents...), tt.message)
-		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)))
-		if err != nil {
-			t.Fatalf("GenerateContent(%q) error = %v", tt.message, err)
-		}
-		var got []string
-		for _, r := range routedCalls(t, resp.Choices[0]) {
-			got = append(got, r.Tool)
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("GenerateContent(%q) routed to %v, want %v", tt.message, got, tt.want)
-		}
-	}
+	checkRoutes(t, conciergeAgents, []routeCase{
+		{"faint request", []string{"I was wondering if you could find us a B&B in Edinburgh for the festival"}, []string{"ask_travel"}},
+		{"idle chat", []string{"lol ok"}, nil},
+	})
 }
 
 // "new" says which one of a thing, not what: it asks no agent whose texts offer new things.
 func TestRouteNewIsNoTradeWord(t *testing.T) {
 	cinema := agentFixture{id: "cinema", description: "Cinema tickets: showtimes, new films this week, booking and cancelling seats.", examples: []string{"what new films are showing this week", "book two seats for the 8pm showing", "cancel my tickets for friday"}}
-	agents := append([]agentFixture{cinema}, conciergeAgents...)
-	m := New()
-	msgs := routeMessages(orchestratorPrompt(3, agents...), "how much r the new galaxy buds")
-	resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range routedCalls(t, resp.Choices[0]) {
-		got = append(got, r.Tool)
-	}
-	if want := []string{"ask_shop"}; !slices.Equal(got, want) {
-		t.Errorf("routed to %v, want %v", got, want)
-	}
+	checkRoutes(t, append([]agentFixture{cinema}, conciergeAgents...), []routeCase{
+		{"a new product", []string{"how much r the new galaxy buds"}, []string{"ask_shop"}},
+	})
 }
 
 // A follow-up whose words name its earlier subject nearly as strongly as another agent keeps
@@ -589,39 +565,17 @@ func TestRouteNewIsNoTradeWord(t *testing.T) {
 func TestRouteFollowUpKeepsASubjectTheWordsLeaveOpen(t *testing.T) {
 	cinema := agentFixture{id: "cinema", description: "Cinema tickets: showtimes at your cinema, booking and cancelling seats, and your bookings.", examples: []string{"what's on tonight", "book two seats for the 8pm showing"}}
 	tutoring := agentFixture{id: "tutoring", description: "Private tutoring for your children: book lessons with a tutor, the lesson schedule and progress reports.", examples: []string{"book a maths lesson for sam on monday", "how is sam doing in french"}}
-	agents := []agentFixture{cinema, tutoring}
-	m := New()
-	for _, tt := range []struct {
-		humans []string
-		want   string
-	}{
-		{[]string{"what's on at the cinema saturday", "ok book 2 for the 7.30 one"}, "ask_cinema"},
-		{[]string{"how is sam doing in french", "ok book 2 for the 7.30 one"}, "ask_tutoring"},
-	} {
-		msgs := routeMessages(orchestratorPrompt(3, agents...), tt.humans...)
-		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := routedCalls(t, resp.Choices[0])
-		if len(got) != 1 || got[0].Tool != tt.want {
-			t.Errorf("after %q, %q routed to %v, want %s", tt.humans[0], tt.humans[1], got, tt.want)
-		}
-	}
+	checkRoutes(t, []agentFixture{cinema, tutoring}, []routeCase{
+		{"after showtimes", []string{"what's on at the cinema saturday", "ok book 2 for the 7.30 one"}, []string{"ask_cinema"}},
+		{"after a lesson", []string{"how is sam doing in french", "ok book 2 for the 7.30 one"}, []string{"ask_tutoring"}},
+	})
 }
 
 // An agent's name counts in full even where it only narrows the request.
 func TestRouteAgentNameCountsInFull(t *testing.T) {
 	tutoring := agentFixture{id: "tutoring", description: "Private tutoring for the user's children: books, moves or cancels lessons with a tutor, shows the lesson schedule, tutor feedback and progress reports, and lists tutoring invoices and what is still owed.", examples: []string{"book a maths lesson for emma on tuesday", "when is jack's next session with his tutor", "have i paid the tutoring invoice for october"}}
 	rewards := agentFixture{id: "rewards", description: "Loyalty points: your points balance, pending balance and points about to expire, your tier, and rewards to redeem.", examples: []string{"what's my points balance", "how much balance is pending", "what can i redeem"}}
-	agents := []agentFixture{rewards, tutoring}
-	m := New()
-	msgs := routeMessages(orchestratorPrompt(3, agents...), "whats the outstanding balance for tutoring")
-	resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(agents...)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := routedCalls(t, resp.Choices[0]); len(got) != 1 || got[0].Tool != "ask_tutoring" {
-		t.Errorf("routed to %v, want ask_tutoring", got)
-	}
+	checkRoutes(t, []agentFixture{rewards, tutoring}, []routeCase{
+		{"name after for", []string{"whats the outstanding balance for tutoring"}, []string{"ask_tutoring"}},
+	})
 }

@@ -1,7 +1,5 @@
 package offline
 
-import "strings"
-
 // qterm is one query term and how much it counts as evidence. Words of a message are not
 // equally telling: a general noun or a word describing the scope of a request says less
 // about which tool is meant than the thing asked for.
@@ -68,8 +66,7 @@ func queryTerms(ws []word) []qterm {
 		for _, m := range phrasalMeanings(ws, i) {
 			out = append(out, qterm{stem: stem(m), weight: phraseWeight})
 		}
-		// A bound on an amount is a price: "an espresso machine for under 150 bucks".
-		if isDigits(strings.TrimPrefix(w.lower, "$")) && priceLimitBefore(ws, i) {
+		if boundedPrice(ws, i) {
 			out = append(out, qterm{stem: stem("price"), weight: phraseWeight})
 		}
 		for _, p := range phraseExpansions {
@@ -114,3 +111,35 @@ func substantive(qs []qterm) []qterm {
 	}
 	return out
 }
+
+// boundedPrice reports whether ws[i] is an amount bounded the way a price is: "an espresso
+// machine for under 150 bucks", "anything below $80". A count of people, time or size is no
+// price: "kids under 12", "up to 6 people", "under 3 hours".
+func boundedPrice(ws []word, i int) bool {
+	if !isDigits(ws[i].lower) || !priceLimitBefore(ws, i) {
+		return false
+	}
+	if i+1 < len(ws) {
+		next := ws[i+1].lower
+		if currencyWords[next] {
+			return true
+		}
+		if !isStopword(next) {
+			return false // "6 people", "3 hours", "65 inches"
+		}
+	}
+	// "kids under 12": the bound says whom, not how much.
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if people[ws[k].lower] || ageNouns[ws[k].lower] {
+			return false
+		}
+	}
+	return true
+}
+
+// currencyWords name money after an amount.
+var currencyWords = setOf("bucks", "buck", "quid", "dollars", "dollar", "pounds", "pound", "euros", "euro",
+	"usd", "gbp", "eur", "dkk", "sek", "nok", "chf", "cad", "aud", "yen")
+
+// ageNouns are bounded by age: "kids under 12".
+var ageNouns = setOf("kid", "kids", "child", "children", "age", "ages", "aged", "year", "years", "old")

@@ -74,3 +74,28 @@ func TestArithmetic(t *testing.T) {
 		}
 	}
 }
+
+func TestBoundedPrice(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"an espresso machine for under 150 bucks", true},
+		{"need a new mattress under 400 quid, whats out there", true},
+		{"anything below $80?", true},
+		{"headphones up to 200", true},
+		{"do kids under 12 fly free", false},
+		{"a table for up to 6 people", false},
+		{"a tv under 65 inches", false},
+		{"flights under 3 hours", false},
+	} {
+		ws := scanWords(tt.text)
+		got := false
+		for i := range ws {
+			got = got || boundedPrice(ws, i)
+		}
+		if got != tt.want {
+			t.Errorf("boundedPrice in %q = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
