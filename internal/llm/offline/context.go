@@ -59,8 +59,8 @@ func contextClauses(text string, segs []segment, labels []int) []bool {
 
 // pointsAt reports whether a clause points back at something named before it.
 func pointsAt(ws []word) bool {
-	for _, w := range ws {
-		if backReferences[w.lower] {
+	for i, w := range ws {
+		if backReferences[w.lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) { // "that afternoon" says when
 			return true
 		}
 	}
@@ -177,13 +177,13 @@ var irregularPast = setOf("got", "had", "went", "bought", "made", "took", "left"
 var notPast = setOf("speed", "breed", "indeed", "exceed", "proceed", "succeed", "greed", "embed",
 	"hundred", "kindred", "sacred", "naked", "wicked", "beloved")
 
-// afterthought reports whether segment i (i > 0), after a question, only explains it: a
-// statement with no complaint in it that points back at the question ("how much is the
-// calculator, his tutor says he needs one") or tells what happened ("... ? I remember getting
-// an email about it").
+// afterthought reports whether segment i (i > 0), after a question or a request, only explains
+// it: a statement with no complaint in it that points back at it ("how much is the calculator,
+// his tutor says he needs one") or tells what happened or what the user is doing ("pause my
+// lens subscription, i'm off travelling around asia for two months").
 func afterthought(text string, segs []segment, i int) bool {
 	ws := segs[i].words
-	if len(ws) == 0 || !asks(text, segs, i-1) || asks(text, segs, i) {
+	if len(ws) == 0 || asks(text, segs, i) {
 		return false
 	}
 	plain := plainWordsOf(ws)

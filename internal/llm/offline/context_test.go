@@ -33,6 +33,8 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"no article", []string{"booked a hotel in rome for the 12th, how many points do i have"}, []string{"ask_rewards"}},
 		{"an aside on the way", []string{"just got back from rome, what a week. anyway how many points do i have now?"}, []string{"ask_rewards"}},
 		{"what the user is doing", []string{"we're flying to lisbon on friday, any deals on a big suitcase?"}, []string{"ask_shop"}},
+		{"what the user is doing, after", []string{"show me deals on backpacks, i'm off travelling around asia for two months"}, []string{"ask_shop"}},
+		{"a second request that says when", []string{"any deals on backpacks, and find me a hotel in lisbon that weekend"}, []string{"ask_shop", "ask_travel"}},
 		{"an explanation after", []string{"any deals on a big suitcase? we booked a trip to rome for june"}, []string{"ask_shop"}},
 		{"a complaint", []string{"my order never arrived, and how many points do i have?"}, []string{"ask_support", "ask_rewards"}},
 		{"a complaint after", []string{"any deals on a big suitcase? also my refund never came through"}, []string{"ask_shop", "ask_support"}},
