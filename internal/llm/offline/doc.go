@@ -13,16 +13,18 @@
 //     honouring an "at most N" cap in the prompt. A clause maps to at most one tool, and
 //     only when it clears a score and a margin over the runner-up on more than light nouns
 //     ("status", "time"); words narrowing a request ("coupons for travel gear") count for
-//     less than the thing asked for; a clause that only frames the next one ("before I
-//     buy, ...", "the shoes I sent back, how's that going") joins it instead of adding a
-//     tool. When the words choose no tool, the message is read as a sentence: one close to
-//     one tool's texts, and clearly closer than to any other, goes to that tool (the
-//     Universal Sentence Encoder Lite, a small transformer run in Go, see package encoder;
-//     GloVe word vectors, package vectors, settle ties between tools the words put level).
-//     Bare sums and asides are answered directly: greetings, thanks,
-//     small talk, creative asks ("tell me a joke about airports") and questions about how
-//     the world is that carry no personal stake ("why do flights get bumpy"), however many
-//     words they share with an agent;
+//     less than the thing asked for; a clause that only frames or explains another ("before
+//     I buy, ...", "the shoes I sent back, how's that going", "I moved house last month,
+//     can you update my address") joins it instead of adding a tool. When the words choose
+//     no tool, or leave room for doubt in a message of one clause, the message is read as a
+//     sentence (the Universal Sentence Encoder Lite, a small transformer run in Go, see
+//     package encoder): one clearly closest to one tool's texts goes to that tool, and one
+//     far from everything the words' tool says goes nowhere (GloVe word vectors, package
+//     vectors, settle ties between tools the words put level). Bare sums and asides are
+//     answered directly: greetings, thanks, small talk, creative asks ("tell me a joke about
+//     airports") and questions about how the world is, or asking advice on life, whose
+//     sentence is nearer to general knowledge than to any agent ("what year did netflix
+//     start"), however many words they share with an agent;
 //   - tool use: with other tools, it picks the best-matching tool(s) and fills their
 //     arguments from the JSON-schema parameters and the request text;
 //   - composition: when tool results follow the last user message, it narrates them the
@@ -35,7 +37,7 @@
 //
 // It is honest about what it is: it matches words, and the closeness in meaning of words and
 // sentences; it does not understand them. On language and agents it was not tuned on it
-// routes between two turns in three and four in five, depending on how far the users' words
+// routes between two turns in three and six in seven, depending on how far the users' words
 // are from the agents' texts (README, "Evals").
 //
 // Goroutine model: a [Model] is immutable after [New]; every call builds its own state,
