@@ -579,3 +579,14 @@ func TestRouteAgentNameCountsInFull(t *testing.T) {
 		{"name after for", []string{"whats the outstanding balance for tutoring"}, []string{"ask_tutoring"}},
 	})
 }
+
+// Words no agent's texts use can say what a message is about when the sentence agrees: the
+// louvre is a museum.
+func TestRouteUnmatchedWordsByMeaning(t *testing.T) {
+	museum := agentFixture{id: "museum", description: "Museum and gallery specialist: buys timed entry tickets for a date and time slot, and shows the user's upcoming museum visits. Lists the exhibitions on now or opening soon, with opening hours, and changes or cancels a booked visit.", examples: []string{"two tickets for the natural history museum saturday at 11", "whats on at the modern art gallery this month", "can i move my museum visit to next sunday"}}
+	optician := agentFixture{id: "optician", description: "Eye care specialist at the user's optician: books, moves or cancels an eye test. Tracks glasses and contact lens orders and says when they are ready to collect, and shows the latest prescription.", examples: []string{"book me an eye test next week", "are my new glasses ready yet", "when am i due for my next eye exam"}}
+	checkRoutes(t, append([]agentFixture{museum, optician}, conciergeAgents...), []routeCase{
+		{"a museum by name", []string{"can you get me into the louvre the next morning"}, []string{"ask_museum"}},
+		{"the words stand", []string{"book me an eye test friday morning"}, []string{"ask_optician"}},
+	})
+}
