@@ -46,6 +46,12 @@ func TestCompose(t *testing.T) {
 			want: "I found 7 rewards:\n- One hotel night\n- Coffee card\n- Socks\n- Earbuds\n- Gift card\n- and 2 more",
 		},
 		{
+			name: "a named thing's list is the list for it",
+			msgs: turnWithResults("how much is a kindle", [3]string{"compare_prices", `{"product":"kindle"}`,
+				`{"status":"ok","data":{"product":"Kindle Paperwhite","currency":"USD","quotes":[{"store":"Amazon","price":124.99,"in_stock":true},{"store":"Best Buy","price":149.99,"in_stock":true}]}}`}),
+			want: "I found 2 quotes for Kindle Paperwhite:\n- Amazon: $124.99, in stock\n- Best Buy: $149.99, in stock",
+		},
+		{
 			name: "ok empty list",
 			msgs: turnWithResults("coupons", [3]string{"list_coupons", `{}`, `{"status":"ok","data":{"coupons":[]}}`}),
 			want: "I didn't find any coupons.",

@@ -124,6 +124,12 @@ func (r renderer) object(obj []field, t topic) piece {
 			}
 		}
 	}
+	// A list of one named thing's records reads as the list for it: "I found 2 quotes for
+	// Kindle Paperwhite", not "The price: product Kindle Paperwhite" over "I found 2 quotes".
+	if len(facts) == 1 && nameLabels[facts[0].label] && facts[0].text != "" && len(blocks) == 1 && blocks[0].kind == pieceList {
+		blocks[0].found += " for " + facts[0].text
+		facts = nil
+	}
 	if len(facts) == 0 {
 		switch len(blocks) {
 		case 0:
@@ -144,6 +150,9 @@ func (r renderer) object(obj []field, t topic) piece {
 	}
 	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
+
+// nameLabels name the thing an object is about.
+var nameLabels = setOf("product", "name", "title", "item")
 
 // focusTopic names a single fact asked for: "your shipping address", or, for a label that
 // describes rather than names ("expiring soon"), what it describes: "points expiring soon".
