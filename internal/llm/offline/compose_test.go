@@ -52,6 +52,18 @@ func TestCompose(t *testing.T) {
 			want: "I found 2 quotes for Kindle Paperwhite:\n- Amazon: $124.99, in stock\n- Best Buy: $149.99, in stock",
 		},
 		{
+			name: "a list narrows to the thing the request names",
+			msgs: turnWithResults("where's my headphones order", [3]string{"list_recent_orders", `{}`,
+				`{"status":"ok","data":{"orders":[{"item":"Packing cubes","status":"processing"},{"item":"Sony headphones","status":"delivered"},{"item":"USB charger","status":"shipped"}]}}`}),
+			want: "I found 1 of 3 orders:\n- Sony headphones: delivered",
+		},
+		{
+			name: "a list the request names nothing of stays whole",
+			msgs: turnWithResults("where are my orders", [3]string{"list_recent_orders", `{}`,
+				`{"status":"ok","data":{"orders":[{"item":"Packing cubes","status":"processing"},{"item":"Sony headphones","status":"delivered"}]}}`}),
+			want: "I found 2 orders:\n- Packing cubes: processing\n- Sony headphones: delivered",
+		},
+		{
 			name: "ok empty list",
 			msgs: turnWithResults("coupons", [3]string{"list_coupons", `{}`, `{"status":"ok","data":{"coupons":[]}}`}),
 			want: "I didn't find any coupons.",

@@ -17,12 +17,16 @@ type renderer struct {
 	listLimit int
 	echoes    map[string]bool // the call's scalar arguments, normalised: not worth repeating
 	asked     string          // the user's request, lower-cased: ids it names are shown
+	tool      map[string]bool // the terms of the called tool's name: what it lists, not which
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
-	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked)}
+	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}}
 	if call == nil || call.FunctionCall == nil {
 		return r
+	}
+	for _, t := range terms(humanise(call.FunctionCall.Name)) {
+		r.tool[t] = true
 	}
 	var args map[string]any
 	if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) != nil {
@@ -249,7 +253,11 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		found = "1 " + singular(noun)
 	}
 	short := oneYear(arr)
-	if len(arr) > r.listLimit {
+	if hits := r.namedItems(arr, cur, short); len(hits) > 0 && len(hits) < len(arr) {
+		// "where's my headphones order" is answered with the headphones, among three orders.
+		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
+		arr = hits
+	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, cur, short)
 	}
 	var lines []string
@@ -266,6 +274,29 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		return piece{kind: pieceProse, text: "I found " + found + "."}
 	}
 	return piece{kind: pieceList, found: found, text: strings.Join(lines, "\n")}
+}
+
+// namedItems returns the records of arr that mention every word the request names a thing
+// by: its words that are not the called tool's ("order" for list_recent_orders), light nouns
+// or numbers. It returns nil when the request names no thing.
+func (r renderer) namedItems(arr []any, cur string, short bool) []any {
+	var named []string
+	for _, t := range terms(r.asked) {
+		if !r.tool[t] && !lightNouns[t] && !isNumberTerm(t) {
+			named = append(named, t)
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	var hits []any
+	for _, item := range arr {
+		ts := terms(r.item(item, cur, short))
+		if !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) }) {
+			hits = append(hits, item)
+		}
+	}
+	return hits
 }
 
 // askedFirst returns a list too long to show whole with the records that name a word of the
