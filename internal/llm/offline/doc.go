@@ -31,7 +31,8 @@
 //     way a concierge would: data reads by what its keys say (money, percentages, dates,
 //     sellers), what only echoes the call's arguments or serves machines (opaque ids,
 //     bookkeeping flags) is left out, each result gets a transition naming its topic (from
-//     the tool's name), and partial or unavailable data gets a plain acknowledgment;
+//     the tool's name), a list shows the records the request names ("1 of 3 orders"), or
+//     those first, and partial or unavailable data gets a plain acknowledgment;
 //   - summaries and chit-chat: with no tools, it summarises when the system prompt asks
 //     for it, and otherwise answers directly.
 //
