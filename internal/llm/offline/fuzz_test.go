@@ -19,6 +19,9 @@ func FuzzRoute(f *testing.F) {
 		"hotels in paris; oh and btw also plus then", "\x00\xff", "’’'-- --'", "I'm in New York City (earlier: x",
 		strings.Repeat("points and ", 200), "is", "why do", "tell me a joke about points", "how r u",
 		"did the", "deals for my", "for my daughter", "DL 1402 ÄÖ1234 éa123", "thanks!! bye",
+		"use my points to pay", "pay with", "use", "under 150 bucks", "up to", "kids under 12",
+		"we're flying out, anyway how many points", "I moved house, can you", "send it back",
+		"lovely day. anyway", "should i", "how do i say it in spanish", "what year did", "i'm",
 	} {
 		f.Add(s)
 	}
