@@ -37,7 +37,7 @@ func contextClause(text string, segs []segment, labels []int, i int, questionAhe
 	if subordinators[first] || questionAhead && sceneStatement(text, segs, i) {
 		return true
 	}
-	return topicOpeners[first] && pointsAt(segs[i+1].words)
+	return topicOpeners[first] && slices.ContainsFunc(segs[i+1].words, func(w word) bool { return backReferences[w.lower] })
 }
 
 // contextClauses returns, per segment, whether it only sets the scene (see contextClause),
@@ -57,7 +57,8 @@ func contextClauses(text string, segs []segment, labels []int) []bool {
 	return ctx
 }
 
-// pointsAt reports whether a clause points back at something named before it.
+// pointsAt reports whether a clause points back at something named before it; "this week"
+// and "that afternoon" say when.
 func pointsAt(ws []word) bool {
 	for i, w := range ws {
 		if backReferences[w.lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) { // "that afternoon" says when
@@ -186,9 +187,14 @@ func afterthought(text string, segs []segment, i int) bool {
 	if len(ws) == 0 || asks(text, segs, i) {
 		return false
 	}
-	plain := plainWordsOf(ws)
-	if questionOpeners[plain[0]] || modals[plain[0]] || slices.ContainsFunc(plain, func(w string) bool { return complaintWords[w] }) {
+	// A statement has a subject: "reset my password while you're at it" is a request.
+	if !statementOpeners[ws[0].lower] || slices.ContainsFunc(plainWordsOf(ws), func(w string) bool { return complaintWords[w] }) {
 		return false
 	}
 	return pointsAt(ws) || narrates(ws)
 }
+
+// statementOpeners open a statement: a subject or its determiner.
+var statementOpeners = setOf("the", "a", "an", "my", "our", "his", "her", "their", "your", "this",
+	"that", "these", "those", "i", "i'm", "im", "i've", "ive", "i'd", "we", "we're", "we've", "he",
+	"she", "they", "it", "it's", "its", "he's", "she's", "they're", "there", "there's")

@@ -127,6 +127,9 @@ func boundedPrice(ws []word, i int) bool {
 		if !isStopword(next) {
 			return false // "6 people", "3 hours", "65 inches"
 		}
+		if (next == "a" || next == "per") && i+2 < len(ws) && (timeNouns[ws[i+2].lower] || ws[i+2].lower == "night") {
+			return false // "under 150 a night" is a rate: a hotel's, a plan's
+		}
 	}
 	// "kids under 12": the bound says whom, not how much.
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
