@@ -37,24 +37,36 @@ func contextClause(text string, segs []segment, labels []int, i int, questionAhe
 	if subordinators[first] || questionAhead && sceneStatement(text, segs, i) {
 		return true
 	}
-	return topicOpeners[first] && slices.ContainsFunc(segs[i+1].words, func(w word) bool { return backReferences[w.lower] })
+	// A wish is no scene: "I want to freeze my class pass for 3 weeks and I need a hotel for
+	// those weeks" asks twice.
+	return topicOpeners[first] && labels[i+1] >= 0 && !complains(segs[i].words) &&
+		slices.ContainsFunc(segs[i+1].words, func(w word) bool { return backReferences[w.lower] })
 }
 
 // contextClauses returns, per segment, whether it only sets the scene (see contextClause),
 // reading the message from its end so that each segment knows whether a question follows.
 func contextClauses(text string, segs []segment, labels []int) []bool {
 	ctx := make([]bool, len(segs))
-	questionAhead := false // a question follows through statements of what happened and asides
+	// questionAhead: a question to some agent follows, through statements of what happened
+	// and asides. A question no agent's words answer ("can you check it's confirmed") is
+	// about the statement before it.
+	questionAhead := false
 	for i := len(segs) - 1; i >= 0; i-- {
 		ctx[i] = labels[i] >= 0 && contextClause(text, segs, labels, i, questionAhead)
 		switch {
 		case asks(text, segs, i):
-			questionAhead = true
+			questionAhead = labels[i] >= 0
 		case labels[i] >= 0 && !sceneStatement(text, segs, i):
 			questionAhead = false
 		}
 	}
 	return ctx
+}
+
+// complains reports whether a clause says something went wrong or the user wants something
+// (see complaintWords).
+func complains(ws []word) bool {
+	return slices.ContainsFunc(plainWordsOf(ws), func(w string) bool { return complaintWords[w] })
 }
 
 // pointsAt reports whether a clause points back at something named before it; "this week"
@@ -188,7 +200,7 @@ func afterthought(text string, segs []segment, i int) bool {
 		return false
 	}
 	// A statement has a subject: "reset my password while you're at it" is a request.
-	if !statementOpeners[ws[0].lower] || slices.ContainsFunc(plainWordsOf(ws), func(w string) bool { return complaintWords[w] }) {
+	if !statementOpeners[ws[0].lower] || complains(ws) {
 		return false
 	}
 	return pointsAt(ws) || narrates(ws)

@@ -36,6 +36,8 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"what the user is doing, after", []string{"show me deals on backpacks, i'm off travelling around asia for two months"}, []string{"ask_shop"}},
 		{"a second request that says when", []string{"any deals on backpacks, and find me a hotel in lisbon that weekend"}, []string{"ask_shop", "ask_travel"}},
 		{"an explanation after", []string{"any deals on a big suitcase? we booked a trip to rome for june"}, []string{"ask_shop"}},
+		{"a statement a question points back at", []string{"I booked a flight to Rome yesterday, can you check it's confirmed and find me deals on a suitcase"}, []string{"ask_travel", "ask_shop"}},
+		{"a wish is no scene", []string{"I want to return the jacket and I need a hotel in lisbon for that weekend"}, []string{"ask_support", "ask_travel"}},
 		{"a complaint", []string{"my order never arrived, and how many points do i have?"}, []string{"ask_support", "ask_rewards"}},
 		{"a complaint after", []string{"any deals on a big suitcase? also my refund never came through"}, []string{"ask_shop", "ask_support"}},
 		{"a question first", []string{"is my flight delayed, and how many points do i have"}, []string{"ask_travel", "ask_rewards"}},
