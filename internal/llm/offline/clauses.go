@@ -82,9 +82,11 @@ func hasBoundary(gap string) bool {
 	if strings.ContainsAny(gap, "?;!\n") {
 		return true
 	}
-	// "+" and "&" between spaces join two requests ("deals on tvs + my points"); inside a
-	// name ("AT&T") they do not.
-	if t := strings.TrimSpace(gap); (t == "+" || t == "&") && t != gap {
+	// "+" and "&" between spaces join two requests ("deals on tvs + my points"), and a dash
+	// between spaces parts them ("cancel my movie tickets for Friday - my flight's been
+	// moved"); inside a name ("AT&T", "Wi-Fi") they do not.
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(gap), ")"))
+	if (t == "+" || t == "&" || t == "-" || t == "–" || t == "—") && strings.HasSuffix(gap, " ") {
 		return true
 	}
 	for i := 0; i < len(gap); i++ {

@@ -65,6 +65,10 @@ func TestSplitClauses(t *testing.T) {
 		{"points oh and btw tier, plus trips then hotels", []string{"points", "tier", "trips", "hotels"}},
 		{"5,000 points as well as gold status", []string{"5,000 points", "gold status"}},
 		{"and", nil},
+		{"tickets for friday - my flight moved", []string{"tickets for friday", "my flight moved"}},
+		{"gold now — any sales", []string{"gold now", "any sales"}},
+		{"deals on tvs + my points", []string{"deals on tvs", "my points"}},
+		{"my AT&T bill and Wi-Fi", []string{"my AT&T bill", "Wi-Fi"}},
 	}
 	for _, tt := range tests {
 		var got []string
