@@ -192,19 +192,29 @@ var notPast = setOf("speed", "breed", "indeed", "exceed", "proceed", "succeed", 
 
 // afterthought reports whether segment i (i > 0), after a question or a request, only explains
 // it: a statement with no complaint in it that points back at it ("how much is the calculator,
-// his tutor says he needs one") or tells what happened or what the user is doing ("pause my
-// lens subscription, i'm off travelling around asia for two months").
+// his tutor says he needs one") or tells what the user did or is doing ("pause my lens
+// subscription, i'm off travelling around asia for two months"). What happened to something
+// else is news of its own: "show me tv deals, my flight left without me".
 func afterthought(text string, segs []segment, i int) bool {
 	ws := segs[i].words
-	if len(ws) == 0 || asks(text, segs, i) {
+	if len(ws) == 0 || asks(text, segs, i) || !asks(text, segs, i-1) && !commands(segs[i-1].words) {
 		return false
 	}
 	// A statement has a subject: "reset my password while you're at it" is a request.
 	if !statementOpeners[ws[0].lower] || complains(ws) {
 		return false
 	}
-	return pointsAt(ws) || narrates(ws)
+	return pointsAt(ws) || firstPerson[ws[0].lower] && narrates(ws)
 }
+
+// commands reports whether a clause opens as a request to do something: with a verb, not a
+// subject ("show me tv deals", "pause my subscription").
+func commands(ws []word) bool {
+	return len(ws) > 0 && !statementOpeners[ws[0].lower] && !questionOpeners[strings.ReplaceAll(ws[0].lower, "'", "")]
+}
+
+// firstPerson are the user as a subject.
+var firstPerson = setOf("i", "i'm", "im", "i've", "ive", "i'd", "we", "we're", "we've")
 
 // statementOpeners open a statement: a subject or its determiner.
 var statementOpeners = setOf("the", "a", "an", "my", "our", "his", "her", "their", "your", "this",

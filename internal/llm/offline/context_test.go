@@ -1,6 +1,11 @@
 package offline
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tmc/langchaingo/llms"
+)
 
 func TestNarrates(t *testing.T) {
 	for _, tt := range []struct {
@@ -38,10 +43,30 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"an explanation after", []string{"any deals on a big suitcase? we booked a trip to rome for june"}, []string{"ask_shop"}},
 		{"a statement a question points back at", []string{"I booked a flight to Rome yesterday, can you check it's confirmed and find me deals on a suitcase"}, []string{"ask_travel", "ask_shop"}},
 		{"a wish is no scene", []string{"I want to return the jacket and I need a hotel in lisbon for that weekend"}, []string{"ask_support", "ask_travel"}},
+		{"news after news", []string{"my flight got cancelled, my refund came through"}, []string{"ask_travel", "ask_support"}},
+		{"news after a request", []string{"show me tv deals, my flight left without me"}, []string{"ask_shop", "ask_travel"}},
 		{"a complaint", []string{"my order never arrived, and how many points do i have?"}, []string{"ask_support", "ask_rewards"}},
 		{"a complaint after", []string{"any deals on a big suitcase? also my refund never came through"}, []string{"ask_shop", "ask_support"}},
 		{"a question first", []string{"is my flight delayed, and how many points do i have"}, []string{"ask_travel", "ask_rewards"}},
 		{"a worry", []string{"I'm worried about my refund, and how many points do i have"}, []string{"ask_support", "ask_rewards"}},
 		{"an interest", []string{"I'm interested in the gold tier, where is my order?"}, []string{"ask_rewards", "ask_support"}},
 	})
+}
+
+// An unmatched clause that points back goes with the request before it: the travel agent is
+// asked to check the flight, the shop for the suitcase.
+func TestRoutePointingClauseJoinsTheRequestBefore(t *testing.T) {
+	m := New()
+	msgs := routeMessages(orchestratorPrompt(3, conciergeAgents...), "I booked a flight to Rome yesterday, can you check it's confirmed and find me deals on a suitcase")
+	resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(askTools(conciergeAgents...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []routed{
+		{"ask_travel", "I booked a flight to Rome yesterday, can you check it's confirmed"},
+		{"ask_shop", "find me deals on a suitcase"},
+	}
+	if diff := cmp.Diff(want, routedCalls(t, resp.Choices[0])); diff != "" {
+		t.Errorf("calls mismatch (-want +got):\n%s", diff)
+	}
 }

@@ -292,6 +292,12 @@ func (p *planner) plan(text string) []intent {
 			groups[n-1].to = i
 			groups[n-1].score = max(groups[n-1].score, scores[i])
 		} else {
+			// An unmatched clause that points back belongs to the group before it: in "I
+			// booked a flight to Rome, can you check it's confirmed and find me deals on a
+			// suitcase", "it" is the flight.
+			for n := len(groups); n > 0 && next < i && labels[next] == labelUnmatched && pointsAt(segs[next].words); next++ {
+				groups[n-1].to = next
+			}
 			groups = append(groups, group{tool: l, from: next, to: i, score: scores[i]})
 		}
 		next = i + 1
