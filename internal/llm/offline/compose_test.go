@@ -58,6 +58,18 @@ func TestCompose(t *testing.T) {
 			want: "I found 1 of 3 orders:\n- Sony headphones: delivered",
 		},
 		{
+			name: "a list stays whole when the request names what it does not want",
+			msgs: turnWithResults("my orders other than the headphones", [3]string{"list_recent_orders", `{}`,
+				`{"status":"ok","data":{"orders":[{"item":"Packing cubes","status":"processing"},{"item":"Sony headphones","status":"delivered"}]}}`}),
+			want: "I found 2 orders:\n- Packing cubes: processing\n- Sony headphones: delivered",
+		},
+		{
+			name: "a list the service chose by the call's words stays whole",
+			msgs: turnWithResults("any coupons for my headphones", [3]string{"list_coupons", `{"query":"headphones"}`,
+				`{"status":"ok","data":{"coupons":[{"title":"5 off anything"},{"title":"10% off headphones"}]}}`}),
+			want: "I found 2 coupons:\n- 5 off anything\n- 10% off headphones",
+		},
+		{
 			name: "a list the request names nothing of stays whole",
 			msgs: turnWithResults("where are my orders", [3]string{"list_recent_orders", `{}`,
 				`{"status":"ok","data":{"orders":[{"item":"Packing cubes","status":"processing"},{"item":"Sony headphones","status":"delivered"}]}}`}),

@@ -18,6 +18,7 @@ type renderer struct {
 	echoes    map[string]bool // the call's scalar arguments, normalised: not worth repeating
 	asked     string          // the user's request, lower-cased: ids it names are shown
 	tool      map[string]bool // the terms of the called tool's name: what it lists, not which
+	scoped    bool            // the call carried text arguments: the service chose already
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
@@ -37,6 +38,7 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 		case string:
 			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
 				r.echoes[s] = true
+				r.scoped = true
 			}
 		case float64:
 			r.echoes[strconv.FormatFloat(v, 'g', -1, 64)] = true
@@ -130,7 +132,7 @@ func (r renderer) object(obj []field, t topic) piece {
 	}
 	// A list of one named thing's records reads as the list for it: "I found 2 quotes for
 	// Kindle Paperwhite", not "The price: product Kindle Paperwhite" over "I found 2 quotes".
-	if len(facts) == 1 && nameLabels[facts[0].label] && facts[0].text != "" && len(blocks) == 1 && blocks[0].kind == pieceList {
+	if _, unmatched := unmatchedQuery(obj); !unmatched && len(facts) == 1 && nameLabels[facts[0].label] && facts[0].text != "" && len(blocks) == 1 && blocks[0].kind == pieceList {
 		blocks[0].found += " for " + facts[0].text
 		facts = nil
 	}
@@ -156,7 +158,7 @@ func (r renderer) object(obj []field, t topic) piece {
 }
 
 // nameLabels name the thing an object is about.
-var nameLabels = setOf("product", "name", "title", "item")
+var nameLabels = setOf("product", "item")
 
 // focusTopic names a single fact asked for: "your shipping address", or, for a label that
 // describes rather than names ("expiring soon"), what it describes: "points expiring soon".
@@ -280,6 +282,11 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 // by: its words that are not the called tool's ("order" for list_recent_orders), light nouns
 // or numbers. It returns nil when the request names no thing.
 func (r renderer) namedItems(arr []any, cur string, short bool) []any {
+	// A list the service chose by the call's own words ("coupons for headphones") may hold
+	// what applies to anything; and "other than the headphones" names what not to show.
+	if r.scoped || slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] }) {
+		return nil
+	}
 	var named []string
 	for _, t := range terms(r.asked) {
 		if !r.tool[t] && !lightNouns[t] && !isNumberTerm(t) {
@@ -298,6 +305,9 @@ func (r renderer) namedItems(arr []any, cur string, short bool) []any {
 	}
 	return hits
 }
+
+// negators turn the thing a request names into the thing it does not want.
+var negators = setOf("not", "except", "other", "besides", "apart", "without", "excluding", "but")
 
 // askedFirst returns a list too long to show whole with the records that name a word of the
 // request first, the others after them, each in the service's order: asked whether points pay
