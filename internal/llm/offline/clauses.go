@@ -38,7 +38,7 @@ func splitClauses(s string) []segment {
 		cur = segment{start: -1}
 	}
 	for i := 0; i < len(ws); {
-		if i > 0 && hasBoundary(s[ws[i-1].end:ws[i].start]) {
+		if i > 0 && (hasBoundary(s[ws[i-1].end:ws[i].start]) || dashBetween(s[ws[i-1].end:ws[i].start], ws, i)) {
 			flush()
 		}
 		if n := conjunctionAt(ws, i); n > 0 {
@@ -82,11 +82,9 @@ func hasBoundary(gap string) bool {
 	if strings.ContainsAny(gap, "?;!\n") {
 		return true
 	}
-	// "+" and "&" between spaces join two requests ("deals on tvs + my points"), and a dash
-	// between spaces parts them ("cancel my movie tickets for Friday - my flight's been
-	// moved"); inside a name ("AT&T", "Wi-Fi") they do not.
-	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(gap), ")"))
-	if (t == "+" || t == "&" || t == "-" || t == "–" || t == "—") && strings.HasSuffix(gap, " ") {
+	// "+" and "&" between spaces join two requests ("deals on tvs + my points"); inside a
+	// name ("AT&T") they do not.
+	if t := strings.TrimSpace(gap); (t == "+" || t == "&") && t != gap {
 		return true
 	}
 	for i := 0; i < len(gap); i++ {
@@ -95,6 +93,24 @@ func hasBoundary(gap string) bool {
 		}
 	}
 	return false
+}
+
+// dashBetween reports whether a dash with spaces on both sides parts two clauses: "cancel my
+// movie tickets for Friday - my flight's been moved". Between two numbers or codes it marks a
+// range ("9am - 5pm", "NYC - LAX", "june 3 - june 10"), and inside a word ("Wi-Fi") nothing.
+func dashBetween(gap string, ws []word, i int) bool {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(gap), ")"))
+	if t != "-" && t != "–" && t != "—" || !strings.HasPrefix(gap, " ") && !strings.HasPrefix(gap, ")") || !strings.HasSuffix(gap, " ") {
+		return false
+	}
+	// The range's far end may be a word away: "june 3 - june 10".
+	return !(rangeEnd(ws[i-1]) && (rangeEnd(ws[i]) || i+1 < len(ws) && rangeEnd(ws[i+1])))
+}
+
+// rangeEnd reports whether a word can end a range: it holds a digit, or it is a code in
+// capitals ("LAX").
+func rangeEnd(w word) bool {
+	return strings.ContainsAny(w.text, "0123456789") || len(w.text) <= 4 && w.text == strings.ToUpper(w.text) && w.text != strings.ToLower(w.text)
 }
 
 // extendLeft and extendRight widen a span over symbols glued to a word ("$100", "20%").

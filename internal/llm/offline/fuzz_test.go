@@ -22,6 +22,7 @@ func FuzzRoute(f *testing.F) {
 		"use my points to pay", "pay with", "use", "under 150 bucks", "up to", "kids under 12",
 		"we're flying out, anyway how many points", "I moved house, can you", "send it back",
 		"lovely day. anyway", "should i", "how do i say it in spanish", "what year did", "i'm",
+		"a – b", "— —", " - ", "9am - 5pm - my points", "(yay) - deals",
 	} {
 		f.Add(s)
 	}

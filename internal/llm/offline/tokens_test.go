@@ -67,8 +67,10 @@ func TestSplitClauses(t *testing.T) {
 		{"and", nil},
 		{"tickets for friday - my flight moved", []string{"tickets for friday", "my flight moved"}},
 		{"gold now — any sales", []string{"gold now", "any sales"}},
-		{"deals on tvs + my points", []string{"deals on tvs", "my points"}},
-		{"my AT&T bill and Wi-Fi", []string{"my AT&T bill", "Wi-Fi"}},
+		{"open 9am - 5pm?", []string{"open 9am - 5pm"}},
+		{"flights NYC - LAX", []string{"flights NYC - LAX"}},
+		{"hotels june 3 - june 10", []string{"hotels june 3 - june 10"}},
+		{"tvs- my points", []string{"tvs- my points"}},
 	}
 	for _, tt := range tests {
 		var got []string

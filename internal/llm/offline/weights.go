@@ -127,7 +127,7 @@ func boundedPrice(ws []word, i int) bool {
 		if !isStopword(next) {
 			return false // "6 people", "3 hours", "65 inches"
 		}
-		if (next == "a" || next == "per") && i+2 < len(ws) && (timeNouns[ws[i+2].lower] || ws[i+2].lower == "night") {
+		if (next == "a" || next == "per") && i+2 < len(ws) && (timeNouns[ws[i+2].lower] || rateUnits[ws[i+2].lower]) {
 			return false // "under 150 a night" is a rate: a hotel's, a plan's
 		}
 	}
@@ -139,6 +139,9 @@ func boundedPrice(ws []word, i int) bool {
 	}
 	return true
 }
+
+// rateUnits, after "a" or "per", make an amount a rate: "per person", "an hour".
+var rateUnits = setOf("day", "hour", "person", "head", "guest", "adult", "kg", "mile", "km")
 
 // currencyWords name money after an amount.
 var currencyWords = setOf("bucks", "buck", "quid", "dollars", "dollar", "pounds", "pound", "euros", "euro",

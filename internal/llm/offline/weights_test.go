@@ -88,6 +88,8 @@ func TestBoundedPrice(t *testing.T) {
 		{"a table for up to 6 people", false},
 		{"a tv under 65 inches", false},
 		{"flights under 3 hours", false},
+		{"a hotel under 150 a night", false},
+		{"dinner under 40 per person", false},
 	} {
 		ws := scanWords(tt.text)
 		got := false
