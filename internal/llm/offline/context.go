@@ -26,7 +26,7 @@ var backReferences = setOf("it", "its", "it's", "that", "this", "them", "those",
 // got cancelled and the airline refunded me, do I need to put that on my tax return?" asks
 // the tax agent alone, and "just got back from the museum, lovely day. anyway how many points
 // do i have now?" the rewards agent. A clause ending in a question mark asks something itself.
-func contextClause(text string, segs []segment, labels []int, i int, questionAhead bool) bool {
+func contextClause(text string, segs []segment, labels []int, i int, sceneBeforeQuestion bool) bool {
 	if i+1 >= len(segs) || labels[i+1] == labelEmpty || len(segs[i].words) == 0 {
 		return false
 	}
@@ -34,7 +34,7 @@ func contextClause(text string, segs []segment, labels []int, i int, questionAhe
 		return false
 	}
 	first := segs[i].words[0].lower
-	if subordinators[first] || questionAhead && sceneStatement(text, segs, i) {
+	if subordinators[first] || sceneBeforeQuestion {
 		return true
 	}
 	// A wish is no scene: "I want to freeze my class pass for 3 weeks and I need a hotel for
@@ -52,11 +52,13 @@ func contextClauses(text string, segs []segment, labels []int) []bool {
 	// about the statement before it.
 	questionAhead := false
 	for i := len(segs) - 1; i >= 0; i-- {
-		ctx[i] = labels[i] >= 0 && contextClause(text, segs, labels, i, questionAhead)
+		question := asks(text, segs, i)
+		scene := !question && sceneStatement(segs[i].words)
+		ctx[i] = labels[i] >= 0 && contextClause(text, segs, labels, i, questionAhead && scene)
 		switch {
-		case asks(text, segs, i):
+		case question:
 			questionAhead = labels[i] >= 0
-		case labels[i] >= 0 && !sceneStatement(text, segs, i):
+		case labels[i] >= 0 && !scene:
 			questionAhead = false
 		}
 	}
@@ -115,16 +117,15 @@ var subjectContractions = setOf("we're", "i'm", "i've", "we've", "i'd", "we'd", 
 // ...", "anyway how many points do i have".
 var pivots = setOf("but", "and", "so", "anyway", "anyhow", "ok", "okay", "well", "now")
 
-// sceneStatement reports whether segment i is a statement, not a question, that tells what
-// happened or what the user is doing (see narrates).
-func sceneStatement(text string, segs []segment, i int) bool {
-	ws := segs[i].words
+// sceneStatement reports whether a clause that asks nothing (see asks) is a statement that
+// tells what happened or what the user is doing (see narrates).
+func sceneStatement(ws []word) bool {
 	if len(ws) == 0 {
 		return false
 	}
 	first := strings.ReplaceAll(ws[0].lower, "'", "")
 	opener := (questionOpeners[first] || modals[first]) && !subjectContractions[ws[0].lower]
-	return !opener && !asks(text, segs, i) && narrates(ws)
+	return !opener && narrates(ws)
 }
 
 // modals open a request when the assistant or the user follows: "can you", "could i".
@@ -217,6 +218,11 @@ func commands(ws []word) bool {
 var firstPerson = setOf("i", "i'm", "im", "i've", "ive", "i'd", "we", "we're", "we've")
 
 // statementOpeners open a statement: a subject or its determiner.
-var statementOpeners = setOf("the", "a", "an", "my", "our", "his", "her", "their", "your", "this",
-	"that", "these", "those", "i", "i'm", "im", "i've", "ive", "i'd", "we", "we're", "we've", "he",
-	"she", "they", "it", "it's", "its", "he's", "she's", "they're", "there", "there's")
+var statementOpeners = func() map[string]bool {
+	out := setOf("his", "her", "their", "your", "we're", "he", "she", "they", "it", "it's", "its",
+		"he's", "she's", "they're", "there", "there's")
+	for w := range topicOpeners {
+		out[w] = true
+	}
+	return out
+}()

@@ -44,22 +44,27 @@ func phrasalMeanings(ws []word, i int) []string {
 	if redeems(ws, i) {
 		return []string{"redeem"}
 	}
-	for _, pv := range phrasalVerbs {
-		for _, v := range pv.verbs {
-			if ws[i].lower != v {
-				continue
-			}
-			j := i + 1
-			if j < len(ws) && phrasalObjects[ws[j].lower] {
-				j++
-			}
-			if j < len(ws) && ws[j].lower == pv.particle {
-				return pv.means
-			}
-		}
+	j := i + 1
+	if j < len(ws) && phrasalObjects[ws[j].lower] {
+		j++
+	}
+	if j < len(ws) {
+		return phrasalByForm[[2]string{ws[i].lower, ws[j].lower}]
 	}
 	return nil
 }
+
+// phrasalByForm indexes phrasalVerbs by verb form and particle: queryTerms asks for every
+// word of every clause.
+var phrasalByForm = func() map[[2]string][]string {
+	out := map[[2]string][]string{}
+	for _, pv := range phrasalVerbs {
+		for _, v := range pv.verbs {
+			out[[2]string{v, pv.particle}] = pv.means
+		}
+	}
+	return out
+}()
 
 // redeems reports whether ws[i] opens "use <points> to pay/buy" or "pay with <points>", with at
 // most one word (such as "my") before the points.

@@ -17,12 +17,14 @@ type renderer struct {
 	listLimit int
 	echoes    map[string]bool // the call's scalar arguments, normalised: not worth repeating
 	asked     string          // the user's request, lower-cased: ids it names are shown
+	askedTerm []string        // the request's terms
 	tool      map[string]bool // the terms of the called tool's name: what it lists, not which
 	scoped    bool            // the call carried text arguments: the service chose already
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}}
+	r.askedTerm = terms(r.asked)
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
@@ -255,12 +257,22 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		found = "1 " + singular(noun)
 	}
 	short := oneYear(arr)
-	if hits := r.namedItems(arr, cur, short); len(hits) > 0 && len(hits) < len(arr) {
+	var itemTerms [][]string // rendered once, for whichever of the two below needs them
+	termsOf := func() [][]string {
+		if itemTerms == nil {
+			itemTerms = make([][]string, len(arr))
+			for i, item := range arr {
+				itemTerms[i] = terms(r.item(item, cur, short))
+			}
+		}
+		return itemTerms
+	}
+	if hits := r.namedItems(arr, termsOf); len(hits) > 0 && len(hits) < len(arr) {
 		// "where's my headphones order" is answered with the headphones, among three orders.
 		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
 		arr = hits
 	} else if len(arr) > r.listLimit {
-		arr = r.askedFirst(arr, cur, short)
+		arr = r.askedFirst(arr, termsOf)
 	}
 	var lines []string
 	for i, item := range arr {
@@ -281,14 +293,14 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 // namedItems returns the records of arr that mention every word the request names a thing
 // by: its words that are not the called tool's ("order" for list_recent_orders), light nouns
 // or numbers. It returns nil when the request names no thing.
-func (r renderer) namedItems(arr []any, cur string, short bool) []any {
+func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	// A list the service chose by the call's own words ("coupons for headphones") may hold
 	// what applies to anything; and "other than the headphones" names what not to show.
 	if r.scoped || slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] }) {
 		return nil
 	}
 	var named []string
-	for _, t := range terms(r.asked) {
+	for _, t := range r.askedTerm {
 		if !r.tool[t] && !lightNouns[t] && !isNumberTerm(t) {
 			named = append(named, t)
 		}
@@ -296,13 +308,9 @@ func (r renderer) namedItems(arr []any, cur string, short bool) []any {
 	if len(named) == 0 {
 		return nil
 	}
-	var hits []any
-	for _, item := range arr {
-		ts := terms(r.item(item, cur, short))
-		if !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) }) {
-			hits = append(hits, item)
-		}
-	}
+	hits, _ := partition(arr, itemTerms(), func(ts []string) bool {
+		return !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) })
+	})
 	return hits
 }
 
@@ -312,26 +320,30 @@ var negators = setOf("not", "except", "other", "besides", "apart", "without", "e
 // askedFirst returns a list too long to show whole with the records that name a word of the
 // request first, the others after them, each in the service's order: asked whether points pay
 // for "the hotel", the reply shows the hotel night rather than "and 2 more".
-func (r renderer) askedFirst(arr []any, cur string, short bool) []any {
-	asked := map[string]bool{}
-	for _, t := range terms(r.asked) {
-		asked[t] = true
-	}
-	if len(asked) == 0 {
+func (r renderer) askedFirst(arr []any, itemTerms func() [][]string) []any {
+	if len(r.askedTerm) == 0 {
 		return arr
 	}
-	var hits, rest []any
-	for _, item := range arr {
-		if slices.ContainsFunc(terms(r.item(item, cur, short)), func(t string) bool { return asked[t] }) {
+	hits, rest := partition(arr, itemTerms(), func(ts []string) bool {
+		return slices.ContainsFunc(ts, func(t string) bool { return slices.Contains(r.askedTerm, t) })
+	})
+	if len(hits) == 0 || len(rest) == 0 {
+		return arr
+	}
+	return append(hits, rest...)
+}
+
+// partition splits arr, whose items have itemTerms, into those whose terms satisfy keep and
+// the others, each in arr's order.
+func partition(arr []any, itemTerms [][]string, keep func([]string) bool) (hits, rest []any) {
+	for i, item := range arr {
+		if keep(itemTerms[i]) {
 			hits = append(hits, item)
 		} else {
 			rest = append(rest, item)
 		}
 	}
-	if len(hits) == 0 || len(rest) == 0 {
-		return arr
-	}
-	return append(hits, rest...)
+	return hits, rest
 }
 
 func (r renderer) scalarList(key string, arr []any) string {
