@@ -45,7 +45,11 @@ func contextClause(text string, segs []segment, labels []int, i int, sceneBefore
 
 // contextClauses returns, per segment, whether it only sets the scene (see contextClause),
 // reading the message from its end so that each segment knows whether a question follows.
-func contextClauses(text string, segs []segment, labels []int) []bool {
+//
+// firm says which labelled segments name their candidate in more than passing (see
+// index.inPassing): only such a question makes the statements before it its scene, since
+// "what happened" after "my phone bill is way higher than usual" asks about the bill.
+func contextClauses(text string, segs []segment, labels []int, firm []bool) []bool {
 	ctx := make([]bool, len(segs))
 	// questionAhead: a question to some agent follows, through statements of what happened
 	// and asides. A question no agent's words answer ("can you check it's confirmed") is
@@ -53,11 +57,17 @@ func contextClauses(text string, segs []segment, labels []int) []bool {
 	questionAhead := false
 	for i := len(segs) - 1; i >= 0; i-- {
 		question := asks(text, segs, i)
-		scene := !question && sceneStatement(segs[i].words)
+		wish := !question && wishes(segs[i].words)
+		scene := !question && !wish && sceneStatement(segs[i].words)
 		ctx[i] = labels[i] >= 0 && contextClause(text, segs, labels, i, questionAhead && scene)
 		switch {
+		case wish:
+			// A wish asks too ("now I need a catering quote"), but one no agent's words
+			// answer leads on to what follows: "so I want to treat them - what gift cards
+			// can I get".
+			questionAhead = questionAhead || firm[i]
 		case question:
-			questionAhead = labels[i] >= 0
+			questionAhead = firm[i]
 		case labels[i] >= 0 && !scene:
 			questionAhead = false
 		}
@@ -108,6 +118,40 @@ func asks(text string, segs []segment, i int) bool {
 	return len(ws) > 1 && modals[ws[0]] && (secondPerson[ws[1]] || ws[1] == "i")
 }
 
+// wishes reports whether a clause says what the user wants, which asks as plainly as a
+// question: "now I need a catering quote for 30", "what I need now is a sale on a frame",
+// "we'd love a photo book".
+func wishes(ws []word) bool {
+	plain := plainWordsOf(ws)
+	for i, w := range plain {
+		if !wishers[w] {
+			continue
+		}
+		j := i + 1
+		for j < len(plain) && wishAdverbs[plain[j]] {
+			j++
+		}
+		if j == len(plain) {
+			return false
+		}
+		switch v := plain[j]; {
+		case v == "need" || v == "want" || v == "wanna":
+			return true
+		case (v == "like" || v == "love") && (w == "id" || w == "wed" || plain[j-1] == "would"):
+			return true
+		case v == "looking" && j+1 < len(plain) && plain[j+1] == "for" && (w == "im" || w == "were"):
+			return true
+		}
+	}
+	return false
+}
+
+// wishers are the user as the subject of a wish.
+var wishers = setOf("i", "we", "id", "wed", "im", "were")
+
+// wishAdverbs may stand between the user and the wish: "I just need", "we'd really love".
+var wishAdverbs = setOf("just", "really", "also", "now", "actually", "still", "only", "would", "do", "kinda", "kind", "of")
+
 // subjectContractions open a statement, though without the apostrophe some read as a
 // question's opener: "we're flying out on friday" is no "were".
 var subjectContractions = setOf("we're", "i'm", "i've", "we've", "i'd", "we'd", "i'll", "we'll",
@@ -125,8 +169,32 @@ func sceneStatement(ws []word) bool {
 	}
 	first := strings.ReplaceAll(ws[0].lower, "'", "")
 	opener := (questionOpeners[first] || modals[first]) && !subjectContractions[ws[0].lower]
-	return !opener && narrates(ws)
+	return !opener && (narrates(ws) || describes(ws))
 }
+
+// describes reports whether a statement says how things stand, with no complaint or wish in
+// it: "the flights are sorted", "she's mad about snowboarding", "I have 12000 points with
+// you". It needs a subject and a verb: a bare noun phrase ("my points balance") asks for what
+// it names.
+func describes(ws []word) bool {
+	if !statementOpeners[ws[0].lower] || complains(ws) {
+		return false
+	}
+	plain := plainWordsOf(ws)
+	if subjects[plain[0]] {
+		return true
+	}
+	return slices.ContainsFunc(plain[1:], func(w string) bool { return stateVerbs[w] || irregularPast[w] })
+}
+
+// subjects are pronouns that open a clause as its subject, so a verb follows.
+var subjects = setOf("i", "we", "he", "she", "they", "it", "there", "im", "ive", "id", "ill", "were",
+	"weve", "wed", "hes", "shes", "theyre", "theyve", "thats", "theres", "youre")
+
+// stateVerbs say how things stand: "the flights are sorted", "the lift passes cost a fortune".
+var stateVerbs = setOf("is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "will",
+	"would", "can", "could", "should", "might", "may", "must", "looks", "look", "looked", "seems",
+	"seem", "feels", "feel", "sounds", "sound", "cost", "costs")
 
 // modals open a request when the assistant or the user follows: "can you", "could i".
 var modals = setOf("can", "could", "would", "will")
@@ -180,7 +248,7 @@ var complaintWords = setOf("not", "never", "no", "cant", "cannot", "couldnt", "d
 	"wont", "wasnt", "isnt", "havent", "hasnt", "want", "wanted", "need", "needed", "wrong", "broken",
 	"broke", "missing", "lost", "still", "yet", "again", "twice", "late", "damaged", "charged", "problem",
 	"trouble", "error", "stuck", "unable", "worried", "annoyed", "frustrated", "disappointed", "confused",
-	"upset", "angry")
+	"upset", "angry", "keep", "keeps", "interested", "wondering", "hoping", "curious", "wish")
 
 // irregularPast are common past forms that do not end in -ed.
 var irregularPast = setOf("got", "had", "went", "bought", "made", "took", "left", "came", "paid", "sent",

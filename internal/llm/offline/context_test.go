@@ -50,6 +50,12 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"a question first", []string{"is my flight delayed, and how many points do i have"}, []string{"ask_travel", "ask_rewards"}},
 		{"a worry", []string{"I'm worried about my refund, and how many points do i have"}, []string{"ask_support", "ask_rewards"}},
 		{"an interest", []string{"I'm interested in the gold tier, where is my order?"}, []string{"ask_rewards", "ask_support"}},
+		{"how things stand", []string{"the hotel is booked and the flights are sorted, so what deals are there on sun cream?"}, []string{"ask_shop"}},
+		{"a pronoun's state", []string{"she's mad about travelling. where's my order with her present?"}, []string{"ask_support"}},
+		{"a wish after a scene", []string{"I used my points last month for a hotel voucher. Now I need a deal on headphones"}, []string{"ask_shop"}},
+		{"a wish no agent answers leads on", []string{"our trip got cancelled, so I want to treat myself - what can I get with my points"}, []string{"ask_rewards"}},
+		{"a bare noun phrase asks", []string{"deals on sneakers, my points balance and where my order is"}, []string{"ask_shop", "ask_rewards", "ask_support"}},
+		{"a question in passing asks about the statement", []string{"my points balance is way lower than usual, what happened"}, []string{"ask_rewards"}},
 	})
 }
 

@@ -258,7 +258,11 @@ func (p *planner) plan(text string) []intent {
 		}
 		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false, len(segs) == 1)
 	}
-	for i, ctx := range contextClauses(text, segs, labels) {
+	firm := make([]bool, len(segs))
+	for i, l := range labels {
+		firm[i] = l >= 0 && (!p.substance || !p.ix.inPassing(clauseTerms[i], l))
+	}
+	for i, ctx := range contextClauses(text, segs, labels, firm) {
 		if ctx {
 			labels[i] = labelUnmatched
 		}
