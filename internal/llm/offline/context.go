@@ -27,14 +27,18 @@ var backReferences = setOf("it", "its", "it's", "that", "this", "them", "those",
 // the tax agent alone, and "just got back from the museum, lovely day. anyway how many points
 // do i have now?" the rewards agent. A clause ending in a question mark asks something itself.
 func contextClause(text string, segs []segment, labels []int, i int, sceneBeforeQuestion bool) bool {
-	if i+1 >= len(segs) || labels[i+1] == labelEmpty || len(segs[i].words) == 0 {
+	if i+1 >= len(segs) || len(segs[i].words) == 0 || strings.Contains(text[segs[i].end:segs[i+1].start], "?") {
 		return false
 	}
-	if strings.Contains(text[segs[i].end:segs[i+1].start], "?") {
+	// A pivot on its own ("Anyway,") stands between a scene and its question.
+	if sceneBeforeQuestion {
+		return true
+	}
+	if labels[i+1] == labelEmpty {
 		return false
 	}
 	first := segs[i].words[0].lower
-	if subordinators[first] || sceneBeforeQuestion {
+	if subordinators[first] {
 		return true
 	}
 	// A wish is no scene: "I want to freeze my class pass for 3 weeks and I need a hotel for
@@ -61,6 +65,9 @@ func contextClauses(text string, segs []segment, labels []int, firm []bool) []bo
 		scene := !question && !wish && sceneStatement(segs[i].words)
 		ctx[i] = labels[i] >= 0 && contextClause(text, segs, labels, i, questionAhead && scene)
 		switch {
+		case labels[i] >= 0 && !question && !wish && !scene && commands(afterPivots(segs[i].words)):
+			// A request asks too: "Now: book me a private snowboard lesson".
+			questionAhead = firm[i]
 		case wish:
 			// A wish asks too ("now I need a catering quote"), but one no agent's words
 			// answer leads on to what follows: "so I want to treat them - what gift cards
@@ -152,6 +159,14 @@ var wishers = setOf("i", "we", "id", "wed", "im", "were")
 // wishAdverbs may stand between the user and the wish: "I just need", "we'd really love".
 var wishAdverbs = setOf("just", "really", "also", "now", "actually", "still", "only", "would", "do", "kinda", "kind", "of")
 
+// afterPivots returns a clause's words from the first that is no pivot.
+func afterPivots(ws []word) []word {
+	for len(ws) > 0 && pivots[strings.ReplaceAll(ws[0].lower, "'", "")] {
+		ws = ws[1:]
+	}
+	return ws
+}
+
 // subjectContractions open a statement, though without the apostrophe some read as a
 // question's opener: "we're flying out on friday" is no "were".
 var subjectContractions = setOf("we're", "i'm", "i've", "we've", "i'd", "we'd", "i'll", "we'll",
@@ -169,8 +184,27 @@ func sceneStatement(ws []word) bool {
 	}
 	first := strings.ReplaceAll(ws[0].lower, "'", "")
 	opener := (questionOpeners[first] || modals[first]) && !subjectContractions[ws[0].lower]
-	return !opener && (narrates(ws) || describes(ws))
+	return !opener && !imperative(ws) && (narrates(ws) || describes(ws))
 }
+
+// imperative reports whether a clause opens with a verb that asks for something to be done:
+// "check if my package shipped" is a request, though "shipped" tells what happened.
+func imperative(ws []word) bool {
+	ws = afterPivots(ws)
+	for len(ws) > 0 && (ws[0].lower == "please" || ws[0].lower == "pls") {
+		ws = ws[1:]
+	}
+	return len(ws) > 0 && requestVerbs[ws[0].lower]
+}
+
+// requestVerbs open a request in the imperative. Their past forms differ ("made", "sorted"),
+// so a subjectless narration ("sorted my points out earlier") is not taken for one.
+var requestVerbs = setOf("check", "find", "show", "tell", "give", "book", "get", "cancel", "change",
+	"move", "look", "search", "send", "help", "track", "update", "reset", "add", "remove", "order",
+	"buy", "reserve", "pause", "skip", "swap", "upgrade", "renew", "compare", "list", "sign", "put",
+	"let", "make", "see", "sort", "pull", "confirm", "arrange", "schedule", "rebook", "return",
+	"transfer", "redeem", "use", "apply", "print", "reprint", "approve", "hire", "rent", "set",
+	"bring", "take", "stop", "start", "open", "close", "delete", "edit", "fix", "pay", "report")
 
 // describes reports whether a statement says how things stand, with no complaint or wish in
 // it: "the flights are sorted", "she's mad about snowboarding", "I have 12000 points with

@@ -55,6 +55,9 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"a wish after a scene", []string{"I used my points last month for a hotel voucher. Now I need a deal on headphones"}, []string{"ask_shop"}},
 		{"a wish no agent answers leads on", []string{"our trip got cancelled, so I want to treat myself - what can I get with my points"}, []string{"ask_rewards"}},
 		{"a bare noun phrase asks", []string{"deals on sneakers, my points balance and where my order is"}, []string{"ask_shop", "ask_rewards", "ask_support"}},
+		{"a request after a scene", []string{"I got a hotel voucher with my points last week and loved it. Now: show me deals on headphones"}, []string{"ask_shop"}},
+		{"a pivot on its own", []string{"Just got back from a trip to rome and the hotel alone cost a fortune. Anyway, how many points have I got?"}, []string{"ask_rewards"}},
+		{"a request with news in it", []string{"check if my order shipped, find deals on coffee machines"}, []string{"ask_support", "ask_shop"}},
 		{"a question in passing asks about the statement", []string{"my points balance is way lower than usual, what happened"}, []string{"ask_rewards"}},
 	})
 }
