@@ -38,11 +38,12 @@ type planner struct {
 // scores returns the candidates' scores for one clause.
 func (p *planner) scores(text string, qs []qterm) []float64 {
 	// An agent's name counts in full wherever it stands: "the outstanding balance for
-	// tutoring" asks the tutoring agent, not the one that keeps a points balance.
+	// tutoring" asks the tutoring agent, not the one that keeps a points balance. Before
+	// another noun it only says what kind: "a discount on a ski helmet".
 	if p.substance {
 		cloned := false // the caller's terms are left alone
 		for i, q := range qs {
-			if q.weight < 1 && p.ix.names[q.stem] && !lightNouns[q.stem] {
+			if q.weight < 1 && p.ix.names[q.stem] && !lightNouns[q.stem] && !q.modifier {
 				if !cloned {
 					qs, cloned = slices.Clone(qs), true
 				}

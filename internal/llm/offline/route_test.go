@@ -580,6 +580,16 @@ func TestRouteAgentNameCountsInFull(t *testing.T) {
 	})
 }
 
+// An agent's name before another noun says what kind of thing is meant, not who is asked:
+// "a camping stove" is still shopping.
+func TestRouteNameAsModifierCountsAsScoped(t *testing.T) {
+	camping := agentFixture{id: "camping", description: "Campsites and glamping: books pitches and cabins, shows site facilities and check-in times, cancels stays and hires out camping equipment.", examples: []string{"book a pitch for two nights in august", "can i hire a tent at the lake site", "what time is check-in at the forest site"}}
+	checkRoutes(t, append([]agentFixture{camping}, conciergeAgents...), []routeCase{
+		{"a modifier", []string{"any deals on a camping stove?"}, []string{"ask_shop"}},
+		{"a head noun", []string{"any deals on camping?"}, []string{"ask_camping"}},
+	})
+}
+
 // Words no agent's texts use can say what a message is about when the sentence agrees: the
 // louvre is a museum.
 func TestRouteUnmatchedWordsByMeaning(t *testing.T) {

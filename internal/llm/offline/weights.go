@@ -6,6 +6,9 @@ package offline
 type qterm struct {
 	stem   string
 	weight float64
+	// modifier says the word stands before another content word, as in a compound: "ski" in
+	// "ski helmet" says what kind of helmet.
+	modifier bool
 }
 
 const (
@@ -56,8 +59,9 @@ func queryTerms(ws []word) []qterm {
 		if weight == 1 && scopePreps[w.lower] && len(out) > 0 {
 			weight = scopeWeight
 		}
+		modifier := i+1 < len(ws) && len(appendTerms(nil, ws[i+1].lower)) > 0
 		for _, t := range appendTerms(nil, w.lower) {
-			q := qterm{stem: t, weight: weight}
+			q := qterm{stem: t, weight: weight, modifier: modifier}
 			if lightNouns[t] {
 				q.weight *= lightWeight
 			}

@@ -11,14 +11,14 @@ func TestQueryTerms(t *testing.T) {
 		in   string
 		want []qterm
 	}{
-		{"any coupons for travel gear", []qterm{{"coupon", 1}, {"travel", scopeWeight}, {"gear", scopeWeight}}},
-		{"for my trip, any hotels", []qterm{{"trip", 1}, {"hotel", 1}}}, // no content before "for"
-		{"whats the status", []qterm{{"status", lightWeight}}},
-		{"the status of my return", []qterm{{"status", lightWeight}, {"return", scopeWeight}}},
-		{"what did i buy last month", []qterm{{"buy", 1}, {"last", lightWeight}, {"month", lightWeight}}}, // when, not what
-		{"how much is a kindle", []qterm{{"price", phraseWeight}, {"kindl", 1}}},
+		{"any coupons for travel gear", []qterm{{stem: "coupon", weight: 1}, {stem: "travel", weight: scopeWeight, modifier: true}, {stem: "gear", weight: scopeWeight}}},
+		{"for my trip, any hotels", []qterm{{stem: "trip", weight: 1}, {stem: "hotel", weight: 1}}}, // no content before "for"
+		{"whats the status", []qterm{{stem: "status", weight: lightWeight}}},
+		{"the status of my return", []qterm{{stem: "status", weight: lightWeight}, {stem: "return", weight: scopeWeight}}},
+		{"what did i buy last month", []qterm{{stem: "buy", weight: 1, modifier: true}, {stem: "last", weight: lightWeight, modifier: true}, {stem: "month", weight: lightWeight}}}, // when, not what
+		{"how much is a kindle", []qterm{{stem: "price", weight: phraseWeight}, {stem: "kindl", weight: 1}}},
 		{"how much more do I need", nil}, // an amount, not a price
-		{"is UA 212 late", []qterm{{"ua", 1}, {"212", 1}, {"late", 1}, {"#aa999", 1}, {"#aa_9", 1}}},
+		{"is UA 212 late", []qterm{{stem: "ua", weight: 1, modifier: true}, {stem: "212", weight: 1, modifier: true}, {stem: "late", weight: 1}, {stem: "#aa999", weight: 1}, {stem: "#aa_9", weight: 1}}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, queryTerms(scanWords(tt.in)), cmp.AllowUnexported(qterm{})); diff != "" {
