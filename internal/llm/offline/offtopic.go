@@ -2,7 +2,10 @@ package offline
 
 import (
 	"slices"
+	"strings"
 	"sync"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/style"
 )
 
 // A question about the world asks no agent anything, even in an agent's own words: "what year
@@ -108,6 +111,50 @@ func (p *planner) worldQuestion(text string) bool {
 	}
 	_, s1, _ := best(sims)
 	return p.offTopicSim(text) >= s1
+}
+
+// A message asked impersonally that reads as chat or a question about the world, by the
+// style of its sentence (see package style), asks no agent anything: "how are points scored
+// in tennis", "pizza or pasta for dinner tonight, what do you reckon". Only a message the
+// classifier is sure of counts: chosen on the development sets, where 0.85 takes "what do
+// platinum members get" for chat and 0.93 misses two questions about the world that 0.9
+// answers.
+const asideFloor = 0.9
+
+// minAsideWords is the least a message must say for its style to tell: short questions to a
+// service ("what do gold members get") read like trivia to the classifier.
+const minAsideWords = 6
+
+// soundsAside reports whether text, which ties itself to no one's affairs, reads as a message
+// that asks a service nothing (see asideFloor). Advice on life ("should i learn spanish or
+// french") may be asked in the first person. A message that points back, asks what is on
+// offer (see offerFrames) or names someone ("what did mr patel say about
+// jake's essay") is about the user's affairs, whatever it sounds like.
+func (p *planner) soundsAside(text string) bool {
+	if !p.sentences {
+		return false
+	}
+	ws := trimLeads(plainWords(text))
+	if len(ws) < minAsideWords || ws[0] == "any" || slices.ContainsFunc(offerFrames, func(f []string) bool { return hasPrefix(ws, f) }) {
+		return false
+	}
+	if _, advice := matchFrame(ws, adviceFrames); !advice && hasPersonalStake(ws) || pointsBack(text) || namesSomeone(text) {
+		return false
+	}
+	return style.Aside(p.sentenceVector(text)) >= asideFloor
+}
+
+// offerFrames ask what is on offer or on the programme: "are there any exhibitions on",
+// "what's on at the science museum".
+var offerFrames = [][]string{{"are", "there"}, {"is", "there"}, {"whats", "on"}, {"what", "is", "on"}}
+
+// namesSomeone reports whether text speaks of a particular person: "his lesson", "jake's
+// essay".
+func namesSomeone(text string) bool {
+	return slices.ContainsFunc(scanWords(text), func(w word) bool {
+		base, possessive := strings.CutSuffix(w.lower, "'s")
+		return w.lower == "his" || w.lower == "her" || possessive && !isStopword(base)
+	})
 }
 
 // adviceFrames ask what to do, in general or about the user's own life.

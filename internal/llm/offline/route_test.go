@@ -600,3 +600,18 @@ func TestRouteUnmatchedWordsByMeaning(t *testing.T) {
 		{"the words stand", []string{"book me an eye test friday morning"}, []string{"ask_optician"}},
 	})
 }
+
+// A message that reads as chat or a question about the world (see package style), asked
+// impersonally, is answered directly though it shares an agent's words; a question about
+// what is on offer, or about someone in particular, still routes.
+func TestRouteAnswersWhatSoundsLikeAnAside(t *testing.T) {
+	checkRoutes(t, conciergeAgents, []routeCase{
+		{"sport", []string{"how are points counted in a game of darts"}, nil},
+		{"an opinion", []string{"beach holiday or city break, what do you reckon"}, nil},
+		{"how the world works", []string{"how do airlines decide what a flight costs"}, nil},
+		{"what is on offer", []string{"are there any deals on hotels in paris"}, []string{"ask_travel"}},
+		{"a tier", []string{"what do gold members get"}, []string{"ask_rewards"}},
+		{"the programme", []string{"whats on at the travel show this month"}, []string{"ask_travel"}},
+		{"someone's order", []string{"what did bob's refund come to"}, []string{"ask_support"}},
+	})
+}
