@@ -59,13 +59,22 @@ func contextClauses(text string, segs []segment, labels []int, firm []bool) []bo
 	// and asides. A question no agent's words answer ("can you check it's confirmed") is
 	// about the statement before it.
 	questionAhead := false
+	// setAside: a clause ahead says that what came before is not what the user is here for
+	// ("separate thing though - where's my online order"), so news before it, even a
+	// complaint, is only context.
+	setAside := false
 	for i := len(segs) - 1; i >= 0; i-- {
 		question := asks(text, segs, i)
 		wish := !question && wishes(segs[i].words)
 		scene := !question && !wish && sceneStatement(segs[i].words)
-		ctx[i] = labels[i] >= 0 && contextClause(text, segs, labels, i, questionAhead && scene)
+		// A clause that sets the rest aside is what the user is here for: "my actual problem:
+		// the print site keeps rejecting my jpg".
+		marked := labels[i] >= 0 && setsAside(segs[i].words)
+		request := labels[i] >= 0 && !question && !wish && !scene && (marked || commands(afterPivots(segs[i].words)))
+		news := setAside && labels[i] >= 0 && !question && !wish && !request
+		ctx[i] = labels[i] >= 0 && (news || contextClause(text, segs, labels, i, questionAhead && scene))
 		switch {
-		case labels[i] >= 0 && !question && !wish && !scene && commands(afterPivots(segs[i].words)):
+		case request:
 			// A request asks too: "Now: book me a private snowboard lesson".
 			questionAhead = firm[i]
 		case wish:
@@ -75,11 +84,36 @@ func contextClauses(text string, segs []segment, labels []int, firm []bool) []bo
 			questionAhead = questionAhead || firm[i]
 		case question:
 			questionAhead = firm[i]
-		case labels[i] >= 0 && !scene:
+		case labels[i] >= 0 && !scene && !news:
 			questionAhead = false
 		}
+		setAside = setAside || questionAhead && setsAside(segs[i].words)
 	}
 	return ctx
+}
+
+// setsAside reports whether a clause says that what came before is not the point: "anyway",
+// "separate thing though", "I'm here about something else", "my actual problem".
+func setsAside(ws []word) bool {
+	plain := plainWordsOf(ws)
+	for i, w := range plain {
+		if asideMarkers[w] {
+			return true
+		}
+		if i+1 < len(plain) && asidePairs[[2]string{w, plain[i+1]}] {
+			return true
+		}
+	}
+	return false
+}
+
+var asideMarkers = setOf("anyway", "anyhow", "whatever", "unrelated", "separately")
+
+var asidePairs = map[[2]string]bool{
+	{"something", "else"}: true, {"separate", "thing"}: true, {"separate", "question"}: true,
+	{"different", "question"}: true, {"different", "thing"}: true, {"actual", "problem"}: true,
+	{"actual", "question"}: true, {"real", "problem"}: true, {"real", "question"}: true,
+	{"main", "thing"}: true, {"another", "matter"}: true,
 }
 
 // complains reports whether a clause says something went wrong or the user wants something

@@ -58,6 +58,9 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"a request after a scene", []string{"I got a hotel voucher with my points last week and loved it. Now: show me deals on headphones"}, []string{"ask_shop"}},
 		{"a pivot on its own", []string{"Just got back from a trip to rome and the hotel alone cost a fortune. Anyway, how many points have I got?"}, []string{"ask_rewards"}},
 		{"a request with news in it", []string{"check if my order shipped, find deals on coffee machines"}, []string{"ask_support", "ask_shop"}},
+		{"news set aside", []string{"the hotel was noisy all night, ugh. separate thing though - where's my order?"}, []string{"ask_support"}},
+		{"the actual problem", []string{"my flight was late yesterday, we got home in the end. my actual problem: my order never arrived"}, []string{"ask_support"}},
+		{"a complaint still asks", []string{"my flight was late yesterday, where's my order?"}, []string{"ask_travel", "ask_support"}},
 		{"a question in passing asks about the statement", []string{"my points balance is way lower than usual, what happened"}, []string{"ask_rewards"}},
 	})
 }
