@@ -152,8 +152,8 @@ func asks(text string, segs []segment, i int) bool {
 		return false
 	}
 	// "is" and "are" open statements as often as questions once a clause is cut out of a
-	// sentence ("... and are they in stock").
-	if questionOpeners[ws[0]] && ws[0] != "is" && ws[0] != "are" {
+	// sentence ("... and are they in stock"), but not before "there": "is there a sale on".
+	if questionOpeners[ws[0]] && (ws[0] != "is" && ws[0] != "are" || len(ws) > 1 && ws[1] == "there") {
 		return true
 	}
 	return len(ws) > 1 && modals[ws[0]] && (secondPerson[ws[1]] || ws[1] == "i")
@@ -269,7 +269,7 @@ var modals = setOf("can", "could", "would", "will")
 
 // narrates reports whether a statement tells what happened or what the user is doing, without
 // a complaint or a wish in it: "I moved house last month", "the airline refunded me", "we're
-// flying to denver next week", but not "my order never arrived", "i want to return the
+// flying to denver next week", "going to the gym after work", "just back from japan", but not "my order never arrived", "i want to return the
 // blender" or "I'm worried about my refund".
 func narrates(ws []word) bool {
 	plain := plainWordsOf(ws)
@@ -278,10 +278,20 @@ func narrates(ws []word) bool {
 		if complaintWords[l] {
 			return false
 		}
-		told = told || irregularPast[l] || pastForm(plain, i) || i > 0 && i <= 3 && strings.HasSuffix(l, "ing") && len(l) > 4 && doingSubject(plain[:i])
+		doing := strings.HasSuffix(l, "ing") && len(l) > 4 && l != "looking"
+		// With no subject, an -ing form opens a statement when a particle or an object
+		// follows it ("going to the gym", "training for a marathon"): "anything good on
+		// sale" is no doing.
+		doingAlone := i == 0 && len(plain) > 1 && doingFollowers[plain[1]]
+		told = told || irregularPast[l] || pastForm(plain, i) || doing && (doingAlone || i > 0 && i <= 3 && doingSubject(plain[:i])) ||
+			l == "back" && i+1 < len(plain) && plain[i+1] == "from"
 	}
 	return told
 }
+
+// doingFollowers may follow an -ing form that opens a statement.
+var doingFollowers = setOf("to", "for", "from", "at", "in", "on", "out", "back", "home", "up", "off",
+	"around", "through", "into", "the", "a", "an", "my", "our", "some")
 
 // pastForm reports whether plain[i] is a regular past form: it ends in -ed, is not a word
 // that merely ends so ("need", "speed"; words of four letters or fewer are such), and does
@@ -338,10 +348,15 @@ func afterthought(text string, segs []segment, i int) bool {
 		return false
 	}
 	// A statement has a subject: "reset my password while you're at it" is a request.
-	if !statementOpeners[ws[0].lower] || complains(ws) {
+	if !statementOpeners[ws[0].lower] {
 		return false
 	}
-	return pointsAt(ws) || firstPerson[ws[0].lower] && narrates(ws)
+	// A wish for the thing just asked about explains the question: "where is my package? I
+	// need it before my flight on friday".
+	if firstPerson[ws[0].lower] && wishes(ws) && pointsAt(ws) {
+		return true
+	}
+	return !complains(ws) && (pointsAt(ws) || firstPerson[ws[0].lower] && narrates(ws))
 }
 
 // commands reports whether a clause opens as a request to do something: with a verb, not a

@@ -61,6 +61,11 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"news set aside", []string{"the hotel was noisy all night, ugh. separate thing though - where's my order?"}, []string{"ask_support"}},
 		{"the actual problem", []string{"my flight was late yesterday, we got home in the end. my actual problem: my order never arrived"}, []string{"ask_support"}},
 		{"a complaint still asks", []string{"my flight was late yesterday, where's my order?"}, []string{"ask_travel", "ask_support"}},
+		{"is there", []string{"I'm in gold tier now (yay) - is there a deal on running shoes"}, []string{"ask_shop"}},
+		{"a wish for what was asked about", []string{"Where is my order? I need it before my flight on Friday"}, []string{"ask_support"}},
+		{"a doing with no subject", []string{"Going to the airport after work, meanwhile how many points do i have"}, []string{"ask_rewards"}},
+		{"back from", []string{"just back from a trip to japan with about 900 photos. any deals on a photo printer?"}, []string{"ask_shop"}},
+		{"no doing", []string{"the refund landed in my account this morning, anything good in headphone deals"}, []string{"ask_shop"}},
 		{"a question in passing asks about the statement", []string{"my points balance is way lower than usual, what happened"}, []string{"ask_rewards"}},
 	})
 }
