@@ -352,11 +352,21 @@ func afterthought(text string, segs []segment, i int) bool {
 		return false
 	}
 	// A wish for the thing just asked about explains the question: "where is my package? I
-	// need it before my flight on friday".
-	if firstPerson[ws[0].lower] && wishes(ws) && pointsAt(ws) {
+	// need it before my flight on friday". A short noun phrase names it: "where's my order
+	// from last week, the headphones".
+	if firstPerson[ws[0].lower] && wishes(ws) && pointsAt(ws) || appositive(ws) {
 		return true
 	}
 	return !complains(ws) && (pointsAt(ws) || firstPerson[ws[0].lower] && narrates(ws))
+}
+
+// appositive reports whether a clause is a short noun phrase with a definite article: "the
+// headphones", "the blue one".
+func appositive(ws []word) bool {
+	plain := plainWordsOf(ws)
+	return len(plain) <= 3 && plain[0] == "the" && !slices.ContainsFunc(plain[1:], func(w string) bool {
+		return stateVerbs[w] || irregularPast[w] || isStopword(w)
+	})
 }
 
 // commands reports whether a clause opens as a request to do something: with a verb, not a

@@ -66,6 +66,7 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"a doing with no subject", []string{"Going to the airport after work, meanwhile how many points do i have"}, []string{"ask_rewards"}},
 		{"back from", []string{"just back from a trip to japan with about 900 photos. any deals on a photo printer?"}, []string{"ask_shop"}},
 		{"no doing", []string{"the refund landed in my account this morning, anything good in headphone deals"}, []string{"ask_shop"}},
+		{"a noun phrase after a question", []string{"where's my order from last week, the headphones"}, []string{"ask_support"}},
 		{"a question in passing asks about the statement", []string{"my points balance is way lower than usual, what happened"}, []string{"ask_rewards"}},
 	})
 }
