@@ -50,10 +50,10 @@ func contextClause(text string, segs []segment, labels []int, i int, sceneBefore
 // contextClauses returns, per segment, whether it only sets the scene (see contextClause),
 // reading the message from its end so that each segment knows whether a question follows.
 //
-// firm says which labelled segments name their candidate in more than passing (see
+// firm reports which labelled segments name their candidate in more than passing (see
 // index.inPassing): only such a question makes the statements before it its scene, since
 // "what happened" after "my phone bill is way higher than usual" asks about the bill.
-func contextClauses(text string, segs []segment, labels []int, firm []bool) []bool {
+func contextClauses(text string, segs []segment, labels []int, firm func(int) bool) []bool {
 	ctx := make([]bool, len(segs))
 	// questionAhead: a question to some agent follows, through statements of what happened
 	// and asides. A question no agent's words answer ("can you check it's confirmed") is
@@ -76,14 +76,14 @@ func contextClauses(text string, segs []segment, labels []int, firm []bool) []bo
 		switch {
 		case request:
 			// A request asks too: "Now: book me a private snowboard lesson".
-			questionAhead = firm[i]
+			questionAhead = firm(i)
 		case wish:
 			// A wish asks too ("now I need a catering quote"), but one no agent's words
 			// answer leads on to what follows: "so I want to treat them - what gift cards
 			// can I get".
-			questionAhead = questionAhead || firm[i]
+			questionAhead = questionAhead || firm(i)
 		case question:
-			questionAhead = firm[i]
+			questionAhead = firm(i)
 		case labels[i] >= 0 && !scene && !news:
 			questionAhead = false
 		}

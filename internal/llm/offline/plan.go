@@ -259,9 +259,8 @@ func (p *planner) plan(text string) []intent {
 		}
 		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false, len(segs) == 1)
 	}
-	firm := make([]bool, len(segs))
-	for i, l := range labels {
-		firm[i] = l >= 0 && (!p.substance || !p.ix.inPassing(clauseTerms[i], l))
+	firm := func(i int) bool {
+		return labels[i] >= 0 && (!p.substance || !p.ix.inPassing(clauseTerms[i], labels[i]))
 	}
 	for i, ctx := range contextClauses(text, segs, labels, firm) {
 		if ctx {
