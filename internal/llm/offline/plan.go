@@ -92,9 +92,11 @@ const (
 // winner must match on more than light nouns ("what's the status" alone asks for nothing
 // in particular). whole says the clause is the whole message, scored as one when no clause
 // was confident: only then may closeness in meaning settle what the words leave open (see
-// byMeaning). alone says the message is this one clause, so its sentence is the clause's
-// (see sentenceCheck).
-func (p *planner) confident(text string, qs []qterm, floor, margin float64, whole, alone bool) (int, float64) {
+// byMeaning). A question among other clauses (tie) may have its words' tie settled so too:
+// "when is my parcel supposed to arrive" is no less a question for naming two agents alike.
+// alone says the message is this one clause, so its sentence is the clause's (see
+// sentenceCheck).
+func (p *planner) confident(text string, qs []qterm, floor, margin float64, whole, tie, alone bool) (int, float64) {
 	sc := p.scores(text, qs)
 	top, s1, s2 := best(sc)
 	if top < 0 || s1 <= 0 || s1 < floor {
@@ -102,7 +104,7 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, whol
 	}
 	var sims []float64 // closeness in meaning, computed when the words leave the choice open
 	if s1 < margin*s2 {
-		if !p.byMeaning || !whole {
+		if !p.byMeaning || !whole && !tie {
 			return -1, 0
 		}
 		sims = p.ix.similarities(stemsOf(qs))
@@ -257,8 +259,9 @@ func (p *planner) plan(text string) []intent {
 			labels[i] = labelEmpty
 			continue
 		}
-		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false, len(segs) == 1)
+		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false, false, len(segs) == 1)
 	}
+	p.settleTies(text, segs, clauseTerms, labels, scores)
 	firm := func(i int) bool {
 		return labels[i] >= 0 && (!p.substance || !p.ix.inPassing(clauseTerms[i], labels[i]))
 	}
@@ -336,6 +339,47 @@ func (p *planner) plan(text string) []intent {
 	return out
 }
 
+// settleTies labels a question among other clauses whose words name two agents alike by
+// meaning (see confident): "the cleaner's here tomorrow so I'll be in all day. When is my
+// parcel supposed to arrive?" asks after the parcel whether or not the words can tell the
+// mailroom from the courier. When one of the two is asked elsewhere in the message, the
+// question is that request's detail and stays unlabelled: "my flight lands at 6, whats the
+// address of the hotel i booked".
+func (p *planner) settleTies(text string, segs []segment, clauseTerms [][]qterm, labels []int, scores []float64) {
+	if !p.byMeaning || len(segs) < 2 {
+		return
+	}
+	asked := map[int]bool{}
+	for _, l := range labels {
+		if l >= 0 {
+			asked[l] = true
+		}
+	}
+	for i, seg := range segs {
+		if labels[i] != labelUnmatched || !asks(text, segs, i) {
+			continue
+		}
+		sc := p.scores(text[seg.start:seg.end], clauseTerms[i])
+		_, s1, _ := best(sc)
+		if detail(sc, s1/p.margin, asked) {
+			continue
+		}
+		if l, s := p.confident(text[seg.start:seg.end], clauseTerms[i], p.minScore, p.margin, false, true, false); l >= 0 {
+			labels[i], scores[i] = l, s
+		}
+	}
+}
+
+// detail reports whether an agent already asked scores at least level among sc.
+func detail(sc []float64, level float64, asked map[int]bool) bool {
+	for l := range asked {
+		if sc[l] > 0 && sc[l] >= level {
+			return true
+		}
+	}
+	return false
+}
+
 // dropIncidental unlabels, in a message whose clauses point at more than one candidate, a
 // clause that points at its candidate through a single word the candidate's texts use only
 // once, unless the clause is also closest in meaning to it: "what happened" after a question
@@ -383,7 +427,7 @@ func (p *planner) fallback(text string) []intent {
 		return nil
 	}
 	// The best guess, but not on a near tie: two agents scoring alike means neither is meant.
-	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin, true, true)
+	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin, true, true, true)
 	if top < 0 {
 		return nil
 	}

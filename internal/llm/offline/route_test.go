@@ -615,3 +615,15 @@ func TestRouteAnswersWhatSoundsLikeAnAside(t *testing.T) {
 		{"someone's order", []string{"what did bob's refund come to"}, []string{"ask_support"}},
 	})
 }
+
+// A question whose words name two agents alike is settled by meaning when it stands among
+// other clauses, unless one of the two is asked elsewhere in the message: then it is that
+// request's detail.
+func TestRouteSettlesATiedQuestionAmongClauses(t *testing.T) {
+	mailroom := agentFixture{id: "coworking", description: "Coworking space: books desks and meeting rooms, and holds the parcels and mail delivered for members at reception.", examples: []string{"book me a desk for thursday", "has any mail come for me", "is the meeting room free at 3"}}
+	support := agentFixture{id: "support", description: "Customer support for online orders: where a parcel is and when it will arrive, returns and refunds.", examples: []string{"where is my parcel", "when will my order arrive", "has my refund gone through"}}
+	dentist := agentFixture{id: "dentist", description: "Dental clinic: books, moves or cancels dental appointments and cleanings.", examples: []string{"book me a cleaning next week", "move my dentist appointment"}}
+	checkRoutes(t, []agentFixture{mailroom, support, dentist}, []routeCase{
+		{"a tie after a scene", []string{"my cleaning at the dentist is tomorrow so I'll be out all morning. when is my parcel supposed to arrive?"}, []string{"ask_support"}},
+	})
+}
