@@ -15,7 +15,8 @@
 //     ("status", "time"); words narrowing a request ("coupons for travel gear") count for
 //     less than the thing asked for; a clause that only frames or explains another ("before
 //     I buy, ...", "the shoes I sent back, how's that going", "I moved house last month,
-//     can you update my address") joins it instead of adding a tool. When the words choose
+//     can you update my address", "the flights are sorted, now I need a catering quote")
+//     joins it instead of adding a tool. When the words choose
 //     no tool, or leave room for doubt in a message of one clause, the message is read as a
 //     sentence (the Universal Sentence Encoder Lite, a small transformer run in Go, see
 //     package encoder): one clearly closest to one tool's texts goes to that tool, and one
@@ -24,7 +25,8 @@
 //     answered directly: greetings, thanks, small talk, creative asks ("tell me a joke about
 //     airports") and questions about how the world is, or asking advice on life, whose
 //     sentence is nearer to general knowledge than to any agent ("what year did netflix
-//     start"), however many words they share with an agent;
+//     start"), or that a small classifier over the sentence vector (package style) is sure
+//     reads as chat or trivia, however many words they share with an agent;
 //   - tool use: with other tools, it picks the best-matching tool(s) and fills their
 //     arguments from the JSON-schema parameters and the request text;
 //   - composition: when tool results follow the last user message, it narrates them the
