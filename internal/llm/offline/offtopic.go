@@ -87,9 +87,10 @@ func (p *planner) worldQuestion(text string) bool {
 		return false
 	}
 	ws := trimLeads(plainWords(text))
-	// Three words say too little to be read as a sentence ("whitening cost?"), and a question
-	// that points back ("why did they charge it twice") is about the conversation.
-	if len(ws) < 4 || !questionOpeners[ws[0]] {
+	// Three words say too little to be read as a sentence ("whitening cost?"), a question
+	// that points back ("why did they charge it twice") is about the conversation, and one
+	// about what is on offer ("what's on clearance in garden tools") is for an agent.
+	if len(ws) < 4 || !questionOpeners[ws[0]] || asksWhatIsOffered(ws) {
 		return false
 	}
 	// Advice is asked in the first person ("should i become a dentist or a doctor"); whether
@@ -135,7 +136,7 @@ func (p *planner) soundsAside(text string) bool {
 		return false
 	}
 	ws := trimLeads(plainWords(text))
-	if len(ws) < minAsideWords || ws[0] == "any" || slices.ContainsFunc(offerFrames, func(f []string) bool { return hasPrefix(ws, f) }) {
+	if len(ws) < minAsideWords || ws[0] == "any" {
 		return false
 	}
 	if _, advice := matchFrame(ws, adviceFrames); !advice && hasPersonalStake(ws) || pointsBack(text) || namesSomeone(text) {
@@ -147,6 +148,11 @@ func (p *planner) soundsAside(text string) bool {
 // offerFrames ask what is on offer or on the programme: "are there any exhibitions on",
 // "what's on at the science museum".
 var offerFrames = [][]string{{"are", "there"}, {"is", "there"}, {"whats", "on"}, {"what", "is", "on"}}
+
+// asksWhatIsOffered reports whether ws open with one of offerFrames.
+func asksWhatIsOffered(ws []string) bool {
+	return slices.ContainsFunc(offerFrames, func(f []string) bool { return hasPrefix(ws, f) })
+}
 
 // namesSomeone reports whether text speaks of a particular person: "his lesson", "jake's
 // essay".

@@ -612,6 +612,7 @@ func TestRouteAnswersWhatSoundsLikeAnAside(t *testing.T) {
 		{"what is on offer", []string{"are there any deals on hotels in paris"}, []string{"ask_travel"}},
 		{"a tier", []string{"what do gold members get"}, []string{"ask_rewards"}},
 		{"the programme", []string{"whats on at the travel show this month"}, []string{"ask_travel"}},
+		{"what is on offer", []string{"what's on discount in garden tools at the moment"}, []string{"ask_shop"}},
 		{"someone's order", []string{"what did bob's refund come to"}, []string{"ask_support"}},
 	})
 }
