@@ -58,7 +58,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		return nil, directAnswer(text, tools)
 	}
 	p := &planner{ix: m.indexes.get(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
-	if isAside(text, p.tradeWordNearby(text)) || p.worldQuestion(text) || p.soundsAside(text) {
+	if isAside(text, p.tradeWordNearby(text)) || p.worldQuestion(text) || p.soundsAside(text, len(req.humans) > 1) {
 		return nil, directAnswer(text, tools)
 	}
 

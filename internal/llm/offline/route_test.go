@@ -613,6 +613,7 @@ func TestRouteAnswersWhatSoundsLikeAnAside(t *testing.T) {
 		{"a tier", []string{"what do gold members get"}, []string{"ask_rewards"}},
 		{"the programme", []string{"whats on at the travel show this month"}, []string{"ask_travel"}},
 		{"what is on offer", []string{"what's on discount in garden tools at the moment"}, []string{"ask_shop"}},
+
 		{"someone's order", []string{"what did bob's refund come to"}, []string{"ask_support"}},
 	})
 }
@@ -626,5 +627,16 @@ func TestRouteSettlesATiedQuestionAmongClauses(t *testing.T) {
 	dentist := agentFixture{id: "dentist", description: "Dental clinic: books, moves or cancels dental appointments and cleanings.", examples: []string{"book me a cleaning next week", "move my dentist appointment"}}
 	checkRoutes(t, []agentFixture{mailroom, support, dentist}, []routeCase{
 		{"a tie after a scene", []string{"my cleaning at the dentist is tomorrow so I'll be out all morning. when is my parcel supposed to arrive?"}, []string{"ask_support"}},
+	})
+}
+
+// About the user's own life, a message must read as chat to the classifier more surely still:
+// most requests are in the first person.
+func TestRouteAnswersPersonalChat(t *testing.T) {
+	agents := append([]agentFixture{streamingAgent, gardenAgent, dentistAgent}, conciergeAgents...)
+	checkRoutes(t, agents, []routeCase{
+		{"a fear", []string{"I'm scared of the dentist, is that something people grow out of"}, nil},
+		{"a request", []string{"I have 12000 points, what's the best thing to redeem them for"}, []string{"ask_rewards"}},
+		{"a complaint", []string{"my tomatoes never ripen and honestly I'm starting to think I'm cursed"}, []string{"ask_garden"}},
 	})
 }
