@@ -60,8 +60,8 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 	// about the statement before it.
 	questionAhead := false
 	// setAside: a clause ahead says that what came before is not what the user is here for
-	// ("separate thing though - where's my online order"), so news before it, even a
-	// complaint, is only context.
+	// ("anyway, what I actually need is ..."), so news before it, even a complaint, is only
+	// context, up to the request before it.
 	setAside := false
 	for i := len(segs) - 1; i >= 0; i-- {
 		question := asks(text, segs, i)
@@ -73,6 +73,9 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 		request := labels[i] >= 0 && !question && !wish && !scene && (marked || commands(afterPivots(segs[i].words)))
 		news := setAside && labels[i] >= 0 && !question && !wish && !request
 		ctx[i] = labels[i] >= 0 && (news || contextClause(text, segs, labels, i, questionAhead && scene))
+		if request || wish || question {
+			setAside = false
+		}
 		switch {
 		case request:
 			// A request asks too: "Now: book me a private snowboard lesson".
@@ -93,11 +96,12 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 }
 
 // setsAside reports whether a clause says that what came before is not the point: "anyway",
-// "separate thing though", "I'm here about something else", "my actual problem".
+// "I'm here about something else", "my actual problem". A change of subject that keeps the
+// earlier one ("separate question: ...") is no such marker: the earlier complaint still asks.
 func setsAside(ws []word) bool {
 	plain := plainWordsOf(ws)
 	for i, w := range plain {
-		if asideMarkers[w] {
+		if w == "anyway" || w == "anyhow" {
 			return true
 		}
 		if i+1 < len(plain) && asidePairs[[2]string{w, plain[i+1]}] {
@@ -107,13 +111,9 @@ func setsAside(ws []word) bool {
 	return false
 }
 
-var asideMarkers = setOf("anyway", "anyhow", "whatever", "unrelated", "separately")
-
 var asidePairs = map[[2]string]bool{
-	{"something", "else"}: true, {"separate", "thing"}: true, {"separate", "question"}: true,
-	{"different", "question"}: true, {"different", "thing"}: true, {"actual", "problem"}: true,
-	{"actual", "question"}: true, {"real", "problem"}: true, {"real", "question"}: true,
-	{"main", "thing"}: true, {"another", "matter"}: true,
+	{"something", "else"}: true, {"actual", "problem"}: true, {"actual", "question"}: true,
+	{"real", "problem"}: true, {"real", "question"}: true, {"main", "thing"}: true,
 }
 
 // complains reports whether a clause says something went wrong or the user wants something
@@ -143,11 +143,8 @@ func asks(text string, segs []segment, i int) bool {
 	if strings.Contains(text[segs[i].end:end], "?") {
 		return true
 	}
-	ws := plainWordsOf(segs[i].words)
-	raw := segs[i].words
-	for len(ws) > 0 && pivots[ws[0]] {
-		ws, raw = ws[1:], raw[1:]
-	}
+	raw := afterPivots(segs[i].words)
+	ws := plainWordsOf(raw)
 	if len(ws) == 0 || subjectContractions[raw[0].lower] {
 		return false
 	}
@@ -178,10 +175,10 @@ func wishes(ws []word) bool {
 		switch v := plain[j]; {
 		case v == "need" || v == "want" || v == "wanna":
 			return true
-		case (v == "like" || v == "love") && (w == "id" || w == "wed" || plain[j-1] == "would"):
+		case (v == "like" || v == "love") && (w == "id" || w == "wed" || slices.Contains(plain[i+1:j], "would")):
 			return true
-		case v == "looking" && j+1 < len(plain) && plain[j+1] == "for" && (w == "im" || w == "were"):
-			return true
+		case v == "looking" && j+1 < len(plain) && plain[j+1] == "for" && w == "im":
+			return true // not "were": "we were looking for a hotel last week" tells
 		}
 	}
 	return false
@@ -231,36 +228,48 @@ func imperative(ws []word) bool {
 	return len(ws) > 0 && requestVerbs[ws[0].lower]
 }
 
-// requestVerbs open a request in the imperative. Their past forms differ ("made", "sorted"),
-// so a subjectless narration ("sorted my points out earlier") is not taken for one.
+// requestVerbs open a request in the imperative. Most have a past form of their own
+// ("made", "sorted"), so a subjectless narration ("sorted my points out earlier") is not taken
+// for a request; verbs that are also common nouns ("order", "return") are left out, since a
+// clause may open with the noun ("return flight was lovely").
 var requestVerbs = setOf("check", "find", "show", "tell", "give", "book", "get", "cancel", "change",
-	"move", "look", "search", "send", "help", "track", "update", "reset", "add", "remove", "order",
-	"buy", "reserve", "pause", "skip", "swap", "upgrade", "renew", "compare", "list", "sign", "put",
-	"let", "make", "see", "sort", "pull", "confirm", "arrange", "schedule", "rebook", "return",
-	"transfer", "redeem", "use", "apply", "print", "reprint", "approve", "hire", "rent", "set",
-	"bring", "take", "stop", "start", "open", "close", "delete", "edit", "fix", "pay", "report")
+	"move", "look", "search", "send", "help", "track", "update", "reset", "add", "remove", "buy",
+	"reserve", "pause", "skip", "swap", "upgrade", "renew", "compare", "sign", "put", "let", "make",
+	"see", "sort", "pull", "confirm", "arrange", "schedule", "rebook", "transfer", "redeem", "use",
+	"apply", "print", "approve", "hire", "rent", "set", "bring", "take", "stop", "start", "open",
+	"close", "delete", "edit", "fix", "pay")
 
 // describes reports whether a statement says how things stand, with no complaint or wish in
 // it: "the flights are sorted", "she's mad about snowboarding", "I have 12000 points with
 // you". It needs a subject and a verb: a bare noun phrase ("my points balance") asks for what
 // it names.
+//
+// Something going on is news, not a state: "my refund is taking ages" asks about the refund.
 func describes(ws []word) bool {
-	if !statementOpeners[ws[0].lower] || complains(ws) {
+	if len(ws) == 0 || !statementOpeners[ws[0].lower] || complains(ws) {
 		return false
 	}
 	plain := plainWordsOf(ws)
+	for i := 1; i < len(plain); i++ {
+		if beForms[plain[i-1]] && strings.HasSuffix(plain[i], "ing") && !subjects[plain[0]] {
+			return false
+		}
+	}
 	if subjects[plain[0]] {
 		return true
 	}
-	return slices.ContainsFunc(plain[1:], func(w string) bool { return stateVerbs[w] || irregularPast[w] })
+	return slices.ContainsFunc(plain[1:], func(w string) bool { return finiteVerbs[w] || irregularPast[w] })
 }
 
-// subjects are pronouns that open a clause as its subject, so a verb follows.
-var subjects = setOf("i", "we", "he", "she", "they", "it", "there", "im", "ive", "id", "ill", "were",
-	"weve", "wed", "hes", "shes", "theyre", "theyve", "thats", "theres", "youre")
+// beForms make an -ing form after them something going on: "is taking", "are running".
+var beForms = setOf("is", "are", "was", "were", "been", "being")
 
-// stateVerbs say how things stand: "the flights are sorted", "the lift passes cost a fortune".
-var stateVerbs = setOf("is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "will",
+// subjects are pronouns that open a clause as its subject, so a verb follows.
+var subjects = setOf("i", "we", "he", "she", "they", "it", "there", "im", "ive", "id", "were",
+	"weve", "hes", "shes", "theyre", "theres")
+
+// finiteVerbs say how things stand: "the flights are sorted", "the tickets cost a fortune".
+var finiteVerbs = setOf("is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "will",
 	"would", "can", "could", "should", "might", "may", "must", "looks", "look", "looked", "seems",
 	"seem", "feels", "feel", "sounds", "sound", "cost", "costs")
 
@@ -269,8 +278,8 @@ var modals = setOf("can", "could", "would", "will")
 
 // narrates reports whether a statement tells what happened or what the user is doing, without
 // a complaint or a wish in it: "I moved house last month", "the airline refunded me", "we're
-// flying to denver next week", "going to the gym after work", "just back from japan", but not "my order never arrived", "i want to return the
-// blender" or "I'm worried about my refund".
+// flying to denver next week", "going to the gym after work", "just back from japan", but not
+// "my order never arrived", "i want to return the blender" or "I'm worried about my refund".
 func narrates(ws []word) bool {
 	plain := plainWordsOf(ws)
 	told := false
@@ -278,7 +287,7 @@ func narrates(ws []word) bool {
 		if complaintWords[l] {
 			return false
 		}
-		doing := strings.HasSuffix(l, "ing") && len(l) > 4 && l != "looking"
+		doing := strings.HasSuffix(l, "ing") && len(l) > 4 && l != "looking" && !strings.HasSuffix(l, "thing")
 		// With no subject, an -ing form opens a statement when a particle or an object
 		// follows it ("going to the gym", "training for a marathon"): "anything good on
 		// sale" is no doing.
@@ -289,9 +298,11 @@ func narrates(ws []word) bool {
 	return told
 }
 
-// doingFollowers may follow an -ing form that opens a statement.
-var doingFollowers = setOf("to", "for", "from", "at", "in", "on", "out", "back", "home", "up", "off",
-	"around", "through", "into", "the", "a", "an", "my", "our", "some")
+// doingFollowers may follow an -ing form that opens a statement: "going to", "heading
+// home", "packing the car". "for", "at" and "on" are left out: "booking for two", "parking at
+// the airport" and "anything on sale" name things.
+var doingFollowers = setOf("to", "out", "back", "home", "up", "off", "around", "through", "into",
+	"the", "a", "an", "my", "our", "some")
 
 // pastForm reports whether plain[i] is a regular past form: it ends in -ed, is not a word
 // that merely ends so ("need", "speed"; words of four letters or fewer are such), and does
@@ -364,8 +375,8 @@ func afterthought(text string, segs []segment, i int) bool {
 // headphones", "the blue one".
 func appositive(ws []word) bool {
 	plain := plainWordsOf(ws)
-	return len(plain) <= 3 && plain[0] == "the" && !slices.ContainsFunc(plain[1:], func(w string) bool {
-		return stateVerbs[w] || irregularPast[w] || isStopword(w)
+	return len(plain) > 0 && len(plain) <= 3 && plain[0] == "the" && !slices.ContainsFunc(plain[1:], func(w string) bool {
+		return finiteVerbs[w] || irregularPast[w] || isStopword(w)
 	})
 }
 

@@ -63,10 +63,15 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"a complaint still asks", []string{"my flight was late yesterday, where's my order?"}, []string{"ask_travel", "ask_support"}},
 		{"is there", []string{"I'm in gold tier now (yay) - is there a deal on running shoes"}, []string{"ask_shop"}},
 		{"a wish for what was asked about", []string{"Where is my order? I need it before my flight on Friday"}, []string{"ask_support"}},
-		{"a doing with no subject", []string{"Going to the airport after work, meanwhile how many points do i have"}, []string{"ask_rewards"}},
 		{"back from", []string{"just back from a trip to japan with about 900 photos. any deals on a photo printer?"}, []string{"ask_shop"}},
 		{"no doing", []string{"the refund landed in my account this morning, anything good in headphone deals"}, []string{"ask_shop"}},
 		{"a noun phrase after a question", []string{"where's my order from last week, the headphones"}, []string{"ask_support"}},
+		{"a change of subject keeps the complaint", []string{"I was double charged for my last order. Separate question: how many points do I have?"}, []string{"ask_support", "ask_rewards"}},
+		{"a different question keeps the complaint", []string{"my refund never came through. different question - is flight UA123 on time?"}, []string{"ask_support", "ask_travel"}},
+		{"setting aside reaches back to the request before it", []string{"my order never arrived. how many points do i have? anyway, find me a hotel in lisbon"}, []string{"ask_support", "ask_rewards", "ask_travel"}},
+		{"something going on is news", []string{"my refund is taking ages, how many points do I have"}, []string{"ask_support", "ask_rewards"}},
+		{"anything is no doing", []string{"anything on discount in running shoes, and how many points do i have"}, []string{"ask_shop", "ask_rewards"}},
+		{"heading somewhere", []string{"Heading to the hotel in lisbon after work, meanwhile how many points do i have"}, []string{"ask_rewards"}},
 		{"a question in passing asks about the statement", []string{"my points balance is way lower than usual, what happened"}, []string{"ask_rewards"}},
 	})
 }

@@ -25,7 +25,7 @@ var offTopicExamples = []string{
 	// history, origins and records
 	"when was the printing press invented", "who discovered penicillin", "what is the history of chess",
 	"when did the roman empire fall", "who holds the record for the fastest marathon",
-	"which country has won the most world cups", "what year did the berlin wall come down",
+	"which country has won the most world cups", "in which year did the titanic sink",
 	// science and how the world works
 	"why is the ocean salty", "how do bees make honey", "how does a rainbow form",
 	"how do submarines dive and surface", "why do leaves change colour in autumn",
@@ -133,11 +133,12 @@ const (
 // service ("what do gold members get") read like trivia to the classifier.
 const minAsideWords = 6
 
-// soundsAside reports whether text, which ties itself to no one's affairs, reads as a message
-// that asks a service nothing (see asideFloor). Advice on life ("should i learn spanish or
-// french") may be asked in the first person. A message that points back at an earlier one
-// (conversing says there is one), asks what is on offer (see offerFrames) or names someone ("what did mr patel say about
-// jake's essay") is about the user's affairs, whatever it sounds like.
+// soundsAside reports whether text reads as a message that asks a service nothing (see
+// asideFloor); about the user's own affairs it must read so more surely, unless it asks advice
+// on life ("should i learn spanish or french"). A message that points back at an earlier one
+// (conversing says there is one), asks what is on offer (see offerFrames) or names someone
+// ("what did mr patel say about jake's essay") is about the user's affairs, whatever it sounds
+// like.
 func (p *planner) soundsAside(text string, conversing bool) bool {
 	if !p.sentences {
 		return false
@@ -165,8 +166,8 @@ func asksWhatIsOffered(ws []string) bool {
 	return slices.ContainsFunc(offerFrames, func(f []string) bool { return hasPrefix(ws, f) })
 }
 
-// namesSomeone reports whether text speaks of a particular person: "his lesson", "jake's
-// essay".
+// namesSomeone reports whether text speaks of someone or something in particular: "his
+// lesson", "jake's essay" (and, as it reads possessives only, "today's menu").
 func namesSomeone(text string) bool {
 	return slices.ContainsFunc(scanWords(text), func(w word) bool {
 		base, possessive := strings.CutSuffix(w.lower, "'s")

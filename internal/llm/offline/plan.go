@@ -87,16 +87,25 @@ const (
 	labelEmpty     = -2 // only stopwords: greetings, fillers
 )
 
+// reading says how a clause stands in its message, which decides what besides its words may
+// settle it.
+type reading struct {
+	// whole: the clause is the whole message, scored as one when no clause was confident:
+	// closeness in meaning may settle what the words leave open (see byMeaning).
+	whole bool
+	// tie: the clause is a question among others, whose words may name two candidates
+	// alike; meaning may settle that, as for a whole message (see settleTies).
+	tie bool
+	// alone: the message is this one clause, so its sentence is the clause's (see
+	// sentenceCheck).
+	alone bool
+}
+
 // confident returns the candidate a clause is about, or -1: the best score must reach
 // floor and margin times the runner-up and, when the planner asks for substance, the
 // winner must match on more than light nouns ("what's the status" alone asks for nothing
-// in particular). whole says the clause is the whole message, scored as one when no clause
-// was confident: only then may closeness in meaning settle what the words leave open (see
-// byMeaning). A question among other clauses (tie) may have its words' tie settled so too:
-// "when is my parcel supposed to arrive" is no less a question for naming two agents alike.
-// alone says the message is this one clause, so its sentence is the clause's (see
-// sentenceCheck).
-func (p *planner) confident(text string, qs []qterm, floor, margin float64, whole, tie, alone bool) (int, float64) {
+// in particular).
+func (p *planner) confident(text string, qs []qterm, floor, margin float64, r reading) (int, float64) {
 	sc := p.scores(text, qs)
 	top, s1, s2 := best(sc)
 	if top < 0 || s1 <= 0 || s1 < floor {
@@ -104,7 +113,7 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, whol
 	}
 	var sims []float64 // closeness in meaning, computed when the words leave the choice open
 	if s1 < margin*s2 {
-		if !p.byMeaning || !whole && !tie {
+		if !p.byMeaning || !r.whole && !r.tie {
 			return -1, 0
 		}
 		sims = p.ix.similarities(stemsOf(qs))
@@ -123,7 +132,7 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, whol
 		// it more than once, as a word of its trade ("rock and roll vinyl deals"). In a short
 		// message ("points?") it is all there is.
 		if matched, words, tf := p.ix.evidence(qs, top); matched == 0 || matched < 2 && 3*matched < words && tf < 2 {
-			if !p.byMeaning || !whole {
+			if !p.byMeaning || !r.whole {
 				return -1, 0
 			}
 			if sims == nil {
@@ -134,7 +143,7 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, whol
 			}
 		}
 	}
-	if alone {
+	if r.alone {
 		if top = p.sentenceCheck(text, qs, sc, top); top < 0 {
 			return -1, 0
 		}
@@ -259,7 +268,7 @@ func (p *planner) plan(text string) []intent {
 			labels[i] = labelEmpty
 			continue
 		}
-		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, false, false, len(segs) == 1)
+		labels[i], scores[i] = p.confident(text[seg.start:seg.end], qs, p.minScore, p.margin, reading{alone: len(segs) == 1})
 	}
 	p.settleTies(text, segs, clauseTerms, labels, scores)
 	firm := func(i int) bool {
@@ -349,7 +358,7 @@ func (p *planner) settleTies(text string, segs []segment, clauseTerms [][]qterm,
 	if !p.byMeaning || len(segs) < 2 {
 		return
 	}
-	asked := map[int]bool{}
+	asked := make([]bool, len(p.ix.docs)) // candidates a clause chose; scene clauses may lose theirs later
 	for _, l := range labels {
 		if l >= 0 {
 			asked[l] = true
@@ -361,19 +370,20 @@ func (p *planner) settleTies(text string, segs []segment, clauseTerms [][]qterm,
 		}
 		sc := p.scores(text[seg.start:seg.end], clauseTerms[i])
 		_, s1, _ := best(sc)
-		if detail(sc, s1/p.margin, asked) {
+		if tiesWithAsked(sc, s1/p.margin, asked) {
 			continue
 		}
-		if l, s := p.confident(text[seg.start:seg.end], clauseTerms[i], p.minScore, p.margin, false, true, false); l >= 0 {
+		if l, s := p.confident(text[seg.start:seg.end], clauseTerms[i], p.minScore, p.margin, reading{tie: true}); l >= 0 {
 			labels[i], scores[i] = l, s
 		}
 	}
 }
 
-// detail reports whether an agent already asked scores at least level among sc.
-func detail(sc []float64, level float64, asked map[int]bool) bool {
-	for l := range asked {
-		if sc[l] > 0 && sc[l] >= level {
+// tiesWithAsked reports whether a candidate some other clause chose scores at least level in
+// sc.
+func tiesWithAsked(sc []float64, level float64, asked []bool) bool {
+	for l, a := range asked {
+		if a && sc[l] > 0 && sc[l] >= level {
 			return true
 		}
 	}
@@ -427,7 +437,7 @@ func (p *planner) fallback(text string) []intent {
 		return nil
 	}
 	// The best guess, but not on a near tie: two agents scoring alike means neither is meant.
-	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin, true, true, true)
+	top, s1 := p.confident(text, qs, p.fallbackMin, fallbackMargin, reading{whole: true, alone: true})
 	if top < 0 {
 		return nil
 	}

@@ -587,6 +587,8 @@ func TestRouteNameAsModifierCountsAsScoped(t *testing.T) {
 	checkRoutes(t, append([]agentFixture{camping}, conciergeAgents...), []routeCase{
 		{"a modifier", []string{"any deals on a camping stove?"}, []string{"ask_shop"}},
 		{"a head noun", []string{"any deals on camping?"}, []string{"ask_camping"}},
+		{"before a word of the calendar", []string{"any deals on camping tomorrow?"}, []string{"ask_camping"}},
+		{"before next", []string{"any deals on camping next weekend?"}, []string{"ask_camping"}},
 	})
 }
 
@@ -612,7 +614,7 @@ func TestRouteAnswersWhatSoundsLikeAnAside(t *testing.T) {
 		{"what is on offer", []string{"are there any deals on hotels in paris"}, []string{"ask_travel"}},
 		{"a tier", []string{"what do gold members get"}, []string{"ask_rewards"}},
 		{"the programme", []string{"whats on at the travel show this month"}, []string{"ask_travel"}},
-		{"what is on offer", []string{"what's on discount in garden tools at the moment"}, []string{"ask_shop"}},
+		{"a discount on offer", []string{"what's on discount in garden tools at the moment"}, []string{"ask_shop"}},
 
 		{"someone's order", []string{"what did bob's refund come to"}, []string{"ask_support"}},
 	})
@@ -622,11 +624,13 @@ func TestRouteAnswersWhatSoundsLikeAnAside(t *testing.T) {
 // other clauses, unless one of the two is asked elsewhere in the message: then it is that
 // request's detail.
 func TestRouteSettlesATiedQuestionAmongClauses(t *testing.T) {
-	mailroom := agentFixture{id: "coworking", description: "Coworking space: books desks and meeting rooms, and holds the parcels and mail delivered for members at reception.", examples: []string{"book me a desk for thursday", "has any mail come for me", "is the meeting room free at 3"}}
-	support := agentFixture{id: "support", description: "Customer support for online orders: where a parcel is and when it will arrive, returns and refunds.", examples: []string{"where is my parcel", "when will my order arrive", "has my refund gone through"}}
+	mailroom := agentFixture{id: "coworking", description: "Coworking space: books desks and meeting rooms for members, and keeps the parcels that couriers leave at reception.", examples: []string{"book me a desk for thursday", "has a parcel come for me at reception"}}
+	courier := agentFixture{id: "support", description: "Online shop support: tracks the parcel for an order, and handles returns and refunds.", examples: []string{"has my refund gone through", "where is the parcel with my order"}}
 	dentist := agentFixture{id: "dentist", description: "Dental clinic: books, moves or cancels dental appointments and cleanings.", examples: []string{"book me a cleaning next week", "move my dentist appointment"}}
-	checkRoutes(t, []agentFixture{mailroom, support, dentist}, []routeCase{
-		{"a tie after a scene", []string{"my cleaning at the dentist is tomorrow so I'll be out all morning. when is my parcel supposed to arrive?"}, []string{"ask_support"}},
+	agents := []agentFixture{mailroom, courier, dentist}
+	checkRoutes(t, agents, []routeCase{
+		{"a tie after a scene", []string{"I had a cleaning at the dentist this morning. where is my parcel?"}, []string{"ask_support"}},
+		{"a tie with an agent asked already", []string{"book me a desk for thursday. where is my parcel?"}, []string{"ask_coworking"}},
 	})
 }
 
@@ -638,5 +642,14 @@ func TestRouteAnswersPersonalChat(t *testing.T) {
 		{"a fear", []string{"I'm scared of the dentist, is that something people grow out of"}, nil},
 		{"a request", []string{"I have 12000 points, what's the best thing to redeem them for"}, []string{"ask_rewards"}},
 		{"a complaint", []string{"my tomatoes never ripen and honestly I'm starting to think I'm cursed"}, []string{"ask_garden"}},
+	})
+}
+
+// A question about what is on at a venue is for the venue's agent, however much it sounds
+// like chat.
+func TestRouteWhatIsOnIsNoAside(t *testing.T) {
+	museum := agentFixture{id: "museum", description: "Museum and gallery visits: timed entry tickets, exhibitions on now, membership and guest passes.", examples: []string{"two tickets for the natural history museum saturday", "is the dinosaur exhibition still on", "how many guest passes do i have left"}}
+	checkRoutes(t, append([]agentFixture{museum}, conciergeAgents...), []routeCase{
+		{"what's on", []string{"whats on at the museum over half term"}, []string{"ask_museum"}},
 	})
 }

@@ -1,5 +1,7 @@
 package offline
 
+import "slices"
+
 // qterm is one query term and how much it counts as evidence. Words of a message are not
 // equally telling: a general noun or a word describing the scope of a request says less
 // about which tool is meant than the thing asked for.
@@ -59,7 +61,7 @@ func queryTerms(ws []word) []qterm {
 		if weight == 1 && scopePreps[w.lower] && len(out) > 0 {
 			weight = scopeWeight
 		}
-		modifier := i+1 < len(ws) && len(appendTerms(nil, ws[i+1].lower)) > 0
+		modifier := i+1 < len(ws) && namesAThing(ws[i+1].lower)
 		for _, t := range appendTerms(nil, w.lower) {
 			q := qterm{stem: t, weight: weight, modifier: modifier}
 			if lightNouns[t] {
@@ -86,6 +88,14 @@ func queryTerms(ws []word) []qterm {
 		out = append(out, qterm{stem: t, weight: 1})
 	}
 	return out
+}
+
+// namesAThing reports whether a word could be the head of a compound: a content word that
+// is no light noun, no word of the calendar and no number ("camping stove", not "camping
+// tomorrow" or "camping next weekend").
+func namesAThing(w string) bool {
+	ts := appendTerms(nil, w)
+	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || isNumberTerm(t) })
 }
 
 // comparatives after "how much" ask for an amount, not a price: "how much more", "how much

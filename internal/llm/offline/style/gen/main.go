@@ -1,10 +1,11 @@
 // Command gen trains the style package's classifier: a logistic regression over the sentence
 // vectors (package encoder) of the messages in service.txt (asking a business for something)
-// and aside.txt (asking it nothing: general knowledge, advice on life, chat), written for
-// this and for nothing else. Training is full-batch gradient descent from zero weights, so the
-// same lines give the same weights on any machine. It reports the classifier's accuracy in
-// k-fold cross-validation before it trains on every line, and writes the weights as
-// little-endian float32s: one per dimension, then the bias.
+// and aside.txt (asking it nothing: general knowledge, advice on life, chat), written for this
+// and for nothing else. Training is full-batch gradient descent from zero weights, so the same
+// lines give the same weights on every run (on one architecture: another may fuse
+// multiplications and additions differently in the last bits). It reports the classifier's
+// accuracy in k-fold cross-validation before it trains on every line, and writes the weights
+// as little-endian float32s: one per dimension, then the bias.
 //
 //	go run ./gen -out weights.bin
 package main
@@ -27,7 +28,7 @@ func main() {
 	out := flag.String("out", "weights.bin", "file to write")
 	lambda := flag.Float64("l2", 1e-4, "L2 penalty on the weights")
 	epochs := flag.Int("epochs", 2000, "gradient steps")
-	folds := flag.Int("folds", 5, "cross-validation folds (0 skips the check)")
+	folds := flag.Int("folds", 5, "cross-validation folds (0 or 1 skips the check)")
 	flag.Parse()
 	if err := run(*dir, *out, *lambda, *epochs, *folds); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
