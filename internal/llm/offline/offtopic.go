@@ -133,6 +133,10 @@ const (
 // service ("what do gold members get") read like trivia to the classifier.
 const minAsideWords = 6
 
+// maxAsideWords bounds what is read for its style: the classifier learnt from messages of up
+// to 30 words, and a long story is no aside.
+const maxAsideWords = 40
+
 // soundsAside reports whether text reads as a message that asks a service nothing (see
 // asideFloor); about the user's own affairs it must read so more surely, unless it asks advice
 // on life ("should i learn spanish or french"). A message that points back at an earlier one
@@ -144,10 +148,12 @@ func (p *planner) soundsAside(text string, conversing bool) bool {
 		return false
 	}
 	ws := trimLeads(plainWords(text))
-	if len(ws) < minAsideWords || ws[0] == "any" || asksWhatIsOffered(ws) {
+	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" || asksWhatIsOffered(ws) {
 		return false
 	}
-	if conversing && pointsBack(text) || namesSomeone(text) {
+	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
+	// to read: "book me a table for two on friday night" is never read for its style.
+	if raw := scanWords(text); imperative(raw) || wishes(raw) || conversing && pointsBack(text) || namesSomeone(text) {
 		return false
 	}
 	floor := asideFloor

@@ -58,11 +58,15 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		return nil, directAnswer(text, tools)
 	}
 	p := &planner{ix: m.indexes.get(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
-	if isAside(text, p.tradeWordNearby(text)) || p.worldQuestion(text) || p.soundsAside(text, len(req.humans) > 1) {
+	if isAside(text, p.tradeWordNearby(text)) || p.worldQuestion(text) {
 		return nil, directAnswer(text, tools)
 	}
 
 	intents := p.plan(text)
+	// An aside is one thought: a message that asks two agents is read no further for its style.
+	if len(intents) <= 1 && p.soundsAside(text, len(req.humans) > 1) {
+		return nil, directAnswer(text, tools)
+	}
 	earlier := sync.OnceValue(func() []planned { return earlierPlans(p, req.earlierHumans(3)) }) // only follow-ups read it
 	// A follow-up continues the earlier subject when it names none of its own, or when it
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
