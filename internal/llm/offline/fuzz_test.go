@@ -23,6 +23,9 @@ func FuzzRoute(f *testing.F) {
 		"we're flying out, anyway how many points", "I moved house, can you", "send it back",
 		"lovely day. anyway", "should i", "how do i say it in spanish", "what year did", "i'm",
 		"a – b", "— —", " - ", "9am - 5pm - my points", "(yay) - deals",
+		"Now: book me", "I need it before", "where is it? the headphones", "my actual problem:",
+		"something else: what", "anyway anyway", "is there", "heading to the", "whats on at",
+		"the flights are sorted, now I need", "I would really love", "I'm nervous, how do people cope with it",
 	} {
 		f.Add(s)
 	}
