@@ -282,21 +282,27 @@ var modals = setOf("can", "could", "would", "will")
 // "my order never arrived", "i want to return the blender" or "I'm worried about my refund".
 func narrates(ws []word) bool {
 	plain := plainWordsOf(ws)
-	told := false
+	told, past, moody := false, false, false
 	for i, l := range plain {
-		if complaintWords[l] {
+		if complaintWords[l] && !moods[l] {
 			return false
 		}
+		moody = moody || moods[l]
+		past = past || irregularPast[l] || pastForm(plain, i)
 		doing := strings.HasSuffix(l, "ing") && len(l) > 4 && l != "looking" && !strings.HasSuffix(l, "thing")
 		// With no subject, an -ing form opens a statement when a particle or an object
-		// follows it ("going to the gym", "training for a marathon"): "anything good on
-		// sale" is no doing.
+		// follows it ("going to the gym", "heading home"; see doingFollowers).
 		doingAlone := i == 0 && len(plain) > 1 && doingFollowers[plain[1]]
 		told = told || irregularPast[l] || pastForm(plain, i) || doing && (doingAlone || i > 0 && i <= 3 && doingSubject(plain[:i])) ||
 			l == "back" && i+1 < len(plain) && plain[i+1] == "from"
 	}
-	return told
+	// A bad time that is over tells what happened ("our flight landed 3 hours late"); one
+	// going on ("I'm stuck at the airport") is a complaint.
+	return told && (!moody || past)
 }
+
+// moods say how something went, not that something is still wrong.
+var moods = setOf("late", "stuck", "worried", "annoyed", "frustrated", "disappointed", "confused", "upset", "angry")
 
 // doingFollowers may follow an -ing form that opens a statement: "going to", "heading
 // home", "packing the car". "for", "at" and "on" are left out: "booking for two", "parking at

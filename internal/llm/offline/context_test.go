@@ -60,7 +60,7 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"a request with news in it", []string{"check if my order shipped, find deals on coffee machines"}, []string{"ask_support", "ask_shop"}},
 		{"news set aside", []string{"the hotel was noisy all night, ugh. separate thing though - where's my order?"}, []string{"ask_support"}},
 		{"the actual problem", []string{"my flight was late yesterday, we got home in the end. my actual problem: my order never arrived"}, []string{"ask_support"}},
-		{"a complaint still asks", []string{"my flight was late yesterday, where's my order?"}, []string{"ask_travel", "ask_support"}},
+		{"a complaint still asks", []string{"my flight still has no gate, where's my order?"}, []string{"ask_travel", "ask_support"}},
 		{"is there", []string{"I'm in gold tier now (yay) - is there a deal on running shoes"}, []string{"ask_shop"}},
 		{"a wish for what was asked about", []string{"Where is my order? I need it before my flight on Friday"}, []string{"ask_support"}},
 		{"back from", []string{"just back from a trip to japan with about 900 photos. any deals on a photo printer?"}, []string{"ask_shop"}},
@@ -72,6 +72,8 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"something going on is news", []string{"my refund is taking ages, how many points do I have"}, []string{"ask_support", "ask_rewards"}},
 		{"anything is no doing", []string{"anything on discount in running shoes, and how many points do i have"}, []string{"ask_shop", "ask_rewards"}},
 		{"heading somewhere", []string{"Heading to the hotel in lisbon after work, meanwhile how many points do i have"}, []string{"ask_rewards"}},
+		{"a bad time that is over", []string{"our flight landed 3 hours late and we missed the first day, gutted. how many points do I have?"}, []string{"ask_rewards"}},
+		{"a bad time going on", []string{"my flight is late again, how many points do I have?"}, []string{"ask_travel", "ask_rewards"}},
 		{"a question in passing asks about the statement", []string{"my points balance is way lower than usual, what happened"}, []string{"ask_rewards"}},
 	})
 }
