@@ -69,7 +69,8 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 		scene := !question && !wish && sceneStatement(segs[i].words)
 		// A clause that sets the rest aside is what the user is here for: "my actual problem:
 		// the print site keeps rejecting my jpg".
-		marked := labels[i] >= 0 && setsAside(segs[i].words)
+		aside := setsAside(segs[i].words)
+		marked := labels[i] >= 0 && aside
 		request := labels[i] >= 0 && !question && !wish && !scene && (marked || commands(afterPivots(segs[i].words)))
 		news := setAside && labels[i] >= 0 && !question && !wish && !request
 		ctx[i] = labels[i] >= 0 && (news || contextClause(text, segs, labels, i, questionAhead && scene))
@@ -90,7 +91,7 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 		case labels[i] >= 0 && !scene && !news:
 			questionAhead = false
 		}
-		setAside = setAside || questionAhead && setsAside(segs[i].words)
+		setAside = setAside || questionAhead && aside
 	}
 	return ctx
 }
@@ -288,12 +289,13 @@ func narrates(ws []word) bool {
 			return false
 		}
 		moody = moody || moods[l]
-		past = past || irregularPast[l] || pastForm(plain, i)
+		pastHere := irregularPast[l] || pastForm(plain, i)
+		past = past || pastHere
 		doing := strings.HasSuffix(l, "ing") && len(l) > 4 && l != "looking" && !strings.HasSuffix(l, "thing")
 		// With no subject, an -ing form opens a statement when a particle or an object
 		// follows it ("going to the gym", "heading home"; see doingFollowers).
 		doingAlone := i == 0 && len(plain) > 1 && doingFollowers[plain[1]]
-		told = told || irregularPast[l] || pastForm(plain, i) || doing && (doingAlone || i > 0 && i <= 3 && doingSubject(plain[:i])) ||
+		told = told || pastHere || doing && (doingAlone || i > 0 && i <= 3 && doingSubject(plain[:i])) ||
 			l == "back" && i+1 < len(plain) && plain[i+1] == "from"
 	}
 	// A bad time that is over tells what happened ("our flight landed 3 hours late"); one

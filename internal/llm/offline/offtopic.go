@@ -147,13 +147,14 @@ func (p *planner) soundsAside(text string, conversing bool) bool {
 	if !p.sentences {
 		return false
 	}
-	ws := trimLeads(plainWords(text))
+	raw := scanWords(text)
+	ws := trimLeads(plainWordsOf(raw))
 	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" || asksWhatIsOffered(ws) {
 		return false
 	}
 	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
 	// to read: "book me a table for two on friday night" is never read for its style.
-	if raw := scanWords(text); imperative(raw) || wishes(raw) || conversing && pointsBack(text) || namesSomeone(text) {
+	if imperative(raw) || wishes(raw) || conversing && pointsBack(text) || namesSomeone(raw) {
 		return false
 	}
 	floor := asideFloor
@@ -172,10 +173,10 @@ func asksWhatIsOffered(ws []string) bool {
 	return slices.ContainsFunc(offerFrames, func(f []string) bool { return hasPrefix(ws, f) })
 }
 
-// namesSomeone reports whether text speaks of someone or something in particular: "his
+// namesSomeone reports whether words speak of someone or something in particular: "his
 // lesson", "jake's essay" (and, as it reads possessives only, "today's menu").
-func namesSomeone(text string) bool {
-	return slices.ContainsFunc(scanWords(text), func(w word) bool {
+func namesSomeone(ws []word) bool {
+	return slices.ContainsFunc(ws, func(w word) bool {
 		base, possessive := strings.CutSuffix(w.lower, "'s")
 		return w.lower == "his" || w.lower == "her" || possessive && !isStopword(base)
 	})

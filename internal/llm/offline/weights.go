@@ -57,12 +57,20 @@ var scopePreps = setOf("for", "on", "in", "at", "with", "near", "from", "of", "a
 func queryTerms(ws []word) []qterm {
 	var out []qterm
 	weight := 1.0
+	var terms, next []string // the stems of ws[i] and ws[i+1], each found once
+	if len(ws) > 0 {
+		next = appendTerms(nil, ws[0].lower)
+	}
 	for i, w := range ws {
 		if weight == 1 && scopePreps[w.lower] && len(out) > 0 {
 			weight = scopeWeight
 		}
-		modifier := i+1 < len(ws) && namesAThing(ws[i+1].lower)
-		for _, t := range appendTerms(nil, w.lower) {
+		terms, next = next, nil
+		if i+1 < len(ws) {
+			next = appendTerms(nil, ws[i+1].lower)
+		}
+		modifier := i+1 < len(ws) && namesAThing(ws[i+1].lower, next)
+		for _, t := range terms {
 			q := qterm{stem: t, weight: weight, modifier: modifier}
 			if lightNouns[t] {
 				q.weight *= lightWeight
@@ -90,11 +98,11 @@ func queryTerms(ws []word) []qterm {
 	return out
 }
 
-// namesAThing reports whether a word could be the head of a compound: a content word that
+// namesAThing reports whether a word, whose stems are ts, could be the head of a compound: a
+// content word that
 // is no light noun, no word of the calendar and no number ("camping stove", not "camping
 // tomorrow" or "camping next weekend").
-func namesAThing(w string) bool {
-	ts := appendTerms(nil, w)
+func namesAThing(w string, ts []string) bool {
 	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || isNumberTerm(t) })
 }
 
