@@ -366,8 +366,9 @@ func afterthought(text string, segs []segment, i int) bool {
 	if len(ws) == 0 || asks(text, segs, i) || !asks(text, segs, i-1) && !commands(segs[i-1].words) {
 		return false
 	}
-	// A statement has a subject: "reset my password while you're at it" is a request.
-	if !statementOpeners[ws[0].lower] {
+	// A statement has a subject: "reset my password while you're at it" is a request. One
+	// that opens with a past form has left its subject out: "ordered them 10 days ago".
+	if !statementOpeners[ws[0].lower] && !opensInThePast(ws) {
 		return false
 	}
 	// A wish for the thing just asked about explains the question: "where is my package? I
@@ -376,7 +377,13 @@ func afterthought(text string, segs []segment, i int) bool {
 	if firstPerson[ws[0].lower] && wishes(ws) && pointsAt(ws) || appositive(ws) {
 		return true
 	}
-	return !complains(ws) && (pointsAt(ws) || firstPerson[ws[0].lower] && narrates(ws))
+	return !complains(ws) && (pointsAt(ws) || (firstPerson[ws[0].lower] || opensInThePast(ws)) && narrates(ws))
+}
+
+// opensInThePast reports whether a clause opens with a past form, its subject left out.
+func opensInThePast(ws []word) bool {
+	plain := plainWordsOf(ws[:1])
+	return len(plain) == 1 && (irregularPast[plain[0]] || pastForm(plain, 0))
 }
 
 // appositive reports whether a clause is a short noun phrase with a definite article: "the
