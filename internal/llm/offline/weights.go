@@ -38,7 +38,7 @@ var lightNouns = func() map[string]bool {
 		"day", "days", "week", "weeks", "weekend", "month", "months", "year", "years", "last",
 		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 		"january", "february", "march", "april", "june", "july", "august", "september",
-		"october", "november", "december", "new", "latest"} {
+		"october", "november", "december", "new", "latest", "confirmation", "code", "reference"} {
 		for _, t := range terms(w) {
 			out[t] = true
 		}
