@@ -67,6 +67,8 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"no doing", []string{"the refund landed in my account this morning, anything good in headphone deals"}, []string{"ask_shop"}},
 		{"news after a question, its subject left out", []string{"how many points do i have? booked a hotel in rome last month"}, []string{"ask_rewards"}},
 		{"news after a request, its subject left out", []string{"any deals on suitcases, booked a flight to rome for june"}, []string{"ask_shop"}},
+		{"a question about the user's own thing", []string{"i booked a hotel in rome last week, where's my parcel"}, []string{"ask_support"}},
+		{"news set aside before a question about the user's own thing", []string{"the hotel in rome was lovely, we got back yesterday. anyway where's my parcel?"}, []string{"ask_support"}},
 		{"a noun phrase after a question", []string{"where's my order from last week, the headphones"}, []string{"ask_support"}},
 		{"a change of subject keeps the complaint", []string{"I was double charged for my last order. Separate question: how many points do I have?"}, []string{"ask_support", "ask_rewards"}},
 		{"a different question keeps the complaint", []string{"my refund never came through. different question - is flight UA123 on time?"}, []string{"ask_support", "ask_travel"}},

@@ -182,6 +182,23 @@ func (ix *index) inPassing(query []qterm, doc int) bool {
 	return matched < 2 && tf < 2
 }
 
+// namesOwnThing reports whether a clause matches document doc in a word after a possessive:
+// "where's my parcel" asks about the user's parcel, however rarely the document says
+// "parcel", while "what happened" matches through a word of no one's in particular.
+func (ix *index) namesOwnThing(ws []word, doc int) bool {
+	for k := 1; k < len(ws); k++ {
+		if !possessives[ws[k-1].lower] {
+			continue
+		}
+		for _, r := range ix.resolve(terms(ws[k].lower)) {
+			if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // singlesOut reports whether some query term matches document doc but not document other.
 func (ix *index) singlesOut(query []qterm, doc, other int) bool {
 	for _, r := range ix.resolve(stemsOf(query)) {

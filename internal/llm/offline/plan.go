@@ -272,7 +272,7 @@ func (p *planner) plan(text string) []intent {
 	}
 	p.settleTies(text, segs, clauseTerms, labels, scores)
 	firm := func(i int) bool {
-		return labels[i] >= 0 && (!p.substance || !p.ix.inPassing(clauseTerms[i], labels[i]))
+		return labels[i] >= 0 && (!p.substance || !p.ix.inPassing(clauseTerms[i], labels[i]) || p.ix.namesOwnThing(segs[i].words, labels[i]))
 	}
 	for i, ctx := range contextClauses(text, segs, labels, firm) {
 		if ctx {
