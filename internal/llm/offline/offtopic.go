@@ -41,7 +41,7 @@ var offTopicExamples = []string{
 	// careers, opinions and advice about life in general
 	"is nursing a good career choice", "should i study law or medicine", "what does an architect earn",
 	"is it healthy to skip breakfast", "are video games bad for children", "what is your opinion on modern art",
-	"which is better, cats or dogs", "how can i sleep better at night",
+	"is tea or coffee better for you", "how can i sleep better at night",
 	// language, numbers and homework
 	"how would you say good night in italian", "what does the word serendipity mean",
 	"what is the square root of 144", "how many grams are in a kilo", "help me with my maths homework",
