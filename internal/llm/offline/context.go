@@ -120,7 +120,24 @@ var asidePairs = map[[2]string]bool{
 // complains reports whether a clause says something went wrong or the user wants something
 // (see complaintWords).
 func complains(ws []word) bool {
-	return slices.ContainsFunc(plainWordsOf(ws), func(w string) bool { return complaintWords[w] })
+	plain := plainWordsOf(ws)
+	for i := range plain {
+		if complaintAt(plain, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// complaintAt reports whether plain[i] is a complaint word (see complaintWords) as used there:
+// "keep" complains of something that goes on happening ("it keeps crashing", "keep getting
+// charged"), not of something kept ("we keep our boat at the marina").
+func complaintAt(plain []string, i int) bool {
+	w := plain[i]
+	if w == "keep" || w == "keeps" {
+		return i+1 < len(plain) && (strings.HasSuffix(plain[i+1], "ing") || plain[i+1] == "on")
+	}
+	return complaintWords[w]
 }
 
 // pointsAt reports whether a clause points back at something named before it; "this week"
@@ -285,7 +302,7 @@ func narrates(ws []word) bool {
 	plain := plainWordsOf(ws)
 	told, past, moody := false, false, false
 	for i, l := range plain {
-		if complaintWords[l] && !moods[l] {
+		if complaintAt(plain, i) && !moods[l] {
 			return false
 		}
 		moody = moody || moods[l]

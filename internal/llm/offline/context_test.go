@@ -69,6 +69,8 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"news after a request, its subject left out", []string{"any deals on suitcases, booked a flight to rome for june"}, []string{"ask_shop"}},
 		{"a question about the user's own thing", []string{"i booked a hotel in rome last week, where's my delivery"}, []string{"ask_support"}},
 		{"news set aside before a question about the user's own thing", []string{"the hotel in rome was lovely, we got back yesterday. anyway where's my delivery?"}, []string{"ask_support"}},
+		{"something kept", []string{"we keep our points for holidays, any deals on a big suitcase?"}, []string{"ask_shop"}},
+		{"something that keeps happening", []string{"my account keeps logging me out, how many points do i have?"}, []string{"ask_support", "ask_rewards"}},
 		{"a noun phrase after a question", []string{"where's my order from last week, the headphones"}, []string{"ask_support"}},
 		{"a change of subject keeps the complaint", []string{"I was double charged for my last order. Separate question: how many points do I have?"}, []string{"ask_support", "ask_rewards"}},
 		{"a different question keeps the complaint", []string{"my refund never came through. different question - is flight UA123 on time?"}, []string{"ask_support", "ask_travel"}},
