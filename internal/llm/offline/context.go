@@ -59,6 +59,11 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 	// and asides. A question no agent's words answer ("can you check it's confirmed") is
 	// about the statement before it.
 	questionAhead := false
+	// askedAhead: the same, but any question to an agent, in passing or not. What happened
+	// is the scene of any question after it: "just got back from my driving test (passed!!)
+	// so I'm treating myself to a dashcam, any going cheap?". How things stand may be what
+	// the question asks about.
+	askedAhead := false
 	// setAside: a clause ahead says that what came before is not what the user is here for
 	// ("anyway, what I actually need is ..."), so news before it, even a complaint, is only
 	// context, up to the request before it.
@@ -73,9 +78,18 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 		marked := labels[i] >= 0 && aside
 		request := labels[i] >= 0 && !question && !wish && !scene && (marked || commands(afterPivots(segs[i].words)))
 		news := setAside && labels[i] >= 0 && !question && !wish && !request
-		ctx[i] = labels[i] >= 0 && (news || contextClause(text, segs, labels, i, questionAhead && scene))
+		told := scene && askedAhead && happened(segs[i].words)
+		ctx[i] = labels[i] >= 0 && (news || contextClause(text, segs, labels, i, (questionAhead || told) && scene))
 		if request || wish || question {
 			setAside = false
+		}
+		switch {
+		case request || question:
+			askedAhead = labels[i] >= 0
+		case wish:
+			askedAhead = askedAhead || labels[i] >= 0
+		case labels[i] >= 0 && !scene && !news:
+			askedAhead = false
 		}
 		switch {
 		case request:
@@ -318,6 +332,21 @@ func narrates(ws []word) bool {
 	// A bad time that is over tells what happened ("our flight landed 3 hours late"); one
 	// going on ("I'm stuck at the airport") is a complaint.
 	return told && (!moody || past)
+}
+
+// happened reports whether a statement tells what happened, in the past: "just got back
+// from my driving test", not "I'm trying to save money this year".
+func happened(ws []word) bool {
+	if !narrates(ws) {
+		return false
+	}
+	plain := plainWordsOf(ws)
+	for i, l := range plain {
+		if irregularPast[l] || pastForm(plain, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // moods say how something went, not that something is still wrong.
