@@ -300,10 +300,11 @@ var beForms = setOf("is", "are", "was", "were", "been", "being")
 var subjects = setOf("i", "we", "he", "she", "they", "it", "there", "im", "ive", "id", "were",
 	"weve", "hes", "shes", "theyre", "theres")
 
-// finiteVerbs say how things stand: "the flights are sorted", "the tickets cost a fortune".
+// finiteVerbs say how things stand: "the flights are sorted", "the tickets cost a fortune", "my
+// instructor says I'm nearly ready".
 var finiteVerbs = setOf("is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "will",
 	"would", "can", "could", "should", "might", "may", "must", "looks", "look", "looked", "seems",
-	"seem", "feels", "feel", "sounds", "sound", "cost", "costs")
+	"seem", "feels", "feel", "sounds", "sound", "cost", "costs", "says", "thinks", "reckons")
 
 // modals open a request when the assistant or the user follows: "can you", "could i".
 var modals = setOf("can", "could", "would", "will")
