@@ -552,6 +552,18 @@ func TestRouteFaintRequestBySentence(t *testing.T) {
 	})
 }
 
+// A message none of whose words is an agent's, that reads as a request to a service, goes to
+// the agent its sentence comes closest to; chat and trivia stay with the orchestrator.
+func TestRouteRequestInNoAgentsWords(t *testing.T) {
+	checkRoutes(t, conciergeAgents, []routeCase{
+		{"slang for points", []string{"any of my stash left to spend"}, []string{"ask_rewards"}},
+		{"slang for a delivery", []string{"have the bods at the warehouse sent my stuff yet"}, []string{"ask_support"}},
+		{"nothing delivered", []string{"the parcel man left nothing, what now"}, []string{"ask_support"}},
+		{"a joke", []string{"tell me a joke about sailors"}, nil},
+		{"trivia", []string{"what's the best knot for tying up a dinghy"}, nil},
+	})
+}
+
 // "new" says which one of a thing, not what: it asks no agent whose texts offer new things.
 func TestRouteNewIsNoTradeWord(t *testing.T) {
 	cinema := agentFixture{id: "cinema", description: "Cinema tickets: showtimes, new films this week, booking and cancelling seats.", examples: []string{"what new films are showing this week", "book two seats for the 8pm showing", "cancel my tickets for friday"}}
