@@ -564,6 +564,16 @@ func TestRouteRequestInNoAgentsWords(t *testing.T) {
 	})
 }
 
+// "come" is a word of any trade: a handyman who comes round is not asked whenever something
+// else is coming.
+func TestRouteComingIsNoTradeWord(t *testing.T) {
+	handyman := agentFixture{id: "handyman", description: "Sends a handyman round for small jobs at home: leaks, shelves, sockets.", examples: []string{"can someone come round to fix a dripping tap", "how soon can you come out", "book a handyman for saturday"}}
+	checkRoutes(t, append([]agentFixture{handyman}, conciergeAgents...), []routeCase{
+		{"a delivery coming", []string{"is my delivery coming today?"}, []string{"ask_support"}},
+		{"the handyman coming", []string{"can the handyman come on friday instead"}, []string{"ask_handyman"}},
+	})
+}
+
 // "new" says which one of a thing, not what: it asks no agent whose texts offer new things.
 func TestRouteNewIsNoTradeWord(t *testing.T) {
 	cinema := agentFixture{id: "cinema", description: "Cinema tickets: showtimes, new films this week, booking and cancelling seats.", examples: []string{"what new films are showing this week", "book two seats for the 8pm showing", "cancel my tickets for friday"}}

@@ -24,7 +24,8 @@ var stopwords = setOf(
 	"ok", "okay", "oh", "um", "uh", "hmm", "hey", "hi", "hello", "thanks", "thank", "thx",
 	"btw", "anyway", "actually", "maybe", "kind", "sort", "find", "check", "look", "looking",
 	"know", "wonder", "wondering", "curious", "tell", "help", "user", "users", "current",
-	"currently", "many", "able", "happen", "thing", "things", "stuff", "bit",
+	"currently", "many", "able", "happen", "thing", "things", "stuff", "bit", "come", "comes", "coming",
+	"came",
 	// chat spellings of the above
 	"hows", "wheres", "whens", "whos", "whys", "ur", "rn", "ya", "gonna", "gotta", "dont", "cant",
 	"didnt", "doesnt", "isnt", "wont", "im", "ive", "id",
