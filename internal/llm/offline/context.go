@@ -71,7 +71,7 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 	for i := len(segs) - 1; i >= 0; i-- {
 		question := asks(text, segs, i)
 		wish := !question && wishes(segs[i].words)
-		scene := !question && !wish && sceneStatement(segs[i].words)
+		scene := !question && !wish && (sceneStatement(segs[i].words) || exclaims(text, segs, i) && !imperative(segs[i].words) && !complains(segs[i].words))
 		// A clause that sets the rest aside is what the user is here for: "my actual problem:
 		// the print site keeps rejecting my jpg".
 		aside := setsAside(segs[i].words)
@@ -163,6 +163,16 @@ func pointsAt(ws []word) bool {
 		}
 	}
 	return false
+}
+
+// exclaims reports whether segment i ends in an exclamation mark: "first time skiing for all
+// of us!" says how the user feels about it.
+func exclaims(text string, segs []segment, i int) bool {
+	end := len(text)
+	if i+1 < len(segs) {
+		end = segs[i+1].start
+	}
+	return strings.Contains(text[segs[i].end:end], "!")
 }
 
 // asks reports whether segment i asks something: it ends in a question mark or opens as a
