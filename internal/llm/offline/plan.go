@@ -39,15 +39,20 @@ type planner struct {
 func (p *planner) scores(text string, qs []qterm) []float64 {
 	// An agent's name counts in full wherever it stands: "the outstanding balance for
 	// tutoring" asks the tutoring agent, not the one that keeps a points balance. Before
-	// another noun it only says what kind: "a discount on a ski helmet".
+	// another noun in the part that narrows a request it only says what kind of thing, and
+	// counts for less than the other words there: "a discount on a ski helmet" asks for a
+	// discount, whatever the ski school's texts say about skis.
 	if p.substance {
 		cloned := false // the caller's terms are left alone
 		for i, q := range qs {
-			if q.weight < 1 && p.ix.names[q.stem] && !lightNouns[q.stem] && !q.modifier {
+			if q.weight < 1 && p.ix.names[q.stem] && !lightNouns[q.stem] {
 				if !cloned {
 					qs, cloned = slices.Clone(qs), true
 				}
 				qs[i].weight = 1
+				if q.modifier {
+					qs[i].weight = q.weight * lightWeight
+				}
 			}
 		}
 	}

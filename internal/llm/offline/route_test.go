@@ -611,6 +611,7 @@ func TestRouteNameAsModifierCountsAsScoped(t *testing.T) {
 		{"a head noun", []string{"any deals on camping?"}, []string{"ask_camping"}},
 		{"before a word of the calendar", []string{"any deals on camping tomorrow?"}, []string{"ask_camping"}},
 		{"before next", []string{"any deals on camping next weekend?"}, []string{"ask_camping"}},
+		{"a modifier after a request to the agent", []string{"when is my pitch booked? then look for a discount on a camping chair"}, []string{"ask_camping", "ask_shop"}},
 	})
 }
 
