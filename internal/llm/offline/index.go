@@ -182,6 +182,17 @@ func (ix *index) inPassing(query []qterm, doc int) bool {
 	return matched < 2 && tf < 2
 }
 
+// onlyThrough reports whether every query term that matches doc is one of stems: whether
+// the query reaches doc only through those words.
+func (ix *index) onlyThrough(query []qterm, doc int, stems map[string]bool) bool {
+	for i, r := range ix.resolve(stemsOf(query)) {
+		if r.term != "" && ix.docs[doc].tf[r.term] > 0 && !stems[query[i].stem] {
+			return false
+		}
+	}
+	return true
+}
+
 // namesOwnThing reports whether a clause matches document doc in a word after a possessive:
 // "where's my parcel" asks about the user's parcel, however rarely the document says
 // "parcel", while "what happened" matches through a word of no one's in particular.

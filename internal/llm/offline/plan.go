@@ -289,7 +289,7 @@ func (p *planner) plan(text string) []intent {
 	if p.substance {
 		asked := slices.Clone(labels) // each clause is read against the labels as they were
 		for i := 1; i < len(segs); i++ {
-			if asked[i] >= 0 && asked[i-1] >= 0 && asked[i] != asked[i-1] && afterthought(text, segs, i) {
+			if asked[i] >= 0 && asked[i-1] >= 0 && asked[i] != asked[i-1] && (afterthought(text, segs, i) || p.asksItsPrice(text, segs, clauseTerms, i, asked[i])) {
 				labels[i] = labelUnmatched
 			}
 		}
@@ -352,6 +352,23 @@ func (p *planner) plan(text string) []intent {
 	}
 	return out
 }
+
+// asksItsPrice reports whether clause i, which its words give to candidate c, only asks
+// what the thing before it costs: "need lunch for 35 ppl next weds, wat would it cost".
+func (p *planner) asksItsPrice(text string, segs []segment, clauseTerms [][]qterm, i, c int) bool {
+	return asks(text, segs, i) && pointsAt(segs[i].words) && p.ix.onlyThrough(clauseTerms[i], c, priceStems)
+}
+
+// priceStems are the terms of asking what something costs.
+var priceStems = func() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range []string{"cost", "costs", "price", "prices", "charge", "pay"} {
+		for _, t := range terms(w) {
+			out[t] = true
+		}
+	}
+	return out
+}()
 
 // settleTies labels a question among other clauses whose words name two agents alike by
 // meaning (see confident): "the cleaner's here tomorrow so I'll be in all day. When is my
