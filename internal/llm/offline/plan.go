@@ -289,7 +289,7 @@ func (p *planner) plan(text string) []intent {
 	if p.substance {
 		asked := slices.Clone(labels) // each clause is read against the labels as they were
 		for i := 1; i < len(segs); i++ {
-			if asked[i] >= 0 && asked[i-1] >= 0 && asked[i] != asked[i-1] && (afterthought(text, segs, i) || p.asksItsPrice(text, segs, clauseTerms, i, asked[i])) {
+			if asked[i] >= 0 && asked[i-1] >= 0 && asked[i] != asked[i-1] && (afterthought(text, segs, i) || p.asksItsPrice(segs, clauseTerms, i, asked[i])) {
 				labels[i] = labelUnmatched
 			}
 		}
@@ -353,10 +353,11 @@ func (p *planner) plan(text string) []intent {
 	return out
 }
 
-// asksItsPrice reports whether clause i, which its words give to candidate c, only asks
-// what the thing before it costs: "need lunch for 35 ppl next weds, wat would it cost".
-func (p *planner) asksItsPrice(text string, segs []segment, clauseTerms [][]qterm, i, c int) bool {
-	return asks(text, segs, i) && pointsAt(segs[i].words) && p.ix.onlyThrough(clauseTerms[i], c, priceStems)
+// asksItsPrice reports whether clause i, which its words give to candidate c, only asks or
+// says what the thing before it costs: "need lunch for 35 ppl next weds, wat would it cost",
+// "can water damaged laptops be fixed, and roughly what does that cost".
+func (p *planner) asksItsPrice(segs []segment, clauseTerms [][]qterm, i, c int) bool {
+	return pointsAt(segs[i].words) && p.ix.onlyThrough(clauseTerms[i], c, priceStems)
 }
 
 // priceStems are the terms of asking what something costs.

@@ -576,6 +576,17 @@ func TestRouteComingIsNoTradeWord(t *testing.T) {
 	})
 }
 
+// A question or remark on what the request before it costs belongs to that request, though
+// the shop's texts speak of costs.
+func TestRoutePriceOfTheRequestBefore(t *testing.T) {
+	repair := agentFixture{id: "repair", description: "Repairs phones, tablets and laptops: repair quotes, drop-off slots and the status of a repair.", examples: []string{"can you fix a cracked iphone screen", "book a drop-off slot for my laptop", "is my tablet repair done yet"}}
+	checkRoutes(t, append([]agentFixture{repair}, conciergeAgents...), []routeCase{
+		{"no question mark", []string{"can water damaged phones be fixed, and roughly what does that cost"}, []string{"ask_repair"}},
+		{"a question", []string{"book a drop-off slot for my laptop on monday, how much will it cost?"}, []string{"ask_repair"}},
+		{"a price of its own", []string{"book a drop-off slot for my laptop on monday, and how much does a playstation 5 cost?"}, []string{"ask_repair", "ask_shop"}},
+	})
+}
+
 // "new" says which one of a thing, not what: it asks no agent whose texts offer new things.
 func TestRouteNewIsNoTradeWord(t *testing.T) {
 	cinema := agentFixture{id: "cinema", description: "Cinema tickets: showtimes, new films this week, booking and cancelling seats.", examples: []string{"what new films are showing this week", "book two seats for the 8pm showing", "cancel my tickets for friday"}}
