@@ -15,6 +15,8 @@ func TestPhrasalMeanings(t *testing.T) {
 		{"what time do i take off on friday", []string{"depart", "departure"}},
 		{"sign me up for zumba", []string{"join", "enrol", "register"}},
 		{"need a new blender, anything marked down?", []string{"discount"}},
+		{"my parcel still hasn't shown up", []string{"arrive"}},
+		{"the courier never turned up", []string{"arrive"}},
 		{"can I use points to pay for the hotel", []string{"redeem"}},
 		{"can i pay with my points", []string{"redeem"}},
 		{"can i pay with paypal at checkout", nil},

@@ -1,6 +1,9 @@
 package offline
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // qterm is one query term and how much it counts as evidence. Words of a message are not
 // equally telling: a general noun or a word describing the scope of a request says less
@@ -57,7 +60,7 @@ var scopePreps = setOf("for", "on", "in", "at", "with", "near", "from", "of", "a
 func queryTerms(ws []word) []qterm {
 	var out []qterm
 	weight := 1.0
-	var terms, next []string // the stems of ws[i] and ws[i+1], each found once
+	var prev, terms, next []string // the stems of ws[i-1], ws[i] and ws[i+1], each found once
 	if len(ws) > 0 {
 		next = appendTerms(nil, ws[0].lower)
 	}
@@ -65,14 +68,17 @@ func queryTerms(ws []word) []qterm {
 		if weight == 1 && scopePreps[w.lower] && len(out) > 0 {
 			weight = scopeWeight
 		}
-		terms, next = next, nil
+		prev, terms, next = terms, next, nil
 		if i+1 < len(ws) {
 			next = appendTerms(nil, ws[i+1].lower)
 		}
 		modifier := i+1 < len(ws) && namesAThing(ws[i+1].lower, next)
+		// Between two nouns an -ing form is part of an adjective: "noise cancelling
+		// headphones" cancel nothing.
+		describing := modifier && i > 0 && strings.HasSuffix(w.lower, "ing") && len(prev) > 0
 		for _, t := range terms {
 			q := qterm{stem: t, weight: weight, modifier: modifier}
-			if lightNouns[t] {
+			if lightNouns[t] || describing {
 				q.weight *= lightWeight
 			}
 			out = append(out, q)
