@@ -402,7 +402,7 @@ var complaintWords = setOf("not", "never", "no", "cant", "cannot", "couldnt", "d
 	"wont", "wasnt", "isnt", "havent", "hasnt", "want", "wanted", "need", "needed", "wrong", "broken",
 	"broke", "missing", "lost", "still", "yet", "again", "twice", "late", "damaged", "charged", "problem",
 	"trouble", "error", "stuck", "unable", "worried", "annoyed", "frustrated", "disappointed", "confused",
-	"upset", "angry", "keep", "keeps", "interested", "wondering", "hoping", "curious", "wish")
+	"upset", "angry", "keep", "keeps", "interested", "wondering", "hoping", "curious", "wish", "supposed")
 
 // irregularPast are common past forms that do not end in -ed.
 var irregularPast = setOf("got", "had", "went", "bought", "made", "took", "left", "came", "paid", "sent",
