@@ -79,7 +79,9 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 		request := labels[i] >= 0 && !question && !wish && !scene && (marked || commands(afterPivots(segs[i].words)))
 		news := setAside && labels[i] >= 0 && !question && !wish && !request
 		told := scene && askedAhead && happened(segs[i].words)
-		ctx[i] = labels[i] >= 0 && (news || contextClause(text, segs, labels, i, (questionAhead || told) && scene))
+		// A wish is the request, and a question after it that points back asks about it:
+		// "I'd like to send her sunflowers, what would that cost?".
+		ctx[i] = labels[i] >= 0 && (news || !wish && contextClause(text, segs, labels, i, (questionAhead || told) && scene))
 		if request || wish || question {
 			setAside = false
 		}

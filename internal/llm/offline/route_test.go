@@ -583,6 +583,7 @@ func TestRoutePriceOfTheRequestBefore(t *testing.T) {
 	checkRoutes(t, append([]agentFixture{repair}, conciergeAgents...), []routeCase{
 		{"no question mark", []string{"can water damaged phones be fixed, and roughly what does that cost"}, []string{"ask_repair"}},
 		{"a question", []string{"book a drop-off slot for my laptop on monday, how much will it cost?"}, []string{"ask_repair"}},
+		{"after a wish", []string{"I'd like to book a drop-off slot for my laptop on monday, what would that cost?"}, []string{"ask_repair"}},
 		{"a price of its own", []string{"book a drop-off slot for my laptop on monday, and how much does a playstation 5 cost?"}, []string{"ask_repair", "ask_shop"}},
 	})
 }
