@@ -25,7 +25,7 @@ var stopwords = setOf(
 	"btw", "anyway", "actually", "maybe", "kind", "sort", "find", "check", "look", "looking",
 	"know", "wonder", "wondering", "curious", "tell", "help", "user", "users", "current",
 	"currently", "many", "able", "happen", "thing", "things", "stuff", "bit", "come", "comes", "coming",
-	"came",
+	"came", "near", "take", "takes", "taking", "took",
 	// chat spellings of the above
 	"hows", "wheres", "whens", "whos", "whys", "ur", "rn", "ya", "gonna", "gotta", "dont", "cant",
 	"didnt", "doesnt", "isnt", "wont", "im", "ive", "id",
