@@ -149,7 +149,7 @@ func (p *planner) soundsAside(text string, conversing bool) bool {
 	}
 	raw := scanWords(text)
 	ws := trimLeads(plainWordsOf(raw))
-	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" || asksWhatIsOffered(ws) {
+	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" && !asksForTips(ws) || asksWhatIsOffered(ws) {
 		return false
 	}
 	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
@@ -163,6 +163,15 @@ func (p *planner) soundsAside(text string, conversing bool) bool {
 	}
 	return style.Aside(p.sentenceVector(text)) >= floor
 }
+
+// asksForTips reports whether words open by asking for tips or advice: "any tips for
+// sleeping on a plane" asks for something anyone might know, where "any deals on" asks a
+// business.
+func asksForTips(ws []string) bool {
+	return len(ws) > 1 && ws[0] == "any" && tipWords[ws[1]]
+}
+
+var tipWords = setOf("tips", "tip", "advice", "ideas", "idea", "suggestions", "hacks")
 
 // offerFrames ask what is on offer or on the programme: "are there any exhibitions on",
 // "what's on at the science museum".

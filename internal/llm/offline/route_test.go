@@ -652,6 +652,8 @@ func TestRouteAnswersWhatSoundsLikeAnAside(t *testing.T) {
 		{"a tier", []string{"what do gold members get"}, []string{"ask_rewards"}},
 		{"the programme", []string{"whats on at the travel show this month"}, []string{"ask_travel"}},
 		{"a discount on offer", []string{"what's on discount in garden tools at the moment"}, []string{"ask_shop"}},
+		{"tips", []string{"any tips for sleeping on a long flight"}, nil},
+		{"deals", []string{"any deals on neck pillows for sleeping on a plane"}, []string{"ask_shop"}},
 
 		{"someone's order", []string{"what did bob's refund come to"}, []string{"ask_support"}},
 	})
