@@ -681,6 +681,7 @@ func TestRouteAnswersPersonalChat(t *testing.T) {
 		{"a fear", []string{"I'm scared of the dentist, is that something people grow out of"}, nil},
 		{"a request", []string{"I have 12000 points, what's the best thing to redeem them for"}, []string{"ask_rewards"}},
 		{"a complaint", []string{"my tomatoes never ripen and honestly I'm starting to think I'm cursed"}, []string{"ask_garden"}},
+		{"a feeling about the agent's subject", []string{"I can never decide what to plant first in spring, it stresses me out"}, nil},
 	})
 }
 
