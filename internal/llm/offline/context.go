@@ -340,7 +340,7 @@ func narrates(ws []word) bool {
 		// follows it ("going to the gym", "heading home"; see doingFollowers).
 		doingAlone := i == 0 && len(plain) > 1 && doingFollowers[plain[1]]
 		told = told || pastHere || doing && (doingAlone || i > 0 && i <= 3 && doingSubject(plain[:i])) ||
-			l == "back" && i+1 < len(plain) && plain[i+1] == "from"
+			l == "back" && i+1 < len(plain) && plain[i+1] == "from" || i > 0 && recollects[l]
 	}
 	// A bad time that is over tells what happened ("our flight landed 3 hours late"); one
 	// going on ("I'm stuck at the airport") is a complaint.
@@ -361,6 +361,10 @@ func happened(ws []word) bool {
 	}
 	return false
 }
+
+// recollects say that the user remembers what happened: "I remember getting an email about
+// it".
+var recollects = setOf("remember", "recall")
 
 // moods say how something went, not that something is still wrong.
 var moods = setOf("late", "stuck", "worried", "annoyed", "frustrated", "disappointed", "confused", "upset", "angry")

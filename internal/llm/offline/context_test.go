@@ -77,6 +77,7 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"an exclaimed complaint still asks", []string{"my order never arrived! how many points do i have?"}, []string{"ask_support", "ask_rewards"}},
 		{"what the request costs", []string{"find me a hotel in lisbon for friday, how much would it cost"}, []string{"ask_travel"}},
 		{"what was supposed to happen", []string{"my order was supposed to arrive on monday. also how many points do i have"}, []string{"ask_support", "ask_rewards"}},
+		{"what the user remembers", []string{"any deals on headphones? I remember getting an email about my account and a sale"}, []string{"ask_shop"}},
 		{"a noun phrase after a question", []string{"where's my order from last week, the headphones"}, []string{"ask_support"}},
 		{"a change of subject keeps the complaint", []string{"I was double charged for my last order. Separate question: how many points do I have?"}, []string{"ask_support", "ask_rewards"}},
 		{"a different question keeps the complaint", []string{"my refund never came through. different question - is flight UA123 on time?"}, []string{"ask_support", "ask_travel"}},
