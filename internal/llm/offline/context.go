@@ -326,7 +326,11 @@ var modals = setOf("can", "could", "would", "will")
 // flying to denver next week", "going to the gym after work", "just back from japan", but not
 // "my order never arrived", "i want to return the blender" or "I'm worried about my refund".
 func narrates(ws []word) bool {
-	plain := plainWordsOf(ws)
+	return narratesPlain(plainWordsOf(ws))
+}
+
+// narratesPlain is narrates of a clause's plain words.
+func narratesPlain(plain []string) bool {
 	told, past, moody := false, false, false
 	for i, l := range plain {
 		if complaintAt(plain, i) && !moods[l] {
@@ -350,10 +354,10 @@ func narrates(ws []word) bool {
 // happened reports whether a statement tells what happened, in the past: "just got back
 // from my driving test", not "I'm trying to save money this year".
 func happened(ws []word) bool {
-	if !narrates(ws) {
+	plain := plainWordsOf(ws)
+	if !narratesPlain(plain) {
 		return false
 	}
-	plain := plainWordsOf(ws)
 	for i, l := range plain {
 		if irregularPast[l] || pastForm(plain, i) {
 			return true
@@ -445,8 +449,11 @@ func afterthought(text string, segs []segment, i int) bool {
 
 // opensInThePast reports whether a clause opens with a past form, its subject left out.
 func opensInThePast(ws []word) bool {
-	plain := plainWordsOf(ws[:1])
-	return len(plain) == 1 && (irregularPast[plain[0]] || pastForm(plain, 0))
+	if len(ws) == 0 {
+		return false
+	}
+	first := strings.ReplaceAll(ws[0].lower, "'", "")
+	return irregularPast[first] || pastForm([]string{first}, 0)
 }
 
 // appositive reports whether a clause is a short noun phrase with a definite article: "the
