@@ -280,9 +280,18 @@ func (p *planner) plan(text string) []intent {
 		return labels[i] >= 0 && (!p.substance || !p.ix.inPassing(clauseTerms[i], labels[i]) || p.ix.namesOwnThing(segs[i].words, labels[i]))
 	}
 	for i, ctx := range contextClauses(text, segs, labels, firm) {
-		if ctx {
-			labels[i] = labelUnmatched
+		if !ctx {
+			continue
 		}
+		// A topic named for one agent, then a question about it that reaches another only
+		// in passing, asks the topic's agent: "my delivery slot tomorrow, can I move it to
+		// the afternoon". The question joins the topic.
+		if i+1 < len(segs) && labels[i+1] >= 0 && labels[i+1] != labels[i] && !firm(i+1) &&
+			opensWithTopic(segs[i].words) && pointsAt(segs[i+1].words) {
+			labels[i+1] = labelUnmatched
+			continue
+		}
+		labels[i] = labelUnmatched
 	}
 	// A statement after a question that only explains it asks nothing of its own (see
 	// afterthought): it joins the question.
@@ -351,6 +360,13 @@ func (p *planner) plan(text string) []intent {
 		out = append(out, intent{tool: g.tool, text: t, score: g.score, first: gi})
 	}
 	return out
+}
+
+// opensWithTopic reports whether a clause, after any pivot ("also"), opens with a topic
+// opener ("my delivery slot tomorrow").
+func opensWithTopic(ws []word) bool {
+	ws = afterPivots(ws)
+	return len(ws) > 0 && topicOpeners[ws[0].lower]
 }
 
 // asksItsPrice reports whether clause i, which its words give to candidate c, only asks or

@@ -588,6 +588,14 @@ func TestRoutePriceOfTheRequestBefore(t *testing.T) {
 	})
 }
 
+// A topic named for one agent, then a question about it that reaches another only in passing
+// (the gym "schedules" sessions), asks the topic's agent.
+func TestRouteTopicThenQuestionAboutIt(t *testing.T) {
+	checkRoutes(t, append([]agentFixture{gymAgent}, conciergeAgents...), []routeCase{
+		{"after another request", []string{"what tier am i? also my delivery, can I schedule it for the afternoon"}, []string{"ask_rewards", "ask_support"}},
+	})
+}
+
 // "new" says which one of a thing, not what: it asks no agent whose texts offer new things.
 func TestRouteNewIsNoTradeWord(t *testing.T) {
 	cinema := agentFixture{id: "cinema", description: "Cinema tickets: showtimes, new films this week, booking and cancelling seats.", examples: []string{"what new films are showing this week", "book two seats for the 8pm showing", "cancel my tickets for friday"}}
