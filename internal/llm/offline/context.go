@@ -42,8 +42,9 @@ func contextClause(text string, segs []segment, labels []int, i int, sceneBefore
 		return true
 	}
 	// A wish is no scene: "I want to freeze my class pass for 3 weeks and I need a hotel for
-	// those weeks" asks twice.
-	return topicOpeners[first] && labels[i+1] >= 0 && !complains(segs[i].words) &&
+	// those weeks" asks twice, and a question after a wish that points back asks about the
+	// wish: "I'd like to send her sunflowers, what would that cost?".
+	return topicOpeners[first] && labels[i+1] >= 0 && !complains(segs[i].words) && !wishes(segs[i].words) &&
 		slices.ContainsFunc(segs[i+1].words, func(w word) bool { return backReferences[w.lower] })
 }
 
@@ -71,7 +72,7 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 	for i := len(segs) - 1; i >= 0; i-- {
 		question := asks(text, segs, i)
 		wish := !question && wishes(segs[i].words)
-		scene := !question && !wish && (sceneStatement(segs[i].words) || exclaims(text, segs, i) && !imperative(segs[i].words) && !complains(segs[i].words))
+		scene := !question && !wish && (sceneStatement(segs[i].words) || exclaimedScene(text, segs, i))
 		// A clause that sets the rest aside is what the user is here for: "my actual problem:
 		// the print site keeps rejecting my jpg".
 		aside := setsAside(segs[i].words)
@@ -79,33 +80,21 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 		request := labels[i] >= 0 && !question && !wish && !scene && (marked || commands(afterPivots(segs[i].words)))
 		news := setAside && labels[i] >= 0 && !question && !wish && !request
 		told := scene && askedAhead && happened(segs[i].words)
-		// A wish is the request, and a question after it that points back asks about it:
-		// "I'd like to send her sunflowers, what would that cost?".
-		ctx[i] = labels[i] >= 0 && (news || !wish && contextClause(text, segs, labels, i, (questionAhead || told) && scene))
+		ctx[i] = labels[i] >= 0 && (news || contextClause(text, segs, labels, i, questionAhead && scene || told))
 		if request || wish || question {
 			setAside = false
 		}
 		switch {
 		case request || question:
-			askedAhead = labels[i] >= 0
-		case wish:
-			askedAhead = askedAhead || labels[i] >= 0
-		case labels[i] >= 0 && !scene && !news:
-			askedAhead = false
-		}
-		switch {
-		case request:
 			// A request asks too: "Now: book me a private snowboard lesson".
-			questionAhead = firm(i)
+			questionAhead, askedAhead = firm(i), labels[i] >= 0
 		case wish:
 			// A wish asks too ("now I need a catering quote"), but one no agent's words
 			// answer leads on to what follows: "so I want to treat them - what gift cards
 			// can I get".
-			questionAhead = questionAhead || firm(i)
-		case question:
-			questionAhead = firm(i)
+			questionAhead, askedAhead = questionAhead || firm(i), askedAhead || labels[i] >= 0
 		case labels[i] >= 0 && !scene && !news:
-			questionAhead = false
+			questionAhead, askedAhead = false, false
 		}
 		setAside = setAside || questionAhead && aside
 	}
@@ -147,11 +136,17 @@ func complains(ws []word) bool {
 
 // complaintAt reports whether plain[i] is a complaint word (see complaintWords) as used there:
 // "keep" complains of something that goes on happening ("it keeps crashing", "keep getting
-// charged"), not of something kept ("we keep our boat at the marina").
+// charged"), not of something kept ("we keep our boat at the marina"), and "supposed" of
+// what was supposed to happen.
 func complaintAt(plain []string, i int) bool {
 	w := plain[i]
-	if w == "keep" || w == "keeps" {
+	switch w {
+	case "keep", "keeps":
 		return i+1 < len(plain) && (strings.HasSuffix(plain[i+1], "ing") || plain[i+1] == "on")
+	case "supposed":
+		// What was supposed to happen did not ("my order was supposed to come at 9"); what
+		// we're supposed to do is a plan. "were" is left out: it may be "we're".
+		return i > 0 && (plain[i-1] == "was" || plain[i-1] == "wasnt")
 	}
 	return complaintWords[w]
 }
@@ -167,24 +162,42 @@ func pointsAt(ws []word) bool {
 	return false
 }
 
-// exclaims reports whether segment i ends in an exclamation mark: "first time skiing for all
-// of us!" says how the user feels about it.
-func exclaims(text string, segs []segment, i int) bool {
+// exclaimedScene reports whether segment i is an exclamation that says how the user feels
+// ("first time skiing for all of us!"): it ends in an exclamation mark and is no complaint and
+// no plain request ("refund my order now!", "deals on laptops please!").
+func exclaimedScene(text string, segs []segment, i int) bool {
+	ws := segs[i].words
+	return strings.Contains(afterSegment(text, segs, i), "!") && !imperative(ws) && !asksPlainly(ws) && !complains(ws)
+}
+
+// asksPlainly reports whether a clause reads as a request whatever its mark: it says please,
+// or a verb opens it with the user's thing or the user as its object ("refund my order",
+// "send me the link").
+func asksPlainly(ws []word) bool {
+	plain := plainWordsOf(ws)
+	if slices.Contains(plain, "please") || slices.Contains(plain, "pls") {
+		return true
+	}
+	return len(plain) > 1 && commands(ws) && (possessives[plain[1]] || objectPronouns[plain[1]])
+}
+
+// objectPronouns stand for the user or a thing as the object of a verb.
+var objectPronouns = setOf("me", "us", "it", "them")
+
+// afterSegment returns the text between segment i and the next one (or the end): the
+// punctuation that closes the segment.
+func afterSegment(text string, segs []segment, i int) string {
 	end := len(text)
 	if i+1 < len(segs) {
 		end = segs[i+1].start
 	}
-	return strings.Contains(text[segs[i].end:end], "!")
+	return text[segs[i].end:end]
 }
 
 // asks reports whether segment i asks something: it ends in a question mark or opens as a
 // question or a request to the assistant.
 func asks(text string, segs []segment, i int) bool {
-	end := len(text)
-	if i+1 < len(segs) {
-		end = segs[i+1].start
-	}
-	if strings.Contains(text[segs[i].end:end], "?") {
+	if strings.Contains(afterSegment(text, segs, i), "?") {
 		return true
 	}
 	raw := afterPivots(segs[i].words)
@@ -326,20 +339,22 @@ var modals = setOf("can", "could", "would", "will")
 // flying to denver next week", "going to the gym after work", "just back from japan", but not
 // "my order never arrived", "i want to return the blender" or "I'm worried about my refund".
 func narrates(ws []word) bool {
-	return narratesPlain(plainWordsOf(ws))
+	told, _ := narration(plainWordsOf(ws))
+	return told
 }
 
-// narratesPlain is narrates of a clause's plain words.
-func narratesPlain(plain []string) bool {
+// narration reports of a clause's plain words whether they narrate (see narrates) and
+// whether they do so in the past.
+func narration(plain []string) (narrates, inThePast bool) {
 	told, past, moody := false, false, false
 	for i, l := range plain {
 		if complaintAt(plain, i) && !moods[l] {
-			return false
+			return false, false
 		}
 		moody = moody || moods[l]
 		pastHere := irregularPast[l] || pastForm(plain, i)
 		past = past || pastHere
-		doing := strings.HasSuffix(l, "ing") && len(l) > 4 && l != "looking" && !strings.HasSuffix(l, "thing")
+		doing := ingForm(l) && l != "looking"
 		// With no subject, an -ing form opens a statement when a particle or an object
 		// follows it ("going to the gym", "heading home"; see doingFollowers).
 		doingAlone := i == 0 && len(plain) > 1 && doingFollowers[plain[1]]
@@ -348,22 +363,21 @@ func narratesPlain(plain []string) bool {
 	}
 	// A bad time that is over tells what happened ("our flight landed 3 hours late"); one
 	// going on ("I'm stuck at the airport") is a complaint.
-	return told && (!moody || past)
+	told = told && (!moody || past)
+	return told, told && past
+}
+
+// ingForm reports whether a word is an -ing form of a verb: "heading", "cancelling", not
+// "ring" or "something".
+func ingForm(w string) bool {
+	return strings.HasSuffix(w, "ing") && len(w) > 4 && !strings.HasSuffix(w, "thing")
 }
 
 // happened reports whether a statement tells what happened, in the past: "just got back
 // from my driving test", not "I'm trying to save money this year".
 func happened(ws []word) bool {
-	plain := plainWordsOf(ws)
-	if !narratesPlain(plain) {
-		return false
-	}
-	for i, l := range plain {
-		if irregularPast[l] || pastForm(plain, i) {
-			return true
-		}
-	}
-	return false
+	_, past := narration(plainWordsOf(ws))
+	return past
 }
 
 // recollects say that the user remembers what happened: "I remember getting an email about
@@ -412,7 +426,7 @@ var complaintWords = setOf("not", "never", "no", "cant", "cannot", "couldnt", "d
 	"wont", "wasnt", "isnt", "havent", "hasnt", "want", "wanted", "need", "needed", "wrong", "broken",
 	"broke", "missing", "lost", "still", "yet", "again", "twice", "late", "damaged", "charged", "problem",
 	"trouble", "error", "stuck", "unable", "worried", "annoyed", "frustrated", "disappointed", "confused",
-	"upset", "angry", "keep", "keeps", "interested", "wondering", "hoping", "curious", "wish", "supposed")
+	"upset", "angry", "keep", "keeps", "interested", "wondering", "hoping", "curious", "wish")
 
 // irregularPast are common past forms that do not end in -ed.
 var irregularPast = setOf("got", "had", "went", "bought", "made", "took", "left", "came", "paid", "sent",
@@ -435,7 +449,8 @@ func afterthought(text string, segs []segment, i int) bool {
 	}
 	// A statement has a subject: "reset my password while you're at it" is a request. One
 	// that opens with a past form has left its subject out: "ordered them 10 days ago".
-	if !statementOpeners[ws[0].lower] && !opensInThePast(ws) {
+	subjectless := opensInThePast(ws)
+	if !statementOpeners[ws[0].lower] && !subjectless {
 		return false
 	}
 	// A wish for the thing just asked about explains the question: "where is my package? I
@@ -444,12 +459,16 @@ func afterthought(text string, segs []segment, i int) bool {
 	if firstPerson[ws[0].lower] && wishes(ws) && pointsAt(ws) || appositive(ws) {
 		return true
 	}
-	return !complains(ws) && (pointsAt(ws) || (firstPerson[ws[0].lower] || opensInThePast(ws)) && narrates(ws))
+	return !complains(ws) && (pointsAt(ws) || (firstPerson[ws[0].lower] || subjectless) && narrates(ws))
 }
 
-// opensInThePast reports whether a clause opens with a past form, its subject left out.
+// opensInThePast reports whether a clause opens with a past form, its subject left out. A past
+// participle before a noun describes it: "discounted headphones in the sale" asks for them.
 func opensInThePast(ws []word) bool {
 	if len(ws) == 0 {
+		return false
+	}
+	if len(ws) > 1 && namesAThing(ws[1].lower, appendTerms(nil, ws[1].lower)) {
 		return false
 	}
 	first := strings.ReplaceAll(ws[0].lower, "'", "")

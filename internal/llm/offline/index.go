@@ -185,23 +185,28 @@ func (ix *index) inPassing(query []qterm, doc int) bool {
 // onlyThrough reports whether every query term that matches doc is one of stems: whether
 // the query reaches doc only through those words.
 func (ix *index) onlyThrough(query []qterm, doc int, stems map[string]bool) bool {
+	through := false
 	for i, r := range ix.resolve(stemsOf(query)) {
-		if r.term != "" && ix.docs[doc].tf[r.term] > 0 && !stems[query[i].stem] {
+		if r.term == "" || ix.docs[doc].tf[r.term] == 0 {
+			continue
+		}
+		if !stems[query[i].stem] && !stems[r.term] {
 			return false
 		}
+		through = true
 	}
-	return true
+	return through
 }
 
-// namesOwnThing reports whether a clause matches document doc in a word after a possessive:
+// namesOwnThing reports whether a clause matches document doc in a word after "my" or "our":
 // "where's my parcel" asks about the user's parcel, however rarely the document says
 // "parcel", while "what happened" matches through a word of no one's in particular.
 func (ix *index) namesOwnThing(ws []word, doc int) bool {
 	for k := 1; k < len(ws); k++ {
-		if !possessives[ws[k-1].lower] {
+		if w := ws[k-1].lower; w != "my" && w != "our" {
 			continue
 		}
-		for _, r := range ix.resolve(terms(ws[k].lower)) {
+		for _, r := range ix.resolve(appendTerms(nil, ws[k].lower)) {
 			if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
 				return true
 			}

@@ -125,7 +125,8 @@ func closestPerDoc(q []float32, docs [][][]float32) []float64 {
 // is. Word vectors still decide when the sentence leans the same way without clearing its
 // own bar ("can my son see a pediatrician this week").
 func (p *planner) byMeaningOnly(text string) (int, float64) {
-	stems := stemsOf(substantive(queryTerms(scanWords(text))))
+	ws := scanWords(text)
+	stems := stemsOf(substantive(queryTerms(ws)))
 	if !p.sentences {
 		return p.ix.closestInMeaning(stems)
 	}
@@ -136,18 +137,18 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 	if sims == nil {
 		return -1, 0
 	}
-	if top, s1, s2 := best(sims); top >= 0 && s1-s2 >= sentenceMargin &&
-		(s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-p.offTopicSim(text) >= offTopicMargin) {
+	top, s1, s2 := best(sims)
+	leads := top >= 0 && s1-s2 >= sentenceMargin
+	if leads && (s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-p.offTopicSim(text) >= offTopicMargin) {
 		return top, s1
 	}
-	if top, s := p.ix.closestInMeaning(stems); top >= 0 && leader(sims, 0) == top {
-		return top, s
+	if c, s := p.ix.closestInMeaning(stems); c >= 0 && leader(sims, 0) == c {
+		return c, s
 	}
 	// A message that reads as a request to a service ("anyone flogging a PS5 for under 400
 	// quid atm") is one, though none of its words is an agent's: it goes to the agent its
 	// sentence comes closest to, when that one leads.
-	if top, s1, s2 := best(sims); top >= 0 && s1-s2 >= sentenceMargin && len(scanWords(text)) >= minRequestWords &&
-		chatKind(text) == chatNone && style.Aside(p.sentenceVector(text)) < requestCeiling {
+	if leads && len(ws) >= minRequestWords && chatKind(text) == chatNone && style.Aside(p.sentenceVector(text)) < requestCeiling {
 		return top, s1
 	}
 	return -1, 0

@@ -168,11 +168,13 @@ func (p *planner) soundsAside(text string, conversing bool) bool {
 
 // asksForTips reports whether words open by asking for tips or advice: "any tips for
 // sleeping on a plane" asks for something anyone might know, where "any deals on" asks a
-// business.
+// business. The classifier still decides, and it errs both ways: "any tips for getting more
+// points" reads to it as chat, though the points agent could answer it.
 func asksForTips(ws []string) bool {
 	return len(ws) > 1 && ws[0] == "any" && tipWords[ws[1]]
 }
 
+// tipWords, after "any", ask for advice anyone might give.
 var tipWords = setOf("tips", "tip", "advice", "ideas", "idea", "suggestions", "hacks")
 
 // offerFrames ask what is on offer or on the programme: "are there any exhibitions on",

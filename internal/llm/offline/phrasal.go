@@ -31,7 +31,6 @@ var phrasalVerbs = []struct {
 	{[]string{"fill", "fills", "filled", "filling"}, "out", []string{"complete"}},
 	{[]string{"mark", "marks", "marked", "marking"}, "down", []string{"discount"}},
 	{[]string{"show", "shows", "showed", "shown", "showing"}, "up", []string{"arrive"}},
-	{[]string{"turn", "turns", "turned", "turning"}, "up", []string{"arrive"}},
 	{[]string{"turn", "turns", "turned", "turning"}, "on", []string{"switch"}},
 	{[]string{"turn", "turns", "turned", "turning"}, "off", []string{"switch"}},
 }

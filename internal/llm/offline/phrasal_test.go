@@ -16,7 +16,7 @@ func TestPhrasalMeanings(t *testing.T) {
 		{"sign me up for zumba", []string{"join", "enrol", "register"}},
 		{"need a new blender, anything marked down?", []string{"discount"}},
 		{"my parcel still hasn't shown up", []string{"arrive"}},
-		{"the courier never turned up", []string{"arrive"}},
+		{"the courier never showed up", []string{"arrive"}},
 		{"can I use points to pay for the hotel", []string{"redeem"}},
 		{"can i pay with my points", []string{"redeem"}},
 		{"can i pay with paypal at checkout", nil},

@@ -39,9 +39,10 @@ type planner struct {
 func (p *planner) scores(text string, qs []qterm) []float64 {
 	// An agent's name counts in full wherever it stands: "the outstanding balance for
 	// tutoring" asks the tutoring agent, not the one that keeps a points balance. Before
-	// another noun in the part that narrows a request it only says what kind of thing, and
-	// counts for less than the other words there: "a discount on a ski helmet" asks for a
-	// discount, whatever the ski school's texts say about skis.
+	// another noun, where queryTerms discounted it (in the part that narrows a request, or as
+	// an -ing form that describes), it only says what kind of thing, and counts for less than
+	// the other words there: "a discount on a ski helmet" asks for a discount, whatever the
+	// ski school's texts say about skis.
 	if p.substance {
 		cloned := false // the caller's terms are left alone
 		for i, q := range qs {
@@ -294,7 +295,8 @@ func (p *planner) plan(text string) []intent {
 		labels[i] = labelUnmatched
 	}
 	// A statement after a question that only explains it asks nothing of its own (see
-	// afterthought): it joins the question.
+	// afterthought), nor does a question or remark on what the request before it costs (see
+	// asksItsPrice): each joins the request before it.
 	if p.substance {
 		asked := slices.Clone(labels) // each clause is read against the labels as they were
 		for i := 1; i < len(segs); i++ {

@@ -564,6 +564,11 @@ func TestRouteRequestInNoAgentsWords(t *testing.T) {
 		{"a joke", []string{"tell me a joke about sailors"}, nil},
 		{"trivia", []string{"what's the best knot for tying up a dinghy"}, nil},
 	})
+	// Only a message that reads as a request: this one is near the repair shop's texts.
+	repair := agentFixture{id: "repair", description: "Repairs phones, tablets and laptops: repair quotes, drop-off slots and the status of a repair.", examples: []string{"can you fix a cracked iphone screen", "book a drop-off slot for my laptop", "is my tablet repair done yet"}}
+	checkRoutes(t, append([]agentFixture{repair}, conciergeAgents...), []routeCase{
+		{"chat near an agent", []string{"my cat is asleep on my keyboard lol"}, nil},
+	})
 }
 
 // "come" is a word of any trade: a handyman who comes round is not asked whenever something

@@ -151,8 +151,7 @@ func (p *planner) tradeWordNearby(text string) func(stem string) bool {
 // mainFloor close to it and passingLead closer than to another), an intent that rests on a
 // single word its agent uses only once is dropped: in "my phone bill is way higher than
 // usual, what happened" the support agent's "what's happening with my return" is no second
-// request. A question about the user's own thing stays, however rarely its agent says the
-// word: "where's my parcel and how many points do i have". Chosen on the development sets: floors from 0.5 to 0.6 and leads from 0.1 to 0.2
+// request. Chosen on the development sets: floors from 0.5 to 0.6 and leads from 0.1 to 0.2
 // route alike; dropping intents on a word of the agent's trade as well cost the tuned sets,
 // whose two-intent messages are real, 2.5 to 4.2 points.
 const (
@@ -161,7 +160,9 @@ const (
 )
 
 // dropPassingIntents returns intents without those that rest on a word in passing in a
-// message that clearly means another of them (see mainFloor).
+// message that clearly means another of them (see mainFloor). A question about the user's own
+// thing stays, however rarely its agent says the word: "where's my parcel and how many points
+// do i have" (see index.namesOwnThing).
 func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
 	if !p.sentences || len(intents) < 2 {
 		return intents

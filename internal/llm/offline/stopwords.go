@@ -11,7 +11,7 @@ var stopwords = setOf(
 	"got", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how",
 	"i", "i'd", "i'll", "i'm", "i've", "id", "if", "im", "in", "into", "is", "isn't", "it",
 	"it's", "its", "just", "let", "let's", "like", "lot", "lots", "may", "me", "might", "mine",
-	"more", "most", "much", "must", "my", "myself", "need", "needs", "no", "nor", "not", "now",
+	"more", "most", "much", "must", "my", "myself", "near", "need", "needs", "no", "nor", "not", "now",
 	"of", "off", "on", "once", "one", "only", "or", "other", "our", "ours", "out", "over",
 	"own", "please", "pls", "plz", "plus", "quick", "quickly", "really", "right", "same",
 	"see", "she", "should", "show", "so", "some", "something", "still", "such", "sure", "tell",
@@ -25,7 +25,7 @@ var stopwords = setOf(
 	"btw", "anyway", "actually", "maybe", "kind", "sort", "find", "check", "look", "looking",
 	"know", "wonder", "wondering", "curious", "tell", "help", "user", "users", "current",
 	"currently", "many", "able", "happen", "thing", "things", "stuff", "bit", "come", "comes", "coming",
-	"came", "near", "take", "takes", "taking", "took",
+	"came", "take", "takes", "taking", "took",
 	// chat spellings of the above
 	"hows", "wheres", "whens", "whos", "whys", "ur", "rn", "ya", "gonna", "gotta", "dont", "cant",
 	"didnt", "doesnt", "isnt", "wont", "im", "ive", "id",

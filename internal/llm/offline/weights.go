@@ -1,9 +1,6 @@
 package offline
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // qterm is one query term and how much it counts as evidence. Words of a message are not
 // equally telling: a general noun or a word describing the scope of a request says less
@@ -75,7 +72,7 @@ func queryTerms(ws []word) []qterm {
 		modifier := i+1 < len(ws) && namesAThing(ws[i+1].lower, next)
 		// Between two nouns an -ing form is part of an adjective: "noise cancelling
 		// headphones" cancel nothing.
-		describing := modifier && i > 0 && strings.HasSuffix(w.lower, "ing") && len(prev) > 0
+		describing := modifier && len(prev) > 0 && ingForm(w.lower)
 		for _, t := range terms {
 			q := qterm{stem: t, weight: weight, modifier: modifier}
 			if lightNouns[t] || describing {
