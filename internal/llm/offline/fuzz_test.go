@@ -26,6 +26,8 @@ func FuzzRoute(f *testing.F) {
 		"Now: book me", "I need it before", "where is it? the headphones", "my actual problem:",
 		"something else: what", "anyway anyway", "is there", "heading to the", "whats on at",
 		"the flights are sorted, now I need", "I would really love", "I'm nervous, how do people cope with it",
+		"refund my order now! points?", "!", "please!", "discounted", "was supposed", "supposed",
+		"also my slot, can I move it", "any tips", "ordered them", "wat would it cost", "my my my",
 	} {
 		f.Add(s)
 	}
