@@ -23,11 +23,46 @@ var numberWords = map[string]int{
 	"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }
 
-// parseExamples returns the few-shot examples in the system prompt, by tool name.
+// promptExamples keeps the examples of system prompts already parsed: the orchestrator sends
+// the same prompt every turn, and matching its example lines took a third of a turn's
+// routing. It starts over when full. Callers must not modify what it returns.
+var promptExamples = struct {
+	sync.Mutex
+	m map[string]map[string][]string
+}{m: map[string]map[string][]string{}}
+
+const promptExamplesSize = 64
+
+// examplesOf returns parseExamples(system), parsing each prompt once.
+func examplesOf(system string) map[string][]string {
+	promptExamples.Lock()
+	ex, ok := promptExamples.m[system]
+	promptExamples.Unlock()
+	if ok {
+		return ex
+	}
+	ex = parseExamples(system)
+	promptExamples.Lock()
+	if len(promptExamples.m) >= promptExamplesSize {
+		clear(promptExamples.m)
+	}
+	promptExamples.m[system] = ex
+	promptExamples.Unlock()
+	return ex
+}
+
+// parseExamples returns the few-shot examples in the system prompt, by tool name. Only lines
+// that name a routing tool are matched: run over a whole prompt, the pattern backtracks
+// through every line.
 func parseExamples(system string) map[string][]string {
 	out := map[string][]string{}
-	for _, m := range exampleLine.FindAllStringSubmatch(system, -1) {
-		out[m[2]] = append(out[m[2]], m[1])
+	for line := range strings.Lines(system) {
+		if !strings.Contains(line, routePrefix) {
+			continue
+		}
+		if m := exampleLine.FindStringSubmatch(line); m != nil {
+			out[m[2]] = append(out[m[2]], m[1])
+		}
 	}
 	return out
 }
@@ -107,7 +142,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 // routingSources returns, per ask_ tool, the texts that describe its agent: its name, its
 // description and the examples the system prompt gives for it.
 func routingSources(system string, tools []llms.Tool) []docSource {
-	examples := parseExamples(system)
+	examples := examplesOf(system)
 	sources := make([]docSource, len(tools))
 	for i, t := range tools {
 		name := t.Function.Name
