@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
@@ -170,29 +169,35 @@ func estimateTokens(s string) int {
 	return (utf8.RuneCountInString(s) + 3) / 4
 }
 
+// promptTokens estimates the prompt's tokens as estimateTokens would of its text: the
+// messages, and each tool's name, description and parameters as JSON. It counts runes rather
+// than build that text, as it runs every turn.
 func promptTokens(messages []llms.MessageContent, tools []llms.Tool) int {
-	var b strings.Builder
+	runes := 0
 	for _, m := range messages {
 		for _, p := range m.Parts {
 			switch p := p.(type) {
 			case llms.TextContent:
-				b.WriteString(p.Text)
+				runes += utf8.RuneCountInString(p.Text)
 			case llms.ToolCall:
 				if p.FunctionCall != nil {
-					b.WriteString(p.FunctionCall.Name + p.FunctionCall.Arguments)
+					runes += utf8.RuneCountInString(p.FunctionCall.Name) + utf8.RuneCountInString(p.FunctionCall.Arguments)
 				}
 			case llms.ToolCallResponse:
-				b.WriteString(p.Content)
+				runes += utf8.RuneCountInString(p.Content)
 			}
 		}
 	}
 	for _, t := range tools {
-		if t.Function != nil {
-			b.WriteString(t.Function.Name + t.Function.Description)
-			if raw, err := json.Marshal(t.Function.Parameters); err == nil {
-				b.Write(raw)
-			}
+		if t.Function == nil {
+			continue
+		}
+		runes += utf8.RuneCountInString(t.Function.Name) + utf8.RuneCountInString(t.Function.Description)
+		if n, ok := jsonRunes(t.Function.Parameters); ok {
+			runes += n
+		} else if raw, err := json.Marshal(t.Function.Parameters); err == nil {
+			runes += utf8.RuneCount(raw)
 		}
 	}
-	return estimateTokens(b.String())
+	return (runes + 3) / 4 // as estimateTokens
 }
