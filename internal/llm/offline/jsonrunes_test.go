@@ -19,7 +19,7 @@ func TestJSONRunesMatchesMarshal(t *testing.T) {
 	values := []any{
 		nil, true, false, "", "plain", `quote " and \ backslash`, "tab\tnew\nline\rcr\bbs\fff",
 		"<b>&amp;</b>", "line\u2028sep\u2029", "héllo wörld ✓ 日本語 🚀", "bad \xff\xfe utf8", allBytes.String(),
-		0.0, 1.0, -2.5, 1e20, 1e21, 123456789.0, 1e-6, 1e-7, 5e-324, math.MaxFloat64, -0.0, 3.14159,
+		0.0, 1.0, -2.5, 1e20, 1e21, 123456789.0, 1e-6, 1e-7, 5e-324, math.MaxFloat64, math.Copysign(0, -1), 3.14159,
 		0, 42, -7, []string{}, []string{"a", "b"}, []any{}, []any{1.0, "x", nil, []any{true}},
 		map[string]any{}, map[string]any{"<key>": "v"},
 		map[string]any{
