@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs the offline model over the evaluation sets and prints one line per set: the figures
+# the README's "Evals" section quotes (routing accuracy, no-route precision and recall).
+#
+#   ./scripts/evalsets.sh                  # every set, two at a time (a few minutes)
+#   ./scripts/evalsets.sh fresh16 fresh18  # some of them
+#
+# Sets: "tuned" (evals/datasets, with the demo agents), "vocab" (evals/dev/vocab.yaml, with
+# fresh2's agents) and every folder of evals/ that holds a blind.yaml or a dev.yaml with its
+# agents/. A set's README says whether it is still blind. Full reports are written to
+# out/evalsets/<set>/report.{json,md,html}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=out/evalsets/switchboard
+mkdir -p out/evalsets
+go build -o "$bin" ./cmd/switchboard
+
+# spec prints a set's agents folder and datasets, or fails for a set it does not know.
+spec() {
+  case $1 in
+    tuned) echo agents evals/datasets/*.yaml ;;
+    vocab) echo evals/fresh2/agents evals/dev/vocab.yaml ;;
+    *)
+      for f in blind dev; do
+        if [ -f "evals/$1/$f.yaml" ] && [ -d "evals/$1/agents" ]; then
+          echo "evals/$1/agents evals/$1/$f.yaml"
+          return
+        fi
+      done
+      echo "evalsets: no set named $1 (a folder of evals/ with agents/ and blind.yaml or dev.yaml)" >&2
+      return 1
+      ;;
+  esac
+}
+
+if [ $# -gt 0 ]; then
+  sets=("$@")
+else
+  sets=(tuned vocab)
+  for d in evals/*/; do
+    d=${d%/}
+    d=${d#evals/}
+    if [ -d "evals/$d/agents" ] && { [ -f "evals/$d/blind.yaml" ] || [ -f "evals/$d/dev.yaml" ]; }; then
+      sets+=("$d")
+    fi
+  done
+fi
+for s in "${sets[@]}"; do spec "$s" >/dev/null; done # fail on a bad name before running any
+
+# one runs a set and prints its line; the eval's own summary line carries the figures.
+one() {
+  local s=$1 agents datasets args=()
+  read -r agents datasets <<<"$(spec "$s")"
+  for d in $datasets; do args+=(--dataset "$d"); done
+  local log=out/evalsets/$s.log
+  if ! "$bin" eval --agents "$agents" "${args[@]}" --report "out/evalsets/$s" \
+    --no-coverage-gate --min-accuracy 0 >"$log" 2>&1; then
+    printf '%-8s  failed: see %s\n' "$s" "$log"
+    return
+  fi
+  local file=${datasets##*/} # blind.yaml or dev.yaml: what the set was written as
+  [ "$s" = tuned ] && file=datasets/
+  grep -m1 '^cases ' "$log" | sed -E \
+    's/^cases [0-9]+\/[0-9]+ passed, ([0-9]+) turns: routing ([0-9.]+%), no-route precision ([^ ]+) recall ([^,]+),.*/\1 \2 \3 \4/' |
+    { read -r turns routing precision recall
+      printf '%-8s  %-10s  %5s turns  routing %6s  no-route precision %6s  recall %6s\n' \
+        "$s" "$file" "$turns" "$routing" "$precision" "$recall"; }
+}
+export -f one spec
+export bin
+
+printf '%s\n' "${sets[@]}" | xargs -P 2 -I{} bash -c 'one "$1"' _ {} | sort -V
