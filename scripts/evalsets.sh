@@ -70,4 +70,4 @@ one() {
 export -f one spec
 export bin
 
-printf '%s\n' "${sets[@]}" | xargs -P 2 -I{} bash -c 'one "$1"' _ {} | sort -V
+printf '%s\n' "${sets[@]}" | xargs -P 2 -I{} bash -c 'one "$1"' _ {} | sort -k1,1V
