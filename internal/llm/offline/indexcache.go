@@ -5,35 +5,53 @@ import (
 	"sync"
 )
 
-// indexCache keeps the search index of each tool set the model has seen. An index depends only
-// on its sources (the tools' names, descriptions and examples), which stay the same from turn to
-// turn, while building one tokenises and stems every text: it was a sixth of the server's CPU
-// when rebuilt per call. Indexes are immutable, so turns share them.
-type indexCache struct {
-	mu sync.Mutex
-	m  map[[sha256.Size]byte]*index
+// boundedCache keeps values built from keys, at most limit of them: what it holds changes
+// with reloads and prompts, and a long-running process must not keep all it ever saw. Past the
+// limit it starts over. Values are built outside the lock (two callers may build one at once,
+// both correct) and shared: callers must not modify them.
+type boundedCache[K comparable, V any] struct {
+	mu    sync.Mutex
+	m     map[K]V
+	limit int
 }
 
-// maxIndexes bounds the cache: agent sets change with reloads, and a long-running process must
-// not keep every set it ever saw. Past the bound the cache starts over.
-const maxIndexes = 256
-
-func (c *indexCache) get(sources []docSource) *index {
-	key := fingerprint(sources)
+// get returns the value kept for key, building and keeping it the first time.
+func (c *boundedCache[K, V]) get(key K, build func() V) V {
 	c.mu.Lock()
-	if ix, ok := c.m[key]; ok {
-		c.mu.Unlock()
-		return ix
-	}
+	v, ok := c.m[key]
 	c.mu.Unlock()
-	ix := newIndex(sources) // outside the lock: two turns may build it at once, both correct
+	if ok {
+		return v
+	}
+	v = build()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxIndexes {
-		c.m = map[[sha256.Size]byte]*index{}
+	if c.m == nil || len(c.m) >= c.limit {
+		c.m = make(map[K]V)
 	}
-	c.m[key] = ix
-	return ix
+	c.m[key] = v
+	return v
+}
+
+// indexCache keeps the search index of each tool set the model has seen, by fingerprint (see
+// newIndexCache). An index depends only on its sources (the tools' names, descriptions and
+// examples), which stay the same from turn to turn, while building one tokenises and stems
+// every text: it was a sixth of the server's CPU when rebuilt per call. Indexes are
+// immutable, so turns share them.
+type indexCache struct {
+	boundedCache[[sha256.Size]byte, *index]
+}
+
+// newIndexCache returns a cache of at most maxIndexes indexes: agent sets change with reloads.
+func newIndexCache() *indexCache {
+	return &indexCache{boundedCache[[sha256.Size]byte, *index]{limit: maxIndexes}}
+}
+
+const maxIndexes = 256
+
+// index returns the index of sources, building it the first time.
+func (c *indexCache) index(sources []docSource) *index {
+	return c.get(fingerprint(sources), func() *index { return newIndex(sources) })
 }
 
 // fingerprint identifies a list of sources by content.

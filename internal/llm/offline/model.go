@@ -13,7 +13,7 @@ import (
 // for use. It is safe for concurrent use.
 type Model struct {
 	opts    options
-	indexes indexCache
+	indexes *indexCache
 }
 
 var _ llms.Model = (*Model)(nil)
@@ -29,7 +29,7 @@ func New(opts ...Option) *Model {
 	dictionary()
 	wordVectors()
 	sentenceModel()
-	return &Model{opts: o}
+	return &Model{opts: o, indexes: newIndexCache()}
 }
 
 // Prepare does ahead of the first turn what routing among tools needs: the index of the
@@ -41,7 +41,7 @@ func New(opts ...Option) *Model {
 func (m *Model) Prepare(system string, tools []llms.Tool) {
 	req := &request{system: system, tools: tools}
 	if ask := req.routingTools(); len(ask) > 0 {
-		m.indexes.get(routingSources(system, ask)).sentences()
+		m.indexes.index(routingSources(system, ask)).sentences()
 		offTopicVectors()
 	}
 }

@@ -217,7 +217,7 @@ func TestPrepareReadsTheAgentsTexts(t *testing.T) {
 		Prepare(string, []llms.Tool)
 	} = m
 	m.Prepare(system, tools)
-	ix := m.indexes.get(routingSources(system, tools))
+	ix := m.indexes.index(routingSources(system, tools))
 	if ix.sents == nil {
 		t.Fatal("after Prepare, the agents' texts have no sentence vectors yet")
 	}

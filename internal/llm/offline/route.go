@@ -25,30 +25,12 @@ var numberWords = map[string]int{
 
 // promptExamples keeps the examples of system prompts already parsed: the orchestrator sends
 // the same prompt every turn, and matching its example lines took a third of a turn's
-// routing. It starts over when full. Callers must not modify what it returns.
-var promptExamples = struct {
-	sync.Mutex
-	m map[string]map[string][]string
-}{m: map[string]map[string][]string{}}
-
-const promptExamplesSize = 64
+// routing.
+var promptExamples = boundedCache[string, map[string][]string]{limit: 64}
 
 // examplesOf returns parseExamples(system), parsing each prompt once.
 func examplesOf(system string) map[string][]string {
-	promptExamples.Lock()
-	ex, ok := promptExamples.m[system]
-	promptExamples.Unlock()
-	if ok {
-		return ex
-	}
-	ex = parseExamples(system)
-	promptExamples.Lock()
-	if len(promptExamples.m) >= promptExamplesSize {
-		clear(promptExamples.m)
-	}
-	promptExamples.m[system] = ex
-	promptExamples.Unlock()
-	return ex
+	return promptExamples.get(system, func() map[string][]string { return parseExamples(system) })
 }
 
 // parseExamples returns the few-shot examples in the system prompt, by tool name. Only lines
@@ -92,7 +74,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if _, sum := arithmetic(text); !allowCalls || sum {
 		return nil, directAnswer(text, tools)
 	}
-	p := &planner{ix: m.indexes.get(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
+	p := &planner{ix: m.indexes.index(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
 	if isAside(text, p.tradeWordNearby(text)) || p.worldQuestion(text) {
 		return nil, directAnswer(text, tools)
 	}

@@ -38,29 +38,11 @@ const (
 // milliseconds and the same descriptions and examples come back with every tool set built
 // from the same definitions. Users' messages are never kept: they are encoded once per turn
 // (see planner.sentenceSims). It starts over when full.
-var agentSentences = struct {
-	sync.Mutex
-	m map[string][]float32
-}{m: map[string][]float32{}}
-
-const agentSentencesSize = 4096
+var agentSentences = boundedCache[string, []float32]{limit: 4096}
 
 // agentSentence returns the sentence vector of an agent's text, nil when it has none.
 func agentSentence(text string) []float32 {
-	agentSentences.Lock()
-	v, ok := agentSentences.m[text]
-	agentSentences.Unlock()
-	if ok {
-		return v
-	}
-	v = sentenceModel().Embed(text)
-	agentSentences.Lock()
-	if len(agentSentences.m) >= agentSentencesSize {
-		clear(agentSentences.m)
-	}
-	agentSentences.m[text] = v
-	agentSentences.Unlock()
-	return v
+	return agentSentences.get(text, func() []float32 { return sentenceModel().Embed(text) })
 }
 
 // sentenceSims returns, per candidate, the cosine of text's sentence vector and that of the

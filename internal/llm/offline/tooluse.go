@@ -46,7 +46,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
 	// overlap at all picks a tool.
 	p := &planner{
-		ix:          m.indexes.get(sources),
+		ix:          m.indexes.index(sources),
 		minScore:    m.opts.minScore,
 		margin:      1 + (m.opts.margin-1)/3,
 		fallbackMin: 1e-9,
