@@ -49,12 +49,14 @@ func chatKind(text string) chat {
 	if len(ws) == 0 {
 		return chatGreeting
 	}
-	if pw := plainWords(text); isClosing(pw) {
+	pw := plainWordsOf(ws)
+	if isClosing(pw) {
 		if slices.ContainsFunc(pw, func(w string) bool { return thanksWords[w] }) {
 			return chatThanks
 		}
 		return chatBye
-	} else if isSmallTalk(pw) {
+	}
+	if isSmallTalk(pw) {
 		return chatSmallTalk
 	}
 	if len(ws) <= 2 && ws[0].lower == "help" {
@@ -86,7 +88,7 @@ func chatKind(text string) chat {
 	case ack:
 		return chatAck
 	}
-	if isAside(text, nil) {
+	if isAside(pw, nil) {
 		return chatAside
 	}
 	return chatNone

@@ -79,14 +79,14 @@ func (p *planner) offTopicSim(text string) float64 {
 	return closestPerDoc(q, offTopicVectors())[0]
 }
 
-// worldQuestion reports whether text asks impersonally about the world, or asks for advice
+// worldQuestion reports whether text, whose plain words are plain, asks impersonally about the world, or asks for advice
 // on life in general, and its sentence comes at least as close to a question no agent
 // answers as to any agent's texts.
-func (p *planner) worldQuestion(text string) bool {
+func (p *planner) worldQuestion(text string, plain []string) bool {
 	if !p.sentences {
 		return false
 	}
-	ws := trimLeads(plainWords(text))
+	ws := trimLeads(plain)
 	// Three words say too little to be read as a sentence ("whitening cost?"), a question
 	// that points back ("why did they charge it twice") is about the conversation, and one
 	// about what is on offer ("what's on clearance in garden tools") is for an agent.
@@ -139,24 +139,23 @@ const minAsideWords = 6
 // to 30 words, and a long story is no aside.
 const maxAsideWords = 40
 
-// soundsAside reports whether text reads as a message that asks a service nothing (see
+// soundsAside reports whether text, read into words raw and their plain forms plain, reads as a message that asks a service nothing (see
 // asideFloor); about the user's own affairs it must read so more surely, unless it asks advice
 // on life ("should i learn spanish or french"). A message that points back at an earlier one
 // (conversing says there is one), asks what is on offer (see offerFrames) or names someone
 // ("what did mr patel say about jake's essay") is about the user's affairs, whatever it sounds
 // like.
-func (p *planner) soundsAside(text string, conversing bool) bool {
+func (p *planner) soundsAside(text string, raw []word, plain []string, conversing bool) bool {
 	if !p.sentences {
 		return false
 	}
-	raw := scanWords(text)
-	ws := trimLeads(plainWordsOf(raw))
+	ws := trimLeads(plain)
 	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" && !asksForTips(ws) || asksWhatIsOffered(ws) {
 		return false
 	}
 	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
 	// to read: "book me a table for two on friday night" is never read for its style.
-	if imperative(raw) || wishes(raw) || conversing && pointsBack(text) || namesSomeone(raw) {
+	if imperative(raw) || wishes(raw) || conversing && pointsBack(raw) || namesSomeone(raw) {
 		return false
 	}
 	floor := asideFloor

@@ -75,13 +75,16 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		return nil, directAnswer(text, tools)
 	}
 	p := &planner{ix: m.indexes.index(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
-	if isAside(text, p.tradeWordNearby(text)) || p.worldQuestion(text) {
+	// The message is read into words once: a long one costs its words' allocation each time.
+	ws := scanWords(text)
+	plain := plainWordsOf(ws)
+	if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain) {
 		return nil, directAnswer(text, tools)
 	}
 
 	intents := p.plan(text)
 	// An aside is one thought: a message that asks two agents is read no further for its style.
-	if len(intents) <= 1 && p.soundsAside(text, len(req.humans) > 1) {
+	if len(intents) <= 1 && p.soundsAside(text, ws, plain, len(req.humans) > 1) {
 		return nil, directAnswer(text, tools)
 	}
 	earlier := sync.OnceValue(func() []planned { return earlierPlans(p, req.earlierHumans(3)) }) // only follow-ups read it
@@ -89,9 +92,9 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
 	// uses in passing ("noise cancelling headphones"), or when its words name the earlier
 	// subject nearly as strongly as the agent they chose (see keepSubject).
-	if looksLikeFollowUp(text) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
+	if looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
 		switch {
-		case len(intents) == 0 || pointsBack(text) && p.incidental(intents):
+		case len(intents) == 0 || pointsBack(ws) && p.incidental(intents):
 			if prev := firstPlanned(earlier()); prev != nil {
 				intents = withEarlier(text, prev.intents)
 			}
@@ -108,7 +111,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		return nil, directAnswer(text, tools)
 	}
 	intents = p.dropPassingIntents(text, intents)
-	if pointsBack(text) {
+	if pointsBack(ws) {
 		carrySubject(intents, earlier())
 	}
 	intents = keepStrongest(intents, parseCap(req.system))
@@ -194,10 +197,10 @@ func followUpText(text, earlier string) string {
 	return strings.TrimSpace(text) + earlierMarker + earlier + ")"
 }
 
-// pointsBack reports whether a short message leans on an earlier one through a word that
-// points back ("it", "that one", "those").
-func pointsBack(text string) bool {
-	return looksLikeFollowUp(text) && slices.ContainsFunc(scanWords(text), func(w word) bool { return anaphora[w.lower] })
+// pointsBack reports whether a short message, read into words ws, leans on an earlier one
+// through a word that points back ("it", "that one", "those").
+func pointsBack(ws []word) bool {
+	return looksLikeFollowUp(ws) && slices.ContainsFunc(ws, func(w word) bool { return anaphora[w.lower] })
 }
 
 // requestParam names the argument that carries the request to a sub-agent: "request",
@@ -238,10 +241,9 @@ var followUpLeads = [][]string{
 var anaphora = setOf("that", "this", "those", "these", "it", "its", "them", "one", "ones", "other",
 	"others", "same", "there", "else", "another", "too", "again", "either", "instead")
 
-// looksLikeFollowUp reports whether a short message leans on the previous one: "what
-// about bob's?", "and the other one?".
-func looksLikeFollowUp(text string) bool {
-	ws := scanWords(text)
+// looksLikeFollowUp reports whether a short message, read into words ws, leans on the
+// previous one: "what about bob's?", "and the other one?".
+func looksLikeFollowUp(ws []word) bool {
 	if len(ws) < 2 || len(ws) > 12 {
 		return false
 	}
