@@ -12,17 +12,23 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
+	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
 )
 
 // Reload reads the agents folder again and, when the whole new set is valid and binds, makes
 // new turns use it; running turns finish on the set they started with, and the A2A agent card
-// follows. A broken set changes nothing: the last good set stays, each problem is logged with
+// follows. With the embedded demo CCS, the fixtures beside the definitions are read again too.
+// A broken set or fixture changes nothing: the last good set stays, each problem is logged with
 // its file and line, and /readyz shows the failure until a reload succeeds.
 func (a *assembly) Reload(ctx context.Context) error {
 	a.reloadMu.Lock() // a SIGHUP and a file event at once must not interleave their swaps
 	defer a.reloadMu.Unlock()
 	b, err := a.binder.load()
+	var fixtures map[string]ccsdemo.Fixture
+	if err == nil && a.Demo != nil {
+		fixtures, err = loadFixtures(a.binder.opts)
+	}
 	if err == nil {
 		err = a.Service.Rebind(b.orc, b.forbidden)
 	}
@@ -41,6 +47,9 @@ func (a *assembly) Reload(ctx context.Context) error {
 		return err
 	}
 	a.current.Store(b)
+	if a.Demo != nil {
+		a.Demo.SetFixtures(fixtures)
+	}
 	a.reloads.succeeded(len(b.defs.All()))
 	a.reloadCount.Add(ctx, 1, metric.WithAttributes(attribute.String("result", "ok")))
 	a.log.InfoContext(ctx, "agent definitions reloaded", "agents", len(b.defs.All()), "orchestrator", b.orcDef.ID)
@@ -66,6 +75,9 @@ func (a *assembly) Watch(ctx context.Context) error {
 		_ = w.Close()
 		return err
 	}
+	// Watching is not recursive: the fixtures folder is watched too, from when it appears.
+	fixturesDir := filepath.Join(dir, ccsdemo.FixturesDir)
+	_ = w.Add(fixturesDir)
 	done := make(chan struct{})
 	a.closers = append(a.closers, func() error {
 		err := w.Close()
@@ -81,7 +93,10 @@ func (a *assembly) Watch(ctx context.Context) error {
 				if !ok {
 					return
 				}
-				if relevant(ev) {
+				if ev.Name == fixturesDir && ev.Has(fsnotify.Create) {
+					_ = w.Add(fixturesDir)
+				}
+				if relevant(ev, fixturesDir) {
 					fire = time.After(reloadDebounce)
 				}
 			case err, ok := <-w.Errors:
@@ -100,15 +115,24 @@ func (a *assembly) Watch(ctx context.Context) error {
 	return nil
 }
 
-// relevant reports whether ev may change the definitions: a YAML file other than a dot-file
-// (editors' swap and backup files) written, created, removed or renamed.
-func relevant(ev fsnotify.Event) bool {
+// relevant reports whether ev may change the definitions or the demo CCS's fixtures: a YAML
+// file, a JSON file in fixturesDir or that folder itself, other than a dot-file (editors' swap
+// and backup files), written, created, removed or renamed.
+func relevant(ev fsnotify.Event, fixturesDir string) bool {
 	name := filepath.Base(ev.Name)
 	if strings.HasPrefix(name, ".") || ev.Op == fsnotify.Chmod {
 		return false
 	}
-	ext := strings.ToLower(filepath.Ext(name))
-	return ext == ".yaml" || ext == ".yml"
+	if ev.Name == fixturesDir {
+		return true
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml":
+		return true
+	case ".json":
+		return filepath.Dir(ev.Name) == fixturesDir
+	}
+	return false
 }
 
 // reloadStatus is what /readyz says about the definitions.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/ccs"
@@ -46,7 +47,7 @@ type Server struct {
 	signingKey  []byte
 	allowHeader bool
 	now         func() time.Time
-	fixtures    map[string]Fixture
+	fixtures    atomic.Pointer[map[string]Fixture] // swapped whole by SetFixtures
 
 	mu     sync.Mutex
 	faults map[string]faultSlot
@@ -64,7 +65,6 @@ func New(opts Options) *Server {
 		signingKey:  append([]byte(nil), opts.SigningKey...),
 		allowHeader: opts.AllowHeaderFaults,
 		now:         opts.Now,
-		fixtures:    maps.Clone(opts.Fixtures),
 		faults:      make(map[string]faultSlot),
 		scoped:      make(map[string]map[string]faultSlot),
 		cache:       make(map[string]time.Time),
@@ -72,10 +72,25 @@ func New(opts Options) *Server {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.SetFixtures(opts.Fixtures)
 	for id, f := range maps.All(opts.Faults) {
 		s.faults[id] = newSlot(f)
 	}
 	return s
+}
+
+// SetFixtures replaces the fixtures that answer enrichers the demo does not serve itself
+// (see [Options.Fixtures]); requests already running finish with the ones they found. The
+// service calls it when the agents folder is reloaded.
+func (s *Server) SetFixtures(fixtures map[string]Fixture) {
+	f := maps.Clone(fixtures)
+	s.fixtures.Store(&f)
+}
+
+// Serves reports whether the server answers enricher id: one of the demo's own or one of its
+// fixtures.
+func (s *Server) Serves(id string) bool {
+	return Serves(id, *s.fixtures.Load())
 }
 
 // ServeHTTP answers POST /v1/enrich/{enricher_id} (under any path prefix) as a CCS does: 200 with
@@ -120,7 +135,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e, ok := findEnricher(id)
-	if fx, fixture := s.fixtures[id]; !ok && fixture {
+	if fx, fixture := (*s.fixtures.Load())[id]; !ok && fixture {
 		e, ok = fx.enricher(id), true
 	}
 	if !ok {
