@@ -96,7 +96,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		switch {
 		case len(intents) == 0 || pointsBack(ws) && p.incidental(intents):
 			if prev := firstPlanned(earlier()); prev != nil {
-				intents = withEarlier(text, prev.intents)
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			}
 		case len(intents) == 1:
 			intents = keepSubject(p, text, intents, earlier())
@@ -180,6 +180,21 @@ func firstPlanned(earlier []planned) *planned {
 		}
 	}
 	return nil
+}
+
+// continued returns the earlier intents a follow-up continues: of several, those whose agents
+// its own words reach, if some do and not all ("can I cancel it?" after "where is my order
+// and how many points do I have" is about the order); all of them otherwise ("and for bob?").
+func (p *planner) continued(text string, ws []word, earlier []intent) []intent {
+	if len(earlier) < 2 {
+		return earlier
+	}
+	sc := p.scores(text, queryTerms(ws))
+	reached := slices.DeleteFunc(slices.Clone(earlier), func(in intent) bool { return sc[in.tool] <= 0 })
+	if len(reached) == 0 {
+		return earlier
+	}
+	return reached
 }
 
 // withEarlier returns copies of an earlier message's intents that carry text, the follow-up.

@@ -181,6 +181,18 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_support", "ok and can I cancel it? (earlier: where is my order)"}},
 		},
 		{
+			name:   "a follow-up to two requests continues the one its words reach",
+			agents: withCancellations(conciergeAgents),
+			humans: []string{"where is my order and how many points do I have", "can I cancel it?"},
+			want:   []routed{{"ask_support", "can I cancel it? (earlier: where is my order)"}},
+		},
+		{
+			name:   "a follow-up to two requests whose words reach neither continues both",
+			agents: conciergeAgents,
+			humans: []string{"where is my order and how many points do I have", "and for bob?"},
+			want:   []routed{{"ask_support", "and for bob? (earlier: where is my order)"}, {"ask_rewards", "and for bob? (earlier: how many points do I have)"}},
+		},
+		{
 			name:   "an earlier request to another agent is no subject",
 			agents: conciergeAgents,
 			humans: []string{"any deals on headphones", "how do i send that order back"},
@@ -333,6 +345,17 @@ func TestRouteToolChoiceNone(t *testing.T) {
 	if n := len(resp.Choices[0].ToolCalls); n != 0 || resp.Choices[0].Content == "" {
 		t.Errorf("GenerateContent() with tool choice none = %d calls, content %q; want text only", n, resp.Choices[0].Content)
 	}
+}
+
+// withCancellations returns agents whose support agent also cancels orders, as the demo's does.
+func withCancellations(agents []agentFixture) []agentFixture {
+	out := slices.Clone(agents)
+	for i := range out {
+		if out[i].id == "support" {
+			out[i].description += " Orders can be cancelled until they ship."
+		}
+	}
+	return out
 }
 
 func TestRouteCallIDsFollowHistory(t *testing.T) {
