@@ -1,9 +1,14 @@
 package offline
 
 import (
+	"io/fs"
 	"strings"
+	"testing"
 
 	"github.com/tmc/langchaingo/llms"
+	"gopkg.in/yaml.v3"
+
+	"github.com/switchboard-ai/switchboard/agents"
 )
 
 // The agents below are invented for the tests, in the shape the orchestrator gives them to
@@ -153,4 +158,31 @@ var rewardsTools = []llms.Tool{
 	fnTool("points_balance", "The member's loyalty points balance", schema(nil, map[string]any{})),
 	fnTool("tier_status", "The member's tier status and progress to the next tier", schema(nil, map[string]any{})),
 	fnTool("rewards_catalog", "Browse rewards that can be redeemed with points", schema(nil, map[string]any{"max_points": prop("integer", "most points to spend")})),
+}
+
+// demoAgents returns the sub-agents of the demo's definitions (package agents).
+func demoAgents(t *testing.T) []agentFixture {
+	t.Helper()
+	files, err := fs.Glob(agents.FS, "*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []agentFixture
+	for _, f := range files {
+		b, err := fs.ReadFile(agents.FS, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct {
+			Kind, ID, Description string
+			Examples              []string
+		}
+		if err := yaml.Unmarshal(b, &d); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if d.Kind == "sub_agent" {
+			out = append(out, agentFixture{id: d.ID, description: d.Description, examples: d.Examples})
+		}
+	}
+	return out
 }

@@ -206,7 +206,26 @@ func (ix *index) namesOwnThing(ws []word, doc int) bool {
 		if w := ws[k-1].lower; w != "my" && w != "our" {
 			continue
 		}
-		for _, r := range ix.resolve(appendTerms(nil, ws[k].lower)) {
+		// The thing is the noun phrase: "my nike order" names an order.
+		for j := k; j < len(ws) && j < k+maxOwnedWords && !isStopword(ws[j].lower); j++ {
+			for _, r := range ix.resolve(appendTerms(nil, ws[j].lower)) {
+				if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// namesAction reports whether a clause matches document doc in the verb it asks to be done:
+// the first word ("return the socks") or one after "to" ("I want to return the socks").
+func (ix *index) namesAction(ws []word, doc int) bool {
+	for j, w := range ws {
+		if j > 0 && ws[j-1].lower != "to" {
+			continue
+		}
+		for _, r := range ix.resolve(appendTerms(nil, w.lower)) {
 			if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
 				return true
 			}
@@ -214,6 +233,9 @@ func (ix *index) namesOwnThing(ws []word, doc int) bool {
 	}
 	return false
 }
+
+// maxOwnedWords bounds the noun phrase after "my" that namesOwnThing reads.
+const maxOwnedWords = 3
 
 // singlesOut reports whether some query term matches document doc but not document other.
 func (ix *index) singlesOut(query []qterm, doc, other int) bool {

@@ -180,18 +180,14 @@ func TestRoute(t *testing.T) {
 			humans: []string{"where is my order", "ok and can I cancel it?"},
 			want:   []routed{{"ask_support", "ok and can I cancel it? (earlier: where is my order)"}},
 		},
-		{
-			name:   "a follow-up to two requests continues the one its words reach",
-			agents: withCancellations(conciergeAgents),
-			humans: []string{"where is my order and how many points do I have", "can I cancel it?"},
-			want:   []routed{{"ask_support", "can I cancel it? (earlier: where is my order)"}},
-		},
+
 		{
 			name:   "a follow-up to two requests whose words reach neither continues both",
 			agents: conciergeAgents,
 			humans: []string{"where is my order and how many points do I have", "and for bob?"},
 			want:   []routed{{"ask_support", "and for bob? (earlier: where is my order)"}, {"ask_rewards", "and for bob? (earlier: how many points do I have)"}},
 		},
+
 		{
 			name:   "an earlier request to another agent is no subject",
 			agents: conciergeAgents,
@@ -347,15 +343,27 @@ func TestRouteToolChoiceNone(t *testing.T) {
 	}
 }
 
-// withCancellations returns agents whose support agent also cancels orders, as the demo's does.
-func withCancellations(agents []agentFixture) []agentFixture {
-	out := slices.Clone(agents)
-	for i := range out {
-		if out[i].id == "support" {
-			out[i].description += " Orders can be cancelled until they ship."
-		}
+// The demo's own definitions, as a new user meets them.
+func TestRouteDemoAgents(t *testing.T) {
+	demo := demoAgents(t)
+	m := New()
+	tests := []struct {
+		name   string
+		humans []string
+		want   []string
+	}{
+		{"the user's own thing stands against what its other words mean", []string{"where is my nike order"}, []string{"ask_support"}},
+		{"the action asked for stands against what its object means", []string{"I want to return the socks"}, []string{"ask_support"}},
+		{"a follow-up to two requests continues the one its words reach", []string{"where is my order and how many points do I have", "can I cancel it?"}, []string{"ask_support"}},
+		{"a follow-up to two requests whose words reach neither continues both", []string{"where is my order and how many points do I have", "and for bob?"}, []string{"ask_support", "ask_rewards"}},
 	}
-	return out
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := routedTools(t, m, demo, tc.humans...); !slices.Equal(got, tc.want) {
+				t.Errorf("route(%q) = %v, want %v", tc.humans, got, tc.want)
+			}
+		})
+	}
 }
 
 func TestRouteCallIDsFollowHistory(t *testing.T) {
