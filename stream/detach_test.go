@@ -1,6 +1,7 @@
 package stream_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net"
@@ -112,16 +113,23 @@ func TestDetachedStreamEndsWithItsContext(t *testing.T) {
 	if got.res.ClientLeft || got.err != nil {
 		t.Errorf("OnEnd(%+v, %v), want neither ClientLeft nor an error", got.res, got.err)
 	}
-	// The server closed the connection: the client reads the end.
+	// The server closed the connection: the client reads the end, and a note saying how to
+	// come back.
 	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var read []byte
 	buf := make([]byte, 64)
 	for {
-		if _, err := conn.Read(buf); err != nil {
+		n, err := conn.Read(buf)
+		read = append(read, buf[:n]...)
+		if err != nil {
 			if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() {
 				t.Fatal("the connection stayed open after the stream ended")
 			}
 			break
 		}
+	}
+	if !bytes.HasSuffix(read, []byte("reconnect with Last-Event-ID to resume\nretry: 1000\n\n")) {
+		t.Errorf("the stream ended with %q, want the closing note and a retry hint", read[max(0, len(read)-120):])
 	}
 }
 

@@ -184,7 +184,13 @@ func writeStream(ctx context.Context, c frameWriter, hub *Hub, turnID string, af
 	for rec, err := range hub.follow(ctx, turnID, after, hooks) {
 		if err != nil {
 			if ctx.Err() != nil {
-				return res, nil // the client went away, or a detached stream was ended
+				// The client went away, or the server ended the stream (shutting down): a
+				// client still reading learns why and when to come back (a client that left
+				// reads nothing, and the write fails quietly).
+				if c.write(closingNote) {
+					c.flush()
+				}
+				return res, nil
 			}
 			return res, err
 		}
@@ -216,6 +222,11 @@ func writeStream(ctx context.Context, c frameWriter, hub *Hub, turnID string, af
 	}
 	return res, nil
 }
+
+// closingNote ends a stream the server closes before its turn completed: a comment for
+// people reading it raw, and a retry hint (milliseconds) for EventSource clients, which
+// resume with Last-Event-ID.
+var closingNote = []byte(": stream closed by the server; reconnect with Last-Event-ID to resume\nretry: 1000\n\n")
 
 // keepAlive is the comment line that keeps a quiet stream open through proxies.
 var keepAlive = []byte(": keep-alive\n\n")

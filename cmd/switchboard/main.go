@@ -40,6 +40,9 @@ Environment (overrides the config file):
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal stops gracefully; a second one, with the default handling restored,
+	// ends the process at once (running turns are recovered at the next start).
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.LookupEnv)
 	stop()
 	os.Exit(code)

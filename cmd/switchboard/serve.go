@@ -159,7 +159,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: finishing running turns", "grace", shutdownGrace)
+	log.Info("shutting down: finishing running turns (a second Ctrl-C stops at once)", "grace", shutdownGrace)
 	// Open event streams never go idle: Drain ends them at once, so Shutdown can return while
 	// the running turns get their grace period.
 	cancelBase(web.ErrShuttingDown)
