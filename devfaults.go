@@ -2,6 +2,7 @@ package switchboard
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
@@ -28,7 +29,13 @@ func devFaults(demo *ccsdemo.Server) http.Handler {
 			dec := json.NewDecoder(r.Body)
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&faults); err != nil {
-				jsonError(w, http.StatusBadRequest, `{"error":{"code":"invalid_body","message":"Send a JSON object of enricher id to fault."}}`)
+				msg := `Send a JSON object of enricher id to fault, such as {"points.balance": "hang"}; a fault is one of ` +
+					ccsdemo.FaultWords + `, or an object such as {"latency": "2s"}.`
+				if errors.Is(err, ccsdemo.ErrFault) {
+					msg = err.Error() + ". " + msg
+				}
+				body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "invalid_body", "message": msg}})
+				jsonError(w, http.StatusBadRequest, string(body))
 				return
 			}
 			demo.ClearFor(string(p))

@@ -1,7 +1,9 @@
 package switchboard
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/switchboard-ai/switchboard/stream"
@@ -37,5 +39,48 @@ func TestDevFaultsApplyToTheCallerOnly(t *testing.T) {
 	}
 	if got := outcome(bob); got != stream.OutcomeOK {
 		t.Errorf("bob's turn after he cleared his faults = %s, want ok", got)
+	}
+}
+
+// The dev fault endpoint takes the eval datasets' words too, and a fault it cannot read is
+// named in the error with the words it knows.
+func TestDevFaultsBody(t *testing.T) {
+	ta := newTestApp(t, "agents", nil)
+	bob := ta.token(t, "bob")
+	tests := []struct {
+		name    string
+		body    any
+		status  int
+		message string // part of the error message, for a 400
+	}{
+		{"a word", map[string]any{"points.balance": "hang"}, http.StatusNoContent, ""},
+		{"an eval dataset's word", map[string]any{"points.balance": "timeout"}, http.StatusNoContent, ""},
+		{"an object", map[string]any{"points.balance": map[string]any{"latency": "10ms"}}, http.StatusNoContent, ""},
+		{"an unknown word", map[string]any{"points.balance": "slow"}, http.StatusBadRequest, `unknown fault "slow"`},
+		{"an unknown key", map[string]any{"points.balance": map[string]any{"delay": "1s"}}, http.StatusBadRequest, `unknown field "delay"`},
+		{"not an object", []string{"hang"}, http.StatusBadRequest, "such as {\"points.balance\": \"hang\"}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var problem struct {
+				Error struct{ Code, Message string }
+			}
+			resp := ta.do(t, http.MethodPut, "/v1/dev/ccs-faults", bob, tc.body, nil)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("PUT %v = %d, want %d", tc.body, resp.StatusCode, tc.status)
+			}
+			if tc.status != http.StatusBadRequest {
+				return
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&problem); err != nil {
+				t.Fatal(err)
+			}
+			if tc.message != "" && !strings.Contains(problem.Error.Message, tc.message) {
+				t.Errorf("message = %q, want it to contain %q", problem.Error.Message, tc.message)
+			}
+			if tc.message != "" && !strings.Contains(problem.Error.Message, "hang (or timeout)") {
+				t.Errorf("message = %q, want the fault words listed", problem.Error.Message)
+			}
+		})
 	}
 }

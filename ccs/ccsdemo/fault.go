@@ -3,6 +3,7 @@ package ccsdemo
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -79,11 +80,21 @@ var faultWords = map[string]Fault{
 	"major_bump":      {MajorBump: true},
 	"hang":            {Hang: true},
 	"unavailable":     {HTTPStatus: 503},
+	// The words eval datasets use for the same faults.
+	"principal_mismatch": {WrongPrincipal: true},
+	"timeout":            {Hang: true},
 }
 
+// ErrFault is wrapped by every error reading a fault.
+var ErrFault = errors.New("fault")
+
+// FaultWords lists the one-word forms of a fault, for messages.
+const FaultWords = "error, partial, wrong_principal (or principal_mismatch), bad_signature, major_bump, hang (or timeout), unavailable"
+
 // ParseFault reads a fault written either as its JSON object or as one word: error, partial,
-// wrong_principal, bad_signature, major_bump, hang or unavailable (HTTP 503). Config files and
-// eval datasets use the word form ("faults: {rewards: error}").
+// wrong_principal (or principal_mismatch), bad_signature, major_bump, hang (or timeout) or
+// unavailable (HTTP 503). Config files and eval datasets use the word form ("faults: {rewards:
+// error}").
 func ParseFault(s string) (Fault, error) {
 	if f, ok := faultWords[strings.TrimSpace(s)]; ok {
 		return f, nil
@@ -103,7 +114,7 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	if json.Unmarshal(data, &word) == nil {
 		w, ok := faultWords[word]
 		if !ok {
-			return fmt.Errorf("fault: unknown fault %q", word)
+			return fmt.Errorf("%w: unknown fault %q (one of %s, or a JSON object)", ErrFault, word, FaultWords)
 		}
 		*f = w
 		return nil
@@ -112,7 +123,7 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	dec.DisallowUnknownFields()
 	var j faultJSON
 	if err := dec.Decode(&j); err != nil {
-		return fmt.Errorf("fault: %w", err)
+		return fmt.Errorf("%w: %w", ErrFault, err)
 	}
 	var latency time.Duration
 	if len(j.Latency) > 0 && string(j.Latency) != "null" {
@@ -120,15 +131,15 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 		if err := json.Unmarshal(j.Latency, &s); err == nil {
 			d, err := time.ParseDuration(s)
 			if err != nil {
-				return fmt.Errorf("fault: latency: %w", err)
+				return fmt.Errorf("%w: latency: %w", ErrFault, err)
 			}
 			latency = d
 		} else if err := json.Unmarshal(j.Latency, &latency); err != nil {
-			return fmt.Errorf("fault: latency must be a duration string such as \"250ms\"")
+			return fmt.Errorf("%w: latency must be a duration string such as \"250ms\"", ErrFault)
 		}
 	}
 	if latency < 0 || j.HTTPStatus < 0 || j.HTTPStatus > 599 {
-		return fmt.Errorf("fault: negative latency or http status out of range")
+		return fmt.Errorf("%w: negative latency or http status out of range", ErrFault)
 	}
 	*f = Fault{
 		Status: j.Status, WrongPrincipal: j.WrongPrincipal, BadSignature: j.BadSignature,
