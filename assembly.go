@@ -191,6 +191,7 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 		},
 	}
 	if a.DevSigner != nil {
+		wcfg.DevHosts = append([]string{}, cfg.HTTP.DevHosts...) // not nil: the check is on
 		wcfg.DevLogin = func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) }
 		if a.Demo != nil {
 			wcfg.DevFaults = devFaults(a.Demo)

@@ -69,6 +69,11 @@ type Config struct {
 	// MaxHeaderBytes bounds a request's line and headers (config http.max_header_bytes);
 	// default 64 KiB. Larger requests get 431 in the JSON error shape.
 	MaxHeaderBytes int
+	// DevHosts, when not nil, makes the server answer only requests addressed (Host header)
+	// to localhost, a name under .localhost, an IP address or one of these names: set in dev
+	// mode, where anyone may sign in as anyone, so that a web page cannot reach a developer's
+	// server through DNS rebinding.
+	DevHosts []string
 	// SSE tunes event streams.
 	SSE stream.SSEOptions
 	// DetachStreams, when set, lets event streams over HTTP/1.x leave their handler once
@@ -134,6 +139,9 @@ func New(cfg Config) (*Handler, error) {
 	gin.SetMode(gin.ReleaseMode) // no debug route dump; our own access log says what matters
 	r := gin.New()
 	r.Use(s.recover, securityHeaders, s.traceContext, s.accessLog)
+	if cfg.DevHosts != nil {
+		r.Use(devHostsOnly(cfg.DevHosts))
+	}
 	if len(cfg.CORSOrigins) > 0 {
 		r.Use(corsFor(cfg.CORSOrigins))
 	}

@@ -144,7 +144,8 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	url := "http://" + displayAddr(ln.Addr())
 	log.Info("switchboard listening", "url", url, "agents", opts.Agents, "dev", dev)
 	if dev && !isLoopback(ln.Addr()) {
-		log.Warn("dev mode on a non-loopback address: anyone who can reach it can sign in as any user (POST /v1/dev/token); use --addr 127.0.0.1:8080 or configure auth for anything shared")
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		log.Warn("dev mode on a non-loopback address: anyone who can reach it can sign in as any user (POST /v1/dev/token); use --addr 127.0.0.1:" + port + " or configure auth for anything shared")
 	}
 	if tok, err := sb.DevToken("alice", 24*time.Hour); dev && err == nil {
 		// Printed for the developer at the terminal, deliberately not through the logger.

@@ -74,6 +74,11 @@ type HTTP struct {
 	// requests authenticate with bearer tokens, never cookies. Empty (the default) allows
 	// none: the chat page is served from the API's own origin and needs no CORS.
 	CORSOrigins []string `yaml:"cors_origins"`
+	// DevHosts are host names, besides localhost and IP addresses, that a dev-mode server
+	// answers ("devbox.internal"). Dev mode signs anyone in as anyone, so it refuses requests
+	// addressed to any other name: a web page the developer visits could otherwise rebind its
+	// own name to 127.0.0.1 and call the API. Ignored outside dev mode.
+	DevHosts []string `yaml:"dev_hosts"`
 }
 
 // A2A configures the A2A surface and calls to remote (a2a_url) sub-agents.
