@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -54,5 +55,19 @@ func (r StartRequest) check() error {
 			return &InputError{Field: f.name, Problem: fmt.Sprintf("is longer than %d bytes", f.max)}
 		}
 	}
+	if r.EpisodeID != "" && !episodeIDShape(r.EpisodeID) {
+		return &InputError{Field: "episode_id", Problem: "must be letters, digits and punctuation, without spaces or slashes"}
+	}
 	return nil
+}
+
+// episodeIDShape reports whether a client's episode id can name the episode everywhere it
+// goes: in a URL path (GET /v1/episodes/{id}), a log line, a header. Ours are UUIDs.
+func episodeIDShape(id string) bool {
+	for _, r := range id {
+		if r == '/' || r == '\\' || r == utf8.RuneError || !unicode.IsGraphic(r) || unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -248,9 +248,27 @@ func TestNULBytesAnswer400(t *testing.T) {
 		`{"message":"hi","episode_id":"ep\u0000"}`,
 		`{"message":"hi","locale":"en\u0000"}`,
 		`{"message":"hi","location":"\u0000"}`,
+		// Invalid UTF-8, raw or as a lone surrogate, which encoding/json would replace.
+		"{\"message\":\"hi \xff\xfe there\"}",
+		"{\"message\":\"hi\",\"episode_id\":\"ep-\xff\"}",
+		`{"message":"hi \ud800 there"}`,
+		`{"message":"hi","location":"\udfff"}`,
 	} {
 		if status, b := do(http.MethodPost, "/v1/turns", body); status != http.StatusBadRequest || errorCode(b) != "invalid_text" {
 			t.Errorf("POST /v1/turns %s = %d %s, want 400 invalid_text", body, status, b)
+		}
+	}
+	// A replacement character the client sent is text like any other.
+	for _, body := range []string{`{"message":"hi \ufffd there"}`, "{\"message\":\"hi \ufffd there\"}"} {
+		if status, b := do(http.MethodPost, "/v1/turns", body); status != http.StatusAccepted {
+			t.Errorf("POST /v1/turns %s = %d %s, want 202", body, status, b)
+		}
+	}
+	// An episode id names the episode in a URL path: no slash, no space, not blank.
+	for _, id := range []string{"a/b", "   ", "ep 1", `a\\b`} {
+		body := `{"message":"hi","episode_id":"` + id + `"}`
+		if status, b := do(http.MethodPost, "/v1/turns", body); status != http.StatusBadRequest || !strings.Contains(string(b), "episode_id") {
+			t.Errorf("POST /v1/turns %s = %d %s, want 400 naming episode_id", body, status, b)
 		}
 	}
 	for _, path := range []string{"/v1/turns/turn_%00", "/v1/turns/%00/events", "/v1/episodes/ep%00", "/v1/turns/%FF"} {

@@ -28,6 +28,9 @@ func abort(c *gin.Context, status int, code, message string) {
 	c.AbortWithStatusJSON(status, apiError{Error: errorBody{Code: code, Message: message}})
 }
 
+// invalidTextMessage answers text that no store can hold as sent.
+const invalidTextMessage = "Text and ids must be valid UTF-8 without NUL bytes."
+
 // abortErr maps a domain error to its HTTP status.
 func (s *server) abortErr(c *gin.Context, err error) {
 	var input *orchestrator.InputError
@@ -42,7 +45,7 @@ func (s *server) abortErr(c *gin.Context, err error) {
 	case errors.Is(err, orchestrator.ErrRateLimited):
 		s.abortLimited(c, err)
 	case errors.Is(err, orchestrator.ErrInvalidText):
-		abort(c, http.StatusBadRequest, "invalid_text", "Text and ids must be valid UTF-8 without NUL bytes.")
+		abort(c, http.StatusBadRequest, "invalid_text", invalidTextMessage)
 	case errors.As(err, &input):
 		code := "invalid_body"
 		if input.Field == "message" {

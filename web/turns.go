@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -45,7 +47,14 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 	bad := func(code, msg string) (turnRequest, *badRequest) {
 		return req, &badRequest{status: http.StatusBadRequest, code: code, message: msg}
 	}
-	dec := json.NewDecoder(r)
+	raw, err := io.ReadAll(r) // bounded by the body limit
+	if err == nil && !utf8.Valid(raw) {
+		return bad("invalid_text", invalidTextMessage)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err != nil {
+		dec = json.NewDecoder(io.MultiReader(bytes.NewReader(raw), errReader{err}))
+	}
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
 		var mbe *http.MaxBytesError
@@ -62,11 +71,35 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 	if dec.More() {
 		return bad("invalid_body", "The body must hold one JSON object.")
 	}
+	if replacedText(raw, req.EpisodeID, req.Message, req.Locale, req.Location) {
+		return bad("invalid_text", invalidTextMessage)
+	}
 	req.Message = strings.TrimSpace(req.Message)
 	if err := orchestrator.CheckMessage(req.Message); err != nil {
 		return bad("invalid_message", err.Error())
 	}
 	return req, nil
+}
+
+// errReader fails with err: what reading the body failed with, after the bytes it gave.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// replacedText reports whether a decoded field holds a replacement character (U+FFFD) that
+// the raw body does not: encoding/json puts one in place of an escaped lone surrogate
+// ("\ud800"), which is no text a store can hold as sent.
+func replacedText(raw []byte, fields ...string) bool {
+	const replacement = "\uFFFD"
+	if bytes.Contains(raw, []byte(replacement)) || bytes.Contains(bytes.ToLower(raw), []byte(`\ufffd`)) {
+		return false // sent as such
+	}
+	for _, f := range fields {
+		if strings.ContainsRune(f, utf8.RuneError) {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonProblem describes a decoding error without echoing the body.

@@ -14,6 +14,7 @@ func FuzzDecodeTurnRequest(f *testing.F) {
 	for _, seed := range []string{
 		`{"message":"hi"}`, `{"message":"  "}`, `{"message":"hi","episode_id":"ep_1","locale":"en-GB"}`,
 		`{"message":1}`, `{"mesage":"x"}`, `{"message":"a"}{"message":"b"}`, `[]`, ``, `{"message":"\u0000"}`,
+		"{\"message\":\"\xff\"}", `{"message":"\ud800"}`, `{"message":"\ufffd"}`,
 	} {
 		f.Add(seed)
 	}
@@ -27,6 +28,12 @@ func FuzzDecodeTurnRequest(f *testing.F) {
 				t.Fatalf("refusal echoes the body: %q", bad.message)
 			}
 			return
+		}
+		if !utf8.ValidString(body) {
+			t.Fatalf("accepted a body of invalid UTF-8: %q", body)
+		}
+		if strings.ContainsRune(req.Message+req.EpisodeID+req.Locale+req.Location, utf8.RuneError) && !strings.Contains(strings.ToLower(body), `\ufffd`) && !strings.ContainsRune(body, utf8.RuneError) {
+			t.Fatalf("accepted text that JSON decoding replaced: %q", body)
 		}
 		if strings.TrimSpace(req.Message) == "" || !utf8.ValidString(req.Message) || utf8.RuneCountInString(req.Message) > orchestrator.MaxMessageRunes {
 			t.Fatalf("accepted an invalid message %q", req.Message)
