@@ -313,6 +313,16 @@ func TestOtherPrincipalsTurnsAreNotFound(t *testing.T) {
 	if last != "turn.completed" {
 		t.Errorf("events_url stream ended at %q", last)
 	}
+	// A client whose link expired fetches the turn with its bearer token for a fresh one.
+	var fetched struct {
+		EventsURL string `json:"events_url"`
+	}
+	if err := json.NewDecoder(ta.do(t, http.MethodGet, "/v1/turns/"+created.TurnID, alice, nil, nil).Body).Decode(&fetched); err != nil {
+		t.Fatal(err)
+	}
+	if resp := ta.do(t, http.MethodGet, fetched.EventsURL, "", nil, nil); !strings.Contains(fetched.EventsURL, "token=") || resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /v1/turns/{id} events_url %q = %d, want a working link", fetched.EventsURL, resp.StatusCode)
+	}
 }
 
 func TestRequestValidation(t *testing.T) {
@@ -328,6 +338,7 @@ func TestRequestValidation(t *testing.T) {
 		{"blank message", tok, `{"message":"   "}`, 400, "invalid_message"},
 		{"not json", tok, `message=hi`, 400, "invalid_body"},
 		{"unknown field", tok, `{"message":"hi","mesage":"x"}`, 400, "invalid_body"},
+		{"not an object", tok, `[1,2]`, 400, "invalid_body"},
 		{"too long", tok, `{"message":"` + strings.Repeat("a", 5000) + `"}`, 400, "invalid_message"},
 		{"too large", tok, `{"message":"` + strings.Repeat("a", 70000) + `"}`, 413, "too_large"},
 	} {

@@ -21,6 +21,9 @@ type turnJSON struct {
 	Routing   *orchestrator.Decision `json:"routing,omitempty"`
 	Created   time.Time              `json:"created"`
 	Completed time.Time              `json:"completed,omitzero"`
+	// EventsURL is a fresh link to the turn's events, for a client whose earlier link
+	// expired (GET /v1/turns/{id} only).
+	EventsURL string `json:"events_url,omitempty"`
 }
 
 // episodeJSON is an episode as GET /v1/episodes/{id} serves it.

@@ -81,6 +81,12 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 	return req, nil
 }
 
+// eventsURL links to a turn's events with a turn token, for clients that cannot set headers
+// (a browser's EventSource).
+func (s *server) eventsURL(turnID string, p principal.Principal) string {
+	return "/v1/turns/" + url.PathEscape(turnID) + "/events?token=" + url.QueryEscape(s.cfg.TurnTokens.Mint(turnID, p))
+}
+
 // errReader fails with err: what reading the body failed with, after the bytes it gave.
 type errReader struct{ err error }
 
@@ -109,6 +115,8 @@ func jsonProblem(err error) string {
 	switch {
 	case errors.As(err, &syn):
 		return "syntax error"
+	case errors.As(err, &typ) && typ.Field == "":
+		return "it must be a JSON object"
 	case errors.As(err, &typ):
 		return "field " + typ.Field + " has the wrong type"
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -154,7 +162,7 @@ func (s *server) postTurn(c *gin.Context) {
 	}
 	c.JSON(http.StatusAccepted, turnCreated{
 		TurnID: rec.ID, EpisodeID: rec.EpisodeID,
-		EventsURL: "/v1/turns/" + url.PathEscape(rec.ID) + "/events?token=" + url.QueryEscape(s.cfg.TurnTokens.Mint(rec.ID, p)),
+		EventsURL: s.eventsURL(rec.ID, p),
 	})
 }
 
@@ -267,7 +275,9 @@ func (s *server) getTurn(c *gin.Context) {
 		s.abortErr(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, turnView(rec))
+	view := turnView(rec)
+	view.EventsURL = s.eventsURL(rec.ID, principalOf(c))
+	c.JSON(http.StatusOK, view)
 }
 
 func (s *server) deleteTurn(c *gin.Context) {

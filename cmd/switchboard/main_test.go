@@ -63,7 +63,7 @@ func TestValidateWithoutAgentsFolder(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"frobnicate"}, {"token"}, {"serve", "extra"}} {
+	for _, args := range [][]string{{}, {"frobnicate"}, {"token"}, {"token", "--sub", "bob", "--ttl", "-1h"}, {"serve", "extra"}} {
 		var out, errOut bytes.Buffer
 		if code := run(t.Context(), args, &out, &errOut, envMap(nil)); code != 2 {
 			t.Errorf("run(%q) = %d, want 2 (stderr %q)", args, code, errOut.String())

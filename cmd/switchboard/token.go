@@ -26,6 +26,9 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if strings.TrimSpace(*sub) == "" {
 		return usageError("token needs --sub NAME")
 	}
+	if *ttl <= 0 {
+		return usageError("token needs a positive --ttl, such as 24h")
+	}
 	secret, err := devSecret(lookup, false)
 	if err != nil {
 		return err
