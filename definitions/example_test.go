@@ -29,6 +29,6 @@ tool: []
 		}
 	}
 	// Output:
-	// agents/hub.yaml:4: unknown sub-agent "travel" in sub_agents (known ids: hub, shop)
+	// agents/hub.yaml:4: unknown sub-agent "travel" in sub_agents (known ids: shop)
 	// agents/shop.yaml:4: unknown key "tool" (did you mean "tools"?)
 }

@@ -26,7 +26,7 @@ func TestLoadFixtures(t *testing.T) {
 		{
 			dir: "testdata/broken",
 			problems: []string{
-				`testdata/broken/a_orch.yaml:6: unknown sub-agent "ghost" in sub_agents (known ids: front, quiet, shop)`,
+				`testdata/broken/a_orch.yaml:6: unknown sub-agent "ghost" in sub_agents (known ids: quiet, shop)`,
 				`testdata/broken/c_copy.yaml:3: duplicate id "shop": also defined at testdata/broken/b_shop.yaml:3`,
 				`testdata/broken/d_nodesc.yaml:1: description is required: it is what the orchestrator routes on`,
 			},
@@ -36,7 +36,7 @@ func TestLoadFixtures(t *testing.T) {
 			dir: "testdata/knockon",
 			problems: []string{
 				`testdata/knockon/shop.yaml:3: invalid YAML: did not find expected ',' or ']'`,
-				`testdata/knockon/hub.yaml:5: unknown sub-agent "shop" in sub_agents (known ids: hub): this follows from the problem in testdata/knockon/shop.yaml, which could not be read`,
+				`testdata/knockon/hub.yaml:5: unknown sub-agent "shop" in sub_agents (no other definition has an id): this follows from the problem in testdata/knockon/shop.yaml, which could not be read`,
 			},
 		},
 	}

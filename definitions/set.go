@@ -95,7 +95,7 @@ func bind(entries []entry) (*Set, []Problem) {
 		}
 		for i, id := range e.def.SubAgents {
 			if _, ok := byID[id]; !ok {
-				add(e.lay.at(fmt.Sprintf("sub_agents[%d]", i)), "unknown sub-agent %q in sub_agents (known ids: %s)", id, knownIDs(byID))
+				add(e.lay.at(fmt.Sprintf("sub_agents[%d]", i)), "unknown sub-agent %q in sub_agents (%s)", id, knownIDs(byID, e.def.ID))
 			}
 		}
 	}
@@ -110,13 +110,19 @@ func bind(entries []entry) (*Set, []Problem) {
 	return set, problems
 }
 
-func knownIDs(byID map[string]entry) string {
+// knownIDs lists the ids an orchestrator's sub_agents may name: every other definition's.
+func knownIDs(byID map[string]entry, self string) string {
 	ids := make([]string, 0, len(byID))
 	for id := range byID {
-		ids = append(ids, id)
+		if id != self {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return "no other definition has an id"
 	}
 	slices.Sort(ids)
-	return strings.Join(ids, ", ")
+	return "known ids: " + strings.Join(ids, ", ")
 }
 
 // cycles reports each loop of orchestrators reaching themselves through sub_agents once, at the

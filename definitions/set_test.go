@@ -39,7 +39,7 @@ func TestNewSet(t *testing.T) {
 				"bad.go:3: description is required: it is what the orchestrator routes on",
 				"bad.go:3: model must name a model alias (default \"default\")",
 				"bad.go:3: timeout must be positive, got 0s",
-				`hub.go:7: unknown sub-agent "ann" in sub_agents (known ids: bad, hub, zed)`,
+				`hub.go:7: unknown sub-agent "ann" in sub_agents (known ids: bad, zed)`,
 				`zed2.go:1: duplicate id "zed": also defined at zed.go:1`,
 			},
 		},

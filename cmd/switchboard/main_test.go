@@ -259,3 +259,56 @@ func waitHTTP(t *testing.T, url string) {
 	}
 	t.Fatalf("nothing answered at %s", url)
 }
+
+// validate warns, without failing, about a sub-agent nothing asks and an enricher nothing
+// answers; both warnings go once the agent is listed and its fixture dropped in.
+func TestValidateWarns(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"concierge.yaml", "shop.yaml", "rewards.yaml", "support.yaml", "travel.yaml"} {
+		b, err := os.ReadFile(filepath.Join("../../agents", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeTestFile(t, filepath.Join(dir, name), string(b))
+	}
+	writeTestFile(t, filepath.Join(dir, "garden.yaml"), `kind: sub_agent
+id: garden
+name: Garden
+description: Answers gardening questions about the user's plants.
+tools:
+  - name: my_plants
+    enricher: garden.plants
+    domain_type: plant_list
+    description: The plants the user has registered
+`)
+	validate := func() string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := run(t.Context(), []string{"validate", "--agents", dir}, &out, &errOut, envMap(nil)); code != 0 {
+			t.Fatalf("validate = %d, want 0 (warnings do not fail); %s%s", code, out.String(), errOut.String())
+		}
+		return out.String()
+	}
+	unlisted, unanswered := `sub-agent "garden" is in no orchestrator's sub_agents`, `enricher "garden.plants" has no fixture`
+	if out := validate(); !strings.Contains(out, unlisted) || !strings.Contains(out, unanswered) {
+		t.Errorf("validate output lacks a warning:\n%s", out)
+	}
+
+	concierge := filepath.Join(dir, "concierge.yaml")
+	b, _ := os.ReadFile(concierge)
+	writeTestFile(t, concierge, strings.Replace(string(b), "sub_agents: [shop, rewards, support, travel]", "sub_agents: [shop, rewards, support, travel, garden]", 1))
+	if err := os.Mkdir(filepath.Join(dir, "fixtures"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(dir, "fixtures", "garden.plants.json"), `{"domain_type": "plant_list", "payload": {"plants": []}}`)
+	if out := validate(); strings.Contains(out, "warning") {
+		t.Errorf("validate still warns:\n%s", out)
+	}
+}
+
+func writeTestFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -65,10 +65,28 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}
-	for _, w := range unansweredEnrichers(set, fixtures) {
+	for _, w := range append(unreachable(set), unansweredEnrichers(set, fixtures)...) {
 		fmt.Fprintln(stdout, "warning:", w)
 	}
 	return nil
+}
+
+// unreachable lists the sub-agents that no orchestrator lists in its sub_agents: defined, but
+// never asked, however well they would answer.
+func unreachable(set *definitions.Set) []string {
+	listed := map[string]bool{}
+	for _, o := range set.Orchestrators() {
+		for _, d := range set.SubAgents(o) {
+			listed[d.ID] = true
+		}
+	}
+	var out []string
+	for _, d := range set.All() {
+		if d.Kind == definitions.KindSubAgent && !listed[d.ID] {
+			out = append(out, fmt.Sprintf("%s: sub-agent %q is in no orchestrator's sub_agents: nothing will ask it", d.Source.File, d.ID))
+		}
+	}
+	return out
 }
 
 // unansweredEnrichers lists the tools whose enricher the embedded demo CCS cannot answer: no
