@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
@@ -30,6 +31,8 @@ type HTTPTarget struct {
 
 	mu     sync.Mutex
 	tokens map[string]string
+
+	rateWaits atomic.Int64 // 429s waited out, for the progress line
 }
 
 var _ Target = (*HTTPTarget)(nil)
@@ -130,6 +133,7 @@ func (t *HTTPTarget) postTurn(ctx context.Context, tok string, body []byte) (tim
 			return start, resp, nil
 		}
 		wait := retryAfter(resp.Header.Get("Retry-After"))
+		t.rateWaits.Add(1)
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		resp.Body.Close()
 		timer := time.NewTimer(wait)
@@ -141,6 +145,9 @@ func (t *HTTPTarget) postTurn(ctx context.Context, tok string, body []byte) (tim
 		}
 	}
 }
+
+// RateLimitWaits is how many times a turn waited out the server's per-user limits (429).
+func (t *HTTPTarget) RateLimitWaits() int64 { return t.rateWaits.Load() }
 
 // retryAfter reads a Retry-After of whole seconds, within 1 s and maxRateWait.
 func retryAfter(h string) time.Duration {

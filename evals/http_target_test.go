@@ -216,6 +216,9 @@ func TestHTTPTargetRetriesRateLimitedTurns(t *testing.T) {
 	if api.posts != 2 {
 		t.Errorf("POST /v1/turns calls = %d, want 2 (one limited, one accepted)", api.posts)
 	}
+	if n := target.RateLimitWaits(); n != 1 {
+		t.Errorf("RateLimitWaits() = %d, want 1", n)
+	}
 }
 
 func TestHTTPTargetErrors(t *testing.T) {

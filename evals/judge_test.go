@@ -93,6 +93,14 @@ func TestProgress(t *testing.T) {
 	if want := "\r[##########....................] 1/3 cases\n"; tty.String() != want {
 		t.Errorf("tty progress = %q, want %q", tty.String(), want)
 	}
+	// What slows the run is said on each line.
+	var noted bytes.Buffer
+	p = newProgress(&noted, 1)
+	p.note = func() string { return " (2 waits)" }
+	p.step()
+	if want := "evals: 1/1 cases (2 waits)\n"; noted.String() != want {
+		t.Errorf("progress with a note = %q, want %q", noted.String(), want)
+	}
 	var nilProgress *progress
 	nilProgress.step() // a run without a progress writer must not panic
 }

@@ -15,6 +15,9 @@ type progress struct {
 	w     io.Writer
 	tty   bool
 	total int
+	// note, when set, adds to each line what slows the run ("(3 waits for the server's
+	// rate limit ...)").
+	note func() string
 
 	mu      sync.Mutex
 	done    int
@@ -73,12 +76,19 @@ func (p *progress) finish() {
 func (p *progress) draw() {
 	p.printed = p.done
 	if !p.tty {
-		fmt.Fprintf(p.w, "evals: %d/%d cases\n", p.done, p.total)
+		fmt.Fprintf(p.w, "evals: %d/%d cases%s\n", p.done, p.total, p.noted())
 		return
 	}
 	filled := 0
 	if p.total > 0 {
 		filled = p.done * barWidth / p.total
 	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d cases", strings.Repeat("#", filled), strings.Repeat(".", barWidth-filled), p.done, p.total)
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d cases%s", strings.Repeat("#", filled), strings.Repeat(".", barWidth-filled), p.done, p.total, p.noted())
+}
+
+func (p *progress) noted() string {
+	if p.note == nil {
+		return ""
+	}
+	return p.note()
 }

@@ -83,6 +83,9 @@ func (c *Config) withDefaults() error {
 	return nil
 }
 
+// rateLimited is a target that waits out a server's per-user limits (see [HTTPTarget]).
+type rateLimited interface{ RateLimitWaits() int64 }
+
 // Run loads the datasets, replays every case through the target, scores the turns, checks
 // the gates, compares with the baseline and writes the reports. It returns the report even
 // when gates fail: check [Report.Passed] or [Report.GateError]. An error means the run could
@@ -109,9 +112,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		total += len(ds.Cases)
 	}
 	started := cfg.Now()
+	prog := newProgress(cfg.Progress, total)
+	if rl, ok := cfg.Target.(rateLimited); ok {
+		prog.note = func() string {
+			if n := rl.RateLimitWaits(); n > 0 {
+				return fmt.Sprintf(" (%d waits for the server's rate limit: raise its limits for eval runs)", n)
+			}
+			return ""
+		}
+	}
 	r := &runner{
 		target: cfg.Target, agents: cfg.SubAgents, concurrency: cfg.Concurrency,
-		turnTimeout: cfg.TurnTimeout, progress: newProgress(cfg.Progress, total),
+		turnTimeout: cfg.TurnTimeout, progress: prog,
 	}
 	runs, err := r.run(ctx, datasets)
 	if err != nil {
