@@ -37,7 +37,7 @@ func TestCompose(t *testing.T) {
 			name: "ok list, capped",
 			msgs: turnWithResults("deals", [3]string{"search_offers", `{"query":"shoes"}`,
 				`{"status":"ok","data":{"offers":[{"id":"o1","title":"Trail runner","price":89.9,"store":"Acme"},{"title":"Road shoe","price":120},{"title":"c"},{"title":"d"},{"title":"e"},{"title":"f"}]}}`}),
-			want: "I found 6 offers:\n- Trail runner: price 89.90 at Acme\n- Road shoe: price 120\n- c\n- d\n- e\n- and 1 more",
+			want: "I found 1 offer that matches, and 5 related:\n- Road shoe: price 120\n- Trail runner: price 89.90 at Acme\n- c\n- d\n- e\n- and 1 more",
 		},
 		{
 			name: "a long list shows what was asked for first",
@@ -64,10 +64,10 @@ func TestCompose(t *testing.T) {
 			want: "I found 2 orders:\n- Packing cubes: processing\n- Sony headphones: delivered",
 		},
 		{
-			name: "a list the service chose by the call's words stays whole",
+			name: "a list the service chose by the call's words stays whole, what names them first",
 			msgs: turnWithResults("any coupons for my headphones", [3]string{"list_coupons", `{"query":"headphones"}`,
 				`{"status":"ok","data":{"coupons":[{"title":"5 off anything"},{"title":"10% off headphones"}]}}`}),
-			want: "I found 2 coupons:\n- 5 off anything\n- 10% off headphones",
+			want: "I found 1 coupon that matches, and 1 related:\n- 10% off headphones\n- 5 off anything",
 		},
 		{
 			name: "a list the request names nothing of stays whole",

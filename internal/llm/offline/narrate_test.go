@@ -95,6 +95,17 @@ func TestNarrateShapes(t *testing.T) {
 			want: "I found 2 offers:\n- Pegasus road shoes: $104.00 at Nike, 20% off until Nov 27\n- Ghost 16: $118.95 at Running Warehouse, 15% off until Nov 24",
 		},
 		{
+			name: "a search's near misses follow its matches, and the count says which are which",
+			tool: "search_offers", args: `{"query":"running shoes"}`,
+			data: `{"query":"running shoes","matched_query":true,"offers":[` +
+				`{"id":"off-a-101","title":"Nike Pegasus 41 road running shoes","merchant":"Nike","price":104,"currency":"USD"},` +
+				`{"id":"off-a-103","title":"Adidas Samba OG sneakers","merchant":"Foot Locker","price":80,"currency":"USD"},` +
+				`{"id":"off-a-102","title":"Brooks Ghost 16 running shoes","merchant":"Running Warehouse","price":118.95,"currency":"USD"},` +
+				`{"id":"off-a-104","title":"Garmin Forerunner 165 GPS running watch","merchant":"REI","price":199.99,"currency":"USD"}]}`,
+			want: "I found 2 offers that match, and 2 related:\n- Nike Pegasus 41 road running shoes: $104.00 at Nike\n- Brooks Ghost 16 running shoes: $118.95 at Running Warehouse\n" +
+				"- Adidas Samba OG sneakers: $80.00 at Foot Locker\n- Garmin Forerunner 165 GPS running watch: $199.99 at REI",
+		},
+		{
 			name: "a search that matched nothing says so before what it sent instead",
 			tool: "search_offers", args: `{"query":"laptop"}`,
 			data: `{"query":"laptop","matched_query":false,"offers":[` +
@@ -290,7 +301,7 @@ func TestReplayTwoLevels(t *testing.T) {
 		{
 			name:    "both answer",
 			rewards: rewards,
-			want: "I found 2 offers:\n" +
+			want: "I found 1 offer that matches, and 1 related:\n" +
 				"- Pegasus 41 road running shoes: $104.00 at Nike, 20% off until Nov 27\n" +
 				"- Forerunner 165 GPS running watch: $199.99 at REI, 20% off until Nov 25\n\n" +
 				"And on your points balance: 12,450 · pending 300 · expiring soon 1,200 · expires on Dec 12, 2026.",
@@ -298,7 +309,7 @@ func TestReplayTwoLevels(t *testing.T) {
 		{
 			name:    "rewards is unavailable",
 			rewards: "unavailable: I couldn't get an answer from Rewards right now.",
-			want: "I couldn't get an answer from Rewards right now, but I found 2 offers:\n" +
+			want: "I couldn't get an answer from Rewards right now, but I found 1 offer that matches, and 1 related:\n" +
 				"- Pegasus 41 road running shoes: $104.00 at Nike, 20% off until Nov 27\n" +
 				"- Forerunner 165 GPS running watch: $199.99 at REI, 20% off until Nov 25",
 		},

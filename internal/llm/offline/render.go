@@ -20,6 +20,7 @@ type renderer struct {
 	askedTerm []string        // the request's terms
 	tool      map[string]bool // the terms of the called tool's name: what it lists, not which
 	scoped    bool            // the call carried text arguments: the service chose already
+	argTerms  []string        // the terms of the call's text arguments: what the service was asked for
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
@@ -41,6 +42,7 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
 				r.echoes[s] = true
 				r.scoped = true
+				r.argTerms = append(r.argTerms, terms(s)...)
 			}
 		case float64:
 			r.echoes[strconv.FormatFloat(v, 'g', -1, 64)] = true
@@ -271,6 +273,15 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		// "where's my headphones order" is answered with the headphones, among three orders.
 		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
 		arr = hits
+	} else if hits, rest := r.matchesOfCall(arr, termsOf); len(hits) > 0 && len(rest) > 0 {
+		// A search answers with what it found nearby too: "running shoes" brings a running
+		// watch. Those that match come first, and the count says which are which.
+		match := "that match"
+		if len(hits) == 1 {
+			match = "that matches"
+		}
+		found = fmt.Sprintf("%d %s %s, and %d related", len(hits), countNoun(len(hits), noun), match, len(rest))
+		arr = append(hits, rest...)
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
 	}
@@ -312,6 +323,42 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 		return !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) })
 	})
 	return hits
+}
+
+// matchesOfCall splits a list the service chose by the call's text arguments into the records
+// that carry every word of them that tells records apart (one some records have and others
+// lack) and the others. With no such word, all are hits.
+func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, rest []any) {
+	if !r.scoped || len(arr) < 2 {
+		return arr, nil
+	}
+	its := itemTerms()
+	var telling []string
+	for _, t := range r.argTerms {
+		n := 0
+		for _, ts := range its {
+			if slices.Contains(ts, t) {
+				n++
+			}
+		}
+		if n > 0 && n < len(arr) && !lightNouns[t] && !isNumberTerm(t) {
+			telling = append(telling, t)
+		}
+	}
+	if len(telling) == 0 {
+		return arr, nil
+	}
+	return partition(arr, its, func(ts []string) bool {
+		return !slices.ContainsFunc(telling, func(t string) bool { return !slices.Contains(ts, t) })
+	})
+}
+
+// countNoun is noun (a plural) for n things.
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return singular(noun)
+	}
+	return noun
 }
 
 // negators turn the thing a request names into the thing it does not want.
