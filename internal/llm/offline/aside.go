@@ -99,7 +99,7 @@ var smallTalk = [][]string{
 // how are you doing today?" but not "how are you? can you check my points" nor "whats up with
 // my order".
 func isSmallTalk(ws []string) bool {
-	ws = trimLeads(ws)
+	ws = trimLeads(afterGreeting(ws))
 	for _, p := range smallTalk {
 		if hasPrefix(ws, p) && !slices.ContainsFunc(ws[len(p):], func(w string) bool {
 			return !smallTalkTail[w] && !closingWords[w] && !greetingWords[w]
@@ -108,6 +108,14 @@ func isSmallTalk(ws []string) bool {
 		}
 	}
 	return false
+}
+
+// afterGreeting returns ws without the greeting it opens with: "good morning, how are you".
+func afterGreeting(ws []string) []string {
+	for len(ws) > 0 && (greetingWords[ws[0]] || ws[0] == "good" && len(ws) > 1 && greetingWords[ws[1]]) {
+		ws = ws[1:]
+	}
+	return ws
 }
 
 // smallTalkTail may follow small talk without turning it into a request.

@@ -124,10 +124,14 @@ func directAnswer(text string, tools []llms.Tool) string {
 		}
 		return offer + " Just ask."
 	case chatSmallTalk:
-		if offer == "" {
-			return "I'm doing well, thanks for asking!"
+		hello := ""
+		if pw := plainWords(text); len(afterGreeting(pw)) < len(pw) {
+			hello = "Hello! " // "good morning, how are you?" greets too
 		}
-		return "I'm doing well, thanks for asking! " + offer
+		if offer == "" {
+			return hello + "I'm doing well, thanks for asking!"
+		}
+		return hello + "I'm doing well, thanks for asking! " + offer
 	}
 	if offer == "" {
 		return "I'm sorry, I can't help with that here: I have no tools to look it up."

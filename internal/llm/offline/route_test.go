@@ -303,6 +303,7 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		{"a fun fact about an agent's trade", []string{"tell me a fun fact about loyalty points"}, []string{"I can help with shop, rewards, support and travel."}},
 		{"a closing with words of the trade", []string{"where is my order", "thanks, that is all for now, have a nice day!"}, []string{"You're welcome!"}},
 		{"small talk", []string{"hey hows your day going"}, []string{"I'm doing well", "I can help with shop"}},
+		{"a greeting that asks how the assistant is", []string{"good morning, how are you?"}, []string{"Hello! I'm doing well, thanks for asking!", "I can help with shop"}},
 		{"a question about the world in a trade word, far from every agent", []string{"how many points did lebron score last night"}, []string{"Sorry, I can't help with that here."}},
 	}
 	m := New()
