@@ -47,16 +47,7 @@ func TestReadmeGardenExampleAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	ta := newTestApp(t, dir, nil)
-	events := ta.streamTurn(t, ta.token(t, "alice"), "", "how often should i water my tomatoes")
-	var reply string
-	for _, ev := range events {
-		if ev.Name == "reply.completed" {
-			reply = decode[stream.ReplyCompleted](t, ev).Text
-		}
-	}
-	if !strings.Contains(reply, "Tomatoes") || strings.Contains(reply, "couldn't get an answer") {
-		t.Errorf("reply = %q, want the garden fixture's plants", reply)
-	}
+	assertGardenAnswers(t, ta)
 }
 
 // The README's "Add an agent" steps work on a running server, as it promises: the definition,
@@ -83,16 +74,7 @@ func TestReadmeGardenExampleAnswersWhileServing(t *testing.T) {
 		return slices.Contains(ta.skills(t), "garden") && ta.Demo.Serves("garden.plants")
 	})
 
-	events := ta.streamTurn(t, ta.token(t, "alice"), "", "how often should i water my tomatoes")
-	var reply string
-	for _, ev := range events {
-		if ev.Name == "reply.completed" {
-			reply = decode[stream.ReplyCompleted](t, ev).Text
-		}
-	}
-	if !strings.Contains(reply, "Tomatoes") || strings.Contains(reply, "couldn't get an answer") {
-		t.Errorf("reply = %q, want the garden fixture's plants", reply)
-	}
+	assertGardenAnswers(t, ta)
 
 	// A broken fixture keeps the last good one and says why, like a broken definition.
 	writeFile(t, filepath.Join(dir, "fixtures", "garden.plants.json"), `{"domain_type": `)
@@ -105,5 +87,21 @@ func TestReadmeGardenExampleAnswersWhileServing(t *testing.T) {
 	}
 	if !ta.Demo.Serves("garden.plants") {
 		t.Error("a broken fixture removed the last good one")
+	}
+}
+
+// assertGardenAnswers asks the README's garden agent a question and checks that the answer
+// comes from its fixture.
+func assertGardenAnswers(t *testing.T, ta *testApp) {
+	t.Helper()
+	events := ta.streamTurn(t, ta.token(t, "alice"), "", "how often should i water my tomatoes")
+	var reply string
+	for _, ev := range events {
+		if ev.Name == "reply.completed" {
+			reply = decode[stream.ReplyCompleted](t, ev).Text
+		}
+	}
+	if !strings.Contains(reply, "Tomatoes") || strings.Contains(reply, "couldn't get an answer") {
+		t.Errorf("reply = %q, want the garden fixture's plants", reply)
 	}
 }
