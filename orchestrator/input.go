@@ -56,7 +56,7 @@ func (r StartRequest) check() error {
 		}
 	}
 	if r.EpisodeID != "" && !episodeIDShape(r.EpisodeID) {
-		return &InputError{Field: "episode_id", Problem: "must be letters, digits and punctuation, without spaces or slashes"}
+		return &InputError{Field: "episode_id", Problem: `must be printable characters without spaces, "/" or "\", and not "." or ".."`}
 	}
 	return nil
 }
@@ -64,6 +64,9 @@ func (r StartRequest) check() error {
 // episodeIDShape reports whether a client's episode id can name the episode everywhere it
 // goes: in a URL path (GET /v1/episodes/{id}), a log line, a header. Ours are UUIDs.
 func episodeIDShape(id string) bool {
+	if id == "." || id == ".." {
+		return false // a URL path resolves them away
+	}
 	for _, r := range id {
 		if r == '/' || r == '\\' || r == utf8.RuneError || !unicode.IsGraphic(r) || unicode.IsSpace(r) {
 			return false

@@ -195,6 +195,9 @@ func decodeRPC(body []byte) (rpcRequest, *rpcError) {
 		return req, rpcErr(codeInvalidRequest, `"id" must be a string or a number.`)
 	}
 	req.ID = id
+	if !holdableText(body) {
+		return req, rpcErr(codeInvalidParams, invalidTextMessage)
+	}
 	var version string
 	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
 		return req, rpcErr(codeInvalidRequest, `"jsonrpc" must be "2.0".`)

@@ -73,7 +73,8 @@ func (s *server) a2aStart(ctx context.Context, p principal.Principal, sp sendPar
 	case errors.Is(err, orchestrator.ErrInvalidText):
 		return rec, rpcErr(codeInvalidParams, "Text and ids must be valid UTF-8 without NUL bytes.")
 	case errors.As(err, new(*orchestrator.InputError)):
-		return rec, rpcErr(codeInvalidParams, "The "+err.Error())
+		// In A2A's words: the episode is the contextId.
+		return rec, rpcErr(codeInvalidParams, "The "+strings.Replace(err.Error(), "episode_id", "contextId", 1))
 	case ctx.Err() != nil:
 		return rec, errInternal // nobody is listening any more
 	}

@@ -86,7 +86,10 @@ func decodeAGUIInput(r io.Reader) (aguiRun, *badRequest) {
 		return run, &badRequest{status: http.StatusBadRequest, code: code, message: msg}
 	}
 	var in aguiInput
-	dec := json.NewDecoder(r)
+	dec, holdable := readBody(r)
+	if !holdable {
+		return bad("invalid_text", invalidTextMessage)
+	}
 	if err := dec.Decode(&in); err != nil {
 		var mbe *http.MaxBytesError
 		switch {

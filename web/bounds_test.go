@@ -253,6 +253,7 @@ func TestNULBytesAnswer400(t *testing.T) {
 		"{\"message\":\"hi\",\"episode_id\":\"ep-\xff\"}",
 		`{"message":"hi \ud800 there"}`,
 		`{"message":"hi","location":"\udfff"}`,
+		`{"message":"hi \ud800","locale":"\ufffd"}`, // a replacement character sent beside it hides nothing
 	} {
 		if status, b := do(http.MethodPost, "/v1/turns", body); status != http.StatusBadRequest || errorCode(b) != "invalid_text" {
 			t.Errorf("POST /v1/turns %s = %d %s, want 400 invalid_text", body, status, b)
@@ -265,7 +266,7 @@ func TestNULBytesAnswer400(t *testing.T) {
 		}
 	}
 	// An episode id names the episode in a URL path: no slash, no space, not blank.
-	for _, id := range []string{"a/b", "   ", "ep 1", `a\\b`} {
+	for _, id := range []string{"a/b", "   ", "ep 1", `a\\b`, ".", ".."} {
 		body := `{"message":"hi","episode_id":"` + id + `"}`
 		if status, b := do(http.MethodPost, "/v1/turns", body); status != http.StatusBadRequest || !strings.Contains(string(b), "episode_id") {
 			t.Errorf("POST /v1/turns %s = %d %s, want 400 naming episode_id", body, status, b)
@@ -283,6 +284,7 @@ func TestNULBytesAnswer400(t *testing.T) {
 		want  int
 	}{
 		{`"messageId":"m\u0000"`, codeInvalidParams},
+		{`"messageId":"m-\ud800"`, codeInvalidParams},
 		{`"messageId":"m1","contextId":"c\u0000"`, codeInvalidParams},
 		{`"messageId":"m2","taskId":"t\u0000"`, codeTaskNotFound}, // no task has such an id
 	} {

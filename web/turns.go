@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -47,13 +45,9 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 	bad := func(code, msg string) (turnRequest, *badRequest) {
 		return req, &badRequest{status: http.StatusBadRequest, code: code, message: msg}
 	}
-	raw, err := io.ReadAll(r) // bounded by the body limit
-	if err == nil && !utf8.Valid(raw) {
+	dec, holdable := readBody(r)
+	if !holdable {
 		return bad("invalid_text", invalidTextMessage)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err != nil {
-		dec = json.NewDecoder(io.MultiReader(bytes.NewReader(raw), errReader{err}))
 	}
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
@@ -71,9 +65,6 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 	if dec.More() {
 		return bad("invalid_body", "The body must hold one JSON object.")
 	}
-	if replacedText(raw, req.EpisodeID, req.Message, req.Locale, req.Location) {
-		return bad("invalid_text", invalidTextMessage)
-	}
 	req.Message = strings.TrimSpace(req.Message)
 	if err := orchestrator.CheckMessage(req.Message); err != nil {
 		return bad("invalid_message", err.Error())
@@ -85,27 +76,6 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
 // (a browser's EventSource).
 func (s *server) eventsURL(turnID string, p principal.Principal) string {
 	return "/v1/turns/" + url.PathEscape(turnID) + "/events?token=" + url.QueryEscape(s.cfg.TurnTokens.Mint(turnID, p))
-}
-
-// errReader fails with err: what reading the body failed with, after the bytes it gave.
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) { return 0, e.err }
-
-// replacedText reports whether a decoded field holds a replacement character (U+FFFD) that
-// the raw body does not: encoding/json puts one in place of an escaped lone surrogate
-// ("\ud800"), which is no text a store can hold as sent.
-func replacedText(raw []byte, fields ...string) bool {
-	const replacement = "\uFFFD"
-	if bytes.Contains(raw, []byte(replacement)) || bytes.Contains(bytes.ToLower(raw), []byte(`\ufffd`)) {
-		return false // sent as such
-	}
-	for _, f := range fields {
-		if strings.ContainsRune(f, utf8.RuneError) {
-			return true
-		}
-	}
-	return false
 }
 
 // jsonProblem describes a decoding error without echoing the body.
