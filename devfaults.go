@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/principal"
@@ -29,10 +30,12 @@ func devFaults(demo *ccsdemo.Server) http.Handler {
 			dec := json.NewDecoder(r.Body)
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&faults); err != nil {
-				msg := `Send a JSON object of enricher id to fault, such as {"points.balance": "hang"}; a fault is one of ` +
-					ccsdemo.FaultWords + `, or an object such as {"latency": "2s"}.`
+				msg := `Send a JSON object of enricher id to fault, such as {"points.balance": "hang"}.`
 				if errors.Is(err, ccsdemo.ErrFault) {
 					msg = err.Error() + ". " + msg
+				}
+				if !strings.Contains(msg, ccsdemo.FaultWords) {
+					msg += " A fault is one of " + ccsdemo.FaultWords + `, or an object such as {"latency": "2s"}.`
 				}
 				body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "invalid_body", "message": msg}})
 				jsonError(w, http.StatusBadRequest, string(body))

@@ -78,9 +78,31 @@ func TestDevFaultsBody(t *testing.T) {
 			if tc.message != "" && !strings.Contains(problem.Error.Message, tc.message) {
 				t.Errorf("message = %q, want it to contain %q", problem.Error.Message, tc.message)
 			}
-			if tc.message != "" && !strings.Contains(problem.Error.Message, "hang (or timeout)") {
+			if tc.message != "" && !strings.Contains(problem.Error.Message, "hang, major_bump") {
 				t.Errorf("message = %q, want the fault words listed", problem.Error.Message)
 			}
 		})
+	}
+}
+
+// The service in dev mode refuses, before any route, a request addressed to a name that is
+// not the developer's own: a page rebinding its name to 127.0.0.1 mints no token.
+func TestDevModeRefusesReboundNames(t *testing.T) {
+	ta := newTestApp(t, "agents", nil)
+	for host, want := range map[string]int{"rebind.attacker.example": http.StatusForbidden, "localhost": http.StatusOK} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ta.srv.URL+"/v1/dev/token", strings.NewReader(`{"sub":"bob"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := ta.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("POST /v1/dev/token with Host %s = %d, want %d", host, resp.StatusCode, want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ func TestDevHost(t *testing.T) {
 		{"app.localhost:8080", true},
 		{"127.0.0.1:8080", true},
 		{"[::1]:8080", true},
+		{"[fe80::1%25eth0]:8080", true},
 		{"192.168.1.20", true},
 		{"devbox.internal:8080", true},
 		{"devbox.internal.", true},
@@ -71,5 +72,14 @@ func TestDevHostsRefuseOtherNames(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A dev_hosts entry that is no host name is refused at start, not silently never matched.
+func TestDevHostsMustBeNames(t *testing.T) {
+	for _, n := range []string{"devbox:8080", "http://devbox", ""} {
+		if _, err := devHostsOnly([]string{n}); err == nil {
+			t.Errorf("devHostsOnly(%q) = nil error, want one naming the entry", n)
+		}
 	}
 }

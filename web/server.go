@@ -140,7 +140,11 @@ func New(cfg Config) (*Handler, error) {
 	r := gin.New()
 	r.Use(s.recover, securityHeaders, s.traceContext, s.accessLog)
 	if cfg.DevHosts != nil {
-		r.Use(devHostsOnly(cfg.DevHosts))
+		check, err := devHostsOnly(cfg.DevHosts)
+		if err != nil {
+			return nil, err
+		}
+		r.Use(check)
 	}
 	if len(cfg.CORSOrigins) > 0 {
 		r.Use(corsFor(cfg.CORSOrigins))

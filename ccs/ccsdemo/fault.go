@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -85,11 +87,8 @@ var faultWords = map[string]Fault{
 	"timeout":            {Hang: true},
 }
 
-// ErrFault is wrapped by every error reading a fault.
-var ErrFault = errors.New("fault")
-
-// FaultWords lists the one-word forms of a fault, for messages.
-const FaultWords = "error, partial, wrong_principal (or principal_mismatch), bad_signature, major_bump, hang (or timeout), unavailable"
+// FaultWords lists the one-word forms of a fault, for messages: "bad_signature, error, ...".
+var FaultWords = strings.Join(slices.Sorted(maps.Keys(faultWords)), ", ")
 
 // ParseFault reads a fault written either as its JSON object or as one word: error, partial,
 // wrong_principal (or principal_mismatch), bad_signature, major_bump, hang (or timeout) or
@@ -101,6 +100,9 @@ func ParseFault(s string) (Fault, error) {
 	}
 	var f Fault
 	if err := json.Unmarshal([]byte(s), &f); err != nil {
+		if !errors.Is(err, ErrFault) {
+			err = fmt.Errorf("%w: unknown fault %q (one of %s, or a JSON object)", ErrFault, s, FaultWords)
+		}
 		return Fault{}, err
 	}
 	return f, nil

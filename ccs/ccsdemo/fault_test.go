@@ -319,3 +319,16 @@ func FuzzParseFault(f *testing.F) {
 		}
 	})
 }
+
+// Every error reading a fault wraps ErrFault and names what a fault may be.
+func TestParseFaultErrors(t *testing.T) {
+	for _, s := range []string{"slow", `{"delay":"1s"}`, `{"latency":"soon"}`, `{"latency":-1}`} {
+		_, err := ParseFault(s)
+		if !errors.Is(err, ErrFault) {
+			t.Errorf("ParseFault(%q) = %v, want an error wrapping ErrFault", s, err)
+		}
+	}
+	if _, err := ParseFault("slow"); err == nil || !strings.Contains(err.Error(), "hang") {
+		t.Errorf("ParseFault(slow) = %v, want the fault words listed", err)
+	}
+}
