@@ -65,15 +65,15 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}
-	for _, w := range append(unreachable(set), unansweredEnrichers(set, fixtures)...) {
+	for _, w := range append(unlistedSubAgents(set), unansweredEnrichers(set, fixtures)...) {
 		fmt.Fprintln(stdout, "warning:", w)
 	}
 	return nil
 }
 
-// unreachable lists the sub-agents that no orchestrator lists in its sub_agents: defined, but
-// never asked, however well they would answer.
-func unreachable(set *definitions.Set) []string {
+// unlistedSubAgents lists the sub-agents that no orchestrator lists in its sub_agents:
+// defined, but never asked, however well they would answer.
+func unlistedSubAgents(set *definitions.Set) []string {
 	listed := map[string]bool{}
 	for _, o := range set.Orchestrators() {
 		for _, d := range set.SubAgents(o) {

@@ -12,10 +12,11 @@ import (
 // an agent, and a topic match alone would send them there; a careful person answers them
 // directly. The rules below are English speech acts, not knowledge of any agent.
 
-// isAside reports whether a message, given as its plain words (see plainWords), is an aside. trade, when given, reports whether a stem is a
-// word of some agent's trade (see index.tradeWord): a question about the world is an aside
-// only when it uses none, since an agent's trade is not the world at large for its users ("why
-// is the refund taking so long", "will it rain" beside a weather agent).
+// isAside reports whether a message, given as its plain words (see plainWords), is an aside.
+// trade, when given, reports whether a stem is a word of some agent's trade (see
+// index.tradeWord): a question about the world is an aside only when it uses none, since an
+// agent's trade is not the world at large for its users ("why is the refund taking so long",
+// "will it rain" beside a weather agent).
 func isAside(ws []string, trade func(stem string) bool) bool {
 	if len(ws) == 0 {
 		return false

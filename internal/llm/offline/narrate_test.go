@@ -106,6 +106,15 @@ func TestNarrateShapes(t *testing.T) {
 				"- Adidas Samba OG sneakers: $80.00 at Foot Locker\n- Garmin Forerunner 165 GPS running watch: $199.99 at REI",
 		},
 		{
+			name:  "a search for what the user does not want keeps the service's order and count",
+			human: "running shoes other than nike",
+			tool:  "search_offers", args: `{"query":"running shoes other than nike"}`,
+			data: `{"query":"running shoes other than nike","matched_query":true,"offers":[` +
+				`{"id":"off-a-102","title":"Brooks Ghost 16 running shoes","merchant":"Running Warehouse","price":118.95,"currency":"USD"},` +
+				`{"id":"off-a-101","title":"Nike Pegasus 41 road running shoes","merchant":"Nike","price":104,"currency":"USD"}]}`,
+			want: "I found 2 offers:\n- Brooks Ghost 16 running shoes: $118.95 at Running Warehouse\n- Nike Pegasus 41 road running shoes: $104.00 at Nike",
+		},
+		{
 			name: "a search that matched nothing says so before what it sent instead",
 			tool: "search_offers", args: `{"query":"laptop"}`,
 			data: `{"query":"laptop","matched_query":false,"offers":[` +

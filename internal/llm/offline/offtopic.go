@@ -79,9 +79,9 @@ func (p *planner) offTopicSim(text string) float64 {
 	return closestPerDoc(q, offTopicVectors())[0]
 }
 
-// worldQuestion reports whether text, whose plain words are plain, asks impersonally about the world, or asks for advice
-// on life in general, and its sentence comes at least as close to a question no agent
-// answers as to any agent's texts.
+// worldQuestion reports whether text, whose plain words are plain, asks impersonally about the
+// world, or asks for advice on life in general, and its sentence comes at least as close to a
+// question no agent answers as to any agent's texts.
 func (p *planner) worldQuestion(text string, plain []string) bool {
 	if !p.sentences {
 		return false
@@ -139,12 +139,12 @@ const minAsideWords = 6
 // to 30 words, and a long story is no aside.
 const maxAsideWords = 40
 
-// soundsAside reports whether text, read into words raw and their plain forms plain, reads as a message that asks a service nothing (see
-// asideFloor); about the user's own affairs it must read so more surely, unless it asks advice
-// on life ("should i learn spanish or french"). A message that points back at an earlier one
-// (conversing says there is one), asks what is on offer (see offerFrames) or names someone
-// ("what did mr patel say about jake's essay") is about the user's affairs, whatever it sounds
-// like.
+// soundsAside reports whether text, read into words raw and their plain forms plain, reads as a
+// message that asks a service nothing (see asideFloor); about the user's own affairs it must read
+// so more surely, unless it asks advice on life ("should i learn spanish or french"). A message
+// that points back at an earlier one (conversing says there is one), asks what is on offer (see
+// offerFrames) or names someone ("what did mr patel say about jake's essay") is about the user's
+// affairs, whatever it sounds like.
 func (p *planner) soundsAside(text string, raw []word, plain []string, conversing bool) bool {
 	if !p.sentences {
 		return false

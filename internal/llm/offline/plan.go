@@ -215,8 +215,9 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	}
 	// What the user owns or asks done is what the clause is about, whatever the other words
 	// mean: "where is my nike order", "I want to return the socks".
-	if ws := scanWords(text); single && !p.ix.namesOwnThing(ws, top) && !p.ix.namesAction(ws, top) {
-		if u := p.unmatchedMeaning(qs); u >= 0 && u != top && sims[u] > sims[top] {
+	if single {
+		ws := scanWords(text)
+		if u := p.unmatchedMeaning(qs); u >= 0 && u != top && sims[u] > sims[top] && !p.ix.namesOwnThing(ws, top) && !p.ix.namesAction(ws, top) {
 			return u
 		}
 	}

@@ -307,7 +307,7 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	// A list the service chose by the call's own words ("coupons for headphones") may hold
 	// what applies to anything; and "other than the headphones" names what not to show.
-	if r.scoped || slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] }) {
+	if r.scoped || r.negates() {
 		return nil
 	}
 	var named []string
@@ -329,7 +329,7 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 // that carry every word of them that tells records apart (one some records have and others
 // lack) and the others. With no such word, all are hits.
 func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, rest []any) {
-	if !r.scoped || len(arr) < 2 {
+	if !r.scoped || len(arr) < 2 || r.negates() {
 		return arr, nil
 	}
 	its := itemTerms()
@@ -359,6 +359,11 @@ func countNoun(n int, noun string) string {
 		return singular(noun)
 	}
 	return noun
+}
+
+// negates reports whether the request says what it does not want: "other than the headphones".
+func (r renderer) negates() bool {
+	return slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] })
 }
 
 // negators turn the thing a request names into the thing it does not want.
