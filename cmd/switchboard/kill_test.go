@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -33,7 +32,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, childServeEnv, err)
 			os.Exit(2)
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := signalContext(os.Stderr)
 		code := run(ctx, args, os.Stdout, os.Stderr, os.LookupEnv)
 		stop()
 		os.Exit(code)
@@ -320,5 +319,60 @@ func TestKill9Recovery(t *testing.T) {
 	t.Logf("%d turns killed mid-flight; %d event ids clients saw were lost in the crash", len(followers), lost)
 	if err := ctx.Err(); err != nil {
 		t.Fatal(errors.Join(errors.New("kill -9 test ran out of time"), err))
+	}
+}
+
+// The first SIGTERM stops serve gracefully, waiting for running turns; a second one ends the
+// process at once, with status 130, rather than after the turns' grace period.
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and signals a server process")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := t.TempDir()
+	config := filepath.Join(dir, "switchboard.yaml")
+	if err := os.WriteFile(config, []byte("store: {driver: memory}\nccs: {url: embedded, timeout: 60s}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startChild(ctx, t, addr, "--config", config, "--agents", "../../agents", "--dev")
+	var tok struct{ Token string }
+	if code := srv.do(ctx, t, http.MethodPost, "/v1/dev/token", "", map[string]string{"sub": "alice"}, &tok); code != http.StatusOK {
+		t.Fatalf("dev token = %d", code)
+	}
+	// alice's CCS calls never answer, so her turn runs until something stops it.
+	if code := srv.do(ctx, t, http.MethodPut, "/v1/dev/ccs-faults", tok.Token, map[string]string{"*": "hang"}, nil); code != http.StatusNoContent {
+		t.Fatalf("PUT /v1/dev/ccs-faults = %d", code)
+	}
+	if code := srv.do(ctx, t, http.MethodPost, "/v1/turns", tok.Token, map[string]string{"message": "how many points do I have?"}, nil); code != http.StatusAccepted {
+		t.Fatalf("POST /v1/turns = %d", code)
+	}
+
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(srv.out.String(), "shutting down") {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no graceful stop began:\n%s", srv.out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err = srv.cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("serve ended with %v, want exit status 130 from the second signal\n%s", err, srv.out.String())
+	}
+	if !strings.Contains(srv.out.String(), "second signal") {
+		t.Errorf("serve did not say why it stopped:\n%s", srv.out.String())
 	}
 }

@@ -39,13 +39,28 @@ Environment (overrides the config file):
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// The first signal stops gracefully; a second one, with the default handling restored,
-	// ends the process at once (running turns are recovered at the next start).
-	context.AfterFunc(ctx, stop)
+	ctx, stop := signalContext(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.LookupEnv)
 	stop()
 	os.Exit(code)
+}
+
+// signalContext returns a context that the first SIGINT or SIGTERM ends, which stops serve
+// gracefully. A second one ends the process at once with status 130, whatever handling it
+// inherited (a script's background job starts with SIGINT ignored); the turns it interrupts
+// are ended as failed when the next process starts, as after a crash.
+func signalContext(stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() { // lives as long as the process
+		<-sigs
+		cancel()
+		<-sigs
+		fmt.Fprintln(stderr, "switchboard: second signal: stopping at once")
+		os.Exit(130)
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }
 }
 
 // env is how commands read the environment: os.LookupEnv in main, a map in tests.
