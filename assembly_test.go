@@ -421,3 +421,61 @@ func TestDeleteFinishedTurnIsAConflict(t *testing.T) {
 		t.Errorf("DELETE of a finished turn = %d %q, want 409 turn_finished", resp.StatusCode, body.Error.Code)
 	}
 }
+
+// GET /v1/episodes/{id}?limit=N serves the newest N turns, oldest first, and says whether
+// older ones exist; a limit that is no page size is refused, and another user's episode is
+// not found, paged or not.
+func TestEpisodeLimit(t *testing.T) {
+	ta := newTestApp(t, "agents", nil)
+	alice, bob := ta.token(t, "alice"), ta.token(t, "bob")
+	const episode = "ep-paged"
+	messages := []string{"how many points do I have?", "where is my order?", "what tier am I in?"}
+	for _, m := range messages {
+		ta.streamTurn(t, alice, episode, m)
+	}
+	page := func(query, token string) (int, episodeView) {
+		t.Helper()
+		resp := ta.do(t, http.MethodGet, "/v1/episodes/"+episode+query, token, nil, nil)
+		var v episodeView
+		if resp.StatusCode == http.StatusOK {
+			if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return resp.StatusCode, v
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+		more  bool
+	}{
+		{"", messages, false},
+		{"?limit=2", messages[1:], true},
+		{"?limit=3", messages, false},
+		{"?limit=50", messages, false},
+	} {
+		status, v := page(tc.query, alice)
+		var got []string
+		for _, turn := range v.Turns {
+			got = append(got, turn.Message)
+		}
+		if status != http.StatusOK || !slices.Equal(got, tc.want) || v.More != tc.more {
+			t.Errorf("GET %s = %d, turns %q more %v; want %q more %v", tc.query, status, got, v.More, tc.want, tc.more)
+		}
+	}
+	for _, q := range []string{"?limit=0", "?limit=-1", "?limit=abc", "?limit=1001"} {
+		if status, _ := page(q, alice); status != http.StatusBadRequest {
+			t.Errorf("GET %s = %d, want 400", q, status)
+		}
+	}
+	if status, _ := page("?limit=2", bob); status != http.StatusNotFound {
+		t.Errorf("bob GET ?limit=2 = %d, want 404", status)
+	}
+}
+
+type episodeView struct {
+	Turns []struct {
+		Message string `json:"message"`
+	} `json:"turns"`
+	More bool `json:"more"`
+}

@@ -369,6 +369,22 @@ func (s *Service) Episode(ctx context.Context, p principal.Principal, episodeID 
 	return s.cfg.Store.Episode(ctx, p, episodeID)
 }
 
+// EpisodeTail returns the last n turns of p's episode, oldest first, and whether it has older
+// ones: a client showing a long conversation reads it a page at a time.
+func (s *Service) EpisodeTail(ctx context.Context, p principal.Principal, episodeID string, n int) (ep Episode, more bool, err error) {
+	if !storable(episodeID) {
+		return Episode{}, false, ErrNotFound
+	}
+	turns, err := s.cfg.Store.RecentTurns(ctx, p, episodeID, n+1)
+	if err != nil {
+		return Episode{}, false, err
+	}
+	if more = len(turns) > n; more {
+		turns = turns[1:]
+	}
+	return Episode{ID: episodeID, Principal: p, Turns: turns}, more, nil
+}
+
 // Wait blocks until every running turn has finished or ctx ends, for graceful shutdown.
 func (s *Service) Wait(ctx context.Context) error {
 	done := make(chan struct{})

@@ -33,6 +33,7 @@ type TurnService interface {
 	Cancel(ctx context.Context, p principal.Principal, turnID string) error
 	Turn(ctx context.Context, p principal.Principal, turnID string) (orchestrator.TurnRecord, error)
 	Episode(ctx context.Context, p principal.Principal, episodeID string) (orchestrator.Episode, error)
+	EpisodeTail(ctx context.Context, p principal.Principal, episodeID string, n int) (ep orchestrator.Episode, more bool, err error)
 }
 
 var _ TurnService = (*orchestrator.Service)(nil)

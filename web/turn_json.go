@@ -30,6 +30,8 @@ type turnJSON struct {
 type episodeJSON struct {
 	EpisodeID string     `json:"episode_id"`
 	Turns     []turnJSON `json:"turns"`
+	// More says that the episode has turns older than those served (?limit=N).
+	More bool `json:"more,omitempty"`
 }
 
 func turnView(rec orchestrator.TurnRecord) turnJSON {

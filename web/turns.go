@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -258,13 +260,34 @@ func (s *server) deleteTurn(c *gin.Context) {
 	c.Status(http.StatusNoContent)
 }
 
+// maxEpisodeLimit bounds GET /v1/episodes/{id}?limit=N.
+const maxEpisodeLimit = 1000
+
 func (s *server) getEpisode(c *gin.Context) {
-	ep, err := s.cfg.Service.Episode(c.Request.Context(), principalOf(c), c.Param("id"))
+	ctx, p, id := c.Request.Context(), principalOf(c), c.Param("id")
+	q, paged := c.GetQuery("limit")
+	if !paged {
+		ep, err := s.cfg.Service.Episode(ctx, p, id)
+		if err != nil {
+			s.abortErr(c, err)
+			return
+		}
+		c.JSON(http.StatusOK, episodeView(ep))
+		return
+	}
+	n, err := strconv.Atoi(q)
+	if err != nil || n < 1 || n > maxEpisodeLimit {
+		abort(c, http.StatusBadRequest, "invalid_query", fmt.Sprintf("limit must be a whole number from 1 to %d.", maxEpisodeLimit))
+		return
+	}
+	ep, more, err := s.cfg.Service.EpisodeTail(ctx, p, id, n)
 	if err != nil {
 		s.abortErr(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, episodeView(ep))
+	view := episodeView(ep)
+	view.More = more
+	c.JSON(http.StatusOK, view)
 }
 
 // devToken mints a token for the chat page's dev sign-in; registered only in dev mode.
