@@ -370,7 +370,7 @@ func (s *Service) Episode(ctx context.Context, p principal.Principal, episodeID 
 }
 
 // EpisodeTail returns the last n turns of p's episode, oldest first, and whether it has older
-// ones: a client showing a long conversation reads it a page at a time.
+// ones: a client showing where a long conversation stands need not read all of it.
 func (s *Service) EpisodeTail(ctx context.Context, p principal.Principal, episodeID string, n int) (ep Episode, more bool, err error) {
 	if !storable(episodeID) {
 		return Episode{}, false, ErrNotFound
