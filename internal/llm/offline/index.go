@@ -208,10 +208,8 @@ func (ix *index) namesOwnThing(ws []word, doc int) bool {
 		}
 		// The thing is the noun phrase: "my nike order" names an order.
 		for j := k; j < len(ws) && j < k+maxOwnedWords && !isStopword(ws[j].lower); j++ {
-			for _, r := range ix.resolve(appendTerms(nil, ws[j].lower)) {
-				if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
-					return true
-				}
+			if ix.uses(doc, ws[j].lower) {
+				return true
 			}
 		}
 	}
@@ -222,13 +220,19 @@ func (ix *index) namesOwnThing(ws []word, doc int) bool {
 // the first word ("return the socks") or one after "to" ("I want to return the socks").
 func (ix *index) namesAction(ws []word, doc int) bool {
 	for j, w := range ws {
-		if j > 0 && ws[j-1].lower != "to" {
-			continue
+		if (j == 0 || ws[j-1].lower == "to") && ix.uses(doc, w.lower) {
+			return true
 		}
-		for _, r := range ix.resolve(appendTerms(nil, w.lower)) {
-			if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
-				return true
-			}
+	}
+	return false
+}
+
+// uses reports whether document doc's texts use word (lower-cased), in any form the index
+// matches.
+func (ix *index) uses(doc int, word string) bool {
+	for _, r := range ix.resolve(appendTerms(nil, word)) {
+		if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
+			return true
 		}
 	}
 	return false
