@@ -29,7 +29,7 @@ func (b bearer) Before(ctx context.Context, req *a2aclient.Request) (context.Con
 // The reference Go client (a2a-go v0.3.3) against our server: card, send, stream, get and
 // cancel all parse and behave as the protocol says.
 func TestA2AConformanceWithReferenceClient(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	ctx := t.Context()
 	card, err := agentcard.NewResolver(ta.srv.Client()).Resolve(ctx, ta.srv.URL)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/orchestrator"
@@ -91,7 +92,7 @@ func userMessage(id, text string) map[string]any {
 }
 
 func TestA2AEndToEnd(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	alice, bob := ta.token(t, "alice"), ta.token(t, "bob")
 
 	t.Run("card", func(t *testing.T) {
@@ -190,7 +191,7 @@ func TestA2AEndToEnd(t *testing.T) {
 
 // tasks/cancel stops a turn whose CCS call hangs; the task ends canceled.
 func TestA2ACancelsHangingTask(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	ta.Demo.Inject("points.balance", ccsdemo.Fault{Hang: true})
 	alice := ta.token(t, "alice")
 	params := userMessage("m-hang", "how many points do I have?")
@@ -259,7 +260,7 @@ a2a_url: ` + a2aURL + "\n"
 // Hub and spoke: switchboard A's travel sub-agent is switchboard B, reached over A2A. The
 // user's principal travels with the call, and B answers for that user only.
 func TestRemoteSubAgentIsAnotherSwitchboard(t *testing.T) {
-	spoke := newTestApp(t, "agents", nil)
+	spoke := newTestApp(t, "demo", nil)
 	for _, tc := range []struct {
 		name      string
 		tokenFor  principal.Principal // whose token A presents to B; "" = the user's own
@@ -284,11 +285,11 @@ func TestRemoteSubAgentIsAnotherSwitchboard(t *testing.T) {
 			if err != nil || rec.Decision == nil {
 				t.Fatalf("hub turn = %+v, %v", rec, err)
 			}
-			outcomes := map[string]orchestrator.Outcome{}
+			outcomes := map[string]ask.Outcome{}
 			for _, a := range rec.Decision.Agents {
 				outcomes[a.Agent] = a.Outcome
 			}
-			if got := outcomes["travel"]; (got == orchestrator.OutcomeOK) != tc.wantOK {
+			if got := outcomes["travel"]; (got == ask.OutcomeOK) != tc.wantOK {
 				t.Errorf("travel outcome = %q (all: %v), want ok = %v", got, outcomes, tc.wantOK)
 			}
 			t.Logf("hub reply: %q", rec.Reply)
@@ -323,7 +324,7 @@ func TestTwoSwitchboardsDelegateWithAServiceCredential(t *testing.T) {
 		{name: "the spoke does not", trusted: nil, wantOK: false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			spoke := newTestApp(t, "agents", func(c *config.Config) { c.A2A.TrustedServices = tc.trusted })
+			spoke := newTestApp(t, "demo", func(c *config.Config) { c.A2A.TrustedServices = tc.trusted })
 			hub := newAppWith(t, hubWithRemoteTravel(t, spoke.srv.URL+"/a2a"), func(o *Options) {
 				o.Config.A2A.CredentialEnv = "A2A_TOKEN"
 				o.Config.A2A.Credential = spoke.token(t, "svc-hub") // as ApplyEnv resolves it
@@ -334,13 +335,13 @@ func TestTwoSwitchboardsDelegateWithAServiceCredential(t *testing.T) {
 			if err != nil || rec.Decision == nil {
 				t.Fatalf("hub turn = %+v, %v", rec, err)
 			}
-			var travel orchestrator.Outcome
+			var travel ask.Outcome
 			for _, a := range rec.Decision.Agents {
 				if a.Agent == "travel" {
 					travel = a.Outcome
 				}
 			}
-			if (travel == orchestrator.OutcomeOK) != tc.wantOK {
+			if (travel == ask.OutcomeOK) != tc.wantOK {
 				t.Errorf("travel outcome = %q, want ok = %v", travel, tc.wantOK)
 			}
 			ep, err := spoke.Service.Episode(t.Context(), "alice", started.EpisodeID)
@@ -360,7 +361,7 @@ func TestTwoSwitchboardsDelegateWithAServiceCredential(t *testing.T) {
 // Cancelling a hub turn that waits on the spoke cancels the spoke's task too: the spoke's turn
 // ends cancelled instead of running on until its own timeout.
 func TestCancelReachesTheRemoteSwitchboard(t *testing.T) {
-	spoke := newTestApp(t, "agents", func(c *config.Config) { c.A2A.TrustedServices = []string{"svc-hub"} })
+	spoke := newTestApp(t, "demo", func(c *config.Config) { c.A2A.TrustedServices = []string{"svc-hub"} })
 	spoke.Demo.Inject(ccsdemo.AnyEnricher, ccsdemo.Fault{Hang: true}) // the spoke's travel agent waits on CCS
 	watched, spokeTasks := watchTaskIDs(spoke.Handler)
 	spokeSrv := httptest.NewServer(watched)

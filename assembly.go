@@ -15,7 +15,7 @@ import (
 
 	"go.opentelemetry.io/otel/metric"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -65,7 +65,7 @@ type assembly struct {
 // Close releases what it opened.
 func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 	cfg := *o.Config
-	tel := agent.Telemetry{Tracers: o.TracerProvider, Meters: o.MeterProvider, Logger: o.Logger}.OrDefaults()
+	tel := ask.Telemetry{Tracers: o.TracerProvider, Meters: o.MeterProvider, Logger: o.Logger}.OrDefaults()
 	o.TracerProvider, o.MeterProvider, o.Logger = tel.Tracers, tel.Meters, tel.Logger
 	a := &assembly{log: o.Logger}
 	// Open event streams end with closing, so that an http.Server's Shutdown, which waits for

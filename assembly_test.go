@@ -141,7 +141,7 @@ func decode[T any](t *testing.T, ev stream.WireEvent) T {
 
 // The acceptance turn of the first issue: two intents for alice, over real HTTP and SSE.
 func TestTwoIntentTurnEndToEnd(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	tok := ta.token(t, "alice")
 	events := ta.streamTurn(t, tok, "", "any deals on running shoes? and how many points do I have?")
 
@@ -238,7 +238,7 @@ prompt: You are a friendly gardening expert.
 }
 
 func TestIdempotencyKey(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	tok := ta.token(t, "alice")
 	post := func(msg string) (int, map[string]string) {
 		resp := ta.do(t, http.MethodPost, "/v1/turns", tok, map[string]string{"message": msg}, map[string]string{"Idempotency-Key": "k-1"})
@@ -257,7 +257,7 @@ func TestIdempotencyKey(t *testing.T) {
 }
 
 func TestOtherPrincipalsTurnsAreNotFound(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	alice, bob := ta.token(t, "alice"), ta.token(t, "bob")
 	resp := ta.do(t, http.MethodPost, "/v1/turns", alice, map[string]string{"message": "how many points do I have?"}, nil)
 	var created struct{ TurnID, EpisodeID, EventsURL string }
@@ -326,7 +326,7 @@ func TestOtherPrincipalsTurnsAreNotFound(t *testing.T) {
 }
 
 func TestRequestValidation(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	tok := ta.token(t, "alice")
 	for _, tc := range []struct {
 		name, token, body string
@@ -369,7 +369,7 @@ func TestRequestValidation(t *testing.T) {
 // DELETE mid-fan-out cancels every sub-agent: both CCS calls hang until their context ends,
 // and the stream ends with outcome cancelled.
 func TestDeleteCancelsRunningTurn(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	ta.Demo.Inject("offers.search", ccsdemo.Fault{Hang: true})
 	ta.Demo.Inject("points.balance", ccsdemo.Fault{Hang: true})
 	tok := ta.token(t, "alice")
@@ -408,7 +408,7 @@ func TestDeleteCancelsRunningTurn(t *testing.T) {
 
 // Cancelling a turn that has ended is a conflict the client can act on, not a silent success.
 func TestDeleteFinishedTurnIsAConflict(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	tok := ta.token(t, "alice")
 	events := ta.streamTurn(t, tok, "", "how many points do I have?")
 	id := decode[stream.TurnStarted](t, events[0]).TurnID
@@ -426,7 +426,7 @@ func TestDeleteFinishedTurnIsAConflict(t *testing.T) {
 // older ones exist; a limit that is no page size is refused, and another user's episode is
 // not found, paged or not.
 func TestEpisodeLimit(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	alice, bob := ta.token(t, "alice"), ta.token(t, "bob")
 	const episode = "ep-paged"
 	messages := []string{"how many points do I have?", "where is my order?", "what tier am I in?"}

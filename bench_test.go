@@ -33,7 +33,7 @@ func BenchmarkTurn(b *testing.B) {
 			}
 			cfg.Auth.HS256Secret = "bench-secret-bench-secret-bench-secret"
 			cfg.Limits = config.Limits{} // one principal runs b.N turns as fast as it can
-			a, err := assemble(b.Context(), Options{Config: &cfg, Agents: "agents", Logger: slog.New(slog.DiscardHandler)})
+			a, err := assemble(b.Context(), Options{Config: &cfg, Agents: "demo", Logger: slog.New(slog.DiscardHandler)})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func BenchmarkServiceOverhead(b *testing.B) {
 	cfg.Limits = config.Limits{} // one principal, thousands of turns: measure the service, not the limiter
 	cfg.Auth.HS256Secret = "bench-secret-bench-secret-bench-secret"
 	a, err := assemble(b.Context(), Options{
-		Config: &cfg, Agents: "agents", Logger: slog.New(slog.DiscardHandler),
+		Config: &cfg, Agents: "demo", Logger: slog.New(slog.DiscardHandler),
 		Models:         map[string]llmModel{"default": peerModel{}},
 		TracerProvider: sdktrace.NewTracerProvider(), MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader())),
 	})

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/config"
@@ -54,13 +54,13 @@ func (b *binder) load() (*boundAgents, error) {
 }
 
 func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
-	tel := agent.Telemetry{Tracers: b.opts.TracerProvider, Meters: b.opts.MeterProvider, Logger: b.opts.Logger}
+	tel := ask.Telemetry{Tracers: b.opts.TracerProvider, Meters: b.opts.MeterProvider, Logger: b.opts.Logger}
 	orcDef, err := pickOrchestrator(defs, b.cfg.Orchestrator)
 	if err != nil {
 		return nil, err
 	}
 	subs := defs.SubAgents(orcDef)
-	runtimes := make(map[string]orchestrator.SubAgent, len(subs))
+	runtimes := make(map[string]ask.Agent, len(subs))
 	var forbidden []string
 	for _, d := range subs {
 		if d.Remote() {

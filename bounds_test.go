@@ -59,7 +59,7 @@ func TestNULBytesNeverReachTheStore(t *testing.T) {
 	}
 	for name, edit := range drivers {
 		t.Run(name, func(t *testing.T) {
-			ta := newTestApp(t, "agents", edit)
+			ta := newTestApp(t, "demo", edit)
 			tok := ta.token(t, "alice")
 			for _, body := range []map[string]string{
 				{"message": "hi\x00"}, {"message": "hi", "episode_id": "e\x00"},

@@ -12,7 +12,7 @@ import (
 // TestDevFaultsApplyToTheCallerOnly: the dev fault endpoint lets a signed-in user break their own
 // CCS calls, never another user's; clearing clears only the caller's.
 func TestDevFaultsApplyToTheCallerOnly(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	alice, bob := ta.token(t, "alice"), ta.token(t, "bob")
 	outcome := func(tok string) stream.Outcome {
 		t.Helper()
@@ -45,7 +45,7 @@ func TestDevFaultsApplyToTheCallerOnly(t *testing.T) {
 // The dev fault endpoint takes the eval datasets' words too, and a fault it cannot read is
 // named in the error with the words it knows.
 func TestDevFaultsBody(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	bob := ta.token(t, "bob")
 	tests := []struct {
 		name    string
@@ -88,7 +88,7 @@ func TestDevFaultsBody(t *testing.T) {
 // The service in dev mode refuses, before any route, a request addressed to a name that is
 // not the developer's own: a page rebinding its name to 127.0.0.1 mints no token.
 func TestDevModeRefusesReboundNames(t *testing.T) {
-	ta := newTestApp(t, "agents", nil)
+	ta := newTestApp(t, "demo", nil)
 	for host, want := range map[string]int{"rebind.attacker.example": http.StatusForbidden, "localhost": http.StatusOK} {
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ta.srv.URL+"/v1/dev/token", strings.NewReader(`{"sub":"bob"}`))
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 // dev sign-in) and ask a two-intent question over the chat API.
 func Example() {
 	ctx := context.Background()
-	srv, err := switchboard.New(ctx, switchboard.Options{Agents: "agents"})
+	srv, err := switchboard.New(ctx, switchboard.Options{Agents: "demo"})
 	if err != nil {
 		log.Fatal(err)
 	}

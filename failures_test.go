@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/internal/config"
-	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
@@ -43,7 +43,7 @@ func TestFailureAxesAreAcknowledgedInWords(t *testing.T) {
 		{"partial", ccsdemo.Fault{Status: "partial"}, nil, stream.OutcomeDegraded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ta := newTestApp(t, "agents", tc.edit)
+			ta := newTestApp(t, "demo", tc.edit)
 			ta.Demo.Inject("points.balance", tc.fault)
 			events := ta.streamTurn(t, ta.token(t, "alice"), "", "any deals on running shoes? and how many points do I have?")
 
@@ -126,11 +126,11 @@ func TestHangingCCSTripsPerAgentTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]orchestrator.Outcome{}
+	got := map[string]ask.Outcome{}
 	for _, a := range rec.Decision.Agents {
 		got[a.Agent] = a.Outcome
 	}
-	if got["rewards"] != orchestrator.OutcomeTimeout || got["shop"] != orchestrator.OutcomeOK {
+	if got["rewards"] != ask.OutcomeTimeout || got["shop"] != ask.OutcomeOK {
 		t.Errorf("outcomes = %v, want rewards timeout and shop ok", got)
 	}
 	if !strings.Contains(strings.ToLower(rec.Reply), "offer") {

@@ -174,7 +174,7 @@ func TestBurstOfSlowTurnsIsLimitedPerPrincipal(t *testing.T) {
 // started once the last one's turn.completed arrived, is never refused: a turn stops counting
 // before its end is published.
 func TestTurnEndsBeforeTheNextStart(t *testing.T) {
-	ta := newTestApp(t, "agents", func(c *config.Config) {
+	ta := newTestApp(t, "demo", func(c *config.Config) {
 		c.Limits.TurnsRunning = 1
 		c.Limits.TurnsBurst = 100
 	})

@@ -24,7 +24,7 @@ func TestLLMTokenUsageIsMetered(t *testing.T) {
 	cfg.Store.Driver = "memory"
 	cfg.Auth.HS256Secret = "test-secret-test-secret-test-secret!"
 	cfg.Models = map[string]llm.ModelConfig{llm.DefaultAlias: {Provider: "openai", Model: "gpt-test", BaseURL: fake.URL(), APIKey: "sk-test"}}
-	a, err := assemble(t.Context(), Options{Config: &cfg, Agents: "agents", Logger: slog.New(slog.DiscardHandler),
+	a, err := assemble(t.Context(), Options{Config: &cfg, Agents: "demo", Logger: slog.New(slog.DiscardHandler),
 		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
 	if err != nil {
 		t.Fatal(err)

@@ -59,7 +59,7 @@ func newObservedApp(t *testing.T, edit func(*config.Config), secrets ...string) 
 		_ = tel.Shutdown(ctx)
 	})
 	ta := serveApp(t, Options{
-		Config: &cfg, Agents: "agents",
+		Config: &cfg, Agents: "demo",
 		Logger:         telemetry.NewLogger(logs, telemetry.Options{JSON: true, Secrets: secrets}),
 		TracerProvider: tel.TracerProvider(), MeterProvider: tel.MeterProvider(), Metrics: tel.MetricsHandler(),
 	})

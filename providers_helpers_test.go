@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/internal/config"
@@ -358,12 +359,12 @@ type routing struct {
 	IntentCount  int
 	Cap          int
 	CapBehaviour string
-	Outcomes     map[string]orchestrator.Outcome // by agent
+	Outcomes     map[string]ask.Outcome // by agent
 }
 
 func routingOf(d *orchestrator.Decision) routing {
 	r := routing{Invoked: d.Invoked, Dropped: d.Dropped, IntentCount: d.IntentCount, Cap: d.Cap,
-		CapBehaviour: d.CapBehaviour, Outcomes: map[string]orchestrator.Outcome{}}
+		CapBehaviour: d.CapBehaviour, Outcomes: map[string]ask.Outcome{}}
 	for _, a := range d.Agents {
 		r.Outcomes[a.Agent] = a.Outcome
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 	"github.com/switchboard-ai/switchboard/internal/llm/llmtest"
@@ -236,7 +237,7 @@ func TestTwoIntentTurnOverProviderWire(t *testing.T) {
 				t.Fatalf("stored turn = %+v, %v", rec, err)
 			}
 			want := routing{Invoked: []string{"shop", "rewards"}, IntentCount: 2, Cap: 3, CapBehaviour: orchestrator.CapWithin,
-				Outcomes: map[string]orchestrator.Outcome{"shop": orchestrator.OutcomeOK, "rewards": orchestrator.OutcomeOK}}
+				Outcomes: map[string]ask.Outcome{"shop": ask.OutcomeOK, "rewards": ask.OutcomeOK}}
 			if diff := cmp.Diff(want, routingOf(rec.Decision), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("stored routing record mismatch (-want +got):\n%s", diff)
 			}
@@ -380,7 +381,7 @@ func TestFanOutCapOverProviderWire(t *testing.T) {
 			}
 			wantRouting := routing{Invoked: []string{"shop", "rewards", "support"}, Dropped: []string{"ask_travel"},
 				IntentCount: 4, Cap: 3, CapBehaviour: orchestrator.CapOver,
-				Outcomes: map[string]orchestrator.Outcome{"shop": orchestrator.OutcomeOK, "rewards": orchestrator.OutcomeOK, "support": orchestrator.OutcomeOK}}
+				Outcomes: map[string]ask.Outcome{"shop": ask.OutcomeOK, "rewards": ask.OutcomeOK, "support": ask.OutcomeOK}}
 			if diff := cmp.Diff(wantRouting, routingOf(rec.Decision)); diff != "" {
 				t.Errorf("stored routing record mismatch (-want +got):\n%s", diff)
 			}

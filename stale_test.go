@@ -80,7 +80,7 @@ func TestStartAbandonsTurnsOfADeadProcess(t *testing.T) {
 	cfg.Auth.HS256Secret = "test-secret-test-secret-test-secret!"
 	cfg.Turns.Deadline = time.Second // so unleased turns older than 1s + staleGrace are stale
 	var logs obsBuffer
-	a, err := assemble(ctx, Options{Config: &cfg, Agents: "agents", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	a, err := assemble(ctx, Options{Config: &cfg, Agents: "demo", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatalf("New() = %v", err)
 	}

@@ -39,7 +39,7 @@ func (m leakyModel) Call(ctx context.Context, prompt string, options ...llms.Cal
 // the episode and the A2A task.
 func TestStoredReplyIsTheGuardedOne(t *testing.T) {
 	const leak = "Sorry, rewards failed: HTTP 503 Service Unavailable, principal_mismatch at ccs/client.go:88. Try later."
-	ta := newAppWith(t, "agents", func(o *Options) {
+	ta := newAppWith(t, "demo", func(o *Options) {
 		o.Models = map[string]llmModel{"default": leakyModel{text: leak}}
 	})
 	tok := ta.token(t, "alice")

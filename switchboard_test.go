@@ -37,7 +37,7 @@ func (m stuckModel) Call(ctx context.Context, prompt string, options ...llms.Cal
 func TestModelsAndClose(t *testing.T) {
 	model := stuckModel{called: make(chan struct{}, 1)}
 	srv, err := switchboard.New(t.Context(), switchboard.Options{
-		Agents: "agents", Models: map[string]llms.Model{"default": model}, ShutdownGrace: time.Minute,
+		Agents: "demo", Models: map[string]llms.Model{"default": model}, ShutdownGrace: time.Minute,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func (m preparingModel) Prepare(system string, tools []llms.Tool) {
 func TestBindPreparesTheOrchestratorModel(t *testing.T) {
 	var prepared []int
 	srv, err := switchboard.New(t.Context(), switchboard.Options{
-		Agents: "agents", Models: map[string]llms.Model{"default": preparingModel{stuckModel: stuckModel{called: make(chan struct{}, 1)}, prepared: &prepared}},
+		Agents: "demo", Models: map[string]llms.Model{"default": preparingModel{stuckModel: stuckModel{called: make(chan struct{}, 1)}, prepared: &prepared}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // the named file within its lines, must be deterministic (map order must not leak into the
 // problem list) and must only accept definitions that satisfy the id rule.
 func FuzzParse(f *testing.F) {
-	for _, pattern := range []string{"testdata/*/*.yaml", "testdata/*/*.yml", "../agents/*.yaml"} {
+	for _, pattern := range []string{"testdata/*/*.yaml", "testdata/*/*.yml", "../demo/*.yaml"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
 			f.Fatal(err)

@@ -141,7 +141,7 @@ func TestLoadValidSet(t *testing.T) {
 
 // The repository's own agents must always load: the binary embeds them as its default set.
 func TestLoadRepoAgents(t *testing.T) {
-	set, err := definitions.Load(filepath.Join("..", "agents"))
+	set, err := definitions.Load(filepath.Join("..", "demo"))
 	if err != nil {
 		t.Fatalf("Load(../agents) error:\n%v", err)
 	}

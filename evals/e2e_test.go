@@ -20,7 +20,7 @@ func newApp(t *testing.T) (*switchboard.Server, switchboard.Parts) {
 	cfg := config.Default()
 	cfg.Store = config.Store{Driver: "memory"}
 	cfg.Limits = config.Limits{} // as `switchboard eval` runs in-process: no per-user limits
-	sb, err := switchboard.New(t.Context(), switchboard.Options{Config: &cfg, Agents: "../agents", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	sb, err := switchboard.New(t.Context(), switchboard.Options{Config: &cfg, Agents: "../demo", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatalf("switchboard.New() error = %v", err)
 	}
@@ -118,7 +118,7 @@ func TestShippedDatasetsInProcess(t *testing.T) {
 		t.Skip("replays every shipped dataset, including sub-agent timeouts")
 	}
 	_, a := newApp(t)
-	paths, err := filepath.Glob("datasets/*.yaml")
+	paths, err := filepath.Glob("testdata/datasets/*.yaml")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no datasets: %v", err)
 	}

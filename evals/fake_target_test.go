@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 )
 
@@ -87,7 +88,7 @@ func (f *fakeTarget) Turn(ctx context.Context, in TurnInput) (TurnOutput, error)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	d := &orchestrator.Decision{Invoked: invoked, IntentCount: len(invoked), Cap: 3}
 	for _, a := range invoked {
-		d.Agents = append(d.Agents, orchestrator.AgentOutcome{Agent: a, Outcome: orchestrator.OutcomeOK, Started: start, Latency: time.Millisecond})
+		d.Agents = append(d.Agents, orchestrator.AgentOutcome{Agent: a, Outcome: ask.OutcomeOK, Started: start, Latency: time.Millisecond})
 	}
 	out := TurnOutput{TurnID: turnID, EpisodeID: ep, Decision: d, Latency: 5 * time.Millisecond}
 	for _, e := range []Event{

@@ -130,7 +130,7 @@ func TestLoadDatasetsUnreadable(t *testing.T) {
 // TestShippedDatasets keeps evals/datasets loadable and the intent-switch set at its promised
 // size: every ordered pair of the demo sub-agents at least five times.
 func TestShippedDatasets(t *testing.T) {
-	paths, err := filepath.Glob("datasets/*.yaml")
+	paths, err := filepath.Glob("testdata/datasets/*.yaml")
 	if err != nil || len(paths) < 4 {
 		t.Fatalf("glob datasets = %v, %v; want the four shipped files", paths, err)
 	}

@@ -4,18 +4,20 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/switchboard-ai/switchboard/ask"
 )
 
 // sleeper is a sub-agent that takes d, or less if its context ends first.
-func sleeper(d time.Duration) SubAgentFunc {
-	return func(ctx context.Context, q Question) (Answer, error) {
+func sleeper(d time.Duration) ask.Func {
+	return func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:
-			return Answer{Text: "done", Outcome: OutcomeOK, Busy: d}, nil
+			return ask.Answer{Text: "done", Outcome: ask.OutcomeOK, Busy: d}, nil
 		case <-ctx.Done():
-			return Answer{}, ctx.Err()
+			return ask.Answer{}, ctx.Err()
 		}
 	}
 }
@@ -26,7 +28,7 @@ func sleeper(d time.Duration) SubAgentFunc {
 func BenchmarkFanOut(b *testing.B) {
 	const slowest = 300 * time.Millisecond
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards", "ask_support"), compose: composeAll}
-	o := newTestOrchestrator(b, 3, model, map[string]SubAgent{
+	o := newTestOrchestrator(b, 3, model, map[string]ask.Agent{
 		"shop": sleeper(50 * time.Millisecond), "rewards": sleeper(100 * time.Millisecond), "support": sleeper(slowest),
 	})
 	var total time.Duration
@@ -46,7 +48,7 @@ func BenchmarkFanOut(b *testing.B) {
 // routing, cap, fan-out, rendering and composition bookkeeping (PC2 NFR-1).
 func BenchmarkDispatchOverhead(b *testing.B) {
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards"), compose: composeAll}
-	o := newTestOrchestrator(b, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+	o := newTestOrchestrator(b, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
 	b.ReportAllocs()
 	for b.Loop() {
 		model.reset()

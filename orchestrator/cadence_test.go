@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
@@ -31,15 +32,15 @@ func (s signalSink) Publish(ev stream.Event) {
 func TestSilentSubAgentGetsProgressLine(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop"), compose: composeAll}
 	sink := signalSink{collector: &collector{}, sawWorking: make(chan struct{})}
-	quiet := SubAgentFunc(func(ctx context.Context, q Question) (Answer, error) {
+	quiet := ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 		select {
 		case <-sink.sawWorking:
-			return Answer{Text: "done"}, nil
+			return ask.Answer{Text: "done"}, nil
 		case <-ctx.Done():
-			return Answer{}, ctx.Err()
+			return ask.Answer{}, ctx.Err()
 		}
 	})
-	o := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": quiet, "rewards": answer("b"), "support": answer("c")},
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": quiet, "rewards": answer("b"), "support": answer("c")},
 		WithCadence(20*time.Millisecond))
 	res, err := o.Run(t.Context(), Turn{ID: "t", Principal: "alice", Message: "deals"}, sink)
 	if err != nil {

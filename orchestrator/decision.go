@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -37,7 +38,7 @@ type Decision struct {
 // AgentOutcome is one sub-agent's part of the routing decision.
 type AgentOutcome struct {
 	Agent   string
-	Outcome Outcome
+	Outcome ask.Outcome
 	Started time.Time
 	Latency time.Duration
 }
@@ -143,10 +144,10 @@ type decisionJSON struct {
 }
 
 type agentOutcomeJSON struct {
-	Agent     string    `json:"agent"`
-	Outcome   Outcome   `json:"outcome"`
-	Started   time.Time `json:"started"`
-	LatencyMS float64   `json:"latency_ms"`
+	Agent     string      `json:"agent"`
+	Outcome   ask.Outcome `json:"outcome"`
+	Started   time.Time   `json:"started"`
+	LatencyMS float64     `json:"latency_ms"`
 }
 
 // MarshalJSON implements json.Marshaler.

@@ -19,7 +19,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -43,7 +43,7 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 		capN     int
 		subs     []*definitions.Definition
 		calls    []string
-		runtimes func() map[string]SubAgent
+		runtimes func() map[string]ask.Agent
 		// overlap asks that the sub-agent spans overlap in time (fan-out concurrency, AC-3).
 		overlap   bool
 		event     map[string]any
@@ -54,8 +54,8 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 	}{
 		{
 			name: "single intent", capN: 3, subs: okDefs, calls: []string{"ask_shop"},
-			runtimes: func() map[string]SubAgent {
-				return map[string]SubAgent{"shop": answer("offers"), "rewards": answer("b"), "support": answer("c")}
+			runtimes: func() map[string]ask.Agent {
+				return map[string]ask.Agent{"shop": answer("offers"), "rewards": answer("b"), "support": answer("c")}
 			},
 			event: map[string]any{
 				"routing.invoked": []string{"shop"}, "routing.intent_count": int64(1), "routing.cap": int64(3),
@@ -76,9 +76,9 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 		},
 		{
 			name: "two intents at the cap", capN: 2, subs: okDefs, calls: []string{"ask_shop", "ask_rewards"}, overlap: true,
-			runtimes: func() map[string]SubAgent {
+			runtimes: func() map[string]ask.Agent {
 				meet := newMeeting(2)
-				return map[string]SubAgent{"shop": meet.agent("offers"), "rewards": meet.agent("points"), "support": answer("c")}
+				return map[string]ask.Agent{"shop": meet.agent("offers"), "rewards": meet.agent("points"), "support": answer("c")}
 			},
 			event: map[string]any{
 				"routing.invoked": []string{"shop", "rewards"}, "routing.intent_count": int64(2), "routing.cap": int64(2),
@@ -106,8 +106,8 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 			// cap of 2 is within the cap, however many made-up tools came with it.
 			name: "invented tools do not count against the cap", capN: 2, subs: okDefs,
 			calls: []string{"ask_weather", "ask_shop", "ask_horoscope", "ask_lottery"},
-			runtimes: func() map[string]SubAgent {
-				return map[string]SubAgent{"shop": answer("offers"), "rewards": answer("points"), "support": answer("orders")}
+			runtimes: func() map[string]ask.Agent {
+				return map[string]ask.Agent{"shop": answer("offers"), "rewards": answer("points"), "support": answer("orders")}
 			},
 			event: map[string]any{
 				"routing.invoked": []string{"shop"}, "routing.intent_count": int64(4), "routing.cap": int64(2),
@@ -129,8 +129,8 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 		},
 		{
 			name: "over the cap", capN: 2, subs: okDefs, calls: []string{"ask_shop", "ask_rewards", "ask_support"},
-			runtimes: func() map[string]SubAgent {
-				return map[string]SubAgent{"shop": answer("offers"), "rewards": answer("points"), "support": answer("orders")}
+			runtimes: func() map[string]ask.Agent {
+				return map[string]ask.Agent{"shop": answer("offers"), "rewards": answer("points"), "support": answer("orders")}
 			},
 			event: map[string]any{
 				"routing.invoked": []string{"shop", "rewards"}, "routing.intent_count": int64(3), "routing.cap": int64(2),
@@ -155,15 +155,15 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 		{
 			name: "partial failure", capN: 3, subs: []*definitions.Definition{demoSubs[0], demoSubs[1], &timeoutSupport},
 			calls: []string{"ask_shop", "ask_rewards", "ask_support"},
-			runtimes: func() map[string]SubAgent {
-				return map[string]SubAgent{
+			runtimes: func() map[string]ask.Agent {
+				return map[string]ask.Agent{
 					"shop": answer("offers"),
-					"rewards": SubAgentFunc(func(context.Context, Question) (Answer, error) {
-						return Answer{}, errors.New("rewards-db: connection refused")
+					"rewards": ask.Func(func(context.Context, ask.Question) (ask.Answer, error) {
+						return ask.Answer{}, errors.New("rewards-db: connection refused")
 					}),
-					"support": SubAgentFunc(func(ctx context.Context, _ Question) (Answer, error) {
+					"support": ask.Func(func(ctx context.Context, _ ask.Question) (ask.Answer, error) {
 						<-ctx.Done() // hangs until its definition's timeout
-						return Answer{}, ctx.Err()
+						return ask.Answer{}, ctx.Err()
 					}),
 				}
 			},
@@ -202,7 +202,7 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 			o, err := New(Config{
 				Definition: orchDef(tc.capN, "shop", "rewards", "support"), SubAgents: tc.subs,
 				Runtimes: tc.runtimes(), Model: model,
-			}, WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler), Tracers: tp, Meters: mp}))
+			}, WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler), Tracers: tp, Meters: mp}))
 			if err != nil {
 				t.Fatalf("New() = %v", err)
 			}
@@ -296,15 +296,15 @@ func newMeeting(n int) *meeting {
 	return m
 }
 
-func (m *meeting) agent(text string) SubAgentFunc {
-	return func(ctx context.Context, q Question) (Answer, error) {
+func (m *meeting) agent(text string) ask.Func {
+	return func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 		q.Emit("working_on_it", nil)
 		m.started.Done()
 		select {
 		case <-m.all:
-			return Answer{Text: text, Outcome: OutcomeOK}, nil
+			return ask.Answer{Text: text, Outcome: ask.OutcomeOK}, nil
 		case <-ctx.Done():
-			return Answer{}, ctx.Err()
+			return ask.Answer{}, ctx.Err()
 		}
 	}
 }

@@ -16,6 +16,6 @@
 // it under a deadline in its own goroutine, writes its events to the turn log that clients
 // follow and resume, honours idempotency keys, and cancels on request.
 //
-// The package depends on sub-agents only through the small [SubAgent] interface, so its tests
+// The package depends on sub-agents only through the small [ask.Agent] interface, so its tests
 // run on fakes; the binary injects the real runtime (the wiring is in the root package, switchboard).
 package orchestrator

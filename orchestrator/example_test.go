@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline"
 	"github.com/switchboard-ai/switchboard/orchestrator"
@@ -27,9 +28,9 @@ func ExampleOrchestrator_Run() {
 	o, err := orchestrator.New(orchestrator.Config{
 		Definition: concierge,
 		SubAgents:  []*definitions.Definition{weather},
-		Runtimes: map[string]orchestrator.SubAgent{
-			"weather": orchestrator.SubAgentFunc(func(ctx context.Context, q orchestrator.Question) (orchestrator.Answer, error) {
-				return orchestrator.Answer{Text: "Light rain tomorrow, 12°C."}, nil
+		Runtimes: map[string]ask.Agent{
+			"weather": ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
+				return ask.Answer{Text: "Light rain tomorrow, 12°C."}, nil
 			}),
 		},
 		Model: offline.New(),

@@ -8,7 +8,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
 )
 
@@ -19,7 +19,7 @@ type Config struct {
 	// SubAgents are the definitions listed in Definition.SubAgents, in any order.
 	SubAgents []*definitions.Definition
 	// Runtimes answers for each sub-agent id.
-	Runtimes map[string]SubAgent
+	Runtimes map[string]ask.Agent
 	// Model is the orchestrator's LLM.
 	Model llms.Model
 	// Flags resolves feature-flag names of `enabled:`; nil means every flag is off.
@@ -33,7 +33,7 @@ type options struct {
 	fewShot      bool
 	cadence      time.Duration
 	historyTurns int
-	agent.Telemetry
+	ask.Telemetry
 	now func() time.Time
 }
 
@@ -50,7 +50,7 @@ func WithHistory(n int) Option { return func(o *options) { o.historyTurns = n } 
 
 // WithTelemetry sets where spans, metrics and logs go; unset fields use the OpenTelemetry
 // globals and slog.Default().
-func WithTelemetry(t agent.Telemetry) Option { return func(o *options) { o.Telemetry = t } }
+func WithTelemetry(t ask.Telemetry) Option { return func(o *options) { o.Telemetry = t } }
 
 // Orchestrator is a bound orchestrator: its tools are fixed for its lifetime.
 type Orchestrator struct {
@@ -68,7 +68,7 @@ type Orchestrator struct {
 // binding is one sub-agent materialised as a tool.
 type binding struct {
 	def   *definitions.Definition
-	agent SubAgent
+	agent ask.Agent
 	// metrics holds the attribute sets its measurements carry, built once: hashing a fresh
 	// attribute set per measurement was a tenth of a turn's CPU.
 	metrics bindingMetrics
@@ -82,29 +82,29 @@ type bindingMetrics struct {
 	// Option slices rather than options: passed on with ..., a slice built once costs
 	// nothing per call, where a single option is boxed into a new one every time.
 	agent     []metric.RecordOption
-	byOutcome map[Outcome][]metric.AddOption
+	byOutcome map[ask.Outcome][]metric.AddOption
 }
 
 func newBindingMetrics(id string) bindingMetrics {
 	m := bindingMetrics{
 		agent:     []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(attribute.String("agent", id)))},
-		byOutcome: map[Outcome][]metric.AddOption{},
+		byOutcome: map[ask.Outcome][]metric.AddOption{},
 	}
-	for _, o := range []Outcome{OutcomeOK, OutcomePartial, OutcomeUnavailable, OutcomeFailed, OutcomeTimeout, OutcomeCancelled} {
+	for _, o := range []ask.Outcome{ask.OutcomeOK, ask.OutcomePartial, ask.OutcomeUnavailable, ask.OutcomeFailed, ask.OutcomeTimeout, ask.OutcomeCancelled} {
 		m.byOutcome[o] = []metric.AddOption{metric.WithAttributeSet(attribute.NewSet(attribute.String("agent", id), attribute.String("outcome", string(o))))}
 	}
 	return m
 }
 
 // outcome is the attribute set for id with outcome o.
-func (m bindingMetrics) outcome(id string, o Outcome) []metric.AddOption {
+func (m bindingMetrics) outcome(id string, o ask.Outcome) []metric.AddOption {
 	if opts, ok := m.byOutcome[o]; ok {
 		return opts
 	}
 	return []metric.AddOption{metric.WithAttributes(attribute.String("agent", id), attribute.String("outcome", string(o)))}
 }
 
-var _ SubAgent = SubAgentFunc(nil)
+var _ ask.Agent = ask.Func(nil)
 
 // New binds cfg into an [Orchestrator]. Sub-agents that are disabled (or whose flag is off)
 // are left out; every enabled entry must have a definition and a runtime.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -192,15 +192,15 @@ var demoSubs = []*definitions.Definition{
 }
 
 // answer returns a sub-agent that replies with text after an optional delay.
-func answer(text string) SubAgentFunc {
-	return func(ctx context.Context, q Question) (Answer, error) {
-		return Answer{Text: text, Outcome: OutcomeOK}, nil
+func answer(text string) ask.Func {
+	return func(ctx context.Context, q ask.Question) (ask.Answer, error) {
+		return ask.Answer{Text: text, Outcome: ask.OutcomeOK}, nil
 	}
 }
 
-func newTestOrchestrator(t testing.TB, capN int, model llms.Model, runtimes map[string]SubAgent, opts ...Option) *Orchestrator {
+func newTestOrchestrator(t testing.TB, capN int, model llms.Model, runtimes map[string]ask.Agent, opts ...Option) *Orchestrator {
 	t.Helper()
-	opts = append([]Option{WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler)})}, opts...)
+	opts = append([]Option{WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler)})}, opts...)
 	o, err := New(Config{Definition: orchDef(capN, "shop", "rewards", "support"), SubAgents: demoSubs, Runtimes: runtimes, Model: model}, opts...)
 	if err != nil {
 		t.Fatalf("New() = %v", err)

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
@@ -29,8 +30,8 @@ type keptCall struct {
 
 // dispatchResult is one sub-agent invocation's outcome, kept per index.
 type dispatchResult struct {
-	answer     Answer
-	outcome    Outcome
+	answer     ask.Answer
+	outcome    ask.Outcome
 	toolResult string // what the composing LLM sees: the answer, or the unavailable note
 	started    time.Time
 	latency    time.Duration
@@ -98,11 +99,11 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 		cancel()
 		res.latency = time.Since(res.started)
 		res.toolResult = res.answer.Text
-		if res.outcome != OutcomeOK && res.outcome != OutcomePartial {
+		if res.outcome != ask.OutcomeOK && res.outcome != ask.OutcomePartial {
 			res.toolResult = unavailableNote(def)
 		}
 		span.SetAttributes(attribute.String("switchboard.outcome", string(res.outcome)))
-		if res.outcome == OutcomeFailed || res.outcome == OutcomeTimeout {
+		if res.outcome == ask.OutcomeFailed || res.outcome == ask.OutcomeTimeout {
 			span.SetStatus(codes.Error, string(res.outcome))
 		}
 		span.End()
@@ -113,14 +114,14 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 		if p := recover(); p != nil {
 			tr.o.opts.Logger.ErrorContext(ctx, "sub-agent panicked", "agent", def.ID, "turn_id", tr.t.ID,
 				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res.outcome = OutcomeFailed
-			res.answer = Answer{}
+			res.outcome = ask.OutcomeFailed
+			res.answer = ask.Answer{}
 		}
 	}()
 
-	ans, err := k.b.agent.Ask(ctx, Question{
+	ans, err := k.b.agent.Ask(ctx, ask.Question{
 		Request: requestOf(k.call, tr.t.Message),
-		Inherited: Inherited{
+		Inherited: ask.Inherited{
 			Principal:    tr.t.Principal,
 			EpisodeID:    tr.t.EpisodeID,
 			TurnID:       tr.t.ID,
@@ -133,14 +134,14 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 	res.answer = ans
 	switch {
 	case parent.Err() != nil:
-		res.outcome = OutcomeCancelled
+		res.outcome = ask.OutcomeCancelled
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		res.outcome = OutcomeTimeout
+		res.outcome = ask.OutcomeTimeout
 	case err != nil:
 		tr.o.opts.Logger.WarnContext(ctx, "sub-agent failed", "agent", def.ID, "turn_id", tr.t.ID, "err", err)
-		res.outcome = OutcomeFailed
+		res.outcome = ask.OutcomeFailed
 	case ans.Outcome == "":
-		res.outcome = OutcomeOK
+		res.outcome = ask.OutcomeOK
 	default:
 		res.outcome = ans.Outcome
 	}

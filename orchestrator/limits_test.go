@@ -12,6 +12,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -51,7 +52,7 @@ func (s *countingStore) RunningTurns(_ context.Context, p principal.Principal) (
 
 func newLimitedService(t *testing.T, store Store, model llms.Model, limits TurnLimits) (*Service, *[]string) {
 	t.Helper()
-	orc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+	orc := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
 	hub := stream.NewHub(stream.NewMemoryLogStore())
 	t.Cleanup(hub.Close)
 	var mu sync.Mutex

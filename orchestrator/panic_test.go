@@ -8,6 +8,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
@@ -23,7 +24,7 @@ func TestPanickingModelFailsOnlyItsTurn(t *testing.T) {
 			return textResponse("Hello again."), nil
 		},
 	}
-	orc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+	orc := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
 	store := &fakeStore{}
 	hub := stream.NewHub(stream.NewMemoryLogStore())
 	defer hub.Close()

@@ -10,7 +10,7 @@ import (
 // The runtime blocks appended to every orchestrator prompt. Sub-agent descriptions are not
 // repeated here: they travel only as tool descriptions.
 const (
-	routingRule = `Routing: each ask_ tool is a specialist. Call the tool whose description fits each thing the user asks for; when the user asks for several things, call several tools in the same response. Pass the user's request for that specialist in their own words. Answer greetings and small talk yourself without tools.`
+	routingRule = `Routing: each ask_ tool is a specialist. Call the tool whose description fits each thing the user asks for; when the user asks for several things, call several tools in the same response. Pass the user's request for that specialist in their own words. ask.Answer greetings and small talk yourself without tools.`
 	capRule     = `Call at most %d ask_ tools in one response: when the user asks for more, pick the %d most relevant.`
 	composeRule = `Composition: when the tool results arrive, write one reply in your own voice that presents each result in turn with a brief transition. Keep the specialists' facts; do not invent any.`
 	failureRule = `Failures: a tool result that starts with "unavailable:" means that part could not be answered. Acknowledge it in plain words (for example "I couldn't get your points balance right now") and still give everything else. Never show error codes, status values, ids, or technical details.`

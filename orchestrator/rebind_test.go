@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
@@ -12,18 +13,18 @@ import (
 // started with, and the next turn uses the new ones.
 func TestRebindKeepsRunningTurnsOnTheirSet(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
-	blocking := SubAgentFunc(func(ctx context.Context, q Question) (Answer, error) {
+	blocking := ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 		close(entered)
 		select {
 		case <-release:
 		case <-ctx.Done():
-			return Answer{}, ctx.Err()
+			return ask.Answer{}, ctx.Err()
 		}
-		return Answer{Text: "old shop answer", Outcome: OutcomeOK}, nil
+		return ask.Answer{Text: "old shop answer", Outcome: ask.OutcomeOK}, nil
 	})
 	model := &scriptedModel{route: callTools("ask_shop"), compose: composeAll}
-	oldOrc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": blocking, "rewards": answer("b"), "support": answer("c")})
-	newOrc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("new shop answer"), "rewards": answer("b"), "support": answer("c")})
+	oldOrc := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": blocking, "rewards": answer("b"), "support": answer("c")})
+	newOrc := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("new shop answer"), "rewards": answer("b"), "support": answer("c")})
 
 	store := &fakeStore{}
 	hub := stream.NewHub(stream.NewMemoryLogStore())

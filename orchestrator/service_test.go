@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -142,7 +143,7 @@ func TestStartReadsOnlyTheHistoryWindow(t *testing.T) {
 				})
 			}
 			model := &scriptedModel{}
-			orc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")}, tt.opts...)
+			orc := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")}, tt.opts...)
 			hub := stream.NewHub(stream.NewMemoryLogStore())
 			defer hub.Close()
 			svc, err := NewService(ServiceConfig{Orchestrator: orc, Store: store, Hub: hub, Logger: slog.New(slog.DiscardHandler)})
@@ -180,7 +181,7 @@ func TestStartReadsOnlyTheHistoryWindow(t *testing.T) {
 func TestLateEndOfAnAbandonedTurn(t *testing.T) {
 	store := &fakeStore{finishErr: fmt.Errorf("store: turn x: %w", ErrTurnFinished)}
 	model := &scriptedModel{}
-	orc := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+	orc := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
 	hub := stream.NewHub(stream.NewMemoryLogStore())
 	defer hub.Close()
 	svc, err := NewService(ServiceConfig{Orchestrator: orc, Store: store, Hub: hub, Logger: slog.New(slog.DiscardHandler)})
@@ -258,7 +259,7 @@ func TestTurnEndsInOneCommit(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			store := &endStore{fakeStore: &fakeStore{finishErr: tt.finishErr}, MemoryLogStore: stream.NewMemoryLogStore(), endErr: tt.endErr}
-			orc := newTestOrchestrator(t, 3, &scriptedModel{}, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+			orc := newTestOrchestrator(t, 3, &scriptedModel{}, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
 			hub := stream.NewHub(store)
 			defer hub.Close()
 			svc, err := NewService(ServiceConfig{Orchestrator: orc, Store: store, Hub: hub, Logger: slog.New(slog.DiscardHandler)})

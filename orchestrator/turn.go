@@ -14,7 +14,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -109,9 +109,9 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return tr.fail(ctx, err)
 	}
-	calls := agent.ToolCalls(resp)
+	calls := ask.ToolCalls(resp)
 	if len(calls) == 0 {
-		text := strings.TrimSpace(agent.Text(resp))
+		text := strings.TrimSpace(ask.Text(resp))
 		if text == "" {
 			text = fallbackReply
 		}
@@ -202,7 +202,7 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 	}
 	text := ""
 	if err == nil {
-		text = strings.TrimSpace(agent.Text(resp))
+		text = strings.TrimSpace(ask.Text(resp))
 	}
 	if text == "" {
 		text = fallbackComposition(kept, results)
@@ -294,7 +294,7 @@ func (tr *turnRun) priorContext(ctx context.Context, kept []keptCall) string {
 		tr.o.opts.Logger.WarnContext(ctx, "prior-context summary failed", "turn_id", tr.t.ID, "err", err)
 		return ""
 	}
-	return truncate(strings.TrimSpace(agent.Text(resp)), maxPriorContext)
+	return truncate(strings.TrimSpace(ask.Text(resp)), maxPriorContext)
 }
 
 // maxPriorContext bounds the inherited summary: references over transcripts.
@@ -305,7 +305,7 @@ const maxPriorContext = 600
 // not answer (see fail); sub-agent failures are acknowledged, not fatal.
 func turnOutcome(results []dispatchResult) stream.Outcome {
 	for _, r := range results {
-		if r.outcome != OutcomeOK {
+		if r.outcome != ask.OutcomeOK {
 			return stream.OutcomeDegraded
 		}
 	}
@@ -332,7 +332,7 @@ func publishChunked(out stream.Sink, text string) {
 func fallbackComposition(kept []keptCall, results []dispatchResult) string {
 	var parts []string
 	for i, r := range results {
-		if r.outcome == OutcomeOK || r.outcome == OutcomePartial {
+		if r.outcome == ask.OutcomeOK || r.outcome == ask.OutcomePartial {
 			parts = append(parts, strings.TrimSpace(r.answer.Text))
 		} else {
 			parts = append(parts, fmt.Sprintf("I couldn't get an answer from %s right now.", kept[i].b.def.Name))
@@ -342,7 +342,7 @@ func fallbackComposition(kept []keptCall, results []dispatchResult) string {
 }
 
 func setUsage(span trace.Span, resp *llms.ContentResponse) {
-	t := agent.TokensOf(resp)
+	t := ask.TokensOf(resp)
 	span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", t.Input), attribute.Int("gen_ai.usage.output_tokens", t.Output))
 }
 

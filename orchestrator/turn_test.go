@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -35,7 +35,7 @@ func TestLLMSeesAskToolsWithDescriptions(t *testing.T) {
 	model := &scriptedModel{route: func([]llms.MessageContent, llms.CallOptions) (*llms.ContentResponse, error) {
 		return textResponse("Hello!"), nil
 	}}
-	o := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
 	runTurn(t, o, "hi")
 
 	calls := model.recorded()
@@ -60,11 +60,11 @@ func TestLLMSeesAskToolsWithDescriptions(t *testing.T) {
 func TestSingleIntentIsComposedByOrchestrator(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop"), compose: composeAll}
 	var invoked atomic.Int32
-	shop := SubAgentFunc(func(ctx context.Context, q Question) (Answer, error) {
+	shop := ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 		invoked.Add(1)
-		return Answer{Text: "sub-agent text", Outcome: OutcomeOK}, nil
+		return ask.Answer{Text: "sub-agent text", Outcome: ask.OutcomeOK}, nil
 	})
-	o := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": shop, "rewards": answer("b"), "support": answer("c")})
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": shop, "rewards": answer("b"), "support": answer("c")})
 	res, out := runTurn(t, o, "any deals on running shoes?")
 
 	if n := invoked.Load(); n != 1 {
@@ -102,23 +102,23 @@ func TestFanOutRunsConcurrently(t *testing.T) {
 	started.Add(2)
 	both := make(chan struct{})
 	go func() { started.Wait(); close(both) }()
-	agent := func(text string, extra time.Duration) SubAgentFunc {
-		return func(ctx context.Context, q Question) (Answer, error) {
+	agent := func(text string, extra time.Duration) ask.Func {
+		return func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 			started.Done()
 			select {
 			case <-both:
 			case <-ctx.Done():
-				return Answer{}, ctx.Err()
+				return ask.Answer{}, ctx.Err()
 			}
 			select {
 			case <-time.After(extra): // one sub-agent is much slower than the other
 			case <-ctx.Done():
-				return Answer{}, ctx.Err()
+				return ask.Answer{}, ctx.Err()
 			}
-			return Answer{Text: text, Outcome: OutcomeOK}, nil
+			return ask.Answer{Text: text, Outcome: ask.OutcomeOK}, nil
 		}
 	}
-	o := newTestOrchestrator(t, 3, model, map[string]SubAgent{
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{
 		"shop": agent("offers", 0), "rewards": agent("points", 150*time.Millisecond), "support": answer("c"),
 	})
 	res, _ := runTurn(t, o, "deals and my points")
@@ -139,11 +139,11 @@ func TestFanOutRunsConcurrently(t *testing.T) {
 func TestCapDropsCallsBeforeRunning(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards", "ask_support"), compose: composeAll}
 	var supportRan atomic.Bool
-	o := newTestOrchestrator(t, 2, model, map[string]SubAgent{
+	o := newTestOrchestrator(t, 2, model, map[string]ask.Agent{
 		"shop": answer("offers"), "rewards": answer("points"),
-		"support": SubAgentFunc(func(context.Context, Question) (Answer, error) {
+		"support": ask.Func(func(context.Context, ask.Question) (ask.Answer, error) {
 			supportRan.Store(true)
-			return Answer{Text: "orders"}, nil
+			return ask.Answer{Text: "orders"}, nil
 		}),
 	})
 	res, _ := runTurn(t, o, "deals, points and my order")
@@ -170,7 +170,7 @@ func TestCapBehaviour(t *testing.T) {
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			model := &scriptedModel{route: callTools(tc.calls...), compose: composeAll}
-			o := newTestOrchestrator(t, 2, model, map[string]SubAgent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+			o := newTestOrchestrator(t, 2, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
 			res, _ := runTurn(t, o, "x")
 			if res.Decision.CapBehaviour != tc.want {
 				t.Errorf("CapBehaviour = %q, want %q", res.Decision.CapBehaviour, tc.want)
@@ -188,18 +188,18 @@ func TestPartialFailureReachesCompositionAsPlainNote(t *testing.T) {
 	o, err := New(Config{
 		Definition: orchDef(3, "shop", "rewards", "support"),
 		SubAgents:  []*definitions.Definition{demoSubs[0], demoSubs[1], &slow},
-		Runtimes: map[string]SubAgent{
+		Runtimes: map[string]ask.Agent{
 			"shop": answer("offers found"),
-			"rewards": SubAgentFunc(func(context.Context, Question) (Answer, error) {
-				return Answer{}, errors.New("rewards-db: dial tcp 10.0.0.7:5432: connection refused")
+			"rewards": ask.Func(func(context.Context, ask.Question) (ask.Answer, error) {
+				return ask.Answer{}, errors.New("rewards-db: dial tcp 10.0.0.7:5432: connection refused")
 			}),
-			"support": SubAgentFunc(func(ctx context.Context, q Question) (Answer, error) {
+			"support": ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 				<-ctx.Done() // hangs until its timeout
-				return Answer{}, ctx.Err()
+				return ask.Answer{}, ctx.Err()
 			}),
 		},
 		Model: model,
-	}, WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
+	}, WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,11 +215,11 @@ func TestPartialFailureReachesCompositionAsPlainNote(t *testing.T) {
 	if diff := cmp.Diff(want, results); diff != "" {
 		t.Errorf("tool results at composition (-want +got):\n%s", diff)
 	}
-	outcomes := map[string]Outcome{}
+	outcomes := map[string]ask.Outcome{}
 	for _, a := range res.Decision.Agents {
 		outcomes[a.Agent] = a.Outcome
 	}
-	if diff := cmp.Diff(map[string]Outcome{"shop": OutcomeOK, "rewards": OutcomeFailed, "support": OutcomeTimeout}, outcomes); diff != "" {
+	if diff := cmp.Diff(map[string]ask.Outcome{"shop": ask.OutcomeOK, "rewards": ask.OutcomeFailed, "support": ask.OutcomeTimeout}, outcomes); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 	if res.Outcome != stream.OutcomeDegraded {
@@ -233,9 +233,9 @@ func TestPartialFailureReachesCompositionAsPlainNote(t *testing.T) {
 // A panic in one sub-agent is that sub-agent's failure only.
 func TestPanicInSubAgentIsContained(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards"), compose: composeAll}
-	o := newTestOrchestrator(t, 3, model, map[string]SubAgent{
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{
 		"shop":    answer("offers found"),
-		"rewards": SubAgentFunc(func(context.Context, Question) (Answer, error) { panic("nil map write") }),
+		"rewards": ask.Func(func(context.Context, ask.Question) (ask.Answer, error) { panic("nil map write") }),
 		"support": answer("c"),
 	})
 	res, out := runTurn(t, o, "deals and points")
@@ -243,7 +243,7 @@ func TestPanicInSubAgentIsContained(t *testing.T) {
 	if !strings.Contains(res.Reply, "offers found") {
 		t.Errorf("Reply = %q, want the sibling's answer", res.Reply)
 	}
-	if got := res.Decision.Agents[1].Outcome; got != OutcomeFailed {
+	if got := res.Decision.Agents[1].Outcome; got != ask.OutcomeFailed {
 		t.Errorf("panicking agent outcome = %v, want failed", got)
 	}
 	if strings.Contains(out.text(), "nil map") {
@@ -258,13 +258,13 @@ func TestCancelReachesEverySubAgent(t *testing.T) {
 	var started, observed sync.WaitGroup
 	started.Add(3)
 	observed.Add(3)
-	blocker := SubAgentFunc(func(ctx context.Context, q Question) (Answer, error) {
+	blocker := ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 		started.Done()
 		<-ctx.Done()
 		observed.Done()
-		return Answer{}, ctx.Err()
+		return ask.Answer{}, ctx.Err()
 	})
-	o := newTestOrchestrator(t, 3, model, map[string]SubAgent{"shop": blocker, "rewards": blocker, "support": blocker})
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": blocker, "rewards": blocker, "support": blocker})
 
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -303,12 +303,12 @@ func waitGoroutines(t *testing.T, want int) {
 // The principal and the rest of the inherited context reach each sub-agent unchanged.
 func TestInheritedContext(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop"), compose: composeAll}
-	var got Inherited
+	var got ask.Inherited
 	var request string
-	o := newTestOrchestrator(t, 3, model, map[string]SubAgent{
-		"shop": SubAgentFunc(func(ctx context.Context, q Question) (Answer, error) {
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{
+		"shop": ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 			got, request = q.Inherited, q.Request
-			return Answer{Text: "ok"}, nil
+			return ask.Answer{Text: "ok"}, nil
 		}),
 		"rewards": answer("b"), "support": answer("c"),
 	})
@@ -319,7 +319,7 @@ func TestInheritedContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Inherited{Principal: "bob", EpisodeID: "ep_9", TurnID: "turn_9", Locale: "en-GB", Location: "London", PriorContext: got.PriorContext}
+	want := ask.Inherited{Principal: "bob", EpisodeID: "ep_9", TurnID: "turn_9", Locale: "en-GB", Location: "London", PriorContext: got.PriorContext}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Inherited (-want +got):\n%s", diff)
 	}

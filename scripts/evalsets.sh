@@ -5,8 +5,8 @@
 #   ./scripts/evalsets.sh                  # every set, two at a time (a few minutes)
 #   ./scripts/evalsets.sh fresh16 fresh18  # some of them
 #
-# Sets: "tuned" (evals/datasets, with the demo agents), "vocab" (evals/dev/vocab.yaml, with
-# fresh2's agents) and every folder of evals/ that holds a blind.yaml or a dev.yaml with its
+# Sets: "tuned" (evals/testdata/datasets, with the demo agents), "vocab" (evals/testdata/dev/vocab.yaml, with
+# fresh2's agents) and every folder of evals/testdata/ that holds a blind.yaml or a dev.yaml with its
 # agents/. A set's README says whether it is still blind. Full reports are written to
 # out/evalsets/<set>/report.{json,md,html}.
 set -euo pipefail
@@ -19,16 +19,16 @@ go build -o "$bin" ./cmd/switchboard
 # spec prints a set's agents folder and datasets, or fails for a set it does not know.
 spec() {
   case $1 in
-    tuned) echo agents evals/datasets/*.yaml ;;
-    vocab) echo evals/fresh2/agents evals/dev/vocab.yaml ;;
+    tuned) echo demo evals/testdata/datasets/*.yaml ;;
+    vocab) echo evals/testdata/fresh2/agents evals/testdata/dev/vocab.yaml ;;
     *)
       for f in blind dev; do
-        if [ -f "evals/$1/$f.yaml" ] && [ -d "evals/$1/agents" ]; then
-          echo "evals/$1/agents evals/$1/$f.yaml"
+        if [ -f "evals/testdata/$1/$f.yaml" ] && [ -d "evals/testdata/$1/agents" ]; then
+          echo "evals/testdata/$1/agents evals/testdata/$1/$f.yaml"
           return
         fi
       done
-      echo "evalsets: no set named $1 (a folder of evals/ with agents/ and blind.yaml or dev.yaml)" >&2
+      echo "evalsets: no set named $1 (a folder of evals/testdata/ with agents/ and blind.yaml or dev.yaml)" >&2
       return 1
       ;;
   esac
@@ -38,10 +38,10 @@ if [ $# -gt 0 ]; then
   sets=("$@")
 else
   sets=(tuned vocab)
-  for d in evals/*/; do
+  for d in evals/testdata/*/; do
     d=${d%/}
-    d=${d#evals/}
-    if [ -d "evals/$d/agents" ] && { [ -f "evals/$d/blind.yaml" ] || [ -f "evals/$d/dev.yaml" ]; }; then
+    d=${d#evals/testdata/}
+    if [ -d "evals/testdata/$d/agents" ] && { [ -f "evals/testdata/$d/blind.yaml" ] || [ -f "evals/testdata/$d/dev.yaml" ]; }; then
       sets+=("$d")
     fi
   done

@@ -32,8 +32,8 @@ echo "--- embedding example (an outside module built through the root package)"
 (cd examples/embed && go vet ./... && go test -race -count=1 ./... && go run . >/dev/null)
 
 echo "--- routing eval gate (offline model, shipped datasets)"
-go run ./cmd/switchboard eval --agents agents --dataset evals/datasets/*.yaml --report out/eval \
-  --baseline evals/baseline.json --fail-on-regression
+go run ./cmd/switchboard eval --agents demo --dataset evals/testdata/datasets/*.yaml --report out/eval \
+  --baseline evals/testdata/baseline.json --fail-on-regression
 
 # The node tests run the built binary. Each needs its folder's npm packages (.ci/run installs
 # them when Node >= 20 is there); the browser test needs Chromium too.

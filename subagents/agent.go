@@ -12,7 +12,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/principal"
@@ -39,7 +39,7 @@ type Option func(*options)
 
 type options struct {
 	maxSteps int
-	agent.Telemetry
+	ask.Telemetry
 }
 
 // collect applies opts over the defaults in o.
@@ -56,7 +56,7 @@ func WithMaxSteps(n int) Option { return func(o *options) { o.maxSteps = n } }
 
 // WithTelemetry sets where spans, metrics and logs (security alerts among them) go; unset
 // fields use the OpenTelemetry globals and slog.Default().
-func WithTelemetry(t agent.Telemetry) Option { return func(o *options) { o.Telemetry = t } }
+func WithTelemetry(t ask.Telemetry) Option { return func(o *options) { o.Telemetry = t } }
 
 // Agent runs one sub-agent definition.
 type Agent struct {
@@ -113,9 +113,9 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 
 // Ask runs the sub-agent's LLM loop for req. A returned error (the sub-agent's model failed,
 // the context ended) is an Axis 1 failure for the orchestrator to acknowledge.
-func (a *Agent) Ask(ctx context.Context, req agent.Question) (agent.Answer, error) {
+func (a *Agent) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 	if req.Inherited.Principal == "" {
-		return agent.Answer{}, ErrNoPrincipal
+		return ask.Answer{}, ErrNoPrincipal
 	}
 	ctx = principal.NewContext(ctx, req.Inherited.Principal)
 	run := &invocation{a: a, req: req}
@@ -133,15 +133,15 @@ func (a *Agent) Ask(ctx context.Context, req agent.Question) (agent.Answer, erro
 		}
 		resp, err := run.generate(ctx, msgs, opts...)
 		if err != nil {
-			return agent.Answer{Busy: run.busy}, err
+			return ask.Answer{Busy: run.busy}, err
 		}
-		calls := agent.ToolCalls(resp)
+		calls := ask.ToolCalls(resp)
 		if len(calls) == 0 || final {
-			text := strings.TrimSpace(agent.Text(resp))
+			text := strings.TrimSpace(ask.Text(resp))
 			if text == "" {
 				text = run.plainSummary()
 			}
-			return agent.Answer{Text: text, Outcome: run.outcome(), Components: run.components, Busy: run.busy}, nil
+			return ask.Answer{Text: text, Outcome: run.outcome(), Components: run.components, Busy: run.busy}, nil
 		}
 		for _, tc := range calls {
 			if tc.Type == "" {
@@ -159,7 +159,7 @@ func (a *Agent) Ask(ctx context.Context, req agent.Question) (agent.Answer, erro
 }
 
 // systemPrompt is the definition's prompt plus the inherited context the LLM may use.
-func (a *Agent) systemPrompt(in agent.Inherited) string {
+func (a *Agent) systemPrompt(in ask.Inherited) string {
 	if in.Locale == "" && in.Location == "" && in.PriorContext == "" {
 		return a.basePrompt
 	}
@@ -180,7 +180,7 @@ func (a *Agent) systemPrompt(in agent.Inherited) string {
 // invocation is the state of one [Agent.Ask].
 type invocation struct {
 	a          *Agent
-	req        agent.Question
+	req        ask.Question
 	busy       time.Duration
 	used       int // tool results usable as they are
 	caveats    int // usable with a caveat
@@ -211,20 +211,20 @@ func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, o
 	return resp, nil
 }
 
-func (r *invocation) outcome() agent.Outcome {
+func (r *invocation) outcome() ask.Outcome {
 	switch {
 	case r.missing > 0 && r.used+r.caveats == 0:
-		return agent.OutcomeUnavailable
+		return ask.OutcomeUnavailable
 	case r.missing > 0 || r.caveats > 0:
-		return agent.OutcomePartial
+		return ask.OutcomePartial
 	default:
-		return agent.OutcomeOK
+		return ask.OutcomeOK
 	}
 }
 
 // plainSummary answers when the model returned no text: the outcome in plain words.
 func (r *invocation) plainSummary() string {
-	if r.outcome() == agent.OutcomeUnavailable {
+	if r.outcome() == ask.OutcomeUnavailable {
 		return "That information is unavailable right now."
 	}
 	return "I looked into it but have nothing to add."

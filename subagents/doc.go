@@ -10,7 +10,7 @@
 //
 // A definition with a2a_url is answered by a [Remote] instead: a remote A2A agent reached with
 // JSON-RPC message/send, which receives the inherited principal with every call. Both
-// implement [agent.SubAgent], the orchestrator's contract, so the wiring treats them alike.
+// implement [ask.Agent], the orchestrator's contract, so the wiring treats them alike.
 //
 // Goroutine model: [Agent.Ask] runs on the caller's goroutine and calls tools one after the
 // other; [Remote.Ask] makes its HTTP calls on the caller's goroutine. Both are safe for

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 )
@@ -25,52 +25,52 @@ func TestEnvelopeHandling(t *testing.T) {
 		fault    ccsdemo.Fault
 		check    ccs.CheckOptions
 		want     parsedResult
-		outcome  agent.Outcome
+		outcome  ask.Outcome
 		counters map[string]map[string]int64 // metric -> attributes -> value
 		alert    string                      // the alert's reason, "" for none
 	}{
 		{
 			name:    "ok",
 			want:    parsedResult{Status: "ok", HasData: true},
-			outcome: agent.OutcomeOK,
+			outcome: ask.OutcomeOK,
 		},
 		{
 			name:    "status error is unavailable",
 			fault:   ccsdemo.Fault{Status: ccs.StatusError},
 			want:    parsedResult{Status: "unavailable", HasNote: true},
-			outcome: agent.OutcomeUnavailable,
+			outcome: ask.OutcomeUnavailable,
 		},
 		{
 			name:    "partial is used with a caveat",
 			fault:   ccsdemo.Fault{Status: ccs.StatusPartial},
 			want:    parsedResult{Status: "partial", HasNote: true, HasData: true},
-			outcome: agent.OutcomePartial,
+			outcome: ask.OutcomePartial,
 		},
 		{
 			name:    "unknown status is unavailable",
 			fault:   ccsdemo.Fault{Status: "degraded"},
 			want:    parsedResult{Status: "unavailable", HasNote: true},
-			outcome: agent.OutcomeUnavailable,
+			outcome: ask.OutcomeUnavailable,
 		},
 		{
 			name:     "major version skew is unavailable and counted",
 			fault:    ccsdemo.Fault{MajorBump: true},
 			want:     parsedResult{Status: "unavailable", HasNote: true},
-			outcome:  agent.OutcomeUnavailable,
+			outcome:  ask.OutcomeUnavailable,
 			counters: map[string]map[string]int64{versionMetric: {"": 1}},
 		},
 		{
 			name:     "http 500 is unavailable",
 			fault:    ccsdemo.Fault{HTTPStatus: http.StatusInternalServerError},
 			want:     parsedResult{Status: "unavailable", HasNote: true},
-			outcome:  agent.OutcomeUnavailable,
+			outcome:  ask.OutcomeUnavailable,
 			counters: map[string]map[string]int64{failures: {"enricher=points.balance,reason=unavailable": 1}},
 		},
 		{
 			name:     "http 503 is unavailable",
 			fault:    ccsdemo.Fault{HTTPStatus: http.StatusServiceUnavailable},
 			want:     parsedResult{Status: "unavailable", HasNote: true},
-			outcome:  agent.OutcomeUnavailable,
+			outcome:  ask.OutcomeUnavailable,
 			counters: map[string]map[string]int64{failures: {"enricher=points.balance,reason=unavailable": 1}},
 		},
 		{
@@ -78,7 +78,7 @@ func TestEnvelopeHandling(t *testing.T) {
 			demo:    ccsdemo.Options{SigningKey: key},
 			check:   ccs.CheckOptions{SigningKey: key},
 			want:    parsedResult{Status: "ok", HasData: true},
-			outcome: agent.OutcomeOK,
+			outcome: ask.OutcomeOK,
 		},
 		{
 			name:     "bad signature is treated like a principal mismatch",
@@ -86,7 +86,7 @@ func TestEnvelopeHandling(t *testing.T) {
 			fault:    ccsdemo.Fault{BadSignature: true},
 			check:    ccs.CheckOptions{SigningKey: key},
 			want:     parsedResult{Status: "unavailable", HasNote: true},
-			outcome:  agent.OutcomeUnavailable,
+			outcome:  ask.OutcomeUnavailable,
 			counters: map[string]map[string]int64{mismatchMetric: {"consumer=switchboard": 1}},
 			alert:    string(ccs.ReasonBadSignature),
 		},
@@ -94,7 +94,7 @@ func TestEnvelopeHandling(t *testing.T) {
 			name:     "missing signature when one is required",
 			check:    ccs.CheckOptions{SigningKey: key},
 			want:     parsedResult{Status: "unavailable", HasNote: true},
-			outcome:  agent.OutcomeUnavailable,
+			outcome:  ask.OutcomeUnavailable,
 			counters: map[string]map[string]int64{mismatchMetric: {"consumer=switchboard": 1}},
 			alert:    string(ccs.ReasonBadSignature),
 		},
@@ -104,7 +104,7 @@ func TestEnvelopeHandling(t *testing.T) {
 			fault:    ccsdemo.Fault{Status: ccs.StatusPartial, WrongPrincipal: true},
 			check:    ccs.CheckOptions{SigningKey: key},
 			want:     parsedResult{Status: "unavailable", HasNote: true},
-			outcome:  agent.OutcomeUnavailable,
+			outcome:  ask.OutcomeUnavailable,
 			counters: map[string]map[string]int64{mismatchMetric: {"consumer=switchboard": 1}},
 			alert:    string(ccs.ReasonPrincipalMismatch),
 		},
@@ -119,9 +119,9 @@ func TestEnvelopeHandling(t *testing.T) {
 			m := &scriptedModel{toolCalls: []llms.ToolCall{call("c1", "get_points_balance", "{}")}}
 			a := h.agent("rewards", m, tt.check)
 
-			reply, err := a.Ask(t.Context(), agent.Question{
+			reply, err := a.Ask(t.Context(), ask.Question{
 				Request:   "how many points do i have",
-				Inherited: agent.Inherited{Principal: ccsdemo.Alice, TurnID: "turn-1"},
+				Inherited: ask.Inherited{Principal: ccsdemo.Alice, TurnID: "turn-1"},
 			})
 			if err != nil {
 				t.Fatalf("Ask() error = %v", err)
@@ -205,15 +205,15 @@ func TestPartialAndUnavailableMix(t *testing.T) {
 		call("c1", "get_points_balance", "{}"),
 		call("c2", "get_tier", "{}"),
 	}}
-	reply, err := h.agent("rewards", m, ccs.CheckOptions{}).Ask(t.Context(), agent.Question{
+	reply, err := h.agent("rewards", m, ccs.CheckOptions{}).Ask(t.Context(), ask.Question{
 		Request:   "points and tier",
-		Inherited: agent.Inherited{Principal: ccsdemo.Alice},
+		Inherited: ask.Inherited{Principal: ccsdemo.Alice},
 	})
 	if err != nil {
 		t.Fatalf("Ask() error = %v", err)
 	}
-	if reply.Outcome != agent.OutcomePartial {
-		t.Errorf("Ask().Outcome = %q, want %q", reply.Outcome, agent.OutcomePartial)
+	if reply.Outcome != ask.OutcomePartial {
+		t.Errorf("Ask().Outcome = %q, want %q", reply.Outcome, ask.OutcomePartial)
 	}
 	var got []parsedResult
 	for _, r := range m.toolResults("") {

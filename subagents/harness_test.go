@@ -17,7 +17,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -74,7 +74,7 @@ func newBareHarness(t *testing.T) *harness {
 	if err := ccsdemo.Register(reg); err != nil {
 		t.Fatalf("ccsdemo.Register() = %v", err)
 	}
-	defs, err := definitions.Load("../agents")
+	defs, err := definitions.Load("../demo")
 	if err != nil {
 		t.Fatalf("definitions.Load(../agents) = %v", err)
 	}
@@ -84,7 +84,7 @@ func newBareHarness(t *testing.T) *harness {
 	return &harness{
 		t: t, reg: reg, defs: defs, reader: reader, spans: spans, logs: logs,
 		opts: []subagents.Option{
-			subagents.WithTelemetry(agent.Telemetry{
+			subagents.WithTelemetry(ask.Telemetry{
 				Meters:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
 				Tracers: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
 				Logger:  slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

@@ -10,15 +10,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/subagents"
 )
 
-func alice(request string) agent.Question {
-	return agent.Question{Request: request, Inherited: agent.Inherited{Principal: ccsdemo.Alice}}
+func alice(request string) ask.Question {
+	return ask.Question{Request: request, Inherited: ask.Inherited{Principal: ccsdemo.Alice}}
 }
 
 // TestMaxSteps: a model that asks for tools on every step is stopped after the step bound;
@@ -145,7 +145,7 @@ func TestToolCallArguments(t *testing.T) {
 		agent     string
 		call      llms.ToolCall
 		want      parsedResult
-		outcome   agent.Outcome
+		outcome   ask.Outcome
 		ccsParams []map[string]any // params of each CCS call; nil for no call
 	}{
 		{
@@ -153,7 +153,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "shop",
 			call:      call("c1", "search_offers", `{"query":"running shoes"}`),
 			want:      parsedResult{Status: "ok", HasData: true},
-			outcome:   agent.OutcomeOK,
+			outcome:   ask.OutcomeOK,
 			ccsParams: []map[string]any{{"query": "running shoes"}},
 		},
 		{
@@ -161,7 +161,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "shop",
 			call:      call("c1", "search_offers", `{"query":"runn`),
 			want:      parsedResult{Status: "unavailable", HasNote: true},
-			outcome:   agent.OutcomeUnavailable,
+			outcome:   ask.OutcomeUnavailable,
 			ccsParams: []map[string]any{nil},
 		},
 		{
@@ -169,7 +169,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "shop",
 			call:      call("c1", "search_offers", `["running shoes"]`),
 			want:      parsedResult{Status: "unavailable", HasNote: true},
-			outcome:   agent.OutcomeUnavailable,
+			outcome:   ask.OutcomeUnavailable,
 			ccsParams: []map[string]any{nil},
 		},
 		{
@@ -177,7 +177,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "shop",
 			call:      call("c1", "search_offers", `{"query":42}`),
 			want:      parsedResult{Status: "unavailable", HasNote: true},
-			outcome:   agent.OutcomeUnavailable,
+			outcome:   ask.OutcomeUnavailable,
 			ccsParams: []map[string]any{{"query": float64(42)}},
 		},
 		{
@@ -185,7 +185,7 @@ func TestToolCallArguments(t *testing.T) {
 			agent:     "rewards",
 			call:      call("c1", "get_points_balance", `not json at all`),
 			want:      parsedResult{Status: "ok", HasData: true},
-			outcome:   agent.OutcomeOK,
+			outcome:   ask.OutcomeOK,
 			ccsParams: []map[string]any{nil},
 		},
 		{
@@ -193,21 +193,21 @@ func TestToolCallArguments(t *testing.T) {
 			agent:   "rewards",
 			call:    call("c1", "transfer_points", `{"to":"bob"}`),
 			want:    parsedResult{Status: "unavailable", HasNote: true},
-			outcome: agent.OutcomeUnavailable,
+			outcome: ask.OutcomeUnavailable,
 		},
 		{
 			name:    "another agent's tool",
 			agent:   "rewards",
 			call:    call("c1", "get_account_profile", `{}`),
 			want:    parsedResult{Status: "unavailable", HasNote: true},
-			outcome: agent.OutcomeUnavailable,
+			outcome: ask.OutcomeUnavailable,
 		},
 		{
 			name:      "call without id or type",
 			agent:     "rewards",
 			call:      llms.ToolCall{FunctionCall: &llms.FunctionCall{Name: "get_tier", Arguments: `{}`}},
 			want:      parsedResult{Status: "ok", HasData: true},
-			outcome:   agent.OutcomeOK,
+			outcome:   ask.OutcomeOK,
 			ccsParams: []map[string]any{nil},
 		},
 	}
@@ -314,7 +314,7 @@ func (unreachable) Enrich(context.Context, ccs.EnricherRequest) (*ccs.RawRespons
 func TestInheritedContextReachesLLM(t *testing.T) {
 	h := newHarness(t, ccsdemo.Options{}, ccs.ClientConfig{})
 	m := &scriptedModel{text: "You have 12,450 points."}
-	req := agent.Question{Request: "and my tier?", Inherited: agent.Inherited{
+	req := ask.Question{Request: "and my tier?", Inherited: ask.Inherited{
 		Principal: ccsdemo.Alice, EpisodeID: "ep-9", TurnID: "turn-9",
 		Locale: "de-DE", Location: "Berlin", PriorContext: "The user asked about running shoe deals.",
 	}}

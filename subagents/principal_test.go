@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -38,7 +38,7 @@ func argsOf(tool string) string {
 // subAgentDefs returns the demo sub-agent definitions.
 func subAgentDefs(t *testing.T) []*definitions.Definition {
 	t.Helper()
-	set, err := definitions.Load("../agents")
+	set, err := definitions.Load("../demo")
 	if err != nil {
 		t.Fatalf("definitions.Load(../agents) = %v", err)
 	}
@@ -75,9 +75,9 @@ func TestWrongPrincipalIsSuppressed(t *testing.T) {
 				h.demo.Inject(tool.Enricher, ccsdemo.Fault{WrongPrincipal: true})
 				m := &scriptedModel{toolCalls: []llms.ToolCall{call("c1", tool.Name, argsOf(tool.Name))}}
 
-				reply, err := h.agent(def.ID, m, ccs.CheckOptions{}).Ask(t.Context(), agent.Question{
+				reply, err := h.agent(def.ID, m, ccs.CheckOptions{}).Ask(t.Context(), ask.Question{
 					Request:   "what do you have for me?",
-					Inherited: agent.Inherited{Principal: ccsdemo.Alice, TurnID: "turn-6"},
+					Inherited: ask.Inherited{Principal: ccsdemo.Alice, TurnID: "turn-6"},
 				})
 				if err != nil {
 					t.Fatalf("Ask() error = %v", err)
@@ -85,7 +85,7 @@ func TestWrongPrincipalIsSuppressed(t *testing.T) {
 				if diff := cmp.Diff([]string{unavailableResult}, m.toolResults("")); diff != "" {
 					t.Errorf("tool results (-want +got):\n%s", diff)
 				}
-				if reply.Outcome != agent.OutcomeUnavailable || len(reply.Components) != 0 {
+				if reply.Outcome != ask.OutcomeUnavailable || len(reply.Components) != 0 {
 					t.Errorf("Ask() = outcome %q, %d components; want unavailable, none", reply.Outcome, len(reply.Components))
 				}
 				transcript, logs := m.transcript(), h.logs.String()
@@ -153,7 +153,7 @@ func TestPrincipalOnEveryCall(t *testing.T) {
 		p     principal.Principal
 		def   *definitions.Definition
 		model *scriptedModel
-		reply agent.Answer
+		reply ask.Answer
 		err   error
 	}
 	var runs []*run
@@ -174,9 +174,9 @@ func TestPrincipalOnEveryCall(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Go(func() {
-			r.reply, r.err = agents[r.def.ID].Ask(t.Context(), agent.Question{
+			r.reply, r.err = agents[r.def.ID].Ask(t.Context(), ask.Question{
 				Request:   requestFor(r.p, r.def.ID),
-				Inherited: agent.Inherited{Principal: r.p, TurnID: "turn-" + string(r.p)},
+				Inherited: ask.Inherited{Principal: r.p, TurnID: "turn-" + string(r.p)},
 			})
 		})
 	}
@@ -204,7 +204,7 @@ func TestPrincipalOnEveryCall(t *testing.T) {
 			t.Errorf("Ask(%s, %s) error = %v", r.p, r.def.ID, r.err)
 			continue
 		}
-		if r.reply.Outcome != agent.OutcomeOK {
+		if r.reply.Outcome != ask.OutcomeOK {
 			t.Errorf("Ask(%s, %s).Outcome = %q, want ok", r.p, r.def.ID, r.reply.Outcome)
 		}
 		results := r.model.toolResults(requestFor(r.p, r.def.ID))
@@ -240,9 +240,9 @@ func requestFor(p principal.Principal, agentID string) string {
 func TestMissingPrincipal(t *testing.T) {
 	h := newHarness(t, ccsdemo.Options{}, ccs.ClientConfig{})
 	m := &scriptedModel{toolCalls: []llms.ToolCall{call("c1", "get_points_balance", "{}")}}
-	_, err := h.agent("rewards", m, ccs.CheckOptions{}).Ask(t.Context(), agent.Question{
+	_, err := h.agent("rewards", m, ccs.CheckOptions{}).Ask(t.Context(), ask.Question{
 		Request:   "how many points do i have",
-		Inherited: agent.Inherited{EpisodeID: "ep-1"},
+		Inherited: ask.Inherited{EpisodeID: "ep-1"},
 	})
 	if !errors.Is(err, subagents.ErrNoPrincipal) {
 		t.Errorf("Ask() error = %v, want %v", err, subagents.ErrNoPrincipal)

@@ -15,7 +15,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -121,9 +121,9 @@ func TestPrincipalProperty(t *testing.T) {
 		es.set(body)
 
 		m := &scriptedModel{toolCalls: []llms.ToolCall{profileCall}}
-		reply, err := h.agentWith("support", m, client, ccs.CheckOptions{}).Ask(t.Context(), agent.Question{
+		reply, err := h.agentWith("support", m, client, ccs.CheckOptions{}).Ask(t.Context(), ask.Question{
 			Request:   "what email is on my account?",
-			Inherited: agent.Inherited{Principal: principal.Principal(caller)},
+			Inherited: ask.Inherited{Principal: principal.Principal(caller)},
 		})
 		where := fmt.Sprintf("run %d: caller %q, envelope %s", i, caller, body)
 		if err != nil {
@@ -155,7 +155,7 @@ func TestPrincipalProperty(t *testing.T) {
 			if leaked {
 				t.Errorf("%s: another principal's payload reached the LLM", where)
 			}
-			if results[0] != unavailableResult || reply.Outcome != agent.OutcomeUnavailable || len(reply.Components) != 0 {
+			if results[0] != unavailableResult || reply.Outcome != ask.OutcomeUnavailable || len(reply.Components) != 0 {
 				t.Errorf("%s: result %s, outcome %q, %d components; want suppressed", where, results[0], reply.Outcome, len(reply.Components))
 			}
 		case valid:
@@ -164,7 +164,7 @@ func TestPrincipalProperty(t *testing.T) {
 				t.Errorf("%s: valid envelope not delivered (outcome %q, result %s)", where, reply.Outcome, results[0])
 			}
 		default:
-			if leaked || results[0] != unavailableResult || reply.Outcome != agent.OutcomeUnavailable {
+			if leaked || results[0] != unavailableResult || reply.Outcome != ask.OutcomeUnavailable {
 				t.Errorf("%s: unusable envelope gave result %s, outcome %q", where, results[0], reply.Outcome)
 			}
 		}
@@ -204,7 +204,7 @@ func FuzzToolWrapper(f *testing.F) {
 	f.Add([]byte(``))
 	f.Add([]byte(`[{"principal":"alice"}]`))
 
-	set, err := definitions.Load("../agents")
+	set, err := definitions.Load("../demo")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func FuzzToolWrapper(f *testing.F) {
 	}
 	reader := sdkmetric.NewManualReader()
 	opts := []subagents.Option{
-		subagents.WithTelemetry(agent.Telemetry{
+		subagents.WithTelemetry(ask.Telemetry{
 			Meters: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		}),

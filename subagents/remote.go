@@ -18,7 +18,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/principal"
 )
@@ -86,10 +86,10 @@ func NewRemote(cfg RemoteConfig, opts ...Option) (*Remote, error) {
 // or rejected (or wants input that a sub-agent call cannot give) is an error, as is any
 // transport or protocol failure: an Axis 1 failure for the orchestrator to acknowledge. A
 // completed task whose metadata.outcome is "degraded" is a partial answer.
-func (r *Remote) Ask(ctx context.Context, req agent.Question) (agent.Answer, error) {
+func (r *Remote) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 	p := req.Inherited.Principal
 	if p == "" {
-		return agent.Answer{}, ErrNoPrincipal
+		return ask.Answer{}, ErrNoPrincipal
 	}
 	ctx, span := r.opts.Tracers.Tracer(tracerName).Start(ctx, "a2a "+r.def.ID, trace.WithAttributes(
 		attribute.String("switchboard.agent_id", r.def.ID),
@@ -105,7 +105,7 @@ func (r *Remote) Ask(ctx context.Context, req agent.Question) (agent.Answer, err
 	return reply, err
 }
 
-func (r *Remote) ask(ctx context.Context, req agent.Question) (agent.Answer, error) {
+func (r *Remote) ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 	in := req.Inherited
 	meta := map[string]any{"principal": string(in.Principal)}
 	for k, v := range map[string]string{"locale": in.Locale, "location": in.Location, "prior_context": in.PriorContext} {
@@ -138,7 +138,7 @@ func (r *Remote) ask(ctx context.Context, req agent.Question) (agent.Answer, err
 		if ctx.Err() != nil && taskID != "" {
 			r.cancelRemote(ctx, in.Principal, taskID)
 		}
-		return agent.Answer{}, err
+		return ask.Answer{}, err
 	}
 	return replyOf(res)
 }
@@ -164,25 +164,25 @@ func (r *Remote) cancelRemote(ctx context.Context, p principal.Principal, taskID
 const cancelTimeout = 3 * time.Second
 
 // replyOf reads the answer out of a finished task or a message.
-func replyOf(res a2aResult) (agent.Answer, error) {
+func replyOf(res a2aResult) (ask.Answer, error) {
 	switch res.Kind {
 	case "message":
 	case "task":
 		if s := res.Status.State; s != "completed" {
-			return agent.Answer{}, fmt.Errorf("%w: task ended %s", ErrRemoteTask, s)
+			return ask.Answer{}, fmt.Errorf("%w: task ended %s", ErrRemoteTask, s)
 		}
 	default:
-		return agent.Answer{}, fmt.Errorf("%w: result of kind %q", ErrRemote, res.Kind)
+		return ask.Answer{}, fmt.Errorf("%w: result of kind %q", ErrRemote, res.Kind)
 	}
 	text := res.text()
 	if text == "" {
-		return agent.Answer{}, fmt.Errorf("%w: completed without an answer", ErrRemoteTask)
+		return ask.Answer{}, fmt.Errorf("%w: completed without an answer", ErrRemoteTask)
 	}
-	outcome := agent.OutcomeOK
+	outcome := ask.OutcomeOK
 	if o, _ := res.Metadata["outcome"].(string); o == "degraded" {
-		outcome = agent.OutcomePartial
+		outcome = ask.OutcomePartial
 	}
-	return agent.Answer{Text: text, Outcome: outcome}, nil
+	return ask.Answer{Text: text, Outcome: outcome}, nil
 }
 
 // terminal reports whether a task state ends polling: every state but submitted and working
@@ -236,7 +236,7 @@ func decodeAnswer(data []byte, id, method string) (a2aResult, error) {
 // messageID is the A2A messageId of one dispatch, which the remote agent uses as its
 // idempotency key: the same turn asking the same agent the same thing again (a retry) gets the
 // same task instead of a second one. Outside a turn it is random.
-func messageID(in agent.Inherited, agentID, request string) string {
+func messageID(in ask.Inherited, agentID, request string) string {
 	if in.TurnID == "" {
 		var b [16]byte
 		_, _ = rand.Read(b[:])

@@ -16,7 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/principal"
 )
@@ -100,9 +100,9 @@ func newTestRemote(t *testing.T, url string, mutate func(*RemoteConfig)) *Remote
 	return r
 }
 
-var aliceAsks = agent.Question{
+var aliceAsks = ask.Question{
 	Request: "is my flight delayed?",
-	Inherited: agent.Inherited{Principal: "alice", EpisodeID: "ep_1", TurnID: "turn_1", Locale: "en-GB",
+	Inherited: ask.Inherited{Principal: "alice", EpisodeID: "ep_1", TurnID: "turn_1", Locale: "en-GB",
 		Location: "Lisbon", PriorContext: "They asked about offers."},
 }
 
@@ -116,7 +116,7 @@ func TestRemoteSendsTheInheritedContext(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Ask() error = %v", err)
 	}
-	if diff := cmp.Diff(agent.Answer{Text: "UA 212 is on time.", Outcome: agent.OutcomeOK}, got, ignoreBusy); diff != "" {
+	if diff := cmp.Diff(ask.Answer{Text: "UA 212 is on time.", Outcome: ask.OutcomeOK}, got, ignoreBusy); diff != "" {
 		t.Errorf("Ask() reply (-want +got):\n%s", diff)
 	}
 	calls := f.recorded()
@@ -152,29 +152,29 @@ func TestRemoteSendsTheInheritedContext(t *testing.T) {
 	}
 }
 
-var ignoreBusy = cmp.Transformer("busy", func(r agent.Answer) agent.Answer { r.Busy = 0; return r })
+var ignoreBusy = cmp.Transformer("busy", func(r ask.Answer) ask.Answer { r.Busy = 0; return r })
 
 func TestRemoteAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		results []string // answered in order; the last repeats
-		want    agent.Answer
+		want    ask.Answer
 		wantErr error
 	}{
 		{
 			name:    "degraded task is partial",
 			results: []string{`{"kind":"task","id":"t","status":{"state":"completed"},"metadata":{"outcome":"degraded"},"artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":"Only part of it."}]}]}`},
-			want:    agent.Answer{Text: "Only part of it.", Outcome: agent.OutcomePartial},
+			want:    ask.Answer{Text: "Only part of it.", Outcome: ask.OutcomePartial},
 		},
 		{
 			name:    "message result",
 			results: []string{`{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"Hello"},{"kind":"data","data":{}},{"kind":"text","text":"there"}]}`},
-			want:    agent.Answer{Text: "Hello\nthere", Outcome: agent.OutcomeOK},
+			want:    ask.Answer{Text: "Hello\nthere", Outcome: ask.OutcomeOK},
 		},
 		{
 			name:    "status message when no artifact",
 			results: []string{`{"kind":"task","id":"t","status":{"state":"completed","message":{"kind":"message","messageId":"s","role":"agent","parts":[{"kind":"text","text":"Done."}]}}}`},
-			want:    agent.Answer{Text: "Done.", Outcome: agent.OutcomeOK},
+			want:    ask.Answer{Text: "Done.", Outcome: ask.OutcomeOK},
 		},
 		{
 			name: "still working, then polled to completion",
@@ -183,7 +183,7 @@ func TestRemoteAnswers(t *testing.T) {
 				`{"kind":"task","id":"t9","status":{"state":"submitted"}}`,
 				`{"kind":"task","id":"t9","status":{"state":"completed"},"artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":"Finally."}]}]}`,
 			},
-			want: agent.Answer{Text: "Finally.", Outcome: agent.OutcomeOK},
+			want: ask.Answer{Text: "Finally.", Outcome: ask.OutcomeOK},
 		},
 		{name: "failed", results: []string{`{"kind":"task","id":"t","status":{"state":"failed"}}`}, wantErr: ErrRemoteTask},
 		{name: "canceled", results: []string{`{"kind":"task","id":"t","status":{"state":"canceled"}}`}, wantErr: ErrRemoteTask},

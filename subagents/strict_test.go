@@ -9,7 +9,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 )
@@ -41,14 +41,14 @@ func TestHostileEnvelopesAreSuppressed(t *testing.T) {
 			h := newHarness(t, ccsdemo.Options{}, ccs.ClientConfig{})
 			m := &scriptedModel{toolCalls: []llms.ToolCall{call("c1", "get_points_balance", "{}")}}
 			a := h.agentWith("rewards", m, client, ccs.CheckOptions{})
-			reply, err := a.Ask(t.Context(), agent.Question{Request: "my points", Inherited: agent.Inherited{Principal: ccsdemo.Alice, TurnID: "t"}})
+			reply, err := a.Ask(t.Context(), ask.Question{Request: "my points", Inherited: ask.Inherited{Principal: ccsdemo.Alice, TurnID: "t"}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if results := m.toolResults(""); len(results) != 1 || results[0] != unavailableResult {
 				t.Errorf("tool results = %q, want the unavailable note only", results)
 			}
-			if reply.Outcome != agent.OutcomeUnavailable {
+			if reply.Outcome != ask.OutcomeUnavailable {
 				t.Errorf("outcome = %q, want unavailable", reply.Outcome)
 			}
 			counted := h.counter(mismatchMetric)["consumer=switchboard"] == 1
@@ -72,7 +72,7 @@ func TestCancelledCallCountsAsCancelled(t *testing.T) {
 		}
 		cancel()
 	}()
-	_, _ = a.Ask(ctx, agent.Question{Request: "my points", Inherited: agent.Inherited{Principal: ccsdemo.Alice, TurnID: "t"}})
+	_, _ = a.Ask(ctx, ask.Question{Request: "my points", Inherited: ask.Inherited{Principal: ccsdemo.Alice, TurnID: "t"}})
 	got := h.counter("switchboard_ccs_failures_total")
 	if got["enricher=points.balance,reason=cancelled"] != 1 || got["enricher=points.balance,reason=timeout"] != 0 {
 		t.Errorf("ccs failures = %v, want one cancelled and no timeout", got)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/subagents"
@@ -31,9 +31,9 @@ func TestHangEndsAtInvocationDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), deadline)
 	defer cancel()
 	start := time.Now()
-	_, err := a.Ask(ctx, agent.Question{
+	_, err := a.Ask(ctx, ask.Question{
 		Request:   "how many points do i have",
-		Inherited: agent.Inherited{Principal: ccsdemo.Alice},
+		Inherited: ask.Inherited{Principal: ccsdemo.Alice},
 	})
 	elapsed := time.Since(start)
 
@@ -61,15 +61,15 @@ func TestHangEndsAtClientTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	start := time.Now()
-	reply, err := a.Ask(ctx, agent.Question{
+	reply, err := a.Ask(ctx, ask.Question{
 		Request:   "how many points do i have",
-		Inherited: agent.Inherited{Principal: ccsdemo.Alice},
+		Inherited: ask.Inherited{Principal: ccsdemo.Alice},
 	})
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatalf("Ask() error = %v", err)
 	}
-	if reply.Outcome != agent.OutcomeUnavailable {
+	if reply.Outcome != ask.OutcomeUnavailable {
 		t.Errorf("Ask().Outcome = %q, want unavailable", reply.Outcome)
 	}
 	if got := m.toolResults(""); len(got) != 1 || got[0] != unavailableResult {

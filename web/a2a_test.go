@@ -17,9 +17,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/agent"
-	"github.com/switchboard-ai/switchboard/agents"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/demo"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline"
 	"github.com/switchboard-ai/switchboard/internal/store"
 	"github.com/switchboard-ai/switchboard/orchestrator"
@@ -55,31 +55,31 @@ func newA2AHarness(t testing.TB, edit func(*Config)) *a2aHarness {
 // newHarnessWithModel is newA2AHarness with model as the orchestrator's LLM.
 func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *a2aHarness {
 	t.Helper()
-	defs, err := definitions.LoadFS(agents.FS, ".")
+	defs, err := definitions.LoadFS(demo.Agents, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	orcDef, _ := defs.Get("concierge")
 	h := &a2aHarness{}
-	answer := func(event, text string, hangs bool) orchestrator.SubAgent {
-		return orchestrator.SubAgentFunc(func(ctx context.Context, q orchestrator.Question) (orchestrator.Answer, error) {
+	answer := func(event, text string, hangs bool) ask.Agent {
+		return ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
 			q.Emit(event, nil)
 			if hangs && h.hang.Load() {
 				<-ctx.Done()
-				return orchestrator.Answer{}, ctx.Err()
+				return ask.Answer{}, ctx.Err()
 			}
-			return orchestrator.Answer{Text: text, Outcome: orchestrator.OutcomeOK}, nil
+			return ask.Answer{Text: text, Outcome: ask.OutcomeOK}, nil
 		})
 	}
 	orc, err := orchestrator.New(orchestrator.Config{
 		Definition: orcDef, SubAgents: defs.SubAgents(orcDef), Model: model,
-		Runtimes: map[string]orchestrator.SubAgent{
+		Runtimes: map[string]ask.Agent{
 			"shop":    answer("searching_offers", "There are 2 offers on running shoes: 20% off Trail X.", false),
 			"rewards": answer("looking_up_points_balance", "The member has 1,250 points.", true),
 			"support": answer("looking_up_orders", "Order 1 shipped.", false),
 			"travel":  answer("loading_trips", "A trip to Lisbon on Friday.", false),
 		},
-	}, orchestrator.WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
+	}, orchestrator.WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
 	if err != nil {
 		t.Fatal(err)
 	}

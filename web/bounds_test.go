@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-ai/switchboard/agent"
-	"github.com/switchboard-ai/switchboard/agents"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/demo"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline"
 	"github.com/switchboard-ai/switchboard/internal/store"
 	"github.com/switchboard-ai/switchboard/orchestrator"
@@ -34,19 +34,19 @@ const answerWait = 15 * time.Second
 // does, over the demo definitions with sub-agents that answer at once.
 func newBoundedServer(t *testing.T, edit func(*Config)) *httptest.Server {
 	t.Helper()
-	defs, err := definitions.LoadFS(agents.FS, ".")
+	defs, err := definitions.LoadFS(demo.Agents, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	orcDef, _ := defs.Get("concierge")
-	runtimes := map[string]orchestrator.SubAgent{}
+	runtimes := map[string]ask.Agent{}
 	for _, d := range defs.SubAgents(orcDef) {
-		runtimes[d.ID] = orchestrator.SubAgentFunc(func(context.Context, orchestrator.Question) (orchestrator.Answer, error) {
-			return orchestrator.Answer{Text: "An answer.", Outcome: orchestrator.OutcomeOK}, nil
+		runtimes[d.ID] = ask.Func(func(context.Context, ask.Question) (ask.Answer, error) {
+			return ask.Answer{Text: "An answer.", Outcome: ask.OutcomeOK}, nil
 		})
 	}
 	orc, err := orchestrator.New(orchestrator.Config{Definition: orcDef, SubAgents: defs.SubAgents(orcDef), Model: offline.New(), Runtimes: runtimes},
-		orchestrator.WithTelemetry(agent.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
+		orchestrator.WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/switchboard-ai/switchboard/agents"
+	"github.com/switchboard-ai/switchboard/demo"
 )
 
 // defaultAgentsDir is --agents' default. When it does not exist, every command uses the demo
@@ -18,7 +18,7 @@ const defaultAgentsDir = "./agents"
 func agentsSource(dir string) (folder string, fsys fs.FS, builtIn bool) {
 	if dir == defaultAgentsDir {
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-			return ".", agents.FS, true
+			return ".", demo.Agents, true
 		}
 	}
 	return dir, nil, false

@@ -198,7 +198,7 @@ func TestKill9Recovery(t *testing.T) {
 	}
 	addr := ln.Addr().String() // the restart listens here again: same instance id
 	ln.Close()
-	args := []string{"--config", config, "--agents", "../../agents", "--dev"}
+	args := []string{"--config", config, "--agents", "../../demo", "--dev"}
 
 	srv := startChild(ctx, t, addr, args...)
 	slow := map[string]map[string]string{}
@@ -341,7 +341,7 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 	if err := os.WriteFile(config, []byte("store: {driver: memory}\nccs: {url: embedded, timeout: 60s}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv := startChild(ctx, t, addr, "--config", config, "--agents", "../../agents", "--dev")
+	srv := startChild(ctx, t, addr, "--config", config, "--agents", "../../demo", "--dev")
 	var tok struct{ Token string }
 	if code := srv.do(ctx, t, http.MethodPost, "/v1/dev/token", "", map[string]string{"sub": "alice"}, &tok); code != http.StatusOK {
 		t.Fatalf("dev token = %d", code)

@@ -28,7 +28,7 @@ func TestValidate(t *testing.T) {
 		wantCode int
 		want     []string
 	}{
-		{"demo agents", "../../agents", 0, []string{"definitions OK"}},
+		{"demo agents", "../../demo", 0, []string{"definitions OK"}},
 		{"broken", "../../definitions/testdata/broken", 1, []string{
 			"b_shop.yaml:", "c_copy.yaml:", "d_nodesc.yaml:", // duplicate id, unknown sub-agent, missing description
 		}},
@@ -102,7 +102,7 @@ func TestEvalCommandLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			args := append([]string{"eval", "--dataset", "../../evals/datasets/no-route.yaml"}, tc.args...)
+			args := append([]string{"eval", "--dataset", "../../evals/testdata/datasets/no-route.yaml"}, tc.args...)
 			code := run(t.Context(), args, &out, &errOut, envMap(nil))
 			if code != tc.wantCode || !strings.Contains(errOut.String(), tc.want) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut.String(), tc.wantCode, tc.want)
@@ -120,8 +120,8 @@ func TestEvalJudgeThatAlwaysFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	code := run(t.Context(), []string{"eval", "--config", cfg, "--dataset", "../../evals/datasets/no-route.yaml",
-		"--agents", "../../agents", "--no-coverage-gate", "--judge-model", "judge"}, &out, &errOut, envMap(map[string]string{"JUDGE_KEY": "k"}))
+	code := run(t.Context(), []string{"eval", "--config", cfg, "--dataset", "../../evals/testdata/datasets/no-route.yaml",
+		"--agents", "../../demo", "--no-coverage-gate", "--judge-model", "judge"}, &out, &errOut, envMap(map[string]string{"JUDGE_KEY": "k"}))
 	if code != 1 || !strings.Contains(errOut.String(), `judge model "judge" failed`) {
 		t.Errorf("exit %d, stderr %q; want 1 and the judge named", code, errOut.String())
 	}
@@ -189,7 +189,7 @@ func TestServeWithRemoteCCSDemo(t *testing.T) {
 	served := make(chan error, 1)
 	var serveErr bytes.Buffer
 	go func() {
-		served <- serve(ctx, serveFlags{addr: "127.0.0.1:0", agents: "../../agents"}, &bytes.Buffer{}, &serveErr, environ, ready)
+		served <- serve(ctx, serveFlags{addr: "127.0.0.1:0", agents: "../../demo"}, &bytes.Buffer{}, &serveErr, environ, ready)
 	}()
 	var addr string
 	select {
@@ -265,7 +265,7 @@ func waitHTTP(t *testing.T, url string) {
 func TestValidateWarns(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"concierge.yaml", "shop.yaml", "rewards.yaml", "support.yaml", "travel.yaml"} {
-		b, err := os.ReadFile(filepath.Join("../../agents", name))
+		b, err := os.ReadFile(filepath.Join("../../demo", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,7 +21,7 @@ func TestServeMetricsOnItsOwnListener(t *testing.T) {
 	served := make(chan error, 1)
 	var serveErr bytes.Buffer
 	go func() {
-		served <- serve(ctx, serveFlags{addr: "127.0.0.1:0", metricsAddr: metricsAddr, agents: "../../agents"}, &bytes.Buffer{}, &serveErr, environ, ready)
+		served <- serve(ctx, serveFlags{addr: "127.0.0.1:0", metricsAddr: metricsAddr, agents: "../../demo"}, &bytes.Buffer{}, &serveErr, environ, ready)
 	}()
 	var addr string
 	select {

@@ -1,5 +1,5 @@
-// Package archtest keeps the dependency arrows of DESIGN.md §1 true: each package may import
-// only the in-repo packages listed for it.
+// Package archtest keeps the dependency arrows of docs/architecture.md true: each package may
+// import only the in-repo packages listed for it.
 package archtest
 
 import (
@@ -16,17 +16,16 @@ const module = "github.com/switchboard-ai/switchboard"
 var allowed = map[string][]string{
 	"definitions": {},
 	"principal":   {},
-	// agent is the sub-agent contract both sides share (a leaf beside principal, which it
-	// names); DESIGN.md §1 had the orchestrator define it, which made subagents need an adapter.
-	"agent":        {"principal"},
-	"agents":       {},
+	// ask is the sub-agent contract both sides share: a leaf beside principal, which it names.
+	"ask":          {"principal"},
+	"demo":         {},
 	"ccs":          {"principal"},
 	"ccs/ccsdemo":  {"ccs", "principal"},
 	"stream":       {"definitions"},
-	"orchestrator": {"definitions", "stream", "principal", "agent"},
-	"subagents":    {"definitions", "ccs", "principal", "stream", "agent"},
-	// evals reads turn events through stream and parses fault kinds with ccsdemo; DESIGN.md §1 lists the rest.
-	"evals": {"orchestrator", "subagents", "definitions", "ccs", "ccs/ccsdemo", "stream", "principal", "agent"},
+	"orchestrator": {"definitions", "stream", "principal", "ask"},
+	"subagents":    {"definitions", "ccs", "principal", "stream", "ask"},
+	// evals reads turn events through stream and parses fault kinds with ccsdemo.
+	"evals": {"orchestrator", "subagents", "definitions", "ccs", "ccs/ccsdemo", "stream", "principal", "ask"},
 	"web":   {"orchestrator", "stream", "principal", "definitions"},
 }
 
@@ -57,7 +56,7 @@ func TestDependencyArrows(t *testing.T) {
 			}
 			dep := strings.TrimPrefix(imp, module+"/")
 			if !slices.Contains(rules, dep) {
-				t.Errorf("%s imports %s; DESIGN.md §1 allows only %v", rel, dep, rules)
+				t.Errorf("%s imports %s; docs/architecture.md allows only %v", rel, dep, rules)
 			}
 		}
 		for _, imp := range p.Imports {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/switchboard-ai/switchboard/agent"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -94,7 +94,7 @@ func (m *resilientModel) generate(ctx context.Context, messages []llms.MessageCo
 		if err == nil {
 			resp = normalize(resp)
 			if resp != nil && len(resp.Choices) > 0 {
-				t := agent.TokensOf(resp)
+				t := ask.TokensOf(resp)
 				*u = Usage{InputTokens: t.Input, OutputTokens: t.Output, TotalTokens: t.Total, Attempts: u.Attempts}
 			}
 			return resp, nil

@@ -31,7 +31,7 @@ import (
 	"time"
 
 	"github.com/switchboard-ai/switchboard"
-	"github.com/switchboard-ai/switchboard/agents"
+	"github.com/switchboard-ai/switchboard/demo"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -115,7 +115,7 @@ func runInProcess(ctx context.Context, o options, driver string, stdout, stderr 
 	cfg := config.Default()
 	cfg.Store.Driver, cfg.Store.DSN = driver, filepath.Join(dir, "load.db")
 	cfg.Auth.HS256Secret = "loadtest-secret-loadtest-secret-loadtest"
-	sb, err := switchboard.New(ctx, switchboard.Options{Config: &cfg, AgentsFS: agents.FS, Logger: slog.New(slog.DiscardHandler), ShutdownGrace: 30 * time.Second})
+	sb, err := switchboard.New(ctx, switchboard.Options{Config: &cfg, AgentsFS: demo.Agents, Logger: slog.New(slog.DiscardHandler), ShutdownGrace: 30 * time.Second})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 )
 
@@ -18,9 +19,9 @@ func TestCloneDecisionMatchesJSON(t *testing.T) {
 		{},
 		{IntentCount: 4, Cap: 3, CapBehaviour: "over", Invoked: []string{"shop", "rewards", "travel"}, Dropped: []string{"ask_support"},
 			Agents: []orchestrator.AgentOutcome{
-				{Agent: "shop", Outcome: orchestrator.OutcomeOK, Started: started, Latency: 1234567891},
-				{Agent: "rewards", Outcome: orchestrator.OutcomeTimeout, Started: started.Add(time.Nanosecond), Latency: 3 * time.Nanosecond},
-				{Agent: "travel", Outcome: orchestrator.OutcomeCancelled, Started: started.UTC(), Latency: 8*time.Second + 1},
+				{Agent: "shop", Outcome: ask.OutcomeOK, Started: started, Latency: 1234567891},
+				{Agent: "rewards", Outcome: ask.OutcomeTimeout, Started: started.Add(time.Nanosecond), Latency: 3 * time.Nanosecond},
+				{Agent: "travel", Outcome: ask.OutcomeCancelled, Started: started.UTC(), Latency: 8*time.Second + 1},
 			}},
 		{Invoked: []string{}, Dropped: []string{}, Agents: []orchestrator.AgentOutcome{}},
 	} {

@@ -8,7 +8,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"gopkg.in/yaml.v3"
 
-	"github.com/switchboard-ai/switchboard/agents"
+	"github.com/switchboard-ai/switchboard/demo"
 )
 
 // The agents below are invented for the tests, in the shape the orchestrator gives them to
@@ -163,13 +163,13 @@ var rewardsTools = []llms.Tool{
 // demoAgents returns the sub-agents of the demo's definitions (package agents).
 func demoAgents(t *testing.T) []agentFixture {
 	t.Helper()
-	files, err := fs.Glob(agents.FS, "*.yaml")
+	files, err := fs.Glob(demo.Agents, "*.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []agentFixture
 	for _, f := range files {
-		b, err := fs.ReadFile(agents.FS, f)
+		b, err := fs.ReadFile(demo.Agents, f)
 		if err != nil {
 			t.Fatal(err)
 		}

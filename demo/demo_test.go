@@ -1,4 +1,4 @@
-package agents_test
+package demo_test
 
 import (
 	"testing"
@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/switchboard-ai/switchboard/agents"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/demo"
 )
 
 // demoTool is one row of the demo verticals' table that the CCS fixtures, the evals and the
@@ -19,9 +19,9 @@ type demoTool struct {
 }
 
 func TestEmbeddedDemoAgents(t *testing.T) {
-	set, err := definitions.LoadFS(agents.FS, ".")
+	set, err := definitions.LoadFS(demo.Agents, ".")
 	if err != nil {
-		t.Fatalf("LoadFS(agents.FS) error:\n%v", err)
+		t.Fatalf("LoadFS(demo.Agents) error:\n%v", err)
 	}
 	want := map[string][]demoTool{
 		"shop": {

@@ -1,8 +1,8 @@
-// Package agent is what the orchestrator and the sub-agents it asks share: the ask contract
+// Package ask is the contract between the orchestrator and the sub-agents it asks:
 // (a [Question] in, an [Answer] out), the [Outcome] of one invocation, and how to read a
 // model's response (its tool calls, its text, its token usage). It is a leaf: the orchestrator
-// defines nothing of its own for it, and the sub-agent runtime implements [SubAgent] directly.
-package agent
+// defines nothing of its own for it, and the sub-agent runtime implements [Agent] directly.
+package ask
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 	"github.com/switchboard-ai/switchboard/principal"
 )
 
-// SubAgent answers the orchestrator's ask_<id> calls for one bound definition.
-type SubAgent interface {
+// Agent answers the orchestrator's ask_<id> calls for one bound definition.
+type Agent interface {
 	// Ask runs the sub-agent for one question. A returned error is an Axis 1 failure: the
 	// orchestrator reports the sub-agent as unavailable and never shows the error.
 	Ask(ctx context.Context, q Question) (Answer, error)
 }
 
-// Func adapts a function to [SubAgent].
+// Func adapts a function to [Agent].
 type Func func(ctx context.Context, q Question) (Answer, error)
 
 // Ask calls f.
