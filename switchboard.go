@@ -27,6 +27,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
+	"github.com/switchboard-ai/switchboard/internal/assembly"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 	"github.com/switchboard-ai/switchboard/orchestrator"
@@ -104,7 +105,7 @@ type Parts struct {
 
 // Server is an assembled switchboard service.
 type Server struct {
-	app     *assembly
+	app     *assembly.App
 	handler http.Handler
 	grace   time.Duration
 }
@@ -127,8 +128,11 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Agents == "" {
 		opts.Agents = "."
 	}
-	opts.Config = &cfg
-	a, err := assemble(ctx, opts)
+	a, err := assembly.New(ctx, assembly.Input{
+		Agents: opts.Agents, AgentsFS: opts.AgentsFS, Config: &cfg, Models: opts.Models,
+		CCSTransport: opts.CCSTransport, TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider,
+		Metrics: opts.Metrics, Logger: opts.Logger, Version: opts.Version, A2ACredential: opts.A2ACredential,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +144,8 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithCancelCause(r.Context())
 		defer cancel(nil)
-		stop := context.AfterFunc(a.closing, func() { cancel(context.Cause(a.closing)) })
+		closing := a.Closing()
+		stop := context.AfterFunc(closing, func() { cancel(context.Cause(closing)) })
 		defer stop()
 		a.Handler.ServeHTTP(w, r.WithContext(ctx))
 	})
@@ -150,7 +155,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 // Parts returns the assembled parts; see [Parts].
 func (s *Server) Parts() Parts {
 	return Parts{
-		Service: s.app.Service, Hub: s.app.Hub, Orchestrator: s.app.current.Load().orc,
+		Service: s.app.Service, Hub: s.app.Hub, Orchestrator: s.app.Current(),
 		DemoCCS: s.app.Demo, Providers: s.app.Providers,
 	}
 }
@@ -192,8 +197,8 @@ func (s *Server) Close(ctx context.Context) error {
 // nothing, so requests still in flight keep working. Run it while your http.Server shuts
 // down, then call Close.
 func (s *Server) Drain(ctx context.Context) {
-	s.app.stopStreams(web.ErrShuttingDown)
-	_ = s.app.routes.WaitStreams(ctx) // they end at once; their goroutines only finish up
+	s.app.StopStreams(web.ErrShuttingDown)
+	_ = s.app.WaitStreams(ctx) // they end at once; their goroutines only finish up
 	wait, cancel := context.WithTimeout(ctx, s.grace)
 	defer cancel()
 	if err := s.app.Service.Wait(wait); err != nil {

@@ -1,0 +1,401 @@
+package assembly
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/metric"
+
+	"github.com/switchboard-ai/switchboard/ask"
+	"github.com/switchboard-ai/switchboard/ccs"
+	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
+	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/llm"
+	"github.com/switchboard-ai/switchboard/internal/store"
+	"github.com/switchboard-ai/switchboard/internal/telemetry"
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+	"github.com/switchboard-ai/switchboard/web"
+)
+
+// App is the service wired from its configuration: definitions, models, the CCS client
+// (embedded demo or remote), sub-agent runtimes injected into the orchestrator, the store,
+// the turn service and the HTTP routes. [Server] adds the lifecycle around it.
+type App struct {
+	// Definitions and Orchestrator are the set loaded at start; after a [Server.Reload], turns
+	// use the new set (Service.Orchestrator).
+	Definitions  *definitions.Set
+	Orchestrator *orchestrator.Orchestrator
+	Service      *orchestrator.Service
+	Hub          *stream.Hub
+	Handler      http.Handler
+	// Demo is the embedded demo CCS, nil when the CCS is remote.
+	Demo *ccsdemo.Server
+	// DevSigner mints dev tokens; nil unless auth mode is dev.
+	DevSigner *principal.DevSigner
+	// Providers describes the configured models, without keys, for /readyz.
+	Providers []llm.ProviderInfo
+
+	binder  *binder
+	current atomic.Pointer[boundAgents] // the set new turns start with
+	reloads reloadStatus
+	// reloadMu serialises reloads; reloadCount counts them by result.
+	reloadMu    sync.Mutex
+	reloadCount metric.Int64Counter
+	closers     []func() error
+	routes      *web.Handler // Handler, for what only web's own type offers
+	closing     context.Context
+	stopStreams context.CancelCauseFunc
+	log         *slog.Logger
+	sweeper     *staleSweeper // nil when the store cannot abandon turns
+}
+
+// New wires the service from o, which the root package completed: o.Config and o.Agents are set.
+// Close releases what it opened.
+func New(ctx context.Context, o Input) (_ *App, err error) {
+	cfg := *o.Config
+	tel := ask.Telemetry{Tracers: o.TracerProvider, Meters: o.MeterProvider, Logger: o.Logger}.OrDefaults()
+	o.TracerProvider, o.MeterProvider, o.Logger = tel.Tracers, tel.Meters, tel.Logger
+	a := &App{log: o.Logger}
+	// Open event streams end with closing, so that an http.Server's Shutdown, which waits for
+	// every handler, can return, and detached streams (which it does not wait for) end too.
+	a.closing, a.stopStreams = context.WithCancelCause(context.WithoutCancel(ctx))
+	if c := cfg.A2A; c.CredentialEnv != "" && c.Credential == "" {
+		o.Logger.Warn("a2a.credential_env names an unset variable: calls to remote (a2a_url) sub-agents carry no service credential"+
+			" (in dev mode, a dev token for the turn's user)", "env", c.CredentialEnv)
+	}
+	defer func() {
+		if err != nil {
+			_ = a.Close()
+		}
+	}()
+
+	usage, err := newLLMUsage(o.MeterProvider, cfg.Models)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record))
+	if err != nil {
+		return nil, err
+	}
+	a.Providers = reg.Describe()
+	for i, p := range a.Providers {
+		if _, ok := o.Models[p.Alias]; ok {
+			a.Providers[i] = llm.ProviderInfo{Alias: p.Alias, Provider: "supplied by the embedding program"}
+		}
+	}
+	models := func(alias string) (llmModel, error) {
+		if m, ok := o.Models[alias]; ok {
+			return m, nil
+		}
+		return reg.Model(alias)
+	}
+	enricher, err := a.ccsClient(cfg.CCS, o.CCSTransport, o)
+	if err != nil {
+		return nil, err
+	}
+	// Typed payloads for the demo's own enrichers, when the demo answers; every other
+	// (domain type, enricher) pair reaches the models as the JSON its CCS sent.
+	registry := ccs.NewRegistry()
+	if a.Demo != nil {
+		if err := ccsdemo.Register(registry); err != nil {
+			return nil, err
+		}
+	}
+	check := ccs.CheckOptions{}
+	if cfg.CCS.SigningKey != "" {
+		check.SigningKey = []byte(cfg.CCS.SigningKey)
+	}
+	a.binder = &binder{
+		cfg: cfg, opts: o, models: models, enricher: enricher, registry: registry, check: check,
+		credential: a.remoteCredential(o.A2ACredential, cfg.A2A),
+	}
+	b, err := a.binder.load()
+	if err != nil {
+		return nil, err
+	}
+	a.Definitions, a.Orchestrator = b.defs, b.orc
+	a.current.Store(b)
+	a.reloads.succeeded(len(b.defs.All()))
+	if a.reloadCount, err = newReloadCounter(o.MeterProvider); err != nil {
+		return nil, err
+	}
+	orc := b.orc
+
+	st, err := a.openStore(ctx, cfg.Store, store.WithInstance(cfg.Instance.ID))
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := st.(recoverer); ok {
+		// Ends the turns a process that died (this one before a restart, another replica) left
+		// running, which followers and cancels would otherwise wait on forever.
+		heartbeat, lease := cmp.Or(cfg.Instance.Heartbeat, defaultHeartbeat), cmp.Or(cfg.Instance.Lease, defaultLease)
+		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), heartbeat, lease, o.Logger)
+		a.closers = append(a.closers, a.sweeper.stop)
+	}
+	a.Hub = stream.NewHub(st)
+	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
+	onLimited, err := limitedCounter(o.MeterProvider)
+	if err != nil {
+		return nil, err
+	}
+	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
+		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
+		Forbidden: b.forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
+		Limits: turnLimits(cfg.Limits), OnLimited: onLimited,
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	auth, err := a.authenticator(ctx, cfg.Auth)
+	if err != nil {
+		return nil, err
+	}
+	turnTokens, err := principal.NewTurnTokens(a.turnTokenKey(cfg), 10*time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	wcfg := web.Config{
+		Service: a.Service, Hub: a.Hub, Auth: auth, TurnTokens: turnTokens,
+		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
+		Streams: streamLimits(cfg.Limits), OnLimited: onLimited,
+		BodyReadTimeout: cfg.HTTP.BodyReadTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
+		CORSOrigins:   cfg.HTTP.CORSOrigins,
+		DetachStreams: a.closing,
+		A2A: web.A2AConfig{
+			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
+			TrustedServices: trustedServices(cfg.A2A.TrustedServices),
+			Current: func() (*definitions.Definition, []*definitions.Definition) {
+				cur := a.current.Load()
+				return cur.orcDef, cur.orc.SubAgents()
+			},
+		},
+		Ready: func() map[string]any {
+			r := map[string]any{
+				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),
+				"store": storeDriver(cfg.Store), "definitions": a.reloads.status(),
+			}
+			return r
+		},
+	}
+	if a.DevSigner != nil {
+		wcfg.DevHosts = append([]string{}, cfg.HTTP.DevHosts...) // not nil: the check is on
+		wcfg.DevLogin = func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) }
+		if a.Demo != nil {
+			wcfg.DevFaults = devFaults(a.Demo)
+		}
+	}
+	routes, err := web.New(wcfg)
+	if err != nil {
+		return nil, err
+	}
+	a.Handler, a.routes = routes, routes
+	// Closers run last first: the streams end, and stop reading the store, before it closes.
+	a.closers = append(a.closers, func() error {
+		a.stopStreams(web.ErrShuttingDown)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return routes.WaitStreams(ctx)
+	})
+	return a, nil
+}
+
+// Close waits for nothing: callers drain turns with Service.Wait first.
+func (a *App) Close() error {
+	var errs []error
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i]())
+	}
+	return errors.Join(errs...)
+}
+
+func trustedServices(names []string) []principal.Principal {
+	out := make([]principal.Principal, 0, len(names))
+	for _, n := range names {
+		out = append(out, principal.Principal(n))
+	}
+	return out
+}
+
+// remoteCredential picks the bearer token for calls to remote sub-agents: the option, else the
+// configured static credential, else in dev mode a dev token minted for the turn's principal
+// (so two dev instances sharing SWITCHBOARD_DEV_SECRET can delegate to each other).
+func (a *App) remoteCredential(given func(context.Context, principal.Principal) (string, error), c config.A2A) func(context.Context, principal.Principal) (string, error) {
+	switch {
+	case given != nil:
+		return given
+	case c.Credential != "":
+		return func(context.Context, principal.Principal) (string, error) { return c.Credential, nil }
+	}
+	return func(_ context.Context, p principal.Principal) (string, error) {
+		if a.DevSigner == nil { // set before any turn runs
+			return "", errors.New("no credential configured for remote sub-agents (a2a.credential_env)")
+		}
+		return a.DevSigner.Mint(string(p), 5*time.Minute)
+	}
+}
+
+// turnTokenKey is the key of the turn-scoped tokens in events_url. Every replica must share it,
+// or a browser reconnecting to another replica gets 404: the configured turn token secret, else
+// the HS256 secret (NewTurnTokens derives its own key from it), else a per-process random key,
+// which only a single replica may use.
+func (a *App) turnTokenKey(cfg config.Config) []byte {
+	switch {
+	case cfg.Auth.TurnTokenSecret != "":
+		return []byte(cfg.Auth.TurnTokenSecret)
+	case len(cfg.Auth.HS256Secret) >= 32:
+		return []byte(cfg.Auth.HS256Secret)
+	}
+	return principal.RandomSecret()
+}
+
+func pickOrchestrator(defs *definitions.Set, id string) (*definitions.Definition, error) {
+	if id != "" {
+		d, ok := defs.Get(id)
+		if !ok || d.Kind != definitions.KindOrchestrator {
+			return nil, fmt.Errorf("no orchestrator %q in the agents folder", id)
+		}
+		return d, nil
+	}
+	orcs := defs.Orchestrators()
+	switch len(orcs) {
+	case 1:
+		return orcs[0], nil
+	case 0:
+		return nil, errors.New("the agents folder has no orchestrator definition")
+	default:
+		return nil, errors.New("the agents folder has several orchestrators: choose one with `orchestrator:` in the config")
+	}
+}
+
+func modelAlias(d *definitions.Definition) string {
+	if d.Model == "" {
+		return llm.DefaultAlias
+	}
+	return d.Model
+}
+
+func (a *App) ccsClient(c config.CCS, transport http.RoundTripper, o Input) (*ccs.Client, error) {
+	cc := ccs.ClientConfig{BaseURL: c.URL, Credential: c.Credential, Timeout: c.Timeout}
+	if transport != nil {
+		cc.HTTPClient = &http.Client{Transport: transport}
+	}
+	if c.URL == "" || c.URL == "embedded" {
+		fixtures, err := loadFixtures(o)
+		if err != nil {
+			return nil, err
+		}
+		opts := ccsdemo.Options{Credential: c.Credential, Faults: map[string]ccsdemo.Fault{}, Fixtures: fixtures}
+		if c.SigningKey != "" {
+			opts.SigningKey = []byte(c.SigningKey)
+		}
+		for id, f := range c.Faults {
+			opts.Faults[id] = ccsdemo.Fault(f)
+		}
+		a.Demo = ccsdemo.New(opts)
+		cc.BaseURL = "http://ccs.embedded"
+		cc.HTTPClient = &http.Client{Transport: ccs.NewInProcessTransport(a.Demo)}
+	}
+	return ccs.NewClient(cc)
+}
+
+func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticator, error) {
+	if c.Mode == "" || c.Mode == "dev" {
+		secret := []byte(c.HS256Secret)
+		if len(secret) == 0 {
+			secret = principal.RandomSecret()
+		}
+		s, err := principal.NewDevSigner(secret, c.Issuer, c.Audience)
+		if err != nil {
+			return nil, err
+		}
+		a.DevSigner = s
+		return s.Verifier(), nil
+	}
+	vc := principal.VerifierConfig{Issuer: c.Issuer, Audience: c.Audience, JWKSURL: c.JWKSURL, Leeway: c.Leeway}
+	if c.HS256Secret != "" {
+		vc.HS256Secret = []byte(c.HS256Secret)
+	}
+	if c.PublicKeyFile != "" {
+		pem, err := readFile(c.PublicKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("auth public_key_file: %w", err)
+		}
+		vc.PublicKeyPEM = pem
+	}
+	v, err := principal.NewVerifier(vc)
+	if err != nil {
+		return nil, err
+	}
+	if c.JWKSURL != "" {
+		// Fetch the keys now rather than on the first user's request; a failure is retried on
+		// demand, so it does not stop start-up.
+		if err := v.Refresh(ctx); err != nil {
+			a.log.WarnContext(ctx, "JWKS not loaded yet", "err", err)
+		}
+	}
+	return v, nil
+}
+
+func (a *App) openStore(ctx context.Context, c config.Store, opts ...store.Option) (appStore, error) {
+	switch c.Driver {
+	case "memory":
+		return store.NewMemory(append(opts, store.WithMaxEpisodes(c.MaxEpisodes))...), nil
+	default:
+		s, err := openDurable(ctx, c, opts...)
+		if err != nil {
+			return nil, err
+		}
+		a.closers = append(a.closers, s.Close)
+		return s, nil
+	}
+}
+
+// loadFixtures reads the demo CCS fixtures beside the agent definitions (fixtures/), which
+// answer the enrichers of agents the demo does not know.
+func loadFixtures(o Input) (map[string]ccsdemo.Fixture, error) {
+	if o.AgentsFS != nil {
+		return ccsdemo.LoadFixtures(o.AgentsFS, path.Join(o.Agents, ccsdemo.FixturesDir))
+	}
+	return ccsdemo.LoadFixtures(os.DirFS(o.Agents), ccsdemo.FixturesDir)
+}
+
+func ccsMode(c config.CCS) string {
+	if c.URL == "" || c.URL == "embedded" {
+		return "embedded demo"
+	}
+	return "remote"
+}
+
+func storeDriver(c config.Store) string {
+	if c.Driver == "" {
+		return "sqlite"
+	}
+	return c.Driver
+}
+
+// Closing ends when the service starts shutting down; requests derive from it so that open
+// event streams end then.
+func (a *App) Closing() context.Context { return a.closing }
+
+// StopStreams ends every open event stream with cause, and WaitStreams waits until their
+// goroutines have finished.
+func (a *App) StopStreams(cause error) { a.stopStreams(cause) }
+
+// WaitStreams waits until every event stream ended by [App.StopStreams] has finished.
+func (a *App) WaitStreams(ctx context.Context) error { return a.routes.WaitStreams(ctx) }
+
+// Current is the orchestrator new turns start with; it changes on [App.Reload].
+func (a *App) Current() *orchestrator.Orchestrator { return a.current.Load().orc }

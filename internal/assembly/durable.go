@@ -1,0 +1,31 @@
+package assembly
+
+import (
+	"context"
+	"errors"
+
+	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/store"
+)
+
+type durableStore interface {
+	appStore
+	Close() error
+}
+
+// openDurable opens the SQLite (default) or PostgreSQL store.
+func openDurable(ctx context.Context, c config.Store, opts ...store.Option) (durableStore, error) {
+	switch c.Driver {
+	case "postgres":
+		if c.DSN == "" {
+			return nil, errors.New("store: postgres needs dsn or dsn_env")
+		}
+		return store.OpenPostgres(ctx, c.DSN, opts...)
+	default:
+		dsn := c.DSN
+		if dsn == "" {
+			dsn = "switchboard.db"
+		}
+		return store.OpenSQLite(ctx, dsn, opts...)
+	}
+}
