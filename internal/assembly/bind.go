@@ -19,7 +19,7 @@ import (
 // definitions' part.
 type binder struct {
 	cfg        config.Config
-	opts    Input
+	opts       Input
 	models     func(alias string) (llmModel, error)
 	enricher   *ccs.Client
 	registry   *ccs.Registry
