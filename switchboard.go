@@ -36,22 +36,15 @@ import (
 	"github.com/switchboard-ai/switchboard/web"
 )
 
-// Config is the content of switchboard's config file as a Go value: models, CCS, auth, store,
-// turns and the rest (see the README's Configuration section). [DefaultConfig] is where to
-// start.
-type Config = config.Config
-
-// ModelConfig configures one model alias of [Config].Models (provider, model, base URL, the
-// env var holding its key).
-type ModelConfig = llm.ModelConfig
-
-// DefaultConfig is the configuration of a service with no config file: the offline model, the
-// embedded demo CCS and dev auth. Its store is SQLite; [New] with a nil Options.Config uses an
-// in-memory store instead, which a library user opts out of explicitly.
-func DefaultConfig() Config { return config.Default() }
-
-// ProviderInfo describes one configured model alias (provider, model, base URL), never its key.
-type ProviderInfo = llm.ProviderInfo
+// ProviderInfo describes one configured model alias for readiness reports. It never carries
+// a key.
+type ProviderInfo struct {
+	Alias       string `json:"alias"`
+	Provider    string `json:"provider"`
+	Model       string `json:"model,omitempty"`
+	BaseURLHost string `json:"base_url_host,omitempty"` // host[:port] only
+	Offline     bool   `json:"offline"`
+}
 
 // Options is what [New] needs. Only Agents (or AgentsFS) is required.
 type Options struct {
@@ -115,11 +108,11 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Agents == "" && opts.AgentsFS == nil {
 		return nil, errors.New("switchboard: Options.Agents names no agents folder")
 	}
-	var cfg Config
+	var cfg config.Config
 	if opts.Config != nil {
-		cfg = *opts.Config
+		cfg = opts.Config.internal()
 	} else {
-		cfg = DefaultConfig()
+		cfg = config.Default()
 		cfg.Store.Driver, cfg.Store.DSN = "memory", ""
 	}
 	if err := cfg.Validate(); err != nil {
@@ -156,7 +149,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 func (s *Server) Parts() Parts {
 	return Parts{
 		Service: s.app.Service, Hub: s.app.Hub, Orchestrator: s.app.Current(),
-		DemoCCS: s.app.Demo, Providers: s.app.Providers,
+		DemoCCS: s.app.Demo, Providers: providerInfos(s.app.Providers),
 	}
 }
 
@@ -205,4 +198,12 @@ func (s *Server) Drain(ctx context.Context) {
 		s.app.Service.CancelAll()
 		_ = s.app.Service.Wait(context.WithoutCancel(ctx))
 	}
+}
+
+func providerInfos(in []llm.ProviderInfo) []ProviderInfo {
+	out := make([]ProviderInfo, len(in))
+	for i, p := range in {
+		out[i] = ProviderInfo(p)
+	}
+	return out
 }

@@ -10,16 +10,15 @@ import (
 
 	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/evals"
-	"github.com/switchboard-ai/switchboard/internal/config"
 )
 
 // newApp assembles the real service on the offline model, the embedded demo CCS and an
 // in-memory store: what `switchboard serve` runs, without network.
 func newApp(t *testing.T) (*switchboard.Server, switchboard.Parts) {
 	t.Helper()
-	cfg := config.Default()
-	cfg.Store = config.Store{Driver: "memory"}
-	cfg.Limits = config.Limits{} // as `switchboard eval` runs in-process: no per-user limits
+	cfg := switchboard.DefaultConfig()
+	cfg.Store = switchboard.StoreConfig{Driver: "memory"}
+	cfg.Limits = switchboard.LimitsConfig{} // as `switchboard eval` runs in-process: no per-user limits
 	sb, err := switchboard.New(t.Context(), switchboard.Options{Config: &cfg, Agents: "../demo", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatalf("switchboard.New() error = %v", err)

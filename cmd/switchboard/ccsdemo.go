@@ -12,8 +12,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
-	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
 )
 
@@ -31,11 +31,8 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := config.Load(*cfgPath)
+	cfg, err := switchboard.LoadConfig(*cfgPath, switchboard.WithEnv(lookup))
 	if err != nil {
-		return err
-	}
-	if err := cfg.ApplyEnv(lookup); err != nil {
 		return err
 	}
 	fixtures, err := ccsdemo.LoadFixtures(os.DirFS(*fixturesDir), ".")

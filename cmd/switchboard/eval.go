@@ -12,7 +12,6 @@ import (
 
 	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/evals"
-	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
 
@@ -67,18 +66,15 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		}
 	}
 
-	cfg, err := config.Load(*cfgPath)
+	cfg, err := switchboard.LoadConfig(*cfgPath, switchboard.WithEnv(lookup))
 	if err != nil {
-		return err
-	}
-	if err := cfg.ApplyEnv(lookup); err != nil {
 		return err
 	}
 	// In-process evals keep nothing: their episodes must not land in switchboard.db.
 	cfg.Store.Driver = "memory"
 	// The per-principal limits protect a shared server from its users; an in-process run is
 	// the operator's own, and its cases would otherwise queue behind turns_per_minute.
-	cfg.Limits = config.Limits{}
+	cfg.Limits = switchboard.LimitsConfig{}
 	cfg.Auth.Mode = "dev"
 	if cfg.Auth.HS256Secret == "" {
 		cfg.Auth.HS256Secret = string(randomDevSecret())
@@ -120,7 +116,11 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		rc.Target, rc.TargetName = evals.NewServiceTarget(a.Service, a.Hub, inj), "in-process"
 	}
 	if *judge != "" {
-		reg, err := llm.NewRegistry(ctx, cfg.Models)
+		models := make(map[string]llm.ModelConfig, len(cfg.Models))
+		for alias, m := range cfg.Models {
+			models[alias] = llm.ModelConfig(m)
+		}
+		reg, err := llm.NewRegistry(ctx, models)
 		if err != nil {
 			return err
 		}
@@ -177,7 +177,7 @@ func reachable(ctx context.Context, target string) error {
 	return nil
 }
 
-func describeModels(ps []llm.ProviderInfo) string {
+func describeModels(ps []switchboard.ProviderInfo) string {
 	var parts []string
 	for _, p := range ps {
 		s := p.Alias + "=" + p.Provider

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/switchboard-ai/switchboard"
-	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
 	"github.com/switchboard-ai/switchboard/web"
 )
@@ -58,11 +57,8 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 
 // serve runs the service until ctx ends. ready, when set, receives the bound address (tests).
 func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup env, ready chan<- string) error {
-	cfg, err := config.Load(f.config)
+	cfg, err := switchboard.LoadConfig(f.config, switchboard.WithEnv(lookup))
 	if err != nil {
-		return err
-	}
-	if err := cfg.ApplyEnv(lookup); err != nil {
 		return err
 	}
 	if f.dev {
@@ -235,7 +231,7 @@ func isLoopback(addr net.Addr) bool {
 }
 
 // secretsOf lists the configured secrets, which the log handler removes wherever they appear.
-func secretsOf(cfg config.Config) []string {
+func secretsOf(cfg switchboard.Config) []string {
 	out := []string{cfg.Auth.HS256Secret, cfg.Auth.TurnTokenSecret, cfg.CCS.Credential, cfg.CCS.SigningKey, cfg.A2A.Credential}
 	for _, m := range cfg.Models {
 		out = append(out, m.APIKey)

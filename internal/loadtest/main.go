@@ -32,7 +32,6 @@ import (
 
 	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/demo"
-	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -112,7 +111,7 @@ func runInProcess(ctx context.Context, o options, driver string, stdout, stderr 
 		return err
 	}
 	defer os.RemoveAll(dir)
-	cfg := config.Default()
+	cfg := switchboard.DefaultConfig()
 	cfg.Store.Driver, cfg.Store.DSN = driver, filepath.Join(dir, "load.db")
 	cfg.Auth.HS256Secret = "loadtest-secret-loadtest-secret-loadtest"
 	sb, err := switchboard.New(ctx, switchboard.Options{Config: &cfg, AgentsFS: demo.Agents, Logger: slog.New(slog.DiscardHandler), ShutdownGrace: 30 * time.Second})
