@@ -29,11 +29,11 @@ import (
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/internal/assembly"
 	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
-	"github.com/switchboard-ai/switchboard/web"
 )
 
 // ProviderInfo describes one configured model alias for readiness reports. It never carries
@@ -75,6 +75,11 @@ type Options struct {
 	ShutdownGrace time.Duration
 	// Version is shown on the A2A agent card; default "dev".
 	Version string
+	// Authenticate, when set, tells whom each request speaks for, on every surface, instead
+	// of Config.Auth's bearer tokens: put switchboard behind a program's own sign-in (a
+	// session, mTLS, or a principal its middleware placed in the request's context). An error
+	// answers 401; one wrapping principal.ErrKeysUnavailable answers 503.
+	Authenticate func(r *http.Request) (principal.Principal, error)
 	// A2ACredential returns the bearer token sent to remote (a2a_url) sub-agents on behalf of
 	// a turn's user; nil uses Config.A2A's credential, or in dev auth mode a dev token for the
 	// user.
@@ -99,7 +104,7 @@ type Parts struct {
 // Server is an assembled switchboard service.
 type Server struct {
 	app     *assembly.App
-	handler http.Handler
+	metrics http.Handler
 	grace   time.Duration
 }
 
@@ -125,6 +130,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		Agents: opts.Agents, AgentsFS: opts.AgentsFS, Config: &cfg, Models: opts.Models,
 		CCSTransport: opts.CCSTransport, TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider,
 		Metrics: opts.Metrics, Logger: opts.Logger, Version: opts.Version, A2ACredential: opts.A2ACredential,
+		Authenticate: authenticator(opts.Authenticate),
 	})
 	if err != nil {
 		return nil, err
@@ -133,16 +139,27 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if grace <= 0 {
 		grace = 15 * time.Second
 	}
-	s := &Server{app: a, grace: grace}
-	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return &Server{app: a, grace: grace, metrics: opts.Metrics}, nil
+}
+
+// serve wraps a surface so that its requests end when the server closes: open event streams
+// end (clients resume them elsewhere) instead of holding up shutdown.
+func (s *Server) serve(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithCancelCause(r.Context())
 		defer cancel(nil)
-		closing := a.Closing()
+		closing := s.app.Closing()
 		stop := context.AfterFunc(closing, func() { cancel(context.Cause(closing)) })
 		defer stop()
-		a.Handler.ServeHTTP(w, r.WithContext(ctx))
+		h.ServeHTTP(w, r.WithContext(ctx))
 	})
-	return s, nil
+}
+
+func authenticator(f func(*http.Request) (principal.Principal, error)) principal.Authenticator {
+	if f == nil {
+		return nil
+	}
+	return principal.AuthenticatorFunc(f)
 }
 
 // Parts returns the assembled parts; see [Parts].
@@ -155,8 +172,27 @@ func (s *Server) Parts() Parts {
 
 // Handler serves every route: the chat API and its SSE streams, A2A, AG-UI, health and
 // readiness, /metrics when configured, and the chat page at /. Mount it at the root of a
-// server or under a prefix with http.StripPrefix.
-func (s *Server) Handler() http.Handler { return s.handler }
+// server or under a prefix with http.StripPrefix. It bounds request heads and bodies, checks
+// CORS and (in dev mode) the Host, and logs each request; the single surfaces below leave
+// that to the program that mounts them.
+func (s *Server) Handler() http.Handler { return s.serve(s.app.Handler) }
+
+// API serves the REST API alone: POST /v1/turns, GET /v1/turns/{id}[/events], DELETE
+// /v1/turns/{id} and GET /v1/episodes/{id}.
+func (s *Server) API() http.Handler { return s.serve(s.app.API) }
+
+// ChatPage serves the chat page alone (/ and /static/...; in dev mode its sign-in route). The
+// page calls the REST API on its own origin: mount [Server.API] beside it.
+func (s *Server) ChatPage() http.Handler { return s.serve(s.app.Chat) }
+
+// A2A serves the A2A v0.3 surface alone: GET /.well-known/agent-card.json and POST /a2a.
+func (s *Server) A2A() http.Handler { return s.serve(s.app.A2A) }
+
+// AGUI serves the AG-UI surface alone: POST /agui.
+func (s *Server) AGUI() http.Handler { return s.serve(s.app.AGUI) }
+
+// Metrics is Options.Metrics, or nil when none was given.
+func (s *Server) Metrics() http.Handler { return s.metrics }
 
 // Reload reads the agents folder again and makes new turns use it when it is valid; running
 // turns finish on the set they started with. A broken folder changes nothing and is reported.
@@ -190,7 +226,7 @@ func (s *Server) Close(ctx context.Context) error {
 // nothing, so requests still in flight keep working. Run it while your http.Server shuts
 // down, then call Close.
 func (s *Server) Drain(ctx context.Context) {
-	s.app.StopStreams(web.ErrShuttingDown)
+	s.app.StopStreams(httpkit.ErrShuttingDown)
 	_ = s.app.WaitStreams(ctx) // they end at once; their goroutines only finish up
 	wait, cancel := context.WithTimeout(ctx, s.grace)
 	defer cancel()

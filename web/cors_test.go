@@ -21,11 +21,11 @@ func TestCORS(t *testing.T) {
 		wantStatus int
 		wantAllow  string // Access-Control-Allow-Origin
 	}{
-		{"preflight of an allowed origin", []string{app}, http.MethodOptions, "/agui", app, "", http.StatusNoContent, app},
-		{"request of an allowed origin", []string{app}, http.MethodPost, "/agui", app, "", http.StatusUnauthorized, app},
-		{"preflight of another origin", []string{app}, http.MethodOptions, "/agui", "https://evil.example", "", http.StatusForbidden, ""},
+		{"preflight of an allowed origin", []string{app}, http.MethodOptions, "/v1/turns", app, "", http.StatusNoContent, app},
+		{"request of an allowed origin", []string{app}, http.MethodPost, "/v1/turns", app, "", http.StatusUnauthorized, app},
+		{"preflight of another origin", []string{app}, http.MethodOptions, "/v1/turns", "https://evil.example", "", http.StatusForbidden, ""},
 		{"any origin", []string{"*"}, http.MethodOptions, "/v1/turns", "https://evil.example", "", http.StatusNoContent, "*"},
-		{"no origins configured", nil, http.MethodOptions, "/agui", app, "", http.StatusMethodNotAllowed, ""},
+		{"no origins configured", nil, http.MethodOptions, "/v1/turns", app, "", http.StatusMethodNotAllowed, ""},
 		{"same origin, not configured", []string{app}, http.MethodPost, "/v1/turns", "http://{host}", "", http.StatusUnauthorized, ""},
 		{"same origin behind a proxy that rewrites Host", []string{app}, http.MethodPost, "/v1/turns", "http://chat.example.com", "chat.example.com", http.StatusUnauthorized, "http://chat.example.com"},
 		{"another origin behind the same proxy", []string{app}, http.MethodPost, "/v1/turns", "https://evil.example", "chat.example.com", http.StatusForbidden, ""},

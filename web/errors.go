@@ -1,63 +1,16 @@
 package web
 
 import (
-	"errors"
-	"net/http"
-
 	"github.com/gin-gonic/gin"
-
-	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 )
 
-// ErrShuttingDown is the cause with which the server's base context is cancelled on a graceful
-// shutdown (see http.Server.BaseContext): streams end, but turns are not treated as abandoned.
-var ErrShuttingDown = errors.New("web: server shutting down")
-
-// apiError is the JSON error body: {"error":{"code","message"}}. Messages are written for
-// clients; causes stay in logs.
-type apiError struct {
-	Error errorBody `json:"error"`
-}
-
-type errorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
 func abort(c *gin.Context, status int, code, message string) {
-	c.AbortWithStatusJSON(status, apiError{Error: errorBody{Code: code, Message: message}})
+	c.AbortWithStatusJSON(status, httpkit.ErrorResponse{Error: httpkit.ErrorBody{Code: code, Message: message}})
 }
-
-// invalidTextMessage answers text that no store can hold as sent.
-const invalidTextMessage = "Text and ids must be valid UTF-8 without NUL bytes."
 
 // abortErr maps a domain error to its HTTP status.
 func (s *server) abortErr(c *gin.Context, err error) {
-	var input *orchestrator.InputError
-	switch {
-	case errors.Is(err, orchestrator.ErrNotFound):
-		abort(c, http.StatusNotFound, "not_found", "No such turn or episode.")
-	case errors.Is(err, orchestrator.ErrRunningElsewhere):
-		c.Header("Retry-After", "1")
-		abort(c, http.StatusConflict, "running_elsewhere", "This turn is running on another server and cannot be cancelled from here. Retry, or let it finish.")
-	case errors.Is(err, orchestrator.ErrTurnFinished):
-		abort(c, http.StatusConflict, "turn_finished", "This turn has already finished; there is nothing to cancel.")
-	case errors.Is(err, orchestrator.ErrRateLimited):
-		s.abortLimited(c, err)
-	case errors.Is(err, orchestrator.ErrInvalidText):
-		abort(c, http.StatusBadRequest, "invalid_text", invalidTextMessage)
-	case errors.As(err, &input):
-		code := "invalid_body"
-		if input.Field == "message" {
-			code = "invalid_message"
-		}
-		abort(c, http.StatusBadRequest, code, input.Error())
-	case errors.Is(err, orchestrator.ErrConflict):
-		abort(c, http.StatusConflict, "idempotency_conflict", "This Idempotency-Key was already used with a different request.")
-	case errors.Is(err, c.Request.Context().Err()) && c.Request.Context().Err() != nil:
-		abort(c, 499, "client_closed", "The request was cancelled.")
-	default:
-		s.log.ErrorContext(c.Request.Context(), "request failed", "path", c.FullPath(), "err", err)
-		abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
-	}
+	httpkit.WriteTurnError(c.Writer, c.Request, err, s.log)
+	c.Abort()
 }

@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
 
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -24,6 +25,9 @@ import (
 
 //go:embed static
 var static embed.FS
+
+// aguiRoute is where Config.AGUI is mounted.
+const aguiRoute = "/agui"
 
 // TurnService is what the handlers need of the turn service; [orchestrator.Service] is it. It
 // is an interface so that handlers depend on these four operations only, and a test can put a
@@ -42,8 +46,10 @@ var _ TurnService = (*orchestrator.Service)(nil)
 type Config struct {
 	Service TurnService
 	// Hub serves the turns' event logs; it stays concrete, as [stream.ServeSSE] reads it.
-	Hub        *stream.Hub
-	Auth       Authenticator
+	Hub *stream.Hub
+	// Auth tells whom each request speaks for: principal.BearerAuth over a token verifier,
+	// or a program's own sign-in.
+	Auth       principal.Authenticator
 	TurnTokens *principal.TurnTokens
 	// Ready reports readiness details for /readyz (providers configured, store, CCS); it must
 	// never include secrets. Nil reports only that the process is up.
@@ -82,21 +88,20 @@ type Config struct {
 	// a request's worth; they end when this context does (a server shutting down). Nil keeps
 	// each stream on its request's goroutine.
 	DetachStreams context.Context
-	// Streams bounds the event streams each principal (and each turn) may hold open.
-	Streams StreamLimits
-	// OnLimited, when set, is told of every stream refused for a limit (turn starts refused
-	// by the service are reported by the service).
-	OnLimited func(limit string)
-	// A2A describes the agent for the A2A routes; they are left out without an orchestrator.
-	A2A    A2AConfig
+	// Streams counts the event streams each principal (and each turn) holds open, shared
+	// with the other surfaces; nil counts none.
+	Streams *httpkit.StreamCounter
+	// A2A, when set, serves GET /.well-known/agent-card.json and POST /a2a (see package
+	// a2aserver); AGUI, when set, serves POST /agui (package agui). Both pass through this
+	// handler's middleware: bounds, CORS, dev hosts, access log.
+	A2A    http.Handler
+	AGUI   http.Handler
 	Logger *slog.Logger
 }
 
 type server struct {
-	cfg     Config
-	log     *slog.Logger
-	card    agentCard // without its URL, which each request fills in
-	streams *streamCounter
+	cfg Config
+	log *slog.Logger
 	// detached counts the event streams running apart from their handlers.
 	detached sync.WaitGroup
 }
@@ -135,7 +140,10 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &server{cfg: cfg, log: cfg.Logger, streams: newStreamCounter(cfg.Streams)}
+	if cfg.Streams == nil {
+		cfg.Streams = httpkit.NewStreamCounter(httpkit.StreamLimits{}, nil)
+	}
+	s := &server{cfg: cfg, log: cfg.Logger}
 
 	gin.SetMode(gin.ReleaseMode) // no debug route dump; our own access log says what matters
 	r := gin.New()
@@ -175,20 +183,48 @@ func New(cfg Config) (*Handler, error) {
 	v1.GET("/turns/:id/events", s.requireTurnAccess, s.turnEvents)
 	v1.DELETE("/turns/:id", s.requireBearer, s.deleteTurn)
 	v1.GET("/episodes/:id", s.requireBearer, s.getEpisode)
-	r.POST(aguiRoute, s.requireBearer, s.postAGUI)
-	if cfg.A2A.Orchestrator != nil {
-		s.card = newAgentCard(cfg.A2A)
-		r.GET("/.well-known/agent-card.json", s.agentCardRoute)
-		r.POST("/a2a", s.requireBearer, s.a2aRPC)
+	if cfg.AGUI != nil {
+		r.POST(aguiRoute, gin.WrapH(cfg.AGUI))
+	}
+	if cfg.A2A != nil {
+		r.GET("/.well-known/agent-card.json", gin.WrapH(cfg.A2A))
+		r.POST("/a2a", gin.WrapH(cfg.A2A))
 	}
 	if cfg.DevLogin != nil {
-		v1.POST("/dev/token", s.devToken)
+		r.POST(devTokenPath, s.devToken)
 	}
 	if cfg.DevFaults != nil {
 		v1.PUT("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 		v1.DELETE("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 	}
 	return &Handler{server: s, engine: r, maxHeaderBytes: cfg.MaxHeaderBytes, bodyReadTimeout: cfg.BodyReadTimeout}, nil
+}
+
+// API serves the REST API alone: /v1/... (the dev sign-in route excepted). Other paths get
+// 404. It shares this handler's middleware and streams.
+func (h *Handler) API() http.Handler {
+	return h.only(func(path string) bool { return strings.HasPrefix(path, "/v1/") && path != devTokenPath })
+}
+
+// Chat serves the chat page alone: / and /static/..., and in dev mode its sign-in route. The
+// page calls the REST API on its own origin, so mount [Handler.API] beside it.
+func (h *Handler) Chat() http.Handler {
+	return h.only(func(path string) bool {
+		return path == "/" || strings.HasPrefix(path, "/static/") || path == devTokenPath
+	})
+}
+
+// devTokenPath is the chat page's dev sign-in.
+const devTokenPath = "/v1/dev/token"
+
+func (h *Handler) only(serves func(path string) bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !serves(r.URL.Path) {
+			httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // WaitStreams waits until the event streams that left their handlers (Config.DetachStreams)
@@ -222,7 +258,7 @@ func (s *server) recover(c *gin.Context) {
 				panic(p)
 			}
 			s.log.ErrorContext(c.Request.Context(), "handler panic", "path", c.FullPath(), "panic", p)
-			abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+			abort(c, http.StatusInternalServerError, "internal", httpkit.Internal)
 		}
 	}()
 	c.Next()
@@ -310,12 +346,9 @@ func (s *server) traceContext(c *gin.Context) {
 
 // maxBody bounds request bodies: gin has no limit of its own.
 func (s *server) maxBody(c *gin.Context) {
-	if c.Request.Body != nil {
-		limit := s.cfg.MaxBody
-		if c.FullPath() == aguiRoute {
-			limit *= aguiBodyFactor // AG-UI clients send the whole conversation with every run
-		}
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
+	// AG-UI bounds its own body: its clients send the whole conversation with every run.
+	if c.Request.Body != nil && c.FullPath() != aguiRoute {
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxBody)
 	}
 	c.Next()
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -34,35 +34,28 @@ type turnCreated struct {
 	EventsURL string `json:"events_url"`
 }
 
-// badRequest is a client mistake, worded for the client.
-type badRequest struct {
-	status  int
-	code    string
-	message string
-}
-
 // decodeTurnRequest reads and checks a turn body, saying exactly what is wrong.
-func decodeTurnRequest(r io.Reader) (turnRequest, *badRequest) {
+func decodeTurnRequest(r io.Reader) (turnRequest, *httpkit.Problem) {
 	var req turnRequest
-	bad := func(code, msg string) (turnRequest, *badRequest) {
-		return req, &badRequest{status: http.StatusBadRequest, code: code, message: msg}
+	bad := func(code, msg string) (turnRequest, *httpkit.Problem) {
+		return req, httpkit.BadRequest(code, msg)
 	}
-	dec, holdable := readBody(r)
+	dec, holdable := httpkit.ReadBody(r)
 	if !holdable {
-		return bad("invalid_text", invalidTextMessage)
+		return bad("invalid_text", httpkit.InvalidTextMessage)
 	}
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &mbe):
-			return req, &badRequest{status: http.StatusRequestEntityTooLarge, code: "too_large", message: "The request body is too large."}
-		case bodyTimedOut(err):
-			return req, &badRequest{status: http.StatusRequestTimeout, code: "request_timeout", message: "The request body did not arrive in time."}
+			return req, &httpkit.Problem{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "The request body is too large."}
+		case httpkit.BodyTimedOut(err):
+			return req, &httpkit.Problem{Status: http.StatusRequestTimeout, Code: "request_timeout", Message: "The request body did not arrive in time."}
 		case errors.Is(err, io.EOF):
 			return bad("invalid_body", `The body must be JSON like {"message": "..."}.`)
 		}
-		return bad("invalid_body", "The body is not valid JSON for a turn: "+jsonProblem(err)+".")
+		return bad("invalid_body", "The body is not valid JSON for a turn: "+httpkit.JSONProblem(err)+".")
 	}
 	if dec.More() {
 		return bad("invalid_body", "The body must hold one JSON object.")
@@ -80,27 +73,10 @@ func (s *server) eventsURL(turnID string, p principal.Principal) string {
 	return "/v1/turns/" + url.PathEscape(turnID) + "/events?token=" + url.QueryEscape(s.cfg.TurnTokens.Mint(turnID, p))
 }
 
-// jsonProblem describes a decoding error without echoing the body.
-func jsonProblem(err error) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return "syntax error"
-	case errors.As(err, &typ) && typ.Field == "":
-		return "it must be a JSON object"
-	case errors.As(err, &typ):
-		return "field " + typ.Field + " has the wrong type"
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
-	}
-	return "malformed"
-}
-
 func (s *server) postTurn(c *gin.Context) {
 	req, bad := decodeTurnRequest(c.Request.Body)
 	if bad != nil {
-		abort(c, bad.status, bad.code, bad.message)
+		abort(c, bad.Status, bad.Code, bad.Message)
 		return
 	}
 	key := c.GetHeader("Idempotency-Key")
@@ -109,7 +85,7 @@ func (s *server) postTurn(c *gin.Context) {
 		return
 	}
 	p := principalOf(c)
-	var slot *streamSlot
+	var slot *httpkit.StreamSlot
 	if wantsEventStream(c.Request) {
 		// Refuse the stream before the turn starts, or the turn would run unseen.
 		if slot = s.openStream(c, ""); slot == nil {
@@ -122,14 +98,14 @@ func (s *server) postTurn(c *gin.Context) {
 	})
 	if err != nil {
 		if slot != nil {
-			slot.close()
+			slot.Close()
 		}
 		s.abortErr(c, err)
 		return
 	}
 	if slot != nil {
-		slot.forTurn(rec.ID)
-		s.serveEvents(c, rec.ID, 0, slot.close)
+		slot.ForTurn(rec.ID)
+		s.serveEvents(c, rec.ID, 0, slot.Close)
 		return
 	}
 	c.JSON(http.StatusAccepted, turnCreated{
@@ -140,29 +116,6 @@ func (s *server) postTurn(c *gin.Context) {
 
 func wantsEventStream(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
-}
-
-// cancelIfLeft is cancelIfRunning for a stream on its handler's goroutine.
-func (s *server) cancelIfLeft(c *gin.Context, turnID string) {
-	if ctx := c.Request.Context(); clientLeft(ctx) {
-		s.cancelIfRunning(context.WithoutCancel(ctx), principalOf(c), turnID)
-	}
-}
-
-// clientLeft reports whether a request ended because its client went away: a server shutting
-// down is not a client leaving, and its turns get their grace period to finish.
-func clientLeft(reqCtx context.Context) bool {
-	return reqCtx.Err() != nil && !errors.Is(context.Cause(reqCtx), ErrShuttingDown)
-}
-
-// cancelIfRunning implements turns.cancel_on_disconnect: the client left before the stream's
-// end, so the turn, if it still runs, is cancelled.
-func (s *server) cancelIfRunning(ctx context.Context, p principal.Principal, turnID string) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if err := s.cfg.Service.Cancel(ctx, p, turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) && !errors.Is(err, orchestrator.ErrTurnFinished) {
-		s.log.WarnContext(ctx, "cancel on disconnect", "turn_id", turnID, "err", err)
-	}
 }
 
 func (s *server) turnEvents(c *gin.Context) {
@@ -180,7 +133,7 @@ func (s *server) turnEvents(c *gin.Context) {
 	if slot == nil {
 		return
 	}
-	s.serveEvents(c, id, after, slot.close)
+	s.serveEvents(c, id, after, slot.Close)
 }
 
 // serveEvents streams a turn's events after the given id; done runs once the stream has
@@ -214,7 +167,7 @@ func (s *server) serveEvents(c *gin.Context, turnID string, after uint64, done f
 		abort(c, http.StatusServiceUnavailable, "unavailable", "The conversation cannot be streamed right now. Please retry shortly.")
 		return
 	}
-	res.ClientLeft = clientLeft(c.Request.Context())
+	res.ClientLeft = httpkit.ClientLeft(c.Request.Context())
 	s.streamEnded(ctx, p, turnID, res, err, time.Since(start))
 }
 
@@ -237,7 +190,7 @@ func (s *server) streamEnded(ctx context.Context, p principal.Principal, turnID 
 			"completed", res.Completed, "client_left", res.ClientLeft, "took", took)
 	}
 	if s.cfg.CancelOnDisconnect && res.ClientLeft && !res.Completed && !res.NoContent {
-		s.cancelIfRunning(ctx, p, turnID)
+		httpkit.CancelIfRunning(ctx, s.cfg.Service, p, turnID, s.log)
 	}
 }
 

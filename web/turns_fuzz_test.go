@@ -22,11 +22,11 @@ func FuzzDecodeTurnRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		req, bad := decodeTurnRequest(strings.NewReader(body))
 		if bad != nil {
-			if bad.code == "" || bad.message == "" || bad.status < 400 || bad.status > 499 {
+			if bad.Code == "" || bad.Message == "" || bad.Status < 400 || bad.Status > 499 {
 				t.Fatalf("refusal %+v lacks a code, message or 4xx status", bad)
 			}
-			if len(body) > 12 && strings.Contains(bad.message, body) {
-				t.Fatalf("refusal echoes the body: %q", bad.message)
+			if len(body) > 12 && strings.Contains(bad.Message, body) {
+				t.Fatalf("refusal echoes the body: %q", bad.Message)
 			}
 			return
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/switchboard-ai/switchboard"
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
 	"github.com/switchboard-ai/switchboard/web"
 )
@@ -159,7 +160,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	log.Info("shutting down: finishing running turns (a second Ctrl-C stops at once)", "grace", shutdownGrace)
 	// Open event streams never go idle: Drain ends them at once, so Shutdown can return while
 	// the running turns get their grace period.
-	cancelBase(web.ErrShuttingDown)
+	cancelBase(httpkit.ErrShuttingDown)
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	drained := make(chan struct{})

@@ -26,7 +26,11 @@ var allowed = map[string][]string{
 	"subagents":    {"definitions", "ccs", "principal", "stream", "ask"},
 	// evals reads turn events through stream and parses fault kinds with ccsdemo.
 	"evals": {"orchestrator", "subagents", "definitions", "ccs", "ccs/ccsdemo", "stream", "principal", "ask"},
-	"web":   {"orchestrator", "stream", "principal", "definitions"},
+	// The HTTP surfaces, one per protocol; httpkit is the protocol-neutral plumbing they share.
+	"web":              {"orchestrator", "stream", "principal", "definitions", "internal/httpkit"},
+	"a2aserver":        {"orchestrator", "stream", "principal", "definitions", "internal/httpkit"},
+	"agui":             {"orchestrator", "stream", "principal", "internal/httpkit"},
+	"internal/httpkit": {"orchestrator", "principal"},
 }
 
 func TestDependencyArrows(t *testing.T) {

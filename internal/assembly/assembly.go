@@ -15,11 +15,14 @@ import (
 
 	"go.opentelemetry.io/otel/metric"
 
+	"github.com/switchboard-ai/switchboard/a2aserver"
+	"github.com/switchboard-ai/switchboard/agui"
 	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 	"github.com/switchboard-ai/switchboard/internal/store"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
@@ -39,7 +42,11 @@ type App struct {
 	Orchestrator *orchestrator.Orchestrator
 	Service      *orchestrator.Service
 	Hub          *stream.Hub
-	Handler      http.Handler
+	// Handler serves every surface; API, Chat, A2A and AGUI each serve one of them.
+	Handler   http.Handler
+	API, Chat http.Handler
+	A2A       *a2aserver.Handler
+	AGUI      *agui.Handler
 	// Demo is the embedded demo CCS, nil when the CCS is remote.
 	Demo *ccsdemo.Server
 	// DevSigner mints dev tokens; nil unless auth mode is dev.
@@ -159,7 +166,28 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		return nil, err
 	}
 
-	auth, err := a.authenticator(ctx, cfg.Auth)
+	verifier, err := a.authenticator(ctx, cfg.Auth)
+	if err != nil {
+		return nil, err
+	}
+	auth := o.Authenticate
+	if auth == nil {
+		auth = principal.BearerAuth(verifier)
+	}
+	streams := httpkit.NewStreamCounter(streamLimits(cfg.Limits), onLimited)
+	a.A2A, err = a2aserver.New(a2aserver.Config{
+		Service: a.Service, Hub: a.Hub, Auth: auth, Streams: streams, Logger: o.Logger,
+		Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
+		TrustedServices: trustedServices(cfg.A2A.TrustedServices), CancelOnDisconnect: cfg.Turns.CancelOnDisconnect,
+		Current: func() (*definitions.Definition, []*definitions.Definition) {
+			cur := a.current.Load()
+			return cur.orcDef, cur.orc.SubAgents()
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.AGUI, err = agui.New(agui.Config{Service: a.Service, Hub: a.Hub, Auth: auth, Streams: streams, Logger: o.Logger})
 	if err != nil {
 		return nil, err
 	}
@@ -170,18 +198,10 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	wcfg := web.Config{
 		Service: a.Service, Hub: a.Hub, Auth: auth, TurnTokens: turnTokens,
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
-		Streams: streamLimits(cfg.Limits), OnLimited: onLimited,
+		Streams: streams, A2A: a.A2A, AGUI: a.AGUI,
 		BodyReadTimeout: cfg.HTTP.BodyReadTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
 		CORSOrigins:   cfg.HTTP.CORSOrigins,
 		DetachStreams: a.closing,
-		A2A: web.A2AConfig{
-			Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
-			TrustedServices: trustedServices(cfg.A2A.TrustedServices),
-			Current: func() (*definitions.Definition, []*definitions.Definition) {
-				cur := a.current.Load()
-				return cur.orcDef, cur.orc.SubAgents()
-			},
-		},
 		Ready: func() map[string]any {
 			r := map[string]any{
 				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),
@@ -202,9 +222,10 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		return nil, err
 	}
 	a.Handler, a.routes = routes, routes
+	a.API, a.Chat = routes.API(), routes.Chat()
 	// Closers run last first: the streams end, and stop reading the store, before it closes.
 	a.closers = append(a.closers, func() error {
-		a.stopStreams(web.ErrShuttingDown)
+		a.stopStreams(httpkit.ErrShuttingDown)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		return routes.WaitStreams(ctx)
@@ -311,7 +332,7 @@ func (a *App) ccsClient(c config.CCS, transport http.RoundTripper, o Input) (*cc
 	return ccs.NewClient(cc)
 }
 
-func (a *App) authenticator(ctx context.Context, c config.Auth) (web.Authenticator, error) {
+func (a *App) authenticator(ctx context.Context, c config.Auth) (principal.TokenVerifier, error) {
 	if c.Mode == "" || c.Mode == "dev" {
 		secret := []byte(c.HS256Secret)
 		if len(secret) == 0 {

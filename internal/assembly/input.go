@@ -32,6 +32,9 @@ type Input struct {
 	Logger  *slog.Logger
 	// Version is shown on the A2A agent card.
 	Version string
+	// Authenticate, when set, tells whom each request speaks for instead of the configured
+	// bearer tokens, on every surface.
+	Authenticate principal.Authenticator
 	// A2ACredential returns the bearer token sent to remote sub-agents for a turn's user.
 	A2ACredential func(ctx context.Context, user principal.Principal) (string, error)
 }

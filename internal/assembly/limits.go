@@ -7,8 +7,8 @@ import (
 	"go.opentelemetry.io/otel/metric"
 
 	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/orchestrator"
-	"github.com/switchboard-ai/switchboard/web"
 )
 
 // limitedCounter returns the hook that counts refusals in switchboard_limited_total{limit}.
@@ -28,6 +28,6 @@ func turnLimits(l config.Limits) orchestrator.TurnLimits {
 	return orchestrator.TurnLimits{Running: l.TurnsRunning, PerMinute: l.TurnsPerMinute, Burst: l.TurnsBurst}
 }
 
-func streamLimits(l config.Limits) web.StreamLimits {
-	return web.StreamLimits{PerPrincipal: l.StreamsPerPrincipal, PerTurn: l.StreamsPerTurn}
+func streamLimits(l config.Limits) httpkit.StreamLimits {
+	return httpkit.StreamLimits{PerPrincipal: l.StreamsPerPrincipal, PerTurn: l.StreamsPerTurn}
 }

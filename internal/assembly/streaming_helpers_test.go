@@ -206,7 +206,7 @@ func newStreamApp(t *testing.T, s streamSetup) *testApp {
 			t.Fatal(err)
 		}
 		handler, err = web.New(web.Config{
-			Service: a.Service, Hub: a.Hub, Auth: a.DevSigner.Verifier(), TurnTokens: tokens,
+			Service: a.Service, Hub: a.Hub, Auth: principal.BearerAuth(a.DevSigner.Verifier()), TurnTokens: tokens,
 			CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, SSE: *s.sse, Logger: slog.New(slog.DiscardHandler),
 		})
 		if err != nil {

@@ -1,4 +1,4 @@
-package web
+package agui
 
 import "encoding/json"
 

@@ -1,4 +1,4 @@
-package web
+package agui
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +16,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline"
+	"github.com/switchboard-ai/switchboard/internal/surfacetest"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -39,7 +44,39 @@ func userMsg(id, text string) map[string]any {
 }
 
 // postAGUI sends body to /agui as the owner of token, with the headers HttpAgent sends.
-func (h *a2aHarness) postAGUI(ctx context.Context, t *testing.T, token string, body any) *http.Response {
+// twoIntents asks two sub-agents at once.
+const twoIntents = "any deals on running shoes? and how many points do I have?"
+
+// harness is the AG-UI handler over a real orchestrator (the demo definitions, the offline
+// model) whose sub-agents are fakes: they answer at once, or rewards hangs until its context
+// ends while svc.Hang is set.
+type harness struct {
+	srv *httptest.Server
+	svc *surfacetest.Service
+}
+
+func newHarness(t testing.TB, edit func(*Config)) *harness {
+	t.Helper()
+	return newHarnessWithModel(t, offline.New(), edit)
+}
+
+func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *harness {
+	t.Helper()
+	svc := surfacetest.New(t, model)
+	cfg := Config{Service: svc.Service, Hub: svc.Hub, Auth: surfacetest.AliceAndBob, Logger: slog.New(slog.DiscardHandler)}
+	if edit != nil {
+		edit(&cfg)
+	}
+	handler, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{srv: httptest.NewServer(handler), svc: svc}
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *harness) postAGUI(ctx context.Context, t *testing.T, token string, body any) *http.Response {
 	t.Helper()
 	raw, ok := body.(string)
 	if !ok {
@@ -68,7 +105,7 @@ func (h *a2aHarness) postAGUI(ctx context.Context, t *testing.T, token string, b
 
 // runEvents posts a run and reads its whole event stream, checking it as @ag-ui/client's
 // verifier does.
-func (h *a2aHarness) runEvents(t *testing.T, token string, body any) []aguiEvent {
+func (h *harness) runEvents(t *testing.T, token string, body any) []aguiEvent {
 	t.Helper()
 	resp := h.postAGUI(t.Context(), t, token, body)
 	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
@@ -171,7 +208,7 @@ func types(events []aguiEvent) []string {
 }
 
 func TestAGUIRunStreamsTwoIntents(t *testing.T) {
-	h := newA2AHarness(t, nil)
+	h := newHarness(t, nil)
 	events := h.runEvents(t, "tok-alice", runInput("thread-1", "run-1", userMsg("u1", twoIntents)))
 
 	start := events[0]
@@ -218,12 +255,12 @@ func TestAGUIRunStreamsTwoIntents(t *testing.T) {
 	if len(lines) == 0 {
 		t.Error("no status line reached the run as an activity")
 	}
-	rec, err := h.service.Turn(t.Context(), "alice", turnID)
+	rec, err := h.svc.Service.Turn(t.Context(), "alice", turnID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	deltas := 0
-	for r, err := range h.hub.Follow(t.Context(), turnID, 0) {
+	for r, err := range h.svc.Hub.Follow(t.Context(), turnID, 0) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,7 +294,7 @@ func TestAGUIRunStreamsTwoIntents(t *testing.T) {
 	h.runEvents(t, "tok-alice", runInput("thread-1", "run-2",
 		userMsg("u1", twoIntents), map[string]any{"id": turnID, "role": "assistant", "content": rec.Reply},
 		userMsg("u2", "what tier am i in?")))
-	ep, err := h.service.Episode(t.Context(), "alice", "thread-1")
+	ep, err := h.svc.Service.Episode(t.Context(), "alice", "thread-1")
 	if err != nil || len(ep.Turns) != 2 || ep.Turns[1].Message != "what tier am i in?" {
 		t.Errorf("episode thread-1 = %+v, %v; want the two runs' turns", ep.Turns, err)
 	}
@@ -270,8 +307,8 @@ func TestAGUIRunStreamsTwoIntents(t *testing.T) {
 }
 
 func TestAGUIAbortCancelsTheRun(t *testing.T) {
-	h := newA2AHarness(t, nil)
-	h.hang.Store(true) // rewards waits until its run is cancelled
+	h := newHarness(t, nil)
+	h.svc.Hang.Store(true) // rewards waits until its run is cancelled
 	ctx, abort := context.WithCancel(t.Context())
 	defer abort()
 	resp := h.postAGUI(ctx, t, "tok-alice", runInput("thread-c", "run-c", userMsg("u1", twoIntents)))
@@ -299,14 +336,14 @@ func TestAGUIAbortCancelsTheRun(t *testing.T) {
 	if !sawRewards {
 		t.Fatal("the stream ended before the rewards step started")
 	}
-	if rec, err := h.service.Turn(t.Context(), "alice", turnID); err != nil || rec.State != orchestrator.TurnRunning {
+	if rec, err := h.svc.Service.Turn(t.Context(), "alice", turnID); err != nil || rec.State != orchestrator.TurnRunning {
 		t.Fatalf("turn before the abort = %+v, %v; want running (events arrive live)", rec.State, err)
 	}
 	abort() // what HttpAgent.abortRun does: the request goes away
 
 	// The turn ends as cancelled: follow its log to the end.
 	var outcome stream.Outcome
-	for r, err := range h.hub.Follow(t.Context(), turnID, 0) {
+	for r, err := range h.svc.Hub.Follow(t.Context(), turnID, 0) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -350,8 +387,8 @@ func TestAGUIFailedRunEndsInRunError(t *testing.T) {
 
 // An AG-UI run is an event stream: the per-principal stream limit applies to it.
 func TestAGUIStreamLimit(t *testing.T) {
-	h := newA2AHarness(t, func(c *Config) { c.Streams = StreamLimits{PerPrincipal: 1} })
-	h.hang.Store(true) // the first run stays open
+	h := newHarness(t, func(c *Config) { c.Streams = httpkit.NewStreamCounter(httpkit.StreamLimits{PerPrincipal: 1}, nil) })
+	h.svc.Hang.Store(true) // the first run stays open
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	first := h.postAGUI(ctx, t, "tok-alice", runInput("t-l1", "r-l1", userMsg("u", twoIntents)))
@@ -361,12 +398,12 @@ func TestAGUIStreamLimit(t *testing.T) {
 		}
 	}
 	second := h.postAGUI(t.Context(), t, "tok-alice", runInput("t-l2", "r-l2", userMsg("u", "how many points do I have?")))
-	var body apiError
+	var body httpkit.ErrorResponse
 	_ = json.NewDecoder(second.Body).Decode(&body)
 	if second.StatusCode != http.StatusTooManyRequests || body.Error.Code != "rate_limited" || second.Header.Get("Retry-After") == "" {
 		t.Errorf("second run while one is open = %d %+v (Retry-After %q), want 429 rate_limited", second.StatusCode, body.Error, second.Header.Get("Retry-After"))
 	}
-	if ep, err := h.service.Episode(t.Context(), "alice", "t-l2"); err == nil {
+	if ep, err := h.svc.Service.Episode(t.Context(), "alice", "t-l2"); err == nil {
 		t.Errorf("the refused run started a turn: %+v", ep.Turns)
 	}
 	// Another user has streams of their own.
@@ -376,7 +413,7 @@ func TestAGUIStreamLimit(t *testing.T) {
 }
 
 func TestAGUIBadRequests(t *testing.T) {
-	h := newA2AHarness(t, nil)
+	h := newHarness(t, nil)
 	ok := runInput("t", "r", userMsg("u", "hi"))
 	with := func(k string, v any) map[string]any {
 		m := runInput("t", "r", userMsg("u", "hi"))
@@ -411,7 +448,7 @@ func TestAGUIBadRequests(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := h.postAGUI(t.Context(), t, tc.token, tc.body)
-			var got apiError
+			var got httpkit.ErrorResponse
 			if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
 				t.Fatalf("status %d, body is not a JSON error: %v", resp.StatusCode, err)
 			}
@@ -436,7 +473,7 @@ func TestAGUIBadRequests(t *testing.T) {
 	body["resume"] = []any{}
 	body["somethingNew"] = true
 	events := h.runEvents(t, "tok-alice", body)
-	if ep, err := h.service.Episode(t.Context(), "alice", "t-parts"); err != nil || ep.Turns[0].Message != "how many points\ndo I have?" {
+	if ep, err := h.svc.Service.Episode(t.Context(), "alice", "t-parts"); err != nil || ep.Turns[0].Message != "how many points\ndo I have?" {
 		t.Errorf("episode = %+v, %v; want the parts joined", ep, err)
 	}
 	if events[len(events)-1].typ() != aguiRunFinished {
@@ -540,7 +577,7 @@ func FuzzDecodeAGUIInput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		run, bad := decodeAGUIInput(strings.NewReader(string(body)))
 		if bad != nil {
-			if bad.message == "" || bad.code == "" || bad.status < 400 {
+			if bad.Message == "" || bad.Code == "" || bad.Status < 400 {
 				t.Fatalf("decodeAGUIInput error = %+v", bad)
 			}
 			return

@@ -1,4 +1,4 @@
-package web
+package a2aserver
 
 import (
 	"bytes"
@@ -9,39 +9,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gin-gonic/gin"
-
-	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/principal"
+	"go.opentelemetry.io/otel/trace"
 )
-
-// A2AConfig describes the agent that the A2A routes publish (DESIGN.md §6): the Agent Card at
-// /.well-known/agent-card.json and the JSON-RPC endpoint POST /a2a. Both are left out when
-// Orchestrator is nil.
-//
-// Over A2A the service is one agent, the orchestrator: a task is a turn (task id = turn id), a
-// context is an episode (contextId = episode id), and a message's messageId is the turn's
-// idempotency key. The bound sub-agents are listed as the card's skills; callers never reach
-// them directly (hub and spoke).
-type A2AConfig struct {
-	// Orchestrator is the definition the card describes: its name and description.
-	Orchestrator *definitions.Definition
-	// SubAgents are the bound sub-agents, in sub_agents order; each becomes a skill.
-	SubAgents []*definitions.Definition
-	// PublicURL is the externally visible base URL (scheme://host[/prefix]) the card
-	// advertises. Empty derives it from each request's Host (and X-Forwarded-Proto).
-	PublicURL string
-	// Version is the agent's version on the card; default "dev".
-	Version string
-	// Current, when set, returns the orchestrator and sub-agents turns use now, replacing the
-	// two fields above on the card once the definitions can be reloaded.
-	Current func() (*definitions.Definition, []*definitions.Definition)
-	// TrustedServices are the principals (service credentials' subjects) allowed to act on
-	// behalf of a user: another switchboard whose remote sub-agent this one is. A request
-	// authenticated as one of them runs as the user its metadata.principal names; any other
-	// caller runs as itself, and naming someone else is refused.
-	TrustedServices []principal.Principal
-}
 
 // a2aMethods are the JSON-RPC methods POST /a2a answers, for the method-not-found message.
 const a2aMethods = "message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe"
@@ -49,37 +20,42 @@ const a2aMethods = "message/send, message/stream, tasks/get, tasks/cancel, tasks
 // a2aRPC serves POST /a2a: one JSON-RPC 2.0 request per body. Unary methods answer with a JSON
 // response (HTTP 200 even for JSON-RPC errors, as the transport asks); message/stream and
 // tasks/resubscribe answer with an SSE stream of JSON-RPC responses.
-func (s *server) a2aRPC(c *gin.Context) {
-	body, err := io.ReadAll(c.Request.Body)
+func (s *Handler) a2aRPC(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &mbe):
-			s.rpcReply(c, nil, nil, rpcErr(codeInvalidRequest, "The request body is too large."))
-		case bodyTimedOut(err):
-			abort(c, http.StatusRequestTimeout, "request_timeout", "The request body did not arrive in time.")
+			s.rpcReply(w, r, nil, nil, rpcErr(codeInvalidRequest, "The request body is too large."))
+		case httpkit.BodyTimedOut(err):
+			httpkit.WriteError(w, http.StatusRequestTimeout, "request_timeout", "The request body did not arrive in time.")
 		}
 		return // otherwise the client went away mid-body: nobody to answer
 	}
 	req, rerr := decodeRPC(body)
 	if rerr != nil {
-		s.rpcReply(c, req.ID, nil, rerr)
+		s.rpcReply(w, r, req.ID, nil, rerr)
 		return
 	}
-	if rerr = s.actFor(c, req.Params); rerr != nil {
-		s.rpcReply(c, req.ID, nil, rerr)
+	caller := principalOf(r)
+	if r, rerr = s.actFor(r, req.Params); rerr != nil {
+		s.rpcReply(w, r, req.ID, nil, rerr)
 		return
 	}
-	ctx, p := c.Request.Context(), principalOf(c)
+	ctx, p := r.Context(), principalOf(r)
+	if p != caller {
+		s.log.InfoContext(ctx, "a2a: trusted service acts for a user", "service", string(caller), "principal", string(p),
+			"method", req.Method, "trace_id", trace.SpanContextFromContext(ctx).TraceID().String())
+	}
 	var result any
 	switch req.Method {
 	case "message/send":
 		result, rerr = s.a2aSend(ctx, p, req.Params)
 	case "message/stream":
-		s.a2aStream(c, req)
+		s.a2aStream(w, r, req)
 		return
 	case "tasks/resubscribe":
-		s.a2aResubscribe(c, req)
+		s.a2aResubscribe(w, r, req)
 		return
 	case "tasks/get":
 		result, rerr = s.a2aGet(ctx, p, req.Params)
@@ -96,29 +72,25 @@ func (s *server) a2aRPC(c *gin.Context) {
 	if ctx.Err() != nil {
 		return // the caller left while the turn ran; the turn itself carries on
 	}
-	s.rpcReply(c, req.ID, result, rerr)
+	s.rpcReply(w, r, req.ID, result, rerr)
 }
 
 // actFor settles whom a request acts for. A caller may say it in metadata.principal (of the
 // params, or of the message): a trusted service then acts for that user, who becomes the
 // request's principal; any other caller may only name itself.
-func (s *server) actFor(c *gin.Context, params json.RawMessage) *rpcError {
+func (s *Handler) actFor(r *http.Request, params json.RawMessage) (*http.Request, *rpcError) {
 	claimed, e := claimedPrincipal(params)
 	if e != nil || claimed == "" {
-		return e
+		return r, e
 	}
-	caller := principalOf(c)
+	caller := principalOf(r)
 	switch {
 	case claimed == caller:
-		return nil
-	case !slices.Contains(s.cfg.A2A.TrustedServices, caller):
-		return rpcErr(codeInvalidParams, "metadata.principal does not match the authenticated user, and this credential is not one the agent trusts to act for users (a2a.trusted_services).")
+		return r, nil
+	case !slices.Contains(s.cfg.TrustedServices, caller):
+		return r, rpcErr(codeInvalidParams, "metadata.principal does not match the authenticated user, and this credential is not one the agent trusts to act for users (a2a.trusted_services).")
 	}
-	// Who acted for whom is worth an audit line: the service can reach every user's tasks.
-	s.log.InfoContext(c.Request.Context(), "a2a: trusted service acts for a user", "service", string(caller), "principal", string(claimed))
-	c.Set(principalKey, claimed)
-	c.Request = c.Request.WithContext(principal.NewContext(c.Request.Context(), claimed))
-	return nil
+	return r.WithContext(principal.NewContext(r.Context(), claimed)), nil
 }
 
 // claimedPrincipal reads metadata.principal from a request's params and from its message's
@@ -158,13 +130,13 @@ func claimedPrincipal(params json.RawMessage) (principal.Principal, *rpcError) {
 	return principal.Principal(claimed), nil
 }
 
-func (s *server) rpcReply(c *gin.Context, id json.RawMessage, result any, rerr *rpcError) {
-	setRetryAfter(c, rerr)
+func (s *Handler) rpcReply(w http.ResponseWriter, _ *http.Request, id json.RawMessage, result any, rerr *rpcError) {
+	setRetryAfter(w, rerr)
 	resp := rpcResponse{JSONRPC: "2.0", ID: id, Result: result, Error: rerr}
 	if rerr != nil {
 		resp.Result = nil
 	}
-	c.JSON(http.StatusOK, resp)
+	writeJSON(w, resp)
 }
 
 // decodeRPC reads one JSON-RPC 2.0 request object. On failure it returns the error to answer
@@ -195,8 +167,8 @@ func decodeRPC(body []byte) (rpcRequest, *rpcError) {
 		return req, rpcErr(codeInvalidRequest, `"id" must be a string or a number.`)
 	}
 	req.ID = id
-	if !holdableText(body) {
-		return req, rpcErr(codeInvalidParams, invalidTextMessage)
+	if !httpkit.HoldableText(body) {
+		return req, rpcErr(codeInvalidParams, httpkit.InvalidTextMessage)
 	}
 	var version string
 	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {

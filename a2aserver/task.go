@@ -1,4 +1,4 @@
-package web
+package a2aserver
 
 import (
 	"context"
@@ -23,7 +23,7 @@ const (
 
 // a2aSend answers message/send: it starts a turn for p and, unless configuration.blocking is
 // false, waits for it to finish and returns the finished task.
-func (s *server) a2aSend(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+func (s *Handler) a2aSend(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
 	var sp sendParams
 	if e := decodeParams(raw, &sp); e != nil {
 		return nil, e
@@ -55,7 +55,7 @@ func (s *server) a2aSend(ctx context.Context, p principal.Principal, raw json.Ra
 
 // a2aStart checks message/send (and message/stream) params and starts the turn they ask for.
 // A messageId already used by p returns the turn it started, without a second dispatch.
-func (s *server) a2aStart(ctx context.Context, p principal.Principal, sp sendParams) (orchestrator.TurnRecord, *rpcError) {
+func (s *Handler) a2aStart(ctx context.Context, p principal.Principal, sp sendParams) (orchestrator.TurnRecord, *rpcError) {
 	req, e := s.startRequest(ctx, p, sp)
 	if e != nil {
 		return orchestrator.TurnRecord{}, e
@@ -84,7 +84,7 @@ func (s *server) a2aStart(ctx context.Context, p principal.Principal, sp sendPar
 
 // startRequest turns MessageSendParams into the turn to start, saying exactly what is wrong
 // with them. Only text parts are understood; the principal is always the authenticated one.
-func (s *server) startRequest(ctx context.Context, p principal.Principal, sp sendParams) (orchestrator.StartRequest, *rpcError) {
+func (s *Handler) startRequest(ctx context.Context, p principal.Principal, sp sendParams) (orchestrator.StartRequest, *rpcError) {
 	var req orchestrator.StartRequest
 	bad := func(msg string) (orchestrator.StartRequest, *rpcError) {
 		return req, rpcErr(codeInvalidParams, msg)
@@ -176,7 +176,7 @@ func acceptsText(modes []string) bool {
 }
 
 // a2aGet answers tasks/get. Another principal's task is not found, like an unknown one.
-func (s *server) a2aGet(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+func (s *Handler) a2aGet(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
 	q, e := taskQuery(raw)
 	if e != nil {
 		return nil, e
@@ -185,7 +185,7 @@ func (s *server) a2aGet(ctx context.Context, p principal.Principal, raw json.Raw
 }
 
 // a2aTask is p's task id, with at most historyLength messages of history (nil: all of them).
-func (s *server) a2aTask(ctx context.Context, p principal.Principal, id string, historyLength *int) (any, *rpcError) {
+func (s *Handler) a2aTask(ctx context.Context, p principal.Principal, id string, historyLength *int) (any, *rpcError) {
 	rec, err := s.cfg.Service.Turn(ctx, p, id)
 	if err != nil {
 		return nil, s.taskErr(ctx, err)
@@ -195,7 +195,7 @@ func (s *server) a2aTask(ctx context.Context, p principal.Principal, id string, 
 
 // a2aCancel answers tasks/cancel: it cancels p's running turn, waits for it to stop and
 // returns the canceled task. A task that already finished is not cancelable.
-func (s *server) a2aCancel(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+func (s *Handler) a2aCancel(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
 	q, e := taskQuery(raw)
 	if e != nil {
 		return nil, e
@@ -226,7 +226,7 @@ func (s *server) a2aCancel(ctx context.Context, p principal.Principal, raw json.
 	return taskFromTurn(rec), nil
 }
 
-func (s *server) taskErr(ctx context.Context, err error) *rpcError {
+func (s *Handler) taskErr(ctx context.Context, err error) *rpcError {
 	if errors.Is(err, orchestrator.ErrNotFound) {
 		return errTaskNotFound
 	}

@@ -1,4 +1,4 @@
-package web
+package httpkit
 
 import (
 	"bytes"
@@ -8,20 +8,20 @@ import (
 	"unicode/utf8"
 )
 
-// readBody reads a request body whole (the body limit bounds it) into a decoder, and reports
+// ReadBody reads a request body whole (the body limit bounds it) into a decoder, and reports
 // whether its text is text a store can hold as sent: valid UTF-8 with no lone surrogate
 // escape. encoding/json would put U+FFFD in place of either, silently. A failed read is left
 // for the decoder to meet, after the bytes that did arrive.
-func readBody(r io.Reader) (dec *json.Decoder, holdable bool) {
+func ReadBody(r io.Reader) (dec *json.Decoder, holdable bool) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return json.NewDecoder(io.MultiReader(bytes.NewReader(raw), errReader{err})), true
 	}
-	return json.NewDecoder(bytes.NewReader(raw)), holdableText(raw)
+	return json.NewDecoder(bytes.NewReader(raw)), HoldableText(raw)
 }
 
-// holdableText reports whether a JSON body is valid UTF-8 and escapes no lone surrogate.
-func holdableText(raw []byte) bool {
+// HoldableText reports whether a JSON body is valid UTF-8 and escapes no lone surrogate.
+func HoldableText(raw []byte) bool {
 	return utf8.Valid(raw) && !loneSurrogate(raw)
 }
 

@@ -1,4 +1,4 @@
-package web
+package agui
 
 import (
 	"strings"
@@ -132,3 +132,6 @@ func (t *aguiTranslator) finish(outcome stream.Outcome, invoked []string) []any 
 	return append(out, aguiRunFinishedEvent{Type: aguiRunFinished, ThreadID: t.threadID, RunID: t.runID,
 		Outcome: aguiOutcome{Type: "success"}, Result: map[string]any{"outcome": string(outcome), "turnId": t.turnID}})
 }
+
+// msgFailed is what a run that failed without a word of its own tells the user.
+const msgFailed = "Sorry, I couldn't answer that. Please try again."

@@ -1,4 +1,4 @@
-package web
+package agui
 
 import (
 	"bytes"
@@ -12,8 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gin-gonic/gin"
-
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -21,13 +20,8 @@ import (
 // aguiKeyPrefix keeps AG-UI runIds apart from the other idempotency keys of a principal.
 const aguiKeyPrefix = "agui:"
 
-// aguiRoute is the AG-UI endpoint.
-const aguiRoute = "/agui"
-
-// aguiBodyFactor is how many times Config.MaxBody a RunAgentInput may be (1 MiB by default):
-// an AG-UI client sends the thread's whole history with every run, of which only the last
-// message is read.
-const aguiBodyFactor = 16
+// Route is the AG-UI endpoint.
+const Route = "/agui"
 
 // postAGUI serves POST /agui (AG-UI 1.0): the body is a RunAgentInput, the answer an SSE stream
 // of AG-UI events. The thread is an episode (threadId = episode id; another principal's thread
@@ -40,36 +34,38 @@ const aguiBodyFactor = 16
 // on /v1/turns (HttpAgent reports them as "HTTP <status>: <body>"); once the stream has begun, a
 // failure ends it with RUN_ERROR. A client that goes away before the run ends cancels it:
 // aborting the request is how an AG-UI client stops a run.
-func (s *server) postAGUI(c *gin.Context) {
-	in, bad := decodeAGUIInput(c.Request.Body)
+func (s *Handler) postAGUI(w http.ResponseWriter, r *http.Request) {
+	in, bad := decodeAGUIInput(r.Body)
 	if bad != nil {
-		abort(c, bad.status, bad.code, bad.message)
+		bad.Write(w)
 		return
 	}
-	p := principalOf(c)
+	p := principalOf(r)
 	// Refuse the stream before the run starts, or the run would go unseen.
-	slot := s.openStream(c, "")
-	if slot == nil {
+	slot, err := s.cfg.Streams.Open(p, "")
+	if err != nil {
+		s.writeErr(w, r, err)
 		return
 	}
-	defer slot.close()
-	rec, _, err := s.cfg.Service.Start(c.Request.Context(), orchestrator.StartRequest{
+	defer slot.Close()
+	var rec orchestrator.TurnRecord
+	rec, _, err = s.cfg.Service.Start(r.Context(), orchestrator.StartRequest{
 		Principal: p, EpisodeID: in.threadID, Message: in.message,
 		Locale: in.locale, Location: in.location, IdempotencyKey: aguiKeyPrefix + in.runID,
 	})
 	switch {
 	case errors.Is(err, orchestrator.ErrNotFound):
-		abort(c, http.StatusNotFound, "not_found", "No such thread.")
+		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such thread.")
 		return
 	case errors.Is(err, orchestrator.ErrConflict):
-		abort(c, http.StatusConflict, "idempotency_conflict", "This runId was already used with a different message.")
+		httpkit.WriteError(w, http.StatusConflict, "idempotency_conflict", "This runId was already used with a different message.")
 		return
 	case err != nil:
-		s.abortErr(c, err) // limits (429) included
+		s.writeErr(w, r, err) // limits (429) included
 		return
 	}
-	slot.forTurn(rec.ID)
-	s.streamAGUI(c, in, rec)
+	slot.ForTurn(rec.ID)
+	s.streamAGUI(w, r, in, rec)
 }
 
 // aguiRun is a checked RunAgentInput: what the turn needs.
@@ -80,27 +76,27 @@ type aguiRun struct {
 }
 
 // decodeAGUIInput reads and checks a RunAgentInput, saying exactly what is wrong.
-func decodeAGUIInput(r io.Reader) (aguiRun, *badRequest) {
+func decodeAGUIInput(r io.Reader) (aguiRun, *httpkit.Problem) {
 	var run aguiRun
-	bad := func(code, msg string) (aguiRun, *badRequest) {
-		return run, &badRequest{status: http.StatusBadRequest, code: code, message: msg}
+	bad := func(code, msg string) (aguiRun, *httpkit.Problem) {
+		return run, &httpkit.Problem{Status: http.StatusBadRequest, Code: code, Message: msg}
 	}
 	var in aguiInput
-	dec, holdable := readBody(r)
+	dec, holdable := httpkit.ReadBody(r)
 	if !holdable {
-		return bad("invalid_text", invalidTextMessage)
+		return bad("invalid_text", httpkit.InvalidTextMessage)
 	}
 	if err := dec.Decode(&in); err != nil {
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &mbe):
-			return run, &badRequest{status: http.StatusRequestEntityTooLarge, code: "too_large", message: "The request body is too large."}
-		case bodyTimedOut(err):
-			return run, &badRequest{status: http.StatusRequestTimeout, code: "request_timeout", message: "The request body did not arrive in time."}
+			return run, &httpkit.Problem{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "The request body is too large."}
+		case httpkit.BodyTimedOut(err):
+			return run, &httpkit.Problem{Status: http.StatusRequestTimeout, Code: "request_timeout", Message: "The request body did not arrive in time."}
 		case errors.Is(err, io.EOF):
 			return bad("invalid_body", `The body must be an AG-UI RunAgentInput: {"threadId", "runId", "messages": [...]}.`)
 		}
-		return bad("invalid_body", "The body is not a valid RunAgentInput: "+jsonProblem(err)+".")
+		return bad("invalid_body", "The body is not a valid RunAgentInput: "+httpkit.JSONProblem(err)+".")
 	}
 	if dec.More() {
 		return bad("invalid_body", "The body must hold one JSON object.")
@@ -122,7 +118,7 @@ func decodeAGUIInput(r io.Reader) (aguiRun, *badRequest) {
 	case !ok:
 		return bad("invalid_message", "The user message's content must be a string or an array of content parts.")
 	case !textOnly:
-		return run, &badRequest{status: http.StatusUnsupportedMediaType, code: "unsupported_content", message: "Only text content is supported."}
+		return run, &httpkit.Problem{Status: http.StatusUnsupportedMediaType, Code: "unsupported_content", Message: "Only text content is supported."}
 	}
 	text = strings.TrimSpace(text)
 	if err := orchestrator.CheckMessage(text); err != nil {
@@ -168,21 +164,21 @@ func messageText(raw json.RawMessage) (text string, ok, textOnly bool) {
 }
 
 // streamAGUI follows the turn and writes it as AG-UI events until RUN_FINISHED or RUN_ERROR.
-func (s *server) streamAGUI(c *gin.Context, in aguiRun, rec orchestrator.TurnRecord) {
-	ctx := c.Request.Context()
-	out := newAGUIStream(c, s.cfg.SSE)
+func (s *Handler) streamAGUI(w http.ResponseWriter, r *http.Request, in aguiRun, rec orchestrator.TurnRecord) {
+	ctx := r.Context()
+	out := newAGUIStream(w, r, s.cfg.SSE)
 	defer out.close()
 	tr := newAGUITranslator(in.threadID, in.runID, rec.ID)
 	completed, storeFailed := false, false
 	defer func() {
 		if !completed && !storeFailed {
-			s.cancelAbandoned(c, rec.ID)
+			s.cancelAbandoned(r, rec.ID)
 		}
 	}()
 	if out.send(tr.started()) != nil {
 		return
 	}
-	for r, err := range s.cfg.Hub.Follow(ctx, rec.ID, 0) {
+	for logged, err := range s.cfg.Hub.Follow(ctx, rec.ID, 0) {
 		if err != nil {
 			if ctx.Err() == nil {
 				// The turn runs on; the client may start the same runId again to follow it.
@@ -194,11 +190,11 @@ func (s *server) streamAGUI(c *gin.Context, in aguiRun, rec orchestrator.TurnRec
 			return
 		}
 		var events []any
-		if done, isEnd := r.Event.(stream.TurnCompleted); isEnd {
+		if done, isEnd := logged.Event.(stream.TurnCompleted); isEnd {
 			completed = true
-			events = tr.finish(done.Outcome, s.invoked(ctx, c, rec.ID))
+			events = tr.finish(done.Outcome, s.invoked(ctx, r, rec.ID))
 		} else {
-			events = tr.translate(r)
+			events = tr.translate(logged)
 		}
 		for _, ev := range events {
 			if out.send(ev) != nil {
@@ -209,8 +205,8 @@ func (s *server) streamAGUI(c *gin.Context, in aguiRun, rec orchestrator.TurnRec
 }
 
 // invoked reads the sub-agents a finished turn ran, from its routing record.
-func (s *server) invoked(ctx context.Context, c *gin.Context, turnID string) []string {
-	rec, err := s.cfg.Service.Turn(ctx, principalOf(c), turnID)
+func (s *Handler) invoked(ctx context.Context, r *http.Request, turnID string) []string {
+	rec, err := s.cfg.Service.Turn(ctx, principalOf(r), turnID)
 	if err != nil || rec.Decision == nil {
 		if err != nil && ctx.Err() == nil {
 			s.log.WarnContext(ctx, "agui: reading a finished turn", "turn_id", turnID, "err", err)
@@ -222,14 +218,14 @@ func (s *server) invoked(ctx context.Context, c *gin.Context, turnID string) []s
 
 // cancelAbandoned cancels a turn whose AG-UI client left before the end. A server shutting
 // down is not a client leaving.
-func (s *server) cancelAbandoned(c *gin.Context, turnID string) {
-	reqCtx := c.Request.Context()
-	if errors.Is(context.Cause(reqCtx), ErrShuttingDown) {
+func (s *Handler) cancelAbandoned(r *http.Request, turnID string) {
+	reqCtx := r.Context()
+	if errors.Is(context.Cause(reqCtx), httpkit.ErrShuttingDown) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), 5*time.Second)
 	defer cancel()
-	if err := s.cfg.Service.Cancel(ctx, principalOf(c), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) {
+	if err := s.cfg.Service.Cancel(ctx, principalOf(r), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) {
 		s.log.WarnContext(ctx, "agui: cancel an abandoned run", "turn_id", turnID, "err", err)
 	}
 }
@@ -238,7 +234,8 @@ func (s *server) cancelAbandoned(c *gin.Context, turnID string) {
 // quiet (AG-UI clients read only data lines). A write that cannot reach the client within the
 // stall timeout ends the stream.
 type aguiStream struct {
-	c     *gin.Context
+	w     http.ResponseWriter
+	done  <-chan struct{} // the request's end
 	rc    *http.ResponseController
 	stall time.Duration
 	mu    sync.Mutex
@@ -247,17 +244,17 @@ type aguiStream struct {
 	wg    sync.WaitGroup
 }
 
-func newAGUIStream(c *gin.Context, opts stream.SSEOptions) *aguiStream {
-	o := &aguiStream{c: c, rc: http.NewResponseController(c.Writer), stall: opts.StallTimeout, stop: make(chan struct{})}
+func newAGUIStream(w http.ResponseWriter, r *http.Request, opts stream.SSEOptions) *aguiStream {
+	o := &aguiStream{w: w, done: r.Context().Done(), rc: http.NewResponseController(w), stall: opts.StallTimeout, stop: make(chan struct{})}
 	if o.stall <= 0 {
 		o.stall = 10 * time.Second
 	}
-	h := c.Writer.Header()
+	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // keep proxies from buffering the stream
-	c.Writer.WriteHeader(http.StatusOK)
-	c.Writer.Flush()
+	w.WriteHeader(http.StatusOK)
+	_ = o.rc.Flush()
 	beat := opts.Heartbeat
 	if beat == 0 {
 		beat = 15 * time.Second
@@ -275,7 +272,7 @@ func (o *aguiStream) heartbeat(every time.Duration) {
 		select {
 		case <-o.stop:
 			return
-		case <-o.c.Request.Context().Done():
+		case <-o.done:
 			return
 		case <-t.C:
 			if o.write([]byte(": keep-alive\n\n")) != nil {
@@ -301,7 +298,7 @@ func (o *aguiStream) write(b []byte) error {
 		return o.err
 	}
 	_ = o.rc.SetWriteDeadline(time.Now().Add(o.stall))
-	if _, err := o.c.Writer.Write(b); err != nil {
+	if _, err := o.w.Write(b); err != nil {
 		o.err = err
 		return err
 	}

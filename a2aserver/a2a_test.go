@@ -1,50 +1,33 @@
-package web
+package a2aserver
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/switchboard-ai/switchboard/ask"
-	"github.com/switchboard-ai/switchboard/definitions"
-	"github.com/switchboard-ai/switchboard/demo"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline"
-	"github.com/switchboard-ai/switchboard/internal/store"
+	"github.com/switchboard-ai/switchboard/internal/surfacetest"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// a2aHarness is the web handler over a real orchestrator (the demo definitions, the offline
-// model) whose sub-agents are fakes: shop and rewards answer at once, or rewards hangs until
-// its context ends while hang is set.
+// a2aHarness is the A2A handler over a real orchestrator (the demo definitions, the offline
+// model) whose sub-agents are fakes: they answer at once, or rewards hangs until its context
+// ends while svc.Hang is set.
 type a2aHarness struct {
-	srv     *httptest.Server
-	service *orchestrator.Service
-	hub     *stream.Hub
-	hang    atomic.Bool
-}
-
-// tokens maps the bearer tokens the fake authenticator accepts to their principals.
-type tokens map[string]principal.Principal
-
-func (ts tokens) Verify(_ context.Context, tok string) (principal.Principal, error) {
-	if p, ok := ts[tok]; ok {
-		return p, nil
-	}
-	return "", errors.New("unknown token")
+	srv *httptest.Server
+	svc *surfacetest.Service
 }
 
 func newA2AHarness(t testing.TB, edit func(*Config)) *a2aHarness {
@@ -52,54 +35,12 @@ func newA2AHarness(t testing.TB, edit func(*Config)) *a2aHarness {
 	return newHarnessWithModel(t, offline.New(), edit)
 }
 
-// newHarnessWithModel is newA2AHarness with model as the orchestrator's LLM.
 func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *a2aHarness {
 	t.Helper()
-	defs, err := definitions.LoadFS(demo.Agents, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	orcDef, _ := defs.Get("concierge")
-	h := &a2aHarness{}
-	answer := func(event, text string, hangs bool) ask.Agent {
-		return ask.Func(func(ctx context.Context, q ask.Question) (ask.Answer, error) {
-			q.Emit(event, nil)
-			if hangs && h.hang.Load() {
-				<-ctx.Done()
-				return ask.Answer{}, ctx.Err()
-			}
-			return ask.Answer{Text: text, Outcome: ask.OutcomeOK}, nil
-		})
-	}
-	orc, err := orchestrator.New(orchestrator.Config{
-		Definition: orcDef, SubAgents: defs.SubAgents(orcDef), Model: model,
-		Runtimes: map[string]ask.Agent{
-			"shop":    answer("searching_offers", "There are 2 offers on running shoes: 20% off Trail X.", false),
-			"rewards": answer("looking_up_points_balance", "The member has 1,250 points.", true),
-			"support": answer("looking_up_orders", "Order 1 shipped.", false),
-			"travel":  answer("loading_trips", "A trip to Lisbon on Friday.", false),
-		},
-	}, orchestrator.WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler)}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := store.NewMemory()
-	hub := stream.NewHub(st)
-	h.hub = hub
-	h.service, err = orchestrator.NewService(orchestrator.ServiceConfig{
-		Orchestrator: orc, Store: st, Hub: hub, Deadline: 20 * time.Second, Logger: slog.New(slog.DiscardHandler),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	turnTokens, err := principal.NewTurnTokens(principal.RandomSecret(), time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := surfacetest.New(t, model)
 	cfg := Config{
-		Service: h.service, Hub: hub, TurnTokens: turnTokens, Logger: slog.New(slog.DiscardHandler),
-		Auth: tokens{"tok-alice": "alice", "tok-bob": "bob"},
-		A2A:  A2AConfig{Orchestrator: orcDef, SubAgents: orc.SubAgents(), Version: "1.2.3"},
+		Service: svc.Service, Hub: svc.Hub, Auth: surfacetest.AliceAndBob, Logger: slog.New(slog.DiscardHandler),
+		Orchestrator: svc.Definition, SubAgents: svc.Orchestrator.SubAgents(), Version: "1.2.3",
 	}
 	if edit != nil {
 		edit(&cfg)
@@ -108,15 +49,8 @@ func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *a2
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv = httptest.NewServer(handler)
-	t.Cleanup(func() {
-		h.srv.Close()
-		h.service.CancelAll()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = h.service.Wait(ctx)
-		hub.Close()
-	})
+	h := &a2aHarness{srv: httptest.NewServer(handler), svc: svc}
+	t.Cleanup(h.srv.Close)
 	return h
 }
 
@@ -210,7 +144,7 @@ func TestAgentCard(t *testing.T) {
 		{"configured", "https://agents.example.com/sb/", nil, func(string) string { return "https://agents.example.com/sb/a2a" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newA2AHarness(t, func(c *Config) { c.A2A.PublicURL = tc.publicURL })
+			h := newA2AHarness(t, func(c *Config) { c.PublicURL = tc.publicURL })
 			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, h.srv.URL+"/.well-known/agent-card.json", nil)
 			for k, v := range tc.header {
 				req.Header.Set(k, v)
@@ -261,15 +195,11 @@ func TestAgentCard(t *testing.T) {
 	}
 }
 
-func TestA2ARoutesNeedAnOrchestrator(t *testing.T) {
-	h := newA2AHarness(t, func(c *Config) { c.A2A = A2AConfig{} })
-	resp, err := h.srv.Client().Get(h.srv.URL + "/.well-known/agent-card.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Errorf("GET card without A2A config = %d, want 404", resp.StatusCode)
+func TestNewNeedsAnOrchestrator(t *testing.T) {
+	svc := surfacetest.New(t, offline.New())
+	_, err := New(Config{Service: svc.Service, Hub: svc.Hub, Auth: surfacetest.AliceAndBob})
+	if err == nil {
+		t.Error("New(no orchestrator) = nil error, want one: the card would describe nothing")
 	}
 }
 
@@ -418,7 +348,7 @@ func TestA2ASendRoundTrip(t *testing.T) {
 	// contextId continues the episode; a follow-up by taskId too.
 	h.task(t, "tok-alice", "message/send", sendParamsOf("m-2", "what tier am i in?", map[string]any{"contextId": task.ContextID}))
 	h.task(t, "tok-alice", "message/send", sendParamsOf("m-3", "what can i redeem?", map[string]any{"taskId": task.ID}))
-	ep, err := h.service.Episode(t.Context(), "alice", task.ContextID)
+	ep, err := h.svc.Service.Episode(t.Context(), "alice", task.ContextID)
 	if err != nil || len(ep.Turns) != 3 {
 		t.Errorf("episode %s = %d turns, %v; want 3", task.ContextID, len(ep.Turns), err)
 	}
@@ -439,7 +369,7 @@ func TestA2ASendRoundTrip(t *testing.T) {
 
 func TestA2ACancelRunningTask(t *testing.T) {
 	h := newA2AHarness(t, nil)
-	h.hang.Store(true)
+	h.svc.Hang.Store(true)
 	params := sendParamsOf("m-hang", twoIntents, nil)
 	params["configuration"] = map[string]any{"blocking": false}
 	task := h.task(t, "tok-alice", "message/send", params)
@@ -678,16 +608,16 @@ func FuzzDecodeRPC(f *testing.F) {
 // metadata names; nobody else may name another user.
 func TestA2ADelegation(t *testing.T) {
 	h := newA2AHarness(t, func(c *Config) {
-		c.Auth = tokens{"tok-alice": "alice", "tok-bob": "bob", "tok-svc": "svc-hub"}
-		c.A2A.TrustedServices = []principal.Principal{"svc-hub"}
+		c.Auth = surfacetest.Tokens{"tok-alice": "alice", "tok-bob": "bob", "tok-svc": "svc-hub"}
+		c.TrustedServices = []principal.Principal{"svc-hub"}
 	})
 	forAlice := map[string]any{"principal": "alice"}
 	params := sendParamsOf("m-svc", "how many points do I have?", map[string]any{"metadata": forAlice})
 	task := h.task(t, "tok-svc", "message/send", params)
-	if rec, err := h.service.Turn(t.Context(), "alice", task.ID); err != nil || rec.State != orchestrator.TurnCompleted {
+	if rec, err := h.svc.Service.Turn(t.Context(), "alice", task.ID); err != nil || rec.State != orchestrator.TurnCompleted {
 		t.Fatalf("alice's turn %s = %+v, %v; want it completed, as hers", task.ID, rec.State, err)
 	}
-	if _, err := h.service.Turn(t.Context(), "svc-hub", task.ID); !errors.Is(err, orchestrator.ErrNotFound) {
+	if _, err := h.svc.Service.Turn(t.Context(), "svc-hub", task.ID); !errors.Is(err, orchestrator.ErrNotFound) {
 		t.Errorf("the service owns the turn (%v): it only acts for alice", err)
 	}
 	// Every method acts for the user the params' metadata names.
@@ -701,7 +631,7 @@ func TestA2ADelegation(t *testing.T) {
 		"message": sendParamsOf("m-svc-2", "what tier am i in?", nil)["message"]})
 	if rerr != nil || len(events) < 2 || events[len(events)-1]["final"] != true {
 		t.Errorf("message/stream for alice = %v, %+v", events, rerr)
-	} else if _, err := h.service.Turn(t.Context(), "alice", events[0]["id"].(string)); err != nil {
+	} else if _, err := h.svc.Service.Turn(t.Context(), "alice", events[0]["id"].(string)); err != nil {
 		t.Errorf("streamed turn is not alice's: %v", err)
 	}
 
@@ -740,6 +670,28 @@ func TestRPCErrMessages(t *testing.T) {
 	} {
 		if diff := cmp.Diff(&tc.want, rpcErr(tc.code, tc.detail)); diff != "" {
 			t.Errorf("rpcErr(%d, %q) (-want +got):\n%s", tc.code, tc.detail, diff)
+		}
+	}
+}
+
+// Ids a store cannot hold as sent (NUL, a lone surrogate) are refused as invalid params.
+func TestA2ARefusesUnholdableIDs(t *testing.T) {
+	h := newA2AHarness(t, nil)
+	for _, tc := range []struct {
+		field string
+		want  int
+	}{
+		{`"messageId":"m\u0000"`, codeInvalidParams},
+		{`"messageId":"m-\ud800"`, codeInvalidParams},
+		{`"messageId":"m1","contextId":"c\u0000"`, codeInvalidParams},
+		{`"messageId":"m2","taskId":"t\u0000"`, codeTaskNotFound}, // no task has such an id
+	} {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user",%s,"parts":[{"kind":"text","text":"hi"}]}}}`, tc.field)
+		resp := h.post(t, "tok-alice", body)
+		var r rpcResponse
+		b, _ := io.ReadAll(resp.Body)
+		if err := json.Unmarshal(b, &r); resp.StatusCode != http.StatusOK || err != nil || r.Error == nil || r.Error.Code != tc.want {
+			t.Errorf("A2A message/send with %s = %d %s, want JSON-RPC error %d", tc.field, resp.StatusCode, b, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package a2aserver
 
 import (
 	"encoding/json"
@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/gin-gonic/gin"
 
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -18,8 +16,8 @@ import (
 // status update per status line, artifact updates for the reply as it is composed, and a final
 // status update (final: true) when the turn is over. Errors after the request was understood
 // are sent as a JSON-RPC error in the stream, which streaming clients read.
-func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
-	out := newRPCStream(c, req.ID)
+func (s *Handler) a2aStream(w http.ResponseWriter, r *http.Request, req rpcRequest) {
+	out := newRPCStream(w, req.ID)
 	var sp sendParams
 	if e := decodeParams(req.Params, &sp); e != nil {
 		out.fail(e)
@@ -34,50 +32,50 @@ func (s *server) a2aStream(c *gin.Context, req rpcRequest) {
 		return
 	}
 	// Refuse the stream before the turn starts, or the turn would run unseen.
-	slot, e := s.openRPCStream(c, "")
+	slot, e := s.openRPCStream(r, "")
 	if e != nil {
 		out.fail(e)
 		return
 	}
-	defer slot.close()
-	rec, e := s.a2aStart(c.Request.Context(), principalOf(c), sp)
+	defer slot.Close()
+	rec, e := s.a2aStart(r.Context(), principalOf(r), sp)
 	if e != nil {
 		out.fail(e)
 		return
 	}
-	slot.forTurn(rec.ID)
+	slot.ForTurn(rec.ID)
 	if s.cfg.CancelOnDisconnect {
-		defer s.cancelIfLeft(c, rec.ID)
+		defer s.cancelIfLeft(r, rec.ID)
 	}
 	rec.State, rec.Reply = orchestrator.TurnRunning, "" // the stream tells the rest
 	if out.send(taskFromTurn(rec).withHistory(historyLength)) != nil {
 		return
 	}
-	s.followTask(c, out, rec.ID, rec.EpisodeID)
+	s.followTask(w, r, out, rec.ID, rec.EpisodeID)
 }
 
 // a2aResubscribe answers tasks/resubscribe. For a running task: the task as it stands, then its
 // events from the start, ending with the final status update. For a finished task: its final
 // snapshot and its terminal status update only, so that a client applying events in order
 // never sees a finished task go back to working.
-func (s *server) a2aResubscribe(c *gin.Context, req rpcRequest) {
-	out := newRPCStream(c, req.ID)
+func (s *Handler) a2aResubscribe(w http.ResponseWriter, r *http.Request, req rpcRequest) {
+	out := newRPCStream(w, req.ID)
 	q, e := taskQuery(req.Params)
 	if e != nil {
 		out.fail(e)
 		return
 	}
-	rec, err := s.cfg.Service.Turn(c.Request.Context(), principalOf(c), q.ID)
+	rec, err := s.cfg.Service.Turn(r.Context(), principalOf(r), q.ID)
 	if err != nil {
-		out.fail(s.taskErr(c.Request.Context(), err))
+		out.fail(s.taskErr(r.Context(), err))
 		return
 	}
-	slot, e := s.openRPCStream(c, rec.ID)
+	slot, e := s.openRPCStream(r, rec.ID)
 	if e != nil {
 		out.fail(e)
 		return
 	}
-	defer slot.close()
+	defer slot.Close()
 	task := taskFromTurn(rec).withHistory(q.HistoryLength)
 	if out.send(task) != nil {
 		return
@@ -87,12 +85,12 @@ func (s *server) a2aResubscribe(c *gin.Context, req rpcRequest) {
 		_ = out.send(tr.status(task.Status.State, task.Status.Message, true))
 		return
 	}
-	s.followTask(c, out, rec.ID, rec.EpisodeID)
+	s.followTask(w, r, out, rec.ID, rec.EpisodeID)
 }
 
 // followTask translates the turn's event log into A2A update events until turn.completed.
-func (s *server) followTask(c *gin.Context, out *rpcStream, taskID, contextID string) {
-	ctx := c.Request.Context()
+func (s *Handler) followTask(w http.ResponseWriter, r *http.Request, out *rpcStream, taskID, contextID string) {
+	ctx := r.Context()
 	tr := &taskTranslator{taskID: taskID, contextID: contextID}
 	for rec, err := range s.cfg.Hub.Follow(ctx, taskID, 0) {
 		if err != nil {
@@ -191,12 +189,14 @@ func (t *taskTranslator) status(state string, msg *a2aMessage, final bool) a2aSt
 
 // rpcStream writes JSON-RPC responses as SSE data lines. Headers go out with the first one.
 type rpcStream struct {
-	c       *gin.Context
+	w       http.ResponseWriter
 	id      json.RawMessage
 	started bool
 }
 
-func newRPCStream(c *gin.Context, id json.RawMessage) *rpcStream { return &rpcStream{c: c, id: id} }
+func newRPCStream(w http.ResponseWriter, id json.RawMessage) *rpcStream {
+	return &rpcStream{w: w, id: id}
+}
 
 func (o *rpcStream) send(result any) error {
 	return o.write(rpcResponse{JSONRPC: "2.0", ID: o.id, Result: result})
@@ -204,7 +204,7 @@ func (o *rpcStream) send(result any) error {
 
 func (o *rpcStream) fail(e *rpcError) {
 	if !o.started {
-		setRetryAfter(o.c, e)
+		setRetryAfter(o.w, e)
 	}
 	_ = o.write(rpcResponse{JSONRPC: "2.0", ID: o.id, Error: e})
 }
@@ -214,7 +214,7 @@ func (o *rpcStream) write(resp rpcResponse) error {
 	if err != nil {
 		return err
 	}
-	w := o.c.Writer
+	w := o.w
 	if !o.started {
 		o.started = true
 		h := w.Header()
@@ -229,6 +229,5 @@ func (o *rpcStream) write(resp rpcResponse) error {
 	if _, err := fmt.Fprintf(w, "data: %s\n\n", data); err != nil {
 		return err
 	}
-	w.Flush()
-	return nil
+	return http.NewResponseController(w).Flush()
 }

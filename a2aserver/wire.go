@@ -1,4 +1,4 @@
-package web
+package a2aserver
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package web
+package agui
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 func BenchmarkAGUIRun(b *testing.B) {
 	for _, route := range []string{"agui", "v1-turns"} {
 		b.Run(route, func(b *testing.B) {
-			h := newA2AHarness(b, nil)
+			h := newHarness(b, nil)
 			client := h.srv.Client()
 			b.ReportAllocs()
 			end := "turn.completed"

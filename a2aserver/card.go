@@ -1,11 +1,9 @@
-package web
+package a2aserver
 
 import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/gin-gonic/gin"
 )
 
 // agentCard is the A2A v0.3 AgentCard, with the fields switchboard publishes.
@@ -52,7 +50,7 @@ type agentSkill struct {
 }
 
 // newAgentCard describes the orchestrator; only the URL is left for each request to fill.
-func newAgentCard(cfg A2AConfig) agentCard {
+func newAgentCard(cfg Config) agentCard {
 	def := cfg.Orchestrator
 	name := def.Name
 	if name == "" {
@@ -89,27 +87,27 @@ func newAgentCard(cfg A2AConfig) agentCard {
 }
 
 // agentCardRoute serves GET /.well-known/agent-card.json (public).
-func (s *server) agentCardRoute(c *gin.Context) {
+func (s *Handler) agentCardRoute(w http.ResponseWriter, r *http.Request) {
 	card := s.card
-	if cur := s.cfg.A2A.Current; cur != nil {
+	if cur := s.cfg.Current; cur != nil {
 		// The definitions were reloaded since start: describe what turns use now.
-		a := s.cfg.A2A
+		a := s.cfg
 		a.Orchestrator, a.SubAgents = cur()
 		card = newAgentCard(a)
 	}
-	card.URL = s.publicBase(c.Request) + "/a2a"
+	card.URL = s.publicBase(r) + "/a2a"
 	card.AdditionalInterfaces = []agentInterface{{URL: card.URL, Transport: a2aTransport}}
-	if s.cfg.A2A.PublicURL == "" {
+	if s.cfg.PublicURL == "" {
 		// The URL echoes this request's Host: a shared cache must not hand it to another.
-		c.Header("Vary", "Host, X-Forwarded-Proto")
+		w.Header().Set("Vary", "Host, X-Forwarded-Proto")
 	}
-	c.JSON(http.StatusOK, card)
+	writeJSON(w, card)
 }
 
 // publicBase is the base URL callers reach the service at: the configured one, or this
 // request's scheme and Host.
-func (s *server) publicBase(r *http.Request) string {
-	if u := s.cfg.A2A.PublicURL; u != "" {
+func (s *Handler) publicBase(r *http.Request) string {
+	if u := s.cfg.PublicURL; u != "" {
 		return strings.TrimRight(u, "/")
 	}
 	scheme := "http"

@@ -1,0 +1,93 @@
+// Package agui serves switchboard over AG-UI: POST /agui takes a RunAgentInput and answers
+// with an SSE stream of AG-UI events (RUN_STARTED, TEXT_MESSAGE_*, STEP_*, RUN_FINISHED or
+// RUN_ERROR). The thread is an episode and the run is a turn.
+//
+// Each request runs on its handler's goroutine; a stream has one more goroutine, its
+// heartbeat, which ends with it. See docs/agui.md for the mapping of turn events to AG-UI's.
+package agui
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
+	"github.com/switchboard-ai/switchboard/orchestrator"
+	"github.com/switchboard-ai/switchboard/principal"
+	"github.com/switchboard-ai/switchboard/stream"
+)
+
+// TurnService is what AG-UI runs need of the turn service; [orchestrator.Service] is it.
+type TurnService interface {
+	Start(ctx context.Context, req orchestrator.StartRequest) (rec orchestrator.TurnRecord, existing bool, err error)
+	Cancel(ctx context.Context, p principal.Principal, turnID string) error
+	Turn(ctx context.Context, p principal.Principal, turnID string) (orchestrator.TurnRecord, error)
+}
+
+var _ TurnService = (*orchestrator.Service)(nil)
+
+// Config holds what [New] needs. Service, Hub and Auth are required.
+type Config struct {
+	Service TurnService
+	Hub     *stream.Hub
+	// Auth tells whom each run speaks for.
+	Auth principal.Authenticator
+	// Streams counts the open streams of each principal; nil counts none.
+	Streams *httpkit.StreamCounter
+	// SSE tunes the stream's heartbeat and stall timeout.
+	SSE stream.SSEOptions
+	// MaxBody bounds a RunAgentInput; default 1 MiB, as clients send the thread's whole
+	// history with every run.
+	MaxBody int64
+	Logger  *slog.Logger
+}
+
+// Handler serves POST /agui; every other path gets 404.
+type Handler struct {
+	cfg Config
+	log *slog.Logger
+	mux *http.ServeMux
+}
+
+var _ http.Handler = (*Handler)(nil)
+
+// New returns the AG-UI handler.
+func New(cfg Config) (*Handler, error) {
+	if cfg.Service == nil || cfg.Hub == nil || cfg.Auth == nil {
+		return nil, errors.New("agui: service, hub and authenticator are required")
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = 1 << 20
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Streams == nil {
+		cfg.Streams = httpkit.NewStreamCounter(httpkit.StreamLimits{}, nil)
+	}
+	h := &Handler{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux()}
+	h.mux.HandleFunc("POST "+Route, func(w http.ResponseWriter, r *http.Request) {
+		if r = httpkit.Authenticate(w, r, h.cfg.Auth); r == nil {
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
+		h.postAGUI(w, r)
+	})
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
+	})
+	return h, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+func principalOf(r *http.Request) principal.Principal {
+	p, _ := principal.FromContext(r.Context())
+	return p
+}
+
+func (s *Handler) writeErr(w http.ResponseWriter, r *http.Request, err error) {
+	httpkit.WriteTurnError(w, r, err, s.log)
+}

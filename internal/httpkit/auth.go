@@ -1,0 +1,41 @@
+package httpkit
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/switchboard-ai/switchboard/principal"
+)
+
+// Authenticate asks auth whom r speaks for. On success it returns r with the principal in its
+// context ([principal.FromContext]); otherwise it has answered (401, or 503 when the check
+// itself is down) and returns nil. Answers never echo the credential.
+func Authenticate(w http.ResponseWriter, r *http.Request, auth principal.Authenticator) *http.Request {
+	p, err := auth.Authenticate(r)
+	if err == nil && p == "" {
+		err = principal.ErrMissingToken
+	}
+	if err != nil {
+		// Never wait for the body of a request that will not be served.
+		DropBody(w, r)
+		Unauthenticated(w, err)
+		return nil
+	}
+	return r.WithContext(principal.NewContext(r.Context(), p))
+}
+
+// Unauthenticated answers a request whose credential err refused.
+func Unauthenticated(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, principal.ErrKeysUnavailable):
+		// Our side cannot check any token right now: the client's token may be fine.
+		w.Header().Set("Retry-After", "5")
+		WriteError(w, http.StatusServiceUnavailable, "auth_unavailable", "Sign-in cannot be checked right now. Please retry shortly.")
+	case errors.Is(err, principal.ErrMissingToken):
+		w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard"`)
+		WriteError(w, http.StatusUnauthorized, "unauthenticated", "Send Authorization: Bearer <token>.")
+	default:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)
+		WriteError(w, http.StatusUnauthorized, "invalid_token", "Invalid token: "+principal.Reason(err)+".")
+	}
+}

@@ -1,0 +1,36 @@
+package httpkit
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+)
+
+// ErrShuttingDown is the cause with which requests' contexts are cancelled on a graceful
+// shutdown: event streams end, and turns are not treated as abandoned.
+var ErrShuttingDown = errors.New("switchboard: server shutting down")
+
+// ErrorResponse is the JSON error body: {"error":{"code","message"}}. Messages are written
+// for clients; causes stay in logs.
+type ErrorResponse struct {
+	Error ErrorBody `json:"error"`
+}
+
+// ErrorBody is the inside of an [ErrorResponse].
+type ErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// WriteError answers with the JSON error shape.
+func WriteError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(ErrorResponse{Error: ErrorBody{Code: code, Message: message}})
+}
+
+// InvalidTextMessage answers text that no store can hold as sent.
+const InvalidTextMessage = "Text and ids must be valid UTF-8 without NUL bytes."
+
+// Internal is the message of every unexpected failure: what went wrong goes to the log only.
+const Internal = "Something went wrong on our side. Please try again."
