@@ -1,5 +1,6 @@
 // Command switchboard serves chat turns with an orchestrator LLM that routes to specialist
-// sub-agents defined in YAML, and carries the tools around it: validate, token, ccs-demo, eval.
+// sub-agents defined in YAML, and carries the tools around it: init, validate, token, ccs-demo,
+// eval.
 //
 // Only this command reads the environment; everything below it is configured explicitly.
 package main
@@ -19,13 +20,18 @@ var version = "dev"
 const usage = `switchboard: an orchestrator LLM that routes chat turns to specialist sub-agents.
 
 Usage:
-  switchboard serve     [--addr :8080] [--metrics-addr HOST:PORT] [--agents ./agents] [--config FILE] [--dev] [--trace-stdout]
-  switchboard validate  [--agents ./agents]
-  switchboard token     --sub NAME [--ttl 24h]
-  switchboard ccs-demo  [--addr :8081] [--config FILE]
-  switchboard eval      --dataset FILE... [--agents DIR] [--target URL] [--report DIR] [--min-accuracy 0.95]
+  switchboard serve     [--addr :8080] [--metrics-addr HOST:PORT] [--agents ./agents] [--config FILE]
+                        [--dev] [--log-format text|json] [--watch=false] [--trace-stdout]
+  switchboard init      [DIR]                      write the demo's definitions into DIR (./agents) to start from
+  switchboard validate  [--agents ./agents] [--config FILE]
+  switchboard token     --sub NAME [--ttl 24h] [--config FILE]
+  switchboard ccs-demo  [--addr :8081] [--config FILE] [--fixtures ./agents/fixtures] [--allow-header-faults]
+  switchboard eval      --dataset FILE... [--agents DIR] [--config FILE] [--target URL] [--report DIR]
+                        [--min-accuracy 0.95] [--concurrency 4] [--baseline report.json [--fail-on-regression]]
+                        [--no-coverage-gate] [--judge-model ALIAS]
   switchboard version
 
+With no ./agents folder, serve, validate and eval use the demo agents built into the binary.
 Run "switchboard COMMAND --help" for a command's flags.
 
 Environment (overrides the config file):
@@ -85,7 +91,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookup en
 		err = ccsDemoCmd(ctx, rest, stdout, stderr, lookup)
 	case "eval":
 		err = evalCmd(ctx, rest, stdout, stderr, lookup)
+	case "init":
+		err = initCmd(rest, stdout, stderr)
 	case "version", "--version":
+		if len(rest) > 0 {
+			fmt.Fprintln(stderr, "Usage: switchboard version\n\nPrints the version of this binary.")
+			return 2
+		}
 		fmt.Fprintln(stdout, "switchboard", version)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

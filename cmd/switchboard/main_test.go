@@ -312,3 +312,25 @@ func writeTestFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+func TestInitWritesTheDemoOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "agents")
+	var out, errOut bytes.Buffer
+	if code := run(t.Context(), []string{"init", dir}, &out, &errOut, envMap(nil)); code != 0 {
+		t.Fatalf("init = %d, stderr %s", code, errOut.String())
+	}
+	if code := run(t.Context(), []string{"validate", "--agents", dir}, &out, &errOut, envMap(nil)); code != 0 {
+		t.Errorf("validate of the folder init wrote = %d, stderr %s", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := run(t.Context(), []string{"init", dir}, &out, &errOut, envMap(nil)); code == 0 || !strings.Contains(errOut.String(), "exists already") {
+		t.Errorf("second init = %d, stderr %q; want a refusal naming the existing file", code, errOut.String())
+	}
+}
+
+func TestVersionHelpIsUsage(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run(t.Context(), []string{"version", "--help"}, &out, &errOut, envMap(nil)); code != 2 || out.Len() != 0 {
+		t.Errorf("version --help = %d, stdout %q; want usage on stderr and exit 2", code, out.String())
+	}
+}
