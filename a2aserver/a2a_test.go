@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -692,6 +693,21 @@ func TestA2ARefusesUnholdableIDs(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		if err := json.Unmarshal(b, &r); resp.StatusCode != http.StatusOK || err != nil || r.Error == nil || r.Error.Code != tc.want {
 			t.Errorf("A2A message/send with %s = %d %s, want JSON-RPC error %d", tc.field, resp.StatusCode, b, tc.want)
+		}
+	}
+}
+
+// A trusted service may name only a principal a token's subject could be.
+func TestA2ADelegationChecksThePrincipal(t *testing.T) {
+	h := newA2AHarness(t, func(c *Config) {
+		c.Auth = surfacetest.Tokens{"tok-svc": "svc-hub"}
+		c.TrustedServices = []principal.Principal{"svc-hub"}
+	})
+	for _, name := range []string{"alice\r\nX-Evil: 1", "tab\there", "esc\u001b[31m", strings.Repeat("a", 60000)} {
+		params := sendParamsOf("m-"+strconv.Itoa(len(name)), "how many points do I have?", map[string]any{"metadata": map[string]any{"principal": name}})
+		r := h.rpc(t, "tok-svc", "message/send", params)
+		if r.Error == nil || r.Error.Code != codeInvalidParams {
+			t.Errorf("message/send for principal %.20q = %+v, want invalid params", name, r.Error)
 		}
 	}
 }

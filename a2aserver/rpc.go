@@ -127,7 +127,16 @@ func claimedPrincipal(params json.RawMessage) (principal.Principal, *rpcError) {
 		}
 		claimed = p
 	}
-	return principal.Principal(claimed), nil
+	if claimed == "" {
+		return "", nil
+	}
+	// A trusted service's word is taken for whom it acts, but the name must be one a token
+	// could carry: it travels to the CCS in a header and into logs and the store.
+	pr, err := principal.Parse(claimed)
+	if err != nil {
+		return "", rpcErr(codeInvalidParams, "metadata.principal must be at most 256 bytes of text without control characters.")
+	}
+	return pr, nil
 }
 
 func (s *Handler) rpcReply(w http.ResponseWriter, _ *http.Request, id json.RawMessage, result any, rerr *rpcError) {

@@ -24,3 +24,9 @@ func FromContext(ctx context.Context) (Principal, bool) {
 	p, ok := ctx.Value(ctxKey{}).(Principal)
 	return p, ok && p != ""
 }
+
+// Parse accepts s as a principal only if it is safe to carry: valid UTF-8, at most 256 bytes,
+// and free of control characters that could split a header or a log line. Every way a
+// principal enters the service (a token's sub, a trusted service naming a user, an
+// embedding program's Authenticator) goes through the same check.
+func Parse(s string) (Principal, error) { return subjectPrincipal(s) }

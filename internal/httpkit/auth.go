@@ -15,6 +15,10 @@ func Authenticate(w http.ResponseWriter, r *http.Request, auth principal.Authent
 	if err == nil && p == "" {
 		err = principal.ErrMissingToken
 	}
+	if err == nil {
+		// An embedding program's authenticator is held to what a token's subject must be.
+		p, err = principal.Parse(string(p))
+	}
 	if err != nil {
 		// Never wait for the body of a request that will not be served.
 		DropBody(w, r)
