@@ -481,3 +481,44 @@ test('the composer shows no scrollbar after a send', { timeout: 60_000 }, async 
     await page.close();
   }
 });
+
+test('the reply renderer keeps to its own elements on random markup', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openPage();
+  try {
+    // Seeded, so that a failure repeats; the pieces are what the renderer looks for.
+    const bad = await page.evaluate(() => {
+      const pieces = ['*', '**', '_', '__', '`', '```\n', '[', ']', '(', ')', '](', '\\', '\n', '\n\n', ' ', '  ', '- ', '1. ',
+        '# ', 'https://', 'http://a.example/', 'javascript:', 'data:', '<img src=x onerror=alert(1)>', '<a href="x">', '</a>',
+        '"', '.', 'word', 'x', '\t'];
+      let seed = 0x2545f491;
+      const next = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed; };
+      const allowed = new Set(['P', 'UL', 'OL', 'LI', 'STRONG', 'EM', 'CODE', 'PRE', 'A', 'BR']);
+      const found = [];
+      for (let n = 0; n < 3000 && found.length < 5; n++) {
+        let text = '';
+        const len = next() % 60;
+        for (let k = 0; k < len; k++) text += pieces[next() % pieces.length];
+        let box;
+        try {
+          box = document.createElement('div');
+          box.append(window.switchboardMarkdown.render(text));
+        } catch (err) {
+          found.push({ text, problem: String(err) });
+          continue;
+        }
+        for (const e of box.querySelectorAll('*')) {
+          let problem = '';
+          if (!allowed.has(e.tagName)) problem = 'element ' + e.tagName;
+          else if (e.getAttributeNames().some((a) => !['href', 'rel', 'target', 'start', 'class'].includes(a))) problem = 'attributes ' + e.getAttributeNames();
+          else if (e.tagName === 'A' && (!/^https?:\/\//.test(e.getAttribute('href')) || e.rel !== 'noopener noreferrer' || e.parentElement.closest('a'))) problem = 'link ' + e.outerHTML;
+          if (problem) { found.push({ text, problem }); break; }
+        }
+      }
+      return found;
+    });
+    assert.deepEqual(bad, []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});

@@ -61,13 +61,15 @@
     return -1;
   }
 
-  // LOOKAHEAD bounds how far a link's label or target is looked for.
-  const LOOKAHEAD = 2048;
+  // LABEL_MAX and URL_MAX bound how far a link's label and target are looked for, so that a
+  // long run of "[" or "(" costs a bounded scan per character.
+  const LABEL_MAX = 512;
+  const URL_MAX = 2048;
 
   // matchingBracket returns the index of the "]" that closes the "[" at i, or -1.
   function matchingBracket(text, i) {
     let depth = 0;
-    for (let j = i; j < text.length && j < i + LOOKAHEAD; j++) {
+    for (let j = i; j < text.length && j < i + LABEL_MAX; j++) {
       const c = text[j];
       if (c === '\\') j++;
       else if (c === '[') depth++;
@@ -81,7 +83,7 @@
   // has no spaces.
   function matchingParen(text, i) {
     let depth = 0;
-    for (let j = i; j < text.length && j < i + LOOKAHEAD; j++) {
+    for (let j = i; j < text.length && j < i + URL_MAX; j++) {
       const c = text[j];
       if (c === '(') depth++;
       else if (c === ')' && --depth === 0) return j;
@@ -90,7 +92,7 @@
     return -1;
   }
 
-  const BARE_URL = /https?:\/\/[^\s<>"]{1,2048}/iy;
+  const BARE_URL = new RegExp(`https?://[^\\s<>"]{1,${URL_MAX}}`, 'iy');
 
   // inline appends the nodes of one block's text to parent. inLink keeps links out of links.
   function inline(text, parent, depth, inLink) {
