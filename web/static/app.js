@@ -405,6 +405,7 @@
   }
 
   ui.message.addEventListener('input', autosize);
+  window.addEventListener('resize', autosize); // the max-height is relative to the window
   ui.message.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
