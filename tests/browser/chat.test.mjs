@@ -108,6 +108,10 @@ test('a turn streams status lines and a reply about offers and points', { timeou
     const reply = await page.getByTestId('assistant-bubble').first().innerText();
     assert.match(reply, /offer|deal|discount/i, `reply mentions offers: ${reply}`);
     assert.match(reply, /points?\b/i, `reply mentions points: ${reply}`);
+    // The offline model lists offers as "- " lines: the page shows them as a list.
+    const items = await page.getByTestId('assistant-bubble').first().locator('ul > li').count();
+    assert.ok(items >= 2, `the offers are a list of at least 2 items, got ${items}`);
+    assert.doesNotMatch(reply, /^- /m, `no raw "- " markers: ${reply}`);
     assert.equal(await page.getByTestId('user-message').first().innerText(), question);
 
     assert.ok(await page.getByTestId('stop').isHidden(), 'Stop hides when the turn ends');
@@ -295,6 +299,225 @@ test('the sign-in card keeps off the edges of a 390 px phone screen', { timeout:
     assert.ok(box, 'the sign-in card is shown');
     assert.ok(box.x >= 8, `left margin ${box.x}px, want at least 8px`);
     assert.ok(390 - (box.x + box.width) >= 8, `right margin ${390 - (box.x + box.width)}px, want at least 8px`);
+  } finally {
+    await page.close();
+  }
+});
+
+// fakeEvents serves the events of a fake turn: events() is called per request, so a test can
+// change what the stream holds between the browser's reconnects.
+async function fakeEvents(page, turnID, events, retry = 100) {
+  await page.route(new RegExp(`/v1/turns/${turnID}/events\\?`), (route) =>
+    route.fulfill({ status: 200, headers: sseHeaders, body: sse(events(), retry) }));
+}
+
+// replyTurn runs one fake turn that answers text (and components) and waits until it ends.
+async function replyTurn(page, turnID, text, components = []) {
+  await fakeTurn(page, turnID);
+  await fakeEvents(page, turnID, () => [
+    [1, 'turn.started', { turn_id: turnID, episode_id: 'ep-fake' }],
+    [2, 'reply.delta', { text }],
+    [3, 'reply.completed', { text, components }],
+    [4, 'turn.completed', { turn_id: turnID, outcome: 'ok' }],
+  ]);
+  await send(page, 'show me');
+  await finished(page, 1).waitFor();
+  return page.getByTestId('assistant-bubble').first();
+}
+
+test('reply markup shows as paragraphs, lists, emphasis and links', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openPage();
+  try {
+    await signIn(page);
+    const bubble = await replyTurn(page, 't-markup', [
+      'I found 2 offers:',
+      '- **Nike Pegasus 41**: $104.00, 20% off',
+      '- *Adidas Samba* at [Foot Locker](https://example.com/samba?ref=1)',
+      '  still in stock, `SAMBA-42`',
+      '',
+      '1. first',
+      '2. second',
+      '   - nested',
+      '',
+      'More at https://example.com/offers. Keep snake_case_names and 2 * 3 * 4 as they are.',
+    ].join('\n'));
+
+    const shape = await bubble.evaluate((b) => {
+      const tree = (el) => Array.from(el.children, (c) => c.tagName.toLowerCase() + (c.children.length ? `(${tree(c)})` : '')).join(' ');
+      return tree(b);
+    });
+    assert.equal(shape, 'p ul(li(strong) li(em a br code)) ol(li li(ul(li))) p(a)');
+    assert.deepEqual(await bubble.locator('ul').first().locator('> li').allInnerTexts(), [
+      'Nike Pegasus 41: $104.00, 20% off',
+      'Adidas Samba at Foot Locker\nstill in stock, SAMBA-42',
+    ]);
+    const links = await bubble.locator('a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.rel, a.target, a.textContent]));
+    assert.deepEqual(links, [
+      ['https://example.com/samba?ref=1', 'noopener noreferrer', '_blank', 'Foot Locker'],
+      ['https://example.com/offers', 'noopener noreferrer', '_blank', 'https://example.com/offers'],
+    ]);
+    assert.match(await bubble.locator('p').last().innerText(), /snake_case_names and 2 \* 3 \* 4 as they are\.$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('hostile reply and card text stays inert text', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openPage();
+  try {
+    await signIn(page);
+    await page.evaluate(() => { window.__pwned = []; });
+    const hostile = [
+      'Hi <img src=x onerror="window.__pwned.push(1)"> there',
+      '<script>window.__pwned.push(2)</script>',
+      '[click me](javascript:window.__pwned.push(3)) and [again](JaVaScRiPt:alert(1))',
+      '[data](data:text/html,<script>alert(1)</script>) [relative](/v1/dev/token) [proto](//evil.example/x)',
+      'javascript:alert(4) and <a href="javascript:alert(5)">raw link</a>',
+      '- **<b onclick="alert(6)">bold <i>*[nested](javascript:alert(7))*</i></b>**',
+      '- [**[inner](https://example.com/in)**](https://example.com/out)',
+      '- https://example.com/" onmouseover="window.__pwned.push(8)',
+      '<iframe srcdoc="<script>parent.__pwned.push(9)</script>"></iframe>',
+      '*'.repeat(3000) + '['.repeat(3000) + '_'.repeat(3000),
+    ].join('\n');
+    const card = { type: 'offer_list', data: { offers: [
+      { title: '<img src=x onerror="window.__pwned.push(10)">', merchant: '<b>shop</b>', price: 1, currency: 'USD' },
+    ] } };
+    const bubble = await replyTurn(page, 't-hostile', hostile, [card]);
+    const msg = page.getByTestId('assistant-message').first();
+
+    const found = await msg.evaluate((art) => {
+      const bubble = art.querySelector('[data-testid="assistant-bubble"]');
+      const allowed = new Set(['P', 'UL', 'OL', 'LI', 'STRONG', 'EM', 'CODE', 'PRE', 'A', 'BR']);
+      return {
+        tags: [...new Set(Array.from(bubble.querySelectorAll('*'), (e) => e.tagName))].filter((t) => !allowed.has(t)),
+        handlers: Array.from(art.querySelectorAll('*')).flatMap((e) => e.getAttributeNames().filter((n) => /^on|^srcdoc$/i.test(n))),
+        dangerous: art.querySelectorAll('img, script, iframe, object, embed, svg, b, i').length,
+        links: Array.from(bubble.querySelectorAll('a'), (a) => [a.getAttribute('href'), a.rel, a.textContent]),
+        pwned: window.__pwned,
+      };
+    });
+    assert.deepEqual(found.tags, [], 'only the renderer\'s own elements in the bubble');
+    assert.deepEqual(found.handlers, [], 'no event handler attributes');
+    assert.equal(found.dangerous, 0, 'no elements from the text');
+    assert.deepEqual(found.links, [
+      ['https://example.com/out', 'noopener noreferrer', 'inner'],
+      ['https://example.com/', 'noopener noreferrer', 'https://example.com/'],
+    ], 'only the http(s) links, and no link inside a link');
+    assert.deepEqual(found.pwned, []);
+
+    const text = await bubble.innerText();
+    for (const literal of ['<img src=x onerror="window.__pwned.push(1)">', '<script>window.__pwned.push(2)</script>',
+      'click me and again', 'javascript:alert(4)', '<a href="javascript:alert(5)">raw link</a>', 'data relative proto',
+      '<b onclick="alert(6)">bold <i>nested</i></b>']) {
+      assert.ok(text.includes(literal), `the reply shows ${JSON.stringify(literal)} as text:\n${text.slice(0, 800)}`);
+    }
+    assert.ok(text.includes('*'.repeat(100)) && text.includes('['.repeat(100)), 'unmatched markup stays as text');
+    assert.equal(await msg.getByTestId('component-offer_list').locator('li span').first().innerText(),
+      '<img src=x onerror="window.__pwned.push(10)">');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('on a 1920x1080 screen the status line sits next to the typing indicator', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openPage();
+  try {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await signIn(page);
+    await fakeTurn(page, 't-status');
+    let done = false;
+    await fakeEvents(page, 't-status', () => done ? [
+      [3, 'reply.delta', { text: 'Done.' }],
+      [4, 'turn.completed', { turn_id: 't-status', outcome: 'ok' }],
+    ] : [
+      [1, 'turn.started', { turn_id: 't-status', episode_id: 'ep-fake' }],
+      [2, 'status', { text: 'Looking up your offers', sources: [] }],
+    ], 200);
+
+    await send(page, 'any deals?');
+    const line = page.locator('[data-testid="status-lines"] [data-testid="status-line"]').first();
+    await line.waitFor({ state: 'visible' });
+    await page.waitForFunction(() => !document.getAnimations().some((a) => a.playState === 'running' && a.animationName === 'rise'));
+    const dots = page.getByTestId('assistant-bubble').locator('.typing');
+    const [d, s, b] = [await dots.boundingBox(), await line.boundingBox(), await page.getByTestId('assistant-bubble').boundingBox()];
+    assert.ok(d && s && b, 'typing indicator and status line are shown');
+    const gap = s.y - (d.y + d.height);
+    assert.ok(gap >= 0 && gap <= 40, `status line starts ${gap}px below the typing indicator, want 0..40 (dots ${JSON.stringify(d)}, line ${JSON.stringify(s)})`);
+    assert.ok(Math.abs(s.x - b.x) <= 24, `status line starts at x=${s.x}, the reply bubble at x=${b.x}`);
+    assert.ok(s.y + s.height <= 1080, 'the status line is on screen');
+
+    done = true;
+    await finished(page, 1).waitFor();
+    await line.waitFor({ state: 'detached' });
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the composer shows no scrollbar after a send', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openPage();
+  try {
+    await signIn(page);
+    const input = page.getByTestId('message-input');
+    const measure = () => input.evaluate((t) => ({ scrollHeight: t.scrollHeight, clientHeight: t.clientHeight, height: t.offsetHeight }));
+    const before = await measure();
+    await replyTurn(page, 't-composer', 'Hello.');
+    const after = await measure();
+    assert.ok(after.scrollHeight <= after.clientHeight, `after the first send: scrollHeight ${after.scrollHeight} > clientHeight ${after.clientHeight}`);
+    assert.equal(after.height, before.height, 'the empty composer is as tall as before the send');
+
+    // It grows with a long message, up to its cap, and shrinks back when emptied.
+    await input.fill('line\n'.repeat(4) + 'end');
+    const grown = await measure();
+    assert.ok(grown.height > before.height, `grows for 5 lines: ${grown.height}px, was ${before.height}px`);
+    assert.ok(grown.scrollHeight <= grown.clientHeight, `no scrollbar at 5 lines: ${JSON.stringify(grown)}`);
+    await input.fill('');
+    assert.equal((await measure()).height, before.height, 'shrinks back when emptied');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the reply renderer keeps to its own elements on random markup', { timeout: 60_000 }, async () => {
+  const { page, problems } = await openPage();
+  try {
+    // Seeded, so that a failure repeats; the pieces are what the renderer looks for.
+    const bad = await page.evaluate(() => {
+      const pieces = ['*', '**', '_', '__', '`', '```\n', '[', ']', '(', ')', '](', '\\', '\n', '\n\n', ' ', '  ', '- ', '1. ',
+        '# ', 'https://', 'http://a.example/', 'javascript:', 'data:', '<img src=x onerror=alert(1)>', '<a href="x">', '</a>',
+        '"', '.', 'word', 'x', '\t'];
+      let seed = 0x2545f491;
+      const next = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed; };
+      const allowed = new Set(['P', 'UL', 'OL', 'LI', 'STRONG', 'EM', 'CODE', 'PRE', 'A', 'BR']);
+      const found = [];
+      for (let n = 0; n < 3000 && found.length < 5; n++) {
+        let text = '';
+        const len = next() % 60;
+        for (let k = 0; k < len; k++) text += pieces[next() % pieces.length];
+        let box;
+        try {
+          box = document.createElement('div');
+          box.append(window.switchboardMarkdown.render(text));
+        } catch (err) {
+          found.push({ text, problem: String(err) });
+          continue;
+        }
+        for (const e of box.querySelectorAll('*')) {
+          let problem = '';
+          if (!allowed.has(e.tagName)) problem = 'element ' + e.tagName;
+          else if (e.getAttributeNames().some((a) => !['href', 'rel', 'target', 'start', 'class'].includes(a))) problem = 'attributes ' + e.getAttributeNames();
+          else if (e.tagName === 'A' && (!/^https?:\/\//.test(e.getAttribute('href')) || e.rel !== 'noopener noreferrer' || e.parentElement.closest('a'))) problem = 'link ' + e.outerHTML;
+          if (problem) { found.push({ text, problem }); break; }
+        }
+      }
+      return found;
+    });
+    assert.deepEqual(bad, []);
+    assert.deepEqual(problems, []);
   } finally {
     await page.close();
   }

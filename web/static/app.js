@@ -5,6 +5,9 @@
 // EventSource from the events_url the server returns; that URL carries a short-lived turn token
 // because EventSource cannot send an Authorization header.
 //
+// Replies are shown through markdown.js, which builds them from text nodes and elements of its
+// own: nothing a model or the context service writes is ever parsed as HTML.
+//
 // Events carry strictly increasing ids per turn. A reconnect (the browser's own, with
 // Last-Event-ID, or ours, with ?lastEventId=) may replay events we already have, so every
 // handler runs only for ids above the last one seen: the reply text is never doubled.
@@ -188,7 +191,7 @@
     bubble.className = 'bubble';
     bubble.textContent = text;
     art.append(bubble);
-    ui.transcript.append(art);
+    addToTranscript(art);
     keepScrolled(true);
   }
 
@@ -209,15 +212,23 @@
     dots.append(document.createElement('i'), document.createElement('i'), document.createElement('i'));
     bubble.append(dots);
     art.append(bubble);
-    ui.transcript.append(art);
+    addToTranscript(art);
     keepScrolled(true);
     return { art, bubble };
   }
 
+  // addToTranscript adds a message above the status lines, which thus stay right under the
+  // newest message (the answer being typed) instead of at the bottom of a tall window.
+  function addToTranscript(el) {
+    ui.transcript.insertBefore(el, ui.statusLines);
+  }
+
+  // setReply shows the reply so far. The whole text is rendered again on each delta because
+  // markup may close only in a later one ("**bo" + "ld**").
   function setReply(view, text) {
     const follow = nearBottom();
     view.bubble.classList.remove('pending');
-    view.bubble.textContent = text;
+    view.bubble.replaceChildren(window.switchboardMarkdown.render(text));
     keepScrolled(follow);
   }
 
@@ -355,12 +366,14 @@
   }
 
   function showStatus(text) {
+    const follow = nearBottom();
     for (const el of ui.statusLines.children) fade(el);
     const p = document.createElement('p');
     p.className = 'status-line';
     p.dataset.testid = 'status-line';
     p.textContent = text;
     ui.statusLines.append(p);
+    keepScrolled(follow);
   }
 
   function clearStatus() {
@@ -369,20 +382,30 @@
 
   // ---- composer ----
 
-  function setBusy(busy) {
+  // setBusy switches the controls while a turn runs. aria-busy goes on the answer being
+  // written (endTurn takes it off), not on the whole transcript: the status lines live in the
+  // transcript and must still be announced.
+  function setBusy(busy, view) {
     ui.send.disabled = busy;
     ui.newChat.disabled = busy;
     ui.stop.hidden = !busy;
     ui.stop.disabled = false;
-    ui.transcript.setAttribute('aria-busy', busy ? 'true' : 'false');
+    if (view) view.art.setAttribute('aria-busy', 'true');
   }
 
+  // autosize fits the composer to its text. scrollHeight leaves out the border that the
+  // border-box height includes, so the border is added back; without it the box is two pixels
+  // short and shows a scrollbar. Past the CSS max-height the text scrolls, and only then.
   function autosize() {
-    ui.message.style.height = 'auto';
-    ui.message.style.height = ui.message.scrollHeight + 'px';
+    const t = ui.message;
+    t.style.height = 'auto';
+    const border = t.offsetHeight - t.clientHeight;
+    t.style.height = t.scrollHeight + border + 'px';
+    t.style.overflowY = t.scrollHeight > t.clientHeight ? 'auto' : 'hidden';
   }
 
   ui.message.addEventListener('input', autosize);
+  window.addEventListener('resize', autosize); // the max-height is relative to the window
   ui.message.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
@@ -419,7 +442,7 @@
     const view = addAssistantMessage();
     const turn = { id: null, eventsURL: null, es: null, lastId: 0, done: false, reply: '', hadError: false, statuses: [], reopens: 0, timer: 0, view };
     state.turn = turn;
-    setBusy(true);
+    setBusy(true, view);
 
     const body = { message: text };
     if (state.episodeId) body.episode_id = state.episodeId;
@@ -558,7 +581,8 @@
     if (turn.view.bubble.classList.contains('pending')) setReply(turn.view, turn.reply);
     if (!turn.view.bubble.textContent) turn.view.bubble.hidden = true;
     addSteps(turn.view, turn.statuses);
-    if (turn.reply) ui.announcer.textContent = turn.reply;
+    // The rendered text, so that a screen reader does not read out list markers and asterisks.
+    if (turn.reply) ui.announcer.textContent = turn.view.bubble.innerText;
     store.del(RUNNING_KEY);
     endTurn(turn);
   }
@@ -569,6 +593,7 @@
     if (turn.es) turn.es.close();
     turn.es = null;
     clearStatus();
+    turn.view.art.removeAttribute('aria-busy');
     if (state.turn === turn) {
       state.turn = null;
       setBusy(false);
@@ -660,7 +685,7 @@
     const view = addAssistantMessage();
     const turn = { id: t.turn_id, eventsURL, es: null, lastId: 0, done: false, reply: '', hadError: false, statuses: [], reopens: 0, timer: 0, view };
     state.turn = turn;
-    setBusy(true);
+    setBusy(true, view);
     openStream(turn);
   }
 
