@@ -2,8 +2,17 @@
 # The project's test command (README): formatting, vet, staticcheck, the race-enabled test
 # suite, the routing eval gate on the shipped datasets, the browser test of the chat page, the
 # AG-UI test of POST /agui with the reference client and the A2A test with @a2a-js/sdk.
+#
+# A part whose tool is missing is skipped with the command that installs it, and listed again
+# at the end. Under CI (CI=true) a skipped part fails the run: .ci/run installs everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+skipped=()
+skip() { # part, how to get it
+  echo "--- $1 SKIPPED: $2"
+  skipped+=("$1 ($2)")
+}
 
 echo "--- gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './tests/*'))
@@ -16,7 +25,7 @@ if command -v staticcheck >/dev/null 2>&1; then
   echo "--- staticcheck"
   staticcheck ./...
 else
-  echo "--- staticcheck not installed: skipped (CI installs it)"
+  skip staticcheck "go install honnef.co/go/tools/cmd/staticcheck@v0.8.2"
 fi
 
 echo "--- go test -race"
@@ -43,7 +52,7 @@ node_test() { # folder, script, what it tests, extra requirement met (0/1)
     go build -o out/switchboard ./cmd/switchboard
     node "tests/$1/$2"
   else
-    echo "--- $3 skipped: needs node and 'npm ci' in tests/$1 (CI installs both)"
+    skip "$3" "needs Node >= 20, 'npm ci' in tests/$1$([ "$4" = 1 ] || echo ', and chromium'); .ci/run installs them"
   fi
 }
 has_chromium=0
@@ -51,3 +60,12 @@ command -v chromium >/dev/null 2>&1 && has_chromium=1
 node_test browser chat.test.mjs "browser test (headless Chromium + Playwright)" "$has_chromium"
 node_test agui agui.test.mjs "AG-UI test (@ag-ui/client HttpAgent against POST /agui)" 1
 node_test a2a a2a.test.mjs "A2A test (@a2a-js/sdk client against POST /a2a)" 1
+
+if [ ${#skipped[@]} -gt 0 ]; then
+  echo "--- skipped parts:"
+  printf '    %s\n' "${skipped[@]}"
+  if [ "${CI:-}" = true ]; then
+    echo "--- CI must run every part: failing"
+    exit 1
+  fi
+fi
