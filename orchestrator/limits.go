@@ -118,6 +118,11 @@ func (l *turnLimiter) admit(ctx context.Context, p principal.Principal) (*admiss
 	pl := l.entryLocked(p)
 	if err := l.takeTokenLocked(pl); err != nil {
 		pl.users--
+		if l.cfg.Running > 0 && pl.running >= l.cfg.Running {
+			// The bucket ran dry on starts the running limit refused (their tokens come back
+			// only once they are refused): that limit is what the principal is over.
+			err = &LimitError{Limit: LimitTurnsRunning, RetryAfter: runningRetry}
+		}
 		l.mu.Unlock()
 		return nil, err
 	}

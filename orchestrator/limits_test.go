@@ -288,3 +288,22 @@ func TestStartRefusesImpossibleRequests(t *testing.T) {
 		t.Errorf("CheckMessage(%d runes) = %v, want nil", MaxMessageRunes, err)
 	}
 }
+
+// A principal at its running limit whose rate bucket is dry too is told the running limit:
+// that is the one to wait on. Concurrent starts take their tokens before the running check
+// refuses (and refunds) them, so a burst at the running limit used to read as too many starts.
+func TestRunningLimitNamedWhenBothAreReached(t *testing.T) {
+	model := newHeldModel()
+	svc, _ := newLimitedService(t, &fakeStore{}, model, TurnLimits{Running: 1, PerMinute: 60, Burst: 1})
+	t.Cleanup(func() {
+		model.release()
+		_ = svc.Wait(context.Background())
+	})
+	if _, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", Message: "first"}); err != nil {
+		t.Fatalf("Start(first) = %v", err)
+	}
+	_, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", Message: "second"})
+	if got := limitOf(err); got != LimitTurnsRunning {
+		t.Errorf("Start(second) refused for %q (%v), want %q", got, err, LimitTurnsRunning)
+	}
+}
