@@ -280,3 +280,26 @@ func TestNULBytesAnswer400(t *testing.T) {
 		}
 	}
 }
+
+// An Idempotency-Key with a tab (which net/http lets through) or invalid UTF-8 gets the JSON
+// error, not a stored key with control characters in it.
+func TestIdempotencyKeyMustBePrintable(t *testing.T) {
+	srv := newBoundedServer(t, nil)
+	for _, key := range []string{"key\twith-tab", "key-\xff"} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+"/v1/turns", strings.NewReader(`{"message":"hi"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer tok-alice")
+		req.Header.Set("Idempotency-Key", key)
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || errorCode(b) != "invalid_idempotency_key" {
+			t.Errorf("POST /v1/turns with Idempotency-Key %q = %d %s, want 400 invalid_idempotency_key", key, resp.StatusCode, b)
+		}
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -82,6 +84,10 @@ func (s *server) postTurn(c *gin.Context) {
 	key := c.GetHeader("Idempotency-Key")
 	if len(key) > 200 {
 		abort(c, http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key is longer than 200 characters.")
+		return
+	}
+	if !printableKey(key) {
+		abort(c, http.StatusBadRequest, "invalid_idempotency_key", "Idempotency-Key must be printable text: no tabs or other control characters.")
 		return
 	}
 	p := principalOf(c)
@@ -258,4 +264,19 @@ func (s *server) devToken(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"token": tok})
+}
+
+// printableKey reports whether an Idempotency-Key is valid UTF-8 without control characters.
+// net/http refuses most control bytes in headers itself; a tab passes, and would reach the
+// store and logs.
+func printableKey(key string) bool {
+	if !utf8.ValidString(key) {
+		return false
+	}
+	for _, r := range key {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -332,5 +333,29 @@ func TestVersionHelpIsUsage(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run(t.Context(), []string{"version", "--help"}, &out, &errOut, envMap(nil)); code != 2 || out.Len() != 0 {
 		t.Errorf("version --help = %d, stdout %q; want usage on stderr and exit 2", code, out.String())
+	}
+}
+
+// A definition naming a model alias the config lacks fails validate, as it would fail serve.
+func TestValidateRefusesUnknownModelAlias(t *testing.T) {
+	dir := t.TempDir()
+	if code := run(t.Context(), []string{"init", dir}, io.Discard, io.Discard, envMap(nil)); code != 0 {
+		t.Fatal("init failed")
+	}
+	shop := filepath.Join(dir, "shop.yaml")
+	b, err := os.ReadFile(shop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(shop, []byte(strings.Replace(string(b), "model: default", "model: fast", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "model: default") {
+		t.Fatal("the demo's shop.yaml has no 'model: default' line to change")
+	}
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"validate", "--agents", dir}, &out, &errOut, envMap(nil))
+	if code != 1 || !strings.Contains(out.String(), `shop.yaml:`) || !strings.Contains(out.String(), `model "fast"`) {
+		t.Errorf("validate = %d, stdout %q; want 1 and the shop.yaml line naming model \"fast\"", code, out.String())
 	}
 }

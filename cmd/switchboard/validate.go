@@ -5,12 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/llm"
 )
 
 func validateCmd(args []string, stdout, stderr io.Writer) error {
@@ -47,15 +51,19 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	case err != nil:
 		return withAgentsHint(err)
 	}
+	cfg, err := config.Load(*cfgPath) // the defaults without --config, as serve has
+	if err != nil {
+		return err
+	}
+	if problems := unknownModels(set, cfg); len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(stdout, p)
+		}
+		return &exitError{code: 1, msg: fmt.Sprintf("%d problem(s) in %s", len(problems), *dir)}
+	}
 	fmt.Fprintf(stdout, "%s: %d definitions OK\n", *dir, len(set.All()))
-	if *cfgPath != "" {
-		cfg, err := config.Load(*cfgPath)
-		if err != nil {
-			return err
-		}
-		if u := cfg.CCS.URL; u != "" && u != "embedded" {
-			return nil // a real CCS answers the enrichers
-		}
+	if u := cfg.CCS.URL; u != "" && u != "embedded" {
+		return nil // a real CCS answers the enrichers
 	}
 	if !builtIn {
 		fsys = os.DirFS(folder)
@@ -99,6 +107,27 @@ func unansweredEnrichers(set *definitions.Set, fixtures map[string]ccsdemo.Fixtu
 				out = append(out, fmt.Sprintf("%s: tool %s: enricher %q has no fixture (%s/%s.json) and the demo CCS does not serve it: add one, or point ccs.url at a CCS that does",
 					d.Source.File, t.Name, t.Enricher, ccsdemo.FixturesDir, t.Enricher))
 			}
+		}
+	}
+	return out
+}
+
+// unknownModels lists the definitions whose model alias the config does not define, which
+// serve would refuse to start with.
+func unknownModels(set *definitions.Set, cfg config.Config) []string {
+	var out []string
+	for _, d := range set.All() {
+		if d.Remote() {
+			continue // a remote agent brings its own model
+		}
+		alias := d.Model
+		if alias == "" {
+			alias = llm.DefaultAlias
+		}
+		if _, ok := cfg.Models[alias]; !ok {
+			known := slices.Sorted(maps.Keys(cfg.Models))
+			out = append(out, fmt.Sprintf("%s:%d: model %q is not a model alias of the config (known: %s); add it under models: or pass --config",
+				d.Source.File, d.Source.Line, alias, strings.Join(known, ", ")))
 		}
 	}
 	return out

@@ -214,7 +214,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		wcfg.DevHosts = append([]string{}, cfg.HTTP.DevHosts...) // not nil: the check is on
 		wcfg.DevLogin = func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) }
 		if a.Demo != nil {
-			wcfg.DevFaults = devFaults(a.Demo)
+			wcfg.DevFaults = devFaults(a.Demo, func() []string { return a.current.Load().forbidden })
 		}
 	}
 	routes, err := web.New(wcfg)

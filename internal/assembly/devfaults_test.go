@@ -59,6 +59,8 @@ func TestDevFaultsBody(t *testing.T) {
 		{"an unknown word", map[string]any{"points.balance": "slow"}, http.StatusBadRequest, `unknown fault "slow"`},
 		{"an unknown key", map[string]any{"points.balance": map[string]any{"delay": "1s"}}, http.StatusBadRequest, `unknown field "delay"`},
 		{"not an object", []string{"hang"}, http.StatusBadRequest, "such as {\"points.balance\": \"hang\"}"},
+		{"an enricher no sub-agent calls", map[string]any{"points.balanse": "hang"}, http.StatusBadRequest, "No bound sub-agent calls enricher points.balanse"},
+		{"every enricher", map[string]any{"*": "error"}, http.StatusNoContent, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,7 +80,7 @@ func TestDevFaultsBody(t *testing.T) {
 			if tc.message != "" && !strings.Contains(problem.Error.Message, tc.message) {
 				t.Errorf("message = %q, want it to contain %q", problem.Error.Message, tc.message)
 			}
-			if tc.message != "" && !strings.Contains(problem.Error.Message, "hang, major_bump") {
+			if problem.Error.Code == "invalid_body" && !strings.Contains(problem.Error.Message, "hang, major_bump") {
 				t.Errorf("message = %q, want the fault words listed", problem.Error.Message)
 			}
 		})
