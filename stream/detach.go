@@ -30,6 +30,11 @@ func takeOver(w http.ResponseWriter, stall time.Duration) (conn net.Conn, ok boo
 		}
 	}
 	head = append(head, "\r\n"...)
+	if tc, isTCP := conn.(*net.TCPConn); isTCP {
+		// A client that never reads can pin no more than this (the kernel doubles it) of the
+		// server's memory per stream; a writer blocked on it meets the stall timeout.
+		_ = tc.SetWriteBuffer(streamSendBuffer)
+	}
 	_ = conn.SetWriteDeadline(time.Now().Add(stall))
 	if _, err := conn.Write(head); err != nil {
 		_ = conn.Close()
@@ -59,12 +64,52 @@ func detached(conn net.Conn, hub *Hub, turnID string, after uint64, shared *live
 	}()
 	c := &connWriter{conn: conn, stall: opts.StallTimeout}
 	res, err := writeStream(ctx, c, hub, turnID, after, shared, opts)
+	if err == nil && res.Completed {
+		// Written is not delivered: the stream counts (against its principal's limit, and in
+		// the server's memory) until the client has taken it, or is dropped.
+		if derr := waitDelivered(ctx, conn, opts.DrainTimeout); derr != nil {
+			res.Completed, err = false, derr
+		}
+	}
 	// Whether the client left is settled before the close, which ends the read too.
 	left := errors.Is(context.Cause(ctx), errClientLeft)
 	_ = conn.Close()
 	res.Detached = true
 	res.ClientLeft = res.ClientLeft || left && !res.Completed
 	return res, err
+}
+
+// streamSendBuffer is the kernel send buffer of a detached stream's connection.
+const streamSendBuffer = 64 << 10
+
+// deliveredPoll is how often waitDelivered looks at the send queue.
+const deliveredPoll = 20 * time.Millisecond
+
+// waitDelivered returns nil once the peer has acknowledged everything written to conn, or at
+// once where the system cannot tell; [ErrSlowClient] when that takes longer than timeout; and
+// nil when ctx ends first (the client left, or the server is shutting down: the caller reads
+// which from ctx).
+func waitDelivered(ctx context.Context, conn net.Conn, timeout time.Duration) error {
+	n, ok := unsent(conn)
+	if !ok || n == 0 {
+		return nil
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(deliveredPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-deadline.C:
+			return ErrSlowClient
+		case <-tick.C:
+			if n, ok := unsent(conn); !ok || n == 0 {
+				return nil
+			}
+		}
+	}
 }
 
 // errClientLeft ends a detached stream whose client closed the connection.

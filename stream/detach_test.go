@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -172,5 +174,45 @@ func TestDetachFallsBackToTheHandler(t *testing.T) {
 	res, err := stream.ServeSSE(rec, req, hub, "t1", 0, stream.SSEOptions{Detach: &stream.Detach{}})
 	if err != nil || res.Detached || !res.Completed || res.Events != 4 {
 		t.Errorf("ServeSSE() = %+v, %v; want 4 events written on the handler", res, err)
+	}
+}
+
+// A stream counts until the client has taken it: a finished turn written whole into the
+// socket of a client that reads nothing is not delivered, and once DrainTimeout passes the
+// stream ends as a slow client instead of as completed (and its slot, and the bytes the
+// kernel holds for it, are given back).
+func TestDetachedStreamCountsUntilDelivered(t *testing.T) {
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	evs := turnEvents("t1", 3)
+	log := hub.Open("t1")
+	publishAll(log, evs[:2])
+	log.Publish(stream.ReplyDelta{Text: strings.Repeat("x", 40<<10)})
+	publishAll(log, evs[2:])
+	srv, ended := detachedServer(t, hub, t.Context(), stream.SSEOptions{DrainTimeout: 300 * time.Millisecond, StallTimeout: 10 * time.Second})
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
+		return errors.Join(err, serr)
+	}}
+	conn, err := d.DialContext(t.Context(), "tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	got := waitEnd(t, ended)
+	if got.res.Completed || !errors.Is(got.err, stream.ErrSlowClient) {
+		t.Errorf("OnEnd(%+v, %v) for a client that read nothing, want not completed and ErrSlowClient", got.res, got.err)
+	}
+
+	// A client that reads the same stream gets it whole, and the stream completes.
+	resp := get(t.Context(), t, newClient(), srv.URL, "")
+	defer resp.Body.Close()
+	readUntilEnd(t, resp, 0)
+	if got := waitEnd(t, ended); !got.res.Completed || got.err != nil {
+		t.Errorf("OnEnd(%+v, %v) for a client that read it all, want completed", got.res, got.err)
 	}
 }
