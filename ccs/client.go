@@ -180,8 +180,9 @@ func validEnricherID(id string) bool {
 // shape fails with [ErrMalformed], and so does an envelope that names a key twice, in any
 // spelling the decoder takes for the same field: Go's decoder would take the last "status" and
 // match "STATUS" and "ſtatus" (long s) to it, so an envelope could show one status or version
-// to a reader and another to the check. A principal that is not a string
-// fails with [ErrEnvelopePrincipal]. It never judges the envelope: that is [Check]'s job.
+// to a reader and another to the check. A principal that is not a string, or is given twice in
+// any spelling, fails with [ErrEnvelopePrincipal]. It never judges the envelope: that is
+// [Check]'s job.
 func DecodeEnvelope(data []byte) (*RawResponse, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
@@ -202,13 +203,17 @@ func DecodeEnvelope(data []byte) (*RawResponse, error) {
 }
 
 // checkTopLevelKeys refuses an object whose keys repeat (compared as the decoder matches them
-// to fields, see [foldKey]) and one whose principal is not a string.
+// to fields, see [foldKey]) and one whose principal is not a string or is given more than once.
+// A principal problem wins over any other repeated key: it is the one a caller must count and
+// alert on.
 func checkTopLevelKeys(obj []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	if _, err := dec.Token(); err != nil { // {
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	seen := map[string]bool{}
+	var repeated string
+	badPrincipal := false
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -216,17 +221,27 @@ func checkTopLevelKeys(obj []byte) error {
 		}
 		key, _ := tok.(string)
 		folded := foldKey(key)
-		if seen[folded] {
-			return fmt.Errorf("%w: key %q appears twice", ErrMalformed, key)
-		}
-		seen[folded] = true
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
-		if folded == foldedPrincipal && (key != "principal" || len(v) == 0 || v[0] != '"') {
-			return ErrEnvelopePrincipal // its value is not logged: it may name someone
+		switch {
+		case folded == foldedPrincipal:
+			// Two principals (even equal ones) leave the envelope's owner to whichever one a
+			// reader takes; a principal spelled otherwise or not a string names nobody.
+			if seen[folded] || key != "principal" || len(v) == 0 || v[0] != '"' {
+				badPrincipal = true
+			}
+		case seen[folded] && repeated == "":
+			repeated = key
 		}
+		seen[folded] = true
+	}
+	if badPrincipal {
+		return ErrEnvelopePrincipal // its value is not logged: it may name someone
+	}
+	if repeated != "" {
+		return fmt.Errorf("%w: key %q appears twice", ErrMalformed, repeated)
 	}
 	return nil
 }

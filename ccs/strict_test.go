@@ -15,8 +15,10 @@ func TestDecodeEnvelopeIsStrict(t *testing.T) {
 		name, body string
 		want       error
 	}{
-		{"duplicate principal", `{"status":"ok","principal":"bob","principal":"alice","version":"1.0.0"}`, ErrMalformed},
-		{"case-variant principal", `{"status":"ok","principal":"bob","PRINCIPAL":"alice","version":"1.0.0"}`, ErrMalformed},
+		{"duplicate principal", `{"status":"ok","principal":"bob","principal":"alice","version":"1.0.0"}`, ErrEnvelopePrincipal},
+		{"duplicate equal principals", `{"status":"ok","principal":"alice","principal":"alice","version":"1.0.0"}`, ErrEnvelopePrincipal},
+		{"duplicate principal after another duplicate", `{"status":"ok","status":"ok","principal":"bob","principal":"alice","version":"1.0.0"}`, ErrEnvelopePrincipal},
+		{"case-variant principal", `{"status":"ok","principal":"bob","PRINCIPAL":"alice","version":"1.0.0"}`, ErrEnvelopePrincipal},
 		{"duplicate status", `{"status":"error","principal":"alice","version":"1.0.0","status":"ok"}`, ErrMalformed},
 		{"case-variant status", `{"Status":"error","status":"ok","principal":"alice","version":"1.0.0"}`, ErrMalformed},
 		{"status again with a long s", `{"status":"error","principal":"alice","version":"1.0.0","\u017ftatus":"ok"}`, ErrMalformed},
