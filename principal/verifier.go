@@ -2,12 +2,14 @@ package principal
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -187,6 +189,31 @@ type sessionClaims struct {
 	jwt.RegisteredClaims
 }
 
+// UnmarshalJSON refuses exp, nbf and iat values that are not JSON numbers before decoding the
+// claims. RFC 7519 makes them NumericDates, numbers; golang-jwt decodes them through
+// json.Number, which also takes a string holding digits, so "exp":"1999999999" would pass for a
+// number. The keys are matched the way the decoder matches them to fields (strings.EqualFold),
+// so "EXP" cannot slip a string in either.
+func (c *sessionClaims) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	for name, v := range raw {
+		for _, dated := range []string{"exp", "nbf", "iat"} {
+			if strings.EqualFold(name, dated) && !isJSONNumber(v) {
+				return fmt.Errorf("%w: %s claim is not a number", ErrMalformed, dated)
+			}
+		}
+	}
+	return json.Unmarshal(data, &c.RegisteredClaims)
+}
+
+// isJSONNumber reports whether v, one valid JSON value, is a number.
+func isJSONNumber(v json.RawMessage) bool {
+	return len(v) > 0 && (v[0] == '-' || '0' <= v[0] && v[0] <= '9')
+}
+
 func (c sessionClaims) Validate() error {
 	if c.Subject == "" {
 		return fmt.Errorf("%w: sub claim is required", jwt.ErrTokenRequiredClaimMissing)
@@ -196,7 +223,7 @@ func (c sessionClaims) Validate() error {
 
 // Verify checks token's signature with the pinned key and algorithm, then exp (required), nbf,
 // iat, iss, aud and sub (all required but nbf and iat), and returns the subject as the
-// principal. Any failure wraps exactly one sentinel of this package; ctx bounds a JWKS fetch
+// principal. exp, nbf and iat must be JSON numbers; anything else is [ErrMalformed]. Any failure wraps exactly one sentinel of this package; ctx bounds a JWKS fetch
 // that the call may trigger.
 func (v *Verifier) Verify(ctx context.Context, token string) (Principal, error) {
 	if token == "" {
