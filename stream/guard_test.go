@@ -204,6 +204,7 @@ func FuzzGuardSplit(f *testing.F) {
 	f.Add("HTTP 5000 xprincipal_mismatch status = error", uint8(5))
 	f.Add("ſtatus=error OFFERS.ſearch \u212A", uint8(2))
 	f.Add(`Here is the record: {"status":"ok","points":12450} and after that`, uint8(3))
+	f.Add("{\"code\"\n:\"x\"  : ok,}ok and more", uint8(2))
 	f.Add(`{"code":1}}}} {"error": {"x":1}} y {"trace":2}`+"\n"+`{"stack" : "a}b"}}x`, uint8(1))
 	sc, err := newScrubber([]string{"offers.search"})
 	if err != nil {
@@ -351,16 +352,22 @@ func TestGuardSplitJSONRunsExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A newline may sit in the blanks after a key: the one place the pattern admits one.
+	fixed := []string{"{\"code\"\n:\"x\"  : ok,}ok and more", "{\"error\" \n: 1} tail", "{\"code\"\r\n: {1}} x", "{\"x\"\n: 1} y"}
+	policy := CompileGuard(GuardConfig{})
 	rng := rand.New(rand.NewPCG(7, 11))
-	for i := range 3000 {
+	for i := range 3000 + len(fixed) {
 		var b strings.Builder
-		for range rng.IntN(40) + 1 {
+		for range rng.IntN(30) + 1 {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		text := b.String()
+		if i < len(fixed) {
+			text = fixed[i]
+		}
 		want, _ := sc.scrub(text)
 		var out recorderSink
-		g := NewGuard(&out, GuardConfig{})
+		g := policy.Guard(&out)
 		for _, piece := range chunks(text, rng.IntN(6)+1) {
 			g.Publish(ReplyDelta{Text: piece})
 		}
