@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // DefaultTimeout bounds one [Client.Enrich] call when [ClientConfig.Timeout] is zero.
@@ -176,10 +177,12 @@ func validEnricherID(id string) bool {
 
 // DecodeEnvelope parses one JSON envelope. Unknown envelope fields are ignored (a newer
 // producer may add some); anything else that is not exactly one JSON object of the envelope's
-// shape fails with [ErrMalformed], and so does an envelope that names a key twice, in any case:
-// Go's decoder would take the last "principal" and match "PRINCIPAL" to it, so an envelope
-// could show one user to a reader and another to the check. A principal that is not a string
-// fails with [ErrEnvelopePrincipal]. It never judges the envelope: that is [Check]'s job.
+// shape fails with [ErrMalformed], and so does an envelope that names a key twice, in any
+// spelling the decoder takes for the same field: Go's decoder would take the last "status" and
+// match "STATUS" and "ſtatus" (long s) to it, so an envelope could show one status or version
+// to a reader and another to the check. A principal that is not a string, or is given twice in
+// any spelling, fails with [ErrEnvelopePrincipal]. It never judges the envelope: that is
+// [Check]'s job.
 func DecodeEnvelope(data []byte) (*RawResponse, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
@@ -199,32 +202,64 @@ func DecodeEnvelope(data []byte) (*RawResponse, error) {
 	return &env, nil
 }
 
-// checkTopLevelKeys refuses an object whose keys repeat (compared case-insensitively, as the
-// decoder matches them) and one whose principal is not a string.
+// checkTopLevelKeys refuses an object whose keys repeat (compared as the decoder matches them
+// to fields, see [foldKey]) and one whose principal is not a string or is given more than once.
+// A principal problem wins over any other repeated key: it is the one a caller must count and
+// alert on.
 func checkTopLevelKeys(obj []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	if _, err := dec.Token(); err != nil { // {
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	seen := map[string]bool{}
+	var repeated string
+	badPrincipal := false
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
 		key, _ := tok.(string)
-		folded := strings.ToLower(key)
-		if seen[folded] {
-			return fmt.Errorf("%w: key %q appears twice", ErrMalformed, key)
-		}
-		seen[folded] = true
+		folded := foldKey(key)
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
-		if folded == "principal" && (key != "principal" || len(v) == 0 || v[0] != '"') {
-			return ErrEnvelopePrincipal // its value is not logged: it may name someone
+		switch {
+		case folded == foldedPrincipal:
+			// Two principals (even equal ones) leave the envelope's owner to whichever one a
+			// reader takes; a principal spelled otherwise or not a string names nobody.
+			if seen[folded] || key != "principal" || len(v) == 0 || v[0] != '"' {
+				badPrincipal = true
+			}
+		case seen[folded] && repeated == "":
+			repeated = key
 		}
+		seen[folded] = true
+	}
+	if badPrincipal {
+		return ErrEnvelopePrincipal // its value is not logged: it may name someone
+	}
+	if repeated != "" {
+		return fmt.Errorf("%w: key %q appears twice", ErrMalformed, repeated)
 	}
 	return nil
+}
+
+// foldedPrincipal is the principal key as [foldKey] gives it.
+var foldedPrincipal = foldKey("principal")
+
+// foldKey maps key to one spelling per class of keys that encoding/json matches to the same
+// struct field: it matches names under Unicode simple case folding (strings.EqualFold), not
+// just ASCII case, so "ſtatus" (long s) fills Status and "\u212Aey" (Kelvin sign) a field
+// named key. Each rune becomes the smallest rune of its folding orbit, so two keys fold to
+// the same string exactly when strings.EqualFold says they are equal.
+func foldKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, key)
 }

@@ -14,10 +14,11 @@ var (
 	// principal did not match the calling credential or header. It is a security signal and
 	// must not be retried.
 	ErrPrincipalRejected = errors.New("ccs: principal rejected")
-	// ErrEnvelopePrincipal means an envelope's principal is not a JSON string (a number, an
-	// array, an object, a bool or null). It can name no user, so it is a principal mismatch:
-	// suppressed, counted and alerted, never retried.
-	ErrEnvelopePrincipal = errors.New("ccs: envelope principal is not a string")
+	// ErrEnvelopePrincipal means an envelope's principal is not one JSON string: a number, an
+	// array, an object, a bool or null, a key spelled in another case, or a principal given
+	// twice. It names no single user, so it is a principal mismatch: suppressed, counted and
+	// alerted, never retried.
+	ErrEnvelopePrincipal = errors.New("ccs: envelope principal is not one string")
 
 	// ErrUnavailable means no envelope came back: transport failure, timeout, or an HTTP
 	// status other than the two above. The cause (a [*HTTPError] or the transport error) is

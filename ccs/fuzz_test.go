@@ -1,6 +1,7 @@
 package ccs
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,9 @@ func FuzzDecodeEnvelope(f *testing.F) {
 	f.Add([]byte(`{"status":"ok","principal":"bob","PRINCIPAL":"alice","version":"1.0.0","payload":{}}`), "alice")
 	f.Add([]byte(`{"status":"error","principal":"alice","version":"1.0.0","status":"ok"}`), "alice")
 	f.Add([]byte(`{"status":"ok","principal":["alice"],"version":"1.0.0"}`), "alice")
+	f.Add([]byte(`{"status":"error","principal":"alice","version":"1.0.0","\u017ftatus":"ok"}`), "alice")
+	f.Add([]byte("{\"status\":\"ok\",\"principal\":\"alice\",\"version\":\"2.0.0\",\"ver\u017fion\":\"1.0.0\"}"), "alice")
+	f.Add([]byte(`{"\u212Aey":1,"key":2,"status":"ok","principal":"alice","version":"1.0.0"}`), "alice")
 	key := []byte("fuzz-key")
 	reg := NewRegistry()
 	if err := Register[testOffers](reg, "offer_list", "offers.search"); err != nil {
@@ -35,21 +39,29 @@ func FuzzDecodeEnvelope(f *testing.F) {
 			}
 			return
 		}
-		// What was decoded is all the envelope said: no key twice, in any case, and a
-		// principal that is a string (or absent).
-		var keys map[string]json.RawMessage
-		if json.Unmarshal(data, &keys) == nil {
-			folded := map[string]int{}
-			for k := range keys {
-				folded[strings.ToLower(k)]++
-			}
-			for k, n := range folded {
-				if n > 1 {
-					t.Fatalf("decoded an envelope with key %q %d times", k, n)
+		// What was decoded is all the envelope said: no two keys the decoder could take for
+		// the same field (strings.EqualFold is how it matches them), a principal that is a
+		// string (or absent), and every field that a reader matching keys exactly would
+		// see is the one the check sees.
+		names := topLevelKeys(t, data)
+		for i, a := range names {
+			for _, b := range names[:i] {
+				if strings.EqualFold(a, b) {
+					t.Fatalf("decoded an envelope with keys %q and %q", b, a)
 				}
 			}
+		}
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(data, &keys) == nil {
 			if p, ok := keys["principal"]; ok && len(p) > 0 && p[0] != '"' {
 				t.Fatalf("decoded an envelope whose principal is %s", p)
+			}
+			for name, got := range map[string]string{"status": env.Status, "principal": env.Principal,
+				"version": env.Version, "domain_type": env.DomainType, "enricher_id": env.EnricherID, "signature": env.Signature} {
+				var want string
+				if json.Unmarshal(keys[name], &want) == nil && keys[name] != nil && got != want {
+					t.Fatalf("decoded %s = %q, want %q as the envelope spells it", name, got, want)
+				}
 			}
 		}
 		for _, opts := range []CheckOptions{{}, {SigningKey: key}} {
@@ -124,4 +136,27 @@ func TestCheckNeverUsesForeignPrincipal(t *testing.T) {
 			t.Fatalf("case %d: Check() reason = %q for a foreign principal, want %q or %q", i, v.Reason, ReasonPrincipalMismatch, ReasonBadSignature)
 		}
 	}
+}
+
+// topLevelKeys lists the keys of the JSON object data, repeats included, as written.
+func topLevelKeys(t *testing.T, data []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil {
+		t.Fatalf("decoded an envelope that is not an object: %v", err)
+	}
+	var names []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatalf("decoded an envelope whose keys do not parse: %v", err)
+		}
+		name, _ := tok.(string)
+		names = append(names, name)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("decoded an envelope whose values do not parse: %v", err)
+		}
+	}
+	return names
 }

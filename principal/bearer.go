@@ -7,14 +7,15 @@ import (
 
 // Bearer extracts the token from an Authorization header value ("Bearer <token>", RFC 6750
 // §2.1; the scheme is case-insensitive). It returns [ErrMissingToken] for an empty header or a
-// bare scheme, and [ErrMalformed] for another scheme or a value that is not a single token68.
-// Error texts never include the header's content.
+// bare scheme, and [ErrMalformed] for another scheme, a value that is not a single token68, or
+// one over 64 KiB. It does not judge a token's length below that: [Verifier.Verify] does, and
+// can say what made a token too long. Error texts never include the header's content.
 func Bearer(header string) (string, error) {
 	header = strings.TrimSpace(header)
 	if header == "" {
 		return "", ErrMissingToken
 	}
-	if len(header) > maxTokenLen+len("Bearer ") {
+	if len(header) > maxBearerLen+len("Bearer ") {
 		return "", fmt.Errorf("%w: authorization header too long", ErrMalformed)
 	}
 	scheme, token, found := strings.Cut(header, " ")

@@ -10,6 +10,12 @@ var (
 	// ErrMalformed: the credential cannot be parsed, has an unusable claim value, or uses an
 	// unsupported header.
 	ErrMalformed = errors.New("principal: malformed token")
+	// ErrTooLong: the token is longer than a verifier reads (8 KiB), and its subject is not
+	// the cause ([ErrSubject] is).
+	ErrTooLong = errors.New("principal: token too long")
+	// ErrSubject: the sub claim cannot serve as a principal: longer than 256 bytes, not UTF-8,
+	// or holding control characters that could split a header or a log line.
+	ErrSubject = errors.New("principal: unusable subject")
 	// ErrExpired: exp (plus leeway) has passed.
 	ErrExpired = errors.New("principal: token expired")
 	// ErrNotYetValid: nbf or iat lies in the future beyond the leeway.
@@ -48,6 +54,8 @@ var reasons = []struct {
 }{
 	{ErrMissingToken, "missing bearer token"},
 	{ErrMalformed, "malformed token"},
+	{ErrTooLong, "token too long"},
+	{ErrSubject, "token subject (sub) too long or not plain text"},
 	{ErrExpired, "token expired"},
 	{ErrNotYetValid, "token not yet valid"},
 	{ErrBadSignature, "invalid token signature"},

@@ -6,7 +6,9 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +36,15 @@ func FuzzVerify(f *testing.F) {
 	f.Add(sign(f, jwt.SigningMethodEdDSA, k.ed, validClaims(), nil))
 	f.Add(sign(f, jwt.SigningMethodHS256, k.secret, with(map[string]any{"sub": nil}), nil))
 	f.Add(unsigned(f, map[string]any{"alg": "none"}, validClaims()))
+	// Dates as strings of digits, which json.Number would take for numbers.
+	for _, claim := range []string{"exp", "nbf", "iat", "EXP"} {
+		date := strconv.FormatInt(t0.Add(time.Hour).Unix(), 10)
+		if claim != "exp" && claim != "EXP" {
+			date = strconv.FormatInt(t0.Add(-time.Hour).Unix(), 10)
+		}
+		f.Add(sign(f, jwt.SigningMethodHS256, k.secret, with(map[string]any{claim: date}), nil))
+		f.Add(sign(f, jwt.SigningMethodEdDSA, k.ed, with(map[string]any{claim: date}), nil))
+	}
 	f.Add("eyJhbGciOiJIUzI1NiJ9.e30.")
 	f.Add("a.b.c")
 	f.Add("")
@@ -60,6 +71,24 @@ func FuzzVerify(f *testing.F) {
 			sig, err := base64.RawURLEncoding.DecodeString(parts[2])
 			if err != nil || !valid([]byte(parts[0]+"."+parts[1]), sig) {
 				t.Fatalf("Verify() accepted a token whose signature does not verify: %q", token)
+			}
+			// RFC 7519: exp, nbf and iat are NumericDates, JSON numbers, in whatever case
+			// the decoder would match them.
+			payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+			if err != nil {
+				t.Fatalf("Verify() accepted a token whose payload is not base64url: %q", token)
+			}
+			var claims map[string]json.RawMessage
+			if err := json.Unmarshal(payload, &claims); err != nil {
+				t.Fatalf("Verify() accepted a token whose payload is not a JSON object: %q", payload)
+			}
+			for name, v := range claims {
+				for _, dated := range []string{"exp", "nbf", "iat"} {
+					var n float64
+					if strings.EqualFold(name, dated) && json.Unmarshal(v, &n) != nil {
+						t.Fatalf("Verify() accepted a token whose %s is %s, not a number", name, v)
+					}
+				}
 			}
 		}
 		check(hs, func(signed, sig []byte) bool {

@@ -137,6 +137,8 @@ func unsigned(t testing.TB, header map[string]any, claims jwt.MapClaims) string 
 var sentinels = map[error]string{
 	ErrMissingToken:    "ErrMissingToken",
 	ErrMalformed:       "ErrMalformed",
+	ErrTooLong:         "ErrTooLong",
+	ErrSubject:         "ErrSubject",
 	ErrExpired:         "ErrExpired",
 	ErrNotYetValid:     "ErrNotYetValid",
 	ErrBadSignature:    "ErrBadSignature",

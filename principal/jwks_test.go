@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -122,6 +123,7 @@ func TestJWKSVerify(t *testing.T) {
 		{"EdDSA token naming the EC key", sign(t, jwt.SigningMethodEdDSA, k.ed, validClaims(), map[string]any{"kid": "ec"}), outcome{Err: "ErrAlgorithm"}},
 		{"alg none", unsigned(t, map[string]any{"alg": "none", "kid": "rsa"}, validClaims()), outcome{Err: "ErrAlgorithm"}},
 		{"expired", sign(t, jwt.SigningMethodRS256, k.rsa, with(map[string]any{"exp": t0.Add(-time.Hour).Unix()}), map[string]any{"kid": "rsa"}), outcome{Err: "ErrExpired"}},
+		{"exp a string of digits", sign(t, jwt.SigningMethodRS256, k.rsa, with(map[string]any{"exp": strconv.FormatInt(t0.Add(time.Hour).Unix(), 10)}), map[string]any{"kid": "rsa"}), outcome{Err: "ErrMalformed"}},
 	}
 	v := newJWKSVerifier(t, srv.URL, func() time.Time { return t0 })
 	for _, tt := range tests {

@@ -92,7 +92,7 @@ func (t *TurnTokens) Verify(token, turnID string) (Principal, error) {
 		return "", fmt.Errorf("%w: empty turn id", ErrWrongTurn)
 	}
 	if len(token) > maxTokenLen {
-		return "", fmt.Errorf("%w: token longer than %d bytes", ErrMalformed, maxTokenLen)
+		return "", oversized(token)
 	}
 	var claims sessionClaims
 	tok, err := t.parser.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) {

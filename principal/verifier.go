@@ -2,12 +2,15 @@ package principal
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -26,6 +29,9 @@ const (
 	DefaultJWKSMinInterval = 30 * time.Second
 	// maxTokenLen bounds what we hand to the parser; real session tokens are well under 4 KiB.
 	maxTokenLen = 8 << 10
+	// maxBearerLen bounds the token [Bearer] extracts: the web server's default header cap.
+	// Tokens between maxTokenLen and this are refused by Verify, which can say why.
+	maxBearerLen = 64 << 10
 )
 
 // VerifierConfig configures a [Verifier]. Exactly one key source must be set: HS256Secret,
@@ -187,6 +193,31 @@ type sessionClaims struct {
 	jwt.RegisteredClaims
 }
 
+// UnmarshalJSON refuses exp, nbf and iat values that are not JSON numbers before decoding the
+// claims. RFC 7519 makes them NumericDates, numbers; golang-jwt decodes them through
+// json.Number, which also takes a string holding digits, so "exp":"1999999999" would pass for a
+// number. The keys are matched the way the decoder matches them to fields (strings.EqualFold),
+// so "EXP" cannot slip a string in either.
+func (c *sessionClaims) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	for name, v := range raw {
+		for _, dated := range []string{"exp", "nbf", "iat"} {
+			if strings.EqualFold(name, dated) && !isJSONNumber(v) {
+				return fmt.Errorf("%w: %s claim is not a number", ErrMalformed, dated)
+			}
+		}
+	}
+	return json.Unmarshal(data, &c.RegisteredClaims)
+}
+
+// isJSONNumber reports whether v, one valid JSON value, is a number.
+func isJSONNumber(v json.RawMessage) bool {
+	return len(v) > 0 && (v[0] == '-' || '0' <= v[0] && v[0] <= '9')
+}
+
 func (c sessionClaims) Validate() error {
 	if c.Subject == "" {
 		return fmt.Errorf("%w: sub claim is required", jwt.ErrTokenRequiredClaimMissing)
@@ -196,14 +227,14 @@ func (c sessionClaims) Validate() error {
 
 // Verify checks token's signature with the pinned key and algorithm, then exp (required), nbf,
 // iat, iss, aud and sub (all required but nbf and iat), and returns the subject as the
-// principal. Any failure wraps exactly one sentinel of this package; ctx bounds a JWKS fetch
+// principal. exp, nbf and iat must be JSON numbers; anything else is [ErrMalformed]. Any failure wraps exactly one sentinel of this package; ctx bounds a JWKS fetch
 // that the call may trigger.
 func (v *Verifier) Verify(ctx context.Context, token string) (Principal, error) {
 	if token == "" {
 		return "", ErrMissingToken
 	}
 	if len(token) > maxTokenLen {
-		return "", fmt.Errorf("%w: token longer than %d bytes", ErrMalformed, maxTokenLen)
+		return "", oversized(token)
 	}
 	var claims sessionClaims
 	tok, err := v.parser.ParseWithClaims(token, &claims, func(t *jwt.Token) (any, error) {
@@ -298,15 +329,39 @@ func classify(err error, tok *jwt.Token, allowed []string) error {
 // maxSubjectLen bounds the principal: it travels in headers (X-Principal) and logs.
 const maxSubjectLen = 256
 
+// oversized classifies a token longer than maxTokenLen. The usual cause is a sub claim far
+// over maxSubjectLen (an identity provider putting a document in it), so a client is told that
+// when the payload, read without verifying anything, shows one: "too long" alone would not say
+// what to fix. Either way the error is a fixed reason that repeats no token content, and
+// nothing else is ever read from an unverified payload.
+func oversized(token string) error {
+	if len(token) <= maxBearerLen {
+		if parts := strings.Split(token, "."); len(parts) == 3 {
+			if payload, err := base64.RawURLEncoding.DecodeString(parts[1]); err == nil {
+				var c struct {
+					Subject string `json:"sub"`
+				}
+				if json.Unmarshal(payload, &c) == nil && len(c.Subject) > maxSubjectLen {
+					return fmt.Errorf("%w: sub claim longer than %d bytes", ErrSubject, maxSubjectLen)
+				}
+			}
+		}
+	}
+	return fmt.Errorf("%w: token longer than %d bytes", ErrTooLong, maxTokenLen)
+}
+
 // subjectPrincipal accepts a sub claim as a principal only if it is safe to forward: valid
 // UTF-8, bounded, and free of control characters that could split a header or a log line.
 func subjectPrincipal(sub string) (Principal, error) {
-	if len(sub) > maxSubjectLen || !utf8.ValidString(sub) {
-		return "", fmt.Errorf("%w: unusable sub claim", ErrMalformed)
+	if len(sub) > maxSubjectLen {
+		return "", fmt.Errorf("%w: sub claim longer than %d bytes", ErrSubject, maxSubjectLen)
+	}
+	if !utf8.ValidString(sub) {
+		return "", fmt.Errorf("%w: sub claim is not UTF-8", ErrSubject)
 	}
 	for _, r := range sub {
 		if unicode.IsControl(r) {
-			return "", fmt.Errorf("%w: unusable sub claim", ErrMalformed)
+			return "", fmt.Errorf("%w: sub claim has control characters", ErrSubject)
 		}
 	}
 	return Principal(sub), nil

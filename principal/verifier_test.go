@@ -6,7 +6,9 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +79,7 @@ func TestVerifyRejects(t *testing.T) {
 	hs := VerifierConfig{HS256Secret: k.secret}
 	rs := VerifierConfig{PublicKeyPEM: rsaPEM}
 	es := VerifierConfig{PublicKeyPEM: pkixPEM(t, &k.ec.PublicKey)}
+	ed := VerifierConfig{PublicKeyPEM: pkixPEM(t, k.ed.Public())}
 	hsSign := func(c jwt.MapClaims) string { return sign(t, jwt.SigningMethodHS256, k.secret, c, nil) }
 
 	valid := hsSign(validClaims())
@@ -93,7 +96,10 @@ func TestVerifyRejects(t *testing.T) {
 		{"garbage", hs, "not-a-token", "ErrMalformed"},
 		{"three garbage segments", hs, "a.b.c", "ErrMalformed"},
 		{"header not JSON", hs, "eyJub3Q.eyJ9.c2ln", "ErrMalformed"},
-		{"oversized", hs, strings.Repeat("a", maxTokenLen+1), "ErrMalformed"},
+		{"oversized", hs, strings.Repeat("a", maxTokenLen+1), "ErrTooLong"},
+		{"oversized by many claims", hs, hsSign(with(map[string]any{"groups": strings.Repeat("g", maxTokenLen)})), "ErrTooLong"},
+		{"oversized by a 10 KB sub", hs, hsSign(with(map[string]any{"sub": strings.Repeat("a", 10<<10)})), "ErrSubject"},
+		{"sub over the principal bound", hs, hsSign(with(map[string]any{"sub": strings.Repeat("a", maxSubjectLen+1)})), "ErrSubject"},
 		{"alg none to HS256 verifier", hs, unsigned(t, map[string]any{"alg": "none", "typ": "JWT"}, validClaims()), "ErrAlgorithm"},
 		{"alg none to RS256 verifier", rs, unsigned(t, map[string]any{"alg": "none"}, validClaims()), "ErrAlgorithm"},
 		{"no alg", hs, unsigned(t, map[string]any{"typ": "JWT"}, validClaims()), "ErrAlgorithm"},
@@ -118,7 +124,14 @@ func TestVerifyRejects(t *testing.T) {
 		{"missing iss", hs, hsSign(with(map[string]any{"iss": nil})), "ErrMissingClaim"},
 		{"missing aud", hs, hsSign(with(map[string]any{"aud": nil})), "ErrMissingClaim"},
 		{"exp of wrong type", hs, hsSign(with(map[string]any{"exp": "tomorrow"})), "ErrMalformed"},
-		{"sub with control characters", hs, hsSign(with(map[string]any{"sub": "alice\r\nX-Principal: bob"})), "ErrMalformed"},
+		// RFC 7519 NumericDates are numbers; a string of digits is not one.
+		{"exp a string of digits", hs, hsSign(with(map[string]any{"exp": strconv.FormatInt(t0.Add(time.Hour).Unix(), 10)})), "ErrMalformed"},
+		{"exp null", hs, hsSign(with(map[string]any{"exp": json.RawMessage("null")})), "ErrMalformed"},
+		{"EXP a string beside exp", hs, hsSign(with(map[string]any{"EXP": strconv.FormatInt(t0.Add(time.Hour).Unix(), 10)})), "ErrMalformed"},
+		{"nbf a string of digits", hs, hsSign(with(map[string]any{"nbf": strconv.FormatInt(t0.Add(-time.Hour).Unix(), 10)})), "ErrMalformed"},
+		{"iat a string of digits", hs, hsSign(with(map[string]any{"iat": strconv.FormatInt(t0.Add(-time.Minute).Unix(), 10)})), "ErrMalformed"},
+		{"exp a string to an EdDSA verifier", ed, sign(t, jwt.SigningMethodEdDSA, k.ed, with(map[string]any{"exp": strconv.FormatInt(t0.Add(time.Hour).Unix(), 10)}), nil), "ErrMalformed"},
+		{"sub with control characters", hs, hsSign(with(map[string]any{"sub": "alice\r\nX-Principal: bob"})), "ErrSubject"},
 		{"crit header", hs, sign(t, jwt.SigningMethodHS256, k.secret, validClaims(), map[string]any{"crit": []string{"exp"}}), "ErrMalformed"},
 		// Several failures at once still yield one sentinel, time first.
 		{"expired and wrong iss", hs, hsSign(with(map[string]any{"exp": t0.Add(-time.Hour).Unix(), "iss": "x"})), "ErrExpired"},

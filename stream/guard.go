@@ -18,7 +18,9 @@ const genericFailure = "Something went wrong on our side. Please try again."
 // Guard is a [Sink] that scrubs user-visible text before passing events on: the text of
 // [Status], [ReplyDelta], [ReplyCompleted] and [Error] loses internal ids, error codes, HTTP
 // status phrases, Go panics and stack frames, and JSON error payloads (FR-14: users see words,
-// never internals). Other events pass unchanged.
+// never internals). The structured components of a [ReplyCompleted] get the same scrubbing in
+// every JSON string they hold, and at most [MaxComponentBytes] of them are kept (the text is
+// always kept). Other events pass unchanged.
 //
 // Reply deltas are a stream: the Guard holds back only what a match could still be growing
 // into (the word being written, or a short window after text that starts a pattern), so that a
@@ -95,6 +97,9 @@ func (g *Guard) Publish(ev Event) {
 			e.Text, n = g.sc.scrub(e.Text)
 			g.scrubbed += n
 		}
+		var n int
+		e.Components, n = g.sc.guardComponents(e.Components)
+		g.scrubbed += n
 		g.raw.Reset()
 		g.sent.Reset()
 		g.reply, g.replied = e.Text, true

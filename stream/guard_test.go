@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -202,6 +203,9 @@ func FuzzGuardSplit(f *testing.F) {
 	f.Add(`x {"error":"e"} goroutine 1 [running]: a.go:12 offers.search`, uint8(1))
 	f.Add("HTTP 5000 xprincipal_mismatch status = error", uint8(5))
 	f.Add("ſtatus=error OFFERS.ſearch \u212A", uint8(2))
+	f.Add(`Here is the record: {"status":"ok","points":12450} and after that`, uint8(3))
+	f.Add("{\"code\"\n:\"x\"  : ok,}ok and more", uint8(2))
+	f.Add(`{"code":1}}}} {"error": {"x":1}} y {"trace":2}`+"\n"+`{"stack" : "a}b"}}x`, uint8(1))
 	sc, err := newScrubber([]string{"offers.search"})
 	if err != nil {
 		f.Fatal(err)
@@ -297,6 +301,79 @@ func TestGuardCatchesEachTokenSplitAnywhere(t *testing.T) {
 			if got, _ := replyOf(t, out.evs); got != want {
 				t.Fatalf("%q cut at %d: deltas %q, want %q", tok, cut, got, want)
 			}
+		}
+	}
+}
+
+// A reply that quotes a JSON-looking object keeps streaming once the object has closed: the
+// guard holds the object back while it may still grow into an error payload, then lets the
+// words after it through as they come rather than all at the end.
+func TestGuardStreamsOnAfterAJSONRun(t *testing.T) {
+	after := " and after that you can redeem them for a voucher, keep saving for a bigger reward, or ask me about the offers this week."
+	for _, run := range []string{`{"status":"ok","points":12450}`, `{"error":"boom","code":7}`, `{"points": 12450}}`, "{not json at all\n"} {
+		t.Run(run, func(t *testing.T) {
+			reply := "Here is the record: " + run + after
+			sc, err := newScrubber(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out recorderSink
+			g := NewGuard(&out, GuardConfig{})
+			var sent strings.Builder
+			for i, piece := range chunks(reply, 3) {
+				g.Publish(ReplyDelta{Text: piece})
+				sent.WriteString(piece)
+				if !strings.Contains(sent.String(), run+" and") {
+					continue // the run may still be growing: holding it is right
+				}
+				emitted, _ := replyOf(t, out.evs)
+				scrubbed, _ := sc.scrub(sent.String())
+				if !strings.HasPrefix(scrubbed, emitted) {
+					t.Fatalf("after delta %d the guard emitted %q, not a prefix of %q", i, emitted, scrubbed)
+				}
+				if held := scrubbed[len(emitted):]; len(held) > 48 {
+					t.Fatalf("after delta %d the guard holds %q back", i, held)
+				}
+			}
+			g.Publish(ReplyCompleted{Text: reply})
+			want, _ := sc.scrub(reply)
+			if deltas, completed := replyOf(t, out.evs); deltas != want || completed != want {
+				t.Errorf("deltas = %q, completed = %q, want %q", deltas, completed, want)
+			}
+		})
+	}
+}
+
+// Streaming stays exact around JSON-looking runs, wherever their braces, keys and newlines
+// fall: random texts built from the pieces the object rule reasons about, cut at random.
+func TestGuardSplitJSONRunsExactly(t *testing.T) {
+	pieces := []string{"{", "}", "}}", `"error"`, `"code"`, ":", " : ", "\n", " ", "\t", "\r", "ok", `"x"`, ",", "a b ", "12450"}
+	sc, err := newScrubber(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A newline may sit in the blanks after a key: the one place the pattern admits one.
+	fixed := []string{"{\"code\"\n:\"x\"  : ok,}ok and more", "{\"error\" \n: 1} tail", "{\"code\"\r\n: {1}} x", "{\"x\"\n: 1} y"}
+	policy := CompileGuard(GuardConfig{})
+	rng := rand.New(rand.NewPCG(7, 11))
+	for i := range 3000 + len(fixed) {
+		var b strings.Builder
+		for range rng.IntN(30) + 1 {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		if i < len(fixed) {
+			text = fixed[i]
+		}
+		want, _ := sc.scrub(text)
+		var out recorderSink
+		g := policy.Guard(&out)
+		for _, piece := range chunks(text, rng.IntN(6)+1) {
+			g.Publish(ReplyDelta{Text: piece})
+		}
+		g.Publish(TurnCompleted{TurnID: "t"})
+		if got, _ := replyOf(t, out.evs); got != want {
+			t.Fatalf("case %d: streamed scrub of %q = %q, want %q", i, text, got, want)
 		}
 	}
 }

@@ -24,6 +24,11 @@ type guardPattern struct {
 	// lead is the most runes a match can have before the start of its anchor, not counting the
 	// up to three blanks every match may start with.
 	lead int
+	// object marks the JSON-looking payload pattern, whose anchor is its opening brace: a
+	// match is one object that cannot outlive its first closing brace (see [objectEnded]),
+	// so the streaming scrubber stops holding text for it there rather than after its whole
+	// maximum length.
+	object bool
 }
 
 // internalPatterns match what must never reach a user: Go panics and stack frames, internal
@@ -39,7 +44,7 @@ var internalPatterns = []guardPattern{
 	{expr: `[\w./*()\-]{1,80}\((?:0x[0-9a-fA-F]{1,16}|\.\.\.)[^\n)]{0,60}\)`, anchors: []string{"(0x", "(..."}, lead: 80},
 	{expr: `runtime error: [^\n]{0,80}`, anchors: []string{"runtime error: "}},
 	// JSON-looking error payloads.
-	{expr: `\{[^{}\n]{0,60}?"(?:error|code|status|exception|stack|trace|detail)"\s{0,2}:[^\n]{0,100}?\}{1,3}`, anchors: []string{"{"}},
+	{expr: `\{[^{}\n]{0,60}?"(?:error|code|status|exception|stack|trace|detail)"\s{0,2}:[^\n]{0,100}?\}{1,3}`, anchors: []string{"{"}, object: true},
 	// Envelope and CCS codes.
 	{expr: `(?i)"?status"?\s{0,2}[=:]\s{0,2}"?error"?`, anchors: []string{"status"}, lead: 1},
 	{expr: `(?i)principal_mismatch|missing_principal|status_error|version_mismatch|bad_signature`,
@@ -64,7 +69,8 @@ const blanks = 3
 type anchorSpan struct {
 	text       []byte // folded
 	lead, span int
-	alt        int // the alternative of the combined regexp its pattern is
+	alt        int  // the alternative of the combined regexp its pattern is
+	object     bool // the anchor opens a JSON-looking object: see [objectEnded]
 }
 
 // scrubber removes internal tokens from user-facing text. It is immutable and safe for
@@ -111,7 +117,7 @@ func newScrubber(forbidden []string) (*scrubber, error) {
 		}
 		for _, a := range p.anchors {
 			// +1: a \b at the end of a match looks at the rune after it.
-			sc.anchors = append(sc.anchors, anchorSpan{text: []byte(fold(a)), lead: p.lead, span: blanks + n + 1, alt: len(sc.alts)})
+			sc.anchors = append(sc.anchors, anchorSpan{text: []byte(fold(a)), lead: p.lead, span: blanks + n + 1, alt: len(sc.alts), object: p.object})
 		}
 		sc.alts = append(sc.alts, p.expr)
 	}
@@ -234,8 +240,9 @@ func (sc *scrubber) holdFrom(s string, scratch *[]byte) int {
 			switch {
 			case bytes.HasPrefix(rest, a.text):
 				// The anchor is here; a match containing it ends within span runes of its
-				// start, which is at most lead runes (and blanks) before the anchor.
-				if utf8.RuneCount(rest) <= a.span {
+				// start, which is at most lead runes (and blanks) before the anchor, and an
+				// object's match ends with the object.
+				if utf8.RuneCount(rest) <= a.span && !(a.object && objectEnded(rest[len(a.text):])) {
 					hold = min(hold, runesBack(folded, i, a.lead+blanks))
 				}
 			case len(rest) < len(a.text) && bytes.HasPrefix(a.text, rest):
@@ -271,6 +278,43 @@ func (sc *scrubber) holdFrom(s string, scratch *[]byte) int {
 	}
 	return orig[hold]
 }
+
+// objectEnded reports whether no match of the JSON-looking payload pattern that starts at an
+// opening brace can change, whatever text follows, given the text after that brace. The pattern
+// is `\{[^{}\n]{0,60}?"key"\s{0,2}:[^\n]{0,100}?\}{1,3}`: its key comes before any other brace,
+// so the first brace after the opening one decides. A closing brace first ends the match there,
+// with the lazy repetition's shortest choice ruling out every longer one, once the run of
+// closing braces is over: three of them, or followed by other text. An opening brace first (a
+// nested object) may be crossed after the key, so the text is held as before. A newline ends
+// every attempt too, except in the blanks right after a key's closing quote, the one place the
+// pattern admits one. This is what lets a reply stream on after quoting a record.
+func objectEnded(after []byte) bool {
+	for i := 0; i < len(after); i++ {
+		switch after[i] {
+		case '{':
+			return false
+		case '\n':
+			if !afterKey(after, i) {
+				return true
+			}
+		case '}':
+			run := 0
+			for i < len(after) && after[i] == '}' && run < 3 {
+				i, run = i+1, run+1
+			}
+			return run == 3 || i < len(after)
+		}
+	}
+	return false
+}
+
+// afterKey reports whether s[i] is within the \s{0,2} that may follow a key's closing quote.
+func afterKey(s []byte, i int) bool {
+	return i >= 1 && s[i-1] == '"' || i >= 2 && isSpace(s[i-1]) && s[i-2] == '"'
+}
+
+// isSpace is the regexp's \s: [\t\n\f\r ].
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 // runesBack steps back from byte offset i in s by up to n runes.
 func runesBack(s []byte, i, n int) int {

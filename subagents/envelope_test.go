@@ -35,10 +35,11 @@ func TestEnvelopeHandling(t *testing.T) {
 			outcome: ask.OutcomeOK,
 		},
 		{
-			name:    "status error is unavailable",
-			fault:   ccsdemo.Fault{Status: ccs.StatusError},
-			want:    parsedResult{Status: "unavailable", HasNote: true},
-			outcome: ask.OutcomeUnavailable,
+			name:     "status error is unavailable and counted",
+			fault:    ccsdemo.Fault{Status: ccs.StatusError},
+			want:     parsedResult{Status: "unavailable", HasNote: true},
+			outcome:  ask.OutcomeUnavailable,
+			counters: map[string]map[string]int64{failures: {"enricher=points.balance,reason=status_error": 1}},
 		},
 		{
 			name:    "partial is used with a caveat",
@@ -47,10 +48,18 @@ func TestEnvelopeHandling(t *testing.T) {
 			outcome: ask.OutcomePartial,
 		},
 		{
-			name:    "unknown status is unavailable",
-			fault:   ccsdemo.Fault{Status: "degraded"},
-			want:    parsedResult{Status: "unavailable", HasNote: true},
-			outcome: ask.OutcomeUnavailable,
+			name:     "unknown status is unavailable and counted",
+			fault:    ccsdemo.Fault{Status: "degraded"},
+			want:     parsedResult{Status: "unavailable", HasNote: true},
+			outcome:  ask.OutcomeUnavailable,
+			counters: map[string]map[string]int64{failures: {"enricher=points.balance,reason=unknown_status": 1}},
+		},
+		{
+			name:     "status in another case is unknown and counted",
+			fault:    ccsdemo.Fault{Status: "OK"},
+			want:     parsedResult{Status: "unavailable", HasNote: true},
+			outcome:  ask.OutcomeUnavailable,
+			counters: map[string]map[string]int64{failures: {"enricher=points.balance,reason=unknown_status": 1}},
 		},
 		{
 			name:     "major version skew is unavailable and counted",

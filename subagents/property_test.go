@@ -2,6 +2,7 @@ package subagents_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -200,6 +201,7 @@ func FuzzToolWrapper(f *testing.F) {
 	f.Add(seed(ccsdemo.Alice, "ok", "1.2.0", []any{1, "x"}))
 	f.Add([]byte(`{"status":"ok","principal":"alice","principal":"bob","domain_type":"account_profile","enricher_id":"account.profile","version":"1.0.0","payload":{"name":"dup"}}`))
 	f.Add([]byte(`{"status":"ok","principal":"bob"} trailing`))
+	f.Add([]byte(`{"status":"error","principal":"alice","domain_type":"account_profile","enricher_id":"account.profile","version":"1.0.0","payload":{},"\u017ftatus":"ok"}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(``))
 	f.Add([]byte(`[{"principal":"alice"}]`))
@@ -262,6 +264,12 @@ func FuzzToolWrapper(f *testing.F) {
 
 		env, err := ccs.DecodeEnvelope(data)
 		switch {
+		case errors.Is(err, ccs.ErrEnvelopePrincipal):
+			// A principal given twice or not as a string names no single user: a mismatch.
+			if results[0] != unavailableResult || len(reply.Components) != 0 || counted != 1 {
+				t.Fatalf("envelope without one principal: result %s, %d components, mismatch counted %d; want suppressed and counted once",
+					results[0], len(reply.Components), counted)
+			}
 		case err != nil:
 			if results[0] != unavailableResult || counted != 0 {
 				t.Fatalf("undecodable envelope: result %s, mismatch counted %d", results[0], counted)

@@ -15,15 +15,15 @@ import (
 )
 
 // An envelope that says its principal twice, in two cases, or says it with a number, never
-// reaches the model: duplicate keys are malformed, a principal that is not a string is a
-// principal mismatch (counted and alerted).
+// reaches the model: it names no single user, so it is a principal mismatch (counted and
+// alerted). Other duplicate keys are malformed.
 func TestHostileEnvelopesAreSuppressed(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
 		mismatch   bool
 	}{
-		{"case-variant principal", `{"status":"ok","principal":"bob","PRINCIPAL":"alice","domain_type":"points_balance","enricher_id":"points.balance","version":"1.0.0","payload":{"points":99999}}`, false},
-		{"duplicate principal", `{"status":"ok","principal":"bob","principal":"alice","domain_type":"points_balance","enricher_id":"points.balance","version":"1.0.0","payload":{"points":99999}}`, false},
+		{"case-variant principal", `{"status":"ok","principal":"bob","PRINCIPAL":"alice","domain_type":"points_balance","enricher_id":"points.balance","version":"1.0.0","payload":{"points":99999}}`, true},
+		{"duplicate principal", `{"status":"ok","principal":"bob","principal":"alice","domain_type":"points_balance","enricher_id":"points.balance","version":"1.0.0","payload":{"points":99999}}`, true},
 		{"status error then ok", `{"status":"error","principal":"alice","domain_type":"points_balance","enricher_id":"points.balance","version":"1.0.0","payload":{"points":99999},"status":"ok"}`, false},
 		{"principal a number", `{"status":"ok","principal":42,"domain_type":"points_balance","enricher_id":"points.balance","version":"1.0.0","payload":{"points":99999}}`, true},
 		{"principal an array", `{"status":"ok","principal":["alice"],"domain_type":"points_balance","enricher_id":"points.balance","version":"1.0.0","payload":{"points":99999}}`, true},

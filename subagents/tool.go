@@ -100,6 +100,10 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		a.securityAlert(ctx, span, r.req.Inherited.TurnID, tool.Enricher, verdict.Reason)
 	case ccs.ReasonVersionMismatch:
 		a.inst.versionMismatch.Add(context.Background(), 1)
+	case ccs.ReasonStatusError, ccs.ReasonUnknownStatus, ccs.ReasonMalformed:
+		// An envelope came back but its data cannot be used: count it with the calls that
+		// failed, by why, so an enricher answering "error" or "OK" shows on a dashboard.
+		a.inst.ccsFailures.Add(context.Background(), 1, failureAttrs(tool.Enricher, string(verdict.Reason)))
 	}
 	if !verdict.Usable() {
 		r.missing++
@@ -109,6 +113,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 	typed, err := a.decode(resp, tool)
 	if err != nil {
 		a.opts.Logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "turn_id", r.req.Inherited.TurnID, "enricher", tool.Enricher, "reason", "decode")
+		a.inst.ccsFailures.Add(context.Background(), 1, failureAttrs(tool.Enricher, string(ccs.ReasonMalformed)))
 		r.missing++
 		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
 	}
