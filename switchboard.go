@@ -1,6 +1,6 @@
 // Package switchboard is the whole switchboard service as a library: an orchestrator LLM that
-// routes each chat turn to specialist sub-agents defined in YAML, with the chat API, SSE
-// streams, A2A and AG-UI endpoints, the chat page and health routes behind one http.Handler.
+// routes each chat turn to specialist sub-agents defined in YAML, with the chat API and its SSE
+// streams, A2A and AG-UI endpoints, the chat page and health routes.
 //
 // [New] assembles it from [Options]; everything has a default, so
 //
@@ -9,9 +9,12 @@
 //	http.ListenAndServe(":8080", srv.Handler())
 //
 // serves the agents folder with the offline model, the embedded demo CCS, an in-memory store
-// and dev sign-in. Options.Models replaces models by alias with any langchaingo llms.Model;
-// Options.Config carries what the config file would (models, CCS, auth, store, limits).
-// `switchboard serve` is this package plus flags, a config file and a listener.
+// and dev sign-in. [Server.Handler] serves every surface; [Server.API], [Server.ChatPage],
+// [Server.A2A] and [Server.AGUI] serve one each, to mount behind a program's own middleware.
+// Options.Models replaces models by alias with any langchaingo llms.Model, Options.Authenticate
+// replaces bearer tokens with a program's own sign-in, and Options.Config carries what the
+// config file would ([LoadConfig] reads one as `switchboard serve` does). docs/embedding.md in
+// the repository says more; docs/architecture.md maps the packages.
 package switchboard
 
 import (
