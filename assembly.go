@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/breaker"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 	"github.com/switchboard-ai/switchboard/internal/store"
@@ -85,7 +86,12 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record))
+	breakers, err := breaker.New(cfg.Breakers, breaker.WithMeterProvider(o.MeterProvider), breaker.WithLogger(o.Logger))
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, breakers.Close)
+	reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record), llm.WithBreakers(breakers), llm.WithMeterProvider(o.MeterProvider))
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +124,7 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 		check.SigningKey = []byte(cfg.CCS.SigningKey)
 	}
 	a.binder = &binder{
-		cfg: cfg, opts: o, models: models, enricher: enricher, registry: registry, check: check,
+		cfg: cfg, opts: o, models: models, enricher: breaker.NewEnricher(breakers, enricher), breakers: breakers, registry: registry, check: check,
 		credential: a.remoteCredential(o.A2ACredential, cfg.A2A),
 	}
 	b, err := a.binder.load()
@@ -186,6 +192,7 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 			r := map[string]any{
 				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),
 				"store": storeDriver(cfg.Store), "definitions": a.reloads.status(),
+				"breakers_open": breakers.Open(),
 			}
 			return r
 		},

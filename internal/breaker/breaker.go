@@ -201,9 +201,9 @@ func (s *Set) State(target string) State {
 }
 
 // Open lists, sorted, the targets whose breaker is not closed: open ones, and half-open ones
-// that still refuse every call but a probe.
+// that still refuse every call but a probe. With none it is empty, not nil.
 func (s *Set) Open() []string {
-	var out []string
+	out := []string{}
 	for target, st := range s.states() {
 		if st != Closed {
 			out = append(out, target)
