@@ -109,7 +109,20 @@ type fallbackModel struct {
 	switches metric.Int64Counter
 }
 
-var _ llms.Model = (*fallbackModel)(nil)
+var (
+	_ llms.Model = (*fallbackModel)(nil)
+	_ Preparer   = (*fallbackModel)(nil)
+)
+
+// Prepare passes the agents' texts on to every model of the order that can use them (the
+// offline model), so that a fallback answers its first turn as quickly as the others.
+func (m *fallbackModel) Prepare(system string, tools []llms.Tool) {
+	for _, step := range m.steps {
+		if p, ok := step.model.(Preparer); ok {
+			p.Prepare(system, tools)
+		}
+	}
+}
 
 // Call implements llms.Model.
 func (m *fallbackModel) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {

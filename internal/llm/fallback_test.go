@@ -351,3 +351,34 @@ func TestRegistryRefusesBadFallbacks(t *testing.T) {
 		t.Errorf("NewRegistry() = %v, want ErrInvalidConfig naming the fallback", err)
 	}
 }
+
+// preparedModel records Prepare, like the offline model, which reads the agents' texts then.
+type preparedModel struct {
+	llms.Model
+	prepared bool
+}
+
+func (m *preparedModel) Prepare(string, []llms.Tool) { m.prepared = true }
+
+func TestFallbackPreparesAnOfflineFallback(t *testing.T) {
+	local := &preparedModel{}
+	reg, err := NewRegistry(t.Context(), map[string]ModelConfig{
+		"primary": {Provider: ProviderOpenAI, Model: "gpt-test", BaseURL: downURL(t), Fallback: []string{"local"}},
+		"local":   {Provider: ProviderOffline},
+	}, WithOffline(func() llms.Model { return local }))
+	if err != nil {
+		t.Fatalf("NewRegistry() = %v", err)
+	}
+	m, err := reg.Model("primary")
+	if err != nil {
+		t.Fatalf("Model(primary) = %v", err)
+	}
+	p, ok := m.(Preparer)
+	if !ok {
+		t.Fatalf("Model(primary) is %T, want a Preparer", m)
+	}
+	p.Prepare("system", nil)
+	if !local.prepared {
+		t.Error("Prepare did not reach the offline fallback")
+	}
+}
