@@ -70,7 +70,10 @@ func NewRegistry(ctx context.Context, cfgs map[string]ModelConfig, opts ...Optio
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return r, r.addFallbacks(all, o)
+	if err := r.addFallbacks(all, o); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // addFallbacks puts each alias that has fallbacks in front of them. The models tried are the
