@@ -21,6 +21,7 @@ import (
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/breaker"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/internal/llm"
@@ -92,7 +93,12 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record))
+	breakers, err := breaker.New(cfg.Breakers, breaker.WithMeterProvider(o.MeterProvider), breaker.WithLogger(o.Logger))
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, breakers.Close)
+	reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record), llm.WithBreakers(breakers), llm.WithMeterProvider(o.MeterProvider))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +131,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		check.SigningKey = []byte(cfg.CCS.SigningKey)
 	}
 	a.binder = &binder{
-		cfg: cfg, opts: o, models: models, enricher: enricher, registry: registry, check: check,
+		cfg: cfg, opts: o, models: models, enricher: breaker.NewEnricher(breakers, enricher), breakers: breakers, registry: registry, check: check,
 		credential: a.remoteCredential(o.A2ACredential, cfg.A2A),
 	}
 	b, err := a.binder.load()
@@ -206,6 +212,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 			r := map[string]any{
 				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),
 				"store": storeDriver(cfg.Store), "definitions": a.reloads.status(),
+				"breakers_open": breakers.Open(),
 			}
 			return r
 		},

@@ -7,6 +7,7 @@ import (
 	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/breaker"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 	"github.com/switchboard-ai/switchboard/orchestrator"
@@ -21,7 +22,8 @@ type binder struct {
 	cfg        config.Config
 	opts       Input
 	models     func(alias string) (llmModel, error)
-	enricher   *ccs.Client
+	enricher   subagents.Enricher
+	breakers   *breaker.Set
 	registry   *ccs.Registry
 	check      ccs.CheckOptions
 	credential func(context.Context, principal.Principal) (string, error)
@@ -69,7 +71,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 			if err != nil {
 				return nil, err
 			}
-			runtimes[d.ID] = rt
+			runtimes[d.ID] = breaker.NewAgent(b.breakers, d.ID, rt)
 			continue
 		}
 		m, err := b.models(modelAlias(d))

@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/breaker"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
 
@@ -37,6 +38,10 @@ type Config struct {
 	A2A    A2A             `yaml:"a2a"`
 	Limits Limits          `yaml:"limits"`
 	HTTP   HTTP            `yaml:"http"`
+	// Breakers tunes the circuit breakers in front of each CCS enricher, remote sub-agent and
+	// model alias: open after error_threshold failures within window, one probe call after
+	// half_open_after.
+	Breakers breaker.Config `yaml:"breakers"`
 }
 
 // Limits bound what one principal may use, so that one user cannot exhaust the service. They
@@ -201,6 +206,7 @@ func Default() Config {
 		Instance: Instance{Heartbeat: 5 * time.Second, Lease: 15 * time.Second},
 		Limits:   Limits{TurnsRunning: 8, TurnsPerMinute: 60, TurnsBurst: 20, StreamsPerPrincipal: 32, StreamsPerTurn: 8},
 		HTTP:     HTTP{ReadHeaderTimeout: 10 * time.Second, BodyReadTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10},
+		Breakers: breaker.Config{ErrorThreshold: breaker.DefaultErrorThreshold, Window: breaker.DefaultWindow, HalfOpenAfter: breaker.DefaultHalfOpenAfter},
 	}
 }
 
@@ -318,6 +324,12 @@ func (c Config) validateStructure() error {
 	}
 	if c.HTTP.ReadHeaderTimeout < 0 || c.HTTP.BodyReadTimeout < 0 {
 		errs = append(errs, errors.New("config: http.read_header_timeout and http.body_read_timeout must be positive"))
+	}
+	if err := c.Breakers.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("config: %w", err))
+	}
+	if err := llm.CheckFallbacks(c.Models); err != nil {
+		errs = append(errs, fmt.Errorf("config: %w", err))
 	}
 	if c.HTTP.MaxHeaderBytes != 0 && c.HTTP.MaxHeaderBytes < 4<<10 {
 		errs = append(errs, errors.New("config: http.max_header_bytes must be at least 4096"))

@@ -77,6 +77,25 @@ func TestLoad(t *testing.T) {
 		{name: "jwt needs one key source", body: "auth: {mode: jwt, issuer: i, audience: a}\n", wantErr: "exactly one of"},
 		{name: "bad store driver", body: "store: {driver: mysql}\n", wantErr: "store driver"},
 		{name: "bad duration", body: "turns: {deadline: soon}\n", wantErr: `switchboard.yaml:1: "soon" is not a duration`},
+		{name: "breakers default on", body: "", check: func(t *testing.T, c Config) {
+			if c.Breakers.ErrorThreshold != 5 || c.Breakers.Window != time.Minute || c.Breakers.HalfOpenAfter != 30*time.Second {
+				t.Errorf("breakers = %+v, want 5 failures in 1m, probe after 30s", c.Breakers)
+			}
+		}},
+		{name: "breakers, one key set", body: "breakers: {half_open_after: 10s}\n", check: func(t *testing.T, c Config) {
+			if c.Breakers.ErrorThreshold != 5 || c.Breakers.Window != time.Minute || c.Breakers.HalfOpenAfter != 10*time.Second {
+				t.Errorf("breakers = %+v, want the defaults but half_open_after 10s", c.Breakers)
+			}
+		}},
+		{name: "negative breaker window", body: "breakers: {window: -1s}\n", wantErr: "breakers.error_threshold, window and half_open_after must be positive"},
+		{name: "misspelt breaker key", body: "breakers:\n  treshold: 3\n", wantErr: `switchboard.yaml:2: unknown key "treshold" in breakers`},
+		{name: "model fallbacks", body: "models:\n  fast: {provider: offline, fallback: [default]}\n", check: func(t *testing.T, c Config) {
+			if got := c.Models["fast"].Fallback; !reflect.DeepEqual(got, []string{"default"}) {
+				t.Errorf("models.fast.fallback = %q, want [default]", got)
+			}
+		}},
+		{name: "unknown fallback alias", body: "models:\n  fast: {provider: offline, fallback: [slow]}\n", wantErr: `model "fast": fallback "slow" is not a configured model alias`},
+		{name: "fallback cycle", body: "models:\n  a: {provider: offline, fallback: [b]}\n  b: {provider: offline, fallback: [a]}\n", wantErr: "fallbacks form a cycle: a -> b -> a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Load(writeConfig(t, tc.body))

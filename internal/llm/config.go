@@ -56,6 +56,10 @@ type ModelConfig struct {
 	// Retries is how many times a retryable failure (429, 5xx, connection error) is
 	// retried; 0 means [DefaultRetries], a negative value disables retries.
 	Retries int `yaml:"retries,omitempty" json:"retries,omitempty"`
+	// Fallback lists other aliases to try, in order, when this one fails after its retries
+	// or its circuit breaker is open, unless text has already streamed to the caller. Each
+	// is tried on its own: its own fallbacks are not followed. See [CheckFallbacks].
+	Fallback []string `yaml:"fallback,omitempty" json:"fallback,omitempty"`
 }
 
 var aliasPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)

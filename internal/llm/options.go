@@ -6,6 +6,10 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/metric"
+
+	"github.com/switchboard-ai/switchboard/internal/breaker"
 )
 
 // Option tunes [New] and [NewRegistry].
@@ -17,6 +21,9 @@ type options struct {
 	newOffline func() llms.Model
 	// sleep waits between retries; tests replace it to observe delays without waiting.
 	sleep func(ctx context.Context, d time.Duration) error
+	// breakers and meters: see breakers.go.
+	breakers *breaker.Set
+	meters   metric.MeterProvider
 }
 
 func newOptions(opts []Option) options {
@@ -24,6 +31,7 @@ func newOptions(opts []Option) options {
 		transport:  http.DefaultTransport,
 		newOffline: defaultOffline,
 		sleep:      sleepCtx,
+		meters:     otel.GetMeterProvider(),
 	}
 	for _, opt := range opts {
 		opt(&o)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 
 	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/metric"
 )
 
 // Registry holds the models built from the config's `models` map, by alias. It is
@@ -24,11 +26,15 @@ type ProviderInfo struct {
 	Model       string `json:"model,omitempty"`
 	BaseURLHost string `json:"base_url_host,omitempty"` // host[:port] only: no path, query or user info
 	Offline     bool   `json:"offline"`
+	// Fallback is what is tried after this alias, in order (its fallbacks' own included).
+	Fallback []string `json:"fallback,omitempty"`
 }
 
 // NewRegistry validates every alias and builds its model. All configuration problems
-// are reported at once (joined, each wrapping [ErrInvalidConfig]). When cfgs has no
-// [DefaultAlias], it is added as the offline model.
+// are reported at once (joined, each wrapping [ErrInvalidConfig]), fallbacks included (see
+// [CheckFallbacks]). When cfgs has no [DefaultAlias], it is added as the offline model.
+// With [WithBreakers] each provider alias gets a breaker; an alias with fallbacks answers
+// through them (see [ModelConfig].Fallback).
 func NewRegistry(ctx context.Context, cfgs map[string]ModelConfig, opts ...Option) (*Registry, error) {
 	o := newOptions(opts)
 	all := make(map[string]ModelConfig, len(cfgs)+1)
@@ -38,20 +44,19 @@ func NewRegistry(ctx context.Context, cfgs map[string]ModelConfig, opts ...Optio
 	if _, ok := all[DefaultAlias]; !ok {
 		all[DefaultAlias] = ModelConfig{Provider: ProviderOffline}
 	}
-	aliases := make([]string, 0, len(all))
-	for alias := range all {
-		aliases = append(aliases, alias)
-	}
-	slices.Sort(aliases) // deterministic error order and Describe order
+	aliases := sortedAliases(all) // deterministic error order and Describe order
 
 	r := &Registry{models: make(map[string]llms.Model, len(all))}
-	var errs []error
+	errs := []error{CheckFallbacks(all)}
 	for _, alias := range aliases {
 		cfg := all[alias]
 		m, err := build(ctx, alias, cfg, o)
 		if err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		if o.breakers != nil && cfg.Provider != ProviderOffline {
+			m = &guardedModel{alias: alias, next: m, set: o.breakers}
 		}
 		r.models[alias] = m
 		r.infos = append(r.infos, ProviderInfo{
@@ -62,10 +67,38 @@ func NewRegistry(ctx context.Context, cfgs map[string]ModelConfig, opts ...Optio
 			Offline:     cfg.Provider == ProviderOffline,
 		})
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := r.addFallbacks(all, o); err != nil {
+		return nil, err
 	}
 	return r, nil
+}
+
+// addFallbacks puts each alias that has fallbacks in front of them. The models tried are the
+// plain ones (each behind its own breaker), so that an order is followed exactly once.
+func (r *Registry) addFallbacks(cfgs map[string]ModelConfig, o options) error {
+	switches, err := o.meters.Meter("github.com/switchboard-ai/switchboard/internal/llm").Int64Counter(
+		"switchboard_model_fallbacks_total",
+		metric.WithDescription("LLM calls moved on to a fallback model alias, by the alias asked for and the one tried next."))
+	if err != nil {
+		return err
+	}
+	plain := maps.Clone(r.models)
+	for i, info := range r.infos {
+		order := fallbackOrder(cfgs, info.Alias)
+		if len(order) < 2 {
+			continue
+		}
+		steps := make([]fallbackStep, len(order))
+		for j, alias := range order {
+			steps[j] = fallbackStep{alias: alias, model: plain[alias]}
+		}
+		r.models[info.Alias] = &fallbackModel{alias: info.Alias, steps: steps, switches: switches}
+		r.infos[i].Fallback = order[1:]
+	}
+	return nil
 }
 
 // Model returns the model for alias, or an error wrapping [ErrUnknownModel].
