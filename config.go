@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/internal/breaker"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
@@ -32,6 +33,21 @@ type Config struct {
 	A2A    A2AConfig       `yaml:"a2a"`
 	Limits LimitsConfig    `yaml:"limits"`
 	HTTP   HTTPConfig      `yaml:"http"`
+	// Breakers tunes the circuit breakers in front of each CCS enricher, remote sub-agent and
+	// model alias.
+	Breakers BreakersConfig `yaml:"breakers"`
+}
+
+// BreakersConfig tunes the circuit breakers. While a breaker is open, calls to its target
+// fail at once as unavailable instead of each waiting out its own failure.
+type BreakersConfig struct {
+	// ErrorThreshold is how many failures within Window open a breaker. Default 5.
+	ErrorThreshold int `yaml:"error_threshold"`
+	// Window is how far back failures are counted. Default 60 s.
+	Window time.Duration `yaml:"window"`
+	// HalfOpenAfter is how long an open breaker refuses calls before it lets one probe
+	// through. Default 30 s.
+	HalfOpenAfter time.Duration `yaml:"half_open_after"`
 }
 
 // ModelConfig configures one model alias: which provider answers and how to reach it.
@@ -56,6 +72,9 @@ type ModelConfig struct {
 	// Retries is how many times a retryable failure (429, 5xx, connection error) is retried;
 	// 0 means 2, a negative value disables retries.
 	Retries int `yaml:"retries,omitempty"`
+	// Fallback lists other aliases tried, in order, when this one fails after its retries or
+	// its breaker is open; never once text has been streamed to the user.
+	Fallback []string `yaml:"fallback,omitempty"`
 }
 
 // CCSConfig says where the context service is.
@@ -260,6 +279,7 @@ func (c Config) internal() config.Config {
 		A2A:      config.A2A(c.A2A),
 		Limits:   config.Limits(c.Limits),
 		HTTP:     config.HTTP(c.HTTP),
+		Breakers: breaker.Config(c.Breakers),
 	}
 }
 
@@ -290,5 +310,6 @@ func fromInternal(c config.Config) Config {
 		A2A:      A2AConfig(c.A2A),
 		Limits:   LimitsConfig(c.Limits),
 		HTTP:     HTTPConfig(c.HTTP),
+		Breakers: BreakersConfig(c.Breakers),
 	}
 }

@@ -47,6 +47,8 @@ type ProviderInfo struct {
 	Model       string `json:"model,omitempty"`
 	BaseURLHost string `json:"base_url_host,omitempty"` // host[:port] only
 	Offline     bool   `json:"offline"`
+	// Fallback is what is tried after this alias, in order.
+	Fallback []string `json:"fallback,omitempty"`
 }
 
 // Options is what [New] needs. Only Agents (or AgentsFS) is required.
