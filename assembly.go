@@ -137,14 +137,8 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := st.(recoverer); ok {
-		// Ends the turns a process that died (this one before a restart, another replica) left
-		// running, which followers and cancels would otherwise wait on forever.
-		heartbeat, lease := cmp.Or(cfg.Instance.Heartbeat, defaultHeartbeat), cmp.Or(cfg.Instance.Lease, defaultLease)
-		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), heartbeat, lease, o.Logger)
-		a.closers = append(a.closers, a.sweeper.stop)
-	}
-	a.Hub = stream.NewHub(st)
+	// A replay waiting on a turn whose end never reached the store ends on its own.
+	a.Hub = stream.NewHub(st, stream.WithLostAfter(orchestrator.LostAfter(cfg.Turns.Deadline)))
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
 	onLimited, err := limitedCounter(o.MeterProvider)
 	if err != nil {
@@ -157,6 +151,14 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := st.(recoverer); ok {
+		// Ends the turns a process that died (this one before a restart, another replica) left
+		// running, which followers and cancels would otherwise wait on forever, and on every
+		// heartbeat stores the turn ends this process could not store in time.
+		heartbeat, lease := cmp.Or(cfg.Instance.Heartbeat, defaultHeartbeat), cmp.Or(cfg.Instance.Lease, defaultLease)
+		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), heartbeat, lease, o.Logger, a.Service.Settle)
+		a.closers = append(a.closers, a.sweeper.stop)
 	}
 
 	auth, err := a.authenticator(ctx, cfg.Auth)
@@ -182,6 +184,7 @@ func assemble(ctx context.Context, o Options) (_ *assembly, err error) {
 				return cur.orcDef, cur.orc.SubAgents()
 			},
 		},
+		Check: storeReady(st),
 		Ready: func() map[string]any {
 			r := map[string]any{
 				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),

@@ -267,7 +267,7 @@ func TestStaleSweeperRepeatsAndStops(t *testing.T) {
 		return 0, ctx.Err()
 	}}
 	var logs obsBuffer
-	w := startStaleSweeper(t.Context(), f, time.Minute, time.Millisecond, time.Second, slog.New(slog.NewTextHandler(&logs, nil)))
+	w := startStaleSweeper(t.Context(), f, time.Minute, time.Millisecond, time.Second, slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	select {
 	case <-f.calls: // the first sweep ran before start returned
 	default:

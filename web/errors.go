@@ -28,6 +28,10 @@ func abort(c *gin.Context, status int, code, message string) {
 	c.AbortWithStatusJSON(status, apiError{Error: errorBody{Code: code, Message: message}})
 }
 
+// retryUnavailable is the Retry-After, in seconds, of a 503 for a store outage: databases
+// restart or release a lock within seconds.
+const retryUnavailable = "2"
+
 // invalidTextMessage answers text that no store can hold as sent.
 const invalidTextMessage = "Text and ids must be valid UTF-8 without NUL bytes."
 
@@ -42,6 +46,10 @@ func (s *server) abortErr(c *gin.Context, err error) {
 		abort(c, http.StatusConflict, "running_elsewhere", "This turn is running on another server and cannot be cancelled from here. Retry, or let it finish.")
 	case errors.Is(err, orchestrator.ErrTurnFinished):
 		abort(c, http.StatusConflict, "turn_finished", "This turn has already finished; there is nothing to cancel.")
+	case errors.Is(err, orchestrator.ErrUnavailable):
+		s.log.WarnContext(c.Request.Context(), "store unavailable", "path", c.FullPath(), "err", err)
+		c.Header("Retry-After", retryUnavailable)
+		abort(c, http.StatusServiceUnavailable, "unavailable", "The service cannot reach its storage right now. Please retry shortly.")
 	case errors.Is(err, orchestrator.ErrRateLimited):
 		s.abortLimited(c, err)
 	case errors.Is(err, orchestrator.ErrInvalidText):
