@@ -62,10 +62,10 @@ func unavailable(err error) bool {
 	if errors.As(err, &pe) {
 		switch {
 		case strings.HasPrefix(pe.Code, "08"), // connection exception
-			strings.HasPrefix(pe.Code, "53"), // insufficient resources: disk full, too many connections
-			strings.HasPrefix(pe.Code, "57"), // operator intervention: shutdown, cancelled by timeout
-			strings.HasPrefix(pe.Code, "58"), // system error: I/O
-			pe.Code == "55P03",               // lock not available
+			strings.HasPrefix(pe.Code, "53"),       // insufficient resources: disk full, too many connections
+			strings.HasPrefix(pe.Code, "57"),       // operator intervention: shutdown, cancelled by timeout
+			strings.HasPrefix(pe.Code, "58"),       // system error: I/O
+			pe.Code == "55P03",                     // lock not available
 			pe.Code == "40001", pe.Code == "40P01", // serialization failure, deadlock
 			pe.Code == "25006": // read-only transaction: a standby
 			return true
