@@ -83,7 +83,8 @@ func newOutageRig(t *testing.T, st *sqlStore, deadline, grace time.Duration, run
 	if err != nil {
 		t.Fatalf("orchestrator.New() = %v", err)
 	}
-	hub := stream.NewHub(st)
+	// Replays here of a turn not in memory give up on its end as production's do, sooner.
+	hub := stream.NewHub(st, stream.WithLostAfter(time.Second))
 	t.Cleanup(hub.Close)
 	svc, err := orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: hub, Deadline: deadline, EndGrace: grace,
@@ -425,6 +426,18 @@ func TestSQLiteLockedMidTurn(t *testing.T) {
 			if tt.long {
 				client = collectAll(seen)
 				unlock()
+				// A retry with the same Idempotency-Key gets the turn, unsettled yet, and its
+				// stream ends as its client's did.
+				again, existing, err := rig.svc.Start(t.Context(), orchestrator.StartRequest{
+					Principal: "alice", Message: "how many points do I have?", IdempotencyKey: "key-a",
+				})
+				if err != nil || !existing || again.ID != turns[0].ID {
+					t.Fatalf("Start() again with its key = %s, %t, %v; want turn %s", again.ID, existing, err, turns[0].ID)
+				}
+				replay, err := followAll(t.Context(), rig.hub, again.ID)
+				if err != nil || len(replay) == 0 || replay[len(replay)-1].Event != (stream.TurnCompleted{TurnID: again.ID, Outcome: stream.OutcomeFailed}) {
+					t.Errorf("stream of the retried turn = %v, %v; want it to end failed", replay, err)
+				}
 			} else {
 				time.Sleep(time.Second) // the lock, past several busy timeouts
 				unlock()
