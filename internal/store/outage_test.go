@@ -457,6 +457,5 @@ func TestSQLiteLockedMidTurn(t *testing.T) {
 	}
 }
 
-
 // withBusyTimeout sets SQLite's busy timeout.
 func withBusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeout = d } }

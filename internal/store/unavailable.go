@@ -100,10 +100,11 @@ func (h *health) wrote(err error) {
 	}
 }
 
-func (h *health) writeErr() (error, time.Time) {
+// writeErr returns since when writes have been failing, and the last failure (nil: they work).
+func (h *health) writeErr() (time.Time, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.failing, h.since
+	return h.since, h.failing
 }
 
 // readyTimeout bounds the query of a readiness check: a probe must answer promptly even when
@@ -122,7 +123,7 @@ func (s *sqlStore) Ready(ctx context.Context) (err error) {
 	if err := s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
 		return fmt.Errorf("store: cannot reach the database: %w", err)
 	}
-	if werr, since := s.health.writeErr(); werr != nil {
+	if since, werr := s.health.writeErr(); werr != nil {
 		return fmt.Errorf("store: writes failing since %s: %w", since.UTC().Format(time.RFC3339), werr)
 	}
 	return nil
