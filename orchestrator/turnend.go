@@ -68,6 +68,11 @@ func (s *Service) end(ctx context.Context, out *stream.Guard, log *stream.TurnLo
 		switch {
 		case err == nil:
 			return
+		case errors.Is(err, ErrTurnFinished) && s.storedByUs(ctx, rec):
+			// An earlier attempt committed, and only its answer was lost: the end is stored.
+			s.stopRunning(rec.ID)
+			out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: rec.Outcome})
+			return
 		case errors.Is(err, ErrTurnFinished):
 			s.cfg.Logger.WarnContext(ctx, "turn was abandoned by a sweep before it finished", "turn_id", rec.ID)
 			s.stopRunning(rec.ID)
@@ -84,6 +89,17 @@ func (s *Service) end(ctx context.Context, out *stream.Guard, log *stream.TurnLo
 		<-timer.C // the turn's own context may be over: its end is stored regardless
 		wait = min(2*wait, endRetryMax)
 	}
+}
+
+// storedByUs reports whether the stored end of a turn found finished is rec's own, which an
+// attempt whose commit succeeded but whose answer was lost (a connection cut at that moment)
+// leaves behind, rather than a sweep's.
+func (s *Service) storedByUs(ctx context.Context, rec TurnRecord) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	got, err := s.cfg.Store.Turn(ctx, rec.Principal, rec.ID)
+	return err == nil && got.Outcome == rec.Outcome &&
+		got.Completed.Truncate(time.Microsecond).Equal(rec.Completed.Truncate(time.Microsecond))
 }
 
 // errLogHeld means the turn's log gave up on the store (its retries ran out): no later attempt

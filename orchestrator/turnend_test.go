@@ -26,6 +26,9 @@ type outageStore struct {
 	*stream.MemoryLogStore
 	mu   sync.Mutex
 	down bool
+	// lostAcks makes that many FinishTurnWithEvents calls commit and still fail, as a call
+	// does whose connection is cut just after the commit.
+	lostAcks int
 }
 
 var errDatabaseDown = fmt.Errorf("%w: connection refused", ErrUnavailable)
@@ -68,7 +71,16 @@ func (s *outageStore) FinishTurnWithEvents(ctx context.Context, t TurnRecord, re
 	if err := s.FinishTurn(ctx, t); err != nil {
 		return err
 	}
-	return s.MemoryLogStore.AppendEvents(ctx, t.ID, recs)
+	if err := s.MemoryLogStore.AppendEvents(ctx, t.ID, recs); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lostAcks > 0 {
+		s.lostAcks--
+		return errDatabaseDown
+	}
+	return nil
 }
 
 func (s *outageStore) AppendEvent(ctx context.Context, turnID string, rec stream.Record) error {
@@ -226,4 +238,42 @@ func (s outageRows) Episode(ctx context.Context, p principal.Principal, id strin
 }
 func (s outageRows) RecentTurns(ctx context.Context, p principal.Principal, id string, n int) ([]TurnRecord, error) {
 	return s.db.RecentTurns(ctx, p, id, n)
+}
+
+// A turn's end whose commit succeeded but whose answer was lost is the turn's own stored end,
+// not a sweep's: the retry that finds the turn finished shows the outcome stored.
+func TestTurnEndCommittedButUnacknowledged(t *testing.T) {
+	db := newOutageStore()
+	db.lostAcks = 1
+	orc := newTestOrchestrator(t, 3, &scriptedModel{}, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})
+	hub := stream.NewHub(db)
+	defer hub.Close()
+	svc, err := NewService(ServiceConfig{Orchestrator: orc, Store: db, Hub: hub, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("NewService() = %v", err)
+	}
+	rec, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", Message: "hello"})
+	if err != nil {
+		t.Fatalf("Start() = %v", err)
+	}
+	var client []stream.Record
+	for r, err := range hub.Follow(t.Context(), rec.ID, 0) {
+		if err != nil {
+			t.Fatalf("Follow() = %v", err)
+		}
+		client = append(client, r)
+	}
+	if err := svc.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if end := client[len(client)-1].Event; end != (stream.TurnCompleted{TurnID: rec.ID, Outcome: stream.OutcomeOK}) {
+		t.Errorf("the client's stream ended on %#v, want turn.completed ok", end)
+	}
+	storedLog, err := db.Events(t.Context(), rec.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(client, storedLog); diff != "" {
+		t.Errorf("stored log against what the client saw (-client +stored):\n%s", diff)
+	}
 }
