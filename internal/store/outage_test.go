@@ -84,7 +84,7 @@ func newOutageRig(t *testing.T, st *sqlStore, deadline, grace time.Duration, run
 		t.Fatalf("orchestrator.New() = %v", err)
 	}
 	// Replays here of a turn not in memory give up on its end as production's do, sooner.
-	hub := stream.NewHub(st, stream.WithLostAfter(time.Second))
+	hub := stream.NewHub(st, stream.WithLostAfter(time.Second), stream.WithStoreTimeout(time.Second))
 	t.Cleanup(hub.Close)
 	svc, err := orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: hub, Deadline: deadline, EndGrace: grace,
@@ -359,6 +359,85 @@ func TestPostgresOutageMidTurn(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The owner's next heartbeat.
+			if err := st.RenewLease(t.Context(), time.Now().Add(time.Minute)); err != nil {
+				t.Fatalf("RenewLease() = %v", err)
+			}
+			if err := rig.svc.Settle(t.Context()); err != nil {
+				t.Fatalf("Settle() = %v", err)
+			}
+			rig.check(t, turns, client, tt.wantOutcome)
+		})
+	}
+}
+
+// A table is locked by another session while turns are finishing, as a maintenance statement
+// would: with turns locked their events still reach the store and their ends wait for the
+// lock; with events locked their events wait too.
+func TestPostgresTableLockedMidTurn(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		table       string
+		long        bool
+		wantOutcome stream.Outcome
+	}{
+		{"turns, released within the end grace", "turns", false, stream.OutcomeOK},
+		{"turns, held past the end grace", "turns", true, stream.OutcomeFailed},
+		{"events, released within the end grace", "events", false, stream.OutcomeOK},
+		{"events, held past the end grace", "events", true, stream.OutcomeFailed},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dsn := postgresSchema(t)
+			st := openPostgres(t, dsn)
+			deadline, grace := 3*time.Second, 3*time.Second
+			if tt.long {
+				deadline, grace = time.Second, time.Second
+			}
+			rig := newOutageRig(t, st.sqlStore, deadline, grace, 3)
+			turns, seen := rig.startTurns(t, 2)
+
+			other, err := sql.Open(postgresDriver, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer other.Close()
+			lock, err := other.BeginTx(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lock.Rollback()
+			if _, err := lock.ExecContext(t.Context(), "LOCK TABLE "+tt.table+" IN EXCLUSIVE MODE"); err != nil {
+				t.Fatalf("lock the %s table: %v", tt.table, err)
+			}
+			close(rig.model.gate) // the turns end while the table is locked
+			// A write to the table waits for the lock, in vain; readiness says so until one works.
+			probe, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
+			if tt.table == "turns" {
+				_, _, err = rig.svc.Start(probe, orchestrator.StartRequest{Principal: "bob", Message: "hi"})
+			} else {
+				err = st.AppendEvent(probe, "probe", stream.Record{ID: 1, Event: stream.ReplyDelta{Text: "x"}})
+			}
+			cancel()
+			if !errors.Is(err, orchestrator.ErrUnavailable) {
+				t.Errorf("a write while %s is locked = %v, want %v", tt.table, err, orchestrator.ErrUnavailable)
+			}
+			if err := st.Ready(t.Context()); !errors.Is(err, orchestrator.ErrUnavailable) {
+				t.Errorf("Ready() while the table is locked = %v, want %v", err, orchestrator.ErrUnavailable)
+			}
+			var client [][]stream.Record
+			if tt.long {
+				client = collectAll(seen)
+			} else {
+				time.Sleep(2 * time.Second) // the lock, past two attempts at each end
+			}
+			if err := lock.Rollback(); err != nil {
+				t.Fatalf("unlock: %v", err)
+			}
+			if !tt.long {
+				client = collectAll(seen)
+			}
+			if err := rig.svc.Wait(t.Context()); err != nil {
+				t.Fatal(err)
+			}
 			if err := st.RenewLease(t.Context(), time.Now().Add(time.Minute)); err != nil {
 				t.Fatalf("RenewLease() = %v", err)
 			}
