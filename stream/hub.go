@@ -170,7 +170,8 @@ func (h *Hub) live(turnID string) *liveTurn {
 // record once more, under its own id, so that it still learns the outcome; one at the end
 // exactly gets nothing. A turn live in this process is read from memory; any other turn
 // from the store, which is polled while the turn runs elsewhere, so a replica that did not run a
-// turn still replays and follows it.
+// turn still replays and follows it; a turn whose end never reaches the store is ended for the
+// follower as [WithLostAfter] says.
 //
 // If ctx ends first, Follow yields ctx's error once and ends. A store error is yielded and ends
 // the sequence. Follow starts no goroutine.

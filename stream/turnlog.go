@@ -58,8 +58,8 @@ func (h *Hub) Open(turnID string) *TurnLog {
 
 // Publish appends ev to the log and wakes followers. It does not wait for the store, except
 // for [TurnCompleted]: that call returns once every record of the turn has been committed (or
-// has failed; see [TurnLog.Err]), each batch bounded by the hub's store timeout. A store
-// failure does not stop live followers.
+// has failed until the log's retry deadline; see [TurnLog.Err]), each attempt bounded by the
+// hub's store timeout. A store failure does not stop live followers.
 func (l *TurnLog) Publish(ev Event) {
 	t := l.turn
 	name, data, _ := Marshal(ev) // an event that cannot be encoded keeps nil data: its frame says so
