@@ -53,8 +53,9 @@ type Service struct {
 	run    map[string]*running // turn id -> a turn running in this process
 	// unsaved holds the turns that ended here without their end in the store; Settle stores
 	// them.
-	unsaved map[string]*unsavedEnd
-	wg      sync.WaitGroup
+	unsaved  map[string]*unsavedEnd
+	settleMu sync.Mutex // one Settle at a time
+	wg       sync.WaitGroup
 }
 
 // boundSet is the orchestrator turns start with and the guard built from its forbidden strings.

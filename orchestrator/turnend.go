@@ -169,6 +169,8 @@ func (s *Service) giveUp(out *stream.Guard, log *stream.TurnLog, rec TurnRecord)
 // heartbeat; a turn it cannot store yet is tried again next time. It returns the first error
 // met, or nil when nothing is left unsaved.
 func (s *Service) Settle(ctx context.Context) error {
+	s.settleMu.Lock()
+	defer s.settleMu.Unlock()
 	s.mu.Lock()
 	pending := make([]*unsavedEnd, 0, len(s.unsaved))
 	for _, u := range s.unsaved {
@@ -203,7 +205,7 @@ func (s *Service) Unsaved() int {
 	return len(s.unsaved)
 }
 
-// settle stores one unsaved end. Only Settle's caller runs it, one at a time.
+// settle stores one unsaved end, under settleMu.
 func (s *Service) settle(ctx context.Context, u *unsavedEnd) error {
 	recs := u.log.Held()
 	if es, ok := s.cfg.Store.(EndStore); ok && !u.rowStored && sameStore(s.cfg.Hub.Store(), s.cfg.Store) {
