@@ -25,6 +25,10 @@ type ServiceConfig struct {
 	Hub          *stream.Hub
 	// Deadline bounds a whole turn, however long its client stays. Default 60 s.
 	Deadline time.Duration
+	// EndGrace is how long past a turn's deadline its end and events are retried while the
+	// store fails (an outage, a lock). A turn whose end is still not stored then ends failed
+	// for its clients, and [Service.Settle] stores it so. Default [DefaultEndGrace].
+	EndGrace time.Duration
 	// Forbidden are strings that must never reach a client (enricher ids, internal codes);
 	// the guard on every turn's stream removes them.
 	Forbidden []string
@@ -47,7 +51,11 @@ type Service struct {
 	limits *turnLimiter
 	mu     sync.Mutex
 	run    map[string]*running // turn id -> a turn running in this process
-	wg     sync.WaitGroup
+	// unsaved holds the turns that ended here without their end in the store; Settle stores
+	// them.
+	unsaved  map[string]*unsavedEnd
+	settleMu sync.Mutex // one Settle at a time
+	wg       sync.WaitGroup
 }
 
 // boundSet is the orchestrator turns start with and the guard built from its forbidden strings.
@@ -78,10 +86,14 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	if cfg.Deadline <= 0 {
 		cfg.Deadline = 60 * time.Second
 	}
+	if cfg.EndGrace <= 0 {
+		cfg.EndGrace = DefaultEndGrace
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Service{cfg: cfg, limits: newTurnLimiter(cfg.Limits, cfg.Store), run: map[string]*running{}}
+	s := &Service{cfg: cfg, limits: newTurnLimiter(cfg.Limits, cfg.Store), run: map[string]*running{},
+		unsaved: map[string]*unsavedEnd{}}
 	s.bound.Store(newBoundSet(cfg.Orchestrator, cfg.Forbidden))
 	return s, nil
 }
@@ -195,6 +207,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	s.run[rec.ID] = r
 	s.mu.Unlock()
 	log := s.cfg.Hub.Open(rec.ID)
+	log.RetryUntil(s.endBy(rec))
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -211,7 +224,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 // turn.completed.
 func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, history []Exchange, log *stream.TurnLog) {
 	out := b.guard.Guard(log)
-	defer s.recoverTurn(ctx, out, rec)
+	defer s.recoverTurn(ctx, out, log, rec)
 	out.Publish(stream.TurnStarted{TurnID: rec.ID, EpisodeID: rec.EpisodeID})
 	res, err := b.orc.Run(ctx, Turn{
 		ID: rec.ID, EpisodeID: rec.EpisodeID, Principal: rec.Principal, Message: rec.Message,
@@ -225,14 +238,10 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	// serve it later, and must not show what the stream scrubbed.
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, out.Reply(res.Reply), time.Now().UTC()
 	rec.Decision = &res.Decision
-	if !s.endInOneCommit(ctx, out, log, rec) {
-		outcome = s.storeEnd(ctx, out, rec)
-		s.stopRunning(rec.ID)
-		out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
-	}
+	s.end(ctx, out, log, rec)
 	if err := log.Err(); err != nil {
-		// Live followers saw every event; replays from the store (another replica, or after
-		// the grace period) will miss some.
+		// Live followers saw every event; replays from the store miss some until Settle
+		// stores them.
 		s.cfg.Logger.ErrorContext(ctx, "turn log not fully stored", "turn_id", rec.ID, "err", err)
 	}
 	// The log stays in memory for a grace period for followers, then only in the store.
@@ -245,29 +254,6 @@ func (s *Service) stopRunning(turnID string) {
 	s.mu.Lock()
 	delete(s.run, turnID)
 	s.mu.Unlock()
-}
-
-// endInOneCommit stores the turn's end and closes its log in one transaction, when the store
-// can (an [EndStore] that is also the hub's log store), and reports whether it did. When it
-// reports false nothing of the end is stored or shown, and the caller stores it in two steps
-// (which also tells a turn a sweep has failed meanwhile from a database error).
-func (s *Service) endInOneCommit(ctx context.Context, out *stream.Guard, log *stream.TurnLog, rec TurnRecord) bool {
-	es, ok := s.cfg.Store.(EndStore)
-	if !ok || !sameStore(s.cfg.Hub.Store(), s.cfg.Store) {
-		return false
-	}
-	out.FlushHeld() // what the guard holds back goes out before the end, as through Publish
-	err := log.PublishEnd(stream.TurnCompleted{TurnID: rec.ID, Outcome: rec.Outcome}, func(ctx context.Context, recs []stream.Record) error {
-		if err := es.FinishTurnWithEvents(ctx, rec, recs); err != nil {
-			return err
-		}
-		s.stopRunning(rec.ID)
-		return nil
-	})
-	if err != nil && !errors.Is(err, ErrTurnFinished) {
-		s.cfg.Logger.WarnContext(ctx, "store turn end in one commit; storing it in two", "turn_id", rec.ID, "err", err)
-	}
-	return err == nil
 }
 
 // sameStore reports whether a and b are one store. Comparing interfaces whose dynamic type is
@@ -283,7 +269,7 @@ const panicMessage = "Sorry, something went wrong on our side while answering. P
 // recoverTurn keeps a panic in the turn (the orchestrator's own model call, composition) from
 // taking the process down: the turn fails in plain words, is stored as failed and ends its log,
 // and the crash is logged as an alert with its stack. Sub-agents recover their own panics.
-func (s *Service) recoverTurn(ctx context.Context, out *stream.Guard, rec TurnRecord) {
+func (s *Service) recoverTurn(ctx context.Context, out *stream.Guard, log *stream.TurnLog, rec TurnRecord) {
 	p := recover()
 	if p == nil {
 		return
@@ -293,33 +279,8 @@ func (s *Service) recoverTurn(ctx context.Context, out *stream.Guard, rec TurnRe
 	out.Publish(stream.Error{Message: panicMessage, IsFinal: true})
 	rec.State, rec.Outcome, rec.Completed = TurnCompleted, stream.OutcomeFailed, time.Now().UTC()
 	rec.Reply, rec.Decision = "", &Decision{}
-	outcome := s.storeEnd(ctx, out, rec)
-	s.stopRunning(rec.ID)
-	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
+	s.end(ctx, out, log, rec)
 	s.cfg.Hub.Done(rec.ID)
-}
-
-// lateEndMessage tells the user why a turn that ran to its end still failed: a sweep took this
-// process for dead (its lease lapsed) and failed the turn first.
-const lateEndMessage = "Sorry, this answer was interrupted by a server problem and could not be saved. Please ask again."
-
-// storeEnd stores the turn's end and returns the outcome to close its log with: rec's own,
-// or failed when a sweep has already failed the turn (the stored outcome stands, and the
-// log must agree with it), after telling the user so.
-func (s *Service) storeEnd(ctx context.Context, out stream.Sink, rec TurnRecord) stream.Outcome {
-	// The turn's own context may be over; storing its end must not depend on it.
-	storeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	err := s.cfg.Store.FinishTurn(storeCtx, rec)
-	switch {
-	case errors.Is(err, ErrTurnFinished):
-		s.cfg.Logger.WarnContext(ctx, "turn was abandoned by a sweep before it finished", "turn_id", rec.ID)
-		out.Publish(stream.Error{Message: lateEndMessage, IsFinal: true})
-		return stream.OutcomeFailed
-	case err != nil:
-		s.cfg.Logger.ErrorContext(ctx, "store turn", "turn_id", rec.ID, "err", err)
-	}
-	return rec.Outcome
 }
 
 // Cancel stops p's running turn and waits (briefly) for it to end. It returns ErrNotFound for
@@ -328,7 +289,11 @@ func (s *Service) storeEnd(ctx context.Context, out stream.Sink, rec TurnRecord)
 func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID string) error {
 	s.mu.Lock()
 	r, ok := s.run[turnID]
+	u, ended := s.unsaved[turnID]
 	s.mu.Unlock()
+	if ended && u.rec.Principal == p {
+		return ErrTurnFinished // ended here; the store learns it at the next Settle
+	}
 	if ok && r.principal == p {
 		r.cancel(errCancelled)
 		wait, stop := context.WithTimeout(ctx, cancelWait)

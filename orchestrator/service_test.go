@@ -243,8 +243,8 @@ func (s *endStore) FinishTurnWithEvents(ctx context.Context, t TurnRecord, recs 
 }
 
 // A store that is also the hub's log store gets a turn's end and the log's last records in one
-// call; when it refuses because a sweep failed the turn, the end is stored in two steps, which
-// close the log as failed after a plain-words error.
+// call; when it refuses because a sweep failed the turn, the log is closed as failed after a
+// plain-words error, without another attempt at the row.
 func TestTurnEndsInOneCommit(t *testing.T) {
 	for _, tt := range []struct {
 		name        string
@@ -255,7 +255,7 @@ func TestTurnEndsInOneCommit(t *testing.T) {
 		wantFinish  int
 	}{
 		{"one commit", nil, nil, stream.OutcomeOK, 1, 0},
-		{"abandoned meanwhile", fmt.Errorf("store: %w", ErrTurnFinished), fmt.Errorf("store: %w", ErrTurnFinished), stream.OutcomeFailed, 1, 1},
+		{"abandoned meanwhile", fmt.Errorf("store: %w", ErrTurnFinished), fmt.Errorf("store: %w", ErrTurnFinished), stream.OutcomeFailed, 1, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			store := &endStore{fakeStore: &fakeStore{finishErr: tt.finishErr}, MemoryLogStore: stream.NewMemoryLogStore(), endErr: tt.endErr}

@@ -23,6 +23,12 @@ var ErrRunningElsewhere = errors.New("orchestrator: turn is running on another s
 // leaves the sweep's outcome standing).
 var ErrTurnFinished = errors.New("orchestrator: turn already finished")
 
+// ErrUnavailable means the store cannot serve the call just now: the database is down or
+// unreachable, a lock held elsewhere outlasted the wait, or the disk is full. A later retry
+// may succeed. Stores wrap such errors with it; callers answer 503 rather than blame the
+// request.
+var ErrUnavailable = errors.New("orchestrator: store unavailable")
+
 // ErrConflict means an idempotency key was reused with a different request.
 var ErrConflict = errors.New("orchestrator: idempotency key reused with another request")
 

@@ -31,6 +31,7 @@ type hubOptions struct {
 	grace        time.Duration
 	poll         time.Duration
 	storeTimeout time.Duration
+	lostAfter    time.Duration
 }
 
 // HubOption tunes a [Hub].
@@ -46,6 +47,14 @@ func WithPollInterval(d time.Duration) HubOption { return func(o *hubOptions) { 
 
 // WithStoreTimeout bounds each store write made by a [TurnLog], one batch of records (default 5s).
 func WithStoreTimeout(d time.Duration) HubOption { return func(o *hubOptions) { o.storeTimeout = d } }
+
+// WithLostAfter sets how long a follower of a turn that is not live in this process waits for
+// the store to show a new record before it takes the turn's end for lost: no turn runs past its
+// deadline, and one whose owner could not store its end is failed. The follower is then given
+// an error in plain words and turn.completed with outcome failed, which are not stored, so it
+// ends instead of waiting forever. Set it to the turn deadline plus the time an owner keeps
+// retrying the store; zero (the default) waits as long as the follower's context allows.
+func WithLostAfter(d time.Duration) HubOption { return func(o *hubOptions) { o.lostAfter = d } }
 
 // NewHub returns a hub over store. It starts no goroutine; its turn logs do, while they have
 // records waiting for the store.
@@ -161,7 +170,8 @@ func (h *Hub) live(turnID string) *liveTurn {
 // record once more, under its own id, so that it still learns the outcome; one at the end
 // exactly gets nothing. A turn live in this process is read from memory; any other turn
 // from the store, which is polled while the turn runs elsewhere, so a replica that did not run a
-// turn still replays and follows it.
+// turn still replays and follows it; a turn whose end never reaches the store is ended for the
+// follower as [WithLostAfter] says.
 //
 // If ctx ends first, Follow yields ctx's error once and ends. A store error is yielded and ends
 // the sequence. Follow starts no goroutine.
@@ -186,6 +196,7 @@ func (h *Hub) follow(ctx context.Context, turnID string, after uint64, hooks fol
 		// also checks whether the turn has completed; once it is there, new records show up
 		// in the read itself.
 		recheck := true
+		heard := time.Now() // when the store last showed a new record
 		for {
 			if t := h.live(turnID); t != nil {
 				followLive(ctx, t, after, hooks, yield)
@@ -210,6 +221,16 @@ func (h *Hub) follow(ctx context.Context, turnID string, after uint64, hooks fol
 				if _, ok := rec.Event.(TurnCompleted); ok {
 					return
 				}
+			}
+			if len(recs) > 0 {
+				heard = time.Now()
+			} else if lost := h.opts.lostAfter; lost > 0 && time.Since(heard) >= lost {
+				for _, rec := range lostEnd(turnID, after) {
+					if !yield(rec, nil) {
+						return
+					}
+				}
+				return
 			}
 			if len(recs) == 0 && recheck {
 				done, known, end, err := h.storeDelivered(ctx, turnID, after)
@@ -249,6 +270,25 @@ func (h *Hub) follow(ctx context.Context, turnID string, after uint64, hooks fol
 				}
 			}
 		}
+	}
+}
+
+// lostIDGap puts the records that end a lost turn's replay far past any id its owner can have
+// shown: no turn publishes 2^32 events. A sweep that later fails the turn writes its own end
+// the same distance past the stored log, so a client resuming from these ids is not given
+// records it has seen under other ids.
+const lostIDGap = 1 << 32
+
+// lostMessage tells a follower why a turn ended without its end in the store.
+const lostMessage = "Sorry, this answer was interrupted by a server problem and could not be saved. Please ask again."
+
+// lostEnd is what a follower is given for a turn whose end the store never showed (see
+// [WithLostAfter]), after the record with id after.
+func lostEnd(turnID string, after uint64) []Record {
+	id := after + lostIDGap
+	return []Record{
+		{ID: id, Event: Error{Message: lostMessage, IsFinal: true}},
+		{ID: id + 1, Event: TurnCompleted{TurnID: turnID, Outcome: OutcomeFailed}},
 	}
 }
 

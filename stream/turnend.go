@@ -6,7 +6,7 @@ import "context"
 func (h *Hub) Store() LogStore { return h.store }
 
 // PublishEnd publishes the turn's end, ev, as Publish does, except that the last batch of the
-// log (every record not yet stored, and ev's) is stored by commit rather than by the hub's
+// log (every record not yet stored, held ones included, and ev's) is stored by commit rather than by the hub's
 // store alone: commit receives the batch, in id order, and must store all of it in one
 // transaction, with whatever else belongs to the turn's end (its stored row). This spares the
 // turn's end a commit of its own.
@@ -28,14 +28,16 @@ func (l *TurnLog) PublishEnd(ev TurnCompleted, commit func(ctx context.Context, 
 	l.sem <- struct{}{} // after the batch in flight, if any, so that batches commit in id order
 	t.mu.Lock()
 	rec := Record{ID: uint64(len(t.recs)) + 1, Event: ev}
-	batch := append(l.pending[:len(l.pending):len(l.pending)], rec)
-	l.pending = nil
+	held := len(l.held)
+	batch := append(append(l.held[:held:held], l.pending...), rec)
+	l.pending, l.held = nil, nil
 	t.mu.Unlock()
 
 	err := l.withTimeout(func(ctx context.Context) error { return commit(ctx, batch) })
 	t.mu.Lock()
 	if err != nil {
-		l.pending = batch[: len(batch)-1 : len(batch)-1]
+		l.held = batch[:held:held]
+		l.pending = batch[held : len(batch)-1 : len(batch)-1]
 		t.closing = false
 	} else {
 		t.append(rec)
@@ -43,6 +45,9 @@ func (l *TurnLog) PublishEnd(ev TurnCompleted, commit func(ctx context.Context, 
 		t.broadcast()
 	}
 	t.mu.Unlock()
+	if err == nil && held > 0 {
+		l.Stored(rec.ID) // Err is nil again: the store has the whole log
+	}
 	<-l.sem
 	l.nudge() // a background writer finds what is left, or nothing, and ends
 	return err

@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // TurnLog appends a turn's events to its log. It is the turn's [Sink]: each event gets the next
@@ -22,8 +23,10 @@ type TurnLog struct {
 	turn   *liveTurn
 
 	// Guarded by turn.mu, so that queue order is id order.
-	pending []Record // published, not yet handed to the store
-	writing bool     // a writer (goroutine or inline) is draining pending
+	pending    []Record  // published, not yet handed to the store
+	held       []Record  // refused by the store until retryUntil, and every record after them
+	retryUntil time.Time // failed writes are retried until then
+	writing    bool      // a writer (goroutine or inline) is draining pending
 
 	kick chan struct{} // capacity 1: tells the writer to write now rather than at its deadline
 	sem  chan struct{} // capacity 1: one batch at a time, so batches commit in id order
@@ -55,8 +58,8 @@ func (h *Hub) Open(turnID string) *TurnLog {
 
 // Publish appends ev to the log and wakes followers. It does not wait for the store, except
 // for [TurnCompleted]: that call returns once every record of the turn has been committed (or
-// has failed; see [TurnLog.Err]), each batch bounded by the hub's store timeout. A store
-// failure does not stop live followers.
+// has failed until the log's retry deadline; see [TurnLog.Err]), each attempt bounded by the
+// hub's store timeout. A store failure does not stop live followers.
 func (l *TurnLog) Publish(ev Event) {
 	t := l.turn
 	name, data, _ := Marshal(ev) // an event that cannot be encoded keeps nil data: its frame says so
@@ -104,12 +107,51 @@ func (l *TurnLog) Flush(ctx context.Context) error {
 	return l.Err()
 }
 
-// Err returns the first store error met while storing the log, or nil. A failed batch is not
-// retried: its records stay visible to live followers but are missing from replays.
+// Err returns the first store error met while storing the log, or nil: nil means the store
+// holds every record written so far. A failed write is retried until the log's retry deadline
+// ([TurnLog.RetryUntil]); the records it could not store by then are held ([TurnLog.Held]),
+// visible to live followers but missing from replays until someone stores them.
 func (l *TurnLog) Err() error {
 	l.errMu.Lock()
 	defer l.errMu.Unlock()
 	return l.err
+}
+
+// RetryUntil makes the log retry failed store writes until t: the turn's deadline and a grace,
+// past which its owner stops waiting for the store. The zero time (the default) retries
+// nothing.
+func (l *TurnLog) RetryUntil(t time.Time) {
+	l.turn.mu.Lock()
+	l.retryUntil = t
+	l.turn.mu.Unlock()
+}
+
+// Held returns, in id order, the records the store refused until the retry deadline and every
+// record published after them: once one is held the log writes nothing more, so that the store
+// never holds a later record without the earlier ones. Whoever ends the turn stores them, and
+// then calls [TurnLog.Stored].
+func (l *TurnLog) Held() []Record {
+	l.turn.mu.Lock()
+	defer l.turn.mu.Unlock()
+	return append(l.held[:0:0], l.held...)
+}
+
+// Stored tells the log that records up to id were stored by its caller: they are no longer
+// held, and once none is, Err is nil again.
+func (l *TurnLog) Stored(id uint64) {
+	l.turn.mu.Lock()
+	i := 0
+	for i < len(l.held) && l.held[i].ID <= id {
+		i++
+	}
+	l.held = l.held[i:]
+	empty := len(l.held) == 0
+	l.turn.mu.Unlock()
+	if empty {
+		l.errMu.Lock()
+		l.err = nil
+		l.errMu.Unlock()
+	}
 }
 
 func (l *TurnLog) setErr(err error) {

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -86,7 +87,9 @@ func (l *TurnLog) nudge() {
 }
 
 // writePending stores every queued record as one batch. Batches are taken and written under
-// sem, so they commit in the order their records were published.
+// sem, so they commit in the order their records were published. Once the log holds records
+// the store refused (see [TurnLog.Held]), later ones join them unwritten: a store that skipped
+// ids would make replays from it skip them too.
 func (l *TurnLog) writePending(ctx context.Context) error {
 	select {
 	case l.sem <- struct{}{}:
@@ -97,6 +100,10 @@ func (l *TurnLog) writePending(ctx context.Context) error {
 	l.turn.mu.Lock()
 	batch := l.pending
 	l.pending = nil
+	if len(l.held) > 0 {
+		l.held = append(l.held, batch...)
+		batch = nil
+	}
 	l.turn.mu.Unlock()
 	if len(batch) > 0 {
 		l.store(batch)
@@ -104,24 +111,69 @@ func (l *TurnLog) writePending(ctx context.Context) error {
 	return nil
 }
 
+// Retries of a failed store write start at retryFirst and double up to retryMax: a database
+// restarting answers again within seconds, and a log that waits does not hammer it meanwhile.
+const (
+	retryFirst = 50 * time.Millisecond
+	retryMax   = time.Second
+)
+
 // store commits one batch, in one call when the store is a [BatchLogStore]; each call is
-// bounded by the hub's store timeout. Errors are kept for Err, not returned: the records are
-// already live, and later batches are still worth storing for the replicas that replay them.
+// bounded by the hub's store timeout. A failed write is tried again until the log's retry
+// deadline ([TurnLog.RetryUntil]) or the hub's Close; then the batch is held (and the error kept
+// for Err), not dropped: its records are already live, and whoever ends the turn stores them.
 func (l *TurnLog) store(batch []Record) {
+	wait := retryFirst
+	for attempt := 0; ; attempt++ {
+		rest, err := l.storeOnce(batch, attempt > 0)
+		if err == nil {
+			return
+		}
+		batch = rest
+		l.turn.mu.Lock()
+		until := l.retryUntil
+		l.turn.mu.Unlock()
+		if time.Now().Add(wait).After(until) || !l.pause(wait) {
+			l.turn.mu.Lock()
+			l.held = append(batch, l.held...)
+			l.turn.mu.Unlock()
+			l.setErr(err)
+			return
+		}
+		wait = min(2*wait, retryMax)
+	}
+}
+
+// pause waits d, or less when the hub closes (false): then nobody waits for a retry.
+func (l *TurnLog) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-l.hub.closing:
+		return false
+	}
+}
+
+// storeOnce tries batch once and returns what is still to store. A retry that finds a record
+// already there takes it as stored: the earlier attempt committed, and only its answer was lost.
+func (l *TurnLog) storeOnce(batch []Record, retry bool) ([]Record, error) {
 	if bs, ok := l.hub.store.(BatchLogStore); ok && len(batch) > 1 {
 		err := l.withTimeout(func(ctx context.Context) error { return bs.AppendEvents(ctx, l.turnID, batch) })
-		if err != nil {
-			l.setErr(fmt.Errorf("stream: persist turn %s records %d-%d: %w",
-				l.turnID, batch[0].ID, batch[len(batch)-1].ID, err))
+		if err == nil || retry && errors.Is(err, ErrRecordExists) {
+			return nil, nil
 		}
-		return
+		return batch, fmt.Errorf("stream: persist turn %s records %d-%d: %w",
+			l.turnID, batch[0].ID, batch[len(batch)-1].ID, err)
 	}
-	for _, rec := range batch {
+	for i, rec := range batch {
 		err := l.withTimeout(func(ctx context.Context) error { return l.hub.store.AppendEvent(ctx, l.turnID, rec) })
-		if err != nil {
-			l.setErr(fmt.Errorf("stream: persist turn %s record %d: %w", l.turnID, rec.ID, err))
+		if err != nil && !(retry && errors.Is(err, ErrRecordExists)) {
+			return batch[i:], fmt.Errorf("stream: persist turn %s record %d: %w", l.turnID, rec.ID, err)
 		}
 	}
+	return nil, nil
 }
 
 func (l *TurnLog) withTimeout(call func(context.Context) error) error {

@@ -54,6 +54,9 @@ type Config struct {
 	// Ready reports readiness details for /readyz (providers configured, store, CCS); it must
 	// never include secrets. Nil reports only that the process is up.
 	Ready func() map[string]any
+	// Check, when set, says whether the process can serve turns now (the store reachable and
+	// writable): an error makes /readyz answer 503 with Retry-After.
+	Check func(ctx context.Context) error
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
 	// DevLogin mints a token for a user name; set only in dev mode, for the chat page.
@@ -245,6 +248,15 @@ func (s *server) ready(c *gin.Context) {
 	if s.cfg.Ready != nil {
 		for k, v := range s.cfg.Ready() {
 			body[k] = v
+		}
+	}
+	if s.cfg.Check != nil {
+		if err := s.cfg.Check(c.Request.Context()); err != nil {
+			s.log.WarnContext(c.Request.Context(), "not ready", "err", err)
+			body["status"] = "unavailable"
+			c.Header("Retry-After", httpkit.RetryUnavailable)
+			c.JSON(http.StatusServiceUnavailable, body)
+			return
 		}
 	}
 	c.JSON(http.StatusOK, body)

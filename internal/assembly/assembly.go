@@ -150,14 +150,8 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := st.(recoverer); ok {
-		// Ends the turns a process that died (this one before a restart, another replica) left
-		// running, which followers and cancels would otherwise wait on forever.
-		heartbeat, lease := cmp.Or(cfg.Instance.Heartbeat, defaultHeartbeat), cmp.Or(cfg.Instance.Lease, defaultLease)
-		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), heartbeat, lease, o.Logger)
-		a.closers = append(a.closers, a.sweeper.stop)
-	}
-	a.Hub = stream.NewHub(st)
+	// A replay waiting on a turn whose end never reached the store ends on its own.
+	a.Hub = stream.NewHub(st, stream.WithLostAfter(orchestrator.LostAfter(cfg.Turns.Deadline)))
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
 	onLimited, err := limitedCounter(o.MeterProvider)
 	if err != nil {
@@ -170,6 +164,14 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := st.(recoverer); ok {
+		// Ends the turns a process that died (this one before a restart, another replica) left
+		// running, which followers and cancels would otherwise wait on forever, and on every
+		// heartbeat stores the turn ends this process could not store in time.
+		heartbeat, lease := cmp.Or(cfg.Instance.Heartbeat, defaultHeartbeat), cmp.Or(cfg.Instance.Lease, defaultLease)
+		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), heartbeat, lease, o.Logger, a.Service.Settle)
+		a.closers = append(a.closers, a.sweeper.stop)
 	}
 
 	verifier, err := a.authenticator(ctx, cfg.Auth)
@@ -208,6 +210,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		BodyReadTimeout: cfg.HTTP.BodyReadTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
 		CORSOrigins:   cfg.HTTP.CORSOrigins,
 		DetachStreams: a.closing,
+		Check:         storeReady(st),
 		Ready: func() map[string]any {
 			r := map[string]any{
 				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),

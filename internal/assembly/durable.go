@@ -29,3 +29,12 @@ func openDurable(ctx context.Context, c config.Store, opts ...store.Option) (dur
 		return store.OpenSQLite(ctx, dsn, opts...)
 	}
 }
+
+// storeReady is /readyz's check of the store: the durable stores can tell whether they reach
+// their database; the memory store always can.
+func storeReady(st appStore) func(context.Context) error {
+	if r, ok := st.(interface{ Ready(context.Context) error }); ok {
+		return r.Ready
+	}
+	return nil
+}

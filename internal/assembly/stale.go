@@ -56,6 +56,9 @@ type staleSweeper struct {
 	interval time.Duration // heartbeat
 	lease    time.Duration
 	log      *slog.Logger
+	// settle, when set, stores the ends of turns this process could not store in time
+	// (orchestrator.Service.Settle); it runs on every heartbeat, after the lease is renewed.
+	settle func(context.Context) error
 
 	ownDone bool // AbandonOwned has succeeded; only the loop's goroutine touches it after start
 
@@ -67,8 +70,8 @@ type staleSweeper struct {
 // startStaleSweeper sweeps once before returning, so that turns a previous run of this process
 // left behind end before it serves anyone, then keeps its lease and sweeps in the background
 // until stop.
-func startStaleSweeper(ctx context.Context, s recoverer, age, interval, lease time.Duration, log *slog.Logger) *staleSweeper {
-	w := &staleSweeper{store: s, age: age, interval: interval, lease: lease, log: log,
+func startStaleSweeper(ctx context.Context, s recoverer, age, interval, lease time.Duration, log *slog.Logger, settle func(context.Context) error) *staleSweeper {
+	w := &staleSweeper{store: s, age: age, interval: interval, lease: lease, log: log, settle: settle,
 		started: make(chan struct{}), done: make(chan struct{})}
 	w.sweep(ctx)
 	// The sweeper lives as long as the app, not as long as the call to New.
@@ -122,6 +125,11 @@ func (w *staleSweeper) sweep(ctx context.Context) {
 	if err := w.store.RenewLease(sctx, now.Add(w.lease)); err != nil {
 		fail("renew instance lease", err)
 	}
+	if w.settle != nil {
+		if err := w.settle(sctx); err != nil {
+			fail("store turn ends", err)
+		}
+	}
 	n, err := w.store.AbandonOrphans(sctx, now, now.Add(-w.age))
 	switch {
 	case err != nil:
@@ -139,5 +147,11 @@ func (w *staleSweeper) stop() error {
 	<-w.done
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if w.settle != nil {
+		// A last chance for ends still unsaved; what remains fails at another replica's sweep.
+		if err := w.settle(ctx); err != nil {
+			w.log.ErrorContext(ctx, "store turn ends", "err", err)
+		}
+	}
 	return w.store.ReleaseLease(ctx)
 }

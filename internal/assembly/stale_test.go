@@ -254,6 +254,24 @@ func TestStaleSweepRetriesOwnTurns(t *testing.T) {
 	}
 }
 
+// Every sweep, after renewing the lease, stores the turn ends this process could not store,
+// and stop gives them a last chance: a turn whose end failed to store is not left running.
+func TestStaleSweepSettlesTurnEnds(t *testing.T) {
+	f := &fakeRecoverer{calls: make(chan [2]time.Time, 2), fn: func(context.Context, int) (int, error) { return 0, nil }}
+	var settles []int // leases renewed at each call
+	w := &staleSweeper{store: f, age: time.Minute, lease: 15 * time.Second, log: slog.New(slog.DiscardHandler),
+		settle: func(context.Context) error { settles = append(settles, len(f.leases)); return nil },
+		cancel: func() {}, done: make(chan struct{})}
+	w.sweep(t.Context())
+	close(w.done)
+	if err := w.stop(); err != nil {
+		t.Fatalf("stop() = %v", err)
+	}
+	if diff := cmp.Diff([]int{1, 1}, settles); diff != "" {
+		t.Errorf("settle calls, by leases renewed before each (-want +got):\n%s", diff)
+	}
+}
+
 // The sweeper sweeps at start, then on every tick; stop interrupts a sweep in progress
 // without logging it as a failure, releases the lease and leaves no goroutine behind.
 func TestStaleSweeperRepeatsAndStops(t *testing.T) {
@@ -267,7 +285,7 @@ func TestStaleSweeperRepeatsAndStops(t *testing.T) {
 		return 0, ctx.Err()
 	}}
 	var logs obsBuffer
-	w := startStaleSweeper(t.Context(), f, time.Minute, time.Millisecond, time.Second, slog.New(slog.NewTextHandler(&logs, nil)))
+	w := startStaleSweeper(t.Context(), f, time.Minute, time.Millisecond, time.Second, slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	select {
 	case <-f.calls: // the first sweep ran before start returned
 	default:

@@ -8,6 +8,10 @@ import (
 	"github.com/switchboard-ai/switchboard/orchestrator"
 )
 
+// RetryUnavailable is the Retry-After, in seconds, of a 503 for a store outage: databases
+// restart or release a lock within seconds.
+const RetryUnavailable = "2"
+
 // WriteTurnError answers for an error of the turn service with its HTTP status and code. What
 // the client is told never includes the error's text, except an [orchestrator.InputError]'s,
 // which is written for clients; anything unexpected is logged and answered 500.
@@ -22,6 +26,10 @@ func WriteTurnError(w http.ResponseWriter, r *http.Request, err error, log *slog
 		WriteError(w, http.StatusConflict, "running_elsewhere", "This turn is running on another server and cannot be cancelled from here. Retry, or let it finish.")
 	case errors.Is(err, orchestrator.ErrTurnFinished):
 		WriteError(w, http.StatusConflict, "turn_finished", "This turn has already finished; there is nothing to cancel.")
+	case errors.Is(err, orchestrator.ErrUnavailable):
+		log.WarnContext(r.Context(), "store unavailable", "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", RetryUnavailable)
+		WriteError(w, http.StatusServiceUnavailable, "unavailable", "The service cannot reach its storage right now. Please retry shortly.")
 	case errors.As(err, &limit):
 		WriteLimited(w, limit)
 	case errors.Is(err, orchestrator.ErrInvalidText):

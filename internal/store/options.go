@@ -3,6 +3,7 @@ package store
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"time"
 )
 
 // Option tunes a store when it is opened.
@@ -11,10 +12,11 @@ type Option func(*options)
 type options struct {
 	instance    string
 	maxEpisodes int
+	busyTimeout time.Duration // SQLite: how long a write waits on a lock held elsewhere
 }
 
 func buildOptions(opts []Option) options {
-	o := options{maxEpisodes: DefaultMaxEpisodes}
+	o := options{maxEpisodes: DefaultMaxEpisodes, busyTimeout: defaultBusyTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}

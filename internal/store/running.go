@@ -19,7 +19,8 @@ var (
 
 // RunningTurns implements orchestrator.RunningCounter: the count covers every process that
 // shares the database, which is what makes the running-turns limit hold across replicas.
-func (s *sqlStore) RunningTurns(ctx context.Context, p principal.Principal) (int, error) {
+func (s *sqlStore) RunningTurns(ctx context.Context, p principal.Principal) (_ int, err error) {
+	defer markUnavailable(&err)
 	var n int
 	if err := s.read.QueryRowContext(ctx, s.dialect(qRunningTurns), string(p)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: count running turns: %w", err)

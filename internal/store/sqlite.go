@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 
@@ -33,6 +34,10 @@ var (
 const sqliteParams = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)" +
 	"&_pragma=synchronous(NORMAL)&_time_format=sqlite"
 
+// defaultBusyTimeout is the busy_timeout of sqliteParams: how long a write waits for a lock
+// another process holds before it fails (and, for a turn's events and end, is retried).
+const defaultBusyTimeout = 5 * time.Second
+
 // OpenSQLite opens the database named by dsn, creating the file when it is missing, and
 // migrates its schema. dsn is a file path or a "file:" URI, optionally with the driver's query
 // parameters; ":memory:" gives a private database that lives as long as the store.
@@ -43,11 +48,16 @@ func OpenSQLite(ctx context.Context, dsn string, opts ...Option) (*SQLite, error
 	if dsn == "" {
 		return nil, errors.New("store: empty sqlite dsn")
 	}
+	o := buildOptions(opts)
 	sep := "?"
 	if strings.Contains(dsn, "?") {
 		sep = "&"
 	}
-	write, err := sql.Open("sqlite", dsn+sep+sqliteParams+"&_txlock=immediate")
+	params := sqliteParams
+	if o.busyTimeout != defaultBusyTimeout {
+		params = strings.Replace(params, "busy_timeout(5000)", fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()), 1)
+	}
+	write, err := sql.Open("sqlite", dsn+sep+params+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("store: open sqlite: %w", err)
 	}
@@ -62,13 +72,13 @@ func OpenSQLite(ctx context.Context, dsn string, opts ...Option) (*SQLite, error
 	read := write
 	// Each connection to an in-memory database is a database of its own: share the writer.
 	if !isSQLiteMemory(dsn) {
-		if read, err = sql.Open("sqlite", dsn+sep+sqliteParams+"&_query_only=1"); err != nil {
+		if read, err = sql.Open("sqlite", dsn+sep+params+"&_query_only=1"); err != nil {
 			write.Close()
 			return nil, fmt.Errorf("store: open sqlite: %w", err)
 		}
 		read.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
 	}
-	db, err := newSQLStore(ctx, write, read, sqliteDialect, buildOptions(opts).instance)
+	db, err := newSQLStore(ctx, write, read, sqliteDialect, o.instance)
 	if err != nil {
 		write.Close()
 		if read != write {

@@ -29,6 +29,7 @@ type sqlStore struct {
 	instance    string    // owner of the turns this store creates
 	appendEvent *sql.Stmt // on write: a single streamed event
 	events      *sql.Stmt // on read
+	health      health    // whether writes reach the database, for Ready
 }
 
 const turnColumns = `id, episode_id, principal, message, locale, location, idempotency_key,
@@ -142,7 +143,11 @@ func (s *sqlStore) inTx(ctx context.Context, fn func(ctx context.Context, tx *sq
 }
 
 // writeTx is inTx; an urgent write goes ahead of the other writes queued (committer.do).
-func (s *sqlStore) writeTx(ctx context.Context, urgent bool, fn func(ctx context.Context, tx *sql.Tx) error) error {
+func (s *sqlStore) writeTx(ctx context.Context, urgent bool, fn func(ctx context.Context, tx *sql.Tx) error) (err error) {
+	defer func() {
+		markUnavailable(&err)
+		s.health.wrote(err)
+	}()
 	if s.group != nil {
 		return s.group.do(ctx, urgent, fn)
 	}
@@ -165,7 +170,8 @@ var errNotInserted = errors.New("store: turn not inserted")
 
 // CreateTurn implements orchestrator.Store, with [Memory.CreateTurn]'s semantics. The unique
 // index on (principal, idempotency key) settles concurrent duplicates, across replicas too.
-func (s *sqlStore) CreateTurn(ctx context.Context, t orchestrator.TurnRecord) (orchestrator.TurnRecord, bool, error) {
+func (s *sqlStore) CreateTurn(ctx context.Context, t orchestrator.TurnRecord) (_ orchestrator.TurnRecord, _ bool, err error) {
+	defer markUnavailable(&err)
 	t = normalizeTurn(t)
 	if t.IdempotencyKey != "" {
 		// Most retries find their turn here, without taking the writer.
@@ -367,12 +373,14 @@ func (s *sqlStore) turnByKey(ctx context.Context, p principal.Principal, key str
 }
 
 // Turn implements orchestrator.Store.
-func (s *sqlStore) Turn(ctx context.Context, p principal.Principal, id string) (orchestrator.TurnRecord, error) {
+func (s *sqlStore) Turn(ctx context.Context, p principal.Principal, id string) (_ orchestrator.TurnRecord, err error) {
+	defer markUnavailable(&err)
 	return scanTurn(s.read.QueryRowContext(ctx, s.q.turn, id, string(p)))
 }
 
 // Episode implements orchestrator.Store.
-func (s *sqlStore) Episode(ctx context.Context, p principal.Principal, id string) (orchestrator.Episode, error) {
+func (s *sqlStore) Episode(ctx context.Context, p principal.Principal, id string) (_ orchestrator.Episode, err error) {
+	defer markUnavailable(&err)
 	rows, err := s.read.QueryContext(ctx, s.q.episode, id, string(p))
 	if err != nil {
 		return orchestrator.Episode{}, fmt.Errorf("store: episode: %w", err)
@@ -401,7 +409,8 @@ func (s *sqlStore) Episode(ctx context.Context, p principal.Principal, id string
 // recent and the index on (episode_id, seq) serve it, and returns them oldest first.
 // It asks for at least one row even when n < 1: no rows is how it tells ErrNotFound, as
 // Episode does. It implements orchestrator.Store.
-func (s *sqlStore) RecentTurns(ctx context.Context, p principal.Principal, id string, n int) ([]orchestrator.TurnRecord, error) {
+func (s *sqlStore) RecentTurns(ctx context.Context, p principal.Principal, id string, n int) (_ []orchestrator.TurnRecord, err error) {
+	defer markUnavailable(&err)
 	rows, err := s.read.QueryContext(ctx, s.q.recentTurns, id, string(p), max(n, 1))
 	if err != nil {
 		return nil, fmt.Errorf("store: recent turns: %w", err)
@@ -550,7 +559,8 @@ func (s *sqlStore) insertEvents(rows int) string {
 }
 
 // Events implements stream.LogStore.
-func (s *sqlStore) Events(ctx context.Context, turnID string, after uint64) ([]stream.Record, error) {
+func (s *sqlStore) Events(ctx context.Context, turnID string, after uint64) (_ []stream.Record, err error) {
+	defer markUnavailable(&err)
 	out := []stream.Record{}
 	if after >= math.MaxInt64 {
 		return out, nil // no stored id can be greater
