@@ -63,7 +63,7 @@ func TestInjectedFaults(t *testing.T) {
 			// Only the case that waits out the client's timeout gets a short one: on a loaded
 			// machine a plain call may take longer than 300 ms.
 			timeout := 10 * time.Second
-			if tt.fault.Latency > time.Second {
+			if tt.fault.Latency > time.Second || tt.fault.Hang {
 				timeout = 300 * time.Millisecond
 			}
 			h := newHarness(t, Options{SigningKey: signingKey}, ccs.ClientConfig{Timeout: timeout})
