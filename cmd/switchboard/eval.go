@@ -36,7 +36,7 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	reportDir := fs.String("report", "", "folder for report.json, report.md and report.html")
 	minAcc := fs.Float64("min-accuracy", 0.95, "minimum routing accuracy, overall and per vertical, 0 to 1 (0 turns the accuracy gates off)")
 	minAnswer := fs.Float64("min-answer", 0, "minimum answer accuracy (turns with reply_mentions/reply_excludes), overall and per vertical, 0 to 1 (0, the default: answers are reported, not gated)")
-	suggest := fs.String("suggest", "", "write candidate examples (YAML) for the agent or tool that should have taken each misrouted or unanswered turn to this `FILE`")
+	suggest := fs.String("suggest", "", "write candidate examples for the agent or tool that should have taken each misrouted or unanswered turn to this YAML `FILE` (a file, not a folder; its folder is created)")
 	concurrency := fs.Int("concurrency", 4, "cases run at once (cases with faults run one at a time)")
 	baseline := fs.String("baseline", "", "an earlier report.json to compare with (regressions first)")
 	failOnRegression := fs.Bool("fail-on-regression", false, "with --baseline: exit 1 when a case that passed fails now or an accuracy falls (latency never gates)")
