@@ -293,23 +293,19 @@ func (p *parser) phrases(n *yaml.Node, where string) []string {
 	}
 	out := make([]string, 0, len(n.Content))
 	for _, item := range n.Content {
+		before := len(p.problems)
 		s := p.str(item, where)
-		if s == "" && item.Kind == yaml.ScalarNode && item.Tag != "!!null" {
+		switch {
+		case len(p.problems) > before: // not a string, and said so
+		case strings.TrimSpace(s) == "":
 			p.addf(item, "%s: empty phrase", where)
-			continue
-		}
-		if s == "" {
-			continue
-		}
-		if len([]rune(s)) > maxPhraseLength {
+		case len([]rune(s)) > maxPhraseLength:
 			p.addf(item, "%s: phrase longer than %d characters", where, maxPhraseLength)
-			continue
-		}
-		if slices.ContainsFunc(alternatives(s), func(a string) bool { return strings.TrimSpace(a) == "" }) {
+		case slices.ContainsFunc(alternatives(s), func(a string) bool { return strings.TrimSpace(a) == "" }):
 			p.addf(item, "%s: phrase %q has an empty alternative around '|'", where, s)
-			continue
+		default:
+			out = append(out, s)
 		}
-		out = append(out, s)
 	}
 	return out
 }

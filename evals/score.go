@@ -157,14 +157,11 @@ func (s *scorer) score(runs []*caseRun) *Report {
 			}
 			if t.AssertsReply() {
 				answers++
-				ok := false
-				switch {
-				case run.err != nil:
-					tr.ReplyMissing = t.ReplyMentions
-				default:
+				tr.ReplyMissing = t.ReplyMentions // a turn that did not run said nothing
+				if run.err == nil {
 					tr.ReplyMissing, tr.ReplyPresent = checkAnswer(run.out.Visible(), t.ReplyMentions, t.ReplyExcludes)
-					ok = len(tr.ReplyMissing) == 0 && len(tr.ReplyPresent) == 0
 				}
+				ok := run.err == nil && len(tr.ReplyMissing) == 0 && len(tr.ReplyPresent) == 0
 				tr.AnswerCorrect = &ok
 				dscore.AnswerTurns++
 				if ok {
