@@ -18,6 +18,9 @@ type AgentInfo struct {
 	// Enrichers are the CCS enricher ids it reads: faults are injected there, and no event
 	// may ever show them.
 	Enrichers []string
+	// ToolNames are its tools' names, in the order of Tools and Enrichers: where --suggest
+	// points a vertical team when one tool's data should have answered a turn.
+	ToolNames []string
 }
 
 // AgentInfos describes definitions (typically the orchestrator's sub-agents, from
@@ -32,6 +35,7 @@ func AgentInfos(defs []*definitions.Definition) []AgentInfo {
 		for _, t := range d.Tools {
 			a.Tools = append(a.Tools, t.Description)
 			a.Enrichers = append(a.Enrichers, t.Enricher)
+			a.ToolNames = append(a.ToolNames, t.Name)
 		}
 		out = append(out, a)
 	}

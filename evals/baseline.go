@@ -58,6 +58,7 @@ func metrics(base, cur *Report) []metric {
 		}},
 		{"overall.fan_out_accuracy", higherBetter, func(r *Report) (float64, bool) { return r.Overall.FanOutAccuracy, r.Overall.FanOutTurns > 0 }},
 		{"overall.failure_ack_rate", higherBetter, func(r *Report) (float64, bool) { return r.Overall.FailureAckRate, r.Overall.FailureAckTurns > 0 }},
+		{"overall.answer_accuracy", higherBetter, func(r *Report) (float64, bool) { return r.Overall.AnswerAccuracy, r.Overall.AnswerTurns > 0 }},
 		{"overall.errors", lowerBetter, func(r *Report) (float64, bool) { return float64(r.Overall.Errors), true }},
 		{"leaks", lowerBetter, func(r *Report) (float64, bool) { return float64(r.Leaks), true }},
 		{"latency_ms.p50", latencyLike, func(r *Report) (float64, bool) { return r.LatencyMS.P50, r.LatencyMS.P50 > 0 }},
@@ -75,10 +76,20 @@ func metrics(base, cur *Report) []metric {
 			}})
 		}
 	}
+	for _, id := range unionKeys(base.Answers, cur.Answers) {
+		ms = append(ms, metric{"answers." + id + ".accuracy", higherBetter, func(r *Report) (float64, bool) {
+			a, ok := r.Answers[id]
+			return a.Accuracy, ok && a.Turns > 0
+		}})
+	}
 	for _, name := range unionKeys(base.Datasets, cur.Datasets) {
 		ms = append(ms, metric{"datasets." + name + ".routing_accuracy", higherBetter, func(r *Report) (float64, bool) {
 			d, ok := r.Datasets[name]
 			return d.RoutingAccuracy, ok && d.Turns > 0
+		}})
+		ms = append(ms, metric{"datasets." + name + ".answer_accuracy", higherBetter, func(r *Report) (float64, bool) {
+			d, ok := r.Datasets[name]
+			return d.AnswerAccuracy, ok && d.AnswerTurns > 0
 		}})
 	}
 	return ms

@@ -55,8 +55,17 @@ type Turn struct {
 	Expect []string
 	// AcknowledgeFailure lists failing sub-agents the reply must acknowledge in plain words.
 	AcknowledgeFailure []string
-	Line               int
+	// ReplyMentions are phrases the reply must contain, each matched case-insensitively after
+	// collapsing whitespace; "a|b" in one entry accepts either alternative.
+	ReplyMentions []string
+	// ReplyExcludes are phrases, written the same way, of which none may appear in the reply.
+	ReplyExcludes []string
+	Line          int
 }
+
+// AssertsReply reports whether the turn checks what the reply says, and so counts toward
+// answer accuracy.
+func (t Turn) AssertsReply() bool { return len(t.ReplyMentions) > 0 || len(t.ReplyExcludes) > 0 }
 
 // Key names a case across datasets: "dataset/case".
 func (c Case) Key(dataset string) string { return dataset + "/" + c.ID }

@@ -3,6 +3,7 @@ package evals
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +16,8 @@ func FuzzParseDataset(f *testing.F) {
 	f.Add([]byte("name: no-route\ncases:\n  - id: hi\n    turns: [{user: hi, expect: []}]\n"))
 	f.Add([]byte("name: d\ncases:\n  - id: a\n    faults: {shop: timeout}\n    turns: [{user: hi, expect: [shop], acknowledge_failure: [shop]}]\n"))
 	f.Add([]byte("name: d\ncases: &x [*x]\n"))
+	f.Add([]byte("name: d\ncases:\n  - id: a\n    turns: [{user: tier?, expect: [rewards], reply_mentions: [\"Silver\", \"2,550|2550\"], reply_excludes: [Gold member, \"|\"]}]\n"))
+	f.Add([]byte("name: d\ncases:\n  - id: a\n    turns: [{user: hi, expect: [], reply_excludes: [\"no \", 3, ~, [x]]}]\n"))
 	f.Add([]byte("{name: 1, cases: [{id: 2, user: 3, turns: [{user: 4, expect: [~]}]}]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ds, err := ParseDataset("f.yaml", data, demoAgents)
@@ -46,6 +49,20 @@ func FuzzParseDataset(f *testing.F) {
 					if !contains(demoAgents, id) {
 						t.Fatalf("accepted unknown agent %q", id)
 					}
+				}
+				for _, phrase := range append(append([]string{}, turn.ReplyMentions...), turn.ReplyExcludes...) {
+					// An empty alternative would match every reply: the assertion would test nothing.
+					for _, alt := range alternatives(phrase) {
+						if strings.TrimSpace(alt) == "" {
+							t.Fatalf("accepted phrase %q with an empty alternative", phrase)
+						}
+					}
+					if len([]rune(phrase)) > maxPhraseLength {
+						t.Fatalf("accepted a phrase of %d characters", len([]rune(phrase)))
+					}
+				}
+				if turn.ReplyMentions != nil && len(turn.ReplyMentions) == 0 || turn.ReplyExcludes != nil && len(turn.ReplyExcludes) == 0 {
+					t.Fatalf("accepted an empty reply assertion list: %+v", turn)
 				}
 				for _, id := range turn.AcknowledgeFailure {
 					if _, ok := c.Faults[id]; !ok {

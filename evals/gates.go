@@ -20,6 +20,10 @@ const (
 	GateVerticalPrefix  = "vertical_accuracy:"
 	GatePairCoverage    = "pair_coverage"
 	GateNoLeaks         = "no_leaks"
+	// GateAnswerAccuracy and GateAnswerPrefix+vertical gate answer accuracy; they exist only
+	// when a minimum is set.
+	GateAnswerAccuracy = "answer_accuracy"
+	GateAnswerPrefix   = "answer_accuracy:"
 )
 
 // Gates returns every gate with its result; `switchboard eval` exits 1 when one failed.
@@ -86,5 +90,35 @@ func evaluateGates(r *Report, ids []string, min float64, coverageGate bool) []Ga
 	}
 	gates = append(gates, g)
 	gates = append(gates, GateResult{Name: GateNoLeaks, Passed: r.Leaks == 0, Detail: fmt.Sprintf("%d internal details found in events", r.Leaks)})
+	return gates
+}
+
+// answerGates checks answer accuracy, overall and per vertical, against min; a min of zero or
+// less adds no gate. Asking for the gate on datasets without reply assertions fails it: the
+// number it should guard was never measured.
+func answerGates(r *Report, min float64) []GateResult {
+	if min <= 0 {
+		return nil
+	}
+	o := r.Overall
+	g := GateResult{Name: GateAnswerAccuracy, Passed: o.AnswerTurns > 0 && o.AnswerAccuracy+epsilon >= min}
+	if o.AnswerTurns == 0 {
+		g.Detail = "no turn has reply_mentions or reply_excludes"
+	} else {
+		g.Detail = fmt.Sprintf("%.1f%% over %d turns, minimum %.1f%%", 100*o.AnswerAccuracy, o.AnswerTurns, 100*min)
+	}
+	gates := []GateResult{g}
+	verticals := make([]string, 0, len(r.Answers))
+	for v := range r.Answers {
+		verticals = append(verticals, v)
+	}
+	slices.Sort(verticals)
+	for _, v := range verticals {
+		a := r.Answers[v]
+		gates = append(gates, GateResult{
+			Name: GateAnswerPrefix + v, Passed: a.Accuracy+epsilon >= min,
+			Detail: fmt.Sprintf("%.1f%% over %d turns, minimum %.1f%%", 100*a.Accuracy, a.Turns, 100*min),
+		})
+	}
 	return gates
 }

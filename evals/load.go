@@ -226,8 +226,11 @@ func (p *parser) evalCase(n *yaml.Node, i int) (Case, bool) {
 
 func (p *parser) turn(n *yaml.Node, where string, faults map[string]FaultKind) Turn {
 	t := Turn{Line: n.Line}
-	var userNode, expectNode, ackNode *yaml.Node
-	p.fields(n, where, map[string]**yaml.Node{"user": &userNode, "expect": &expectNode, "acknowledge_failure": &ackNode})
+	var userNode, expectNode, ackNode, mentionsNode, excludesNode *yaml.Node
+	p.fields(n, where, map[string]**yaml.Node{
+		"user": &userNode, "expect": &expectNode, "acknowledge_failure": &ackNode,
+		"reply_mentions": &mentionsNode, "reply_excludes": &excludesNode,
+	})
 	if n.Kind != yaml.MappingNode {
 		return t
 	}
@@ -258,7 +261,53 @@ func (p *parser) turn(n *yaml.Node, where string, faults map[string]FaultKind) T
 			}
 		}
 	}
+	if mentionsNode != nil {
+		t.ReplyMentions = p.phrases(mentionsNode, where+": reply_mentions")
+	}
+	if excludesNode != nil {
+		t.ReplyExcludes = p.phrases(excludesNode, where+": reply_excludes")
+	}
 	return t
+}
+
+// Bounds on reply assertions: they are hand-written phrases, and the checker compares each
+// with every reply.
+const (
+	maxPhrases      = 50
+	maxPhraseLength = 300
+)
+
+// phrases reads a non-empty list of reply phrases. Each alternative of an "a|b" entry must
+// have text of its own: an empty alternative would match every reply.
+func (p *parser) phrases(n *yaml.Node, where string) []string {
+	if !p.kind(n, yaml.SequenceNode, where, "a list of phrases") {
+		return nil
+	}
+	switch {
+	case len(n.Content) == 0:
+		p.addf(n, "%s: empty list (leave the key out to assert nothing)", where)
+		return nil
+	case len(n.Content) > maxPhrases:
+		p.addf(n, "%s: more than %d phrases", where, maxPhrases)
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, item := range n.Content {
+		before := len(p.problems)
+		s := p.str(item, where)
+		switch {
+		case len(p.problems) > before: // not a string, and said so
+		case strings.TrimSpace(s) == "":
+			p.addf(item, "%s: empty phrase", where)
+		case len([]rune(s)) > maxPhraseLength:
+			p.addf(item, "%s: phrase longer than %d characters", where, maxPhraseLength)
+		case slices.ContainsFunc(alternatives(s), func(a string) bool { return strings.TrimSpace(a) == "" }):
+			p.addf(item, "%s: phrase %q has an empty alternative around '|'", where, s)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // agentList reads a sequence of distinct, registered sub-agent ids. It never returns nil, so

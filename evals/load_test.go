@@ -21,6 +21,8 @@ cases:
       - {user: " show offers and my points ", expect: [shop, rewards], acknowledge_failure: [rewards]}
       - user: thanks
         expect: []
+        reply_mentions: ["Silver", "2,550|2550"]
+        reply_excludes: ["Gold member"]
 `
 	got, err := ParseDataset("demo.yaml", []byte(src), demoAgents)
 	if err != nil {
@@ -30,7 +32,7 @@ cases:
 		ID: "one", User: "bob", Line: 3, Faults: map[string]FaultKind{"rewards": FaultError},
 		Turns: []Turn{
 			{Message: "show offers and my points", Expect: []string{"shop", "rewards"}, AcknowledgeFailure: []string{"rewards"}, Line: 7},
-			{Message: "thanks", Expect: []string{}, Line: 8},
+			{Message: "thanks", Expect: []string{}, ReplyMentions: []string{"Silver", "2,550|2550"}, ReplyExcludes: []string{"Gold member"}, Line: 8},
 		},
 	}}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -77,6 +79,18 @@ func TestParseDatasetErrors(t *testing.T) {
 			[]string{`d.yaml:5: duplicate case id "a": also at line 3`}},
 		{"duplicate expect", "name: d\ncases:\n  - id: a\n    turns: [{user: hi, expect: [shop, shop]}]\n",
 			[]string{"d.yaml:4: case a: turns[0]: expect: shop is listed twice"}},
+		{"reply_mentions not a list", "name: d\ncases:\n  - id: a\n    turns:\n      - {user: hi, expect: [], reply_mentions: Silver}\n",
+			[]string{"d.yaml:5: case a: turns[0]: reply_mentions: want a list of phrases"}},
+		{"empty reply_excludes", "name: d\ncases:\n  - id: a\n    turns:\n      - {user: hi, expect: [], reply_excludes: []}\n",
+			[]string{"d.yaml:5: case a: turns[0]: reply_excludes: empty list"}},
+		{"empty phrase", "name: d\ncases:\n  - id: a\n    turns:\n      - {user: hi, expect: [], reply_mentions: ['']}\n",
+			[]string{"d.yaml:5: case a: turns[0]: reply_mentions: empty phrase"}},
+		{"empty alternative", "name: d\ncases:\n  - id: a\n    turns:\n      - {user: hi, expect: [], reply_mentions: ['Silver| ']}\n",
+			[]string{`d.yaml:5: case a: turns[0]: reply_mentions: phrase "Silver| " has an empty alternative`}},
+		{"null phrase", "name: d\ncases:\n  - id: a\n    turns:\n      - {user: hi, expect: [], reply_excludes: [~]}\n",
+			[]string{"d.yaml:5: case a: turns[0]: reply_excludes: want a string, got null"}},
+		{"phrase too long", "name: d\ncases:\n  - id: a\n    turns:\n      - {user: hi, expect: [], reply_mentions: [" + strings.Repeat("x", 301) + "]}\n",
+			[]string{"d.yaml:5: case a: turns[0]: reply_mentions: phrase longer than 300"}},
 		{"no turns", "name: d\ncases:\n  - id: a\n    turns: []\n", []string{"d.yaml:4: case a: turns is empty"}},
 		{"alias", "name: d\ncases:\n  - id: a\n    turns: &t [{user: hi, expect: []}]\n  - id: b\n    turns: *t\n",
 			[]string{"d.yaml:4: case a: turns: YAML anchors and aliases are not supported", "d.yaml:6: case b: turns: YAML anchors and aliases are not supported"}},

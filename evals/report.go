@@ -8,7 +8,9 @@ import (
 )
 
 // SchemaVersion is the version of report.json's shape. Fields are only ever added within a
-// version; renaming or removing one bumps it.
+// version; renaming or removing one, or changing what one means, bumps it. (The answer
+// fields were added within version 1: every earlier field still means what it meant, and a
+// case without reply assertions passes or fails exactly as before.)
 const SchemaVersion = 1
 
 // Report is the result of an eval run and the content of report.json. Its JSON shape is a
@@ -25,6 +27,12 @@ type Report struct {
 	Verticals map[string]VerticalScore `json:"verticals"`
 	Datasets  map[string]DatasetScore  `json:"datasets"`
 	Confusion Confusion                `json:"confusion"`
+
+	// Answers is answer accuracy per vertical: over the turns with reply assertions, keyed by
+	// each sub-agent the turn expected, or "none" for turns expecting none. Only verticals
+	// with such turns appear.
+	Answers map[string]AnswerScore `json:"answers"`
+
 	// Leaks counts internal details found in events (see LeakFindings).
 	Leaks        int          `json:"leaks"`
 	LeakFindings []Leak       `json:"leak_findings"`
@@ -51,6 +59,9 @@ type Settings struct {
 	MinAccuracy  float64  `json:"min_accuracy"`
 	CoverageGate bool     `json:"coverage_gate"`
 	DurationMS   int64    `json:"duration_ms"`
+
+	// MinAnswer is the answer-accuracy threshold; 0 when answers do not gate.
+	MinAnswer float64 `json:"min_answer,omitempty"`
 }
 
 // Overall are the headline numbers. Rates are in [0, 1]; a rate whose denominator is zero is
@@ -80,8 +91,20 @@ type Overall struct {
 	// every failing sub-agent in words.
 	FailureAckRate  float64 `json:"failure_ack_rate"`
 	FailureAckTurns int     `json:"failure_ack_turns"`
+	// AnswerAccuracy is the share of turns with reply_mentions or reply_excludes whose reply
+	// met all of them; AnswerTurns is that number of turns.
+	AnswerAccuracy float64 `json:"answer_accuracy"`
+	AnswerTurns    int     `json:"answer_turns"`
 	// Errors counts turns the target could not run (transport, protocol).
 	Errors int `json:"errors"`
+}
+
+// AnswerScore is one vertical's answer accuracy: Passed of Turns turns with reply assertions
+// met all of them.
+type AnswerScore struct {
+	Turns    int     `json:"turns"`
+	Passed   int     `json:"passed"`
+	Accuracy float64 `json:"accuracy"`
 }
 
 // VerticalScore is one sub-agent's routing quality over the turns that expected or reached
@@ -106,6 +129,9 @@ type DatasetScore struct {
 	CasesPassed     int     `json:"cases_passed"`
 	Turns           int     `json:"turns"`
 	RoutingAccuracy float64 `json:"routing_accuracy"`
+	// AnswerAccuracy is over AnswerTurns, the dataset's turns with reply assertions.
+	AnswerAccuracy float64 `json:"answer_accuracy"`
+	AnswerTurns    int     `json:"answer_turns"`
 }
 
 // Confusion is expected (rows) against invoked (columns) sub-agents, "none" included.
@@ -128,6 +154,7 @@ const (
 	FailFanOut         = "fan_out"
 	FailAcknowledgment = "acknowledgment"
 	FailLeak           = "leak"
+	FailAnswer         = "answer"
 	FailError          = "error"
 )
 
@@ -175,6 +202,12 @@ type TurnReport struct {
 	Leaks          int           `json:"leaks,omitempty"`
 	JudgeScore     int           `json:"judge_score,omitempty"`
 	Error          string        `json:"error,omitempty"`
+
+	// AnswerCorrect is set on turns with reply assertions: whether the reply met them all.
+	// ReplyMissing and ReplyPresent are the mentions it lacked and the excluded phrases it had.
+	AnswerCorrect *bool    `json:"answer_correct,omitempty"`
+	ReplyMissing  []string `json:"reply_missing,omitempty"`
+	ReplyPresent  []string `json:"reply_present,omitempty"`
 }
 
 // AgentReport is one invoked sub-agent's outcome in a turn.

@@ -27,7 +27,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		v.Judge = fmt.Sprintf("%.2f / 5", r.Judge.Mean)
 	}
 	for _, id := range r.verticalOrder() {
-		v.Verticals = append(v.Verticals, namedVertical{ID: id, V: r.Verticals[id]})
+		v.Verticals = append(v.Verticals, namedVertical{ID: id, V: r.Verticals[id], Answer: r.answerCell(id)})
+	}
+	if _, ok := r.Answers[noneLabel]; ok {
+		v.NoneAnswer = r.answerCell(noneLabel)
 	}
 	for _, name := range sortedKeys(r.Datasets) {
 		v.Datasets = append(v.Datasets, namedDataset{Name: name, D: r.Datasets[name]})
@@ -52,16 +55,19 @@ type htmlView struct {
 	Generated string
 	Judge     string
 	Verticals []namedVertical
-	Datasets  []namedDataset
-	Bars      bars
-	Heat      heat
-	Baseline  string
-	Missing   []namedWords
+	// NoneAnswer is answer accuracy over turns expecting no sub-agent; empty when none asserts.
+	NoneAnswer string
+	Datasets   []namedDataset
+	Bars       bars
+	Heat       heat
+	Baseline   string
+	Missing    []namedWords
 }
 
 type namedVertical struct {
-	ID string
-	V  VerticalScore
+	ID     string
+	V      VerticalScore
+	Answer string // see [Report.answerCell]
 }
 
 type namedDataset struct {

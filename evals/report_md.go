@@ -36,21 +36,25 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "| no-route recall | %s (%d turns expecting none) |\n", pctOf(o.NoRouteRecall, o.NoRouteTurns), o.NoRouteTurns)
 	fmt.Fprintf(&b, "| intent-switch accuracy | %s (%d turns) |\n", pct(o.IntentSwitchAccuracy), o.IntentSwitchTurns)
 	fmt.Fprintf(&b, "| fan-out correctness | %s (%d turns) |\n", pct(o.FanOutAccuracy), o.FanOutTurns)
+	fmt.Fprintf(&b, "| answer accuracy | %s (%d turns with reply assertions) |\n", pctOf(o.AnswerAccuracy, o.AnswerTurns), o.AnswerTurns)
 	fmt.Fprintf(&b, "| failure acknowledgment | %s (%d turns) |\n", pct(o.FailureAckRate), o.FailureAckTurns)
 	fmt.Fprintf(&b, "| leaks | %d |\n| target errors | %d |\n", r.Leaks, o.Errors)
 	fmt.Fprintf(&b, "| latency p50 / p95 / max | %.0f / %.0f / %.0f ms |\n", r.LatencyMS.P50, r.LatencyMS.P95, r.LatencyMS.Max)
 	fmt.Fprintf(&b, "| judge | %s |\n", judgeText(r.Judge))
 
-	b.WriteString("\n## Per vertical\n\n| vertical | turns | accuracy | precision | recall | tp | fp | fn |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("\n## Per vertical\n\nRouting (accuracy, precision, recall) and answers (turns with reply assertions that met them).\n\n| vertical | turns | accuracy | precision | recall | tp | fp | fn | answers |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, id := range r.verticalOrder() {
 		v := r.Verticals[id]
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %d | %d | %d |\n", mdCell(id), v.Turns, pct(v.Accuracy), pct(v.Precision), pct(v.Recall), v.TP, v.FP, v.FN)
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %d | %d | %d | %s |\n", mdCell(id), v.Turns, pct(v.Accuracy), pct(v.Precision), pct(v.Recall), v.TP, v.FP, v.FN, r.answerCell(id))
+	}
+	if _, ok := r.Answers[noneLabel]; ok {
+		fmt.Fprintf(&b, "| none (no sub-agent) | | | | | | | | %s |\n", r.answerCell(noneLabel))
 	}
 
-	b.WriteString("\n## Datasets\n\n| dataset | cases passed | turns | routing accuracy |\n| --- | --- | --- | --- |\n")
+	b.WriteString("\n## Datasets\n\n| dataset | cases passed | turns | routing accuracy | answer accuracy |\n| --- | --- | --- | --- | --- |\n")
 	for _, name := range sortedKeys(r.Datasets) {
 		d := r.Datasets[name]
-		fmt.Fprintf(&b, "| %s | %d / %d | %d | %s |\n", mdCell(name), d.CasesPassed, d.Cases, d.Turns, pct(d.RoutingAccuracy))
+		fmt.Fprintf(&b, "| %s | %d / %d | %d | %s | %s |\n", mdCell(name), d.CasesPassed, d.Cases, d.Turns, pct(d.RoutingAccuracy), answerOf(d.AnswerAccuracy, d.AnswerTurns))
 	}
 
 	if len(r.Confusion.Labels) > 0 {
@@ -102,6 +106,24 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// answerCell is a vertical's answer accuracy as "75.0% (3/4)", or "n/a" when none of its
+// turns asserts on the reply.
+func (r *Report) answerCell(id string) string {
+	a, ok := r.Answers[id]
+	if !ok || a.Turns == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%s (%d/%d)", pct(a.Accuracy), a.Passed, a.Turns)
+}
+
+// answerOf is an answer accuracy with its turn count, or "n/a" when nothing was asserted.
+func answerOf(f float64, n int) string {
+	if n == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%s (%d turns)", pct(f), n)
 }
 
 // verticalOrder is the registered order when known, else sorted ids.

@@ -24,6 +24,9 @@ type Config struct {
 	// MinAccuracy is the threshold for overall and per-vertical routing accuracy. Zero means
 	// the default, 0.95; a negative value disables the accuracy gates.
 	MinAccuracy float64
+	// MinAnswer is the threshold for answer accuracy (turns with reply assertions), overall
+	// and per vertical. Zero or less adds no answer gate.
+	MinAnswer float64
 	// NoCoverageGate turns the pair-coverage gate into a report line.
 	NoCoverageGate bool
 	// ReportDir receives report.json, report.md and report.html; empty writes nothing.
@@ -67,6 +70,9 @@ func (c *Config) withDefaults() error {
 	}
 	if c.MinAccuracy > 1 {
 		return fmt.Errorf("%w: min accuracy %g is above 1", ErrConfig, c.MinAccuracy)
+	}
+	if c.MinAnswer > 1 {
+		return fmt.Errorf("%w: min answer %g is above 1", ErrConfig, c.MinAnswer)
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = defaultConcurrency
@@ -136,13 +142,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Model, rep.Target = cfg.Model, cfg.TargetName
 	rep.Settings = Settings{
 		Datasets: slices.Clone(cfg.Datasets), SubAgents: ids, FanOutCap: cfg.FanOutCap,
-		Concurrency: cfg.Concurrency, MinAccuracy: cfg.MinAccuracy, CoverageGate: !cfg.NoCoverageGate,
+		Concurrency: cfg.Concurrency, MinAccuracy: cfg.MinAccuracy, MinAnswer: max(cfg.MinAnswer, 0), CoverageGate: !cfg.NoCoverageGate,
 		DurationMS: cfg.Now().Sub(started).Milliseconds(),
 	}
 	rep.Judge = judged
 	rep.Coverage = coverage(datasets, ids)
 	rep.MissingWords = missingWords(rep.Cases, cfg.SubAgents)
 	rep.GateResults = evaluateGates(rep, ids, cfg.MinAccuracy, !cfg.NoCoverageGate)
+	rep.GateResults = append(rep.GateResults, answerGates(rep, cfg.MinAnswer)...)
 	if base != nil {
 		rep.Baseline = Compare(base, rep)
 		rep.Baseline.File = cfg.Baseline

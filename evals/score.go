@@ -26,6 +26,7 @@ func (s *scorer) score(runs []*caseRun) *Report {
 	rep := &Report{
 		SchemaVersion: SchemaVersion,
 		Verticals:     map[string]VerticalScore{},
+		Answers:       map[string]AnswerScore{},
 		Datasets:      map[string]DatasetScore{},
 		LeakFindings:  []Leak{},
 		Failures:      []Failure{},
@@ -39,9 +40,10 @@ func (s *scorer) score(runs []*caseRun) *Report {
 	var (
 		latencies                                      []time.Duration
 		correct, switches, switchOK, fanouts, fanoutOK int
-		acks, ackOK                                    int
+		acks, ackOK, answers, answerOK                 int
 		noRouteExpected, noRoutePredicted, noRouteBoth int
 		dsCorrect                                      = map[string]int{}
+		dsAnswered                                     = map[string]int{}
 	)
 	for _, cr := range runs {
 		ds := cr.dataset.Name
@@ -153,6 +155,31 @@ func (s *scorer) score(runs []*caseRun) *Report {
 					fail(FailAcknowledgment, fmt.Sprintf("the reply does not acknowledge in words that %s was unavailable", strings.Join(missing, ", ")), inv)
 				}
 			}
+			if t.AssertsReply() {
+				answers++
+				tr.ReplyMissing = t.ReplyMentions // a turn that did not run said nothing
+				if run.err == nil {
+					tr.ReplyMissing, tr.ReplyPresent = checkAnswer(run.out.Visible(), t.ReplyMentions, t.ReplyExcludes)
+				}
+				ok := run.err == nil && len(tr.ReplyMissing) == 0 && len(tr.ReplyPresent) == 0
+				tr.AnswerCorrect = &ok
+				dscore.AnswerTurns++
+				if ok {
+					answerOK++
+					dsAnswered[ds]++
+				} else if run.err == nil {
+					fail(FailAnswer, answerMessage(tr.ReplyMissing, tr.ReplyPresent), inv)
+				}
+				for _, v := range answerVerticals(t.Expect) {
+					a := rep.Answers[v]
+					a.Turns++
+					if ok {
+						a.Passed++
+					}
+					a.Accuracy = ratioOr(a.Passed, a.Turns, 0)
+					rep.Answers[v] = a
+				}
+			}
 			for _, h := range s.leaks.check(append(run.out.Events, storedEvent(run.out.Stored))) {
 				tr.Leaks++
 				rep.LeakFindings = append(rep.LeakFindings, Leak{Dataset: ds, Case: cr.c.ID, Turn: i + 1, Event: h.event, EventID: h.eventID, Kind: h.kind, Match: h.match})
@@ -165,6 +192,7 @@ func (s *scorer) score(runs []*caseRun) *Report {
 			dscore.CasesPassed++
 		}
 		dscore.RoutingAccuracy = ratioOr(dsCorrect[ds], dscore.Turns, 0)
+		dscore.AnswerAccuracy = ratioOr(dsAnswered[ds], dscore.AnswerTurns, 0)
 		rep.Datasets[ds] = dscore
 		rep.Overall.Cases++
 		rep.Cases = append(rep.Cases, cs)
@@ -175,6 +203,7 @@ func (s *scorer) score(runs []*caseRun) *Report {
 	rep.Overall.IntentSwitchAccuracy, rep.Overall.IntentSwitchTurns = ratioOr(switchOK, switches, 0), switches
 	rep.Overall.FanOutAccuracy, rep.Overall.FanOutTurns = ratioOr(fanoutOK, fanouts, 0), fanouts
 	rep.Overall.FailureAckRate, rep.Overall.FailureAckTurns = ratioOr(ackOK, acks, 0), acks
+	rep.Overall.AnswerAccuracy, rep.Overall.AnswerTurns = ratioOr(answerOK, answers, 0), answers
 	for id, c := range counts {
 		rep.Verticals[id] = c.score()
 	}
@@ -182,6 +211,15 @@ func (s *scorer) score(runs []*caseRun) *Report {
 	rep.Leaks = len(rep.LeakFindings)
 	rep.LatencyMS = summarizeLatency(latencies)
 	return rep
+}
+
+// answerVerticals are the verticals a turn's answer counts for: every sub-agent it expected,
+// or "none" when the orchestrator should answer by itself.
+func answerVerticals(expect []string) []string {
+	if len(expect) == 0 {
+		return []string{noneLabel}
+	}
+	return expect
 }
 
 func routingMessage(expect, invoked []string, cap int) string {

@@ -28,38 +28,39 @@ func fanOutCheck(expect, invoked []string, cap int, d *orchestrator.Decision) st
 	return ""
 }
 
-// overlapTolerance is how close together sub-agents must start for the check to accept
-// intervals that do not overlap. Sub-agents that answer in less than a millisecond (the
-// offline model on the embedded CCS) finish before a sibling goroutine is even scheduled;
-// timing cannot tell that from running one after the other, so starts this close pass. A
-// sequential fan-out over real models starts its siblings seconds apart and still fails.
-const overlapTolerance = 50 * time.Millisecond
+// minJudgedRun is how long a sub-agent must have run before a sibling that started only after
+// it had finished counts as evidence of one-after-the-other running. Start times alone cannot
+// tell: sub-agents that answer in a millisecond (the offline model on the embedded CCS) often
+// finish before a sibling goroutine gets a CPU, and on a loaded machine that wait passed 50 ms.
+// For a concurrent fan-out to look sequential here, the scheduler would have to hold a sibling
+// that was ready to run for a whole second while another ran; a sequential fan-out over real
+// models, whose sub-agents take seconds, still fails.
+const minJudgedRun = time.Second
 
-// overlapped reports whether the invoked sub-agents ran concurrently: their run intervals
-// share a moment (every one started before the first one to finish had finished), or they
-// all started within [overlapTolerance]. Without timings it cannot tell and does not fail
-// the turn.
+// overlapped reports whether the invoked sub-agents ran concurrently, judged by their running
+// intervals rather than by how close their starts were: it fails only when some sub-agent
+// started after a sibling that had run for at least [minJudgedRun] had already finished. Runs
+// too short to judge, and turns without timings, pass.
 func overlapped(d *orchestrator.Decision, invoked []string) bool {
 	if d == nil || len(invoked) < 2 {
 		return true
 	}
-	var firstStart, lastStart, firstEnd time.Time
-	n := 0
+	var runs []orchestrator.AgentOutcome
 	for _, a := range d.Agents {
-		if !slices.Contains(invoked, a.Agent) || a.Started.IsZero() {
+		if slices.Contains(invoked, a.Agent) && !a.Started.IsZero() {
+			runs = append(runs, a)
+		}
+	}
+	for _, earlier := range runs {
+		if earlier.Latency < minJudgedRun {
 			continue
 		}
-		end := a.Started.Add(a.Latency)
-		if n == 0 || a.Started.Before(firstStart) {
-			firstStart = a.Started
+		end := earlier.Started.Add(earlier.Latency)
+		for _, later := range runs {
+			if !later.Started.Before(end) {
+				return false
+			}
 		}
-		if n == 0 || a.Started.After(lastStart) {
-			lastStart = a.Started
-		}
-		if n == 0 || end.Before(firstEnd) {
-			firstEnd = end
-		}
-		n++
 	}
-	return n < 2 || !lastStart.After(firstEnd) || lastStart.Sub(firstStart) <= overlapTolerance
+	return true
 }

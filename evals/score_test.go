@@ -129,19 +129,26 @@ func TestScoreIntentSwitch(t *testing.T) {
 
 func TestFanOutCheck(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	parallel := &orchestrator.Decision{Agents: []orchestrator.AgentOutcome{
-		{Agent: "shop", Started: t0, Latency: 100 * time.Millisecond},
-		{Agent: "rewards", Started: t0.Add(5 * time.Millisecond), Latency: 50 * time.Millisecond},
-	}}
-	serial := &orchestrator.Decision{Agents: []orchestrator.AgentOutcome{
-		{Agent: "shop", Started: t0, Latency: 100 * time.Millisecond},
-		{Agent: "rewards", Started: t0.Add(150 * time.Millisecond), Latency: 50 * time.Millisecond},
-	}}
+	run := func(agent string, start, latency time.Duration) orchestrator.AgentOutcome {
+		return orchestrator.AgentOutcome{Agent: agent, Started: t0.Add(start), Latency: latency}
+	}
+	decision := func(runs ...orchestrator.AgentOutcome) *orchestrator.Decision {
+		return &orchestrator.Decision{Agents: runs}
+	}
+	ms := time.Millisecond
+	parallel := decision(run("shop", 0, 2*time.Second), run("rewards", 5*ms, 1500*ms))
+	// Real-model sub-agents run one after the other: the second starts after the first's
+	// 2 s run ended.
+	serial := decision(run("shop", 0, 2*time.Second), run("rewards", 2010*ms, 1500*ms))
 	// Sub-millisecond agents started 200µs apart: timing cannot tell, so it passes.
-	instant := &orchestrator.Decision{Agents: []orchestrator.AgentOutcome{
-		{Agent: "shop", Started: t0, Latency: 100 * time.Microsecond},
-		{Agent: "rewards", Started: t0.Add(200 * time.Microsecond), Latency: 100 * time.Microsecond},
-	}}
+	instant := decision(run("shop", 0, 100*time.Microsecond), run("rewards", 200*time.Microsecond, 100*time.Microsecond))
+	// A loaded machine: fast sub-agents, the second goroutine scheduled 80 ms after the first
+	// had finished. Scheduling noise, not sequential running (it failed the old 50 ms rule).
+	loaded := decision(run("shop", 0, 3*ms), run("rewards", 80*ms, 2*ms))
+	// Even 900 ms late, a sibling of a short run is not judged.
+	veryLoaded := decision(run("shop", 0, 40*ms), run("rewards", 900*ms, 40*ms), run("travel", 2*ms, 30*ms))
+	// Three sub-agents, two together, the third only after a 1.2 s sibling had finished.
+	thirdWaited := decision(run("shop", 0, 1200*ms), run("rewards", 3*ms, 1100*ms), run("travel", 1250*ms, 900*ms))
 	four := []string{"shop", "rewards", "support", "travel"}
 	tests := []struct {
 		name            string
@@ -152,6 +159,9 @@ func TestFanOutCheck(t *testing.T) {
 		{"all invoked, overlapping", []string{"shop", "rewards"}, []string{"rewards", "shop"}, parallel, true},
 		{"all invoked, one after the other", []string{"shop", "rewards"}, []string{"shop", "rewards"}, serial, false},
 		{"instant agents close together", []string{"shop", "rewards"}, []string{"shop", "rewards"}, instant, true},
+		{"fast agents, late goroutine", []string{"shop", "rewards"}, []string{"shop", "rewards"}, loaded, true},
+		{"fast agents, very late goroutine", []string{"shop", "rewards", "travel"}, []string{"shop", "rewards", "travel"}, veryLoaded, true},
+		{"third started after a long sibling finished", []string{"shop", "rewards", "travel"}, []string{"shop", "rewards", "travel"}, thirdWaited, false},
 		{"one missing", []string{"shop", "rewards"}, []string{"shop"}, parallel, false},
 		{"no timings", []string{"shop", "rewards"}, []string{"shop", "rewards"}, &orchestrator.Decision{}, true},
 		{"over cap, exactly cap", four, []string{"shop", "rewards", "travel"}, nil, true},

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/switchboard-ai/switchboard"
+	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/evals"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
@@ -31,13 +34,15 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	target := fs.String("target", "", "base URL of a running switchboard to evaluate over HTTP+SSE (default: in-process)")
 	reportDir := fs.String("report", "", "folder for report.json, report.md and report.html")
 	minAcc := fs.Float64("min-accuracy", 0.95, "minimum routing accuracy, overall and per vertical, 0 to 1 (0 turns the accuracy gates off)")
+	minAnswer := fs.Float64("min-answer", 0, "minimum answer accuracy (turns with reply_mentions/reply_excludes), overall and per vertical, 0 to 1 (0, the default: answers are reported, not gated)")
+	suggest := fs.String("suggest", "", "write candidate examples for the agent or tool that should have taken each misrouted or unanswered turn to this YAML `FILE` (a file, not a folder; its folder is created)")
 	concurrency := fs.Int("concurrency", 4, "cases run at once (cases with faults run one at a time)")
 	baseline := fs.String("baseline", "", "an earlier report.json to compare with (regressions first)")
 	failOnRegression := fs.Bool("fail-on-regression", false, "with --baseline: exit 1 when a case that passed fails now or an accuracy falls (latency never gates)")
 	noCoverage := fs.Bool("no-coverage-gate", false, "report but do not gate on intent-switch pair coverage (datasets covering some verticals only)")
 	judge := fs.String("judge-model", "", "model alias that rates reply quality (LLM-as-judge); off by default")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: switchboard eval --dataset FILE... [flags]\n\nReplays eval datasets through the real turn loop and scores routing accuracy per vertical,\nintent switches, fan-out, failure acknowledgment and leaks. Exit status 1 when a gate fails.")
+		fmt.Fprintln(stderr, "Usage: switchboard eval --dataset FILE... [flags]\n\nReplays eval datasets through the real turn loop and scores routing accuracy per vertical,\nintent switches, fan-out, failure acknowledgment, leaks and, for turns with reply_mentions or\nreply_excludes, answer accuracy per vertical. Exit status 1 when a gate fails.")
 		fs.PrintDefaults()
 	}
 	// A shell glob after --dataset expands to several words; keep parsing flags after them.
@@ -56,6 +61,9 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	}
 	if *minAcc < 0 || *minAcc > 1 {
 		return usageError("--min-accuracy must be between 0 and 1, got %g", *minAcc)
+	}
+	if *minAnswer < 0 || *minAnswer > 1 {
+		return usageError("--min-answer must be between 0 and 1, got %g", *minAnswer)
 	}
 	if *minAcc == 0 {
 		*minAcc = -1 // evals reads 0 as "the default"; the user asked for no accuracy gate
@@ -96,6 +104,7 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		FanOutCap:      orc.FanOutCap,
 		Concurrency:    *concurrency,
 		MinAccuracy:    *minAcc,
+		MinAnswer:      *minAnswer,
 		NoCoverageGate: *noCoverage,
 		ReportDir:      *reportDir,
 		Baseline:       *baseline,
@@ -144,6 +153,21 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	if *reportDir != "" {
 		fmt.Fprintf(stdout, "reports: %s/report.{json,md,html}\n", strings.TrimSuffix(*reportDir, "/"))
 	}
+	if *suggest != "" {
+		var data evals.ToolData
+		if *target == "" && a.DemoCCS != nil {
+			data = demoToolData(a.DemoCCS, cfg.CCS.Credential)
+		}
+		sugg := evals.Suggest(ctx, rep, rc.SubAgents, data)
+		if err := evals.WriteSuggestionsFile(*suggest, sugg); err != nil {
+			return err
+		}
+		n := 0
+		for _, s := range sugg {
+			n += len(s.Examples)
+		}
+		fmt.Fprintf(stdout, "suggestions: %s (%d candidate examples for %d agents or tools)\n", *suggest, n, len(sugg))
+	}
 	if j := rep.Judge; *judge != "" && j.Status == "failed" {
 		return &exitError{code: 1, msg: fmt.Sprintf("switchboard eval: the judge model %q failed on all %d calls: check its entry under models: in --config", *judge, j.Errors)}
 	}
@@ -175,6 +199,40 @@ func reachable(ctx context.Context, target string) error {
 		return fmt.Errorf("--target %s answered GET /healthz with %s: is it a switchboard?", target, resp.Status)
 	}
 	return nil
+}
+
+// demoToolData reads enrichers from the embedded demo CCS, as a sub-agent would, so that
+// --suggest can tell which tool's data holds what a reply missed.
+func demoToolData(demo http.Handler, credential string) evals.ToolData {
+	client := &http.Client{Transport: ccs.NewInProcessTransport(demo)}
+	return func(ctx context.Context, user, enricher string) ([]byte, error) {
+		body, err := json.Marshal(ccs.EnricherRequest{Principal: user, EnricherID: enricher})
+		if err != nil {
+			return nil, err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://demo-ccs"+ccs.EnrichPathPrefix+enricher, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(ccs.HeaderPrincipal, user)
+		if credential != "" {
+			req.Header.Set("Authorization", "Bearer "+credential)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("demo CCS answered %s for %s", resp.Status, enricher)
+		}
+		var env ccs.RawResponse
+		if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+			return nil, err
+		}
+		return env.Payload, nil
+	}
 }
 
 func describeModels(ps []switchboard.ProviderInfo) string {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A misrouted turn becomes a candidate example for the agent that should have taken it, and
+// --min-answer fails the run on replies that miss their assertions.
+func TestEvalSuggestAndMinAnswer(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "d.yaml")
+	// The dataset insists that a shopping question belongs to travel: a routing miss by
+	// construction, whatever the model does with it.
+	body := `name: suggest
+cases:
+  - id: shoes
+    turns:
+      - {user: "any deals on running shoes?", expect: [travel], reply_mentions: ["zz-no-reply-says-this"]}
+`
+	if err := os.WriteFile(dataset, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	suggest := filepath.Join(dir, "out", "suggest.yaml")
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"eval", "--agents", "../../demo", "--dataset", dataset, "--no-coverage-gate",
+		"--min-accuracy", "0", "--min-answer", "0.5", "--suggest", suggest}, &out, &errOut, envMap(nil))
+	if code != 1 || !strings.Contains(errOut.String(), "answer_accuracy") {
+		t.Errorf("exit %d, stderr %q; want 1 and the answer gate named", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "answers 0.0% of 1 turns") {
+		t.Errorf("summary lacks the answer accuracy:\n%s", out.String())
+	}
+	data, err := os.ReadFile(suggest)
+	if err != nil {
+		t.Fatalf("--suggest wrote nothing: %v", err)
+	}
+	var got struct {
+		Suggestions []suggestionYAML `yaml:"suggestions"`
+	}
+	if err := yaml.Unmarshal(data, &got); err != nil {
+		t.Fatalf("suggestions are not YAML: %v\n%s", err, data)
+	}
+	found := slices.ContainsFunc(got.Suggestions, func(s suggestionYAML) bool {
+		return s.Agent == "travel" && s.Tool == "" && s.Why == "routing" && slices.Contains(s.Examples, "any deals on running shoes?")
+	})
+	if !found {
+		t.Errorf("no routing suggestion for travel in\n%s", data)
+	}
+}
+
+// suggestionYAML is one entry of the file --suggest writes.
+type suggestionYAML struct {
+	Agent    string   `yaml:"agent"`
+	Tool     string   `yaml:"tool"`
+	Why      string   `yaml:"why"`
+	Examples []string `yaml:"examples"`
+}
+
+func TestEvalMinAnswerRange(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"eval", "--dataset", "../../evals/testdata/datasets/no-route.yaml", "--min-answer", "85"}, &out, &errOut, envMap(nil))
+	if code != 2 || !strings.Contains(errOut.String(), "--min-answer must be between 0 and 1") {
+		t.Errorf("exit %d, stderr %q; want 2 and the range", code, errOut.String())
+	}
+}
