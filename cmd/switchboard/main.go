@@ -27,8 +27,8 @@ Usage:
   switchboard token     --sub NAME [--ttl 24h] [--config FILE]
   switchboard ccs-demo  [--addr :8081] [--config FILE] [--fixtures ./agents/fixtures] [--allow-header-faults]
   switchboard eval      --dataset FILE... [--agents DIR] [--config FILE] [--target URL] [--report DIR]
-                        [--min-accuracy 0.95] [--concurrency 4] [--baseline report.json [--fail-on-regression]]
-                        [--no-coverage-gate] [--judge-model ALIAS]
+                        [--min-accuracy 0.95] [--min-answer 0.85] [--concurrency 4] [--suggest FILE]
+                        [--baseline report.json [--fail-on-regression]] [--no-coverage-gate] [--judge-model ALIAS]
   switchboard version
 
 With no ./agents folder, serve, validate and eval use the demo agents built into the binary.
