@@ -39,7 +39,9 @@ type ModelConfig struct {
 	// Model is the provider's model name (required except for offline).
 	Model string `yaml:"model,omitempty" json:"model,omitempty"`
 	// BaseURL points openai at any OpenAI-compatible server, ollama at its host (the
-	// "/v1" suffix is added), and anthropic or googleai at a proxy.
+	// "/v1" suffix is added), anthropic at a proxy, and googleai at the root of the
+	// Gemini API or of a proxy in front of it ("/v1beta/openai" is added unless the URL
+	// already ends in "/openai").
 	BaseURL string `yaml:"base_url,omitempty" json:"base_url,omitempty"`
 	// APIKeyEnv names the environment variable that holds the key; cmd reads it.
 	APIKeyEnv string `yaml:"api_key_env,omitempty" json:"api_key_env,omitempty"`

@@ -2,7 +2,8 @@
 // langchaingo llms.Model per alias of the config's `models` map ([New], [Registry]),
 // for the providers openai (and any OpenAI-compatible server), anthropic, ollama
 // (through its OpenAI-compatible /v1 endpoint, since the native provider has no tools),
-// googleai, and offline. It reads no environment variables: cmd resolves
+// googleai (Gemini, through its OpenAI-compatible endpoint, which keeps the Google Cloud
+// client libraries out of the binary), and offline. It reads no environment variables: cmd resolves
 // [ModelConfig].APIKey from api_key_env.
 //
 // # What every real provider gets
@@ -11,7 +12,7 @@
 //
 //   - One choice per response. Text of all choices is concatenated and every tool call
 //     lands in Choices[0].ToolCalls with Type "function" and an ID (anthropic returns a
-//     choice per content block; googleai sends calls without IDs).
+//     choice per content block; Gemini sends calls without IDs).
 //   - The streaming callback receives reply text only: the openai client's empty chunks
 //     and raw tool-call JSON never reach it.
 //   - When ctx ends the error is ctx's (the openai client can return a partial response
@@ -35,8 +36,9 @@
 // Do not put several ToolCall parts in one AI message or several results in one Tool
 // message: the anthropic provider reads only Parts[0] of a message (silently losing the
 // other calls) and the openai provider rejects a tool message with more than one part.
-// Use ChatMessageTypeTool, never ChatMessageTypeFunction. googleai matches results by
-// Name, so always set it.
+// Use ChatMessageTypeTool, never ChatMessageTypeFunction. Keep each call's ID as the
+// response carried it: Gemini finds the function a result answers through that ID (the
+// wrapper fills in the IDs Gemini leaves out). Set Name as well; it costs nothing.
 //
 // # Goroutines
 //

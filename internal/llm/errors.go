@@ -18,10 +18,6 @@ var (
 	// ErrRejected marks a request the provider refused with a 4xx status other than 429
 	// (bad request, authentication, unknown model). It is never retried.
 	ErrRejected = errors.New("model request rejected")
-
-	// errUnavailable503 is the transport error a googleai client sees instead of a 503
-	// answer, so that only the wrapper retries it (see recordingTransport.hide503).
-	errUnavailable503 = errors.New("provider answered 503")
 )
 
 // redact returns err with every occurrence of secret removed from its text: some

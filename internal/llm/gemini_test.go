@@ -2,7 +2,10 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 
@@ -20,9 +23,10 @@ func geminiConfig(s *llmtest.Server) ModelConfig {
 }
 
 // TestGeminiToolRoundTrip runs a routing call and its follow-up the way the orchestrator
-// does: a system prompt, two calls in one reply (their IDs synthesised by the wrapper),
-// then the results sent back in the portable shape with those IDs. Gemini matches results
-// by function name, so the second request must carry each result under its call's name.
+// does: a system prompt, two calls in one reply (their IDs synthesised by the wrapper, as
+// Gemini sends none), then the results sent back in the portable shape with those IDs.
+// Gemini finds the function each result answers through its tool_call_id, so the fake
+// rejects the follow-up unless the IDs sent back are the ones the calls carry.
 func TestGeminiToolRoundTrip(t *testing.T) {
 	srv := llmtest.NewGemini(t,
 		llmtest.Step{
@@ -37,7 +41,9 @@ func TestGeminiToolRoundTrip(t *testing.T) {
 			Text: "Two offers, and you have 120 points.",
 		},
 	)
-	m := newModel(t, geminiConfig(srv))
+	cfg := geminiConfig(srv)
+	cfg.MaxTokens = 300
+	m := newModel(t, cfg)
 	history := []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeSystem, "Route every request."),
 		llms.TextParts(llms.ChatMessageTypeHuman, "deals and points?"),
@@ -61,12 +67,16 @@ func TestGeminiToolRoundTrip(t *testing.T) {
 			}}},
 		)
 	}
-	resp, err = m.GenerateContent(t.Context(), history, llms.WithTools(testTools))
+	var col collector
+	resp, err = m.GenerateContent(t.Context(), history, llms.WithTools(testTools), llms.WithStreamingFunc(col.fn))
 	if err != nil {
 		t.Fatalf("GenerateContent() composition error = %v", err)
 	}
 	if got := resp.Choices[0].Content; got != "Two offers, and you have 120 points." {
 		t.Errorf("composition Content = %q, want the scripted reply", got)
+	}
+	if got := strings.Join(col.got(), ""); got != "Two offers, and you have 120 points." {
+		t.Errorf("streamed text = %q, want the scripted reply", got)
 	}
 
 	reqs := srv.Requests()
@@ -74,50 +84,50 @@ func TestGeminiToolRoundTrip(t *testing.T) {
 		t.Fatalf("server got %d requests, want 2", len(reqs))
 	}
 	for i, r := range reqs {
-		// More than one message: the Go client uses its chat session, which always
-		// posts to :streamGenerateContent, callback or not.
-		if r.Path != "/v1beta/models/gemini-test:streamGenerateContent" || !r.Stream {
-			t.Errorf("request %d path = %q (stream %v), want the streaming endpoint", i, r.Path, r.Stream)
-		}
-		if r.System != "Route every request." {
-			t.Errorf("request %d systemInstruction = %q, want the system message", i, r.System)
+		if r.Path != "/v1beta/openai/chat/completions" || r.Stream != (i == 1) {
+			t.Errorf("request %d path = %q (stream %v), want Gemini's OpenAI endpoint, streamed only for the composition", i, r.Path, r.Stream)
 		}
 		if r.APIKey != testKey {
-			t.Errorf("request %d key = %q, want the configured key in x-goog-api-key", i, r.APIKey)
+			t.Errorf("request %d key = %q, want the configured key as the bearer token", i, r.APIKey)
 		}
+		if r.Model != "gemini-test" {
+			t.Errorf("request %d model = %q, want the configured model", i, r.Model)
+		}
+		// Whether Gemini's OpenAI layer takes max_completion_tokens is not documented;
+		// max_tokens is the field every OpenAI-compatible server reads.
+		body := string(r.Body)
+		if !strings.Contains(body, `"max_tokens":300`) || strings.Contains(body, "max_completion_tokens") {
+			t.Errorf("request %d body %s: want the limit as max_tokens", i, body)
+		}
+
 	}
 	want := []llmtest.Message{
+		{Role: "system", Text: "Route every request."},
 		{Role: "user", Text: "deals and points?"},
-		{Role: "model", ToolCalls: []llmtest.ToolCall{{Name: "ask_shop", Arguments: `{"query":"shoes"}`}}},
-		{Role: "user", ToolResults: []llmtest.ToolResult{{Name: "ask_shop", Content: "2 offers"}}},
-		{Role: "model", ToolCalls: []llmtest.ToolCall{{Name: "ask_rewards", Arguments: `{}`}}},
-		{Role: "user", ToolResults: []llmtest.ToolResult{{Name: "ask_rewards", Content: "120 points"}}},
+		{Role: "assistant", ToolCalls: []llmtest.ToolCall{{Name: "ask_shop", Arguments: `{"query":"shoes"}`}}},
+		{Role: "tool", ToolResults: []llmtest.ToolResult{{Name: "ask_shop", Content: "2 offers"}}},
+		{Role: "assistant", ToolCalls: []llmtest.ToolCall{{Name: "ask_rewards", Arguments: `{}`}}},
+		{Role: "tool", ToolResults: []llmtest.ToolResult{{Name: "ask_rewards", Content: "120 points"}}},
 	}
 	if diff := cmp.Diff(want, reqs[1].Messages); diff != "" {
 		t.Errorf("composition messages on the wire mismatch (-want +got):\n%s", diff)
 	}
 }
 
-// TestGeminiUsage pins how token usage comes through the Google client. Only a reply
-// that arrives as one response object keeps its output tokens: for a stream, the client
-// keeps the usage of the first chunk (generative-ai-go's joinResponses leaves "take the
-// last UsageMetadata" as a TODO), and Gemini reports output tokens only at the end. A
-// multi-message call is a stream on the wire even without a callback. If a client upgrade
-// fixes this, the want values of the streamed cases become the full counts.
+// TestGeminiUsage: the whole reply's token usage comes through, streamed or not (Gemini
+// reports it in the last chunk of a stream).
 func TestGeminiUsage(t *testing.T) {
 	full := Usage{InputTokens: 12, OutputTokens: 5, TotalTokens: 17, Attempts: 1}
-	promptOnly := Usage{InputTokens: 12, TotalTokens: 12, Attempts: 1}
 	tests := []struct {
 		name     string
 		messages []llms.MessageContent
 		stream   bool
-		want     Usage
 	}{
-		{name: "one message, plain", messages: human("hi"), want: full},
-		{name: "one message, streamed", messages: human("hi"), stream: true, want: promptOnly},
+		{name: "one message, plain", messages: human("hi")},
+		{name: "one message, streamed", messages: human("hi"), stream: true},
 		{name: "system and user, plain", messages: []llms.MessageContent{
 			llms.TextParts(llms.ChatMessageTypeSystem, "be brief"), llms.TextParts(llms.ChatMessageTypeHuman, "hi"),
-		}, want: promptOnly},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,44 +156,103 @@ func TestGeminiUsage(t *testing.T) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if diff := cmp.Diff([]Usage{tt.want}, got); diff != "" {
+			if diff := cmp.Diff([]Usage{full}, got); diff != "" {
 				t.Errorf("usage hook calls mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
 }
 
-// pathRecorder is a transport that keeps the path of every round trip.
-type pathRecorder struct {
-	mu    sync.Mutex
-	paths []string
+// TestGeminiTemperature: the openai client always sends a temperature (0 when unset), so a
+// googleai model without one must still sample at Gemini's default; a configured value
+// and a per-call option win as they do for every provider.
+func TestGeminiTemperature(t *testing.T) {
+	tests := []struct {
+		name   string
+		config *float64
+		call   []llms.CallOption
+		want   float64
+	}{
+		{name: "none configured", want: 1},
+		{name: "configured", config: ptr(0.2), want: 0.2},
+		{name: "configured zero", config: ptr(0.0), want: 0},
+		{name: "per call", config: ptr(0.2), call: []llms.CallOption{llms.WithTemperature(0)}, want: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewGemini(t, llmtest.Step{Text: "ok"})
+			cfg := geminiConfig(srv)
+			cfg.Temperature = tt.config
+			if _, err := newModel(t, cfg).GenerateContent(t.Context(), human("hi"), tt.call...); err != nil {
+				t.Fatalf("GenerateContent() error = %v", err)
+			}
+			var body struct {
+				Temperature *float64 `json:"temperature"`
+			}
+			if err := json.Unmarshal(srv.Requests()[0].Body, &body); err != nil || body.Temperature == nil {
+				t.Fatalf("request body %s: no temperature (%v)", srv.Requests()[0].Body, err)
+			}
+			if *body.Temperature != tt.want {
+				t.Errorf("temperature on the wire = %v, want %v", *body.Temperature, tt.want)
+			}
+		})
+	}
 }
 
-func (p *pathRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	p.mu.Lock()
-	p.paths = append(p.paths, req.URL.Path)
-	p.mu.Unlock()
+// redirect is a transport that records the URL of every round trip and sends it to the
+// fake server instead, so that the default endpoint can be checked without the network.
+type redirect struct {
+	to *url.URL
+
+	mu   sync.Mutex
+	urls []string
+}
+
+func (r *redirect) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	r.urls = append(r.urls, req.URL.String())
+	r.mu.Unlock()
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host = r.to.Scheme, r.to.Host
 	return http.DefaultTransport.RoundTrip(req)
 }
 
-// TestGeminiBaseURLTrailingSlash: the client appends "/v1beta/..." to the endpoint as
-// is, so New must drop a trailing slash from base_url. (Go's mux would redirect "//v1beta"
-// and hide the mistake, hence the check on the round trips themselves.)
-func TestGeminiBaseURLTrailingSlash(t *testing.T) {
+// TestGeminiEndpoint: base_url names the root of the Gemini API or of a proxy, as it did
+// when googleai spoke Gemini's own API, and "/v1beta/openai" is added; a URL that already
+// names the OpenAI endpoint is used as is. Without base_url the calls go to Google.
+func TestGeminiEndpoint(t *testing.T) {
 	srv := llmtest.NewGemini(t, llmtest.Step{Text: "hello"})
-	cfg := geminiConfig(srv)
-	cfg.BaseURL += "/"
-	var rt pathRecorder
-	resp, err := newModel(t, cfg, WithTransport(&rt)).GenerateContent(t.Context(), human("hi"))
+	root, err := url.Parse(srv.URL())
 	if err != nil {
-		t.Fatalf("GenerateContent() error = %v", err)
+		t.Fatal(err)
 	}
-	if resp.Choices[0].Content != "hello" {
-		t.Errorf("Content = %q, want %q", resp.Choices[0].Content, "hello")
+	tests := []struct {
+		baseURL string
+		want    string
+	}{
+		{"", "https://generativelanguage.googleapis.com/v1beta/openai/chat/completions"},
+		{srv.URL(), srv.URL() + "/v1beta/openai/chat/completions"},
+		{srv.URL() + "/", srv.URL() + "/v1beta/openai/chat/completions"},
+		{srv.URL() + "/v1beta/openai", srv.URL() + "/v1beta/openai/chat/completions"},
+		{srv.URL() + "/v1beta/openai/", srv.URL() + "/v1beta/openai/chat/completions"},
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if diff := cmp.Diff([]string{"/v1beta/models/gemini-test:generateContent"}, rt.paths); diff != "" {
-		t.Errorf("round trip paths mismatch (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		t.Run(tt.baseURL, func(t *testing.T) {
+			cfg := geminiConfig(srv)
+			cfg.BaseURL = tt.baseURL
+			rt := &redirect{to: root}
+			resp, err := newModel(t, cfg, WithTransport(rt)).GenerateContent(t.Context(), human("hi"))
+			if err != nil {
+				t.Fatalf("GenerateContent() error = %v", err)
+			}
+			if resp.Choices[0].Content != "hello" {
+				t.Errorf("Content = %q, want %q", resp.Choices[0].Content, "hello")
+			}
+			rt.mu.Lock()
+			defer rt.mu.Unlock()
+			if diff := cmp.Diff([]string{tt.want}, rt.urls); diff != "" {
+				t.Errorf("request URLs mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

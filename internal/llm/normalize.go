@@ -13,7 +13,7 @@ import (
 // in order, each with Type "function" and a non-empty ID.
 //
 // Why: anthropic returns one choice per content block (text, then one per tool_use);
-// googleai returns calls without ID or Type; openai returns everything in Choices[0].
+// Gemini returns calls without ID; openai returns everything in Choices[0].
 // We never ask for several candidates (n > 1), so merging choices loses nothing.
 func normalize(resp *llms.ContentResponse) *llms.ContentResponse {
 	if resp == nil || len(resp.Choices) == 0 {
@@ -57,8 +57,9 @@ func normalize(resp *llms.ContentResponse) *llms.ContentResponse {
 	return &llms.ContentResponse{Choices: []*llms.ContentChoice{out}}
 }
 
-// newCallID synthesises a tool call id for providers that send none (googleai matches
-// results by function name, so the id only has to be unique within a history).
+// newCallID synthesises a tool call id for providers that send none (Gemini, which finds
+// the function a result answers from the id of the call in the history, so the id only
+// has to be unique within that history).
 func newCallID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)

@@ -68,7 +68,7 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
-// TestNormalizeSynthesisesIDs covers googleai, which returns calls without ID or Type.
+// TestNormalizeSynthesisesIDs covers calls without ID or Type, as Gemini sends them.
 func TestNormalizeSynthesisesIDs(t *testing.T) {
 	in := &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
 		{FunctionCall: &llms.FunctionCall{Name: "ask_shop", Arguments: "{}"}},

@@ -9,9 +9,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
-	"github.com/tmc/langchaingo/llms/googleai"
 	"github.com/tmc/langchaingo/llms/openai"
-	"google.golang.org/api/option"
 )
 
 // Endpoints used when base_url is empty. They are always passed explicitly so that the
@@ -20,6 +18,11 @@ import (
 const (
 	openAIURL    = "https://api.openai.com/v1"
 	anthropicURL = "https://api.anthropic.com/v1"
+	// geminiURL is Gemini's OpenAI-compatible endpoint.
+	geminiURL = "https://generativelanguage.googleapis.com/v1beta/openai"
+	// geminiDefaultTemperature is the temperature Gemini's current models use when a
+	// request sets none.
+	geminiDefaultTemperature = 1.0
 	// noKey is sent to servers that take no key; the openai and anthropic clients refuse
 	// to start with an empty one.
 	noKey = "unused"
@@ -91,32 +94,25 @@ func build(ctx context.Context, name string, cfg ModelConfig, o options) (llms.M
 			anthropic.WithHTTPClient(client),
 		)
 	case ProviderGoogleAI:
-		// With a custom HTTP client the Google REST client drops the API key option, so
-		// the transport sends the key header itself.
-		transport.header = http.Header{"X-Goog-Api-Key": {cfg.APIKey}}
-		// Its generateContent call also retries 503 on its own, until the deadline; our
-		// retry policy must be the only one (see recordingTransport.hide503).
-		transport.hide503 = true
-		gopts := []googleai.Option{
-			googleai.WithAPIKey(cfg.APIKey),
-			googleai.WithDefaultModel(cfg.Model),
-			googleai.WithHTTPClient(client),
+		// Gemini also serves the OpenAI chat-completions API, which the openai client
+		// speaks. Going through it instead of langchaingo's googleai provider keeps the
+		// Vertex AI, Google Cloud and gRPC client libraries out of the binary (about 135
+		// packages and 16 MB). Tools, streaming and usage work the same way; Gemini sends
+		// tool calls without ids, which the wrapper fills in.
+		provider, err = openai.New(
+			openai.WithToken(cfg.APIKey),
+			openai.WithModel(cfg.Model),
+			openai.WithBaseURL(geminiEndpoint(cfg.BaseURL)),
+			openai.WithHTTPClient(client),
+			openai.WithOrganization(""),
+		)
+		// max_tokens is the field every OpenAI-compatible server understands.
+		defaults = append(defaults, openai.WithLegacyMaxTokensField())
+		if cfg.Temperature == nil {
+			// The openai client always sends a temperature, 0 when none is set; a
+			// googleai model without one has always sampled at Gemini's default.
+			defaults = append(defaults, llms.WithTemperature(geminiDefaultTemperature))
 		}
-		if cfg.MaxTokens > 0 {
-			gopts = append(gopts, googleai.WithDefaultMaxTokens(cfg.MaxTokens))
-		}
-		if cfg.Temperature != nil {
-			gopts = append(gopts, googleai.WithDefaultTemperature(*cfg.Temperature))
-		}
-		if cfg.BaseURL != "" {
-			// The client appends "/v1beta/models/..." to the endpoint's path as is, so a
-			// trailing slash would post to "//v1beta/...".
-			endpoint := strings.TrimSuffix(cfg.BaseURL, "/")
-			gopts = append(gopts, func(g *googleai.Options) {
-				g.ClientOptions = append(g.ClientOptions, option.WithEndpoint(endpoint))
-			})
-		}
-		provider, err = googleai.New(ctx, gopts...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: model %q: %s client: %w", ErrInvalidConfig, name, cfg.Provider, redact(err, cfg.APIKey))
@@ -145,6 +141,20 @@ func urlOr(u, fallback string) string {
 		return fallback
 	}
 	return u
+}
+
+// geminiEndpoint returns Gemini's OpenAI-compatible endpoint under base, the root of the
+// Gemini API or of a proxy in front of it (as base_url has always been configured), or base
+// itself when it already names that endpoint (ends in "/openai").
+func geminiEndpoint(base string) string {
+	if base == "" {
+		return geminiURL
+	}
+	base = strings.TrimSuffix(base, "/")
+	if strings.HasSuffix(base, "/openai") {
+		return base
+	}
+	return base + "/v1beta/openai"
 }
 
 // ollamaURL returns the OpenAI-compatible endpoint of an Ollama host.

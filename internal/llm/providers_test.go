@@ -25,9 +25,6 @@ type wire struct {
 	// byName is set for protocols without call ids (Gemini): the wrapper synthesises
 	// IDs for the calls a reply makes, and results travel matched by function name.
 	byName bool
-	// omitsEmptyMaps is set when the client's encoder leaves empty maps off the wire
-	// (Gemini's protojson drops "properties": {}).
-	omitsEmptyMaps bool
 }
 
 // resultFor matches requests that carry the result of call id of function name, the way
@@ -81,15 +78,14 @@ var wires = []wire{
 		config: func(s *llmtest.Server) ModelConfig {
 			return ModelConfig{Provider: ProviderGoogleAI, Model: "gemini-test", BaseURL: s.URL(), APIKey: testKey}
 		},
-		byName:         true,
-		omitsEmptyMaps: true,
+		byName: true,
 		history: func(string, string) []llmtest.Message {
 			return []llmtest.Message{
 				{Role: "user", Text: "deals and points?"},
-				{Role: "model", ToolCalls: []llmtest.ToolCall{{Name: "ask_shop", Arguments: `{"query":"shoes"}`}}},
-				{Role: "user", ToolResults: []llmtest.ToolResult{{Name: "ask_shop", Content: "2 offers"}}},
-				{Role: "model", ToolCalls: []llmtest.ToolCall{{Name: "ask_rewards", Arguments: `{}`}}},
-				{Role: "user", ToolResults: []llmtest.ToolResult{{Name: "ask_rewards", Content: "120 points"}}},
+				{Role: "assistant", ToolCalls: []llmtest.ToolCall{{Name: "ask_shop", Arguments: `{"query":"shoes"}`}}},
+				{Role: "tool", ToolResults: []llmtest.ToolResult{{Name: "ask_shop", Content: "2 offers"}}},
+				{Role: "assistant", ToolCalls: []llmtest.ToolCall{{Name: "ask_rewards", Arguments: `{}`}}},
+				{Role: "tool", ToolResults: []llmtest.ToolResult{{Name: "ask_rewards", Content: "120 points"}}},
 			}
 		},
 	},
@@ -301,9 +297,6 @@ func TestProviderParallelToolCalls(t *testing.T) {
 					t.Fatalf("server got %d requests, want 1", len(reqs))
 				}
 				rewardsParams := testTools[1].Function.Parameters.(map[string]any)
-				if w.omitsEmptyMaps {
-					rewardsParams = map[string]any{"type": "object"}
-				}
 				wantTools := []llmtest.Tool{
 					{Name: "ask_shop", Description: "Finds offers and prices", Parameters: testTools[0].Function.Parameters.(map[string]any)},
 					{Name: "ask_rewards", Description: "Loyalty points balance", Parameters: rewardsParams},
@@ -386,8 +379,6 @@ func TestProviderRetries(t *testing.T) {
 			wantNSleeps:  2,
 		},
 		{
-			// googleai's REST client would retry a 503 on its own, without limit; the
-			// transport hides it so that only this policy applies.
 			name: "503 with Retry-After then success",
 			script: []llmtest.Step{
 				{Status: 503, RetryAfter: "1", Times: 1},

@@ -127,7 +127,7 @@ func hostOf(cfg ModelConfig) string {
 	case ProviderAnthropic:
 		base = urlOr(cfg.BaseURL, anthropicURL)
 	case ProviderGoogleAI:
-		base = urlOr(cfg.BaseURL, "https://generativelanguage.googleapis.com")
+		base = geminiEndpoint(cfg.BaseURL)
 	}
 	u, err := url.Parse(base)
 	if err != nil {

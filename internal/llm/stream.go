@@ -8,12 +8,12 @@ import (
 
 // streamFilter sits between a provider and the caller's streaming callback so that
 // only reply text reaches the caller. The openai client also passes empty chunks and,
-// for tool-call deltas, the raw JSON of the delta array; anthropic and googleai pass
-// text only, but the filter is harmless for them.
+// for tool-call deltas, the raw JSON of the delta array; anthropic passes text only, but
+// the filter is harmless for it.
 //
 // It also remembers whether any text was delivered (after which a failed call must not
 // be retried: the caller would see the text twice) and the first error the caller's
-// callback returned (googleai swallows it and reports success).
+// callback returned (a provider may swallow it and report success).
 type streamFilter struct {
 	next func(ctx context.Context, chunk []byte) error
 

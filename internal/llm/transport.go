@@ -3,13 +3,10 @@ package llm
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sync"
 	"time"
-
-	"google.golang.org/api/googleapi"
 )
 
 // Why the retry loop lives in the model wrapper and the transport only observes:
@@ -71,29 +68,14 @@ func (a *attempt) snapshot() (status int, retryAfter time.Duration, hasAfter boo
 	return a.status, a.retryAfter, a.hasAfter, a.netErr
 }
 
-// recordingTransport records each round trip into the request's [attempt] and adds
-// fixed headers (googleai's API key, which its REST client drops when given an HTTP
-// client). It never retries.
+// recordingTransport records each round trip into the request's [attempt]. It never
+// retries.
 type recordingTransport struct {
-	base   http.RoundTripper
-	header http.Header
-	// hide503 turns a recorded 503 into a transport error for the provider client. The
-	// Google REST client (googleai) retries 503 on generateContent by itself, with its
-	// own backoff and no attempt limit, so a persistent 503 would run until the deadline
-	// and ignore Retries and Retry-After. It retries only a *googleapi.Error whose code
-	// (taken from the body when present) is 503, never a transport error; the wrapper
-	// classifies by the recorded 503, so our policy applies unchanged.
-	hide503 bool
-	now     func() time.Time
+	base http.RoundTripper
+	now  func() time.Time
 }
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.header) > 0 {
-		req = req.Clone(req.Context()) // a RoundTripper must not modify the caller's request
-		for k, vs := range t.header {
-			req.Header[k] = vs
-		}
-	}
 	a := attemptFrom(req.Context())
 	resp, err := t.base.RoundTrip(req)
 	if a == nil {
@@ -106,12 +88,6 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		return resp, err
 	}
 	a.recordResponse(resp, t.now())
-	if t.hide503 && resp.StatusCode == http.StatusServiceUnavailable {
-		// %v, not %w: the client must not find the *googleapi.Error in the chain.
-		err := fmt.Errorf("%w: %v", errUnavailable503, googleapi.CheckResponse(resp))
-		resp.Body.Close()
-		return nil, err
-	}
 	resp.Body = &recordingBody{ReadCloser: resp.Body, ctx: req.Context(), a: a}
 	return resp, nil
 }

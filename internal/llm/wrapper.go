@@ -87,7 +87,7 @@ func (m *resilientModel) generate(ctx context.Context, messages []llms.MessageCo
 		if filter != nil {
 			var cbErr error
 			delivered, cbErr = filter.state()
-			if cbErr != nil { // the caller stopped the stream; googleai even reports success then
+			if cbErr != nil { // the caller stopped the stream, whatever the provider reported
 				return nil, fmt.Errorf("model %q: streaming callback: %w", m.alias, cbErr)
 			}
 		}
@@ -138,8 +138,8 @@ func (m *resilientModel) timedOut() error {
 }
 
 // mapParameters returns tools whose Parameters are map[string]any, converting other
-// JSON-marshalable values (json.RawMessage, structs). googleai rejects every other type;
-// openai and anthropic marshal whatever they get, so the conversion is harmless there.
+// JSON-marshalable values (json.RawMessage, structs), so that every provider sends the
+// same schema whatever type the caller built it with.
 func mapParameters(tools []llms.Tool) ([]llms.Tool, bool, error) {
 	changed := false
 	for _, t := range tools {

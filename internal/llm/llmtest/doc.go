@@ -1,15 +1,14 @@
 // Package llmtest provides wire-level fake LLM servers for tests: an OpenAI-compatible
-// chat-completions endpoint, an Anthropic messages endpoint and a Gemini
-// generateContent endpoint, all on httptest.
+// chat-completions endpoint, an Anthropic messages endpoint and Gemini's OpenAI-compatible
+// endpoint with its differences, all on httptest.
 //
 // A [Server] answers each request with the first [Step] of its script whose [Matcher]
 // accepts the decoded request and whose Times budget is not used up. Steps may answer
 // with text, tool calls, both, or an HTTP error status (optionally with Retry-After),
-// streamed when the client asks for a stream (Server-Sent Events, or for Gemini the JSON
-// array its Go client reads). Every request is
+// streamed as Server-Sent Events when the client asks for a stream. Every request is
 // decoded into a provider-neutral [Request] and recorded, so tests can assert what the
 // client actually put on the wire (messages, tool calls, tool results, tool schemas).
-// Gemini has no tool call ids: its calls and results are recorded by function name.
+// Gemini correlates calls and results by function name, and they are recorded so.
 //
 // Goroutine model: the httptest server runs each request on its own goroutine. Step
 // selection and recording are guarded by one mutex; replies are written outside it, so

@@ -1,216 +1,58 @@
 package llmtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
+	"strconv"
 )
 
-// geminiDialect speaks the Gemini (generativelanguage v1beta) REST wire format, as the
-// generative-ai-go client that langchaingo's googleai provider wraps uses it:
+// geminiDialect speaks Gemini's OpenAI-compatible chat-completions endpoint
+// (POST /v1beta/openai/chat/completions, the key as a bearer token), with the ways it
+// differs from OpenAI's own:
 //
-//   - POST /v1beta/models/{model}:generateContent answers one JSON object;
-//   - POST /v1beta/models/{model}:streamGenerateContent answers a JSON array of response
-//     objects, streamed element by element (the client asks with "$alt=json;enum-encoding=int"
-//     and reads the array incrementally), or Server-Sent Events when asked with alt=sse;
-//   - the key travels in the x-goog-api-key header or the key query parameter.
+//   - tool calls come without an id and, when streamed, whole (name and arguments
+//     together, no index), all of them in one chunk;
+//   - the finish reason is "stop" for tool calls too;
+//   - usage travels in the last chunk of a stream, whether or not stream_options asked;
+//   - errors are a JSON array holding one Google error object.
 //
-// The client sends enums as numbers and asked for numeric enums back, so the fake answers
-// with numbers when the request asks for enum-encoding=int and with names otherwise.
+// Gemini itself correlates calls and results by function name: its OpenAI layer uses a
+// tool message's tool_call_id only to find, among the assistant tool calls of the same
+// request, the name of the function the result answers. The fake does the same and
+// rejects a result whose id names no such call (Gemini answers 400 "function_response.name:
+// Name cannot be empty"). It records what Gemini's model is given: calls and results by
+// name, without ids.
 type geminiDialect struct{}
 
-func (geminiDialect) base() string { return "" }
+// geminiPath is where Gemini serves the OpenAI API. The fake's URL is the server root, as
+// a googleai base_url names the root of the Gemini API or of a proxy in front of it.
+const geminiPath = "/v1beta/openai/chat/completions"
 
-func (geminiDialect) paths() []string { return []string{"/v1beta/models/", "/v1/models/"} }
-
-// The two methods the fake serves, as they appear after the model in the path.
-const (
-	methodGenerate = "generateContent"
-	methodStream   = "streamGenerateContent"
-)
-
-type gmRequest struct {
-	Contents          []gmContent `json:"contents"`
-	SystemInstruction *gmContent  `json:"systemInstruction"`
-	Tools             []struct {
-		FunctionDeclarations []struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
-			Parameters  map[string]any `json:"parameters"`
-		} `json:"functionDeclarations"`
-	} `json:"tools"`
-}
-
-type gmContent struct {
-	Role  string   `json:"role"`
-	Parts []gmPart `json:"parts"`
-}
-
-// gmPart is one part; exactly one field is set. Parts of other kinds (inline data, file
-// data, code) are not supported by the fake and fail the request.
-type gmPart struct {
-	Text         *string `json:"text,omitempty"`
-	FunctionCall *struct {
-		Name string          `json:"name"`
-		Args json.RawMessage `json:"args,omitempty"`
-	} `json:"functionCall,omitempty"`
-	FunctionResponse *struct {
-		Name     string          `json:"name"`
-		Response json.RawMessage `json:"response"`
-	} `json:"functionResponse,omitempty"`
-}
-
-// geminiTarget splits ".../models/{model}:{method}" into model and method.
-func geminiTarget(path string) (model, method string, err error) {
-	_, rest, ok := strings.Cut(path, "/models/")
-	if !ok {
-		return "", "", fmt.Errorf("path %q has no /models/", path)
-	}
-	i := strings.LastIndexByte(rest, ':')
-	if i <= 0 {
-		return "", "", fmt.Errorf("path %q has no {model}:{method}", path)
-	}
-	model, method = rest[:i], rest[i+1:]
-	if method != methodGenerate && method != methodStream {
-		return "", "", fmt.Errorf("path %q: unsupported method %q", path, method)
-	}
-	return model, method, nil
-}
+func (geminiDialect) base() string    { return "" }
+func (geminiDialect) paths() []string { return []string{geminiPath} }
 
 func (geminiDialect) decode(body []byte, r *http.Request) (Request, error) {
-	model, method, err := geminiTarget(r.URL.Path)
+	req, err := openAIDialect{}.decode(body, r)
 	if err != nil {
 		return Request{}, err
 	}
-	var in gmRequest
-	if err := json.Unmarshal(body, &in); err != nil {
-		return Request{}, err
-	}
-	key := r.Header.Get("X-Goog-Api-Key")
-	if key == "" {
-		key = r.URL.Query().Get("key")
-	}
-	req := Request{Model: model, Stream: method == methodStream, APIKey: key}
-	if in.SystemInstruction != nil {
-		sys, err := gmMessage(*in.SystemInstruction)
-		if err != nil {
-			return Request{}, fmt.Errorf("systemInstruction: %w", err)
+	names := map[string]string{} // call id -> function name, from the assistant messages
+	for i, m := range req.Messages {
+		for j, tc := range m.ToolCalls {
+			if tc.ID != "" {
+				names[tc.ID] = tc.Name
+			}
+			req.Messages[i].ToolCalls[j].ID = ""
 		}
-		req.System = sys.Text
-	}
-	for i, c := range in.Contents {
-		msg, err := gmMessage(c)
-		if err != nil {
-			return Request{}, fmt.Errorf("content %d: %w", i, err)
-		}
-		req.Messages = append(req.Messages, msg)
-	}
-	for _, t := range in.Tools {
-		for _, fd := range t.FunctionDeclarations {
-			req.Tools = append(req.Tools, Tool{Name: fd.Name, Description: fd.Description, Parameters: gmSchema(fd.Parameters)})
+		for j, tr := range m.ToolResults {
+			name, ok := names[tr.CallID]
+			if !ok {
+				return Request{}, fmt.Errorf("message %d: tool_call_id %q names no earlier tool call: function_response.name: Name cannot be empty", i, tr.CallID)
+			}
+			req.Messages[i].ToolResults[j] = ToolResult{Name: name, Content: tr.Content}
 		}
 	}
 	return req, nil
-}
-
-func gmMessage(c gmContent) (Message, error) {
-	msg := Message{Role: c.Role}
-	var text strings.Builder
-	for j, p := range c.Parts {
-		switch {
-		case p.Text != nil:
-			text.WriteString(*p.Text)
-		case p.FunctionCall != nil:
-			args, err := compactJSON(p.FunctionCall.Args)
-			if err != nil {
-				return Message{}, fmt.Errorf("part %d functionCall args: %w", j, err)
-			}
-			msg.ToolCalls = append(msg.ToolCalls, ToolCall{Name: p.FunctionCall.Name, Arguments: args})
-		case p.FunctionResponse != nil:
-			content, err := gmResult(p.FunctionResponse.Response)
-			if err != nil {
-				return Message{}, fmt.Errorf("part %d functionResponse: %w", j, err)
-			}
-			msg.ToolResults = append(msg.ToolResults, ToolResult{Name: p.FunctionResponse.Name, Content: content})
-		default:
-			return Message{}, fmt.Errorf("part %d: unsupported part kind", j)
-		}
-	}
-	msg.Text = text.String()
-	return msg, nil
-}
-
-// gmResult reads a functionResponse.response object. langchaingo wraps a tool result's
-// text as {"response": text}; that text is the result's Content. Any other object is kept
-// as compact JSON.
-func gmResult(raw json.RawMessage) (string, error) {
-	var wrapped map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &wrapped); err != nil {
-		return "", err
-	}
-	if len(wrapped) == 1 {
-		var s string
-		if err := json.Unmarshal(wrapped["response"], &s); err == nil {
-			return s, nil
-		}
-	}
-	return compactJSON(raw)
-}
-
-func compactJSON(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 {
-		return "", nil
-	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", err
-	}
-	return mustJSON(v), nil
-}
-
-// geminiTypes are the names of the Schema.Type enum by number.
-var geminiTypes = []string{"type_unspecified", "string", "number", "integer", "boolean", "array", "object"}
-
-// gmSchema returns a Gemini Schema as a JSON-Schema-like map: the "type" enum, sent as a
-// number or an upper-case name, becomes the lower-case JSON Schema name, recursively.
-// Everything else is kept as sent.
-func gmSchema(s map[string]any) map[string]any {
-	if s == nil {
-		return nil
-	}
-	out := make(map[string]any, len(s))
-	for k, v := range s {
-		switch k {
-		case "type":
-			switch t := v.(type) {
-			case float64:
-				if i := int(t); i >= 0 && i < len(geminiTypes) && float64(i) == t {
-					v = geminiTypes[i]
-				}
-			case string:
-				v = strings.ToLower(t)
-			}
-		case "items":
-			if m, ok := v.(map[string]any); ok {
-				v = gmSchema(m)
-			}
-		case "properties":
-			if props, ok := v.(map[string]any); ok {
-				conv := make(map[string]any, len(props))
-				for name, p := range props {
-					if m, ok := p.(map[string]any); ok {
-						conv[name] = gmSchema(m)
-					} else {
-						conv[name] = p
-					}
-				}
-				v = conv
-			}
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // geminiStatus is the google.rpc status name Google sends with each HTTP error code.
@@ -235,118 +77,67 @@ func (geminiDialect) writeError(w http.ResponseWriter, status int, retryAfter st
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"error":{"code":%d,"message":%q,"status":%q}}`, status, "llmtest: "+http.StatusText(status), name)
+	fmt.Fprintf(w, `[{"error":{"code":%d,"message":%q,"status":%q}}]`, status, "llmtest: "+http.StatusText(status), name)
 }
 
-// Enum values of Candidate.FinishReason: STOP ends every scripted reply, tool calls
-// included (Gemini has no separate "tool calls" reason).
-const geminiFinishStop = 1
-
-func (geminiDialect) writeReply(w http.ResponseWriter, r *http.Request, req Request, st Step, _ int, hold <-chan struct{}) {
-	numeric := strings.Contains(r.URL.Query().Get("$alt"), "enum-encoding=int")
-	var finish any = "STOP"
-	if numeric {
-		finish = geminiFinishStop
-	}
-	calls := []any{}
-	for _, tc := range st.ToolCalls {
-		// No id: this API version has none; clients correlate results by name.
-		calls = append(calls, map[string]any{"functionCall": map[string]any{
-			"name": tc.Name, "args": json.RawMessage(callArgs(tc)),
-		}})
+func (geminiDialect) writeReply(w http.ResponseWriter, _ *http.Request, req Request, st Step, n int, hold <-chan struct{}) {
+	calls := make([]oaToolCall, len(st.ToolCalls))
+	for i, tc := range st.ToolCalls {
+		// No id, whatever the script says: Gemini sends none.
+		calls[i].Type = "function"
+		calls[i].Function.Name = tc.Name
+		calls[i].Function.Arguments = callArgs(tc)
 	}
 	usage := map[string]int{
-		"promptTokenCount":     st.Usage.InputTokens,
-		"candidatesTokenCount": st.Usage.OutputTokens,
-		"totalTokenCount":      st.Usage.InputTokens + st.Usage.OutputTokens,
+		"prompt_tokens":     st.Usage.InputTokens,
+		"completion_tokens": st.Usage.OutputTokens,
+		"total_tokens":      st.Usage.InputTokens + st.Usage.OutputTokens,
 	}
-	response := func(parts []any, last bool) map[string]any {
-		cand := map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "index": 0}
-		u := usage
-		if last {
-			cand["finishReason"] = finish
-		} else {
-			// Like Gemini: chunks before the last report the prompt only.
-			u = map[string]int{"promptTokenCount": st.Usage.InputTokens, "totalTokenCount": st.Usage.InputTokens}
-		}
-		return map[string]any{"candidates": []any{cand}, "usageMetadata": u, "modelVersion": req.Model}
-	}
-
+	id := "gemini-" + strconv.Itoa(n)
 	if !req.Stream {
-		var parts []any
+		var content any
 		if st.Text != "" {
-			parts = append(parts, map[string]any{"text": st.Text})
+			content = st.Text
 		}
-		writeJSON(w, response(append(parts, calls...), true))
+		msg := map[string]any{"role": "assistant", "content": content}
+		if len(calls) > 0 {
+			msg["tool_calls"] = calls
+		}
+		writeJSON(w, map[string]any{
+			"id": id, "object": "chat.completion", "created": 0, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": "stop"}},
+			"usage":   usage,
+		})
 		return
 	}
 
-	// One chunk per word of text, then the calls, all in the last chunk, as Gemini sends
-	// parallel calls. A reply with no calls ends with its last word.
-	var chunks [][]any
+	// One chunk per word of text, then one chunk with every call; the last chunk carries
+	// the finish reason and the usage.
+	var deltas []map[string]any
 	for _, piece := range textChunks(st.Text) {
-		chunks = append(chunks, []any{map[string]any{"text": piece}})
+		deltas = append(deltas, map[string]any{"role": "assistant", "content": piece})
 	}
-	if len(calls) > 0 || len(chunks) == 0 {
-		chunks = append(chunks, calls)
+	if len(calls) > 0 || len(deltas) == 0 {
+		d := map[string]any{"role": "assistant"}
+		if len(calls) > 0 {
+			d["tool_calls"] = calls
+		}
+		deltas = append(deltas, d)
 	}
-	out := newGeminiStream(w, r.URL.Query().Get("alt") == "sse")
-	for i, parts := range chunks {
-		out.send(mustJSON(response(parts, i == len(chunks)-1)))
+	out := newSSE(w)
+	for i, d := range deltas {
+		choice := map[string]any{"index": 0, "delta": d}
+		chunk := map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": req.Model}
+		if i == len(deltas)-1 {
+			choice["finish_reason"] = "stop"
+			chunk["usage"] = usage
+		}
+		chunk["choices"] = []any{choice}
+		out.send("", mustJSON(chunk))
 		if st.Stall && i == 0 {
 			<-hold
 			return
 		}
 	}
-	out.end()
-}
-
-// geminiStream writes a stream of response objects either as one JSON array (the
-// default, which the Go client reads element by element) or as Server-Sent Events.
-type geminiStream struct {
-	sse   bool
-	w     http.ResponseWriter
-	f     http.Flusher
-	count int
-}
-
-func newGeminiStream(w http.ResponseWriter, sse bool) *geminiStream {
-	ct := "application/json; charset=UTF-8"
-	if sse {
-		ct = "text/event-stream"
-	}
-	w.Header().Set("Content-Type", ct)
-	w.WriteHeader(http.StatusOK)
-	f, _ := w.(http.Flusher)
-	return &geminiStream{sse: sse, w: w, f: f}
-}
-
-func (s *geminiStream) send(obj string) {
-	switch {
-	case s.sse:
-		fmt.Fprintf(s.w, "data: %s\r\n\r\n", obj)
-	case s.count == 0:
-		fmt.Fprintf(s.w, "[%s", obj)
-	default:
-		fmt.Fprintf(s.w, "\n,\r\n%s", obj) // the separator Google's servers use
-	}
-	s.count++
-	s.flush()
-}
-
-func (s *geminiStream) end() {
-	if s.sse {
-		return
-	}
-	if s.count == 0 {
-		fmt.Fprint(s.w, "[")
-	}
-	fmt.Fprint(s.w, "]")
-	s.flush()
-}
-
-func (s *geminiStream) flush() {
-	if s.f != nil {
-		s.f.Flush()
-	}
+	out.send("", "[DONE]")
 }

@@ -5,25 +5,22 @@ import "strings"
 // Request is a chat request as the fake server decoded it, in a provider-neutral shape.
 type Request struct {
 	Path  string // URL path the client posted to
-	Model string // the model the client asked for (for Gemini, from the path, without "models/")
-	// Stream is whether the client asked for a streamed reply. For Gemini it is whether
-	// it posted to :streamGenerateContent, which the Go client does for every call with
-	// more than one message, streaming callback or not.
+	Model string // the model the client asked for
+	// Stream is whether the client asked for a streamed reply.
 	Stream bool
-	// System is Anthropic's top-level system prompt or Gemini's systemInstruction text;
-	// OpenAI system messages stay in Messages.
+	// System is Anthropic's top-level system prompt; OpenAI and Gemini system messages
+	// stay in Messages.
 	System   string
 	Messages []Message // in wire order
 	Tools    []Tool    // tool definitions sent with the request
-	// APIKey is the credential the client presented: bearer token, x-api-key, or for
-	// Gemini x-goog-api-key (or the key query parameter).
+	// APIKey is the credential the client presented: bearer token or x-api-key.
 	APIKey string
 	Body   []byte // the raw request body
 }
 
 // Message is one decoded chat message. Role is the wire role ("system", "user",
-// "assistant", "tool" for OpenAI; "user", "assistant" for Anthropic and "user", "model"
-// for Gemini, where tool results travel in user messages).
+// "assistant", "tool" for OpenAI and Gemini; "user", "assistant" for Anthropic, where
+// tool results travel in user messages).
 type Message struct {
 	Role        string
 	Text        string // text parts joined without separator
@@ -32,8 +29,8 @@ type Message struct {
 }
 
 // ToolCall is a tool invocation, either requested by a [Step] or found in a request's
-// assistant message. Arguments is JSON text. Gemini has no call ids: its replies carry
-// none and its requests' calls are recorded with an empty ID.
+// assistant message. Arguments is JSON text. Gemini's replies carry no call ids, and its
+// requests' calls are recorded with an empty ID (Gemini's model never sees one).
 type ToolCall struct {
 	ID        string
 	Name      string
@@ -41,9 +38,9 @@ type ToolCall struct {
 }
 
 // ToolResult is a tool result sent back by the client. OpenAI and Anthropic identify
-// the call by CallID and send no Name; Gemini identifies it by the function's Name and
-// sends no CallID. For Gemini, Content is the text langchaingo wraps as
-// {"response": text}, or the compact JSON of any other response object.
+// the call by CallID and send no Name. Gemini identifies it by the function's Name: its
+// OpenAI layer looks the name up from the tool_call_id among the request's calls, and the
+// fake records that Name with an empty CallID.
 type ToolResult struct {
 	CallID  string
 	Name    string

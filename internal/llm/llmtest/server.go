@@ -51,11 +51,11 @@ func NewAnthropic(t testing.TB, script ...Step) *Server {
 	return newServer(t, anthropicDialect{}, script)
 }
 
-// NewGemini starts a fake Gemini (Google AI generativelanguage v1beta REST) server
-// answering POST /v1beta/models/{model}:generateContent and :streamGenerateContent with
-// script. Streams are sent as the JSON array the Go client reads, or as Server-Sent
-// Events when the request asks for alt=sse. Gemini has no tool call ids: see
-// [Request] for how calls and results are recorded. It is closed by t.Cleanup.
+// NewGemini starts a fake of Gemini's OpenAI-compatible endpoint, answering POST
+// /v1beta/openai/chat/completions with script the way Gemini does (calls without ids,
+// whole calls in one stream chunk, "stop" as the finish reason, errors as an array).
+// Gemini correlates calls and results by function name: see [Request] for how they are
+// recorded. It is closed by t.Cleanup.
 func NewGemini(t testing.TB, script ...Step) *Server { return newServer(t, geminiDialect{}, script) }
 
 func newServer(t testing.TB, d dialect, script []Step) *Server {
@@ -78,7 +78,7 @@ func newServer(t testing.TB, d dialect, script []Step) *Server {
 
 // URL is the base URL to configure a client with. For OpenAI and Anthropic it ends in
 // "/v1" (their clients append "/chat/completions" and "/messages"); for Gemini it is the
-// server root (the client appends "/v1beta/models/...").
+// server root, as a googleai base_url is configured (llm adds "/v1beta/openai").
 func (s *Server) URL() string { return s.hs.URL + s.dialect.base() }
 
 // Requests returns a copy of every request received so far, in arrival order.
