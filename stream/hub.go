@@ -41,7 +41,8 @@ type HubOption func(*hubOptions)
 func WithGrace(d time.Duration) HubOption { return func(o *hubOptions) { o.grace = d } }
 
 // WithPollInterval sets how often a follower of a turn that runs on another replica re-reads
-// the store for new records (default 500ms).
+// the store for new records (default 500ms). A store that is an [AppendWatcher] wakes it
+// sooner, as records arrive; the interval is then only the fallback for a missed signal.
 func WithPollInterval(d time.Duration) HubOption { return func(o *hubOptions) { o.poll = d } }
 
 // WithStoreTimeout bounds each store write made by a [TurnLog], one batch of records (default 5s).
@@ -161,7 +162,8 @@ func (h *Hub) live(turnID string) *liveTurn {
 // record once more, under its own id, so that it still learns the outcome; one at the end
 // exactly gets nothing. A turn live in this process is read from memory; any other turn
 // from the store, which is polled while the turn runs elsewhere, so a replica that did not run a
-// turn still replays and follows it.
+// turn still replays and follows it; a store that is an [AppendWatcher] wakes it as soon as
+// the turn's records are appended there.
 //
 // If ctx ends first, Follow yields ctx's error once and ends. A store error is yielded and ends
 // the sequence. Follow starts no goroutine.
@@ -186,10 +188,22 @@ func (h *Hub) follow(ctx context.Context, turnID string, after uint64, hooks fol
 		// also checks whether the turn has completed; once it is there, new records show up
 		// in the read itself.
 		recheck := true
+		var appended <-chan struct{} // nil (never ready) until the turn is read from the store
+		var stopWatch func()
+		defer func() {
+			if stopWatch != nil {
+				stopWatch()
+			}
+		}()
 		for {
 			if t := h.live(turnID); t != nil {
 				followLive(ctx, t, after, hooks, yield)
 				return
+			}
+			if w, ok := h.store.(AppendWatcher); ok && stopWatch == nil {
+				// Watch before reading, so an append between the read and the wait still
+				// wakes the wait.
+				appended, stopWatch = w.WatchAppends(turnID)
 			}
 			recs, err := h.store.Events(ctx, turnID, after)
 			if err != nil {
@@ -244,6 +258,9 @@ func (h *Hub) follow(ctx context.Context, turnID string, after uint64, hooks fol
 						timer.Stop()
 						return
 					}
+				case <-appended:
+					timer.Stop()
+					break poll
 				case <-timer.C:
 					break poll
 				}
