@@ -86,7 +86,7 @@ func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.D
 	d := res.Decision
 	outcomes := make([]string, len(d.Agents))
 	for i, a := range d.Agents {
-		outcomes[i] = a.Agent + "=" + string(a.Outcome)
+		outcomes[i] = o.labels.label(a.Agent, a.Outcome)
 	}
 	span.AddEvent("routing.decision", trace.WithAttributes(
 		attribute.StringSlice("routing.invoked", nonNil(d.Invoked)),
@@ -96,7 +96,7 @@ func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.D
 		attribute.StringSlice("routing.dropped", nonNil(d.Dropped)),
 		attribute.StringSlice("routing.outcomes", outcomes),
 	))
-	span.SetAttributes(attribute.String("switchboard.outcome", string(res.Outcome)))
+	span.SetAttributes(outcomeAttr(turnOutcomeAttrs, res.Outcome)...)
 
 	bg := context.Background() // metrics are recorded even when the turn's context is done
 	o.inst.turns.Add(bg, 1, o.inst.outcome(res.Outcome)...)

@@ -67,7 +67,7 @@ type liveTurn struct {
 	mu        sync.Mutex
 	recs      []Record
 	frames    [][]byte      // recs as SSE frames, encoded once for every connection
-	wake      chan struct{} // closed and replaced on every append
+	wake      chan struct{} // closed on the next append; nil until a follower waits for one
 	closing   bool          // TurnCompleted was published: later events are ignored
 	completed bool          // TurnCompleted is stored (or failed to be) and in recs
 
@@ -78,19 +78,41 @@ type liveTurn struct {
 
 // append adds rec and its frame. t.mu must be held.
 func (t *liveTurn) append(rec Record) {
+	t.appendFramed(rec, encodeFrame(rec)) // nil if it cannot be encoded: the writer says so
+}
+
+// liveRecords is the room a turn's log starts with: a typical turn's records fit, so its
+// slices are allocated once rather than regrown on the third, fifth and ninth record.
+const liveRecords = 16
+
+// appendFramed adds rec and its already encoded frame. t.mu must be held.
+func (t *liveTurn) appendFramed(rec Record, frame []byte) {
+	if t.recs == nil {
+		t.recs = make([]Record, 0, liveRecords)
+		t.frames = make([][]byte, 0, liveRecords)
+	}
 	t.recs = append(t.recs, rec)
-	t.frames = append(t.frames, encodeFrame(rec)) // nil if it cannot be encoded: the writer says so
+	t.frames = append(t.frames, frame)
 }
 
-// broadcast wakes every follower waiting for the next record. t.mu must be held.
+// broadcast wakes every follower waiting for the next record. t.mu must be held. The next
+// channel is made only when a follower asks for it: a burst of records published while no
+// follower waits costs no channel each.
 func (t *liveTurn) broadcast() {
-	close(t.wake)
-	t.wake = make(chan struct{})
+	if t.wake != nil {
+		close(t.wake)
+		t.wake = nil
+	}
 }
 
+// snapshot returns the records so far, a channel closed on the next append, and whether the
+// turn has completed.
 func (t *liveTurn) snapshot() ([]Record, <-chan struct{}, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.wake == nil && !t.completed {
+		t.wake = make(chan struct{})
+	}
 	return t.recs, t.wake, t.completed
 }
 
@@ -331,7 +353,7 @@ func (h *Hub) acquire(ctx context.Context, turnID string) (*liveTurn, error) {
 		// id, so this one is served from the store.
 		return nil, nil
 	}
-	loaded := &liveTurn{wake: make(chan struct{}), completed: true, closing: true, done: true}
+	loaded := &liveTurn{completed: true, closing: true, done: true}
 	for _, rec := range recs {
 		loaded.append(rec)
 	}
