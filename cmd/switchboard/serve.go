@@ -91,10 +91,14 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		cfg.Instance.ID = host + "/" + f.addr
 	}
 	otlp := telemetry.ConfigFromEnv(lookup)
+	sampler, err := telemetry.SamplerFromEnv(lookup)
+	if err != nil {
+		return err
+	}
 	secrets := append(secretsOf(cfg), otlp.Secrets()...)
 	tel, err := telemetry.Setup(ctx, telemetry.Config{
 		ServiceName: "switchboard", Version: version, Instance: host,
-		Dev: dev, TraceStdout: f.traceStdout, Stdout: stdout, OTLP: otlp, Secrets: secrets,
+		Dev: dev, Sampler: sampler, TraceStdout: f.traceStdout, Stdout: stdout, OTLP: otlp, Secrets: secrets,
 	})
 	if err != nil {
 		return err
