@@ -83,10 +83,18 @@ func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.D
 	if res == nil {
 		return
 	}
+	if span.IsRecording() { // an unsampled turn skips building what only its span would keep
+		o.recordSpan(span, res)
+	}
+	o.recordMetrics(res, elapsed, busy)
+}
+
+// recordSpan adds the routing.decision event and the outcome to the turn's span.
+func (o *Orchestrator) recordSpan(span trace.Span, res *Result) {
 	d := res.Decision
 	outcomes := make([]string, len(d.Agents))
 	for i, a := range d.Agents {
-		outcomes[i] = a.Agent + "=" + string(a.Outcome)
+		outcomes[i] = o.labels.label(a.Agent, a.Outcome)
 	}
 	span.AddEvent("routing.decision", trace.WithAttributes(
 		attribute.StringSlice("routing.invoked", nonNil(d.Invoked)),
@@ -96,8 +104,12 @@ func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.D
 		attribute.StringSlice("routing.dropped", nonNil(d.Dropped)),
 		attribute.StringSlice("routing.outcomes", outcomes),
 	))
-	span.SetAttributes(attribute.String("switchboard.outcome", string(res.Outcome)))
+	span.SetAttributes(outcomeAttr(turnOutcomeAttrs, res.Outcome)...)
+}
 
+// recordMetrics counts the turn, sampled or not.
+func (o *Orchestrator) recordMetrics(res *Result, elapsed, busy time.Duration) {
+	d := res.Decision
 	bg := context.Background() // metrics are recorded even when the turn's context is done
 	o.inst.turns.Add(bg, 1, o.inst.outcome(res.Outcome)...)
 	o.inst.turnDuration.Record(bg, elapsed.Seconds())

@@ -13,9 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/switchboard-ai/switchboard/ask"
@@ -66,8 +64,7 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()
-	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(parent, k.b.spanName, trace.WithAttributes(k.b.spanAttrs...))
-	span.SetAttributes(attribute.String("switchboard.turn_id", tr.t.ID), attribute.String("switchboard.episode_id", tr.t.EpisodeID))
+	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(parent, k.b.spanName, k.b.spanOpt, tr.ids)
 	timeout := def.Timeout
 	if timeout <= 0 {
 		timeout = defaultTimeout
@@ -102,7 +99,7 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 		if res.outcome != ask.OutcomeOK && res.outcome != ask.OutcomePartial {
 			res.toolResult = unavailableNote(def)
 		}
-		span.SetAttributes(attribute.String("switchboard.outcome", string(res.outcome)))
+		span.SetAttributes(outcomeAttr(agentOutcomeAttrs, res.outcome)...)
 		if res.outcome == ask.OutcomeFailed || res.outcome == ask.OutcomeTimeout {
 			span.SetStatus(codes.Error, string(res.outcome))
 		}

@@ -59,14 +59,11 @@ const fallbackReply = "I'm sorry, I couldn't work on that just now. Please try a
 func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Result, error) {
 	start := o.opts.now()
 	ctx = principal.NewContext(ctx, t.Principal)
-	ctx, span := o.opts.Tracers.Tracer(tracerName).Start(ctx, "switchboard.turn", trace.WithAttributes(
-		attribute.String("switchboard.turn_id", t.ID),
-		attribute.String("switchboard.episode_id", t.EpisodeID),
-		attribute.String("switchboard.agent_id", o.def.ID),
-	))
+	ids := turnIDs(t)
+	ctx, span := o.opts.Tracers.Tracer(tracerName).Start(ctx, "switchboard.turn", ids, o.spans.turn)
 	defer span.End()
 
-	tr := &turnRun{o: o, t: t, out: out}
+	tr := &turnRun{o: o, t: t, out: out, ids: ids}
 	tr.render = stream.NewRenderer(stream.RendererConfig{
 		Vocabulary: o.vocab,
 		Rendering:  o.def.Rendering,
@@ -93,6 +90,7 @@ type turnRun struct {
 	t      Turn
 	out    stream.Sink
 	render *stream.Renderer
+	ids    trace.SpanStartOption // the turn and episode ids every span of the turn carries
 
 	llmBusy      time.Duration // inside the orchestrator's own LLM calls
 	maxAgentBusy time.Duration // the busiest sub-agent's time inside LLM and CCS calls
@@ -105,7 +103,7 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 
 	// Step 2: the orchestrator's LLM decides whom to ask. Its text is held back: it becomes
 	// the reply only when no sub-agent is asked.
-	resp, err := tr.generate(ctx, "route", msgs, llms.WithTools(o.tools))
+	resp, err := tr.generate(ctx, "llm.route", msgs, o.withTools)
 	if err != nil {
 		return tr.fail(ctx, err)
 	}
@@ -185,7 +183,7 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 		tr.out.Publish(stream.ReplyDelta{Text: string(chunk)})
 		return nil
 	}
-	resp, err := tr.generate(ctx, "compose", msgs, llms.WithTools(tr.o.tools), llms.WithStreamingFunc(onChunk))
+	resp, err := tr.generate(ctx, "llm.compose", msgs, tr.o.withTools, llms.WithStreamingFunc(onChunk))
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
@@ -224,13 +222,9 @@ func (tr *turnRun) fail(ctx context.Context, err error) (*Result, error) {
 	return &Result{Reply: fallbackReply, Outcome: stream.OutcomeFailed, Decision: dec}, nil
 }
 
-// generate calls the orchestrator's LLM in a span and accounts its time.
-func (tr *turnRun) generate(ctx context.Context, step string, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(ctx, "llm."+step, trace.WithAttributes(
-		attribute.String("gen_ai.operation.name", "chat"),
-		attribute.String("switchboard.agent_id", tr.o.def.ID),
-		attribute.String("switchboard.turn_id", tr.t.ID),
-	))
+// generate calls the orchestrator's LLM in a span named spanName and accounts its time.
+func (tr *turnRun) generate(ctx context.Context, spanName string, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(ctx, spanName, tr.o.spans.llm, tr.ids)
 	defer span.End()
 	start := time.Now()
 	resp, err := tr.o.model.GenerateContent(ctx, msgs, opts...)
@@ -249,18 +243,27 @@ func (tr *turnRun) generate(ctx context.Context, step string, msgs []llms.Messag
 // messages builds the conversation the orchestrator's LLM sees: system prompt, a bounded
 // window of earlier exchanges, and the user's message.
 func (tr *turnRun) messages() []llms.MessageContent {
-	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, turnPrompt(tr.o.prompt, tr.t.Locale))}
 	hist := tr.t.History
 	if n := tr.o.opts.historyTurns; len(hist) > n {
 		hist = hist[len(hist)-n:]
 	}
+	// Room for the composition's tool calls and results too (two per sub-agent asked), and
+	// one backing array for every message's part rather than one per message.
+	msgs := make([]llms.MessageContent, 0, 2+2*len(hist)+2*max(1, tr.o.def.FanOutCap))
+	parts := make([]llms.ContentPart, 0, 2+2*len(hist))
+	add := func(role llms.ChatMessageType, text string) {
+		parts = append(parts, llms.TextContent{Text: text})
+		msgs = append(msgs, llms.MessageContent{Role: role, Parts: parts[len(parts)-1 : len(parts) : len(parts)]})
+	}
+	add(llms.ChatMessageTypeSystem, turnPrompt(tr.o.prompt, tr.t.Locale))
 	for _, ex := range hist {
-		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, ex.User))
+		add(llms.ChatMessageTypeHuman, ex.User)
 		if ex.Reply != "" {
-			msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeAI, ex.Reply))
+			add(llms.ChatMessageTypeAI, ex.Reply)
 		}
 	}
-	return append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, tr.t.Message))
+	add(llms.ChatMessageTypeHuman, tr.t.Message)
+	return msgs
 }
 
 // priorContext writes the summary a sub-agent inherits when the conversation moves to it from
@@ -285,7 +288,7 @@ func (tr *turnRun) priorContext(ctx context.Context, kept []keptCall) string {
 	for _, ex := range hist[max(0, len(hist)-tr.o.opts.historyTurns):] {
 		fmt.Fprintf(&convo, "User: %s\nAssistant: %s\n", ex.User, ex.Reply)
 	}
-	resp, err := tr.generate(ctx, "summarize", []llms.MessageContent{
+	resp, err := tr.generate(ctx, "llm.summarize", []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeSystem, summaryPrompt),
 		llms.TextParts(llms.ChatMessageTypeHuman, convo.String()),
 	})
@@ -341,8 +344,13 @@ func fallbackComposition(kept []keptCall, results []dispatchResult) string {
 	return strings.Join(parts, "\n\n")
 }
 
+// setUsage records the tokens a call used, when the provider reported any: zero from a
+// provider that reports nothing would read as a free call.
 func setUsage(span trace.Span, resp *llms.ContentResponse) {
 	t := ask.TokensOf(resp)
+	if t.Input == 0 && t.Output == 0 {
+		return
+	}
 	span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", t.Input), attribute.Int("gen_ai.usage.output_tokens", t.Output))
 }
 

@@ -42,7 +42,8 @@ type HubOption func(*hubOptions)
 func WithGrace(d time.Duration) HubOption { return func(o *hubOptions) { o.grace = d } }
 
 // WithPollInterval sets how often a follower of a turn that runs on another replica re-reads
-// the store for new records (default 500ms).
+// the store for new records (default 500ms). A store that is an [AppendWatcher] wakes it
+// sooner, as records arrive; the interval is then only the fallback for a missed signal.
 func WithPollInterval(d time.Duration) HubOption { return func(o *hubOptions) { o.poll = d } }
 
 // WithStoreTimeout bounds each store write made by a [TurnLog], one batch of records (default 5s).
@@ -75,7 +76,7 @@ type liveTurn struct {
 	mu        sync.Mutex
 	recs      []Record
 	frames    [][]byte      // recs as SSE frames, encoded once for every connection
-	wake      chan struct{} // closed and replaced on every append
+	wake      chan struct{} // closed on the next append; nil until a follower waits for one
 	closing   bool          // TurnCompleted was published: later events are ignored
 	completed bool          // TurnCompleted is stored (or failed to be) and in recs
 
@@ -86,19 +87,41 @@ type liveTurn struct {
 
 // append adds rec and its frame. t.mu must be held.
 func (t *liveTurn) append(rec Record) {
+	t.appendFramed(rec, encodeFrame(rec)) // nil if it cannot be encoded: the writer says so
+}
+
+// liveRecords is the room a turn's log starts with: a typical turn's records fit, so its
+// slices are allocated once rather than regrown on the third, fifth and ninth record.
+const liveRecords = 16
+
+// appendFramed adds rec and its already encoded frame. t.mu must be held.
+func (t *liveTurn) appendFramed(rec Record, frame []byte) {
+	if t.recs == nil {
+		t.recs = make([]Record, 0, liveRecords)
+		t.frames = make([][]byte, 0, liveRecords)
+	}
 	t.recs = append(t.recs, rec)
-	t.frames = append(t.frames, encodeFrame(rec)) // nil if it cannot be encoded: the writer says so
+	t.frames = append(t.frames, frame)
 }
 
-// broadcast wakes every follower waiting for the next record. t.mu must be held.
+// broadcast wakes every follower waiting for the next record. t.mu must be held. The next
+// channel is made only when a follower asks for it: a burst of records published while no
+// follower waits costs no channel each.
 func (t *liveTurn) broadcast() {
-	close(t.wake)
-	t.wake = make(chan struct{})
+	if t.wake != nil {
+		close(t.wake)
+		t.wake = nil
+	}
 }
 
+// snapshot returns the records so far, a channel closed on the next append, and whether the
+// turn has completed.
 func (t *liveTurn) snapshot() ([]Record, <-chan struct{}, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.wake == nil && !t.completed {
+		t.wake = make(chan struct{})
+	}
 	return t.recs, t.wake, t.completed
 }
 
@@ -170,8 +193,9 @@ func (h *Hub) live(turnID string) *liveTurn {
 // record once more, under its own id, so that it still learns the outcome; one at the end
 // exactly gets nothing. A turn live in this process is read from memory; any other turn
 // from the store, which is polled while the turn runs elsewhere, so a replica that did not run a
-// turn still replays and follows it; a turn whose end never reaches the store is ended for the
-// follower as [WithLostAfter] says.
+// turn still replays and follows it; a store that is an [AppendWatcher] wakes it as soon as
+// the turn's records are appended there, and a turn whose end never reaches the store is
+// ended for the follower as [WithLostAfter] says.
 //
 // If ctx ends first, Follow yields ctx's error once and ends. A store error is yielded and ends
 // the sequence. Follow starts no goroutine.
@@ -196,11 +220,23 @@ func (h *Hub) follow(ctx context.Context, turnID string, after uint64, hooks fol
 		// also checks whether the turn has completed; once it is there, new records show up
 		// in the read itself.
 		recheck := true
-		heard := time.Now() // when the store last showed a new record
+		heard := time.Now()          // when the store last showed a new record
+		var appended <-chan struct{} // nil (never ready) until the turn is read from the store
+		var stopWatch func()
+		defer func() {
+			if stopWatch != nil {
+				stopWatch()
+			}
+		}()
 		for {
 			if t := h.live(turnID); t != nil {
 				followLive(ctx, t, after, hooks, yield)
 				return
+			}
+			if w, ok := h.store.(AppendWatcher); ok && stopWatch == nil {
+				// Watch before reading, so an append between the read and the wait still
+				// wakes the wait.
+				appended, stopWatch = w.WatchAppends(turnID)
 			}
 			recs, err := h.store.Events(ctx, turnID, after)
 			if err != nil {
@@ -265,6 +301,9 @@ func (h *Hub) follow(ctx context.Context, turnID string, after uint64, hooks fol
 						timer.Stop()
 						return
 					}
+				case <-appended:
+					timer.Stop()
+					break poll
 				case <-timer.C:
 					break poll
 				}
@@ -354,7 +393,7 @@ func (h *Hub) acquire(ctx context.Context, turnID string) (*liveTurn, error) {
 		// id, so this one is served from the store.
 		return nil, nil
 	}
-	loaded := &liveTurn{wake: make(chan struct{}), completed: true, closing: true, done: true}
+	loaded := &liveTurn{completed: true, closing: true, done: true}
 	for _, rec := range recs {
 		loaded.append(rec)
 	}

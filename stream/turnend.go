@@ -27,7 +27,9 @@ func (l *TurnLog) PublishEnd(ev TurnCompleted, commit func(ctx context.Context, 
 
 	l.sem <- struct{}{} // after the batch in flight, if any, so that batches commit in id order
 	t.mu.Lock()
-	rec := Record{ID: uint64(len(t.recs)) + 1, Event: ev}
+	enc := encodeEvent(ev)
+	rec, frame := enc.record(uint64(len(t.recs)) + 1) // the commit and the frame share its JSON
+	enc.release()
 	held := len(l.held)
 	batch := append(append(l.held[:held:held], l.pending...), rec)
 	l.pending, l.held = nil, nil
@@ -40,7 +42,7 @@ func (l *TurnLog) PublishEnd(ev TurnCompleted, commit func(ctx context.Context, 
 		l.pending = batch[held : len(batch)-1 : len(batch)-1]
 		t.closing = false
 	} else {
-		t.append(rec)
+		t.appendFramed(rec, frame)
 		t.completed = true
 		t.broadcast()
 	}

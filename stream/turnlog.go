@@ -1,7 +1,9 @@
 package stream
 
 import (
+	"bytes"
 	"context"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -45,7 +47,7 @@ func (h *Hub) Open(turnID string) *TurnLog {
 	defer h.mu.Unlock()
 	t := h.turns[turnID]
 	if t == nil {
-		t = &liveTurn{wake: make(chan struct{})}
+		t = &liveTurn{}
 		t.log = &TurnLog{hub: h, turnID: turnID, turn: t, kick: make(chan struct{}, 1), sem: make(chan struct{}, 1)}
 		h.turns[turnID] = t
 	}
@@ -62,13 +64,15 @@ func (h *Hub) Open(turnID string) *TurnLog {
 // hub's store timeout. A store failure does not stop live followers.
 func (l *TurnLog) Publish(ev Event) {
 	t := l.turn
-	name, data, _ := Marshal(ev) // an event that cannot be encoded keeps nil data: its frame says so
+	enc := encodeEvent(ev) // outside the lock: encoding is the costly part
 	t.mu.Lock()
 	if t.closing {
 		t.mu.Unlock()
+		enc.release()
 		return
 	}
-	rec := Record{ID: uint64(len(t.recs)) + 1, Event: ev, name: name, data: data}
+	rec, frame := enc.record(uint64(len(t.recs)) + 1)
+	enc.release()
 	l.pending = append(l.pending, rec)
 	if _, ok := ev.(TurnCompleted); ok {
 		// Refuse later events now; show the end only once the store has the whole log.
@@ -77,13 +81,13 @@ func (l *TurnLog) Publish(ev Event) {
 		_ = l.Flush(context.Background()) // a failure is kept for Err
 		l.nudge()                         // the background writer, if any, finds nothing left and ends
 		t.mu.Lock()
-		t.append(rec)
+		t.appendFramed(rec, frame)
 		t.completed = true
 		t.broadcast()
 		t.mu.Unlock()
 		return
 	}
-	t.append(rec)
+	t.appendFramed(rec, frame)
 	t.broadcast()
 	start := !l.writing
 	l.writing = true
@@ -159,5 +163,55 @@ func (l *TurnLog) setErr(err error) {
 	defer l.errMu.Unlock()
 	if l.err == nil {
 		l.err = err
+	}
+}
+
+// encodedEvent is an event encoded into a pooled buffer, waiting for its record id.
+type encodedEvent struct {
+	ev   Event
+	name string
+	e    *encoder // nil when the event could not be encoded
+}
+
+// encodeEvent encodes ev; call release once the record is made.
+func encodeEvent(ev Event) encodedEvent {
+	if ev == nil {
+		return encodedEvent{}
+	}
+	e := encoders.Get().(*encoder)
+	e.buf.Reset()
+	if err := e.enc.Encode(ev); err != nil {
+		encoders.Put(e)
+		return encodedEvent{ev: ev, name: ev.Name()}
+	}
+	return encodedEvent{ev: ev, name: ev.Name(), e: e}
+}
+
+// record makes the record with id and its SSE frame in one allocation: the record's data is a
+// slice of the frame, so the frame and the store share one copy of the JSON rather than each
+// holding its own. An event that could not be encoded gets nil data and a nil frame, which its
+// writer reports.
+func (c encodedEvent) record(id uint64) (Record, []byte) {
+	if c.e == nil {
+		return Record{ID: id, Event: c.ev}, nil
+	}
+	data := bytes.TrimRight(c.e.buf.Bytes(), "\n")
+	b := make([]byte, 0, len(data)+len(c.name)+32)
+	b = append(b, "id: "...)
+	b = strconv.AppendUint(b, id, 10)
+	b = append(b, "\ndata: "...)
+	start := len(b)
+	b = append(b, data...)
+	end := len(b)
+	b = append(b, "\nevent: "...)
+	b = append(b, c.name...)
+	b = append(b, "\n\n"...)
+	return Record{ID: id, Event: c.ev, name: c.name, data: b[start:end:end]}, b
+}
+
+// release returns the encoder to its pool.
+func (c encodedEvent) release() {
+	if c.e != nil && c.e.buf.Cap() <= 64<<10 { // one huge reply must not pin its buffer forever
+		encoders.Put(c.e)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // publishes hundreds of deltas. A batch goes out batchDelay after its first record, or as soon
 // as batchRecords are waiting, or at once on Flush, TurnCompleted or Hub.Close.
 const (
-	batchDelay   = 20 * time.Millisecond
+	batchDelay   = 10 * time.Millisecond
 	batchRecords = 64
 )
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -29,6 +30,7 @@ type serveFlags struct {
 	dev, traceStdout     bool
 	logFormat            string
 	watch                bool
+	pprof                bool
 }
 
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
@@ -42,6 +44,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	fs.BoolVar(&f.dev, "dev", false, "force dev mode: dev auth, text logs (the default when no auth is configured)")
 	fs.BoolVar(&f.traceStdout, "trace-stdout", false, "print spans to stdout (dev)")
 	fs.StringVar(&f.logFormat, "log-format", "", "text or json (default: text in dev mode, json otherwise)")
+	fs.BoolVar(&f.pprof, "pprof", false, "serve net/http/pprof under /debug/pprof/ on --metrics-addr (needs --metrics-addr; off by default)")
 	fs.BoolVar(&f.watch, "watch", true, "reload the agents folder when a file in it changes (SIGHUP reloads too); --watch=false turns watching off")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard serve [flags]\n\nServes the chat API and page. With no config it runs fully embedded: offline model,\ndemo CCS, SQLite store (switchboard.db) and dev auth.")
@@ -52,6 +55,10 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	}
 	if fs.NArg() > 0 {
 		return usageError("serve takes no arguments, got %q", fs.Args())
+	}
+	if f.pprof && f.metricsAddr == "" {
+		// Profiles show request data and cost CPU to take: never on the public listener.
+		return usageError("--pprof needs --metrics-addr: profiles are served only on the private metrics listener")
 	}
 	return serve(ctx, f, stdout, stderr, lookup, nil)
 }
@@ -81,10 +88,14 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		cfg.Instance.ID = host + "/" + f.addr
 	}
 	otlp := telemetry.ConfigFromEnv(lookup)
+	sampler, err := telemetry.SamplerFromEnv(lookup)
+	if err != nil {
+		return err
+	}
 	secrets := append(secretsOf(cfg), otlp.Secrets()...)
 	tel, err := telemetry.Setup(ctx, telemetry.Config{
 		ServiceName: "switchboard", Version: version, Instance: host,
-		Dev: dev, TraceStdout: f.traceStdout, Stdout: stdout, OTLP: otlp, Secrets: secrets,
+		Dev: dev, Sampler: sampler, TraceStdout: f.traceStdout, Stdout: stdout, OTLP: otlp, Secrets: secrets,
 	})
 	if err != nil {
 		return err
@@ -104,7 +115,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	}
 	if f.metricsAddr != "" {
 		opts.Metrics = nil // on its own listener only
-		stop, err := serveMetrics(f.metricsAddr, tel.MetricsHandler(), cfg.HTTP.ReadHeaderTimeout, log)
+		stop, err := serveMetrics(f.metricsAddr, tel.MetricsHandler(), f.pprof, cfg.HTTP.ReadHeaderTimeout, log)
 		if err != nil {
 			return err
 		}
@@ -171,14 +182,25 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	return nil
 }
 
-// serveMetrics serves GET /metrics, and nothing else, on its own listener until stop is called.
-func serveMetrics(addr string, metrics http.Handler, readHeaderTimeout time.Duration, log *slog.Logger) (stop func(), err error) {
+// serveMetrics serves GET /metrics on its own listener until stop is called, and with withPprof
+// the runtime profiles under /debug/pprof/; nothing else.
+func serveMetrics(addr string, metrics http.Handler, withPprof bool, readHeaderTimeout time.Duration, log *slog.Logger) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", metrics)
+	if withPprof {
+		// Routed by hand: the package registers itself only on http.DefaultServeMux, which
+		// nothing here serves, so the profiles exist on this listener alone.
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		log.Info("profiling on", "url", "http://"+displayAddr(ln.Addr())+"/debug/pprof/")
+	}
 	srv := web.NewHTTPServer(mux, web.ServerOptions{ReadHeaderTimeout: readHeaderTimeout})
 	done := make(chan struct{})
 	go func() {

@@ -62,3 +62,78 @@ func TestServeMetricsOnItsOwnListener(t *testing.T) {
 		t.Error("the metrics listener still answers after shutdown")
 	}
 }
+
+// TestServePprofBehindFlag: the runtime profiles are served on the metrics listener only with
+// --pprof, never on the API listener, and --pprof without --metrics-addr is refused.
+func TestServePprofBehindFlag(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		pprof     bool
+		wantIndex int
+	}{
+		{name: "off by default", pprof: false, wantIndex: http.StatusNotFound},
+		{name: "on with --pprof", pprof: true, wantIndex: http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			metricsAddr := freeAddr(t)
+			environ := envMap(map[string]string{devSecretEnv: testSecret, "SWITCHBOARD_STORE_DRIVER": "memory"})
+			ready := make(chan string, 1)
+			served := make(chan error, 1)
+			var serveErr bytes.Buffer
+			go func() {
+				served <- serve(ctx, serveFlags{addr: "127.0.0.1:0", metricsAddr: metricsAddr, agents: "../../demo", pprof: tc.pprof}, &bytes.Buffer{}, &serveErr, environ, ready)
+			}()
+			var addr string
+			select {
+			case addr = <-ready:
+			case err := <-served:
+				t.Fatalf("serve ended: %v\n%s", err, serveErr.String())
+			}
+			get := func(url string) (int, string) {
+				t.Helper()
+				resp, err := http.Get(url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				b, _ := io.ReadAll(resp.Body)
+				return resp.StatusCode, string(b)
+			}
+			status, body := get("http://" + metricsAddr + "/debug/pprof/")
+			if status != tc.wantIndex {
+				t.Errorf("GET /debug/pprof/ on --metrics-addr = %d, want %d", status, tc.wantIndex)
+			}
+			if tc.pprof && !strings.Contains(body, "goroutine") {
+				t.Errorf("GET /debug/pprof/ = %.200q, want the profile index", body)
+			}
+			wantHeap := http.StatusNotFound
+			if tc.pprof {
+				wantHeap = http.StatusOK
+			}
+			if status, _ := get("http://" + metricsAddr + "/debug/pprof/heap?debug=1"); status != wantHeap {
+				t.Errorf("GET /debug/pprof/heap = %d, want %d", status, wantHeap)
+			}
+			if status, _ := get("http://" + addr + "/debug/pprof/"); status == http.StatusOK {
+				t.Errorf("GET /debug/pprof/ on --addr = %d, want no profiles on the API listener", status)
+			}
+			cancel()
+			select {
+			case err := <-served:
+				if err != nil {
+					t.Errorf("serve returned %v", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("serve did not shut down")
+			}
+		})
+	}
+	t.Run("needs --metrics-addr", func(t *testing.T) {
+		var stderr bytes.Buffer
+		err := serveCmd(t.Context(), []string{"--pprof"}, &bytes.Buffer{}, &stderr, envMap(nil))
+		if err == nil || !strings.Contains(err.Error(), "--metrics-addr") {
+			t.Errorf("serve --pprof = %v, want a usage error naming --metrics-addr", err)
+		}
+	})
+}

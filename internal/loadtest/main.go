@@ -6,6 +6,7 @@
 //	go run ./internal/loadtest                               # in-process: memory and SQLite, 1/8/32/128 workers
 //	go run ./internal/loadtest -stores sqlite -concurrency 32 -duration 10s
 //	go run ./internal/loadtest -target http://127.0.0.1:8080 # a running `switchboard serve` (dev mode, shared SWITCHBOARD_DEV_SECRET)
+//	go run ./internal/loadtest -stores sqlite -concurrency 32 -memory-turns 40000 # heap and RSS every 5,000 turns
 //
 // Every turn is signed in as its own principal, so per-principal limits never hold the load
 // back: this measures the service, not the limiter.
@@ -54,6 +55,7 @@ type options struct {
 	duration    time.Duration
 	warmup      time.Duration
 	message     string
+	memory      memoryOptions
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -66,6 +68,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measured time per run")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "unmeasured time before each run")
 	fs.StringVar(&o.message, "message", twoIntents, "the message every turn sends")
+	fs.IntVar(&o.memory.turns, "memory-turns", 0, "instead of timed runs, run this many turns (at the first -concurrency) and report heap and RSS as they go")
+	fs.IntVar(&o.memory.every, "memory-every", 5000, "with -memory-turns: report after each this many turns")
+	fs.StringVar(&o.memory.heapProfile, "heap-profile", "", "with -memory-turns: write a heap profile of this process to FILE.N after N turns, at each report")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -82,8 +87,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		o.concurrency = append(o.concurrency, n)
 	}
 
-	fmt.Fprintln(stdout, "| store | workers | turns | turns/s | p50 | p95 | p99 | first delta p50 | errors |")
-	fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	if o.memory.turns > 0 && o.memory.every < 1 {
+		return fmt.Errorf("-memory-every: %d is not a positive number", o.memory.every)
+	}
+	if o.memory.turns == 0 {
+		fmt.Fprintln(stdout, "| store | workers | turns | turns/s | p50 | p95 | p99 | first delta p50 | errors |")
+		fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	}
 	if o.target != "" {
 		secret, ok := os.LookupEnv("SWITCHBOARD_DEV_SECRET")
 		if !ok {
@@ -125,6 +135,9 @@ func runInProcess(ctx context.Context, o options, driver string, stdout, stderr 
 }
 
 func runAll(ctx context.Context, o options, name, base string, mint func(user string, ttl time.Duration) (string, error), stdout, stderr io.Writer) error {
+	if o.memory.turns > 0 {
+		return runMemory(ctx, o.memory, name, base, mint, o.concurrency[0], o.message, stdout, stderr)
+	}
 	for _, n := range o.concurrency {
 		if ctx.Err() != nil {
 			return ctx.Err()

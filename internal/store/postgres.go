@@ -15,6 +15,7 @@ import (
 // read a turn, or replay its events, whichever replica ran it.
 type Postgres struct {
 	*sqlStore // the shared SQL implementation of every store method
+	notify    *notifier
 }
 
 var (
@@ -51,7 +52,13 @@ func OpenPostgres(ctx context.Context, dsn string, opts ...Option) (*Postgres, e
 		db.Close()
 		return nil, err
 	}
-	return &Postgres{sqlStore: s}, nil
+	return &Postgres{sqlStore: s, notify: newNotifier(dsn)}, nil
+}
+
+// Close ends the store's listening connection, if it has one, and closes the database.
+func (p *Postgres) Close() error {
+	p.notify.close()
+	return p.sqlStore.Close()
 }
 
 // migratePostgres brings the schema up to date in one transaction under an advisory lock.

@@ -101,4 +101,4 @@ var postgresMigrations = [][]string{{
 	)`,
 }, {
 	runningIndex,
-}, leaseMigration("TIMESTAMPTZ")}
+}, leaseMigration("TIMESTAMPTZ"), notifyMigration}

@@ -29,6 +29,9 @@ type Config struct {
 	Instance    string
 	// Dev samples every span, ignoring an upstream "not sampled" traceparent flag.
 	Dev bool
+	// Sampler, when set, decides which traces are recorded (see [SamplerFromEnv]), in dev
+	// too; nil samples every trace whose upstream caller did not decide otherwise.
+	Sampler sdktrace.Sampler
 	// TraceStdout prints each span, pretty JSON, to Stdout (os.Stdout when nil) as it ends.
 	TraceStdout bool
 	Stdout      io.Writer

@@ -22,6 +22,9 @@ func newTracerProvider(ctx context.Context, c Config, res *resource.Resource, r 
 	if c.Dev {
 		sampler = sdktrace.AlwaysSample()
 	}
+	if c.Sampler != nil {
+		sampler = c.Sampler
+	}
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithSampler(sampler)}
 
 	if c.OTLP.Endpoint != "" {
