@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -60,6 +61,8 @@ type notifier struct {
 	closed  bool
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the goroutine has ended
+
+	pid atomic.Uint32 // the listening connection's server process, once it listens (tests)
 }
 
 func newNotifier(dsn string) *notifier {
@@ -154,6 +157,7 @@ func (n *notifier) listen(ctx context.Context) (listened bool, err error) {
 	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
 		return false, err
 	}
+	n.pid.Store(conn.PgConn().PID())
 	// Appends since the last connection went down, or before this one listened, sent
 	// notifications nobody received: every watcher re-reads once.
 	n.wakeAll()
