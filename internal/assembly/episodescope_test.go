@@ -15,15 +15,16 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// episodeSurface starts a turn in a client-chosen episode over one of the HTTP surfaces and
-// follows it to its end. It returns the episode id the surface answered with, or fails t when
-// the surface refused the turn.
+// episodeSurface starts a turn in a client-chosen episode over one of the HTTP surfaces, with
+// key as its idempotency key (Idempotency-Key, runId, messageId), and follows it to its end.
+// It returns the episode id the surface answered with, or fails t when the surface refused the
+// turn.
 type episodeSurface struct {
 	name string
-	send func(t *testing.T, ta *testApp, token, episodeID, message string) string
+	send func(t *testing.T, ta *testApp, token, episodeID, message, key string) string
 }
 
-// episodeKeySeq makes the idempotency keys (runId, messageId) of the requests unique.
+// episodeKeySeq makes idempotency keys unique.
 var episodeKeySeq atomic.Int64
 
 func nextKey(prefix string) string {
@@ -31,9 +32,10 @@ func nextKey(prefix string) string {
 }
 
 var episodeSurfaces = []episodeSurface{
-	{"rest", func(t *testing.T, ta *testApp, token, episodeID, message string) string {
+	{"rest", func(t *testing.T, ta *testApp, token, episodeID, message, key string) string {
 		t.Helper()
-		resp := ta.do(t, http.MethodPost, "/v1/turns", token, map[string]string{"episode_id": episodeID, "message": message}, nil)
+		resp := ta.do(t, http.MethodPost, "/v1/turns", token, map[string]string{"episode_id": episodeID, "message": message},
+			map[string]string{"Idempotency-Key": key})
 		b, _ := io.ReadAll(resp.Body)
 		var created struct {
 			EpisodeID string `json:"episode_id"`
@@ -50,12 +52,12 @@ var episodeSurfaces = []episodeSurface{
 		}
 		return created.EpisodeID
 	}},
-	{"agui", func(t *testing.T, ta *testApp, token, episodeID, message string) string {
+	{"agui", func(t *testing.T, ta *testApp, token, episodeID, message, key string) string {
 		t.Helper()
 		resp := ta.do(t, http.MethodPost, "/agui", token, map[string]any{
-			"threadId": episodeID, "runId": nextKey("run"), "state": map[string]any{}, "tools": []any{},
+			"threadId": episodeID, "runId": key, "state": map[string]any{}, "tools": []any{},
 			"context": []any{}, "forwardedProps": map[string]any{},
-			"messages": []any{map[string]any{"id": nextKey("msg"), "role": "user", "content": message}},
+			"messages": []any{map[string]any{"id": key, "role": "user", "content": message}},
 		}, map[string]string{"Accept": "text/event-stream"})
 		if resp.StatusCode != http.StatusOK {
 			b, _ := io.ReadAll(resp.Body)
@@ -80,9 +82,9 @@ var episodeSurfaces = []episodeSurface{
 		}
 		return thread
 	}},
-	{"a2a", func(t *testing.T, ta *testApp, token, episodeID, message string) string {
+	{"a2a", func(t *testing.T, ta *testApp, token, episodeID, message, key string) string {
 		t.Helper()
-		params := userMessage(nextKey("m"), message)
+		params := userMessage(key, message)
 		params["message"].(map[string]any)["contextId"] = episodeID
 		task := ta.a2aTask(t, token, "message/send", params)
 		if task.Status.State != "completed" {
@@ -149,18 +151,26 @@ func testEpisodeIDsPerUser(t *testing.T, ta *testApp, s episodeSurface, alice, b
 	}
 
 	// bob takes the id first; alice is not locked out of it, and their conversations stay apart.
-	if got := s.send(t, ta, bob, shared, "how many points do I have?"); got != shared {
+	if got := s.send(t, ta, bob, shared, "how many points do I have?", nextKey("k")); got != shared {
 		t.Errorf("bob's turn went to episode %q, want %q", got, shared)
 	}
-	if got := s.send(t, ta, alice, shared, "any deals on running shoes?"); got != shared {
+	if got := s.send(t, ta, alice, shared, "any deals on running shoes?", nextKey("k")); got != shared {
 		t.Errorf("alice's turn went to episode %q, want %q", got, shared)
 	}
-	s.send(t, ta, alice, shared, "what tier am i in?")
+	s.send(t, ta, alice, shared, "what tier am i in?", nextKey("k"))
 	want(alice, "alice", shared, "any deals on running shoes?", "what tier am i in?")
 	want(bob, "bob", shared, "how many points do I have?")
 
+	// The same request from both, idempotency key and all, is two turns: keys are each
+	// principal's own too.
+	same, key := s.name+"-same", nextKey("same")
+	s.send(t, ta, alice, same, "how many points do I have?", key)
+	s.send(t, ta, bob, same, "how many points do I have?", key)
+	want(alice, "alice", same, "how many points do I have?")
+	want(bob, "bob", same, "how many points do I have?")
+
 	// An id only alice uses reads to bob exactly as one nobody uses.
-	s.send(t, ta, alice, alices, "what tier am i in?")
+	s.send(t, ta, alice, alices, "what tier am i in?", nextKey("k"))
 	rAlices := ta.do(t, http.MethodGet, "/v1/episodes/"+alices, bob, nil, nil)
 	rFresh := ta.do(t, http.MethodGet, "/v1/episodes/"+fresh, bob, nil, nil)
 	bAlices, _ := io.ReadAll(rAlices.Body)
@@ -171,10 +181,10 @@ func testEpisodeIDsPerUser(t *testing.T, ta *testApp, s episodeSurface, alice, b
 	}
 	// Sending into it is answered as into a new id (send fails the test on a refusal), and
 	// starts a conversation of bob's own that leaves alice's as it was.
-	if got := s.send(t, ta, bob, alices, "how many points do I have?"); got != alices {
+	if got := s.send(t, ta, bob, alices, "how many points do I have?", nextKey("k")); got != alices {
 		t.Errorf("bob's turn went to episode %q, want %q", got, alices)
 	}
-	if got := s.send(t, ta, bob, fresh, "how many points do I have?"); got != fresh {
+	if got := s.send(t, ta, bob, fresh, "how many points do I have?", nextKey("k")); got != fresh {
 		t.Errorf("bob's turn went to episode %q, want %q", got, fresh)
 	}
 	want(bob, "bob", alices, "how many points do I have?")
