@@ -359,8 +359,16 @@ func TestA2ASendRoundTrip(t *testing.T) {
 			t.Errorf("%s of alice's task as bob = %+v, want %d", method, r.Error, codeTaskNotFound)
 		}
 	}
-	if r := h.rpc(t, "tok-bob", "message/send", sendParamsOf("m-b", "hi", map[string]any{"contextId": task.ContextID})); r.Error == nil || r.Error.Code != codeInvalidParams {
-		t.Errorf("bob writing into alice's context = %+v, want invalid params", r.Error)
+	// A contextId is each principal's own: bob's message under alice's contextId starts a
+	// conversation of his, answered as under any new id, and alice's is left as it was.
+	if bobs := h.task(t, "tok-bob", "message/send", sendParamsOf("m-b", "hi", map[string]any{"contextId": task.ContextID})); bobs.ContextID != task.ContextID {
+		t.Errorf("bob's task under alice's contextId is in context %q, want %q", bobs.ContextID, task.ContextID)
+	}
+	if ep, err := h.svc.Service.Episode(t.Context(), "bob", task.ContextID); err != nil || len(ep.Turns) != 1 || ep.Turns[0].Message != "hi" {
+		t.Errorf("bob's episode %s = %+v, %v; want his one turn", task.ContextID, ep.Turns, err)
+	}
+	if ep, err := h.svc.Service.Episode(t.Context(), "alice", task.ContextID); err != nil || len(ep.Turns) != 3 {
+		t.Errorf("alice's episode %s after bob's message = %d turns, %v; want her 3", task.ContextID, len(ep.Turns), err)
 	}
 	// A finished task cannot be canceled.
 	if r := h.rpc(t, "tok-alice", "tasks/cancel", map[string]string{"id": task.ID}); r.Error == nil || r.Error.Code != codeTaskNotCancelable {

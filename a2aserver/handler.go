@@ -28,9 +28,9 @@ var _ TurnService = (*orchestrator.Service)(nil)
 // Config holds what [New] needs. Service, Hub, Auth and Orchestrator are required.
 //
 // Over A2A the service is one agent, the orchestrator: a task is a turn (task id = turn id), a
-// context is an episode (contextId = episode id), and a message's messageId is the turn's
-// idempotency key. The bound sub-agents are listed as the card's skills; callers never reach
-// them directly.
+// context is an episode (contextId = episode id, each principal's own), and a message's
+// messageId is the turn's idempotency key. The bound sub-agents are listed as the card's
+// skills; callers never reach them directly.
 type Config struct {
 	Service TurnService
 	// Hub carries each turn's events to the streaming methods.

@@ -66,8 +66,6 @@ func (s *Handler) a2aStart(ctx context.Context, p principal.Principal, sp sendPa
 		return rec, nil
 	case errors.Is(err, orchestrator.ErrConflict):
 		return rec, rpcErr(codeInvalidParams, "This messageId was already used with a different message.")
-	case errors.Is(err, orchestrator.ErrNotFound):
-		return rec, rpcErr(codeInvalidParams, "Unknown contextId: leave it out to start a new conversation.")
 	case errors.Is(err, orchestrator.ErrRateLimited):
 		return rec, rpcLimited(err)
 	case errors.Is(err, orchestrator.ErrInvalidText):

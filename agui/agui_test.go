@@ -298,11 +298,17 @@ func TestAGUIRunStreamsTwoIntents(t *testing.T) {
 	if err != nil || len(ep.Turns) != 2 || ep.Turns[1].Message != "what tier am i in?" {
 		t.Errorf("episode thread-1 = %+v, %v; want the two runs' turns", ep.Turns, err)
 	}
-	// Another user's thread is not found, whatever they send.
-	resp = h.postAGUI(t.Context(), t, "tok-bob", runInput("thread-1", "run-b", userMsg("b1", "how many points do I have?")))
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"not_found"`) {
-		t.Errorf("bob's run in alice's thread = %d %s, want 404 not_found", resp.StatusCode, body)
+	// A threadId is each principal's own: bob's run under alice's threadId is a thread of his,
+	// run as under any new id, and alice's is left as it was.
+	bobs := h.runEvents(t, "tok-bob", runInput("thread-1", "run-b", userMsg("b1", "how many points do I have?")))
+	if end := bobs[len(bobs)-1]; end.typ() != aguiRunFinished || end.str("threadId") != "thread-1" {
+		t.Errorf("bob's run under alice's threadId ended with %v, want RUN_FINISHED in thread-1", end)
+	}
+	if ep, err := h.svc.Service.Episode(t.Context(), "bob", "thread-1"); err != nil || len(ep.Turns) != 1 || ep.Turns[0].Message != "how many points do I have?" {
+		t.Errorf("bob's thread-1 = %+v, %v; want his one run", ep.Turns, err)
+	}
+	if ep, err := h.svc.Service.Episode(t.Context(), "alice", "thread-1"); err != nil || len(ep.Turns) != 2 {
+		t.Errorf("alice's thread-1 after bob's run = %d turns, %v; want her 2", len(ep.Turns), err)
 	}
 }
 

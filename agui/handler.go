@@ -24,11 +24,12 @@ const aguiKeyPrefix = "agui:"
 const Route = "/agui"
 
 // postAGUI serves POST /agui (AG-UI 1.0): the body is a RunAgentInput, the answer an SSE stream
-// of AG-UI events. The thread is an episode (threadId = episode id; another principal's thread
-// is not found), the run is a turn (runId is its idempotency key: the same runId again streams
-// the same turn from its start, never a second dispatch). The user's message is the last
-// message of the input, which must be a user message; earlier messages are the thread's history,
-// which the server already keeps, and are not read again.
+// of AG-UI events. The thread is an episode (threadId = episode id, scoped per principal: the
+// same threadId of another principal is another thread), the run is a turn (runId is its
+// idempotency key: the same runId again streams the same turn from its start, never a second
+// dispatch). The user's message is the last message of the input, which must be a user
+// message; earlier messages are the thread's history, which the server already keeps, and are
+// not read again.
 //
 // Problems found before the run starts are answered as JSON errors with their HTTP status, as
 // on /v1/turns (HttpAgent reports them as "HTTP <status>: <body>"); once the stream has begun, a
@@ -54,9 +55,6 @@ func (s *Handler) postAGUI(w http.ResponseWriter, r *http.Request) {
 		Locale: in.locale, Location: in.location, IdempotencyKey: aguiKeyPrefix + in.runID,
 	})
 	switch {
-	case errors.Is(err, orchestrator.ErrNotFound):
-		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such thread.")
-		return
 	case errors.Is(err, orchestrator.ErrConflict):
 		httpkit.WriteError(w, http.StatusConflict, "idempotency_conflict", "This runId was already used with a different message.")
 		return

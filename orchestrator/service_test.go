@@ -124,14 +124,17 @@ func TestStartReadsOnlyTheHistoryWindow(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
+		principal principal.Principal
 		episodeID string
 		opts      []Option
 		wantN     int
 		wantSaid  []string
 	}{
-		{"default window", "ep_long", nil, 6, append(slices.Clone(questions[4:]), "new question")},
-		{"narrow window", "ep_long", []Option{WithHistory(2)}, 2, append(slices.Clone(questions[8:]), "new question")},
-		{"new client-chosen episode", "ep_new", nil, 6, []string{"new question"}},
+		{"default window", "alice", "ep_long", nil, 6, append(slices.Clone(questions[4:]), "new question")},
+		{"narrow window", "alice", "ep_long", []Option{WithHistory(2)}, 2, append(slices.Clone(questions[8:]), "new question")},
+		{"new client-chosen episode", "alice", "ep_new", nil, 6, []string{"new question"}},
+		// Episode ids are each principal's own: bob's ep_long is not alice's.
+		{"another principal's episode id", "bob", "ep_long", nil, 6, []string{"new question"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,7 +153,7 @@ func TestStartReadsOnlyTheHistoryWindow(t *testing.T) {
 			if err != nil {
 				t.Fatalf("NewService() = %v", err)
 			}
-			if _, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", EpisodeID: tt.episodeID, Message: "new question"}); err != nil {
+			if _, _, err := svc.Start(t.Context(), StartRequest{Principal: tt.principal, EpisodeID: tt.episodeID, Message: "new question"}); err != nil {
 				t.Fatalf("Start() = %v", err)
 			}
 			if err := svc.Wait(t.Context()); err != nil {

@@ -92,7 +92,9 @@ type EndStore interface {
 // Store keeps episodes and turns. Implementations must be safe for concurrent use; lookups
 // are always scoped to a principal.
 type Store interface {
-	// CreateTurn stores a new running turn, creating its episode when needed. When the
+	// CreateTurn stores a new running turn, creating its episode when needed. Episode ids are
+	// scoped per principal: the turn goes to t.Principal's episode of that id, whether or not
+	// another principal has one of the same id, and is never refused for it. When the
 	// principal already has a turn with the same idempotency key it stores nothing and
 	// returns that turn with existing=true.
 	CreateTurn(ctx context.Context, t TurnRecord) (stored TurnRecord, existing bool, err error)

@@ -6,9 +6,10 @@
 //
 //   - Every lookup is scoped to a principal: another principal's turn or episode is
 //     orchestrator.ErrNotFound, exactly like one that does not exist.
-//   - An episode belongs to the principal whose turn created it; a turn naming someone else's
-//     episode is refused with ErrNotFound. An episode's turns come back in creation order;
-//     RecentTurns gives only the last n of them, in the same order.
+//   - Episodes are keyed by (principal, episode id): a principal's turn goes to its own
+//     episode of that id, which two principals may each have, and no call tells one of them
+//     whether the other has. An episode's turns come back in creation order; RecentTurns gives
+//     only the last n of them, in the same order.
 //   - CreateTurn is idempotent per (principal, idempotency key): a repeat stores nothing and
 //     returns the first turn with existing=true, also when the two calls race.
 //   - FinishTurn writes only what a turn's end sets: state, outcome, reply, decision, completed,

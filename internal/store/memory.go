@@ -27,17 +27,24 @@ type Memory struct {
 
 	mu       sync.Mutex
 	turns    map[string]orchestrator.TurnRecord
-	owners   map[string]string    // turn id -> the instance that created it
-	leases   map[string]time.Time // instance -> end of its lease
-	episodes map[string][]string  // episode id -> turn ids, oldest first
-	order    []string             // episode ids, oldest first
-	keys     map[string]string    // principal + idempotency key -> turn id
+	owners   map[string]string       // turn id -> the instance that created it
+	leases   map[string]time.Time    // instance -> end of its lease
+	episodes map[episodeKey][]string // episode -> turn ids, oldest first
+	order    []episodeKey            // episodes, oldest first
+	keys     map[string]string       // principal + idempotency key -> turn id
 	events   map[string][]memEvent
 }
 
 // DefaultMaxEpisodes is how many episodes a [Memory] keeps unless told otherwise: about 30 MB
 // of one-turn episodes of the demo agents.
 const DefaultMaxEpisodes = 1000
+
+// episodeKey names an episode: its id is the client's choice, so two principals may each
+// have one under the same id.
+type episodeKey struct {
+	principal principal.Principal
+	id        string
+}
 
 type memEvent struct {
 	id   uint64
@@ -60,7 +67,7 @@ func NewMemory(opts ...Option) *Memory {
 		turns:       map[string]orchestrator.TurnRecord{},
 		owners:      map[string]string{},
 		leases:      map[string]time.Time{},
-		episodes:    map[string][]string{},
+		episodes:    map[episodeKey][]string{},
 		keys:        map[string]string{},
 		events:      map[string][]memEvent{},
 	}
@@ -70,12 +77,12 @@ func NewMemory(opts ...Option) *Memory {
 // running turn (its end must still find it). m.mu must be held.
 func (m *Memory) evict() {
 	for i := 0; len(m.order) > m.maxEpisodes && i < len(m.order); {
-		id := m.order[i]
-		if m.running(id) {
+		ep := m.order[i]
+		if m.running(ep) {
 			i++
 			continue
 		}
-		for _, tid := range m.episodes[id] {
+		for _, tid := range m.episodes[ep] {
 			t := m.turns[tid]
 			if t.IdempotencyKey != "" {
 				delete(m.keys, idemKey(t.Principal, t.IdempotencyKey))
@@ -84,14 +91,14 @@ func (m *Memory) evict() {
 			delete(m.owners, tid)
 			delete(m.events, tid)
 		}
-		delete(m.episodes, id)
+		delete(m.episodes, ep)
 		m.order = slices.Delete(m.order, i, i+1)
 	}
 }
 
 // running reports whether one of the episode's turns is still running. m.mu must be held.
-func (m *Memory) running(episodeID string) bool {
-	for _, tid := range m.episodes[episodeID] {
+func (m *Memory) running(ep episodeKey) bool {
+	for _, tid := range m.episodes[ep] {
 		if m.turns[tid].State == orchestrator.TurnRunning {
 			return true
 		}
@@ -101,9 +108,10 @@ func (m *Memory) running(episodeID string) bool {
 
 func idemKey(p principal.Principal, key string) string { return string(p) + "\x00" + key }
 
-// CreateTurn implements orchestrator.Store. A turn naming another principal's episode fails
-// with orchestrator.ErrNotFound; an idempotency key already used by t.Principal returns that
-// turn with existing=true, even when the rest of t differs (the caller compares RequestHash).
+// CreateTurn implements orchestrator.Store. The turn goes to t.Principal's episode of that id,
+// whether or not another principal has one of the same id; an idempotency key already used by
+// t.Principal returns that turn with existing=true, even when the rest of t differs (the caller
+// compares RequestHash).
 func (m *Memory) CreateTurn(_ context.Context, t orchestrator.TurnRecord) (orchestrator.TurnRecord, bool, error) {
 	t = normalizeTurn(t)
 	d, err := cloneDecision(t.Decision)
@@ -121,18 +129,16 @@ func (m *Memory) CreateTurn(_ context.Context, t orchestrator.TurnRecord) (orche
 	if _, ok := m.turns[t.ID]; ok {
 		return orchestrator.TurnRecord{}, false, fmt.Errorf("store: turn %s already exists", t.ID)
 	}
-	if ids := m.episodes[t.EpisodeID]; len(ids) > 0 && m.turns[ids[0]].Principal != t.Principal {
-		return orchestrator.TurnRecord{}, false, orchestrator.ErrNotFound
-	}
 	if t.IdempotencyKey != "" {
 		m.keys[idemKey(t.Principal, t.IdempotencyKey)] = t.ID
 	}
 	m.turns[t.ID] = t
 	m.owners[t.ID] = m.instance
-	if len(m.episodes[t.EpisodeID]) == 0 {
-		m.order = append(m.order, t.EpisodeID)
+	ep := episodeKey{t.Principal, t.EpisodeID}
+	if len(m.episodes[ep]) == 0 {
+		m.order = append(m.order, ep)
 	}
-	m.episodes[t.EpisodeID] = append(m.episodes[t.EpisodeID], t.ID)
+	m.episodes[ep] = append(m.episodes[ep], t.ID)
 	m.evict()
 	stored, _, err := m.get(t.ID)
 	return stored, false, err
@@ -268,8 +274,8 @@ func (m *Memory) Turn(_ context.Context, p principal.Principal, id string) (orch
 func (m *Memory) Episode(_ context.Context, p principal.Principal, id string) (orchestrator.Episode, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ids := m.episodes[id]
-	if len(ids) == 0 || m.turns[ids[0]].Principal != p {
+	ids := m.episodes[episodeKey{p, id}]
+	if len(ids) == 0 {
 		return orchestrator.Episode{}, orchestrator.ErrNotFound
 	}
 	ep := orchestrator.Episode{ID: id, Principal: p}
@@ -287,8 +293,8 @@ func (m *Memory) Episode(_ context.Context, p principal.Principal, id string) (o
 func (m *Memory) RecentTurns(_ context.Context, p principal.Principal, episodeID string, n int) ([]orchestrator.TurnRecord, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ids := m.episodes[episodeID]
-	if len(ids) == 0 || m.turns[ids[0]].Principal != p {
+	ids := m.episodes[episodeKey{p, episodeID}]
+	if len(ids) == 0 {
 		return nil, orchestrator.ErrNotFound
 	}
 	out := []orchestrator.TurnRecord{}

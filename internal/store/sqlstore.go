@@ -40,8 +40,7 @@ const (
 	qTurn          = `SELECT ` + turnColumns + ` FROM turns WHERE id = ? AND principal = ?`
 	qEpisode       = `SELECT ` + turnColumns + ` FROM turns WHERE episode_id = ? AND principal = ? ORDER BY seq`
 	qRecentTurns   = `SELECT ` + turnColumns + ` FROM turns WHERE episode_id = ? AND principal = ? ORDER BY seq DESC LIMIT ?`
-	qEpisodeOwner  = `SELECT principal FROM episodes WHERE id = ?`
-	qInsertEpisode = `INSERT INTO episodes (id, principal, created) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`
+	qInsertEpisode = `INSERT INTO episodes (id, principal, created) VALUES (?, ?, ?) ON CONFLICT (principal, id) DO NOTHING`
 	// The conflict target names the partial unique index, so a reused idempotency key is
 	// skipped while any other constraint (a duplicate turn id) still fails loudly.
 	qInsertTurn = `INSERT INTO turns (` + turnColumns + `, owner)
@@ -100,14 +99,13 @@ func postgresDialect(q string) string {
 
 // statements are the rewritten queries; built once per store.
 type statements struct {
-	turnByKey, turn, episode, recentTurns, episodeOwner, insertEpisode, insertTurn, finishTurn string
-	abandonOwned, abandonOrphans, appendPastEnd, renewLease, forgetInstances                   string
+	turnByKey, turn, episode, recentTurns, insertEpisode, insertTurn, finishTurn string
+	abandonOwned, abandonOrphans, appendPastEnd, renewLease, forgetInstances     string
 }
 
 func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect, instance string) (*sqlStore, error) {
 	s := &sqlStore{write: write, read: read, dialect: d, instance: instance, q: statements{
 		turnByKey: d(qTurnByKey), turn: d(qTurn), episode: d(qEpisode), recentTurns: d(qRecentTurns),
-		episodeOwner:  d(qEpisodeOwner),
 		insertEpisode: d(qInsertEpisode), insertTurn: d(qInsertTurn), finishTurn: d(qFinishTurn),
 		abandonOwned: d(qAbandonOwned), abandonOrphans: d(qAbandonOrphans), appendPastEnd: d(qAppendPastEnd),
 		renewLease: d(qRenewLease), forgetInstances: d(qForgetInstances),
@@ -198,8 +196,10 @@ func (s *sqlStore) CreateTurn(ctx context.Context, t orchestrator.TurnRecord) (_
 	return t, false, nil
 }
 
-// insertTurn creates the episode when needed and the turn, in one transaction. It reports
-// false, and leaves nothing behind, when the unique index says the key is already taken.
+// insertTurn creates the principal's episode when needed and the turn, in one transaction. It
+// reports false, and leaves nothing behind, when the unique index says the key is already taken.
+// Episodes are keyed by (principal, id), so another principal's episode of the same id is
+// neither joined nor refused: the turn starts or continues t.Principal's own.
 func (s *sqlStore) insertTurn(ctx context.Context, t orchestrator.TurnRecord) (bool, error) {
 	decision, err := encodeDecision(t.Decision)
 	if err != nil {
@@ -209,13 +209,6 @@ func (s *sqlStore) insertTurn(ctx context.Context, t orchestrator.TurnRecord) (b
 	err = s.writeTx(ctx, true, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q.insertEpisode, t.EpisodeID, string(t.Principal), t.Created); err != nil {
 			return fmt.Errorf("store: create episode: %w", err)
-		}
-		var owner string
-		if err := tx.QueryRowContext(ctx, s.q.episodeOwner, t.EpisodeID).Scan(&owner); err != nil {
-			return fmt.Errorf("store: episode owner: %w", err)
-		}
-		if owner != string(t.Principal) {
-			return orchestrator.ErrNotFound
 		}
 		res, err := tx.ExecContext(ctx, s.q.insertTurn,
 			t.ID, t.EpisodeID, string(t.Principal), t.Message, t.Locale, t.Location, t.IdempotencyKey,

@@ -83,6 +83,10 @@ func mustCreate(t *testing.T, s testStore, rec orchestrator.TurnRecord) orchestr
 func runStoreSuite(t *testing.T, open func(t *testing.T) testStore) {
 	t.Run("CreateFinishGet", func(t *testing.T) { testCreateFinishGet(t, open(t)) })
 	t.Run("PrincipalScoping", func(t *testing.T) { testPrincipalScoping(t, open(t)) })
+	t.Run("EpisodeIDsPerPrincipal", func(t *testing.T) {
+		s := open(t)
+		testEpisodeIDsPerPrincipal(t, s, s)
+	})
 	t.Run("Idempotency", func(t *testing.T) { testIdempotency(t, open(t)) })
 	t.Run("ConcurrentDuplicates", func(t *testing.T) {
 		s := open(t)
@@ -116,6 +120,10 @@ func runSharedSuite(t *testing.T, openPair func(t *testing.T) (testStore, testSt
 		a, b := openPair(t)
 		testLeases(t, a, b)
 	})
+	t.Run("EpisodeIDsPerPrincipal", func(t *testing.T) {
+		a, b := openPair(t)
+		testEpisodeIDsPerPrincipal(t, a, b)
+	})
 	t.Run("ReplayOnOtherReplica", func(t *testing.T) {
 		a, b := openPair(t)
 		ctx := t.Context()
@@ -143,9 +151,6 @@ func runSharedSuite(t *testing.T, openPair func(t *testing.T) (testStore, testSt
 		}
 		if diff := cmp.Diff(want, gotTurn); diff != "" {
 			t.Errorf("Turn() on the other replica mismatch (-want +got):\n%s", diff)
-		}
-		if _, _, err := b.CreateTurn(ctx, turnRec(bob, "t2", "e1", "")); !errors.Is(err, orchestrator.ErrNotFound) {
-			t.Errorf("CreateTurn(bob into alice's episode) on the other replica = %v, want ErrNotFound", err)
 		}
 	})
 }
@@ -210,10 +215,6 @@ func testPrincipalScoping(t *testing.T, s testStore) {
 		{"RecentTurns unknown", func() error { _, err := s.RecentTurns(ctx, alice, "nope", 6); return err }},
 		{"FinishTurn of another principal", func() error { return s.FinishTurn(ctx, finished(turnRec(bob, "t1", "e1", ""))) }},
 		{"FinishTurn unknown", func() error { return s.FinishTurn(ctx, finished(turnRec(alice, "nope", "e1", ""))) }},
-		{"CreateTurn into another principal's episode", func() error {
-			_, _, err := s.CreateTurn(ctx, turnRec(bob, "t2", "e1", ""))
-			return err
-		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,11 +231,57 @@ func testPrincipalScoping(t *testing.T, s testStore) {
 	if diff := cmp.Diff(stored(turnRec(alice, "t1", "e1", "k1")), got); diff != "" {
 		t.Errorf("Turn() after refused calls mismatch (-want +got):\n%s", diff)
 	}
-	if _, err := s.Turn(ctx, bob, "t2"); !errors.Is(err, orchestrator.ErrNotFound) {
-		t.Errorf("Turn(bob, t2) = %v, want ErrNotFound: the refused turn must not be stored", err)
-	}
 	if ep, err := s.Episode(ctx, alice, "e1"); err != nil || len(ep.Turns) != 1 {
 		t.Errorf("Episode(alice, e1) = %d turns, %v; want 1, nil", len(ep.Turns), err)
+	}
+}
+
+// testEpisodeIDsPerPrincipal checks that an episode id is each principal's own: whoever takes
+// an id first, its other users still get conversations of their own under it, and nothing one
+// of them does under the id shows in another's. a and b are one store, or two handles on one
+// database.
+func testEpisodeIDsPerPrincipal(t *testing.T, a, b testStore) {
+	ctx := t.Context()
+	// bob takes the id first, on one replica; alice then uses it on the other, and both go on
+	// alternately. The same idempotency key, too, is each principal's own.
+	var want [2][]orchestrator.TurnRecord // alice's, bob's
+	for i := range 3 {
+		want[1] = append(want[1], mustCreate(t, a, turnRec(bob, fmt.Sprintf("bob%d", i), "shared", fmt.Sprintf("k%d", i))))
+		want[0] = append(want[0], mustCreate(t, b, turnRec(alice, fmt.Sprintf("alice%d", i), "shared", fmt.Sprintf("k%d", i))))
+	}
+	end := finished(want[0][1])
+	if err := a.FinishTurn(ctx, end); err != nil {
+		t.Fatalf("FinishTurn(alice's turn) = %v", err)
+	}
+	want[0][1] = stored(end)
+	for i, p := range []principal.Principal{alice, bob} {
+		for _, s := range []testStore{a, b} {
+			ep, err := s.Episode(ctx, p, "shared")
+			if err != nil {
+				t.Fatalf("Episode(%s, shared) = %v", p, err)
+			}
+			if diff := cmp.Diff(orchestrator.Episode{ID: "shared", Principal: p, Turns: want[i]}, ep); diff != "" {
+				t.Errorf("Episode(%s, shared) mismatch (-want +got):\n%s", p, diff)
+			}
+			recent, err := s.RecentTurns(ctx, p, "shared", 2)
+			if err != nil {
+				t.Fatalf("RecentTurns(%s, shared, 2) = %v", p, err)
+			}
+			if diff := cmp.Diff(want[i][1:], recent); diff != "" {
+				t.Errorf("RecentTurns(%s, shared, 2) mismatch (-want +got):\n%s", p, diff)
+			}
+		}
+	}
+	// Turns stay their principal's alone: bob can neither read nor end alice's under the id.
+	if _, err := a.Turn(ctx, bob, "alice0"); !errors.Is(err, orchestrator.ErrNotFound) {
+		t.Errorf("Turn(bob, alice0) = %v, want ErrNotFound", err)
+	}
+	if err := b.FinishTurn(ctx, finished(turnRec(bob, "alice0", "shared", ""))); !errors.Is(err, orchestrator.ErrNotFound) {
+		t.Errorf("FinishTurn(bob, alice0) = %v, want ErrNotFound", err)
+	}
+	// A third principal, who never used the id, finds nothing under it.
+	if _, err := a.Episode(ctx, "carol", "shared"); !errors.Is(err, orchestrator.ErrNotFound) {
+		t.Errorf("Episode(carol, shared) = %v, want ErrNotFound", err)
 	}
 }
 

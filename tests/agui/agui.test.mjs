@@ -138,12 +138,22 @@ test('a second run on the same thread sees the first', { timeout: 120_000 }, asy
   assert.deepEqual(episode.turns.map((x) => x.message), [twoIntents, followUp]);
 });
 
-test("another user's thread is not found", { timeout: 60_000 }, async () => {
+test("another user's thread of the same id is a thread of their own", { timeout: 60_000 }, async () => {
   const res = await fetch(`${server.base}/v1/dev/token`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sub: 'bob' }),
   });
   const bob = (await res.json()).token;
+  const messages = async (tok) => {
+    const ep = await fetch(`${server.base}/v1/episodes/${encodeURIComponent(thread)}`, {
+      headers: { Authorization: `Bearer ${tok}` },
+    });
+    assert.equal(ep.status, 200);
+    return (await ep.json()).turns.map((x) => x.message);
+  };
+  const alices = await messages(token);
   const agent = new HttpAgent({ url: `${server.base}/agui`, headers: { Authorization: `Bearer ${bob}` }, threadId: thread });
-  agent.addMessage({ id: randomUUID(), role: 'user', content: 'how many points do I have?' });
-  await assert.rejects(agent.runAgent(), (err) => err.status === 404 && err.payload?.error?.code === 'not_found');
+  const { events } = await run(agent, 'how many points do I have?');
+  assert.equal(events.at(-1).type, 'RUN_FINISHED', `bob's run: ${types(events)}`);
+  assert.deepEqual(await messages(bob), ['how many points do I have?'], "bob's thread holds his run only");
+  assert.deepEqual(await messages(token), alices, "alice's thread is as it was");
 });
