@@ -65,7 +65,7 @@ var sqliteMigrations = [][]string{{
 	) WITHOUT ROWID`,
 }, {
 	runningIndex,
-}, leaseMigration("TIMESTAMP")}
+}, leaseMigration("TIMESTAMP"), sqliteAuditMigration}
 
 var postgresMigrations = [][]string{{
 	`CREATE TABLE episodes (
@@ -101,4 +101,4 @@ var postgresMigrations = [][]string{{
 	)`,
 }, {
 	runningIndex,
-}, leaseMigration("TIMESTAMPTZ")}
+}, leaseMigration("TIMESTAMPTZ"), postgresAuditMigration}
