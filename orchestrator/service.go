@@ -33,9 +33,11 @@ type ServiceConfig struct {
 	Annotate func(ctx context.Context, turnID string) context.Context
 	// Limits bound the turns each principal may start; the zero value sets none.
 	Limits TurnLimits
-	// OnLimited, when set, is told of every start refused for a limit (for
-	// switchboard_limited_total).
-	OnLimited func(limit string)
+	// OnLimited, when set, is told of every start refused for a limit and whose it was (for
+	// switchboard_limited_total and the audit log).
+	OnLimited func(p principal.Principal, limit string)
+	// Audit, when set, is told of each turn accepted, ended and cancelled.
+	Audit Auditor
 }
 
 // Service runs turns detached from the request that started them: a turn outlives a dropped
@@ -80,6 +82,9 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Audit == nil {
+		cfg.Audit = nopAuditor{}
 	}
 	s := &Service{cfg: cfg, limits: newTurnLimiter(cfg.Limits, cfg.Store), run: map[string]*running{}}
 	s.bound.Store(newBoundSet(cfg.Orchestrator, cfg.Forbidden))
@@ -128,7 +133,7 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	if err != nil {
 		var le *LimitError
 		if errors.As(err, &le) && s.cfg.OnLimited != nil {
-			s.cfg.OnLimited(le.Limit)
+			s.cfg.OnLimited(req.Principal, le.Limit)
 		}
 		return TurnRecord{}, false, err
 	}
@@ -183,6 +188,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		}
 		return stored, true, nil
 	}
+	s.cfg.Audit.TurnAccepted(ctx, rec)
 
 	base := context.WithoutCancel(ctx) // the turn outlives its request
 	if s.cfg.Annotate != nil {
@@ -230,6 +236,8 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 		s.stopRunning(rec.ID)
 		out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
 	}
+	rec.Outcome = outcome
+	s.cfg.Audit.TurnEnded(ctx, rec)
 	if err := log.Err(); err != nil {
 		// Live followers saw every event; replays from the store (another replica, or after
 		// the grace period) will miss some.
@@ -296,6 +304,8 @@ func (s *Service) recoverTurn(ctx context.Context, out *stream.Guard, rec TurnRe
 	outcome := s.storeEnd(ctx, out, rec)
 	s.stopRunning(rec.ID)
 	out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: outcome})
+	rec.Outcome = outcome
+	s.cfg.Audit.TurnEnded(ctx, rec)
 	s.cfg.Hub.Done(rec.ID)
 }
 
@@ -331,6 +341,7 @@ func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID stri
 	s.mu.Unlock()
 	if ok && r.principal == p {
 		r.cancel(errCancelled)
+		s.cfg.Audit.TurnCancelled(ctx, p, turnID)
 		wait, stop := context.WithTimeout(ctx, cancelWait)
 		defer stop()
 		select {
