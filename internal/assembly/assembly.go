@@ -57,8 +57,6 @@ type App struct {
 	// Audit is the append-only audit log, kept in the store beside the turns.
 	Audit *audit.Log
 
-	auditReader audit.Reader
-
 	binder  *binder
 	current atomic.Pointer[boundAgents] // the set new turns start with
 	reloads reloadStatus

@@ -15,27 +15,22 @@ import (
 	"github.com/switchboard-ai/switchboard/subagents"
 )
 
-// auditStore is the audit log of a store: the SQL stores keep it in their audit_log table;
+// auditRecorder is where st keeps its audit log: the SQL stores in their audit_log table;
 // beside the memory store it lives in memory too.
-func auditStore(st appStore) (audit.Recorder, audit.Reader) {
-	if s, ok := st.(interface {
-		audit.Recorder
-		audit.Reader
-	}); ok {
-		return s, s
+func auditRecorder(st appStore) audit.Recorder {
+	if r, ok := st.(audit.Recorder); ok {
+		return r
 	}
-	m := audit.NewMemory()
-	return m, m
+	return audit.NewMemory()
 }
 
 // openAudit starts the audit log over st's; Close writes what is left before the store closes.
 func (a *App) openAudit(st appStore, o Input) error {
-	rec, reader := auditStore(st)
-	l, err := audit.New(audit.Config{Recorder: rec, Logger: o.Logger, Meters: o.MeterProvider})
+	l, err := audit.New(audit.Config{Recorder: auditRecorder(st), Logger: o.Logger, Meters: o.MeterProvider})
 	if err != nil {
 		return err
 	}
-	a.Audit, a.auditReader = l, reader
+	a.Audit = l
 	a.closers = append(a.closers, l.Close)
 	return nil
 }
