@@ -340,8 +340,8 @@ func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID stri
 	r, ok := s.run[turnID]
 	s.mu.Unlock()
 	if ok && r.principal == p {
+		s.cfg.Audit.TurnCancelled(ctx, p, turnID) // first: the turn's end follows it
 		r.cancel(errCancelled)
-		s.cfg.Audit.TurnCancelled(ctx, p, turnID)
 		wait, stop := context.WithTimeout(ctx, cancelWait)
 		defer stop()
 		select {
