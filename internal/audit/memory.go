@@ -8,11 +8,17 @@ import (
 )
 
 // Memory is an audit log held in memory, for a service whose store is in memory too (tests,
-// demos): it lasts as long as the process.
+// evals): it lasts as long as the process and, like that store, keeps the newest entries only
+// ([MemoryMaxEntries]).
 type Memory struct {
 	mu      sync.Mutex
 	entries []Entry
+	seq     int64 // the last Seq given
 }
+
+// MemoryMaxEntries is how many entries a [Memory] keeps at least; older ones are forgotten
+// once there are a quarter more.
+const MemoryMaxEntries = 100_000
 
 var (
 	_ Recorder = (*Memory)(nil)
@@ -27,9 +33,14 @@ func (m *Memory) AppendAudit(_ context.Context, entries []Entry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, e := range entries {
-		e.Seq = int64(len(m.entries)) + 1
+		m.seq++
+		e.Seq = m.seq
 		e.Time = e.Time.UTC().Truncate(timePrecision)
 		m.entries = append(m.entries, e)
+	}
+	// Trimming copies what is kept, so it waits for a quarter more than the bound.
+	if len(m.entries) > MemoryMaxEntries+MemoryMaxEntries/4 {
+		m.entries = slices.Clone(m.entries[len(m.entries)-MemoryMaxEntries:])
 	}
 	return nil
 }
