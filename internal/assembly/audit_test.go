@@ -27,8 +27,8 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// auditApp is the whole service on SQLite, so that the audit log is read back from the
-// database file the way `switchboard audit` reads it, after the service has closed.
+// auditApp is the whole service on a durable store, so that the audit log is read back from
+// the database the way `switchboard audit` reads it, after the service has closed.
 type auditApp struct {
 	*testApp
 	store config.Store
@@ -37,10 +37,10 @@ type auditApp struct {
 
 const auditSecret = "audit-secret-audit-secret-audit-secret!"
 
-func newAuditApp(t *testing.T, agents string, edit func(*config.Config)) *auditApp {
+func newAuditApp(t *testing.T, agents string, st config.Store, edit func(*config.Config)) *auditApp {
 	t.Helper()
 	cfg := config.Default()
-	cfg.Store = config.Store{Driver: "sqlite", DSN: filepath.Join(t.TempDir(), "switchboard.db")}
+	cfg.Store = st
 	cfg.Auth.HS256Secret = auditSecret
 	cfg.Turns.Deadline = 20 * time.Second
 	if edit != nil {
@@ -110,13 +110,22 @@ func ofType[D audit.Detail](es []audit.Entry) []audit.Entry {
 // messages, the idempotency key, a token or the secret.
 func TestAuditLogEndToEnd(t *testing.T) {
 	otel.SetTextMapPropagator(telemetry.Propagator()) // as serve does: traceparent is read
+	t.Run("sqlite", func(t *testing.T) {
+		testAuditLogEndToEnd(t, config.Store{Driver: "sqlite", DSN: filepath.Join(t.TempDir(), "switchboard.db")})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		testAuditLogEndToEnd(t, config.Store{Driver: "postgres", DSN: replicaSchemaDSN(t)})
+	})
+}
+
+func testAuditLogEndToEnd(t *testing.T, st config.Store) {
 	const (
 		canary  = "CANARY-TEXT-7f3a"
 		idemKey = "idem-CANARY-KEY-91"
 		traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 	)
 	dir := copyAgents(t, nil)
-	aa := newAuditApp(t, dir, func(c *config.Config) {
+	aa := newAuditApp(t, dir, st, func(c *config.Config) {
 		c.A2A.TrustedServices = []string{"svc-hub"}
 		c.Limits.TurnsBurst, c.Limits.TurnsPerMinute = 3, 1 // carol's fourth start is refused
 	})
