@@ -3,6 +3,7 @@ package assembly
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.opentelemetry.io/otel"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/internal/audit"
@@ -306,3 +309,72 @@ func testAuditLogEndToEnd(t *testing.T, st config.Store) {
 
 // cmpEntry compares entries by whom and what, leaving out when and their place in the log.
 var cmpEntry = cmp.Transformer("whomWhat", func(e audit.Entry) audit.Entry { return audit.Entry{Principal: e.Principal, Detail: e.Detail} })
+
+// An audit log the database will not take fails no turn: the turn completes, and each entry
+// that could not be written is logged whole and counted.
+func TestAuditWriteFailureFailsNoTurn(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "switchboard.db")
+	reader := sdkmetric.NewManualReader()
+	logs := &obsBuffer{}
+	cfg := config.Default()
+	cfg.Store = config.Store{Driver: "sqlite", DSN: db}
+	cfg.Auth.HS256Secret = auditSecret
+	a, err := New(t.Context(), Input{Config: &cfg, Agents: "../../demo", Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	// What a broken or full database does to the audit table's inserts.
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.ExecContext(t.Context(), "DROP TABLE audit_log"); err != nil {
+		t.Fatal(err)
+	}
+
+	rec, _, err := a.Service.Start(t.Context(), orchestrator.StartRequest{Principal: "alice", Message: "how many points do I have?"})
+	if err != nil {
+		t.Fatalf("Start() = %v", err)
+	}
+	var outcome stream.Outcome
+	for r, err := range a.Hub.Follow(t.Context(), rec.ID, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, ok := r.Event.(stream.TurnCompleted); ok {
+			outcome = c.Outcome
+		}
+	}
+	if outcome != stream.OutcomeOK {
+		t.Errorf("turn outcome = %q, want ok whatever the audit log", outcome)
+	}
+	if err := a.Audit.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(t.Context(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	var failures int64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name == "switchboard_audit_write_failures_total" {
+				for _, dp := range m.Data.(metricdata.Sum[int64]).DataPoints {
+					failures += dp.Value
+				}
+			}
+		}
+	}
+	if failures != 2 {
+		t.Errorf("switchboard_audit_write_failures_total = %d, want 2 (the turn accepted and routed)", failures)
+	}
+	for _, want := range []string{`"msg":"audit entry not written"`, `"type":"turn_accepted"`, `"type":"routing_decision"`, rec.ID} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("logs lack %s:\n%s", want, logs.String())
+		}
+	}
+}
