@@ -56,6 +56,9 @@ type Config struct {
 	TrustedServices []principal.Principal
 	// Streams counts the open streams of each principal; nil counts none.
 	Streams *httpkit.StreamCounter
+	// OnDelegated, when set, is told of each request in which a trusted service acts for a
+	// user (for the audit log). It runs on the request's path and must return at once.
+	OnDelegated func(ctx context.Context, d Delegation)
 	// CancelOnDisconnect cancels a streamed turn whose client goes away.
 	CancelOnDisconnect bool
 	// MaxBody bounds a request body; default 64 KiB.

@@ -44,8 +44,21 @@ func (s *Handler) a2aRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, p := r.Context(), principalOf(r)
 	if p != caller {
+		var traceID string
+		if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
+			traceID = sc.TraceID().String()
+		}
 		s.log.InfoContext(ctx, "a2a: trusted service acts for a user", "service", string(caller), "principal", string(p),
-			"method", req.Method, "trace_id", trace.SpanContextFromContext(ctx).TraceID().String())
+			"method", req.Method, "trace_id", traceID)
+		if s.cfg.OnDelegated != nil {
+			r = s.withDelegation(r, Delegation{Service: caller, Principal: p, Method: req.Method, TraceID: traceID}, req.Params)
+			ctx = r.Context()
+			if startsTask(req.Method) {
+				defer reportDelegation(ctx, "") // when the message never got as far as its task
+			} else {
+				reportDelegation(ctx, "")
+			}
+		}
 	}
 	var result any
 	switch req.Method {

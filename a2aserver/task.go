@@ -61,6 +61,7 @@ func (s *Handler) a2aStart(ctx context.Context, p principal.Principal, sp sendPa
 		return orchestrator.TurnRecord{}, e
 	}
 	rec, _, err := s.cfg.Service.Start(ctx, req)
+	reportDelegation(ctx, rec.ID)
 	switch {
 	case err == nil:
 		return rec, nil

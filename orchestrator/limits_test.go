@@ -59,7 +59,7 @@ func newLimitedService(t *testing.T, store Store, model llms.Model, limits TurnL
 	var limited []string
 	svc, err := NewService(ServiceConfig{
 		Orchestrator: orc, Store: store, Hub: hub, Logger: slog.New(slog.DiscardHandler), Limits: limits,
-		OnLimited: func(l string) { mu.Lock(); limited = append(limited, l); mu.Unlock() },
+		OnLimited: func(_ principal.Principal, l string) { mu.Lock(); limited = append(limited, l); mu.Unlock() },
 	})
 	if err != nil {
 		t.Fatalf("NewService() = %v", err)

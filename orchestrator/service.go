@@ -37,9 +37,11 @@ type ServiceConfig struct {
 	Annotate func(ctx context.Context, turnID string) context.Context
 	// Limits bound the turns each principal may start; the zero value sets none.
 	Limits TurnLimits
-	// OnLimited, when set, is told of every start refused for a limit (for
-	// switchboard_limited_total).
-	OnLimited func(limit string)
+	// OnLimited, when set, is told of every start refused for a limit and whose it was (for
+	// switchboard_limited_total and the audit log).
+	OnLimited func(p principal.Principal, limit string)
+	// Audit, when set, is told of each turn accepted, ended and cancelled.
+	Audit Auditor
 }
 
 // Service runs turns detached from the request that started them: a turn outlives a dropped
@@ -92,6 +94,9 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Audit == nil {
+		cfg.Audit = nopAuditor{}
+	}
 	s := &Service{cfg: cfg, limits: newTurnLimiter(cfg.Limits, cfg.Store), run: map[string]*running{},
 		unsaved: map[string]*unsavedEnd{}}
 	s.bound.Store(newBoundSet(cfg.Orchestrator, cfg.Forbidden))
@@ -140,7 +145,7 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	if err != nil {
 		var le *LimitError
 		if errors.As(err, &le) && s.cfg.OnLimited != nil {
-			s.cfg.OnLimited(le.Limit)
+			s.cfg.OnLimited(req.Principal, le.Limit)
 		}
 		return TurnRecord{}, false, err
 	}
@@ -195,6 +200,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 		}
 		return stored, true, nil
 	}
+	s.cfg.Audit.TurnAccepted(ctx, rec)
 
 	base := context.WithoutCancel(ctx) // the turn outlives its request
 	if s.cfg.Annotate != nil {
@@ -238,7 +244,8 @@ func (s *Service) execute(ctx context.Context, b *boundSet, rec TurnRecord, hist
 	// serve it later, and must not show what the stream scrubbed.
 	rec.State, rec.Outcome, rec.Reply, rec.Completed = TurnCompleted, outcome, out.Reply(res.Reply), time.Now().UTC()
 	rec.Decision = &res.Decision
-	s.end(ctx, out, log, rec)
+	rec.Outcome = s.end(ctx, out, log, rec)
+	s.cfg.Audit.TurnEnded(ctx, rec)
 	if err := log.Err(); err != nil {
 		// Live followers saw every event; replays from the store miss some until Settle
 		// stores them.
@@ -279,7 +286,8 @@ func (s *Service) recoverTurn(ctx context.Context, out *stream.Guard, log *strea
 	out.Publish(stream.Error{Message: panicMessage, IsFinal: true})
 	rec.State, rec.Outcome, rec.Completed = TurnCompleted, stream.OutcomeFailed, time.Now().UTC()
 	rec.Reply, rec.Decision = "", &Decision{}
-	s.end(ctx, out, log, rec)
+	rec.Outcome = s.end(ctx, out, log, rec)
+	s.cfg.Audit.TurnEnded(ctx, rec)
 	s.cfg.Hub.Done(rec.ID)
 }
 
@@ -295,6 +303,7 @@ func (s *Service) Cancel(ctx context.Context, p principal.Principal, turnID stri
 		return ErrTurnFinished // ended here; the store learns it at the next Settle
 	}
 	if ok && r.principal == p {
+		s.cfg.Audit.TurnCancelled(ctx, p, turnID) // first: the turn's end follows it
 		r.cancel(errCancelled)
 		wait, stop := context.WithTimeout(ctx, cancelWait)
 		defer stop()

@@ -59,30 +59,31 @@ func (s *Service) endBy(rec TurnRecord) time.Time {
 // until endBy. A client that sees an outcome can count on the store to keep it: ok is shown only
 // once stored. When a sweep has failed the turn meanwhile (it took this process for dead), the
 // turn ends failed, as stored. When the retries run out, the turn ends failed for its clients,
-// with a plain-words error, and waits for [Service.Settle] to store it so.
-func (s *Service) end(ctx context.Context, out *stream.Guard, log *stream.TurnLog, rec TurnRecord) {
+// with a plain-words error, and waits for [Service.Settle] to store it so. It returns the
+// outcome the turn's followers were shown.
+func (s *Service) end(ctx context.Context, out *stream.Guard, log *stream.TurnLog, rec TurnRecord) stream.Outcome {
 	until := s.endBy(rec)
 	wait := endRetryFirst
 	for {
 		err := s.storeEnd(ctx, out, log, rec, until)
 		switch {
 		case err == nil:
-			return
+			return rec.Outcome
 		case errors.Is(err, ErrTurnFinished) && s.storedByUs(ctx, rec):
 			// An earlier attempt committed, and only its answer was lost: the end is stored.
 			s.stopRunning(rec.ID)
 			out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: rec.Outcome})
-			return
+			return rec.Outcome
 		case errors.Is(err, ErrTurnFinished):
 			s.cfg.Logger.WarnContext(ctx, "turn was abandoned by a sweep before it finished", "turn_id", rec.ID)
 			s.stopRunning(rec.ID)
 			out.Publish(stream.Error{Message: lateEndMessage, IsFinal: true})
 			out.Publish(stream.TurnCompleted{TurnID: rec.ID, Outcome: stream.OutcomeFailed})
-			return
+			return stream.OutcomeFailed
 		case errors.Is(err, errLogHeld) || time.Now().Add(wait).After(until):
 			s.cfg.Logger.ErrorContext(ctx, "turn end not stored before its retries ran out; it ends failed", "turn_id", rec.ID, "err", err)
 			s.giveUp(out, log, rec)
-			return
+			return stream.OutcomeFailed
 		}
 		s.cfg.Logger.WarnContext(ctx, "store turn end; retrying", "turn_id", rec.ID, "err", err)
 		timer := time.NewTimer(wait)

@@ -38,7 +38,8 @@ type Config struct {
 type Option func(*options)
 
 type options struct {
-	maxSteps int
+	maxSteps     int
+	onSuppressed func(context.Context, Suppression)
 	ask.Telemetry
 }
 

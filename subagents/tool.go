@@ -69,6 +69,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		// A principal that is not a string names nobody: a mismatch, suppressed like one.
 		span.SetAttributes(attribute.String("ccs.verdict", string(ccs.ReasonPrincipalMismatch)), attribute.Bool("ccs.principal_verified", false))
 		a.securityAlert(ctx, span, r.req.Inherited.TurnID, tool.Enricher, ccs.ReasonPrincipalMismatch)
+		r.suppressed(ctx, tool.Enricher, ccs.ReasonPrincipalMismatch)
 		r.missing++
 		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
 	}
@@ -98,8 +99,10 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 	switch verdict.Reason {
 	case ccs.ReasonPrincipalMismatch, ccs.ReasonBadSignature:
 		a.securityAlert(ctx, span, r.req.Inherited.TurnID, tool.Enricher, verdict.Reason)
+		r.suppressed(ctx, tool.Enricher, verdict.Reason)
 	case ccs.ReasonVersionMismatch:
 		a.inst.versionMismatch.Add(context.Background(), 1)
+		r.suppressed(ctx, tool.Enricher, verdict.Reason)
 	case ccs.ReasonStatusError, ccs.ReasonUnknownStatus, ccs.ReasonMalformed:
 		// An envelope came back but its data cannot be used: count it with the calls that
 		// failed, by why, so an enricher answering "error" or "OK" shows on a dashboard.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline"
 	"github.com/switchboard-ai/switchboard/internal/surfacetest"
+	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
 )
@@ -28,7 +30,7 @@ import (
 func TestStreamLimitCoversEveryStreamingRoute(t *testing.T) {
 	var limited []string
 	h := newSurfacesHarness(t, httpkit.NewStreamCounter(httpkit.StreamLimits{PerPrincipal: 1},
-		func(l string) { limited = append(limited, l) }))
+		func(p principal.Principal, l string) { limited = append(limited, string(p)+":"+l) }))
 	h.svc.Hang.Store(true) // rewards holds alice's turn, and so her stream, open
 	resp := h.postAGUI(t.Context(), t, "tok-alice", runInput("thread-a", "run-a", userMsg("u1", twoIntents)))
 	if resp.StatusCode != http.StatusOK {
@@ -70,8 +72,8 @@ func TestStreamLimitCoversEveryStreamingRoute(t *testing.T) {
 	if bob := h.postAGUI(t.Context(), t, "tok-bob", runInput("thread-c", "run-c", userMsg("u1", "hello"))); bob.StatusCode != http.StatusOK {
 		t.Errorf("bob's POST /agui = %d, want 200: alice's limit is hers", bob.StatusCode)
 	}
-	if len(limited) != 3 {
-		t.Errorf("OnLimited calls = %v, want three refusals", limited)
+	if want := slices.Repeat([]string{"alice:" + orchestrator.LimitStreamsPerPrincipal}, 3); !slices.Equal(limited, want) {
+		t.Errorf("OnLimited calls = %v, want %v: three refusals of alice", limited, want)
 	}
 }
 

@@ -29,6 +29,7 @@ Usage:
   switchboard eval      --dataset FILE... [--agents DIR] [--config FILE] [--target URL] [--report DIR]
                         [--min-accuracy 0.95] [--min-answer 0.85] [--concurrency 4] [--suggest FILE]
                         [--baseline report.json [--fail-on-regression]] [--no-coverage-gate] [--judge-model ALIAS]
+  switchboard audit     [--since 2h|TIME] [--principal NAME] [--type TYPE] [--json] [--config FILE]
   switchboard version
 
 With no ./agents folder, serve, validate and eval use the demo agents built into the binary.
@@ -91,6 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookup en
 		err = ccsDemoCmd(ctx, rest, stdout, stderr, lookup)
 	case "eval":
 		err = evalCmd(ctx, rest, stdout, stderr, lookup)
+	case "audit":
+		err = auditCmd(ctx, rest, stdout, stderr, lookup)
 	case "init":
 		err = initCmd(rest, stdout, stderr)
 	case "version", "--version":

@@ -21,6 +21,7 @@ import (
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/audit"
 	"github.com/switchboard-ai/switchboard/internal/breaker"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/httpkit"
@@ -54,6 +55,8 @@ type App struct {
 	DevSigner *principal.DevSigner
 	// Providers describes the configured models, without keys, for /readyz.
 	Providers []llm.ProviderInfo
+	// Audit is the append-only audit log, kept in the store beside the turns.
+	Audit *audit.Log
 
 	binder  *binder
 	current atomic.Pointer[boundAgents] // the set new turns start with
@@ -130,9 +133,10 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	if cfg.CCS.SigningKey != "" {
 		check.SigningKey = []byte(cfg.CCS.SigningKey)
 	}
+	audited := auditor{a} // its hooks run once a.Audit is open, before any request
 	a.binder = &binder{
 		cfg: cfg, opts: o, models: models, enricher: breaker.NewEnricher(breakers, enricher), breakers: breakers, registry: registry, check: check,
-		credential: a.remoteCredential(o.A2ACredential, cfg.A2A),
+		credential: a.remoteCredential(o.A2ACredential, cfg.A2A), onSuppressed: audited.suppressed,
 	}
 	b, err := a.binder.load()
 	if err != nil {
@@ -150,17 +154,21 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := a.openAudit(st, o); err != nil {
+		return nil, err
+	}
 	// A replay waiting on a turn whose end never reached the store ends on its own.
 	a.Hub = stream.NewHub(st, stream.WithLostAfter(orchestrator.LostAfter(cfg.Turns.Deadline)))
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
-	onLimited, err := limitedCounter(o.MeterProvider)
+	countLimited, err := limitedCounter(o.MeterProvider)
 	if err != nil {
 		return nil, err
 	}
+	onLimited := audited.limited(countLimited)
 	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
 		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
 		Forbidden: b.forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
-		Limits: turnLimits(cfg.Limits), OnLimited: onLimited,
+		Limits: turnLimits(cfg.Limits), OnLimited: onLimited, Audit: audited,
 	})
 	if err != nil {
 		return nil, err
@@ -187,6 +195,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		Service: a.Service, Hub: a.Hub, Auth: auth, Streams: streams, Logger: o.Logger,
 		Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
 		TrustedServices: trustedServices(cfg.A2A.TrustedServices), CancelOnDisconnect: cfg.Turns.CancelOnDisconnect,
+		OnDelegated: audited.delegated,
 		Current: func() (*definitions.Definition, []*definitions.Definition) {
 			cur := a.current.Load()
 			return cur.orcDef, cur.orc.SubAgents()
@@ -222,7 +231,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	}
 	if a.DevSigner != nil {
 		wcfg.DevHosts = append([]string{}, cfg.HTTP.DevHosts...) // not nil: the check is on
-		wcfg.DevLogin = func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) }
+		wcfg.DevLogin = audited.devLogin(func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) })
 		if a.Demo != nil {
 			wcfg.DevFaults = devFaults(a.Demo, func() []string { return a.current.Load().forbidden })
 		}

@@ -27,6 +27,8 @@ type binder struct {
 	registry   *ccs.Registry
 	check      ccs.CheckOptions
 	credential func(context.Context, principal.Principal) (string, error)
+	// onSuppressed is told of each CCS envelope a sub-agent suppresses, for the audit log.
+	onSuppressed func(context.Context, subagents.Suppression)
 }
 
 // boundAgents is one loaded agents folder, bound: what turns start with.
@@ -79,7 +81,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 			return nil, fmt.Errorf("sub-agent %s: %w", d.ID, err)
 		}
 		rt, err := subagents.New(subagents.Config{Definition: d, Model: m, CCS: b.enricher, Registry: b.registry, Check: b.check},
-			subagents.WithTelemetry(tel))
+			subagents.WithTelemetry(tel), subagents.WithOnSuppressed(b.onSuppressed))
 		if err != nil {
 			return nil, err
 		}

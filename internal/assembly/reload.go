@@ -44,6 +44,7 @@ func (a *App) Reload(ctx context.Context) error {
 			a.log.ErrorContext(ctx, "agent definitions not reloaded", "err", err)
 		}
 		a.log.WarnContext(ctx, "keeping the last good agent definitions", "agents", len(a.current.Load().defs.All()))
+		auditor{a}.reloaded(ctx, len(a.current.Load().defs.All()), err)
 		return err
 	}
 	a.current.Store(b)
@@ -53,6 +54,7 @@ func (a *App) Reload(ctx context.Context) error {
 	a.reloads.succeeded(len(b.defs.All()))
 	a.reloadCount.Add(ctx, 1, metric.WithAttributes(attribute.String("result", "ok")))
 	a.log.InfoContext(ctx, "agent definitions reloaded", "agents", len(b.defs.All()), "orchestrator", b.orcDef.ID)
+	auditor{a}.reloaded(ctx, len(b.defs.All()), nil)
 	return nil
 }
 

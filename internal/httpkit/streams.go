@@ -27,8 +27,8 @@ const streamRetry = time.Second
 // concurrent use.
 type StreamCounter struct {
 	limits StreamLimits
-	// OnLimited, when set, is told of every stream refused for a limit.
-	onLimited func(limit string)
+	// onLimited, when set, is told of every stream refused for a limit and whose it was.
+	onLimited func(p principal.Principal, limit string)
 
 	mu     sync.Mutex
 	byP    map[principal.Principal]int
@@ -36,8 +36,8 @@ type StreamCounter struct {
 }
 
 // NewStreamCounter returns a counter with the given limits; onLimited, when not nil, is told
-// of each refusal (for a metric).
-func NewStreamCounter(l StreamLimits, onLimited func(limit string)) *StreamCounter {
+// of each refusal and its principal (for a metric and the audit log).
+func NewStreamCounter(l StreamLimits, onLimited func(p principal.Principal, limit string)) *StreamCounter {
 	return &StreamCounter{limits: l, onLimited: onLimited, byP: map[principal.Principal]int{}, byTurn: map[string]int{}}
 }
 
@@ -56,7 +56,7 @@ func (c *StreamCounter) Open(p principal.Principal, turnID string) (*StreamSlot,
 	slot, err := c.open(p, turnID)
 	var le *orchestrator.LimitError
 	if errors.As(err, &le) && c.onLimited != nil {
-		c.onLimited(le.Limit)
+		c.onLimited(p, le.Limit)
 	}
 	return slot, err
 }

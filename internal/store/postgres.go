@@ -69,12 +69,18 @@ func migratePostgres(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("store: migrate: %w", err)
 	}
 	defer tx.Rollback() // a no-op once committed
-	steps := []string{
-		"SELECT pg_advisory_xact_lock(" + fmt.Sprint(migrationLock) + ")",
-		"CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock("+fmt.Sprint(migrationLock)+")"); err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
 	}
-	for _, stmt := range steps {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+	// CREATE TABLE IF NOT EXISTS needs the CREATE privilege even when the table exists, which
+	// the application's role lacks where an owner role migrates (docs/operations.md): only a
+	// new database gets the table created.
+	var versioned bool
+	if err := tx.QueryRowContext(ctx, "SELECT to_regclass('schema_version') IS NOT NULL").Scan(&versioned); err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	if !versioned {
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE schema_version (version INTEGER NOT NULL)"); err != nil {
 			return fmt.Errorf("store: migrate: %w", err)
 		}
 	}

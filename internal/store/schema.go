@@ -65,7 +65,7 @@ var sqliteMigrations = [][]string{{
 	) WITHOUT ROWID`,
 }, {
 	runningIndex,
-}, leaseMigration("TIMESTAMP"), sqliteEpisodeScope}
+}, leaseMigration("TIMESTAMP"), sqliteEpisodeScope, sqliteAuditMigration}
 
 var postgresMigrations = [][]string{{
 	`CREATE TABLE episodes (
@@ -101,4 +101,4 @@ var postgresMigrations = [][]string{{
 	)`,
 }, {
 	runningIndex,
-}, leaseMigration("TIMESTAMPTZ"), notifyMigration, postgresEpisodeScope}
+}, leaseMigration("TIMESTAMPTZ"), notifyMigration, postgresEpisodeScope, postgresAuditMigration}
