@@ -29,7 +29,7 @@ func (f Func) Ask(ctx context.Context, q Question) (Answer, error) { return f(ct
 type Question struct {
 	// Request is what the orchestrator's LLM asked this sub-agent, in words.
 	Request string
-	// Inherited is the session context the sub-agent is instantiated with (PC2 FR-5).
+	// Inherited is the session context the sub-agent is instantiated with.
 	Inherited Inherited
 	// Emit reports a typed status event; the orchestrator decides what the user sees. It is
 	// safe for concurrent use and never blocks for long; nil drops the events.
@@ -53,7 +53,7 @@ type Answer struct {
 	Outcome    Outcome           // OutcomeOK, OutcomePartial or OutcomeUnavailable
 	Components []json.RawMessage // structured render payloads passed through to the client
 	// Busy is the time the sub-agent spent inside LLM and CCS calls, for the dispatch
-	// overhead metric (PC2 NFR-1).
+	// overhead metric.
 	Busy time.Duration
 }
 

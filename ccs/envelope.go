@@ -2,7 +2,7 @@ package ccs
 
 import "encoding/json"
 
-// Envelope statuses: the single decision boundary for a consumer (PC2 FR-10).
+// Envelope statuses: the single decision boundary for a consumer.
 const (
 	StatusOK      = "ok"
 	StatusPartial = "partial"

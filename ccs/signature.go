@@ -10,8 +10,9 @@ import (
 	"fmt"
 )
 
-// Envelope signatures follow the PS6 v2 scheme: a lowercase hex HMAC-SHA256, keyed with a secret
-// shared by producer and consumer, over the canonical form of the envelope.
+// Envelope signatures follow the context service's signing scheme: a lowercase hex
+// HMAC-SHA256, keyed with a secret shared by producer and consumer, over the canonical form of
+// the envelope.
 //
 // The canonical form is the UTF-8 JSON object produced from the envelope's decoded fields with
 // these rules, so both sides compute it from what they hold rather than from bytes on the wire:

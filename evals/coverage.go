@@ -9,7 +9,7 @@ func pairKey(a, b string) string { return a + "->" + b }
 
 // coverage counts, over every case of every dataset, consecutive turns where turn i expects
 // exactly {a} and turn i+1 exactly {b}, for a != b, and lists the ordered pairs of distinct
-// sub-agents that never occur (PC2 NFR-6).
+// sub-agents that never occur.
 func coverage(datasets []*Dataset, agents []string) Coverage {
 	cov := Coverage{Counts: map[string]int{}, Missing: []string{}}
 	for _, ds := range datasets {

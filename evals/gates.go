@@ -57,8 +57,8 @@ func (r *Report) GateError() error {
 // epsilon absorbs float rounding when comparing a rate with a threshold: 19/20 is 0.95.
 const epsilon = 1e-9
 
-// evaluateGates checks overall and per-vertical accuracy against min (PC2 NFR-3), coverage of
-// every ordered pair of sub-agents (NFR-6) unless disabled, and that nothing leaked (FR-14).
+// evaluateGates checks overall and per-vertical accuracy against min, coverage of
+// every ordered pair of sub-agents unless disabled, and that nothing leaked.
 func evaluateGates(r *Report, ids []string, min float64, coverageGate bool) []GateResult {
 	var gates []GateResult
 	o := r.Overall

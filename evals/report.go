@@ -218,7 +218,7 @@ type AgentReport struct {
 }
 
 // Coverage is how the datasets cover ordered pairs of distinct sub-agents as consecutive
-// single-intent turns (PC2 NFR-6).
+// single-intent turns.
 type Coverage struct {
 	PairsRequired int            `json:"pairs_required"`
 	PairsCovered  int            `json:"pairs_covered"`

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Leak is one internal detail found in what a user received (PC2 FR-14).
+// Leak is one internal detail found in what a user received.
 type Leak struct {
 	Dataset string `json:"dataset"`
 	Case    string `json:"case"`

@@ -22,7 +22,7 @@ func sleeper(d time.Duration) ask.Func {
 	}
 }
 
-// BenchmarkFanOut measures a 3-way fan-out with sub-agents of 50, 100 and 300 ms (PC2 NFR-2).
+// BenchmarkFanOut measures a 3-way fan-out with sub-agents of 50, 100 and 300 ms.
 // x-ideal is the turn's wall time over the slowest sub-agent's: 1.0 is perfect concurrency,
 // about 1.5 would be the sum of the three.
 func BenchmarkFanOut(b *testing.B) {
@@ -45,7 +45,7 @@ func BenchmarkFanOut(b *testing.B) {
 }
 
 // BenchmarkDispatchOverhead measures the runtime's own cost of a turn with instant fakes:
-// routing, cap, fan-out, rendering and composition bookkeeping (PC2 NFR-1).
+// routing, cap, fan-out, rendering and composition bookkeeping.
 func BenchmarkDispatchOverhead(b *testing.B) {
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards"), compose: composeAll}
 	o := newTestOrchestrator(b, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")})

@@ -27,7 +27,7 @@ func (s signalSink) Publish(ev stream.Event) {
 	}
 }
 
-// PC2 NFR-5: a sub-agent that emits nothing still gets a progress line soon after it starts.
+// A sub-agent that emits nothing still gets a progress line soon after it starts.
 // The sub-agent here returns only once the client has seen that line.
 func TestSilentSubAgentGetsProgressLine(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop"), compose: composeAll}

@@ -17,14 +17,14 @@ import (
 // tracerName scopes the orchestrator's spans.
 const tracerName = "github.com/switchboard-ai/switchboard/orchestrator"
 
-// Cap behaviours of a turn relative to the fan-out cap (PC2 FR-15).
+// Cap behaviours of a turn relative to the fan-out cap.
 const (
 	CapWithin = "within"
 	CapAt     = "at"
 	CapOver   = "over"
 )
 
-// Decision is the routing-decision record of one turn (PC2 FR-15, AC-10).
+// Decision is the routing-decision record of one turn.
 // Its JSON form (see [Decision.MarshalJSON]) is what GET /v1/turns/{id} shows as "routing".
 type Decision struct {
 	Invoked      []string       // sub-agent ids run, in call order
@@ -44,7 +44,7 @@ type AgentOutcome struct {
 }
 
 // applyCap keeps the first cap calls that name a bound sub-agent and drops the rest before
-// anything runs (PC2 FR-7, AC-4). Calls naming no bound tool (a model inventing one) are
+// anything runs. Calls naming no bound tool (a model inventing one) are
 // dropped too, counted in switchboard_unknown_tool_calls_total, and do not count against the
 // cap: the cap behaviour says whether real sub-agents were dropped for it.
 func (o *Orchestrator) applyCap(calls []llms.ToolCall) ([]keptCall, Decision) {

@@ -31,8 +31,7 @@ type subSpan struct {
 }
 
 // The routing decision of every kind of turn is visible as the span event routing.decision on
-// the turn span, as child spans per sub-agent, and as the metrics of DESIGN.md §9 (PC2 FR-15,
-// AC-10).
+// the turn span, as child spans per sub-agent, and as the routing metrics.
 func TestRoutingDecisionTelemetry(t *testing.T) {
 	okDefs := demoSubs
 	timeoutSupport := *demoSubs[2]

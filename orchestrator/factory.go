@@ -43,7 +43,7 @@ type options struct {
 func WithFewShot(on bool) Option { return func(o *options) { o.fewShot = on } }
 
 // WithCadence sets how long a sub-agent may run silently before the orchestrator shows a
-// progress line for it (PC2 NFR-5 asks for feedback within 2 s). Default 1.5 s.
+// progress line for it (users should see progress within 2 s). Default 1.5 s.
 func WithCadence(d time.Duration) Option { return func(o *options) { o.cadence = d } }
 
 // WithHistory sets how many earlier exchanges of the episode the LLM sees. Default 6.
@@ -163,7 +163,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 }
 
 // askTool materialises a sub-agent as the tool its LLM sees: name ask_<id>, description
-// verbatim from the definition (PC2 FR-2).
+// verbatim from the definition.
 func askTool(d *definitions.Definition) llms.Tool {
 	return llms.Tool{
 		Type: "function",

@@ -13,7 +13,7 @@ import (
 // meterName scopes the orchestrator's metrics.
 const meterName = "github.com/switchboard-ai/switchboard/orchestrator"
 
-// instruments are the turn metrics of DESIGN.md §9. Label values come from definitions and
+// instruments are the turn metrics (docs/operations.md lists them). Label values come from definitions and
 // fixed enums, never from user input, so their cardinality is bounded.
 type instruments struct {
 	turns        metric.Int64Counter
@@ -67,7 +67,7 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 		metric.WithDescription("Sub-agent invocations by outcome."))
 	errs = append(errs, err)
 	in.overhead, err = m.Float64Histogram("switchboard_dispatch_overhead_seconds", metric.WithUnit("s"),
-		metric.WithDescription("Turn time not spent inside LLM or CCS calls (PC2 NFR-1)."),
+		metric.WithDescription("Turn time not spent inside LLM or CCS calls."),
 		metric.WithExplicitBucketBoundaries(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1))
 	errs = append(errs, err)
 	in.statusEvents, err = m.Int64Counter("switchboard_status_events_total",

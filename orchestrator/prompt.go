@@ -18,7 +18,7 @@ const (
 )
 
 // systemPrompt assembles the definition's prompt with the runtime blocks: routing, the cap
-// rule of PC2 FR-7, composition and the failure rule of FR-14, and optional few-shot hints.
+// rule, composition and the failure rule (no error codes in replies), and optional few-shot hints.
 func systemPrompt(def *definitions.Definition, bound []*binding, fewShot bool) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(def.Prompt))
@@ -58,11 +58,11 @@ func turnPrompt(base, locale string) string {
 }
 
 // summaryPrompt asks the model for the prior_context summary handed to a sub-agent when the
-// conversation switches vertical (PC2 FR-5, OQ-1).
+// conversation switches vertical.
 const summaryPrompt = `Summarize the conversation so far in at most 60 words for a specialist who joins now. Keep names, products, dates and numbers the user mentioned. Plain prose, no preamble.`
 
 // unavailableNote is the only thing the composing LLM learns about a failed sub-agent: no
-// error, code or detail crosses this line (PC2 FR-14).
+// error, code or detail crosses this line.
 func unavailableNote(def *definitions.Definition) string {
 	return fmt.Sprintf("unavailable: I couldn't get an answer from %s right now.", def.Name)
 }

@@ -179,7 +179,7 @@ func TestCapBehaviour(t *testing.T) {
 	}
 }
 
-// AC-8 and FR-14: M of N fail; the composition gets the M answers and a plain unavailable note
+// M of N fail; the composition gets the M answers and a plain unavailable note
 // for the others, and no error text reaches the stream.
 func TestPartialFailureReachesCompositionAsPlainNote(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards", "ask_support"), compose: composeAll}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// Check verifies that a CCS envelope's principal is the principal the call was made for
-// (PC2 FR-12). It returns an error wrapping [ErrMismatch] when they differ or either is empty;
+// Check verifies that a CCS envelope's principal is the principal the call was made for. It
+// returns an error wrapping [ErrMismatch] when they differ or either is empty;
 // the caller must then suppress the payload, count and alert, and not retry. The error text
 // names neither principal, so it is safe to log.
 func Check(envelopePrincipal string, invoking Principal) error {

@@ -17,7 +17,7 @@ const genericFailure = "Something went wrong on our side. Please try again."
 
 // Guard is a [Sink] that scrubs user-visible text before passing events on: the text of
 // [Status], [ReplyDelta], [ReplyCompleted] and [Error] loses internal ids, error codes, HTTP
-// status phrases, Go panics and stack frames, and JSON error payloads (FR-14: users see words,
+// status phrases, Go panics and stack frames, and JSON error payloads (users see words,
 // never internals). The structured components of a [ReplyCompleted] get the same scrubbing in
 // every JSON string they hold, and at most [MaxComponentBytes] of them are kept (the text is
 // always kept). Other events pass unchanged.

@@ -253,7 +253,7 @@ func chunks(s string, size int) []string {
 }
 
 // Prose streams through as it is written: after each delta the guard has emitted everything
-// but the word being written (FR-14 still holds; this is the latency a chat user sees).
+// but the word being written (users still never see internals; this is the latency a chat user sees).
 func TestGuardEmitsProseWithinAWord(t *testing.T) {
 	reply := strings.Repeat("Here are three offers on running shoes in your size, and your order status is fine. ", 8)
 	var out recorderSink

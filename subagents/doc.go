@@ -3,7 +3,7 @@
 // CCS tools, and guards the boundary where CCS data enters an LLM context.
 //
 // The tool wrapper ([Agent] calls it for every CCS tool call) is the security boundary of
-// PC2 FR-11/FR-12: it sends the inherited principal on every request, verifies the envelope's
+// It sends the inherited principal on every request, verifies the envelope's
 // signature (when a key is configured) and principal before the payload can reach any LLM
 // message, suppresses and alerts on a mismatch without retrying, and turns every other
 // failure into a plain "unavailable" result. Status is the single decision boundary.

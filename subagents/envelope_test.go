@@ -14,8 +14,7 @@ import (
 )
 
 // TestEnvelopeHandling drives one rewards tool call through every envelope outcome the demo CCS
-// can produce and checks what the sub-agent's LLM sees, the reply's outcome and the counters
-// (PC2 FR-10, FR-12, AC-5).
+// can produce and checks what the sub-agent's LLM sees, the reply's outcome and the counters.
 func TestEnvelopeHandling(t *testing.T) {
 	key := []byte("shared-signing-key")
 	const failures = "switchboard_ccs_failures_total"

@@ -114,7 +114,7 @@ func (h *harness) agentWith(id string, model *scriptedModel, enricher subagents.
 }
 
 // counter returns the non-zero data points of a counter, keyed by their encoded attribute set
-// ("consumer=switchboard"; "" for none). Series at 0 (the PS6 counters start there so that
+// ("consumer=switchboard"; "" for none). Series at 0 (the envelope counters start there so that
 // they are exported before the first mismatch) are left out, like an instrument never recorded to.
 func (h *harness) counter(name string) map[string]int64 {
 	h.t.Helper()

@@ -10,7 +10,7 @@ import (
 
 const tracerName = "github.com/switchboard-ai/switchboard/subagents"
 
-// consumerAttr labels the PS6 mismatch counter with this service as the consumer.
+// consumerAttr labels the envelope principal-mismatch counter with this service as the consumer.
 var consumerAttr = metric.WithAttributes(attribute.String("consumer", "switchboard"))
 
 type instruments struct {
@@ -32,7 +32,7 @@ func newInstruments(mp metric.MeterProvider) (*instruments, error) {
 	if err := errors.Join(e1, e2, e3); err != nil {
 		return nil, err
 	}
-	// Both PS6 counters must read 0, not "no data", until the first mismatch: the alerts on
+	// Both envelope counters must read 0, not "no data", until the first mismatch: the alerts on
 	// them fire on any increase, and a dashboard shows the zero.
 	in.principalMismatch.Add(context.Background(), 0, consumerAttr)
 	in.versionMismatch.Add(context.Background(), 0)

@@ -55,7 +55,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		params = nil // a model's malformed arguments: the enricher sees none rather than garbage
 	}
 	req := ccs.EnricherRequest{
-		Principal:  string(invoking), // inherited, never derived (PC2 FR-11)
+		Principal:  string(invoking), // inherited, never derived
 		EnricherID: tool.Enricher,
 		Params:     params,
 	}
@@ -151,7 +151,7 @@ func (a *Agent) decode(resp *ccs.RawResponse, tool definitions.Tool) (any, error
 }
 
 // securityAlert handles a principal mismatch or a bad signature: the payload is already
-// suppressed; count it, alert, and never retry (PC2 FR-12, NFR-4).
+// suppressed; count it, alert, and never retry.
 func (a *Agent) securityAlert(ctx context.Context, span trace.Span, turnID, enricher string, reason ccs.Reason) {
 	a.inst.principalMismatch.Add(context.Background(), 1, consumerAttr)
 	span.SetStatus(codes.Error, "envelope principal check failed")
@@ -183,7 +183,7 @@ func (a *Agent) transportFailure(ctx context.Context, turnID, enricher string, e
 	a.inst.ccsFailures.Add(context.Background(), 1, failureAttrs(enricher, reason))
 	level := slog.LevelWarn
 	if reason == "principal_rejected" || reason == "missing_principal" {
-		// The CCS refused the principal we sent: PC2 expects this to be zero in production.
+		// The CCS refused the principal we sent: this is expected to be zero in production.
 		level = slog.LevelError
 	}
 	a.opts.Logger.Log(ctx, level, "ccs call failed", "agent", a.def.ID, "turn_id", turnID, "enricher", enricher, "reason", reason)

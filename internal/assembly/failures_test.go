@@ -20,7 +20,7 @@ import (
 var leaks = regexp.MustCompile(`(?i)principal_mismatch|missing_principal|status_error|version_mismatch|bad_signature|` +
 	`points\.balance|offers\.search|upstream|\b(400|403|500|503)\b|goroutine|panic|\.go:\d|"status"|unavailable:|partial\[`)
 
-// Each failure axis of PC2 §5.8, injected at the demo CCS for the rewards sub-agent during a
+// Each way a sub-agent can fail, injected at the demo CCS for the rewards sub-agent during a
 // two-intent turn: the reply keeps the offers, acknowledges the points in words, and nothing
 // internal reaches the stream.
 func TestFailureAxesAreAcknowledgedInWords(t *testing.T) {

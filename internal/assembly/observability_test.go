@@ -22,7 +22,7 @@ const (
 	pointsQuestion = "how many points do I have?"
 )
 
-// Every metric of DESIGN.md §9 is served at /metrics by the assembled service. The PS6
+// Every metric the service exports is served at /metrics by the assembled service. The envelope
 // counters and the cap counter read 0 before anything has happened (a missing series would
 // read "no data" to the alerts), and move when their event happens.
 func TestMetricsEndpointServesDesignMetrics(t *testing.T) {
@@ -64,7 +64,7 @@ func TestMetricsEndpointServesDesignMetrics(t *testing.T) {
 		t.Errorf("ps6_envelope_version_mismatch_total = %v after a major bump, want >= 1", v)
 	}
 
-	// Each name of DESIGN.md §9, by the series it is exposed as (histograms as _count), with
+	// Each exported metric name, by the series it is exposed as (histograms as _count), with
 	// the labels the design gives it.
 	for _, tc := range []struct {
 		metric string

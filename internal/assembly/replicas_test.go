@@ -13,8 +13,8 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// These tests hold DESIGN.md §10 over real HTTP: two instances of the service share one
-// PostgreSQL schema and one dev HS256 secret, as replicas behind a load balancer do, each on its
+// These tests hold the replica contract over real HTTP (docs/architecture.md): two instances
+// of the service share one PostgreSQL schema and one dev HS256 secret, as replicas behind a load balancer do, each on its
 // own httptest server. Turns run on replica A; the tests then talk to replica B, which never ran
 // them and knows them only through the store. What would otherwise be timed is held instead: a
 // CCS call lasts until the test releases it (heldCCS), so "the turn is still running" is a fact,

@@ -1,4 +1,4 @@
-// Package config reads the service's configuration file (DESIGN.md §7) and applies
+// Package config reads the service's configuration file and applies
 // SWITCHBOARD_* environment overrides handed in by cmd, which alone reads the environment.
 // Secrets are never in the file: it names the environment variables that hold them.
 package config
@@ -110,7 +110,7 @@ type CCS struct {
 	URL string `yaml:"url"`
 	// CredentialEnv names the env var holding the service credential sent to the CCS.
 	CredentialEnv string `yaml:"credential_env"`
-	// SigningKeyEnv names the env var holding the envelope HMAC key (PS6 v2); when set,
+	// SigningKeyEnv names the env var holding the envelope HMAC key; when set,
 	// unsigned or badly signed envelopes are rejected like a principal mismatch.
 	SigningKeyEnv string        `yaml:"signing_key_env"`
 	Timeout       time.Duration `yaml:"timeout"`

@@ -195,7 +195,7 @@ func TestSetupPropagatesTraceparent(t *testing.T) {
 	}
 }
 
-// promInstruments records one value on each metric named in DESIGN.md §9, created the way
+// promInstruments records one value on each metric the service exports, created the way
 // orchestrator and subagents create them.
 func promInstruments(t *testing.T, mp metric.MeterProvider) {
 	t.Helper()

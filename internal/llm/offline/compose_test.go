@@ -145,7 +145,7 @@ func TestCompose(t *testing.T) {
 	}
 }
 
-// assertUserSafe fails when text carries anything FR-14 keeps from users.
+// assertUserSafe fails when text carries anything users must never see (codes, ids, stack traces).
 func assertUserSafe(t *testing.T, text string) {
 	t.Helper()
 	for _, bad := range []string{"{", "}", "\"status\"", "status_error", "ask_", "_", "503"} {
