@@ -70,6 +70,8 @@ type Handler struct {
 	log  *slog.Logger
 	card agentCard // without its URL, which each request fills in
 	mux  *http.ServeMux
+	// serve is mux behind a recover: mounted alone, no other middleware catches a panic.
+	serve http.Handler
 }
 
 var _ http.Handler = (*Handler)(nil)
@@ -103,11 +105,12 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
 	})
+	h.serve = httpkit.Recover(h.log, h.mux)
 	return h, nil
 }
 
-// ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. A panic in a request answers 500 and is logged.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.ServeHTTP(w, r) }
 
 func principalOf(r *http.Request) principal.Principal {
 	p, _ := principal.FromContext(r.Context())
