@@ -25,6 +25,8 @@ type AuthenticatorFunc func(r *http.Request) (Principal, error)
 // Authenticate calls f.
 func (f AuthenticatorFunc) Authenticate(r *http.Request) (Principal, error) { return f(r) }
 
+var _ Authenticator = AuthenticatorFunc(nil)
+
 // TokenVerifier turns a bearer token into the principal it speaks for; [Verifier] is one.
 type TokenVerifier interface {
 	Verify(ctx context.Context, token string) (Principal, error)
@@ -36,8 +38,8 @@ var _ TokenVerifier = (*Verifier)(nil)
 // header that carries no usable Bearer token (none, another scheme such as Basic, or more than
 // one token) is [ErrMissingToken], so the client is asked to send one; only a token that was
 // sent and failed v's checks is refused as invalid.
-func BearerAuth(v TokenVerifier) Authenticator {
-	return AuthenticatorFunc(func(r *http.Request) (Principal, error) {
+func BearerAuth(v TokenVerifier) AuthenticatorFunc {
+	return func(r *http.Request) (Principal, error) {
 		tok, err := Bearer(r.Header.Get("Authorization"))
 		if err != nil {
 			if !errors.Is(err, ErrMissingToken) {
@@ -46,5 +48,5 @@ func BearerAuth(v TokenVerifier) Authenticator {
 			return "", err
 		}
 		return v.Verify(r.Context(), tok)
-	})
+	}
 }
