@@ -85,7 +85,9 @@ type SSEResult struct {
 // reconnects), or the store failed. The response is always written by ServeSSE, so the error is
 // for logs and metrics only. w should let [http.ResponseController] set write deadlines
 // (net/http's and gin's writers do): that is how a stalled client is cut off and how a long
-// stream escapes a server-wide WriteTimeout. ServeSSE starts no goroutine.
+// stream escapes a server-wide WriteTimeout. Without opts.Detach ServeSSE starts no goroutine;
+// with it, a stream it takes over returns at once with Detached set and goes on in goroutines
+// of its own, which end with the stream (see [Detach]).
 func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, after uint64, opts SSEOptions) (SSEResult, error) {
 	if opts.Heartbeat == 0 {
 		opts.Heartbeat = 15 * time.Second
