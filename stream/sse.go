@@ -51,7 +51,8 @@ type Detach struct {
 	// Context ends every detached stream when done (a server shutting down); nil never does.
 	Context context.Context
 	// OnEnd receives each detached stream's result once it has ended and its connection is
-	// closed, on the stream's own goroutine.
+	// closed, on the stream's own goroutine. A panic while writing the stream ends only that
+	// stream, and reaches OnEnd as its error.
 	OnEnd func(SSEResult, error)
 }
 
@@ -127,7 +128,7 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 		}
 		if ok {
 			go func(shared *liveTurn) {
-				res, err := detached(conn, hub, turnID, after, shared, opts)
+				res, err := detachedRecovered(conn, hub, turnID, after, shared, opts)
 				if shared != nil {
 					hub.release(turnID, shared)
 				}
