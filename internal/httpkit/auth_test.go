@@ -3,6 +3,7 @@ package httpkit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -87,5 +88,25 @@ func TestAuthenticateBearer(t *testing.T) {
 				t.Errorf("Authenticate(Authorization: %.40q) (-want +got):\n%s", tt.header, diff)
 			}
 		})
+	}
+}
+
+// An embedding program's authenticator may refuse with an error of its own: the client is
+// told the credential is invalid, once, and never the error's text.
+func TestAuthenticateOwnError(t *testing.T) {
+	auth := principal.AuthenticatorFunc(func(*http.Request) (principal.Principal, error) {
+		return "", errors.New("session 7f3a expired in redis")
+	})
+	w := httptest.NewRecorder()
+	if r := Authenticate(w, httptest.NewRequest(http.MethodPost, "/a2a", nil), auth); r != nil {
+		t.Fatal("Authenticate() admitted the request")
+	}
+	var body ErrorResponse
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+		t.Fatalf("body %q: %v", w.Body, err)
+	}
+	want := ErrorBody{Code: "invalid_token", Message: "Invalid token."}
+	if diff := cmp.Diff(want, body.Error); diff != "" {
+		t.Errorf("Authenticate() answer (-want +got):\n%s", diff)
 	}
 }
