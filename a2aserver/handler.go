@@ -102,6 +102,8 @@ func New(cfg Config) (*Handler, error) {
 		r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
 		h.a2aRPC(w, r)
 	})
+	h.mux.Handle(CardPath, httpkit.MethodNotAllowed(http.MethodGet, http.MethodHead))
+	h.mux.Handle("/a2a", httpkit.MethodNotAllowed(http.MethodPost))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
 	})

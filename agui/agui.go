@@ -70,6 +70,7 @@ func New(cfg Config) (*Handler, error) {
 		r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
 		h.postAGUI(w, r)
 	})
+	h.mux.Handle(Route, httpkit.MethodNotAllowed(http.MethodPost))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
 	})
