@@ -105,7 +105,7 @@ func (s *Handler) agentCardRoute(w http.ResponseWriter, r *http.Request) {
 }
 
 // publicBase is the base URL callers reach the service at: the configured one, or this
-// request's scheme and Host.
+// request's scheme and Host, with the path prefix a program mounting the handler stripped.
 func (s *Handler) publicBase(r *http.Request) string {
 	if u := s.cfg.PublicURL; u != "" {
 		return strings.TrimRight(u, "/")
@@ -118,5 +118,19 @@ func (s *Handler) publicBase(r *http.Request) string {
 	if host == "" || strings.ContainsAny(host, "/@?#\\ \t") {
 		host = "localhost"
 	}
-	return (&url.URL{Scheme: scheme, Host: host}).String()
+	return (&url.URL{Scheme: scheme, Host: host, Path: mountPrefix(r)}).String()
+}
+
+// mountPrefix is the path prefix that a program mounting this handler stripped before it
+// (http.StripPrefix): the path the client asked for, less the path this handler was given.
+func mountPrefix(r *http.Request) string {
+	u, err := url.ParseRequestURI(r.RequestURI)
+	if err != nil {
+		return ""
+	}
+	prefix, ok := strings.CutSuffix(u.Path, r.URL.Path)
+	if !ok || !strings.HasPrefix(prefix, "/") {
+		return ""
+	}
+	return prefix
 }
