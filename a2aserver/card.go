@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 )
 
 // agentCard is the A2A v0.3 AgentCard, with the fields switchboard publishes.
@@ -118,19 +120,5 @@ func (s *Handler) publicBase(r *http.Request) string {
 	if host == "" || strings.ContainsAny(host, "/@?#\\ \t") {
 		host = "localhost"
 	}
-	return (&url.URL{Scheme: scheme, Host: host, Path: mountPrefix(r)}).String()
-}
-
-// mountPrefix is the path prefix that a program mounting this handler stripped before it
-// (http.StripPrefix): the path the client asked for, less the path this handler was given.
-func mountPrefix(r *http.Request) string {
-	u, err := url.ParseRequestURI(r.RequestURI)
-	if err != nil {
-		return ""
-	}
-	prefix, ok := strings.CutSuffix(u.Path, r.URL.Path)
-	if !ok || !strings.HasPrefix(prefix, "/") {
-		return ""
-	}
-	return prefix
+	return (&url.URL{Scheme: scheme, Host: host, Path: httpkit.MountPrefix(r)}).String()
 }
