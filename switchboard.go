@@ -181,7 +181,8 @@ func (s *Server) Parts() Parts {
 // read deadline), checks CORS and (in dev mode) the Host, continues a caller's trace, sets
 // security headers, logs each request and answers a panic with 500. [Server.API] and
 // [Server.ChatPage] do all of that too; [Server.A2A] and [Server.AGUI] only bound bodies by
-// size and answer panics, and leave the rest to the program that mounts them.
+// size, continue a caller's trace and answer panics, and leave the rest to the program that
+// mounts them.
 func (s *Server) Handler() http.Handler { return s.serve(s.app.Handler) }
 
 // API serves the REST API alone: POST /v1/turns, GET /v1/turns/{id}[/events], DELETE
@@ -195,14 +196,14 @@ func (s *Server) API() http.Handler { return s.serve(s.app.API) }
 func (s *Server) ChatPage() http.Handler { return s.serve(s.app.Chat) }
 
 // A2A serves the A2A v0.3 surface alone: GET /.well-known/agent-card.json and POST /a2a. It
-// bounds request bodies by size and answers a panic with 500, but reads bodies without a
-// deadline and writes no access log: give the http.Server a ReadTimeout, and log and trace in
-// the program's own middleware.
+// bounds request bodies by size, continues a caller's W3C trace and answers a panic with 500,
+// but reads bodies without a deadline and writes no access log: give the http.Server a
+// ReadTimeout, and log in the program's own middleware.
 func (s *Server) A2A() http.Handler { return s.serve(s.app.A2A) }
 
-// AGUI serves the AG-UI surface alone: POST /agui. Like [Server.A2A], it bounds bodies by size
-// and answers a panic with 500, and leaves read deadlines, CORS, logs and traces to the program
-// that mounts it.
+// AGUI serves the AG-UI surface alone: POST /agui. Like [Server.A2A], it bounds bodies by size,
+// continues a caller's trace and answers a panic with 500, and leaves read deadlines, CORS and
+// logs to the program that mounts it.
 func (s *Server) AGUI() http.Handler { return s.serve(s.app.AGUI) }
 
 // Metrics is Options.Metrics, or nil when none was given.

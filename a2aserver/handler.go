@@ -111,8 +111,11 @@ func New(cfg Config) (*Handler, error) {
 	return h, nil
 }
 
-// ServeHTTP implements http.Handler. A panic in a request answers 500 and is logged.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. A request continues its caller's W3C trace, unless a
+// span is already in its context; a panic in it answers 500 and is logged.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.serve.ServeHTTP(w, httpkit.ContinueTrace(r))
+}
 
 func principalOf(r *http.Request) principal.Principal {
 	p, _ := principal.FromContext(r.Context())
