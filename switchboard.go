@@ -177,23 +177,33 @@ func (s *Server) Parts() Parts {
 
 // Handler serves every route: the chat API and its SSE streams, A2A, AG-UI, health and
 // readiness, /metrics when configured, and the chat page at /. Mount it at the root of a
-// server or under a prefix with http.StripPrefix. It bounds request heads and bodies, checks
-// CORS and (in dev mode) the Host, and logs each request; the single surfaces below leave
-// that to the program that mounts them.
+// server or under a prefix with http.StripPrefix. It bounds request heads and bodies (with a
+// read deadline), checks CORS and (in dev mode) the Host, continues a caller's trace, sets
+// security headers, logs each request and answers a panic with 500. [Server.API] and
+// [Server.ChatPage] do all of that too; [Server.A2A] and [Server.AGUI] only bound bodies by
+// size, continue a caller's trace and answer panics, and leave the rest to the program that
+// mounts them.
 func (s *Server) Handler() http.Handler { return s.serve(s.app.Handler) }
 
 // API serves the REST API alone: POST /v1/turns, GET /v1/turns/{id}[/events], DELETE
-// /v1/turns/{id} and GET /v1/episodes/{id}.
+// /v1/turns/{id} and GET /v1/episodes/{id}; other paths get 404. It runs behind the same
+// middleware as [Server.Handler].
 func (s *Server) API() http.Handler { return s.serve(s.app.API) }
 
-// ChatPage serves the chat page alone (/ and /static/...; in dev mode its sign-in route). The
-// page calls the REST API on its own origin: mount [Server.API] beside it.
+// ChatPage serves the chat page alone (/ and /static/...; in dev mode its sign-in route),
+// behind the same middleware as [Server.Handler]. The page calls the REST API on its own
+// origin: mount [Server.API] beside it.
 func (s *Server) ChatPage() http.Handler { return s.serve(s.app.Chat) }
 
-// A2A serves the A2A v0.3 surface alone: GET /.well-known/agent-card.json and POST /a2a.
+// A2A serves the A2A v0.3 surface alone: GET /.well-known/agent-card.json and POST /a2a. It
+// bounds request bodies by size, continues a caller's W3C trace and answers a panic with 500,
+// but reads bodies without a deadline and writes no access log: give the http.Server a
+// ReadTimeout, and log in the program's own middleware.
 func (s *Server) A2A() http.Handler { return s.serve(s.app.A2A) }
 
-// AGUI serves the AG-UI surface alone: POST /agui.
+// AGUI serves the AG-UI surface alone: POST /agui. Like [Server.A2A], it bounds bodies by size,
+// continues a caller's trace and answers a panic with 500, and leaves read deadlines, CORS and
+// logs to the program that mounts it.
 func (s *Server) AGUI() http.Handler { return s.serve(s.app.AGUI) }
 
 // Metrics is Options.Metrics, or nil when none was given.

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 )
 
 // agentCard is the A2A v0.3 AgentCard, with the fields switchboard publishes.
@@ -105,7 +107,7 @@ func (s *Handler) agentCardRoute(w http.ResponseWriter, r *http.Request) {
 }
 
 // publicBase is the base URL callers reach the service at: the configured one, or this
-// request's scheme and Host.
+// request's scheme and Host, with the path prefix a program mounting the handler stripped.
 func (s *Handler) publicBase(r *http.Request) string {
 	if u := s.cfg.PublicURL; u != "" {
 		return strings.TrimRight(u, "/")
@@ -118,5 +120,5 @@ func (s *Handler) publicBase(r *http.Request) string {
 	if host == "" || strings.ContainsAny(host, "/@?#\\ \t") {
 		host = "localhost"
 	}
-	return (&url.URL{Scheme: scheme, Host: host}).String()
+	return (&url.URL{Scheme: scheme, Host: host, Path: httpkit.MountPrefix(r)}).String()
 }

@@ -73,6 +73,8 @@ type Handler struct {
 	log  *slog.Logger
 	card agentCard // without its URL, which each request fills in
 	mux  *http.ServeMux
+	// serve is mux behind a recover: mounted alone, no other middleware catches a panic.
+	serve http.Handler
 }
 
 var _ http.Handler = (*Handler)(nil)
@@ -103,14 +105,20 @@ func New(cfg Config) (*Handler, error) {
 		r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
 		h.a2aRPC(w, r)
 	})
+	h.mux.Handle(CardPath, httpkit.MethodNotAllowed(http.MethodGet, http.MethodHead))
+	h.mux.Handle("/a2a", httpkit.MethodNotAllowed(http.MethodPost))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
 	})
+	h.serve = httpkit.Recover(h.log, h.mux)
 	return h, nil
 }
 
-// ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. A request continues its caller's W3C trace, unless a
+// span is already in its context; a panic in it answers 500 and is logged.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.serve.ServeHTTP(w, httpkit.ContinueTrace(r))
+}
 
 func principalOf(r *http.Request) principal.Principal {
 	p, _ := principal.FromContext(r.Context())

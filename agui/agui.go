@@ -1,9 +1,3 @@
-// Package agui serves switchboard over AG-UI: POST /agui takes a RunAgentInput and answers
-// with an SSE stream of AG-UI events (RUN_STARTED, TEXT_MESSAGE_*, STEP_*, RUN_FINISHED or
-// RUN_ERROR). The thread is an episode and the run is a turn.
-//
-// Each request runs on its handler's goroutine; a stream has one more goroutine, its
-// heartbeat, which ends with it. See docs/agui.md for the mapping of turn events to AG-UI's.
 package agui
 
 import (
@@ -48,6 +42,8 @@ type Handler struct {
 	cfg Config
 	log *slog.Logger
 	mux *http.ServeMux
+	// serve is mux behind a recover: mounted alone, no other middleware catches a panic.
+	serve http.Handler
 }
 
 var _ http.Handler = (*Handler)(nil)
@@ -74,14 +70,19 @@ func New(cfg Config) (*Handler, error) {
 		r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
 		h.postAGUI(w, r)
 	})
+	h.mux.Handle(Route, httpkit.MethodNotAllowed(http.MethodPost))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
 	})
+	h.serve = httpkit.Recover(h.log, h.mux)
 	return h, nil
 }
 
-// ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. A request continues its caller's W3C trace, unless a
+// span is already in its context; a panic in it answers 500 and is logged.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.serve.ServeHTTP(w, httpkit.ContinueTrace(r))
+}
 
 func principalOf(r *http.Request) principal.Principal {
 	p, _ := principal.FromContext(r.Context())

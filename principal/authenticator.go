@@ -2,6 +2,8 @@ package principal
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 )
 
@@ -23,6 +25,8 @@ type AuthenticatorFunc func(r *http.Request) (Principal, error)
 // Authenticate calls f.
 func (f AuthenticatorFunc) Authenticate(r *http.Request) (Principal, error) { return f(r) }
 
+var _ Authenticator = AuthenticatorFunc(nil)
+
 // TokenVerifier turns a bearer token into the principal it speaks for; [Verifier] is one.
 type TokenVerifier interface {
 	Verify(ctx context.Context, token string) (Principal, error)
@@ -30,13 +34,19 @@ type TokenVerifier interface {
 
 var _ TokenVerifier = (*Verifier)(nil)
 
-// BearerAuth authenticates requests by their Authorization: Bearer token, checked by v.
-func BearerAuth(v TokenVerifier) Authenticator {
-	return AuthenticatorFunc(func(r *http.Request) (Principal, error) {
+// BearerAuth authenticates requests by their Authorization: Bearer token, checked by v. A
+// header that carries no usable Bearer token (none, another scheme such as Basic, or more than
+// one token) is [ErrMissingToken], so the client is asked to send one; only a token that was
+// sent and failed v's checks is refused as invalid.
+func BearerAuth(v TokenVerifier) AuthenticatorFunc {
+	return func(r *http.Request) (Principal, error) {
 		tok, err := Bearer(r.Header.Get("Authorization"))
 		if err != nil {
+			if !errors.Is(err, ErrMissingToken) {
+				err = fmt.Errorf("%w: %v", ErrMissingToken, err)
+			}
 			return "", err
 		}
 		return v.Verify(r.Context(), tok)
-	})
+	}
 }

@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -77,6 +78,19 @@ func detached(conn net.Conn, hub *Hub, turnID string, after uint64, shared *live
 	res.Detached = true
 	res.ClientLeft = res.ClientLeft || left && !res.Completed
 	return res, err
+}
+
+// detachedRecovered is [detached] on a goroutine no handler's recover reaches: a panic while
+// writing the stream closes its connection and comes back as the stream's error, for OnEnd to
+// log, instead of ending the process.
+func detachedRecovered(conn net.Conn, hub *Hub, turnID string, after uint64, shared *liveTurn, opts SSEOptions) (res SSEResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			_ = conn.Close()
+			res, err = SSEResult{Detached: true}, fmt.Errorf("stream: detached stream of turn %s panicked: %v", turnID, p)
+		}
+	}()
+	return detached(conn, hub, turnID, after, shared, opts)
 }
 
 // streamSendBuffer is the kernel send buffer of a detached stream's connection.

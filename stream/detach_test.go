@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -214,5 +216,44 @@ func TestDetachedStreamCountsUntilDelivered(t *testing.T) {
 	readUntilEnd(t, resp, 0)
 	if got := waitEnd(t, ended); !got.res.Completed || got.err != nil {
 		t.Errorf("OnEnd(%+v, %v) for a client that read it all, want completed", got.res, got.err)
+	}
+}
+
+// panickyStore panics on every read after the first: the handler's own read passes, the
+// detached stream's replay panics.
+type panickyStore struct {
+	*stream.MemoryLogStore
+	reads atomic.Int32
+}
+
+func (s *panickyStore) Events(ctx context.Context, turnID string, after uint64) ([]stream.Record, error) {
+	if s.reads.Add(1) > 1 {
+		panic("store bug")
+	}
+	return s.MemoryLogStore.Events(ctx, turnID, after)
+}
+
+// A panic in a detached stream runs on the stream's own goroutine, where no handler's recover
+// reaches it: it must end that stream, with an error to OnEnd, not the process.
+func TestDetachedStreamPanicEndsOnlyTheStream(t *testing.T) {
+	hub := stream.NewHub(&panickyStore{MemoryLogStore: stream.NewMemoryLogStore()})
+	defer hub.Close()
+	srv, ended := detachedServer(t, hub, t.Context(), stream.SSEOptions{Heartbeat: time.Hour})
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	got := waitEnd(t, ended)
+	if got.err == nil || !got.res.Detached || got.res.Completed {
+		t.Errorf("OnEnd(%+v, %v), want Detached, not Completed, and an error", got.res, got.err)
+	}
+	// The connection is closed: the client reads to its end instead of waiting.
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, conn); err != nil {
+		t.Errorf("reading the stream: %v, want it closed", err)
 	}
 }

@@ -51,7 +51,8 @@ type Detach struct {
 	// Context ends every detached stream when done (a server shutting down); nil never does.
 	Context context.Context
 	// OnEnd receives each detached stream's result once it has ended and its connection is
-	// closed, on the stream's own goroutine.
+	// closed, on the stream's own goroutine. A panic while writing the stream ends only that
+	// stream, and reaches OnEnd as its error.
 	OnEnd func(SSEResult, error)
 }
 
@@ -85,7 +86,9 @@ type SSEResult struct {
 // reconnects), or the store failed. The response is always written by ServeSSE, so the error is
 // for logs and metrics only. w should let [http.ResponseController] set write deadlines
 // (net/http's and gin's writers do): that is how a stalled client is cut off and how a long
-// stream escapes a server-wide WriteTimeout. ServeSSE starts no goroutine.
+// stream escapes a server-wide WriteTimeout. Without opts.Detach ServeSSE starts no goroutine;
+// with it, a stream it takes over returns at once with Detached set and goes on in goroutines
+// of its own, which end with the stream (see [Detach]).
 func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, after uint64, opts SSEOptions) (SSEResult, error) {
 	if opts.Heartbeat == 0 {
 		opts.Heartbeat = 15 * time.Second
@@ -125,7 +128,7 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 		}
 		if ok {
 			go func(shared *liveTurn) {
-				res, err := detached(conn, hub, turnID, after, shared, opts)
+				res, err := detachedRecovered(conn, hub, turnID, after, shared, opts)
 				if shared != nil {
 					hub.release(turnID, shared)
 				}

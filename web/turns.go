@@ -71,8 +71,9 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *httpkit.Problem) {
 
 // eventsURL links to a turn's events with a turn token, for clients that cannot set headers
 // (a browser's EventSource).
-func (s *server) eventsURL(turnID string, p principal.Principal) string {
-	return "/v1/turns/" + url.PathEscape(turnID) + "/events?token=" + url.QueryEscape(s.cfg.TurnTokens.Mint(turnID, p))
+func (s *server) eventsURL(r *http.Request, turnID string, p principal.Principal) string {
+	prefix := (&url.URL{Path: httpkit.MountPrefix(r)}).EscapedPath()
+	return prefix + "/v1/turns/" + url.PathEscape(turnID) + "/events?token=" + url.QueryEscape(s.cfg.TurnTokens.Mint(turnID, p))
 }
 
 func (s *server) postTurn(c *gin.Context) {
@@ -116,7 +117,7 @@ func (s *server) postTurn(c *gin.Context) {
 	}
 	c.JSON(http.StatusAccepted, turnCreated{
 		TurnID: rec.ID, EpisodeID: rec.EpisodeID,
-		EventsURL: s.eventsURL(rec.ID, p),
+		EventsURL: s.eventsURL(c.Request, rec.ID, p),
 	})
 }
 
@@ -207,7 +208,7 @@ func (s *server) getTurn(c *gin.Context) {
 		return
 	}
 	view := turnView(rec)
-	view.EventsURL = s.eventsURL(rec.ID, principalOf(c))
+	view.EventsURL = s.eventsURL(c.Request, rec.ID, principalOf(c))
 	c.JSON(http.StatusOK, view)
 }
 

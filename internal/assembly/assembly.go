@@ -36,9 +36,9 @@ import (
 
 // App is the service wired from its configuration: definitions, models, the CCS client
 // (embedded demo or remote), sub-agent runtimes injected into the orchestrator, the store,
-// the turn service and the HTTP routes. [Server] adds the lifecycle around it.
+// the turn service and the HTTP routes. The root package's Server adds the lifecycle around it.
 type App struct {
-	// Definitions and Orchestrator are the set loaded at start; after a [Server.Reload], turns
+	// Definitions and Orchestrator are the set loaded at start; after a reload ([App.Reload]), turns
 	// use the new set (Service.Orchestrator).
 	Definitions  *definitions.Set
 	Orchestrator *orchestrator.Orchestrator

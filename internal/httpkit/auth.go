@@ -39,7 +39,15 @@ func Unauthenticated(w http.ResponseWriter, err error) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard"`)
 		WriteError(w, http.StatusUnauthorized, "unauthenticated", "Send Authorization: Bearer <token>.")
 	default:
+		msg := "Invalid token."
+		if reason := principal.Reason(err); reason != unknownReason {
+			msg = "Invalid token: " + reason + "."
+		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)
-		WriteError(w, http.StatusUnauthorized, "invalid_token", "Invalid token: "+principal.Reason(err)+".")
+		WriteError(w, http.StatusUnauthorized, "invalid_token", msg)
 	}
 }
+
+// unknownReason is what principal.Reason says of an error it has no words for, such as an
+// embedding program's own authenticator's: the answer then says "Invalid token." once.
+var unknownReason = principal.Reason(errors.New("not a principal error"))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 )
 
 // ErrShuttingDown is the cause with which requests' contexts are cancelled on a graceful
@@ -34,3 +35,13 @@ const InvalidTextMessage = "Text and ids must be valid UTF-8 without NUL bytes."
 
 // Internal is the message of every unexpected failure: what went wrong goes to the log only.
 const Internal = "Something went wrong on our side. Please try again."
+
+// MethodNotAllowed answers a request to a route with a method it does not serve: 405 in the
+// JSON error shape, with the methods it does serve in Allow.
+func MethodNotAllowed(allow ...string) http.HandlerFunc {
+	methods := strings.Join(allow, ", ")
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Allow", methods)
+		WriteError(w, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.")
+	}
+}

@@ -160,7 +160,7 @@ var rewardsTools = []llms.Tool{
 	fnTool("rewards_catalog", "Browse rewards that can be redeemed with points", schema(nil, map[string]any{"max_points": prop("integer", "most points to spend")})),
 }
 
-// demoAgents returns the sub-agents of the demo's definitions (package agents).
+// demoAgents returns the sub-agents of the demo's definitions (package demo).
 func demoAgents(t *testing.T) []agentFixture {
 	t.Helper()
 	files, err := fs.Glob(demo.Agents, "*.yaml")
