@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -94,11 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookup en
 	case "init":
 		err = initCmd(rest, stdout, stderr)
 	case "version", "--version":
-		if len(rest) > 0 {
-			fmt.Fprintln(stderr, "Usage: switchboard version\n\nPrints the version of this binary.")
-			return 2
-		}
-		fmt.Fprintln(stdout, "switchboard", version)
+		err = versionCmd(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
@@ -106,4 +103,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookup en
 		return 2
 	}
 	return exitCode(err, stderr)
+}
+
+// versionCmd prints the binary's version. It parses flags like every other command, so
+// --help prints its usage and exits 0 there too.
+func versionCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, "Usage: switchboard version\n\nPrints the version of this binary.") }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("version takes no arguments, got %q", fs.Args())
+	}
+	fmt.Fprintln(stdout, "switchboard", version)
+	return nil
 }

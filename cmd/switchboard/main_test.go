@@ -329,10 +329,35 @@ func TestInitWritesTheDemoOnce(t *testing.T) {
 	}
 }
 
-func TestVersionHelpIsUsage(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if code := run(t.Context(), []string{"version", "--help"}, &out, &errOut, envMap(nil)); code != 2 || out.Len() != 0 {
-		t.Errorf("version --help = %d, stdout %q; want usage on stderr and exit 2", code, out.String())
+// --help is a request, not a mistake: every command prints its usage on stderr, nothing on
+// stdout, and exits 0.
+func TestHelpOfEveryCommand(t *testing.T) {
+	for _, cmd := range []string{"serve", "init", "validate", "token", "ccs-demo", "eval", "version"} {
+		for _, flag := range []string{"--help", "-h"} {
+			var out, errOut bytes.Buffer
+			code := run(t.Context(), []string{cmd, flag}, &out, &errOut, envMap(nil))
+			if code != 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "Usage: switchboard "+cmd) {
+				t.Errorf("%s %s = %d, stdout %q, stderr %q; want 0 and the usage on stderr", cmd, flag, code, out.String(), errOut.String())
+			}
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		wantCode int
+		wantOut  string
+	}{
+		{[]string{"version"}, 0, "switchboard dev\n"},
+		{[]string{"--version"}, 0, "switchboard dev\n"},
+		{[]string{"version", "extra"}, 2, ""},
+		{[]string{"version", "--bogus"}, 2, ""},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(t.Context(), tc.args, &out, &errOut, envMap(nil)); code != tc.wantCode || out.String() != tc.wantOut {
+			t.Errorf("run(%q) = %d, stdout %q; want %d, %q (stderr %q)", tc.args, code, out.String(), tc.wantCode, tc.wantOut, errOut.String())
+		}
 	}
 }
 
