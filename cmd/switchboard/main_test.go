@@ -329,6 +329,28 @@ func TestInitWritesTheDemoOnce(t *testing.T) {
 	}
 }
 
+// init names the serve command that serves what it wrote: plain `switchboard serve` for
+// ./agents, which serve reads by default, and --agents for any other folder.
+func TestInitSaysHowToServe(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"init"}, "serve them with: switchboard serve\n"},
+		{[]string{"init", "other"}, "serve them with: switchboard serve --agents other\n"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(t.Context(), tc.args, &out, &errOut, envMap(nil)); code != 0 || !strings.HasSuffix(out.String(), tc.want) {
+			t.Errorf("run(%q) = %d, stdout %q; want 0 and a last line %q (stderr %q)", tc.args, code, out.String(), tc.want, errOut.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run(t.Context(), []string{"init", "agents"}, &out, &errOut, envMap(nil)); code == 0 {
+		t.Errorf("init agents after init = 0, stdout %q; want a refusal", out.String())
+	}
+}
+
 // --help is a request, not a mistake: every command prints its usage on stderr, nothing on
 // stdout, and exits 0.
 func TestHelpOfEveryCommand(t *testing.T) {
