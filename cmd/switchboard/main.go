@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -117,6 +118,36 @@ func versionCmd(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError("version takes no arguments, got %q", fs.Args())
 	}
-	fmt.Fprintln(stdout, "switchboard", version)
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprintln(stdout, "switchboard", describeVersion(version, info))
 	return nil
+}
+
+// describeVersion is v, and for a binary built without -ldflags (go build, go install) the
+// commit it was built from, which go records when it builds inside a git checkout: otherwise
+// every such binary would say only "dev".
+func describeVersion(v string, info *debug.BuildInfo) string {
+	if v != "dev" || info == nil {
+		return v
+	}
+	var rev string
+	var modified bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		return v + " (commit " + rev + ", with local changes)"
+	}
+	return v + " (commit " + rev + ")"
 }

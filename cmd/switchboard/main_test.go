@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -379,6 +380,32 @@ func TestVersion(t *testing.T) {
 		var out, errOut bytes.Buffer
 		if code := run(t.Context(), tc.args, &out, &errOut, envMap(nil)); code != tc.wantCode || out.String() != tc.wantOut {
 			t.Errorf("run(%q) = %d, stdout %q; want %d, %q (stderr %q)", tc.args, code, out.String(), tc.wantCode, tc.wantOut, errOut.String())
+		}
+	}
+}
+
+func TestDescribeVersion(t *testing.T) {
+	vcs := func(settings ...string) *debug.BuildInfo {
+		info := &debug.BuildInfo{}
+		for i := 0; i < len(settings); i += 2 {
+			info.Settings = append(info.Settings, debug.BuildSetting{Key: settings[i], Value: settings[i+1]})
+		}
+		return info
+	}
+	for _, tc := range []struct {
+		name    string
+		version string
+		info    *debug.BuildInfo
+		want    string
+	}{
+		{"set at build time", "v1.2.3", vcs("vcs.revision", "2d4b260c555a5a2a1bf69b266156c176fbdd20fe"), "v1.2.3"},
+		{"no build info", "dev", nil, "dev"},
+		{"built outside git", "dev", vcs(), "dev"},
+		{"clean checkout", "dev", vcs("vcs.revision", "2d4b260c555a5a2a1bf69b266156c176fbdd20fe", "vcs.modified", "false"), "dev (commit 2d4b260c555a)"},
+		{"edited checkout", "dev", vcs("vcs.revision", "2d4b260c555a5a2a1bf69b266156c176fbdd20fe", "vcs.modified", "true"), "dev (commit 2d4b260c555a, with local changes)"},
+	} {
+		if got := describeVersion(tc.version, tc.info); got != tc.want {
+			t.Errorf("%s: describeVersion(%q) = %q, want %q", tc.name, tc.version, got, tc.want)
 		}
 	}
 }
