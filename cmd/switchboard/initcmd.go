@@ -36,7 +36,12 @@ func initCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %d definitions to %s\nserve them with: switchboard serve --agents %s\n", n, dir, dir)
+	serveCmd := "switchboard serve --agents " + dir
+	if filepath.Clean(dir) == filepath.Clean(defaultAgentsDir) {
+		// serve reads ./agents by default; naming it again suggests it would not.
+		serveCmd = "switchboard serve"
+	}
+	fmt.Fprintf(stdout, "wrote %d definitions to %s\nserve them with: %s\n", n, dir, serveCmd)
 	return nil
 }
 

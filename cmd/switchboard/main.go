@@ -7,10 +7,12 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -97,11 +99,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookup en
 	case "init":
 		err = initCmd(rest, stdout, stderr)
 	case "version", "--version":
-		if len(rest) > 0 {
-			fmt.Fprintln(stderr, "Usage: switchboard version\n\nPrints the version of this binary.")
-			return 2
-		}
-		fmt.Fprintln(stdout, "switchboard", version)
+		err = versionCmd(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
@@ -109,4 +107,50 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookup en
 		return 2
 	}
 	return exitCode(err, stderr)
+}
+
+// versionCmd prints the binary's version. It parses flags like every other command, so
+// --help prints its usage and exits 0 there too.
+func versionCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, "Usage: switchboard version\n\nPrints the version of this binary.") }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("version takes no arguments, got %q", fs.Args())
+	}
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprintln(stdout, "switchboard", describeVersion(version, info))
+	return nil
+}
+
+// describeVersion is v, and for a binary built without -ldflags (go build, go install) the
+// commit it was built from, which go records when it builds inside a git checkout: otherwise
+// every such binary would say only "dev".
+func describeVersion(v string, info *debug.BuildInfo) string {
+	if v != "dev" || info == nil {
+		return v
+	}
+	var rev string
+	var modified bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		return v + " (commit " + rev + ", with local changes)"
+	}
+	return v + " (commit " + rev + ")"
 }

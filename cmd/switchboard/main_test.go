@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -329,10 +330,83 @@ func TestInitWritesTheDemoOnce(t *testing.T) {
 	}
 }
 
-func TestVersionHelpIsUsage(t *testing.T) {
+// init names the serve command that serves what it wrote: plain `switchboard serve` for
+// ./agents, which serve reads by default, and --agents for any other folder.
+func TestInitSaysHowToServe(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"init"}, "serve them with: switchboard serve\n"},
+		{[]string{"init", "other"}, "serve them with: switchboard serve --agents other\n"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(t.Context(), tc.args, &out, &errOut, envMap(nil)); code != 0 || !strings.HasSuffix(out.String(), tc.want) {
+			t.Errorf("run(%q) = %d, stdout %q; want 0 and a last line %q (stderr %q)", tc.args, code, out.String(), tc.want, errOut.String())
+		}
+	}
 	var out, errOut bytes.Buffer
-	if code := run(t.Context(), []string{"version", "--help"}, &out, &errOut, envMap(nil)); code != 2 || out.Len() != 0 {
-		t.Errorf("version --help = %d, stdout %q; want usage on stderr and exit 2", code, out.String())
+	if code := run(t.Context(), []string{"init", "agents"}, &out, &errOut, envMap(nil)); code == 0 {
+		t.Errorf("init agents after init = 0, stdout %q; want a refusal", out.String())
+	}
+}
+
+// --help is a request, not a mistake: every command prints its usage on stderr, nothing on
+// stdout, and exits 0.
+func TestHelpOfEveryCommand(t *testing.T) {
+	for _, cmd := range []string{"serve", "init", "validate", "token", "ccs-demo", "eval", "version"} {
+		for _, flag := range []string{"--help", "-h"} {
+			var out, errOut bytes.Buffer
+			code := run(t.Context(), []string{cmd, flag}, &out, &errOut, envMap(nil))
+			if code != 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "Usage: switchboard "+cmd) {
+				t.Errorf("%s %s = %d, stdout %q, stderr %q; want 0 and the usage on stderr", cmd, flag, code, out.String(), errOut.String())
+			}
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		wantCode int
+		wantOut  string
+	}{
+		{[]string{"version"}, 0, "switchboard dev\n"},
+		{[]string{"--version"}, 0, "switchboard dev\n"},
+		{[]string{"version", "extra"}, 2, ""},
+		{[]string{"version", "--bogus"}, 2, ""},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(t.Context(), tc.args, &out, &errOut, envMap(nil)); code != tc.wantCode || out.String() != tc.wantOut {
+			t.Errorf("run(%q) = %d, stdout %q; want %d, %q (stderr %q)", tc.args, code, out.String(), tc.wantCode, tc.wantOut, errOut.String())
+		}
+	}
+}
+
+func TestDescribeVersion(t *testing.T) {
+	vcs := func(settings ...string) *debug.BuildInfo {
+		info := &debug.BuildInfo{}
+		for i := 0; i < len(settings); i += 2 {
+			info.Settings = append(info.Settings, debug.BuildSetting{Key: settings[i], Value: settings[i+1]})
+		}
+		return info
+	}
+	for _, tc := range []struct {
+		name    string
+		version string
+		info    *debug.BuildInfo
+		want    string
+	}{
+		{"set at build time", "v1.2.3", vcs("vcs.revision", "2d4b260c555a5a2a1bf69b266156c176fbdd20fe"), "v1.2.3"},
+		{"no build info", "dev", nil, "dev"},
+		{"built outside git", "dev", vcs(), "dev"},
+		{"clean checkout", "dev", vcs("vcs.revision", "2d4b260c555a5a2a1bf69b266156c176fbdd20fe", "vcs.modified", "false"), "dev (commit 2d4b260c555a)"},
+		{"edited checkout", "dev", vcs("vcs.revision", "2d4b260c555a5a2a1bf69b266156c176fbdd20fe", "vcs.modified", "true"), "dev (commit 2d4b260c555a, with local changes)"},
+	} {
+		if got := describeVersion(tc.version, tc.info); got != tc.want {
+			t.Errorf("%s: describeVersion(%q) = %q, want %q", tc.name, tc.version, got, tc.want)
+		}
 	}
 }
 

@@ -17,7 +17,7 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	ttl := fs.Duration("ttl", principal.DefaultDevTTL, "how long the token is valid")
 	cfgPath := fs.String("config", "", "the config file serve uses (for auth.issuer and auth.audience)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: switchboard token --sub NAME [--ttl 24h]\n\nPrints, alone on stdout, a dev-mode bearer token for NAME, signed with the same\nsecret as `switchboard serve` (SWITCHBOARD_DEV_SECRET, or the one serve stored).")
+		fmt.Fprintln(stderr, "Usage: switchboard token --sub NAME [--ttl 24h] [--config FILE]\n\nPrints, alone on stdout, a dev-mode bearer token for NAME, signed with the same\nsecret as `switchboard serve` (SWITCHBOARD_DEV_SECRET, or the one serve stored).")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
