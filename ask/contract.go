@@ -10,8 +10,8 @@ import (
 
 // Agent answers the orchestrator's ask_<id> calls for one bound definition.
 type Agent interface {
-	// Ask runs the sub-agent for one question. A returned error is an Axis 1 failure: the
-	// orchestrator reports the sub-agent as unavailable and never shows the error.
+	// Ask runs the sub-agent for one question. A returned error is a failure of the sub-agent
+	// itself: the orchestrator reports it as unavailable and never shows the error.
 	Ask(ctx context.Context, q Question) (Answer, error)
 }
 
@@ -62,7 +62,7 @@ const (
 	OutcomeOK          Outcome = "ok"
 	OutcomePartial     Outcome = "partial"     // answered from degraded data, with a caveat
 	OutcomeUnavailable Outcome = "unavailable" // answered, but its data was unavailable
-	OutcomeFailed      Outcome = "failed"      // error or panic (Axis 1)
-	OutcomeTimeout     Outcome = "timeout"     // exceeded its definition's timeout (Axis 1)
+	OutcomeFailed      Outcome = "failed"      // error or panic of the sub-agent itself
+	OutcomeTimeout     Outcome = "timeout"     // exceeded its definition's timeout
 	OutcomeCancelled   Outcome = "cancelled"   // the turn was cancelled
 )

@@ -43,7 +43,7 @@ func TestRoutingDecisionTelemetry(t *testing.T) {
 		subs     []*definitions.Definition
 		calls    []string
 		runtimes func() map[string]ask.Agent
-		// overlap asks that the sub-agent spans overlap in time (fan-out concurrency, AC-3).
+		// overlap asks that the sub-agent spans overlap in time (fan-out concurrency).
 		overlap   bool
 		event     map[string]any
 		outcome   stream.Outcome

@@ -59,8 +59,8 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	return results
 }
 
-// invoke runs one sub-agent under its definition's timeout, recovering a panic into an Axis 1
-// failure, and showing a progress line if it stays silent past the cadence threshold.
+// invoke runs one sub-agent under its definition's timeout, recovering a panic into a failure,
+// and showing a progress line if it stays silent past the cadence threshold.
 func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()

@@ -29,7 +29,7 @@ func runTurn(t *testing.T, o *Orchestrator, msg string) (*Result, *collector) {
 	return res, out
 }
 
-// AC-1: the orchestrator's LLM sees exactly one ask_<id> tool per sub-agent, with the
+// The orchestrator's LLM sees exactly one ask_<id> tool per sub-agent, with the
 // definitions' descriptions verbatim.
 func TestLLMSeesAskToolsWithDescriptions(t *testing.T) {
 	model := &scriptedModel{route: func([]llms.MessageContent, llms.CallOptions) (*llms.ContentResponse, error) {
@@ -55,7 +55,7 @@ func TestLLMSeesAskToolsWithDescriptions(t *testing.T) {
 	}
 }
 
-// AC-2: a single intent runs one sub-agent and the reply comes from the orchestrator's
+// A single intent runs one sub-agent and the reply comes from the orchestrator's
 // composition, not from the sub-agent.
 func TestSingleIntentIsComposedByOrchestrator(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop"), compose: composeAll}
@@ -94,7 +94,7 @@ func TestSingleIntentIsComposedByOrchestrator(t *testing.T) {
 	}
 }
 
-// AC-3: two intents run concurrently even when one is much slower. Each sub-agent waits
+// Two intents run concurrently even when one is much slower. Each sub-agent waits
 // until the other has started, which can only happen if they overlap.
 func TestFanOutRunsConcurrently(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards"), compose: composeAll}
@@ -135,7 +135,7 @@ func TestFanOutRunsConcurrently(t *testing.T) {
 	}
 }
 
-// AC-4: N+1 calls with cap N: N run, the extra is dropped before running and recorded.
+// N+1 calls with cap N: N run, the extra is dropped before running and recorded.
 func TestCapDropsCallsBeforeRunning(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards", "ask_support"), compose: composeAll}
 	var supportRan atomic.Bool

@@ -113,7 +113,7 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 }
 
 // Ask runs the sub-agent's LLM loop for req. A returned error (the sub-agent's model failed,
-// the context ended) is an Axis 1 failure for the orchestrator to acknowledge.
+// the context ended) is a failure of the sub-agent itself for the orchestrator to acknowledge.
 func (a *Agent) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 	if req.Inherited.Principal == "" {
 		return ask.Answer{}, ErrNoPrincipal

@@ -54,7 +54,7 @@ func subAgentDefs(t *testing.T) []*definitions.Definition {
 	return out
 }
 
-// TestWrongPrincipalIsSuppressed is AC-6 for every demo tool: the CCS answers alice's call with
+// TestWrongPrincipalIsSuppressed holds for every demo tool: the CCS answers alice's call with
 // bob's data. The payload must reach no LLM message and no log line; the mismatch is counted,
 // alerted with agent, enricher and trace id, and not retried.
 func TestWrongPrincipalIsSuppressed(t *testing.T) {
@@ -142,7 +142,7 @@ func TestWrongPrincipalIsSuppressed(t *testing.T) {
 	}
 }
 
-// TestPrincipalOnEveryCall is AC-7: each of several principals invokes every demo sub-agent,
+// TestPrincipalOnEveryCall checks that each of several principals invokes every demo sub-agent,
 // all at once, and every CCS call carries the invoking principal in body and header.
 func TestPrincipalOnEveryCall(t *testing.T) {
 	h := newHarness(t, ccsdemo.Options{}, ccs.ClientConfig{})

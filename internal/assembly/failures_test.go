@@ -106,7 +106,7 @@ func copyAgents(t *testing.T, edit func(name string, data []byte) []byte) string
 	return dir
 }
 
-// A CCS that hangs trips the sub-agent's own timeout (Axis 1); its sibling still answers.
+// A CCS that hangs trips the sub-agent's own timeout; its sibling still answers.
 func TestHangingCCSTripsPerAgentTimeout(t *testing.T) {
 	dir := copyAgents(t, func(name string, data []byte) []byte {
 		if name != "rewards.yaml" {

@@ -112,7 +112,7 @@ func fullStream(t *testing.T, ta *testApp, tok, turnID string) []stream.WireEven
 	return evs
 }
 
-// AC-9: a sub-agent's typed status event reaches the client as its rendered line while the
+// A sub-agent's typed status event reaches the client as its rendered line while the
 // CCS call behind it is still running, and before any reply text.
 func TestStatusArrivesWhileToolRuns(t *testing.T) {
 	held := newHeldCCS(t)
