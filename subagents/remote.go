@@ -84,8 +84,8 @@ func NewRemote(cfg RemoteConfig, opts ...Option) (*Remote, error) {
 
 // Ask sends req to the remote agent and returns its answer. A task that ends failed, canceled
 // or rejected (or wants input that a sub-agent call cannot give) is an error, as is any
-// transport or protocol failure: a failure of the sub-agent itself for the orchestrator to acknowledge. A
-// completed task whose metadata.outcome is "degraded" is a partial answer.
+// transport or protocol failure: a failure of the sub-agent itself, for the orchestrator to
+// acknowledge. A completed task whose metadata.outcome is "degraded" is a partial answer.
 func (r *Remote) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 	p := req.Inherited.Principal
 	if p == "" {
