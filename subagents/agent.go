@@ -69,8 +69,8 @@ type Agent struct {
 	byName map[string]definitions.Tool
 	// answers holds the compiled answer templates, by tool name.
 	answers map[string]*definitions.AnswerTemplate
-	opts   options
-	inst   *instruments
+	opts    options
+	inst    *instruments
 	// Built once, as every invocation asks with them: the prompt without inherited context,
 	// and the call options of a tool step and of the last step (which must answer in words).
 	basePrompt          string
