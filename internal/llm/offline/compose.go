@@ -52,7 +52,8 @@ func unofferedAction(text string, tools []llms.Tool) string {
 	}
 	offered := map[string]bool{}
 	for _, t := range tools {
-		for _, term := range terms(humanise(t.Function.Name) + " " + t.Function.Description) {
+		desc, _ := splitToolExamples(t.Function.Description)
+		for _, term := range terms(humanise(t.Function.Name) + " " + desc) {
 			offered[term] = true
 		}
 	}
@@ -158,6 +159,14 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 	data, _ := member(obj, "data")
 	note, _ := member(obj, "note")
 	noteText, _ := note.(string)
+	// A result's answer is the agent team's own statement of its data: it is said as written,
+	// in place of the model's narration of the data.
+	said := func() piece { return orNothing(r.data(data, t), t) }
+	if answer, _ := member(obj, "answer"); answer != nil {
+		if a, ok := answer.(string); ok && strings.TrimSpace(a) != "" {
+			said = func() piece { return piece{kind: pieceProse, text: strings.TrimSpace(a)} }
+		}
+	}
 	switch s {
 	case resultUnavailable, resultError:
 		return t.unavailable(noteText)
@@ -166,9 +175,9 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 		if n := cleanNote(noteText); n != "" && !restatesFailure(n) {
 			caveat += ": " + n
 		}
-		return orNothing(r.data(data, t), t).withCaveat(caveat + ".")
+		return said().withCaveat(caveat + ".")
 	}
-	return orNothing(r.data(data, t), t)
+	return said()
 }
 
 func isResultStatus(s string) bool {

@@ -2,7 +2,9 @@ package offline
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -29,10 +31,14 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		domain.tools[t] = true
 	}
 	for i, t := range tools {
-		texts := []string{humanise(t.Function.Name), t.Function.Description}
+		desc, examples := splitToolExamples(t.Function.Description)
+		texts := []string{humanise(t.Function.Name), desc}
 		for _, term := range terms(strings.Join(texts, " ")) {
 			domain.tools[term] = true
 		}
+		// The examples say when the tool is right, in the users' words; they are not the
+		// tool's vocabulary, which arguments leave out ("has my order shipped" names no product).
+		texts = append(texts, examples...)
 		var minor []string
 		for _, p := range paramsOf(t.Function.Parameters) {
 			minor = append(minor, humanise(p.name), p.desc)
@@ -79,6 +85,28 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
+}
+
+// toolExamplesHead starts the line a sub-agent runtime adds to a tool's description to list
+// what users say when the tool is the right one (the subagents package writes it).
+const toolExamplesHead = "Users ask for this tool with requests such as:"
+
+// quoted matches one Go-quoted string.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// splitToolExamples separates a tool description from the examples line it may end with.
+func splitToolExamples(desc string) (string, []string) {
+	i := strings.Index(desc, toolExamplesHead)
+	if i < 0 {
+		return desc, nil
+	}
+	var examples []string
+	for _, q := range quoted.FindAllString(desc[i+len(toolExamplesHead):], -1) {
+		if s, err := strconv.Unquote(q); err == nil && strings.TrimSpace(s) != "" {
+			examples = append(examples, s)
+		}
+	}
+	return strings.TrimSpace(desc[:i]), examples
 }
 
 // ownPart cuts off the earlier request a follow-up quotes.
