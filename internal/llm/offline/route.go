@@ -110,6 +110,14 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if len(intents) == 0 {
 		return nil, directAnswer(text, tools)
 	}
+	// A follow-up with no subject of its own stays with the previous turn's agent (see
+	// followup.go).
+	if len(intents) == 1 && len(req.humans) > 1 && chatKind(text) == chatNone {
+		if prev := firstPlanned(earlier()); prev != nil && len(prev.intents) == 1 && prev.intents[0].tool != intents[0].tool &&
+			!strings.Contains(intents[0].text, earlierMarker) && p.keepsPreviousSubject(ws, prev.intents[0].tool) {
+			intents = withEarlier(text, prev.intents)
+		}
+	}
 	intents = p.dropPassingIntents(text, intents)
 	if pointsBack(ws) {
 		carrySubject(intents, earlier())
