@@ -150,6 +150,7 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 		return t.unavailable("") // never show what could not be read
 	}
 	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
+	r.domain = req.domainTerms()
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
 	s, _ := status.(string)

@@ -146,9 +146,39 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
 				out = append(out, fact{label: label, text: r.scalarList(f.key, v)})
 			}
+		case []field:
+			if amount, code, ok := moneyObject(v); ok {
+				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
+				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
+			}
 		}
 	}
 	return out, cur
+}
+
+// priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
+var priceLabels = setOf("price", "total", "amount", "cost", "value")
+
+// moneyObject reads an object that is an amount and its currency, and nothing else.
+func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
+	if len(obj) != 2 {
+		return "", "", false
+	}
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case json.Number:
+			if !amountLabels[humanise(f.key)] {
+				return "", "", false
+			}
+			amount = v
+		default:
+			if !isCurrencyKey(f.key) || currencyCode(v) == "" {
+				return "", "", false
+			}
+			code = currencyCode(v)
+		}
+	}
+	return amount, code, amount != "" && code != ""
 }
 
 func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
@@ -156,7 +186,7 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 	if s == "" || r.echoes[strings.ToLower(s)] {
 		return fact{}, false
 	}
-	if isIDKey(key) && !r.mentioned(s) {
+	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && readableID(s) && humanise(key) != "ID") {
 		return fact{}, false // an opaque id names the record for machines
 	}
 	if w, ok := parseWhen(s); ok {
@@ -278,6 +308,27 @@ func isCurrencyKey(key string) bool {
 // isIDKey reports whether a key names an identifier: "id", "order_id", "offerId".
 func isIDKey(key string) bool {
 	return lastWord(humanise(key)) == "ID"
+}
+
+// readableID reports whether an id is one people quote ("CLM-20931", "A1043"): short, with
+// letters and digits, rather than a key for machines (a UUID, a long hash).
+func readableID(s string) bool {
+	if len(s) < 4 || len(s) > 12 {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c == '-' || c == '_':
+		default:
+			return false // lower-case hex and other marks read as machine keys
+		}
+	}
+	return letters > 0 && digits > 0
 }
 
 // mentioned reports whether the user's request names v, so that an id they asked about

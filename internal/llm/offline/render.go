@@ -21,6 +21,12 @@ type renderer struct {
 	tool      map[string]bool // the terms of the called tool's name: what it lists, not which
 	scoped    bool            // the call carried text arguments: the service chose already
 	argTerms  []string        // the terms of the call's text arguments: what the service was asked for
+	// domain are the terms of the agent's prompt and tools: words of its trade ("insurance"
+	// to an insurance agent), which name no record.
+	domain map[string]bool
+	// showIDs shows ids people quote: set for the one record a reply is about, whose
+	// reference ("claim CLM-20931") the user may need.
+	showIDs bool
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
@@ -85,17 +91,6 @@ func (r renderer) object(obj []field, t topic) piece {
 		}
 	}
 	facts, cur := r.facts(obj, scope{}, -1)
-	if asked := r.focus(facts, t); len(asked) > 0 && !hasRecords(obj) {
-		// "what is my shipping address" is answered with the address, not the profile.
-		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
-			return piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
-		}
-		facts = asked
-	}
-	if len(facts) > 0 && facts[0].text != "" && facts[0].label != "" &&
-		(facts[0].label == t.bare || slices.Contains(strings.Fields(t.bare), facts[0].label)) {
-		facts[0].label = "" // "Your points balance: 12,450", not "...: points 12,450"
-	}
 	var blocks []piece
 	for _, f := range obj {
 		switch v := f.val.(type) {
@@ -104,6 +99,9 @@ func (r renderer) object(obj []field, t topic) piece {
 				blocks = append(blocks, r.list(humanise(f.key), v, cur))
 			}
 		case []field: // one level of nesting reads as prefixed facts: "flight gate B12"
+			if _, _, ok := moneyObject(v); ok {
+				continue // among the facts already, as the money it is
+			}
 			prefix := humanise(f.key)
 			inner, innerCur := r.facts(v, scope{currency: cur}, -1)
 			for _, fc := range inner {
@@ -120,6 +118,18 @@ func (r renderer) object(obj []field, t topic) piece {
 				}
 			}
 		}
+	}
+	if asked := r.focus(facts, t); len(asked) > 0 && !hasLists(obj) {
+		// "what is my shipping address" is answered with the address, not the profile, and
+		// "whats the notice period" with the notice period, however deep it sits.
+		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
+			return piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
+		}
+		facts = asked
+	}
+	if len(facts) > 0 && facts[0].text != "" && facts[0].label != "" &&
+		(facts[0].label == t.bare || slices.Contains(strings.Fields(t.bare), facts[0].label)) {
+		facts[0].label = "" // "Your points balance: 12,450", not "...: points 12,450"
 	}
 	if q, ok := unmatchedQuery(obj); ok {
 		// The service found nothing for what was asked and sent something else: say so
@@ -207,21 +217,20 @@ func (r renderer) focus(facts []fact, t topic) []fact {
 	return hit
 }
 
-// hasRecords reports whether obj holds a list of records or a nested object, whose facts a
-// focused answer would lose.
-func hasRecords(obj []field) bool {
+// hasLists reports whether obj holds a list of records, whose facts a focused answer would
+// lose. A nested object's facts are among the facts a focus picks from.
+func hasLists(obj []field) bool {
 	for _, f := range obj {
-		switch v := f.val.(type) {
-		case []field:
+		if v, ok := f.val.([]any); ok && len(v) > 0 && !allScalars(v) {
 			return true
-		case []any:
-			if len(v) > 0 && !allScalars(v) {
-				return true
-			}
 		}
 	}
 	return false
 }
+
+// amountLabels are the member names of a money object: its amount is the money the object's
+// key names ("monthly fee", not "monthly fee amount").
+var amountLabels = setOf("amount", "value", "total", "sum")
 
 // unmatchedQuery reports the query of an object that says its results do not match it: a
 // false flag named like "matched_query" or "match", beside a "query" (or "q", "search") field.
@@ -269,7 +278,17 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		}
 		return itemTerms
 	}
-	if hits := r.namedItems(arr, termsOf); len(hits) > 0 && len(hits) < len(arr) {
+	hits := r.namedItems(arr, termsOf)
+	if len(hits) == 0 && len(arr) <= r.listLimit {
+		// A short list is the user's own records, one of which the request names; a long
+		// one (a catalog) shows what was asked for first instead (see askedFirst).
+		hits = r.tellingItems(arr)
+	}
+	missing := ""
+	if len(hits) == 0 {
+		missing = r.unmatchedSubject(arr)
+	}
+	if len(hits) > 0 && len(hits) < len(arr) {
 		// "where's my headphones order" is answered with the headphones, among three orders.
 		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
 		arr = hits
@@ -282,8 +301,20 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		}
 		found = fmt.Sprintf("%d %s %s, and %d related", len(hits), countNoun(len(hits), noun), match, len(rest))
 		arr = append(hits, rest...)
+	} else if missing != "" {
+		// "my refund for the socks" when no return is for socks: say so, then what there is,
+		// rather than present another item's refund as the answer.
+		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
+	}
+	if len(arr) == 1 {
+		r.showIDs = true
+		// One record asked about: its own lists are the details asked for ("when is my
+		// dog due for his rabies shot" is in the dog's vaccinations).
+		if p := r.withNestedLists(noun, arr[0], cur, short, found); !p.empty() {
+			return p
+		}
 	}
 	var lines []string
 	for i, item := range arr {
@@ -299,6 +330,137 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		return piece{kind: pieceProse, text: "I found " + found + "."}
 	}
 	return piece{kind: pieceList, found: found, text: strings.Join(lines, "\n")}
+}
+
+// withNestedLists renders a list of one record whose own members hold lists of records:
+// the record's line, then each of its lists. It returns an empty piece when the record has
+// no such list.
+func (r renderer) withNestedLists(noun string, item any, cur string, short bool, found string) piece {
+	obj, ok := item.([]field)
+	if !ok {
+		return piece{}
+	}
+	head := ""
+	if h := r.headField(obj); h >= 0 {
+		head = headText(obj[h])
+	}
+	var blocks []string
+	for _, f := range obj {
+		arr, ok := f.val.([]any)
+		if !ok || len(arr) == 0 || allScalars(arr) {
+			continue
+		}
+		if b := r.list(humanise(f.key), arr, cur); b.kind == pieceList {
+			if head != "" {
+				b.found += " for " + head
+			}
+			blocks = append(blocks, capitalise(b.found)+":\n"+b.text)
+		}
+	}
+	if len(blocks) == 0 {
+		return piece{}
+	}
+	line := r.item(item, cur, short)
+	return piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
+}
+
+// tellingItems returns the records of arr that carry, in their values (nested ones
+// included), a word the request uses that some records carry and others do not: "luna" or
+// "dog" among two pets, "car" among two policies. Words of the called tool, light nouns and
+// numbers tell nothing. Nil when no such word is asked.
+func (r renderer) tellingItems(arr []any) []any {
+	if r.scoped || r.negates() || len(arr) < 2 {
+		return nil
+	}
+	values := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		values[i] = map[string]bool{}
+		valueTerms(item, values[i])
+	}
+	var hits []any
+	for i, item := range arr {
+		for _, t := range r.askedTerm {
+			if r.tool[t] || lightNouns[t] || isNumberTerm(t) || !values[i][t] {
+				continue
+			}
+			if slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
+				hits = append(hits, item)
+				break
+			}
+		}
+	}
+	return hits
+}
+
+// valueTerms adds the terms of every string value in v, however deep.
+func valueTerms(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		for _, t := range terms(x) {
+			into[t] = true
+		}
+	case []field:
+		for _, f := range x {
+			valueTerms(f.val, into)
+		}
+	case []any:
+		for _, c := range x {
+			valueTerms(c, into)
+		}
+	}
+}
+
+// subjectOpeners open the noun phrase that names what a request is about.
+var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your", "his": "his", "her": "her", "their": "their"}
+
+// unmatchedSubject returns the thing a request names that no record of arr is about, as
+// the user put it ("the socks", "your hamster"), or "". The thing is the word right after
+// "the" or "my"; it is not one when a record's values, the called tool or the list's keys use
+// it (then it says which field, not which record).
+func (r renderer) unmatchedSubject(arr []any) string {
+	if r.scoped || r.negates() || len(arr) == 0 {
+		return ""
+	}
+	values := map[string]bool{}
+	for _, item := range arr {
+		valueTerms(item, values)
+		keyTerms(item, values)
+	}
+	ws := scanWords(r.asked)
+	for i := 1; i < len(ws); i++ {
+		opener, ok := subjectOpeners[ws[i-1].lower]
+		if !ok {
+			continue
+		}
+		word := strings.TrimSuffix(ws[i].lower, "'s")
+		ts := terms(word)
+		if len(ts) != 1 || isStopword(word) || timeNouns[word] || frameWords[word] {
+			continue
+		}
+		t := ts[0]
+		if values[t] || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) {
+			continue
+		}
+		return opener + " " + word
+	}
+	return ""
+}
+
+// keyTerms adds the terms of every key in v, however deep.
+func keyTerms(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case []field:
+		for _, f := range x {
+			for _, t := range terms(humanise(f.key)) {
+				into[t] = true
+			}
+			keyTerms(f.val, into)
+		}
+	case []any:
+		for _, c := range x {
+			keyTerms(c, into)
+		}
+	}
 }
 
 // namedItems returns the records of arr that mention every word the request names a thing
