@@ -1,6 +1,7 @@
 package offline_test
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/evals"
+	"github.com/switchboard-ai/switchboard/internal/config"
 )
 
 // answerCase is one conversation of an answer set: the eval dataset format, read here for
@@ -122,7 +124,10 @@ func serviceTarget(t *testing.T, dir string) *evals.ServiceTarget {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := switchboard.New(t.Context(), switchboard.Options{Agents: abs})
+	cfg := switchboard.DefaultConfig()
+	cfg.Store.Driver = "memory"
+	cfg.Limits = config.Limits{} // as in-process evals run: no per-user rate limit on the test's user
+	srv, err := switchboard.New(t.Context(), switchboard.Options{Agents: abs, Config: &cfg, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatalf("switchboard.New(%s) = %v", dir, err)
 	}

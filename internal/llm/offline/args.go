@@ -324,6 +324,9 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
 			continue
 		}
+		if actionVerbs[w.lower] && (i == 0 || verbLeads[a.words[i-1].lower] || userLeads[a.words[i-1].lower] || a.words[i-1].lower == "please") {
+			continue // "can I cancel it?" asks for an act, not a search for "cancel"
+		}
 		if !keepDomain && a.isDomain(w.lower) {
 			continue
 		}

@@ -30,13 +30,41 @@ func (m *Model) compose(req *request) string {
 			found = append(found, s)
 		}
 	}
+	found, lead := sharedLead(found)
 	reply := arrange(found, failed)
+	if lead != "" {
+		reply = lead + "\n\n" + reply
+	}
 	if act := unofferedAction(ownPart(req.lastHuman()), req.plainTools()); act != "" && len(found) > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
 		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply
 	}
 	return reply
+}
+
+// sharedLead takes out the first paragraph that every one of several answers opens with
+// ("I can look this up but not cancel it for you here." from each agent asked), so that the
+// reply says it once, first.
+func sharedLead(found []piece) ([]piece, string) {
+	if len(found) < 2 {
+		return found, ""
+	}
+	lead, _, ok := strings.Cut(found[0].text, "\n\n")
+	if !ok || found[0].kind != pieceProse {
+		return found, ""
+	}
+	for _, p := range found[1:] {
+		if p.kind != pieceProse || !strings.HasPrefix(p.text, lead+"\n\n") {
+			return found, ""
+		}
+	}
+	out := make([]piece, len(found))
+	for i, p := range found {
+		p.text = strings.TrimPrefix(p.text, lead+"\n\n")
+		out[i] = prosePiece(p.text, topic{noun: p.topic})
+	}
+	return out, lead
 }
 
 // actionVerbs ask for something to be done rather than looked up.

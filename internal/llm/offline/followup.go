@@ -1,5 +1,7 @@
 package offline
 
+import "slices"
+
 // A follow-up with no subject of its own ("when do they run out" after a points question,
 // "how much am i getting paid out" after a claim, "can I cancel it?" after an order) is about
 // the previous turn's subject, however well one of its words suits another agent: "run" is a
@@ -32,9 +34,9 @@ var frameWords = setOf("much", "many", "right", "now", "soon", "long", "far", "y
 	"next", "last", "latest", "again", "anything", "something", "thing", "things", "stuff", "one", "ones")
 
 // namesNewSubject reports whether the message, read into words ws, names a thing of its own:
-// a content word that is not a verb, a time or a question frame, and that the previous
-// turn's agent (document prev) does not use.
-func (ix *index) namesNewSubject(ws []word, prev int) bool {
+// a content word that is not a verb, a time or a question frame, and that none of the
+// previous turn's agents (documents prev) uses.
+func (ix *index) namesNewSubject(ws []word, prev []intent) bool {
 	pointsBack := false
 	for _, w := range ws {
 		pointsBack = pointsBack || backPointers[w.lower]
@@ -48,7 +50,7 @@ func (ix *index) namesNewSubject(ws []word, prev int) bool {
 		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower]) {
 			continue
 		}
-		if ix.uses(prev, lw) {
+		if slices.ContainsFunc(prev, func(in intent) bool { return ix.uses(in.tool, lw) }) {
 			continue
 		}
 		return true
@@ -56,8 +58,8 @@ func (ix *index) namesNewSubject(ws []word, prev int) bool {
 	return false
 }
 
-// keepsPreviousSubject reports whether a message should continue the previous turn's single
-// agent (document prev) rather than go where its words send it.
-func (p *planner) keepsPreviousSubject(ws []word, prev int) bool {
+// keepsPreviousSubject reports whether a message should continue the previous turn's agents
+// rather than go where its words send it.
+func (p *planner) keepsPreviousSubject(ws []word, prev []intent) bool {
 	return len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev)
 }

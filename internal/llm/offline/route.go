@@ -113,9 +113,9 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	// A follow-up with no subject of its own stays with the previous turn's agent (see
 	// followup.go).
 	if len(intents) == 1 && len(req.humans) > 1 && chatKind(text) == chatNone {
-		if prev := firstPlanned(earlier()); prev != nil && len(prev.intents) == 1 && prev.intents[0].tool != intents[0].tool &&
-			!strings.Contains(intents[0].text, earlierMarker) && p.keepsPreviousSubject(ws, prev.intents[0].tool) {
-			intents = withEarlier(text, prev.intents)
+		if prev := firstPlanned(earlier()); prev != nil && !slices.ContainsFunc(prev.intents, func(in intent) bool { return in.tool == intents[0].tool }) &&
+			!strings.Contains(intents[0].text, earlierMarker) && p.keepsPreviousSubject(ws, prev.intents) {
+			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
 	}
 	intents = p.dropPassingIntents(text, intents)

@@ -81,10 +81,20 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	calls := make([]llms.ToolCall, len(intents))
 	for i, in := range intents {
 		fn := tools[in.tool].Function
-		args := extractArgs(fn.Parameters, ownPart(in.text), text, domain)
+		args := extractArgs(fn.Parameters, ownPart(in.text), earlierPart(text), domain)
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
+}
+
+// earlierPart returns the earlier request a follow-up quotes, or text itself when it quotes
+// none: what a parameter the follow-up cannot fill is taken from ("can I cancel it?
+// (earlier: any deals on running shoes?)" searches for running shoes, never for "earlier").
+func earlierPart(text string) string {
+	if i := strings.Index(text, earlierMarker); i >= 0 {
+		return strings.TrimSuffix(strings.TrimSpace(text[i+len(earlierMarker):]), ")")
+	}
+	return text
 }
 
 // toolExamplesHead starts the line a sub-agent runtime adds to a tool's description to list
