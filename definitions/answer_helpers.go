@@ -127,20 +127,25 @@ func (l locale) date(v any) string {
 		if err != nil {
 			continue
 		}
+		var day string
 		switch {
 		case l.lang == "en" && dayFirst[l.region]:
-			return t.Format("2 Jan 2006")
+			day = t.Format("2 Jan 2006")
 		case l.lang == "en":
-			return t.Format("Jan 2, 2006")
+			day = t.Format("Jan 2, 2006")
 		case l.lang == "de" || l.lang == "da" || l.lang == "nb" || l.lang == "fi" || l.lang == "pl" || l.lang == "cs":
-			return t.Format("02.01.2006")
+			day = t.Format("02.01.2006")
 		case l.lang == "ja" || l.lang == "zh" || l.lang == "ko":
-			return t.Format("2006/01/02")
+			day = t.Format("2006/01/02")
 		case l.lang == "sv":
-			return t.Format("2006-01-02")
+			day = t.Format("2006-01-02")
 		default:
-			return t.Format("02/01/2006")
+			day = t.Format("02/01/2006")
 		}
+		if layout != "2006-01-02" && (t.Hour() != 0 || t.Minute() != 0) {
+			day += " " + t.Format("15:04") // a timestamp's time of day is part of what it says
+		}
+		return day
 	}
 	return s
 }

@@ -70,6 +70,7 @@ func TestAnswerRender(t *testing.T) {
 			want: "1.234,50 € bis 18.12.2026"},
 		{name: "date en-GB", tmpl: `{{date .expires}}`, locale: "en_GB", want: "18 Dec 2026"},
 		{name: "date en-US", tmpl: `{{date .expires}}`, want: "Dec 18, 2026"},
+		{name: "timestamp keeps its time", tmpl: `{{date "2026-11-28T19:30"}}`, locale: "en-GB", want: "28 Nov 2026 19:30"},
 		{name: "matching picks the socks", question: "did i get my refund for the socks?",
 			tmpl: `{{range matching .returns}}{{.item}}: {{money .refund}}{{end}}`, want: "Wool hiking socks: $18.00"},
 		{name: "matching is empty when nothing is named", question: "where is my refund?",
