@@ -205,14 +205,30 @@ func (r renderer) focus(facts []fact, t topic) []fact {
 	for _, w := range terms(t.bare) {
 		want[w] = false
 	}
+	byLabel := func(f fact) bool { return slices.ContainsFunc(terms(f.label), func(w string) bool { return want[w] }) }
+	byValue := func(f fact) bool { return f.label != "" && slices.ContainsFunc(terms(f.text), func(w string) bool { return want[w] }) }
 	var hit []fact
-	for _, f := range facts {
-		if slices.ContainsFunc(terms(f.label), func(w string) bool { return want[w] }) {
-			hit = append(hit, f)
+	if slices.ContainsFunc(facts, byLabel) {
+		for _, f := range facts {
+			// A fact is asked for by its label ("points to next"), and then also by its
+			// value when the request names it ("until gold" asks for the next tier, Gold).
+			if byLabel(f) || byValue(f) {
+				hit = append(hit, f)
+			}
 		}
 	}
-	if len(hit) == len(facts) {
+	if len(hit) == len(facts) || len(hit) == 0 {
 		return nil
+	}
+	// Asked about the topic's neighbour ("the next tier"), the answer still says the topic's
+	// own value (which tier the member is in): the first fact, when it is the bare name or the
+	// topic itself.
+	topicWords := terms(t.bare)
+	related := slices.ContainsFunc(hit, func(f fact) bool {
+		return slices.ContainsFunc(terms(f.label), func(w string) bool { return slices.Contains(topicWords, w) })
+	})
+	if first := facts[0]; related && first.text != "" && (first.label == "" || first.label == t.bare) && !slices.Contains(hit, first) {
+		hit = append([]fact{first}, hit...)
 	}
 	return hit
 }

@@ -58,7 +58,15 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		fallbackMin: 1e-9,
 		boost:       fitBoost(tools),
 	}
-	intents := p.plan(text)
+	// A follow-up is planned on its own words; when they name no tool ("how much will i get
+	// back" after a question on a return), the earlier request it leans on chooses.
+	intents := p.plan(ownPart(text))
+	if len(intents) == 0 && ownPart(text) != text {
+		intents = p.plan(earlierPart(text))
+		for i := range intents {
+			intents[i].text = text
+		}
+	}
 	if len(intents) == 0 {
 		// No word of the request names a tool: the one closest in meaning ("which level of
 		// membership am i" and a tool for the member's tier), else a search.
