@@ -206,7 +206,9 @@ func (r renderer) focus(facts []fact, t topic) []fact {
 		want[w] = false
 	}
 	byLabel := func(f fact) bool { return slices.ContainsFunc(terms(f.label), func(w string) bool { return want[w] }) }
-	byValue := func(f fact) bool { return f.label != "" && slices.ContainsFunc(terms(f.text), func(w string) bool { return want[w] }) }
+	byValue := func(f fact) bool {
+		return f.label != "" && slices.ContainsFunc(terms(f.text), func(w string) bool { return want[w] })
+	}
 	var hit []fact
 	if slices.ContainsFunc(facts, byLabel) {
 		for _, f := range facts {
