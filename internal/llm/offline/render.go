@@ -199,7 +199,7 @@ var particles = setOf("soon", "now", "today", "recently", "yet", "on", "at", "in
 // topic itself (asking for "my points" is asking for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic) []fact {
 	want := map[string]bool{}
-	for _, w := range terms(r.asked) {
+	for _, w := range terms(mainClause(r.asked)) { // "... before my plan resets" asks for no plan
 		want[w] = !lightNouns[w]
 	}
 	for _, w := range terms(t.bare) {

@@ -60,7 +60,10 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	}
 	// A follow-up is planned on its own words; when they name no tool ("how much will i get
 	// back" after a question on a return), the earlier request it leans on chooses.
-	intents := p.plan(ownPart(text))
+	intents := p.plan(mainClause(ownPart(text)))
+	if len(intents) == 0 && mainClause(ownPart(text)) != ownPart(text) {
+		intents = p.plan(ownPart(text))
+	}
 	if len(intents) == 0 && ownPart(text) != text {
 		intents = p.plan(earlierPart(text))
 		for i := range intents {
@@ -93,6 +96,19 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
+}
+
+// trailingWhen opens a closing clause that says when rather than what: "am I going to run
+// out of data before my plan resets?" asks about the data, not the plan.
+var trailingWhen = regexp.MustCompile(`(?i)[\s,]+(?:before|after|until|till|by the time|once)\s+(?:my|the|our|i|we|it|this|that|next)\b.*$`)
+
+// mainClause drops a closing clause that only says when, if at least three words remain.
+func mainClause(text string) string {
+	loc := trailingWhen.FindStringIndex(text)
+	if loc == nil || len(strings.Fields(text[:loc[0]])) < 3 {
+		return text
+	}
+	return text[:loc[0]]
 }
 
 // earlierPart returns the earlier request a follow-up quotes, or text itself when it quotes

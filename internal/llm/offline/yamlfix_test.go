@@ -10,15 +10,17 @@ import (
 
 // TestVerticalFixesAnswerByYAML shows a vertical team fixing a wrong answer with YAML alone. As
 // first written (testdata/yamlfix/agents), the mobile agent answers "am I going to run out of
-// data before my plan resets?" with the plan catalogue. Its team adds examples to the usage
-// tool and an answer template over its payload (testdata/yamlfix/fixed/mobile.yaml); with no
-// code change the same turn picks usage and says whether the data lasts.
+// data before my plan resets?" with its facts (the plan catalogue, before the model learnt to
+// read the closing "before ..." clause as when rather than what), never with a yes or no. Its
+// team adds examples to the usage tool and an answer template over its payload
+// (testdata/yamlfix/fixed/mobile.yaml); with no code change the same turn says whether the
+// data lasts.
 func TestVerticalFixesAnswerByYAML(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole service")
 	}
 	const question = "am I going to run out of data before my plan resets?"
-	mentions := []string{"16.4 GB", "run out before your plan resets on Dec 5, 2026"}
+	mentions := []string{"16.4 GB", "likely to run out before your plan resets on Dec 5, 2026"}
 	excludes := []string{"Unlimited"}
 
 	ask := func(dir string) []string {
