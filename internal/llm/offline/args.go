@@ -324,8 +324,12 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
 			continue
 		}
-		if actionVerbs[w.lower] && (i == 0 || verbLeads[a.words[i-1].lower] || userLeads[a.words[i-1].lower] || a.words[i-1].lower == "please") {
-			continue // "can I cancel it?" asks for an act, not a search for "cancel"
+		if actionVerbs[w.lower] && (i == 0 || verbLeads[a.words[i-1].lower] || a.words[i-1].lower == "please") ||
+			i > 0 && (userLeads[a.words[i-1].lower] || subjectPronouns[a.words[i-1].lower]) {
+			continue // "can I cancel it?", "what would I pay": the act asked, not what to search for
+		}
+		if measureWords[w.lower] {
+			continue // "a new pair of running shoes" is a search for running shoes
 		}
 		if !keepDomain && a.isDomain(w.lower) {
 			continue
@@ -342,6 +346,13 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	}
 	return strings.Join(parts, " "), true
 }
+
+// subjectPronouns come before a verb: the word after one is what someone does.
+var subjectPronouns = setOf("they", "he", "she")
+
+// measureWords count or describe a product without naming it: "a pair of", "a new", "a set of".
+var measureWords = setOf("new", "pair", "pairs", "set", "sets", "pack", "packs", "couple", "piece",
+	"pieces", "kind", "kinds", "sort", "type", "types", "brand", "model", "version")
 
 // noise are words that colour a request without saying what it is about: greetings,
 // hedges and praise ("yo, any good deals on a robot vacuum or whatever").

@@ -140,7 +140,11 @@ func (r renderer) object(obj []field, t topic) piece {
 				if strings.HasPrefix(b.found, "1 ") {
 					verb = "is"
 				}
-				blocks[i].found = fmt.Sprintf("nothing for “%s” right now; here %s %s instead", q, verb, b.found)
+				what := "“" + q + "”"
+				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") {
+					what = "that" // a whole question is no search term to show back
+				}
+				blocks[i].found = fmt.Sprintf("nothing for %s right now; here %s %s instead", what, verb, b.found)
 			}
 		}
 	}
@@ -170,6 +174,9 @@ func (r renderer) object(obj []field, t topic) piece {
 	}
 	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
+
+// maxQuotedWords bounds a search term quoted back to the user.
+const maxQuotedWords = 4
 
 // nameLabels name the thing an object is about.
 var nameLabels = setOf("product", "item")
