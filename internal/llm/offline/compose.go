@@ -191,6 +191,9 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 	// A result's answer is the agent team's own statement of its data: it is said as written,
 	// in place of the model's narration of the data.
 	said := func() piece { return orNothing(r.data(data, t), t) }
+	if thing := r.unasked(data); thing != "" {
+		said = func() piece { return notInData(thing, t) }
+	}
 	if answer, _ := member(obj, "answer"); answer != nil {
 		if a, ok := answer.(string); ok && strings.TrimSpace(a) != "" {
 			said = func() piece { return piece{kind: pieceProse, text: strings.TrimSpace(a)} }
