@@ -68,9 +68,7 @@ func sharedLead(found []piece) ([]piece, string) {
 }
 
 // actionVerbs ask for something to be done rather than looked up.
-var actionVerbs = setOf("cancel", "change", "update", "reset", "delete", "remove", "close", "book",
-	"reserve", "buy", "purchase", "transfer", "send", "refund", "redeem", "renew", "freeze",
-	"unfreeze", "block", "unblock", "unlock", "schedule", "reschedule", "edit", "modify", "upgrade")
+var actionVerbs = list("actionVerbs")
 
 // unofferedAction returns the action verb of text that none of tools names or describes,
 // or "": a sub-agent whose tools read data cannot perform it.

@@ -54,23 +54,20 @@ func phrases(facts []fact) []string {
 // reads ("$104.00", "20% off", "until Nov 27", "at Nike"), never whether it exists.
 var (
 	// moneyWords name amounts when a currency sits beside them.
-	moneyWords = setOf("price", "amount", "cost", "total", "subtotal", "fare", "fee", "fees",
-		"balance", "refund", "paid", "charge", "charges", "spend", "spent", "credit", "value", "rate", "tax")
+	moneyWords = list("moneyWords")
 	// pricedWords name amounts even with no currency in sight.
-	pricedWords  = setOf("price", "cost", "fare", "fee", "subtotal", "amount", "total")
-	percentWords = setOf("percent", "percentage", "pct")
-	discountWord = setOf("discount", "off", "saving", "savings", "markdown")
-	sourceWords  = setOf("merchant", "store", "vendor", "seller", "retailer", "shop", "dealer", "supplier")
+	pricedWords  = list("pricedWords")
+	percentWords = list("percentWords")
+	discountWord = list("discountWord")
+	sourceWords  = list("sourceWords")
 	// bareWords are keys whose value needs no label: a name, a status, a description.
-	bareWords = setOf("name", "title", "label", "headline", "description", "details", "summary", "status", "state")
-	endWords  = setOf("ends", "end", "ending", "expires", "expiry", "expiration", "until", "deadline",
-		"ends at", "end date", "expiry date", "expiration date", "valid to", "valid thru")
-	startWords = setOf("start", "starts", "begins", "start date", "starts at", "valid from")
-	dayWords   = setOf("date", "day", "when")
+	bareWords = list("bareWords")
+	endWords  = list("endWords")
+	startWords = list("startWords")
+	dayWords   = list("dayWords")
 	// bookkeepingWords lead boolean flags that describe the lookup, not the data.
-	bookkeepingWords = setOf("matched", "match", "cached", "success", "succeeded", "ok", "found",
-		"exact", "fuzzy", "debug", "truncated", "stale")
-	countWords = setOf("count", "total", "num", "results", "hits", "size")
+	bookkeepingWords = list("bookkeepingWords")
+	countWords = list("countWords")
 )
 
 // scope carries what the facts of one object read against: the currency in force and
@@ -157,7 +154,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 }
 
 // priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
-var priceLabels = setOf("price", "total", "amount", "cost", "value")
+var priceLabels = list("priceLabels")
 
 // moneyObject reads an object that is an amount and its currency, and nothing else.
 func moneyObject(obj []field) (amount json.Number, code string, ok bool) {

@@ -17,21 +17,18 @@ const maxSubjectlessWords = 10
 
 // verbLeads come right before a verb: "do they run", "can we get", "getting paid". A word
 // after one is what is done, not the thing it is done to.
-var verbLeads = setOf("they", "he", "she", "it", "to", "can", "could", "will", "would", "should",
-	"must", "may", "might", "do", "does", "did", "dont", "don't", "getting", "being", "gonna",
-	"wanna", "let's")
+var verbLeads = list("verbLeads")
 
 // userLeads come before what the user does or is: "can I cancel it" is about the earlier
 // thing, but "when do i fly out next" and "am i gold yet" name a subject of their own. The
 // word after one is read as a verb only when the message points back.
-var userLeads = setOf("i", "we", "you", "i'll", "we'll", "i'm", "im")
+var userLeads = list("userLeads")
 
 // backPointers point back at a person or things named before.
-var backPointers = setOf("it", "its", "they", "them", "their", "he", "him", "his", "she", "her", "that", "those", "these")
+var backPointers = list("backPointers")
 
 // frameWords frame a question without naming its subject.
-var frameWords = setOf("much", "many", "right", "now", "soon", "long", "far", "yet", "still", "get", "gets", "getting", "got",
-	"next", "last", "latest", "again", "anything", "something", "thing", "things", "stuff", "one", "ones")
+var frameWords = list("frameWords")
 
 // namesNewSubject reports whether the message, read into words ws, names a thing of its own:
 // a content word that is not a verb, a time or a question frame, and that none of the

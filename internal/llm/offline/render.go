@@ -179,7 +179,7 @@ func (r renderer) object(obj []field, t topic) piece {
 const maxQuotedWords = 4
 
 // nameLabels name the thing an object is about.
-var nameLabels = setOf("product", "item")
+var nameLabels = list("nameLabels")
 
 // focusTopic names a single fact asked for: "your shipping address", or, for a label that
 // describes rather than names ("expiring soon"), what it describes: "points expiring soon".
@@ -199,7 +199,7 @@ func focusTopic(label string, t topic) string {
 }
 
 // particles end a participle label that describes: "expiring soon", "earned today".
-var particles = setOf("soon", "now", "today", "recently", "yet", "on", "at", "in", "by", "until", "since")
+var particles = list("particles")
 
 // focus returns the facts whose labels name what the request asks about, when some do but
 // not all: the user asked for those. Light nouns ("status", "details") and the words of the
@@ -255,7 +255,7 @@ func hasLists(obj []field) bool {
 
 // amountLabels are the member names of a money object: its amount is the money the object's
 // key names ("monthly fee", not "monthly fee amount").
-var amountLabels = setOf("amount", "value", "total", "sum")
+var amountLabels = list("amountLabels")
 
 // unmatchedQuery reports the query of an object that says its results do not match it: a
 // false flag named like "matched_query" or "match", beside a "query" (or "q", "search") field.
@@ -628,7 +628,7 @@ func (r renderer) negates() bool {
 }
 
 // negators turn the thing a request names into the thing it does not want.
-var negators = setOf("not", "except", "other", "besides", "apart", "without", "excluding", "but")
+var negators = list("negators")
 
 // askedFirst returns a list too long to show whole with the records that name a word of the
 // request first, the others after them, each in the service's order: asked whether points pay

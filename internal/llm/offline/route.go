@@ -267,8 +267,7 @@ var followUpLeads = [][]string{
 }
 
 // anaphora point back at something said before.
-var anaphora = setOf("that", "this", "those", "these", "it", "its", "them", "one", "ones", "other",
-	"others", "same", "there", "else", "another", "too", "again", "either", "instead")
+var anaphora = list("anaphora")
 
 // looksLikeFollowUp reports whether a short message, read into words ws, leans on the
 // previous one: "what about bob's?", "and the other one?".
@@ -299,12 +298,10 @@ func looksLikeFollowUp(ws []word) bool {
 }
 
 // timeNouns name a stretch of time: after "this", "that" or "next" they say when, not what.
-var timeNouns = setOf("week", "weekend", "month", "year", "morning", "afternoon", "evening",
-	"night", "time", "summer", "winter", "spring", "fall", "autumn", "monday", "tuesday",
-	"wednesday", "thursday", "friday", "saturday", "sunday", "season", "quarter")
+var timeNouns = list("timeNouns")
 
 // secondPerson words address the assistant.
-var secondPerson = setOf("you", "your", "yours", "yourself", "you're", "youre", "u", "ur", "ya")
+var secondPerson = list("secondPerson")
 
 // keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
 // as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where

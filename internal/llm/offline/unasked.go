@@ -7,10 +7,10 @@ import "fmt"
 // plainly that the thing is not there.
 
 // whWords open a question whose next word names the thing asked for: "what food", "which vet".
-var whWords = setOf("what", "which", "whats", "what's")
+var whWords = list("whWords")
 
 // auxiliaries follow the thing a wh-question names: "what food does", "which vet is".
-var auxiliaries = setOf("does", "do", "did", "is", "are", "was", "were", "will", "can", "should", "has", "have", "would")
+var auxiliaries = list("auxiliaries")
 
 // unasked returns the thing a question names ("food" of "what food does rex eat") when
 // nothing in the data (its keys and values), the agent's vocabulary or the called tool uses
