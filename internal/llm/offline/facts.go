@@ -61,13 +61,13 @@ var (
 	discountWord = list("discountWord")
 	sourceWords  = list("sourceWords")
 	// bareWords are keys whose value needs no label: a name, a status, a description.
-	bareWords = list("bareWords")
-	endWords  = list("endWords")
+	bareWords  = list("bareWords")
+	endWords   = list("endWords")
 	startWords = list("startWords")
 	dayWords   = list("dayWords")
 	// bookkeepingWords lead boolean flags that describe the lookup, not the data.
 	bookkeepingWords = list("bookkeepingWords")
-	countWords = list("countWords")
+	countWords       = list("countWords")
 )
 
 // scope carries what the facts of one object read against: the currency in force and
