@@ -114,3 +114,25 @@ func TestAnswerRenderMissingKey(t *testing.T) {
 		t.Errorf("Render() error = %v, want line 21 naming nme", ae)
 	}
 }
+
+// FuzzAnswerRender runs a template that uses every helper over arbitrary payloads, questions
+// and locales (all come from outside: a CCS, a user, a client): it must never panic, and a
+// failure must be an *AnswerError.
+func FuzzAnswerRender(f *testing.F) {
+	f.Add([]byte(`{"items": [{"name": "Socks", "price": {"amount": 12.5, "currency": "EUR"}, "on": "2026-12-01"}], "total": 3}`), "the socks?", "de-DE")
+	f.Add([]byte(`{"items": "x", "total": "1,234.5"}`), "", "")
+	f.Add([]byte(`[1, 2]`), "what", "en_GB")
+	f.Add([]byte(`{"items": [null, 1, "a", []], "total": null}`), "a a a", "xx-YY-zz")
+	tmpl, err := definitions.Tool{Name: "t", Answer: `{{with .items}}{{range about .}}{{money .}} {{date .}} {{number .}}{{end}}` +
+		`{{list (matching .) "name"}}{{len (first 2 .)}}{{end}}{{plural .total "x" "xs"}}{{if asks "socks"}}{{question}}{{end}}`}.AnswerTemplate()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, payload []byte, question, locale string) {
+		_, err := tmpl.Render(payload, definitions.AnswerInput{Question: question, Locale: locale})
+		var ae *definitions.AnswerError
+		if err != nil && !errors.As(err, &ae) {
+			t.Errorf("Render() error = %v (%T), want an *AnswerError", err, err)
+		}
+	})
+}
