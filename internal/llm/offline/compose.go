@@ -177,6 +177,9 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 	}
 	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
 	r.domain = req.domainTerms()
+	if last := req.lastHuman(); ownPart(last) != last {
+		r.earlierTerm = terms(strings.ToLower(earlierPart(last)))
+	}
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
 	s, _ := status.(string)

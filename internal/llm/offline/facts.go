@@ -147,6 +147,18 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
+			} else if r.showIDs {
+				// The one record asked about shows what its objects hold, as prefixed facts:
+				// "cancel how Settings > Subscriptions".
+				inner, _ := r.facts(v, scope{currency: cur, short: sc.short}, -1)
+				for _, fc := range inner {
+					if fc.label == "" {
+						fc.label = label
+					} else {
+						fc.label = label + " " + fc.label
+					}
+					out = append(out, fc)
+				}
 			}
 		}
 	}

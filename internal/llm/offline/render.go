@@ -24,6 +24,9 @@ type renderer struct {
 	// domain are the terms of the agent's prompt and tools: words of its trade ("insurance"
 	// to an insurance agent), which name no record.
 	domain map[string]bool
+	// earlierTerm are the terms of the earlier request a follow-up quotes, nil for none:
+	// which record "it" is, when the follow-up's own words do not say.
+	earlierTerm []string
 	// showIDs shows ids people quote: set for the one record a reply is about, whose
 	// reference ("claim CLM-20931") the user may need.
 	showIDs bool
@@ -311,7 +314,7 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 	}
 	missing := ""
 	if len(hits) == 0 {
-		missing = r.unmatchedSubject(arr)
+		missing = r.unmatchedSubject(arr, noun)
 	}
 	if len(hits) > 0 && len(hits) < len(arr) {
 		// "where's my headphones order" is answered with the headphones, among three orders.
@@ -402,10 +405,18 @@ func (r renderer) tellingItems(arr []any) []any {
 		values[i] = map[string]bool{}
 		valueTerms(item, values[i])
 	}
+	keys := map[string]bool{}
+	for _, item := range arr {
+		keyTerms(item, keys)
+	}
+	asked := r.askedTerm
+	if r.earlierTerm != nil && !slices.ContainsFunc(asked, func(t string) bool { return r.telling(t, values, keys) }) {
+		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
+	}
 	var hits []any
 	for i, item := range arr {
-		for _, t := range r.askedTerm {
-			if r.tool[t] || lightNouns[t] || isNumberTerm(t) || !values[i][t] {
+		for _, t := range asked {
+			if !r.telling(t, values, keys) || !values[i][t] {
 				continue
 			}
 			if slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
@@ -419,7 +430,7 @@ func (r renderer) tellingItems(arr []any) []any {
 	}
 	// No record uses the request's own word; one whose words are clearly the closest in
 	// meaning is the one meant ("my power bill" among electricity, water and internet).
-	for _, t := range r.askedTerm {
+	for _, t := range asked {
 		if r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || isStopword(t) {
 			continue
 		}
@@ -491,6 +502,16 @@ func dot(a, b []float32) float64 {
 	return d
 }
 
+// telling reports whether request term t may say which record is meant: some record's values
+// use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
+// nothing about which record), and it is no word of the called tool, light noun or number.
+func (r renderer) telling(t string, values []map[string]bool, keys map[string]bool) bool {
+	if r.tool[t] || lightNouns[t] || isNumberTerm(t) || keys[t] {
+		return false
+	}
+	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
+}
+
 // valueTerms adds the terms of every string value in v, however deep.
 func valueTerms(v any, into map[string]bool) {
 	switch x := v.(type) {
@@ -510,16 +531,18 @@ func valueTerms(v any, into map[string]bool) {
 }
 
 // subjectOpeners open the noun phrase that names what a request is about.
-var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your", "his": "his", "her": "her", "their": "their"}
+var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your", "his": "his", "her": "her",
+	"their": "their", "a": "", "an": "", "any": ""}
 
 // unmatchedSubject returns the thing a request names that no record of arr is about, as
 // the user put it ("the socks", "your hamster"), or "". The thing is the word right after
 // "the" or "my"; it is not one when a record's values, the called tool or the list's keys use
 // it (then it says which field, not which record).
-func (r renderer) unmatchedSubject(arr []any) string {
+func (r renderer) unmatchedSubject(arr []any, noun string) string {
 	if r.scoped || r.negates() || len(arr) == 0 {
 		return ""
 	}
+	nounTerms := terms(noun)
 	values := map[string]bool{}
 	for _, item := range arr {
 		valueTerms(item, values)
@@ -540,7 +563,22 @@ func (r renderer) unmatchedSubject(arr []any) string {
 		if values[t] || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || nearAny(t, values) {
 			continue
 		}
-		return opener + " " + word
+		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
+		// plus subscription" is disney plus.
+		phrase := []string{ws[i].text}
+		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].lower, "'s"); j++ {
+			w := ws[j].lower
+			wt := terms(w)
+			if len(wt) != 1 || isStopword(w) || frameWords[w] || timeNouns[w] || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+				break
+			}
+			phrase = append(phrase, ws[j].text)
+		}
+		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
+		if opener == "" {
+			return name
+		}
+		return opener + " " + name
 	}
 	return ""
 }
