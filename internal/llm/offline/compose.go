@@ -23,12 +23,20 @@ func (m *Model) compose(req *request) string {
 	var found, failed []piece
 	for _, res := range req.results {
 		s := m.narrate(req, res)
+		if s.missing && asksForTool(req, res.name) {
+			s.missing = false // "my refund for the socks": that no return is for them is the answer
+		}
 		switch {
 		case s.kind == pieceFailure:
 			failed = append(failed, s)
 		case !s.empty():
 			found = append(found, s)
 		}
+	}
+	if slices.ContainsFunc(found, func(p piece) bool { return !p.missing }) {
+		// Another tool found the thing the request names ("where are my socks": an order,
+		// not a return): the list that had nothing about it is no answer.
+		found = slices.DeleteFunc(found, func(p piece) bool { return p.missing })
 	}
 	found, lead := sharedLead(found)
 	reply := arrange(found, failed)
@@ -41,6 +49,81 @@ func (m *Model) compose(req *request) string {
 		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply
 	}
 	return reply
+}
+
+// asksForTool reports whether the request uses a word of the named tool's description (not
+// a light noun): then what that tool found, or did not, is part of the answer.
+func asksForTool(req *request, name string) bool {
+	asked := map[string]bool{}
+	for _, t := range terms(ownPart(req.lastHuman())) {
+		asked[t] = !lightNouns[t]
+	}
+	for _, t := range req.plainTools() {
+		if t.Function.Name != name {
+			continue
+		}
+		desc, _ := splitToolExamples(t.Function.Description)
+		for _, w := range terms(desc) {
+			if asked[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lookElsewhere calls another of the sub-agent's tools when every result so far holds
+// nothing about the thing the request names ("where are my socks?" answered with returns,
+// none for socks): the socks may be an order. It looks once: with two results or more, the
+// reply says what was found.
+func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
+	tools := req.plainTools()
+	if len(req.results) != 1 || len(tools) < 2 {
+		return nil
+	}
+	res := req.results[0]
+	v, err := decodeOrdered([]byte(strings.TrimSpace(res.content)))
+	if err != nil {
+		return nil
+	}
+	obj, _ := v.([]field)
+	if status, _ := member(obj, "status"); status != resultOK {
+		return nil
+	}
+	data, _ := member(obj, "data")
+	noun, arr := recordsOf(data)
+	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
+	r.domain = req.domainTerms()
+	if len(arr) == 0 || len(r.tellingItems(arr)) > 0 || r.unmatchedSubject(arr, noun) == "" {
+		return nil
+	}
+	var rest []llms.Tool
+	for _, t := range tools {
+		if t.Function.Name != res.name {
+			rest = append(rest, t)
+		}
+	}
+	sub := &request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls}
+	calls, _ := m.useTools(sub, true)
+	if len(calls) > 1 {
+		calls = calls[:1]
+	}
+	return calls
+}
+
+// recordsOf returns the list of records data is, or wraps alone, with its noun.
+func recordsOf(data any) (string, []any) {
+	switch d := data.(type) {
+	case []any:
+		return "results", d
+	case []field:
+		if len(d) == 1 {
+			if arr, ok := d[0].val.([]any); ok && !allScalars(arr) {
+				return humanise(d[0].key), arr
+			}
+		}
+	}
+	return "", nil
 }
 
 // sharedLead takes out the first paragraph that every one of several answers opens with

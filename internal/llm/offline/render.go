@@ -357,7 +357,7 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 	if len(lines) == 0 {
 		return piece{kind: pieceProse, text: "I found " + found + "."}
 	}
-	return piece{kind: pieceList, found: found, text: strings.Join(lines, "\n")}
+	return piece{kind: pieceList, found: found, text: strings.Join(lines, "\n"), missing: missing != ""}
 }
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
