@@ -66,7 +66,9 @@
 // otherwise the records the question names are picked (by their words, or by closeness in
 // meaning), the facts it asks about are focused, one record's own lists and reference are
 // shown, a thing no record is about is said to be missing, and a thing the data does not hold
-// gets a plain sentence (unasked.go). The pieces are then arranged into one reply.
+// gets a plain sentence (unasked.go). A sub-agent whose one result holds nothing about the
+// thing asked calls another of its tools once before answering (compose.go, lookElsewhere).
+// The pieces are then arranged into one reply.
 //
 // Summaries and chat, with no tools (summary.go, chat.go).
 //
