@@ -129,7 +129,7 @@ func (d *decoder) fields(n *yaml.Node, prefix string, known []string, fn func(ke
 var (
 	definitionKeys = []string{"kind", "id", "name", "description", "examples", "model", "prompt",
 		"timeout", "enabled", "tools", "status_events", "a2a_url", "sub_agents", "fan_out_cap", "rendering"}
-	toolKeys      = []string{"name", "enricher", "domain_type", "description", "parameters", "status_event"}
+	toolKeys      = []string{"name", "enricher", "domain_type", "description", "parameters", "status_event", "examples", "answer"}
 	eventKeys     = []string{"text", "policy"}
 	renderingKeys = []string{"batch_window", "min_interval"}
 )
@@ -205,6 +205,14 @@ func (d *decoder) tools(v *yaml.Node, path string) []Tool {
 				}
 			case "status_event":
 				t.StatusEvent, _ = d.str(v, p)
+			case "examples":
+				t.Examples = d.strs(v, p)
+			case "answer":
+				t.Answer, _ = d.str(v, p)
+				t.AnswerSource = Source{File: d.file, Line: v.Line}
+				if v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+					t.AnswerSource.Line++ // a block scalar's text starts below its "|"
+				}
 			default:
 				return false
 			}

@@ -71,6 +71,14 @@ type Tool struct {
 	Description string
 	Parameters  map[string]any // JSON Schema of the arguments
 	StatusEvent string         // emitted when the tool starts; declared in StatusEvents
+	// Examples are what users say when this tool is the right one: hints for the sub-agent's
+	// LLM, and what the offline model matches a question against to pick the tool.
+	Examples []string
+	// Answer, when set, is a Go text/template over the tool's payload that states its data
+	// (see [Tool.AnswerTemplate] for the helpers it may use).
+	Answer string
+	// AnswerSource is where the first line of Answer sits in its file, for error messages.
+	AnswerSource Source
 }
 
 // StatusEvent is the default rendering of one typed status event.

@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -163,6 +164,21 @@ func (c *checker) tools(def *Definition) {
 			c.add(p, "tool %s has no description: the sub-agent's LLM chooses tools by it", label)
 		}
 		c.parameters(p+".parameters", label, t.Parameters)
+		for j, ex := range t.Examples {
+			if strings.TrimSpace(ex) == "" {
+				c.add(fmt.Sprintf("%s.examples[%d]", p, j), "tool %s: examples: entry %d is empty", label, j+1)
+			}
+		}
+		if t.Answer != "" {
+			if _, err := t.AnswerTemplate(); err != nil {
+				var ae *AnswerError
+				if errors.As(err, &ae) {
+					c.problems = append(c.problems, Problem{Source: ae.Source, Message: fmt.Sprintf("tool %s: answer: %s", label, ae.Message)})
+				} else {
+					c.add(p+".answer", "tool %s: answer: %v", label, err)
+				}
+			}
+		}
 		if t.StatusEvent != "" {
 			if _, ok := def.StatusEvents[t.StatusEvent]; !ok {
 				c.add(p+".status_event", "tool %s uses status event %q, which status_events does not declare", label, t.StatusEvent)

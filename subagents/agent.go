@@ -68,8 +68,10 @@ type Agent struct {
 	check  ccs.CheckOptions
 	tools  []llms.Tool
 	byName map[string]definitions.Tool
-	opts   options
-	inst   *instruments
+	// answers holds the compiled answer templates, by tool name.
+	answers map[string]*definitions.AnswerTemplate
+	opts    options
+	inst    *instruments
 	// Built once, as every invocation asks with them: the prompt without inherited context,
 	// and the call options of a tool step and of the last step (which must answer in words).
 	basePrompt          string
@@ -93,23 +95,48 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 		return nil, err
 	}
 	a := &Agent{def: def, model: cfg.Model, ccs: cfg.CCS, reg: cfg.Registry, check: cfg.Check,
-		byName: map[string]definitions.Tool{}, opts: o, inst: inst}
+		byName: map[string]definitions.Tool{}, answers: map[string]*definitions.AnswerTemplate{}, opts: o, inst: inst}
 	for _, t := range def.Tools {
 		a.byName[t.Name] = t
+		tmpl, err := t.AnswerTemplate()
+		if err != nil {
+			return nil, fmt.Errorf("subagents: %s: tool %s: %w", def.ID, t.Name, err)
+		}
+		if tmpl != nil {
+			a.answers[t.Name] = tmpl
+		}
 		params := t.Parameters
 		if params == nil {
 			params = map[string]any{"type": "object", "properties": map[string]any{}}
 		}
 		a.tools = append(a.tools, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
-			Name: t.Name, Description: t.Description, Parameters: params,
+			Name: t.Name, Description: toolDescription(t), Parameters: params,
 		}})
 	}
 	if len(a.tools) > 0 {
 		a.toolOpts = []llms.CallOption{llms.WithTools(a.tools)}
 		a.finalOpts = []llms.CallOption{llms.WithTools(a.tools), llms.WithToolChoice("none")}
 	}
-	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly."
+	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly. A result's answer states its data as the agent's team wants it said: keep its facts."
 	return a, nil
+}
+
+// toolExamplesHead starts the line of a tool description that lists the tool's examples: the
+// sub-agent's LLM reads them as hints of when the tool is the right one, and the offline model
+// matches questions against them.
+const toolExamplesHead = "Users ask for this tool with requests such as:"
+
+// toolDescription is the description the sub-agent's LLM sees: the declared one, and the
+// tool's examples as hints.
+func toolDescription(t definitions.Tool) string {
+	if len(t.Examples) == 0 {
+		return t.Description
+	}
+	quoted := make([]string, len(t.Examples))
+	for i, ex := range t.Examples {
+		quoted[i] = fmt.Sprintf("%q", strings.TrimSpace(ex))
+	}
+	return strings.TrimSpace(t.Description) + "\n" + toolExamplesHead + " " + strings.Join(quoted, "; ")
 }
 
 // Ask runs the sub-agent's LLM loop for req. A returned error (the sub-agent's model failed,

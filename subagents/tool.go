@@ -23,6 +23,9 @@ type toolResult struct {
 	Status string `json:"status"`         // ok, partial or unavailable
 	Note   string `json:"note,omitempty"` // plain words for the LLM to relay
 	Data   any    `json:"data,omitempty"` // the typed payload, re-encoded from its Go type
+	// Answer is the tool's answer template rendered over Data for this question and locale:
+	// the facts as the agent's team wants them stated, beside the data they come from.
+	Answer string `json:"answer,omitempty"`
 }
 
 const (
@@ -123,12 +126,28 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 	if comp, err := json.Marshal(map[string]any{"type": resp.DomainType, "data": typed}); err == nil {
 		r.components = append(r.components, comp)
 	}
+	answer := r.answer(ctx, tool, typed)
 	if verdict.Kind == ccs.UseWithCaveat {
 		r.caveats++
-		return encode(toolResult{Status: "partial", Note: notePartial, Data: typed})
+		return encode(toolResult{Status: "partial", Note: notePartial, Data: typed, Answer: answer})
 	}
 	r.used++
-	return encode(toolResult{Status: "ok", Data: typed})
+	return encode(toolResult{Status: "ok", Data: typed, Answer: answer})
+}
+
+// answer renders the tool's answer template over its data, or "" when it has none or the
+// template fails on this payload (logged: the data still goes to the model).
+func (r *invocation) answer(ctx context.Context, tool definitions.Tool, data any) string {
+	tmpl := r.a.answers[tool.Name]
+	if tmpl == nil {
+		return ""
+	}
+	text, err := tmpl.Render(data, definitions.AnswerInput{Question: r.req.Request, Locale: r.req.Inherited.Locale})
+	if err != nil {
+		r.a.opts.Logger.WarnContext(ctx, "answer template failed", "agent", r.a.def.ID, "turn_id", r.req.Inherited.TurnID, "tool", tool.Name, "error", err.Error())
+		return ""
+	}
+	return text
 }
 
 // decode types the payload when its (domain type, enricher) pair is registered, and otherwise

@@ -76,6 +76,12 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	for _, w := range append(unlistedSubAgents(set), unansweredEnrichers(set, fixtures)...) {
 		fmt.Fprintln(stdout, "warning:", w)
 	}
+	if problems := checkAnswers(set, fixtures); len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(stdout, p)
+		}
+		return &exitError{code: 1, msg: fmt.Sprintf("%d answer template(s) in %s fail on the demo data", len(problems), *dir)}
+	}
 	return nil
 }
 

@@ -225,10 +225,8 @@ func isAlnum(b byte) bool {
 }
 
 var (
-	placePrepositions = setOf("in", "to", "at", "near", "around", "from", "visiting", "visit")
-	calendarWords     = setOf("january", "february", "march", "april", "may", "june", "july", "august",
-		"september", "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
-		"friday", "saturday", "sunday", "today", "tomorrow", "tonight", "weekend", "week", "month")
+	placePrepositions = list("placePrepositions")
+	calendarWords     = list("calendarWords")
 )
 
 // place returns a place name: capitalised words after "in", "to", "at"..., or a plain
@@ -324,6 +322,13 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
 			continue
 		}
+		if actionVerbs[w.lower] && (i == 0 || verbLeads[a.words[i-1].lower] || a.words[i-1].lower == "please") ||
+			i > 0 && (userLeads[a.words[i-1].lower] || subjectPronouns[a.words[i-1].lower]) {
+			continue // "can I cancel it?", "what would I pay": the act asked, not what to search for
+		}
+		if measureWords[w.lower] {
+			continue // "a new pair of running shoes" is a search for running shoes
+		}
 		if !keepDomain && a.isDomain(w.lower) {
 			continue
 		}
@@ -340,15 +345,19 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	return strings.Join(parts, " "), true
 }
 
+// subjectPronouns come before a verb: the word after one is what someone does.
+var subjectPronouns = list("subjectPronouns")
+
+// measureWords count or describe a product without naming it: "a pair of", "a new", "a set of".
+var measureWords = list("measureWords")
+
 // noise are words that colour a request without saying what it is about: greetings,
 // hedges and praise ("yo, any good deals on a robot vacuum or whatever").
-var noise = setOf("yo", "hey", "hi", "hello", "whatever", "anything", "something", "stuff",
-	"thing", "things", "good", "great", "nice", "decent", "cool", "lol", "guys", "pls", "please",
-	"really", "actually", "maybe", "kinda", "sorta", "literally", "basically", "honestly")
+var noise = list("noise")
 
 // priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
 // does only after "less" or "cheaper": "bigger than 65 inches" describes the product.
-var priceLimits = setOf("under", "below", "max", "maximum", "budget", "upto")
+var priceLimits = list("priceLimits")
 
 // priceLimitBefore reports whether the words before ws[i] bound a price: "under", "less
 // than", "up to".
@@ -373,11 +382,8 @@ func priceLimitBefore(ws []word, i int) bool {
 // possessives and people name who a request is for: "a laptop for my daughter", "my son
 // needs", but not "a case for my iphone".
 var (
-	possessives = setOf("my", "his", "her", "our", "their", "your")
-	people      = setOf("daughter", "son", "kid", "kids", "child", "children", "wife", "husband",
-		"partner", "mom", "mum", "dad", "mother", "father", "brother", "sister", "friend", "friends",
-		"boyfriend", "girlfriend", "boss", "family", "grandma", "grandpa", "niece", "nephew", "baby",
-		"teen", "teenager", "parents", "colleague", "coworker")
+	possessives = list("possessives")
+	people      = list("people")
 )
 
 func (a *argSource) isDomain(lower string) bool {

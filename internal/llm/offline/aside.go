@@ -64,11 +64,7 @@ func plainWordsOf(ws []word) []string {
 
 // closingWords may accompany thanks or a goodbye without making a request: "thanks so much,
 // that's everything", "have a nice day".
-var closingWords = setOf("all", "everything", "now", "day", "night", "weekend", "evening", "much",
-	"lot", "lots", "again", "help", "helpful", "time", "great", "nice", "good", "lovely", "you", "u",
-	"ya", "so", "very", "that", "thats", "is", "it", "for", "have", "a", "an", "the", "and", "really",
-	"bunch", "ton", "tons", "done", "set", "im", "were", "we", "well", "ok", "okay", "oh", "wonderful",
-	"take", "care", "see", "soon", "talk", "chat", "then", "just", "wanted", "to", "say")
+var closingWords = list("closingWords")
 
 // isClosing reports whether a message only thanks or takes leave.
 func isClosing(ws []string) bool {
@@ -120,13 +116,10 @@ func afterGreeting(ws []string) []string {
 }
 
 // smallTalkTail may follow small talk without turning it into a request.
-var smallTalkTail = setOf("doing", "going", "been", "lately", "today", "tonight", "bot", "robot",
-	"human", "real", "person", "ai", "name", "anyway", "there", "buddy", "friend", "mate", "doin",
-	"goin", "up", "to", "talking")
+var smallTalkTail = list("smallTalkTail")
 
 // leads open a message without saying anything: greetings, fillers and polite asks.
-var leads = setOf("hi", "hello", "hey", "hiya", "yo", "ok", "okay", "so", "um", "uh", "hmm", "well",
-	"quick", "question", "random", "please", "pls", "plz", "btw", "oh", "and", "just", "curious")
+var leads = list("leads")
 
 // trimLeads drops leads and a polite "can you" / "could you" from the front.
 func trimLeads(ws []string) []string {
@@ -191,15 +184,15 @@ var openQuestionFrames = [][]string{
 // judgements close a yes/no question about the world: "is yoga actually good for back pain",
 // "are electric cars really better for the environment". Plain praise ("good", "worth") is
 // left out: "are the headphones worth buying" asks about a product.
-var judgements = setOf("actually", "really", "true", "healthy", "unhealthy", "safe", "dangerous")
+var judgements = list("judgements")
 
 // contests mark a question about a game or an election: "did the lakers cover the spread".
 // Losing is left out: "did the package get lost" is about a delivery.
-var contests = setOf("win", "won", "beat", "score", "scored", "cover", "play", "played")
+var contests = list("contests")
 
 // ways mark a question about how something in the world comes about. "Work" is left out: "how
 // does the points program work" asks about the service.
-var ways = setOf("stay", "fly", "travel", "happen", "grow", "form", "move", "float")
+var ways = list("ways")
 
 // matchFrame returns the words after the first of frames that ws opens with and whose
 // condition holds: "did the" needs a contest, "how do" a way, "is" and "are" a judgement and
@@ -230,10 +223,10 @@ func matchFrame(ws []string, frames [][]string) (rest []string, ok bool) {
 }
 
 // pronouns stand for something named in an earlier message.
-var pronouns = setOf("it", "its", "they", "them", "those", "these")
+var pronouns = list("pronouns")
 
 // personal words tie a question to the user's own affairs.
-var personal = setOf("my", "mine", "i", "im", "ive", "id", "ill", "me", "we", "our", "ours", "us", "myself")
+var personal = list("personal")
 
 // hasPersonalStake reports whether a message is about the user's own things: it says my, I or
 // we, or carries a number (an order, a date, an amount).
@@ -250,7 +243,7 @@ func hasPersonalStake(ws []string) bool {
 }
 
 // askVerbs before "me" ask the assistant to say something, not to act on the user's things.
-var askVerbs = setOf("tell", "teach", "explain", "remind")
+var askVerbs = list("askVerbs")
 
 // hasPrefix reports whether the words ws open with the words p.
 func hasPrefix(ws, p []string) bool {

@@ -24,10 +24,10 @@ const (
 )
 
 var (
-	greetingWords = setOf("hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "morning", "afternoon", "evening")
-	thanksWords   = setOf("thanks", "thank", "thx", "ty", "cheers", "appreciate", "appreciated", "grateful")
-	byeWords      = setOf("bye", "goodbye", "later", "cya", "farewell", "night")
-	ackWords      = setOf("great", "awesome", "perfect", "cool", "nice", "ok", "okay", "got", "fine", "good", "lovely", "excellent", "sounds", "alright")
+	greetingWords = list("greetingWords")
+	thanksWords   = list("thanksWords")
+	byeWords      = list("byeWords")
+	ackWords      = list("ackWords")
 )
 
 // capabilityPhrases ask what the assistant can do.

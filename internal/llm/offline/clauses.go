@@ -131,7 +131,7 @@ func extendRight(s string, i int) int {
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // fillers are dropped from the front of a clause handed on to a tool.
-var fillers = setOf("ok", "okay", "so", "oh", "well", "um", "uh", "and", "also", "plus", "then", "btw", "hmm", "now")
+var fillers = list("fillers")
 
 // clauseText returns s[start:end] without leading fillers.
 func clauseText(s string, seg segment) string {

@@ -23,6 +23,9 @@ func (m *Model) compose(req *request) string {
 	var found, failed []piece
 	for _, res := range req.results {
 		s := m.narrate(req, res)
+		if s.missing && asksForTool(req, res.name) {
+			s.missing = false // "my refund for the socks": that no return is for them is the answer
+		}
 		switch {
 		case s.kind == pieceFailure:
 			failed = append(failed, s)
@@ -30,7 +33,16 @@ func (m *Model) compose(req *request) string {
 			found = append(found, s)
 		}
 	}
+	if slices.ContainsFunc(found, func(p piece) bool { return !p.missing }) {
+		// Another tool found the thing the request names ("where are my socks": an order,
+		// not a return): the list that had nothing about it is no answer.
+		found = slices.DeleteFunc(found, func(p piece) bool { return p.missing })
+	}
+	found, lead := sharedLead(found)
 	reply := arrange(found, failed)
+	if lead != "" {
+		reply = lead + "\n\n" + reply
+	}
 	if act := unofferedAction(ownPart(req.lastHuman()), req.plainTools()); act != "" && len(found) > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
@@ -39,10 +51,107 @@ func (m *Model) compose(req *request) string {
 	return reply
 }
 
+// asksForTool reports whether the request uses a word of the named tool's description (not
+// a light noun): then what that tool found, or did not, is part of the answer.
+func asksForTool(req *request, name string) bool {
+	asked := map[string]bool{}
+	for _, t := range terms(ownPart(req.lastHuman())) {
+		asked[t] = !lightNouns[t]
+	}
+	for _, t := range req.plainTools() {
+		if t.Function.Name != name {
+			continue
+		}
+		desc, _ := splitToolExamples(t.Function.Description)
+		for _, w := range terms(desc) {
+			if asked[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lookElsewhere calls another of the sub-agent's tools when every result so far holds
+// nothing about the thing the request names ("where are my socks?" answered with returns,
+// none for socks): the socks may be an order. It looks once: with two results or more, the
+// reply says what was found.
+func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
+	tools := req.plainTools()
+	if len(req.results) != 1 || len(tools) < 2 {
+		return nil
+	}
+	res := req.results[0]
+	v, err := decodeOrdered([]byte(strings.TrimSpace(res.content)))
+	if err != nil {
+		return nil
+	}
+	obj, _ := v.([]field)
+	if status, _ := member(obj, "status"); status != resultOK {
+		return nil
+	}
+	data, _ := member(obj, "data")
+	noun, arr := recordsOf(data)
+	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
+	r.domain = req.domainTerms()
+	if len(arr) == 0 || len(r.tellingItems(arr)) > 0 || r.unmatchedSubject(arr, noun) == "" {
+		return nil
+	}
+	var rest []llms.Tool
+	for _, t := range tools {
+		if t.Function.Name != res.name {
+			rest = append(rest, t)
+		}
+	}
+	sub := &request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls}
+	calls, _ := m.useTools(sub, true)
+	if len(calls) > 1 {
+		calls = calls[:1]
+	}
+	return calls
+}
+
+// recordsOf returns the list of records data is, or wraps alone, with its noun.
+func recordsOf(data any) (string, []any) {
+	switch d := data.(type) {
+	case []any:
+		return "results", d
+	case []field:
+		if len(d) == 1 {
+			if arr, ok := d[0].val.([]any); ok && !allScalars(arr) {
+				return humanise(d[0].key), arr
+			}
+		}
+	}
+	return "", nil
+}
+
+// sharedLead takes out the first paragraph that every one of several answers opens with
+// ("I can look this up but not cancel it for you here." from each agent asked), so that the
+// reply says it once, first.
+func sharedLead(found []piece) ([]piece, string) {
+	if len(found) < 2 {
+		return found, ""
+	}
+	lead, _, ok := strings.Cut(found[0].text, "\n\n")
+	if !ok || found[0].kind != pieceProse {
+		return found, ""
+	}
+	for _, p := range found[1:] {
+		if p.kind != pieceProse || !strings.HasPrefix(p.text, lead+"\n\n") {
+			return found, ""
+		}
+	}
+	out := make([]piece, len(found))
+	for i, p := range found {
+		p.text = strings.TrimPrefix(p.text, lead+"\n\n")
+		out[i] = prosePiece(p.text, topic{noun: p.topic})
+	}
+	return out, lead
+}
+
 // actionVerbs ask for something to be done rather than looked up.
-var actionVerbs = setOf("cancel", "change", "update", "reset", "delete", "remove", "close", "book",
-	"reserve", "buy", "purchase", "transfer", "send", "refund", "redeem", "renew", "freeze",
-	"unfreeze", "block", "unblock", "unlock", "schedule", "reschedule", "edit", "modify", "upgrade")
+var actionVerbs = list("actionVerbs")
 
 // unofferedAction returns the action verb of text that none of tools names or describes,
 // or "": a sub-agent whose tools read data cannot perform it.
@@ -52,7 +161,8 @@ func unofferedAction(text string, tools []llms.Tool) string {
 	}
 	offered := map[string]bool{}
 	for _, t := range tools {
-		for _, term := range terms(humanise(t.Function.Name) + " " + t.Function.Description) {
+		desc, _ := splitToolExamples(t.Function.Description)
+		for _, term := range terms(humanise(t.Function.Name) + " " + desc) {
 			offered[term] = true
 		}
 	}
@@ -149,6 +259,10 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 		return t.unavailable("") // never show what could not be read
 	}
 	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
+	r.domain = req.domainTerms()
+	if last := req.lastHuman(); ownPart(last) != last {
+		r.earlierTerm = terms(strings.ToLower(earlierPart(last)))
+	}
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
 	s, _ := status.(string)
@@ -158,6 +272,17 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 	data, _ := member(obj, "data")
 	note, _ := member(obj, "note")
 	noteText, _ := note.(string)
+	// A result's answer is the agent team's own statement of its data: it is said as written,
+	// in place of the model's narration of the data.
+	said := func() piece { return orNothing(r.data(data, t), t) }
+	if thing := r.unasked(data); thing != "" {
+		said = func() piece { return notInData(thing, t) }
+	}
+	if answer, _ := member(obj, "answer"); answer != nil {
+		if a, ok := answer.(string); ok && strings.TrimSpace(a) != "" {
+			said = func() piece { return piece{kind: pieceProse, text: strings.TrimSpace(a)} }
+		}
+	}
 	switch s {
 	case resultUnavailable, resultError:
 		return t.unavailable(noteText)
@@ -166,9 +291,9 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 		if n := cleanNote(noteText); n != "" && !restatesFailure(n) {
 			caveat += ": " + n
 		}
-		return orNothing(r.data(data, t), t).withCaveat(caveat + ".")
+		return said().withCaveat(caveat + ".")
 	}
-	return orNothing(r.data(data, t), t)
+	return said()
 }
 
 func isResultStatus(s string) bool {

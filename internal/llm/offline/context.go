@@ -8,15 +8,13 @@ import (
 // subordinators open a clause that frames another rather than asking anything itself:
 // "before I buy, ...", "if it's late, ...". "when" is left out: it opens questions far
 // more often ("when is my trip").
-var subordinators = setOf("before", "after", "since", "because", "if", "once", "while", "whilst",
-	"although", "though", "unless", "whenever", "until")
+var subordinators = list("subordinators")
 
 // topicOpeners open a statement or a bare noun phrase rather than a question or a command.
-var topicOpeners = setOf("the", "a", "an", "my", "this", "that", "these", "those", "our",
-	"i", "i've", "ive", "i'm", "im", "i'd", "we", "we've")
+var topicOpeners = list("topicOpeners")
 
 // backReferences in a clause point at something the clause before it named.
-var backReferences = setOf("it", "its", "it's", "that", "this", "them", "those", "these", "they", "one", "ones")
+var backReferences = list("backReferences")
 
 // contextClause reports whether segment i only sets the scene for what follows, so that
 // they are one request: a subordinate clause ("before I buy, I need to fix my address"), a
@@ -182,7 +180,7 @@ func asksPlainly(ws []word) bool {
 }
 
 // objectPronouns stand for the user or a thing as the object of a verb.
-var objectPronouns = setOf("me", "us", "it", "them")
+var objectPronouns = list("objectPronouns")
 
 // afterSegment returns the text between segment i and the next one (or the end): the
 // punctuation that closes the segment.
@@ -242,10 +240,10 @@ func wishes(ws []word) bool {
 }
 
 // wishers are the user as the subject of a wish.
-var wishers = setOf("i", "we", "id", "wed", "im", "were")
+var wishers = list("wishers")
 
 // wishAdverbs may stand between the user and the wish: "I just need", "we'd really love".
-var wishAdverbs = setOf("just", "really", "also", "now", "actually", "still", "only", "would", "do", "kinda", "kind", "of")
+var wishAdverbs = list("wishAdverbs")
 
 // afterPivots returns a clause's words from the first that is no pivot.
 func afterPivots(ws []word) []word {
@@ -257,12 +255,11 @@ func afterPivots(ws []word) []word {
 
 // subjectContractions open a statement, though without the apostrophe some read as a
 // question's opener: "we're flying out on friday" is no "were".
-var subjectContractions = setOf("we're", "i'm", "i've", "we've", "i'd", "we'd", "i'll", "we'll",
-	"you're", "they're", "he's", "she's", "it's")
+var subjectContractions = list("subjectContractions")
 
 // pivots open a clause without changing what it is: "but what I actually need to know is
 // ...", "anyway how many points do i have".
-var pivots = setOf("but", "and", "so", "anyway", "anyhow", "ok", "okay", "well", "now")
+var pivots = list("pivots")
 
 // sceneStatement reports whether a clause that asks nothing (see asks) is a statement that
 // tells what happened or what the user is doing (see narrates).
@@ -289,12 +286,7 @@ func imperative(ws []word) bool {
 // ("made", "sorted"), so a subjectless narration ("sorted my points out earlier") is not taken
 // for a request; verbs that are also common nouns ("order", "return") are left out, since a
 // clause may open with the noun ("return flight was lovely").
-var requestVerbs = setOf("check", "find", "show", "tell", "give", "book", "get", "cancel", "change",
-	"move", "look", "search", "send", "help", "track", "update", "reset", "add", "remove", "buy",
-	"reserve", "pause", "skip", "swap", "upgrade", "renew", "compare", "sign", "put", "let", "make",
-	"see", "sort", "pull", "confirm", "arrange", "schedule", "rebook", "transfer", "redeem", "use",
-	"apply", "print", "approve", "hire", "rent", "set", "bring", "take", "stop", "start", "open",
-	"close", "delete", "edit", "fix", "pay")
+var requestVerbs = list("requestVerbs")
 
 // describes reports whether a statement says how things stand, with no complaint or wish in
 // it: "the flights are sorted", "she's mad about snowboarding", "I have 12000 points with
@@ -319,20 +311,17 @@ func describes(ws []word) bool {
 }
 
 // beForms make an -ing form after them something going on: "is taking", "are running".
-var beForms = setOf("is", "are", "was", "were", "been", "being")
+var beForms = list("beForms")
 
 // subjects are pronouns that open a clause as its subject, so a verb follows.
-var subjects = setOf("i", "we", "he", "she", "they", "it", "there", "im", "ive", "id", "were",
-	"weve", "hes", "shes", "theyre", "theres")
+var subjects = list("subjects")
 
 // finiteVerbs say how things stand: "the flights are sorted", "the tickets cost a fortune", "my
 // instructor says I'm nearly ready".
-var finiteVerbs = setOf("is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "will",
-	"would", "can", "could", "should", "might", "may", "must", "looks", "look", "looked", "seems",
-	"seem", "feels", "feel", "sounds", "sound", "cost", "costs", "says", "thinks", "reckons")
+var finiteVerbs = list("finiteVerbs")
 
 // modals open a request when the assistant or the user follows: "can you", "could i".
-var modals = setOf("can", "could", "would", "will")
+var modals = list("modals")
 
 // narrates reports whether a statement tells what happened or what the user is doing, without
 // a complaint or a wish in it: "I moved house last month", "the airline refunded me", "we're
@@ -382,16 +371,15 @@ func happened(ws []word) bool {
 
 // recollects say that the user remembers what happened: "I remember getting an email about
 // it".
-var recollects = setOf("remember", "recall")
+var recollects = list("recollects")
 
 // moods say how something went, not that something is still wrong.
-var moods = setOf("late", "stuck", "worried", "annoyed", "frustrated", "disappointed", "confused", "upset", "angry")
+var moods = list("moods")
 
 // doingFollowers may follow an -ing form that opens a statement: "going to", "heading
 // home", "packing the car". "for", "at" and "on" are left out: "booking for two", "parking at
 // the airport" and "anything on sale" name things.
-var doingFollowers = setOf("to", "out", "back", "home", "up", "off", "around", "through", "into",
-	"the", "a", "an", "my", "our", "some")
+var doingFollowers = list("doingFollowers")
 
 // pastForm reports whether plain[i] is a regular past form: it ends in -ed, is not a word
 // that merely ends so ("need", "speed"; words of four letters or fewer are such), and does
@@ -406,7 +394,7 @@ func pastForm(plain []string, i int) bool {
 
 // linking verbs make the -ed word after them describe the subject rather than tell what
 // happened. "was" and "were" are left out: "my flight was delayed" tells what happened.
-var linking = setOf("im", "am", "are", "were", "feel", "felt", "seem", "seems", "so", "very", "really")
+var linking = list("linking")
 
 // doingSubject reports whether plain, the words before an -ing form, make the user its
 // subject: "I'm", "we're", "I've been", "we are".
@@ -422,20 +410,13 @@ func doingSubject(plain []string) bool {
 
 // complaintWords turn a statement of what happened into a request of its own: something went
 // wrong, or the user wants something.
-var complaintWords = setOf("not", "never", "no", "cant", "cannot", "couldnt", "didnt", "doesnt", "dont",
-	"wont", "wasnt", "isnt", "havent", "hasnt", "want", "wanted", "need", "needed", "wrong", "broken",
-	"broke", "missing", "lost", "still", "yet", "again", "twice", "late", "damaged", "charged", "problem",
-	"trouble", "error", "stuck", "unable", "worried", "annoyed", "frustrated", "disappointed", "confused",
-	"upset", "angry", "keep", "keeps", "interested", "wondering", "hoping", "curious", "wish")
+var complaintWords = list("complaintWords")
 
 // irregularPast are common past forms that do not end in -ed.
-var irregularPast = setOf("got", "had", "went", "bought", "made", "took", "left", "came", "paid", "sent",
-	"gave", "told", "said", "saw", "met", "did", "was", "were", "flew", "drove", "ran", "began", "spent",
-	"sold", "won", "ate", "brought", "found", "heard", "kept", "used", "owed")
+var irregularPast = list("irregularPast")
 
 // notPast end in -ed, are longer than four letters, and are not past forms.
-var notPast = setOf("speed", "breed", "indeed", "exceed", "proceed", "succeed", "greed", "embed",
-	"hundred", "kindred", "sacred", "naked", "wicked", "beloved")
+var notPast = list("notPast")
 
 // afterthought reports whether segment i (i > 0), after a question or a request, only explains
 // it: a statement with no complaint in it that points back at it ("how much is the calculator,
@@ -491,7 +472,7 @@ func commands(ws []word) bool {
 }
 
 // firstPerson are the user as a subject.
-var firstPerson = setOf("i", "i'm", "im", "i've", "ive", "i'd", "we", "we're", "we've")
+var firstPerson = list("firstPerson")
 
 // statementOpeners open a statement: a subject or its determiner.
 var statementOpeners = func() map[string]bool {

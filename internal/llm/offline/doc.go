@@ -27,8 +27,9 @@
 //     sentence is nearer to general knowledge than to any agent ("what year did netflix
 //     start"), or that a small classifier over the sentence vector (package style) is sure
 //     reads as chat or trivia, however many words they share with an agent;
-//   - tool use: with other tools, it picks the best-matching tool(s) and fills their
-//     arguments from the JSON-schema parameters and the request text;
+//   - tool use: with other tools, it picks the best-matching tool(s) by their names,
+//     descriptions and the examples a description lists, and fills their arguments from the
+//     JSON-schema parameters and the request text;
 //   - composition: when tool results follow the last user message, it narrates them the
 //     way a concierge would: data reads by what its keys say (money, percentages, dates,
 //     sellers), what only echoes the call's arguments or serves machines (opaque ids,
@@ -42,6 +43,34 @@
 // sentences; it does not understand them. On language and agents it was not tuned on it
 // routes between seven turns in ten and nearly nine in ten, depending on how far the users'
 // words are from the agents' texts (README, "Evals").
+//
+// # Map of the stages
+//
+// [Model.GenerateContent] (model.go) sorts the messages into a request (request.go) and takes
+// one of four paths.
+//
+// Routing, with ask_ tools (route.go): asides and world questions are answered directly
+// (aside.go, offtopic.go, chat.go, arith.go); the message is cut into clauses (clauses.go,
+// context.go, phrasal.go) and each clause is scored against every agent's texts (tokens.go,
+// stopwords.go, lexicon.go, shape.go, weights.go, index.go, indexcache.go, plan.go), with
+// closeness in meaning as the tie-break or the fallback (meaning.go, sentences.go); a
+// follow-up with no subject of its own continues the previous turn's agents (followup.go).
+//
+// Tool use, with a sub-agent's tools (tooluse.go): the request's main clause is planned
+// against each tool's name, description and examples, the earlier request when the follow-up
+// names no tool, and the arguments are filled from the words the user gave for them
+// (args.go, schema.go).
+//
+// Answering, with tool results (compose.go): each result is narrated (render.go, facts.go,
+// item.go, format.go, jsonvalue.go, topic.go, piece.go): a declared answer is said as written;
+// otherwise the records the question names are picked (by their words, or by closeness in
+// meaning), the facts it asks about are focused, one record's own lists and reference are
+// shown, a thing no record is about is said to be missing, and a thing the data does not hold
+// gets a plain sentence (unasked.go). A sub-agent whose one result holds nothing about the
+// thing asked calls another of its tools once before answering (compose.go, lookElsewhere).
+// The pieces are then arranged into one reply.
+//
+// Summaries and chat, with no tools (summary.go, chat.go).
 //
 // Goroutine model: a [Model] is immutable after [New]; every call builds its own state,
 // so one Model may serve any number of goroutines. Calls run on the caller's goroutine,

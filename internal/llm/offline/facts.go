@@ -54,23 +54,20 @@ func phrases(facts []fact) []string {
 // reads ("$104.00", "20% off", "until Nov 27", "at Nike"), never whether it exists.
 var (
 	// moneyWords name amounts when a currency sits beside them.
-	moneyWords = setOf("price", "amount", "cost", "total", "subtotal", "fare", "fee", "fees",
-		"balance", "refund", "paid", "charge", "charges", "spend", "spent", "credit", "value", "rate", "tax")
+	moneyWords = list("moneyWords")
 	// pricedWords name amounts even with no currency in sight.
-	pricedWords  = setOf("price", "cost", "fare", "fee", "subtotal", "amount", "total")
-	percentWords = setOf("percent", "percentage", "pct")
-	discountWord = setOf("discount", "off", "saving", "savings", "markdown")
-	sourceWords  = setOf("merchant", "store", "vendor", "seller", "retailer", "shop", "dealer", "supplier")
+	pricedWords  = list("pricedWords")
+	percentWords = list("percentWords")
+	discountWord = list("discountWord")
+	sourceWords  = list("sourceWords")
 	// bareWords are keys whose value needs no label: a name, a status, a description.
-	bareWords = setOf("name", "title", "label", "headline", "description", "details", "summary", "status", "state")
-	endWords  = setOf("ends", "end", "ending", "expires", "expiry", "expiration", "until", "deadline",
-		"ends at", "end date", "expiry date", "expiration date", "valid to", "valid thru")
-	startWords = setOf("start", "starts", "begins", "start date", "starts at", "valid from")
-	dayWords   = setOf("date", "day", "when")
+	bareWords  = list("bareWords")
+	endWords   = list("endWords")
+	startWords = list("startWords")
+	dayWords   = list("dayWords")
 	// bookkeepingWords lead boolean flags that describe the lookup, not the data.
-	bookkeepingWords = setOf("matched", "match", "cached", "success", "succeeded", "ok", "found",
-		"exact", "fuzzy", "debug", "truncated", "stale")
-	countWords = setOf("count", "total", "num", "results", "hits", "size")
+	bookkeepingWords = list("bookkeepingWords")
+	countWords       = list("countWords")
 )
 
 // scope carries what the facts of one object read against: the currency in force and
@@ -146,9 +143,51 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
 				out = append(out, fact{label: label, text: r.scalarList(f.key, v)})
 			}
+		case []field:
+			if amount, code, ok := moneyObject(v); ok {
+				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
+				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
+			} else if r.showIDs {
+				// The one record asked about shows what its objects hold, as prefixed facts:
+				// "cancel how Settings > Subscriptions".
+				inner, _ := r.facts(v, scope{currency: cur, short: sc.short}, -1)
+				for _, fc := range inner {
+					if fc.label == "" {
+						fc.label = label
+					} else {
+						fc.label = label + " " + fc.label
+					}
+					out = append(out, fc)
+				}
+			}
 		}
 	}
 	return out, cur
+}
+
+// priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
+var priceLabels = list("priceLabels")
+
+// moneyObject reads an object that is an amount and its currency, and nothing else.
+func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
+	if len(obj) != 2 {
+		return "", "", false
+	}
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case json.Number:
+			if !amountLabels[humanise(f.key)] {
+				return "", "", false
+			}
+			amount = v
+		default:
+			if !isCurrencyKey(f.key) || currencyCode(v) == "" {
+				return "", "", false
+			}
+			code = currencyCode(v)
+		}
+	}
+	return amount, code, amount != "" && code != ""
 }
 
 func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
@@ -156,7 +195,7 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 	if s == "" || r.echoes[strings.ToLower(s)] {
 		return fact{}, false
 	}
-	if isIDKey(key) && !r.mentioned(s) {
+	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && readableID(s) && humanise(key) != "ID") {
 		return fact{}, false // an opaque id names the record for machines
 	}
 	if w, ok := parseWhen(s); ok {
@@ -278,6 +317,27 @@ func isCurrencyKey(key string) bool {
 // isIDKey reports whether a key names an identifier: "id", "order_id", "offerId".
 func isIDKey(key string) bool {
 	return lastWord(humanise(key)) == "ID"
+}
+
+// readableID reports whether an id is one people quote ("CLM-20931", "A1043"): short, with
+// letters and digits, rather than a key for machines (a UUID, a long hash).
+func readableID(s string) bool {
+	if len(s) < 4 || len(s) > 12 {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c == '-' || c == '_':
+		default:
+			return false // lower-case hex and other marks read as machine keys
+		}
+	}
+	return letters > 0 && digits > 0
 }
 
 // mentioned reports whether the user's request names v, so that an id they asked about

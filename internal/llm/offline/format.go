@@ -9,7 +9,7 @@ import (
 	"unicode"
 )
 
-var identifierWords = setOf("year", "code", "number", "id", "no", "zip", "postcode", "pin")
+var identifierWords = list("identifierWords")
 
 // scalar formats a scalar value; key (humanised or raw, may be "") tells numbers that are
 // codes or years apart from quantities.
@@ -59,7 +59,7 @@ func formatNumber(n json.Number) string {
 }
 
 // zeroDecimalCurrencies have no minor unit in everyday use.
-var zeroDecimalCurrencies = setOf("JPY", "KRW", "VND", "CLP", "ISK", "HUF")
+var zeroDecimalCurrencies = list("zeroDecimalCurrencies")
 
 // formatMoney renders an amount in a currency: "$1,299.00" for US dollars, "104.00 EUR"
 // for any other code, and just "89.90" when the currency is unknown ("").

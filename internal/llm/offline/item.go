@@ -54,8 +54,10 @@ func (r renderer) item(v any, cur string, short bool) string {
 		parts = append(parts, lead)
 	}
 	extras := phrases(rest)
-	if len(extras) > itemExtras {
-		extras = extras[:itemExtras]
+	if limit := itemExtras; len(extras) > limit && !r.showIDs {
+		extras = extras[:limit]
+	} else if len(extras) > maxFacts {
+		extras = extras[:maxFacts] // the one record asked about shows what it holds
 	}
 	parts = append(parts, extras...)
 	details := strings.Join(parts, ", ")

@@ -76,7 +76,12 @@ func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageCont
 	var text string
 	switch {
 	case len(req.results) > 0:
-		text = m.compose(req)
+		if allowCalls {
+			calls = m.lookElsewhere(req)
+		}
+		if len(calls) == 0 {
+			text = m.compose(req)
+		}
 	case len(req.routingTools()) > 0:
 		calls, text = m.route(req, allowCalls)
 	case len(req.plainTools()) > 0:

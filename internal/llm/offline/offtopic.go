@@ -174,7 +174,7 @@ func asksForTips(ws []string) bool {
 }
 
 // tipWords, after "any", ask for advice anyone might give.
-var tipWords = setOf("tips", "tip", "advice", "ideas", "idea", "suggestions", "hacks")
+var tipWords = list("tipWords")
 
 // offerFrames ask what is on offer or on the programme: "are there any exhibitions on",
 // "what's on at the science museum".
@@ -204,6 +204,4 @@ var adviceFrames = [][]string{
 
 // questionOpeners open a question. Modal verbs are left out: "can the electrician come on
 // thursday" asks for a service, impersonal as it is.
-var questionOpeners = setOf("what", "whats", "who", "whos", "whom", "whose", "why", "how", "hows",
-	"when", "whens", "where", "wheres", "which", "is", "are", "was", "were", "do", "does", "did",
-	"has", "have", "should")
+var questionOpeners = list("questionOpeners")

@@ -36,7 +36,7 @@ var phrasalVerbs = []struct {
 }
 
 // phrasalObjects may stand between a phrasal verb and its particle.
-var phrasalObjects = setOf("me", "it", "them", "him", "her", "us", "this", "that", "these", "those")
+var phrasalObjects = list("phrasalObjects")
 
 // phrasalMeanings returns the words the phrasal verb starting at ws[i] means, if one does.
 // Paying with points, or using them to pay, is redeeming them: "can I use points to pay for
@@ -94,4 +94,4 @@ func redeems(ws []word, i int) bool {
 }
 
 // loyaltyUnits are what a loyalty scheme pays out in.
-var loyaltyUnits = setOf("points", "miles", "credits", "stars", "rewards", "vouchers", "voucher")
+var loyaltyUnits = list("loyaltyUnits")

@@ -19,6 +19,9 @@ type piece struct {
 	text  string // pieceList: the bullets; pieceFacts: the facts line(s); otherwise the sentence
 	topic string // what it is about, "your points balance"; "" when unknown
 	plain bool   // pieceFailure: the bare acknowledgment, with no note after it
+	// missing marks a list that holds nothing about the thing the request names ("no return
+	// for the socks"): beside a result that does, it is left out.
+	missing bool
 }
 
 func (s piece) empty() bool { return strings.TrimSpace(s.text) == "" && s.found == "" }

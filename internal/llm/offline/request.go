@@ -109,3 +109,18 @@ func (r *request) plainTools() []llms.Tool {
 }
 
 const routePrefix = "ask_"
+
+// domainTerms are the terms of the system prompt and the plain tools' names and descriptions
+// (without their examples): the words of the agent's trade.
+func (r *request) domainTerms() map[string]bool {
+	out := map[string]bool{}
+	texts := []string{r.system}
+	for _, t := range r.plainTools() {
+		desc, _ := splitToolExamples(t.Function.Description)
+		texts = append(texts, humanise(t.Function.Name), desc)
+	}
+	for _, t := range terms(strings.Join(texts, " ")) {
+		out[t] = true
+	}
+	return out
+}

@@ -110,6 +110,20 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if len(intents) == 0 {
 		return nil, directAnswer(text, tools)
 	}
+	// A follow-up with no subject of its own stays with the previous turn's agent (see
+	// followup.go).
+	if len(intents) == 1 && len(req.humans) > 1 && chatKind(text) == chatNone {
+		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].text, earlierMarker) && p.keepsPreviousSubject(ws, prev.intents) {
+			same := slices.IndexFunc(prev.intents, func(in intent) bool { return in.tool == intents[0].tool })
+			if same < 0 {
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			} else {
+				// The same agent again: it gets the earlier request too, which says what the
+				// follow-up is about ("how much will i get back" after a return's status).
+				intents[0].text = followUpText(intents[0].text, prev.intents[same].text)
+			}
+		}
+	}
 	intents = p.dropPassingIntents(text, intents)
 	if pointsBack(ws) {
 		carrySubject(intents, earlier())
@@ -253,8 +267,7 @@ var followUpLeads = [][]string{
 }
 
 // anaphora point back at something said before.
-var anaphora = setOf("that", "this", "those", "these", "it", "its", "them", "one", "ones", "other",
-	"others", "same", "there", "else", "another", "too", "again", "either", "instead")
+var anaphora = list("anaphora")
 
 // looksLikeFollowUp reports whether a short message, read into words ws, leans on the
 // previous one: "what about bob's?", "and the other one?".
@@ -285,12 +298,10 @@ func looksLikeFollowUp(ws []word) bool {
 }
 
 // timeNouns name a stretch of time: after "this", "that" or "next" they say when, not what.
-var timeNouns = setOf("week", "weekend", "month", "year", "morning", "afternoon", "evening",
-	"night", "time", "summer", "winter", "spring", "fall", "autumn", "monday", "tuesday",
-	"wednesday", "thursday", "friday", "saturday", "sunday", "season", "quarter")
+var timeNouns = list("timeNouns")
 
 // secondPerson words address the assistant.
-var secondPerson = setOf("you", "your", "yours", "yourself", "you're", "youre", "u", "ur", "ya")
+var secondPerson = list("secondPerson")
 
 // keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
 // as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where

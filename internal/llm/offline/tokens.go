@@ -117,8 +117,7 @@ func stem(w string) string {
 const longestStemmed = 30
 
 // singularInS are nouns that end in s without being plurals: "news" is not many "new"s.
-var singularInS = setOf("news", "series", "species", "physics", "economics", "politics",
-	"mathematics", "ethics", "athletics", "gymnastics", "aerobics", "diabetes", "measles")
+var singularInS = list("singularInS")
 
 // stripVerbEnding removes an -ing or -ed ending when enough of a word is left, undoes a
 // doubled final consonant ("shopping" -> "shop") and restores the e a short syllable lost

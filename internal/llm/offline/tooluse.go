@@ -2,7 +2,9 @@ package offline
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -29,10 +31,14 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		domain.tools[t] = true
 	}
 	for i, t := range tools {
-		texts := []string{humanise(t.Function.Name), t.Function.Description}
+		desc, examples := splitToolExamples(t.Function.Description)
+		texts := []string{humanise(t.Function.Name), desc}
 		for _, term := range terms(strings.Join(texts, " ")) {
 			domain.tools[term] = true
 		}
+		// The examples say when the tool is right, in the users' words; they are not the
+		// tool's vocabulary, which arguments leave out ("has my order shipped" names no product).
+		texts = append(texts, examples...)
 		var minor []string
 		for _, p := range paramsOf(t.Function.Parameters) {
 			minor = append(minor, humanise(p.name), p.desc)
@@ -52,7 +58,18 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		fallbackMin: 1e-9,
 		boost:       fitBoost(tools),
 	}
-	intents := p.plan(text)
+	// A follow-up is planned on its own words; when they name no tool ("how much will i get
+	// back" after a question on a return), the earlier request it leans on chooses.
+	intents := p.plan(mainClause(ownPart(text)))
+	if len(intents) == 0 && mainClause(ownPart(text)) != ownPart(text) {
+		intents = p.plan(ownPart(text))
+	}
+	if len(intents) == 0 && ownPart(text) != text {
+		intents = p.plan(earlierPart(text))
+		for i := range intents {
+			intents[i].text = text
+		}
+	}
 	if len(intents) == 0 {
 		// No word of the request names a tool: the one closest in meaning ("which level of
 		// membership am i" and a tool for the member's tier), else a search.
@@ -75,10 +92,55 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	calls := make([]llms.ToolCall, len(intents))
 	for i, in := range intents {
 		fn := tools[in.tool].Function
-		args := extractArgs(fn.Parameters, ownPart(in.text), text, domain)
+		args := extractArgs(fn.Parameters, ownPart(in.text), earlierPart(text), domain)
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
+}
+
+// trailingWhen opens a closing clause that says when rather than what: "am I going to run
+// out of data before my plan resets?" asks about the data, not the plan.
+var trailingWhen = regexp.MustCompile(`(?i)[\s,]+(?:before|after|until|till|by the time|once)\s+(?:my|the|our|i|we|it|this|that|next)\b.*$`)
+
+// mainClause drops a closing clause that only says when, if at least three words remain.
+func mainClause(text string) string {
+	loc := trailingWhen.FindStringIndex(text)
+	if loc == nil || len(strings.Fields(text[:loc[0]])) < 3 {
+		return text
+	}
+	return text[:loc[0]]
+}
+
+// earlierPart returns the earlier request a follow-up quotes, or text itself when it quotes
+// none: what a parameter the follow-up cannot fill is taken from ("can I cancel it?
+// (earlier: any deals on running shoes?)" searches for running shoes, never for "earlier").
+func earlierPart(text string) string {
+	if i := strings.Index(text, earlierMarker); i >= 0 {
+		return strings.TrimSuffix(strings.TrimSpace(text[i+len(earlierMarker):]), ")")
+	}
+	return text
+}
+
+// toolExamplesHead starts the line a sub-agent runtime adds to a tool's description to list
+// what users say when the tool is the right one (the subagents package writes it).
+const toolExamplesHead = "Users ask for this tool with requests such as:"
+
+// quoted matches one Go-quoted string.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// splitToolExamples separates a tool description from the examples line it may end with.
+func splitToolExamples(desc string) (string, []string) {
+	i := strings.Index(desc, toolExamplesHead)
+	if i < 0 {
+		return desc, nil
+	}
+	var examples []string
+	for _, q := range quoted.FindAllString(desc[i+len(toolExamplesHead):], -1) {
+		if s, err := strconv.Unquote(q); err == nil && strings.TrimSpace(s) != "" {
+			examples = append(examples, s)
+		}
+	}
+	return strings.TrimSpace(desc[:i]), examples
 }
 
 // ownPart cuts off the earlier request a follow-up quotes.

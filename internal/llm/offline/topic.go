@@ -16,11 +16,10 @@ type topic struct {
 
 var (
 	// toolVerbs lead tool names without saying what the data is.
-	toolVerbs = setOf("get", "fetch", "search", "find", "list", "lookup", "look", "check", "load",
-		"show", "query", "retrieve", "read", "ask", "browse", "view", "compare", "explore")
+	toolVerbs = list("toolVerbs")
 	// searchVerbs look beyond the user's own data: "search_offers" is about the offers,
 	// "get_points_balance" about your points balance.
-	searchVerbs = setOf("search", "find", "lookup", "look", "browse", "query", "compare", "explore")
+	searchVerbs = list("searchVerbs")
 )
 
 func topicOf(res toolResult) topic {
@@ -126,7 +125,7 @@ func cleanNote(note string) string {
 	return lowerFirst(note)
 }
 
-var codeWords = setOf("exception", "panic", "nil", "null", "stack", "traceback", "errno", "stacktrace", "undefined")
+var codeWords = list("codeWords")
 
 func looksLikeCode(tok string) bool {
 	t := strings.Trim(tok, ".,;:!?()\"'")
@@ -160,4 +159,4 @@ func lowerFirst(s string) string {
 }
 
 // transitionSafe are sentence openers that are not stopwords but read fine lower-cased.
-var transitionSafe = setOf("sorry", "unfortunately", "good", "great", "here", "here's", "none", "nothing")
+var transitionSafe = list("transitionSafe")

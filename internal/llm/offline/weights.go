@@ -49,7 +49,7 @@ var lightNouns = func() map[string]bool {
 // scopePreps open the part of a clause that narrows its request: "deals ON laptops",
 // "a hotel IN Lisbon". "to" is left out because it far more often marks a verb ("I need to
 // change...").
-var scopePreps = setOf("for", "on", "in", "at", "with", "near", "from", "of", "about", "during", "into")
+var scopePreps = list("scopePreps")
 
 // queryTerms returns the weighted content stems of a clause's words plus the terms of
 // meaningful stopword phrases ("how much" asks for a price). Words after the first scope
@@ -111,7 +111,7 @@ func namesAThing(w string, ts []string) bool {
 
 // comparatives after "how much" ask for an amount, not a price: "how much more", "how much
 // longer".
-var comparatives = setOf("more", "less", "longer", "further", "farther", "sooner", "later", "left")
+var comparatives = list("comparatives")
 
 func phraseAt(ws []word, i int, phrase []string) bool {
 	if i+len(phrase) > len(ws) {
@@ -166,11 +166,10 @@ func boundedPrice(ws []word, i int) bool {
 }
 
 // rateUnits, after "a" or "per", make an amount a rate: "per person", "an hour".
-var rateUnits = setOf("day", "hour", "person", "head", "guest", "adult", "kg", "mile", "km")
+var rateUnits = list("rateUnits")
 
 // currencyWords name money after an amount.
-var currencyWords = setOf("bucks", "buck", "quid", "dollars", "dollar", "pounds", "pound", "euros", "euro",
-	"usd", "gbp", "eur", "dkk", "sek", "nok", "chf", "cad", "aud", "yen")
+var currencyWords = list("currencyWords")
 
 // ageNouns are bounded by age: "kids under 12".
-var ageNouns = setOf("kid", "kids", "child", "children", "age", "ages", "aged", "year", "years", "old")
+var ageNouns = list("ageNouns")

@@ -1,0 +1,206 @@
+package definitions
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/template"
+)
+
+// AnswerTemplate is a tool's compiled `answer`: a Go text/template whose dot is the tool's
+// payload as JSON values (objects are map[string]any, lists []any, numbers float64). Besides
+// the text/template builtins it may call:
+//
+//	money X [CUR]    an amount in the user's locale: "$1,234.50", "1.234,50 €". X is a number,
+//	                 a numeric string, or an object with amount and currency; CUR (an ISO code)
+//	                 is the currency when X carries none, else USD.
+//	number X         a number with the locale's digit grouping: "12,450".
+//	date X           an ISO date or timestamp in the locale's style: "Dec 18, 2026", "18 Dec 2026".
+//	list XS [FIELD]  the items (or each item's FIELD) as words: "a, b and c".
+//	matching XS      the records of XS whose text shares a word with the user's question and
+//	                 not with every record ("the socks", "Rex"); empty when none does.
+//	about XS         matching XS, or all of XS when the question names none of them.
+//	asks WORD...     whether the question uses one of the words (singular or plural).
+//	plural N ONE MANY  "1 order", "3 orders".
+//	first N XS       the first N items.
+//	or X Y           the builtin: Y when X is empty.
+//	question         the user's question.
+//
+// A template that refers to a key its payload lacks fails: validation runs each template over
+// the agent's fixtures, so a misspelt key is found before a user meets it.
+type AnswerTemplate struct {
+	tmpl *template.Template
+	src  Source
+}
+
+// AnswerInput is what an answer is rendered for: the user's question and locale ("en-US",
+// "de-DE"; empty means en-US).
+type AnswerInput struct {
+	Question string
+	Locale   string
+}
+
+// AnswerError is a template that does not parse or does not run, located at the line of the
+// template in its definition file.
+type AnswerError struct {
+	Source  Source
+	Message string
+}
+
+func (e *AnswerError) Error() string { return e.Source.String() + ": " + e.Message }
+
+// templateErr matches text/template's "template: NAME:LINE[:COL]: message".
+var templateErr = regexp.MustCompile(`^template: [^:]*:(\d+)(?::\d+)?: (.*)$`)
+
+// locate turns a text/template error into an [AnswerError] at the template's line in its file.
+func (t Tool) locate(err error) error {
+	src := t.AnswerSource
+	msg := err.Error()
+	if m := templateErr.FindStringSubmatch(msg); m != nil {
+		if n, _ := strconv.Atoi(m[1]); n > 0 && src.Line > 0 {
+			src.Line += n - 1
+		}
+		msg = m[2]
+	}
+	return &AnswerError{Source: src, Message: msg}
+}
+
+// AnswerTemplate compiles the tool's answer. It returns nil and no error when the tool has
+// none, and an [*AnswerError] when the template does not parse.
+func (t Tool) AnswerTemplate() (*AnswerTemplate, error) {
+	if strings.TrimSpace(t.Answer) == "" {
+		return nil, nil
+	}
+	tmpl, err := template.New(t.Name).Option("missingkey=error").Funcs(answerFuncs(AnswerInput{})).Parse(t.Answer)
+	if err != nil {
+		return nil, t.locate(err)
+	}
+	return &AnswerTemplate{tmpl: tmpl, src: t.AnswerSource}, nil
+}
+
+// Render states payload (JSON bytes, or any value that encodes to JSON) through the template
+// for in. Surrounding space is trimmed and runs of blank lines are folded, so templates may
+// be laid out freely. The error is an [*AnswerError].
+func (a *AnswerTemplate) Render(payload any, in AnswerInput) (string, error) {
+	data, err := jsonValue(payload)
+	if err != nil {
+		return "", &AnswerError{Source: a.src, Message: "payload is not JSON: " + err.Error()}
+	}
+	tmpl, err := a.tmpl.Clone()
+	if err != nil {
+		return "", &AnswerError{Source: a.src, Message: err.Error()}
+	}
+	var b strings.Builder
+	if err := tmpl.Funcs(answerFuncs(in)).Execute(&b, data); err != nil {
+		return "", Tool{AnswerSource: a.src}.locate(err)
+	}
+	return tidy(b.String()), nil
+}
+
+// jsonValue decodes payload into plain JSON values.
+func jsonValue(payload any) (any, error) {
+	var raw []byte
+	switch p := payload.(type) {
+	case json.RawMessage:
+		raw = p
+	case []byte:
+		raw = p
+	default:
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+var blankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+
+// tidy trims trailing space from lines and folds blank-line runs that template actions leave.
+func tidy(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+}
+
+// answerFuncs binds the helpers to one question and locale.
+func answerFuncs(in AnswerInput) template.FuncMap {
+	loc := parseLocale(in.Locale)
+	q := questionWords(in.Question)
+	return template.FuncMap{
+		"money":    func(v any, cur ...string) string { return loc.money(v, cur...) },
+		"number":   func(v any) string { return loc.number(v) },
+		"date":     func(v any) string { return loc.date(v) },
+		"list":     func(v any, field ...string) string { return loc.list(v, field...) },
+		"matching": func(v any) []any { return matching(items(v), q) },
+		"about": func(v any) []any {
+			if m := matching(items(v), q); len(m) > 0 {
+				return m
+			}
+			return items(v)
+		},
+		"asks": func(words ...string) bool {
+			for _, w := range words {
+				for _, t := range textWords(w) {
+					if q[t] {
+						return true
+					}
+				}
+			}
+			return false
+		},
+		"plural": func(n any, one, many string) string {
+			f, _ := toFloat(n)
+			if f == 1 {
+				return loc.number(f) + " " + one
+			}
+			return loc.number(f) + " " + many
+		},
+		"first": func(n int, v any) []any {
+			xs := items(v)
+			return xs[:min(max(n, 0), len(xs))]
+		},
+		"question": func() string { return in.Question },
+	}
+}
+
+// items is v as a list: a list itself, nothing for nil, or a one-item list.
+func items(v any) []any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		return x
+	default:
+		return []any{x}
+	}
+}
+
+// errNotNumber is returned by toFloat for a value that is not a number.
+var errNotNumber = errors.New("not a number")
+
+func toFloat(v any) (float64, error) {
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case int:
+		return float64(x), nil
+	case int64:
+		return float64(x), nil
+	case json.Number:
+		return x.Float64()
+	case string:
+		return strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(x), ",", ""), 64)
+	}
+	return 0, fmt.Errorf("%w: %v", errNotNumber, v)
+}

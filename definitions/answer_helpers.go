@@ -1,0 +1,300 @@
+package definitions
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// locale is what the answer helpers need of a locale tag: its language and region.
+type locale struct{ lang, region string }
+
+func parseLocale(tag string) locale {
+	tag = strings.ReplaceAll(strings.TrimSpace(tag), "_", "-")
+	lang, region, _ := strings.Cut(tag, "-")
+	l := locale{lang: strings.ToLower(lang), region: strings.ToUpper(region)}
+	if l.lang == "" {
+		l = locale{lang: "en", region: "US"}
+	}
+	return l
+}
+
+// commaDecimal are the languages that write 1.234,50 rather than 1,234.50.
+var commaDecimal = map[string]bool{"de": true, "fr": true, "es": true, "it": true, "nl": true,
+	"pt": true, "da": true, "sv": true, "nb": true, "fi": true, "pl": true, "cs": true}
+
+// separators returns the locale's digit-group and decimal marks.
+func (l locale) separators() (group, decimal string) {
+	switch {
+	case l.lang == "fr" || l.lang == "sv" || l.lang == "nb" || l.lang == "fi" || l.lang == "pl" || l.lang == "cs":
+		return " ", ","
+	case commaDecimal[l.lang]:
+		return ".", ","
+	case l.lang == "de" && l.region == "CH":
+		return "'", "."
+	}
+	return ",", "."
+}
+
+// formatNumber writes f with decimals digits after the mark, grouped by three.
+func (l locale) formatNumber(f float64, decimals int) string {
+	group, decimal := l.separators()
+	s := fmt.Sprintf("%.*f", decimals, math.Abs(f))
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	if f < 0 && strings.Trim(s, "0.") != "" {
+		b.WriteByte('-')
+	}
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteString(group)
+		}
+		b.WriteRune(r)
+	}
+	if frac != "" {
+		b.WriteString(decimal)
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+// number prints v grouped, with up to two decimals when it has any.
+func (l locale) number(v any) string {
+	f, err := toFloat(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if f == math.Trunc(f) {
+		return l.formatNumber(f, 0)
+	}
+	return strings.TrimRight(strings.TrimRight(l.formatNumber(f, 2), "0"), ".,")
+}
+
+var currencySymbols = map[string]string{"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "AUD": "A$", "CHF": "CHF "}
+
+// money prints an amount in its currency, in the locale's style.
+func (l locale) money(v any, cur ...string) string {
+	amount, code := v, ""
+	if m, ok := v.(map[string]any); ok {
+		amount = m["amount"]
+		if amount == nil {
+			amount = m["value"]
+		}
+		code, _ = m["currency"].(string)
+	}
+	if code == "" && len(cur) > 0 {
+		code = cur[0]
+	}
+	code = strings.ToUpper(code)
+	if code == "" {
+		code = "USD"
+	}
+	f, err := toFloat(amount)
+	if err != nil {
+		return fmt.Sprint(amount)
+	}
+	decimals := 2
+	if code == "JPY" {
+		decimals = 0
+	}
+	digits := l.formatNumber(f, decimals)
+	sym, ok := currencySymbols[code]
+	if !ok {
+		sym = code + " "
+	}
+	if l.lang == "en" || l.lang == "ja" || l.lang == "zh" {
+		return sym + digits
+	}
+	return digits + " " + strings.TrimSpace(sym)
+}
+
+var dateLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"}
+
+// dayFirst are English regions that write the day before the month.
+var dayFirst = map[string]bool{"GB": true, "IE": true, "AU": true, "NZ": true, "IN": true, "ZA": true}
+
+// date prints an ISO date or timestamp in the locale's style; anything else as it is.
+func (l locale) date(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	for _, layout := range dateLayouts {
+		t, err := time.Parse(layout, s)
+		if err != nil {
+			continue
+		}
+		var day string
+		switch {
+		case l.lang == "en" && dayFirst[l.region]:
+			day = t.Format("2 Jan 2006")
+		case l.lang == "en":
+			day = t.Format("Jan 2, 2006")
+		case l.lang == "de" || l.lang == "da" || l.lang == "nb" || l.lang == "fi" || l.lang == "pl" || l.lang == "cs":
+			day = t.Format("02.01.2006")
+		case l.lang == "ja" || l.lang == "zh" || l.lang == "ko":
+			day = t.Format("2006/01/02")
+		case l.lang == "sv":
+			day = t.Format("2006-01-02")
+		default:
+			day = t.Format("02/01/2006")
+		}
+		if layout != "2006-01-02" && (t.Hour() != 0 || t.Minute() != 0) {
+			day += " " + t.Format("15:04") // a timestamp's time of day is part of what it says
+		}
+		return day
+	}
+	return s
+}
+
+var conjunctions = map[string]string{"en": "and", "de": "und", "fr": "et", "es": "y", "it": "e", "nl": "en", "pt": "e"}
+
+// list joins the items (or each item's field) as "a, b and c".
+func (l locale) list(v any, field ...string) string {
+	var parts []string
+	for _, it := range items(v) {
+		if len(field) > 0 {
+			if m, ok := it.(map[string]any); ok {
+				it = m[field[0]]
+			}
+		}
+		if it == nil {
+			continue
+		}
+		parts = append(parts, fmt.Sprint(it))
+	}
+	and, ok := conjunctions[l.lang]
+	if !ok {
+		and = "and"
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " " + and + " " + parts[len(parts)-1]
+}
+
+// matching returns the records that share a telling word with the question: a word the
+// record's text holds and not every record's text holds, so that "the socks" picks the socks
+// and "my order" picks no order in particular. Words that name a field ("refund" of a record
+// with a refund) ask what to say, not which record.
+func matching(records []any, q map[string]bool) []any {
+	if len(q) == 0 || len(records) == 0 {
+		return nil
+	}
+	words := make([]map[string]bool, len(records))
+	keys := map[string]bool{}
+	for i, r := range records {
+		words[i] = map[string]bool{}
+		collectWords(r, words[i])
+		collectKeys(r, keys)
+	}
+	var out []any
+	for i, r := range records {
+		for w := range words[i] {
+			if !q[w] || keys[w] {
+				continue
+			}
+			shared := len(records) > 1 && !slices.ContainsFunc(words, func(ws map[string]bool) bool { return !ws[w] })
+			if !shared {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// collectWords adds the words of every string value in v (keys are not the user's words).
+func collectWords(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		for _, w := range textWords(x) {
+			into[w] = true
+		}
+	case map[string]any:
+		for _, c := range x {
+			collectWords(c, into)
+		}
+	case []any:
+		for _, c := range x {
+			collectWords(c, into)
+		}
+	}
+}
+
+// collectKeys adds the words of every object key in v.
+func collectKeys(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			for _, w := range textWords(strings.ReplaceAll(k, "_", " ")) {
+				into[w] = true
+			}
+			collectKeys(c, into)
+		}
+	case []any:
+		for _, c := range x {
+			collectKeys(c, into)
+		}
+	}
+}
+
+// questionWords are the question's telling words, stemmed as textWords stems them.
+func questionWords(q string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range textWords(q) {
+		if !answerStopwords[w] {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// textWords splits s into lower-case words with plural endings removed, so that "socks"
+// meets "Sock" and "vaccinations" meets "vaccination".
+func textWords(s string) []string {
+	fields := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	})
+	out := fields[:0]
+	for _, w := range fields {
+		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
+		if len(w) < 2 {
+			continue
+		}
+		out = append(out, singular(w))
+	}
+	return out
+}
+
+func singular(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && (strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "sses")):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// answerStopwords never pick a record: they frame a question rather than name its subject.
+var answerStopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the my mine me i i'm im you your we our us he him his she her it its they them their
+		is are was were be been am do doe did done have ha had get got can could will would should may might
+		what when where which who whom why how whats wheres hows much many any some all this that these those
+		there here of to in on at by for from with about into over under up out off and or but not no yes
+		yet still just now next last please pls thanks ok so if then than too very also again
+		tell show check know want need find look let see give say`) {
+		m[singular(w)] = true
+	}
+	return m
+}()

@@ -1,0 +1,138 @@
+package definitions_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/switchboard-ai/switchboard/definitions"
+)
+
+// toolHead is a sub_agent with one tool whose keys continue from line 9.
+const toolHead = `kind: sub_agent
+id: support
+description: Answers order and refund questions for the user.
+status_events: {}
+tools:
+  - name: get_returns
+    enricher: returns.list
+    domain_type: return_list
+    description: The user's returns and their refunds.
+`
+
+func TestAnswerTemplateProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want []string // "line: message fragment"
+	}{
+		{name: "valid block", yaml: toolHead + "    answer: |\n      {{range .returns}}{{.item}}{{end}}\n"},
+		{name: "error on the template's second line", yaml: toolHead + "    answer: |\n      Returns:\n      {{range .returns}}{{price .item}}{{end}}\n",
+			want: []string{`12: tool get_returns: answer: function "price" not defined`}},
+		{name: "unknown function", yaml: toolHead + "    answer: \"{{price .x}}\"\n",
+			want: []string{`10: tool get_returns: answer: function "price" not defined`}},
+		{name: "empty example", yaml: toolHead + "    examples: [\"where is my refund\", \"  \"]\n",
+			want: []string{`10: tool get_returns: examples: entry 2 is empty`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, problems := definitions.Parse("support.yaml", []byte(tt.yaml))
+			var got []string
+			for _, p := range problems {
+				got = append(got, p.String())
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("Parse() problems = %q, want %q", got, tt.want)
+			}
+			for i, w := range tt.want {
+				line, frag, _ := strings.Cut(w, ": ")
+				if !strings.HasPrefix(got[i], "support.yaml:"+line+": ") || !strings.Contains(got[i], frag) {
+					t.Errorf("Parse() problem %d = %q, want line %s and %q", i, got[i], line, frag)
+				}
+			}
+		})
+	}
+}
+
+func TestAnswerRender(t *testing.T) {
+	payload := []byte(`{"member": "Alice", "tier": "Silver", "points": 2550, "balance": {"amount": 1234.5, "currency": "EUR"},
+		"expires": "2026-12-18", "returns": [
+		{"item": "Wool hiking socks", "refund": 18, "status": "refund issued"},
+		{"item": "Trail running shoes", "refund": 120, "status": "in transit"}]}`)
+	tests := []struct {
+		name, tmpl, question, locale, want string
+	}{
+		{name: "money and number en-US", tmpl: `{{.tier}} with {{number .points}} points; {{money .balance}}; {{money .points}}`,
+			want: "Silver with 2,550 points; €1,234.50; $2,550.00"},
+		{name: "money and date de-DE", tmpl: `{{money .balance}} bis {{date .expires}}`, locale: "de-DE",
+			want: "1.234,50 € bis 18.12.2026"},
+		{name: "date en-GB", tmpl: `{{date .expires}}`, locale: "en_GB", want: "18 Dec 2026"},
+		{name: "date en-US", tmpl: `{{date .expires}}`, want: "Dec 18, 2026"},
+		{name: "timestamp keeps its time", tmpl: `{{date "2026-11-28T19:30"}}`, locale: "en-GB", want: "28 Nov 2026 19:30"},
+		{name: "matching picks the socks", question: "did i get my refund for the socks?",
+			tmpl: `{{range matching .returns}}{{.item}}: {{money .refund}}{{end}}`, want: "Wool hiking socks: $18.00"},
+		{name: "matching is empty when nothing is named", question: "where is my refund?",
+			tmpl: `{{with matching .returns}}some{{else}}none{{end}}`, want: "none"},
+		{name: "about falls back to all", question: "where is my refund?",
+			tmpl: `{{list (about .returns) "item"}}`, want: "Wool hiking socks and Trail running shoes"},
+		{name: "asks", question: "When do my points expire?", tmpl: `{{if asks "expire" "expiry"}}{{date .expires}}{{end}}`,
+			want: "Dec 18, 2026"},
+		{name: "plural and blank lines folded", tmpl: "{{plural (len .returns) \"return\" \"returns\"}}\n\n\n\nend  ",
+			want: "2 returns\n\nend"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmpl, err := definitions.Tool{Name: "t", Answer: tt.tmpl}.AnswerTemplate()
+			if err != nil {
+				t.Fatalf("AnswerTemplate() error = %v", err)
+			}
+			got, err := tmpl.Render(payload, definitions.AnswerInput{Question: tt.question, Locale: tt.locale})
+			if err != nil {
+				t.Fatalf("Render() error = %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Render() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAnswerRenderMissingKey(t *testing.T) {
+	tool := definitions.Tool{Name: "t", Answer: "Tier:\n{{.tier.nme}}", AnswerSource: definitions.Source{File: "rewards.yaml", Line: 20}}
+	tmpl, err := tool.AnswerTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tmpl.Render([]byte(`{"tier": {"name": "Silver"}}`), definitions.AnswerInput{})
+	var ae *definitions.AnswerError
+	if !errors.As(err, &ae) {
+		t.Fatalf("Render() error = %v, want an *AnswerError", err)
+	}
+	if ae.Source.Line != 21 || !strings.Contains(ae.Message, "nme") {
+		t.Errorf("Render() error = %v, want line 21 naming nme", ae)
+	}
+}
+
+// FuzzAnswerRender runs a template that uses every helper over arbitrary payloads, questions
+// and locales (all come from outside: a CCS, a user, a client): it must never panic, and a
+// failure must be an *AnswerError.
+func FuzzAnswerRender(f *testing.F) {
+	f.Add([]byte(`{"items": [{"name": "Socks", "price": {"amount": 12.5, "currency": "EUR"}, "on": "2026-12-01"}], "total": 3}`), "the socks?", "de-DE")
+	f.Add([]byte(`{"items": "x", "total": "1,234.5"}`), "", "")
+	f.Add([]byte(`[1, 2]`), "what", "en_GB")
+	f.Add([]byte(`{"items": [null, 1, "a", []], "total": null}`), "a a a", "xx-YY-zz")
+	tmpl, err := definitions.Tool{Name: "t", Answer: `{{with .items}}{{range about .}}{{money .}} {{date .}} {{number .}}{{end}}` +
+		`{{list (matching .) "name"}}{{len (first 2 .)}}{{end}}{{plural .total "x" "xs"}}{{if asks "socks"}}{{question}}{{end}}`}.AnswerTemplate()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, payload []byte, question, locale string) {
+		_, err := tmpl.Render(payload, definitions.AnswerInput{Question: question, Locale: locale})
+		var ae *definitions.AnswerError
+		if err != nil && !errors.As(err, &ae) {
+			t.Errorf("Render() error = %v (%T), want an *AnswerError", err, err)
+		}
+	})
+}

@@ -1,0 +1,62 @@
+package offline
+
+import "slices"
+
+// A follow-up with no subject of its own ("when do they run out" after a points question,
+// "how much am i getting paid out" after a claim, "can I cancel it?" after an order) is about
+// the previous turn's subject, however well one of its words suits another agent: "run" is a
+// shop word, "paid" and "how much" price words, "cancel" a gym word. Such a message only says
+// what to do or know about the earlier thing. A thing it names itself ("how much are neck
+// pillows", "any coupons for headphones"), that the earlier agent's texts do not use, moves the
+// conversation on, whether or not an agent knows the word.
+
+// maxSubjectlessWords bounds the follow-ups read this way: a longer message says enough to
+// be routed on its own. Chosen on the development answer set, whose subject-less follow-ups
+// are 4 to 9 words.
+const maxSubjectlessWords = 10
+
+// verbLeads come right before a verb: "do they run", "can we get", "getting paid". A word
+// after one is what is done, not the thing it is done to.
+var verbLeads = list("verbLeads")
+
+// userLeads come before what the user does or is: "can I cancel it" is about the earlier
+// thing, but "when do i fly out next" and "am i gold yet" name a subject of their own. The
+// word after one is read as a verb only when the message points back.
+var userLeads = list("userLeads")
+
+// backPointers point back at a person or things named before.
+var backPointers = list("backPointers")
+
+// frameWords frame a question without naming its subject.
+var frameWords = list("frameWords")
+
+// namesNewSubject reports whether the message, read into words ws, names a thing of its own:
+// a content word that is not a verb, a time or a question frame, and that none of the
+// previous turn's agents (documents prev) uses.
+func (ix *index) namesNewSubject(ws []word, prev []intent) bool {
+	pointsBack := false
+	for _, w := range ws {
+		pointsBack = pointsBack || backPointers[w.lower]
+	}
+	for i, w := range ws {
+		lw := w.lower
+		if isStopword(lw) || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
+			anaphora[lw] || isDigits(lw) || lightNouns[stem(lw)] {
+			continue
+		}
+		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower]) {
+			continue
+		}
+		if slices.ContainsFunc(prev, func(in intent) bool { return ix.uses(in.tool, lw) }) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// keepsPreviousSubject reports whether a message should continue the previous turn's agents
+// rather than go where its words send it.
+func (p *planner) keepsPreviousSubject(ws []word, prev []intent) bool {
+	return len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev)
+}

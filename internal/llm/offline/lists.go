@@ -1,0 +1,60 @@
+package offline
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+)
+
+// languageData holds the model's English word lists, each commented with why it exists.
+//
+//go:embed language.txt
+var languageData string
+
+// wordLists are the sections of language.txt, by name.
+var wordLists = func() map[string]map[string]bool {
+	lists, err := parseLists(languageData)
+	if err != nil {
+		panic(err) // the file is embedded in the build: TestWordLists fails first
+	}
+	return lists
+}()
+
+// list returns the word list of that name from language.txt. A name the file lacks is a
+// programming error, found by the first test that loads the package.
+func list(name string) map[string]bool {
+	l, ok := wordLists[name]
+	if !ok {
+		panic("offline: language.txt has no [" + name + "]")
+	}
+	return l
+}
+
+// parseLists reads the sections of a word-list file: "[name]" lines, each followed by
+// comma-separated entries; lines starting with "#" and blank lines are skipped.
+func parseLists(data string) (map[string]map[string]bool, error) {
+	out := map[string]map[string]bool{}
+	var cur map[string]bool
+	for n, line := range strings.Split(data, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+			name := line[1 : len(line)-1]
+			if _, dup := out[name]; dup || name == "" {
+				return nil, fmt.Errorf("offline: language.txt:%d: section %q is empty or repeated", n+1, name)
+			}
+			cur = map[string]bool{}
+			out[name] = cur
+		case cur == nil:
+			return nil, fmt.Errorf("offline: language.txt:%d: words before the first [section]", n+1)
+		default:
+			for _, w := range strings.Split(line, ",") {
+				if w = strings.TrimSpace(w); w != "" {
+					cur[w] = true
+				}
+			}
+		}
+	}
+	return out, nil
+}
