@@ -13,7 +13,6 @@ import (
 
 	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/evals"
-	"github.com/switchboard-ai/switchboard/internal/config"
 )
 
 // answerCase is one conversation of an answer set: the eval dataset format, read here for
@@ -126,7 +125,7 @@ func serviceTarget(t *testing.T, dir string) *evals.ServiceTarget {
 	}
 	cfg := switchboard.DefaultConfig()
 	cfg.Store.Driver = "memory"
-	cfg.Limits = config.Limits{} // as in-process evals run: no per-user rate limit on the test's user
+	cfg.Limits = switchboard.LimitsConfig{} // as in-process evals run: no per-user rate limit on the test's user
 	srv, err := switchboard.New(t.Context(), switchboard.Options{Agents: abs, Config: &cfg, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatalf("switchboard.New(%s) = %v", dir, err)
