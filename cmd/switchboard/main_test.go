@@ -59,8 +59,11 @@ func TestValidateWithoutAgentsFolder(t *testing.T) {
 	if code := run(t.Context(), []string{"validate"}, &out, &errOut, envMap(nil)); code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errOut.String())
 	}
-	if !strings.Contains(out.String(), "built-in demo agents") || !strings.Contains(out.String(), "definitions OK") {
-		t.Errorf("stdout = %q", out.String())
+	if !strings.Contains(out.String(), "built-in demo agents: 5 definitions OK") {
+		t.Errorf("stdout = %q; want the count under the built-in agents' name", out.String())
+	}
+	if strings.Contains(out.String(), "./agents:") {
+		t.Errorf("stdout = %q; names ./agents, which does not exist", out.String())
 	}
 }
 

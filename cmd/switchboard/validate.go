@@ -61,7 +61,11 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		return &exitError{code: 1, msg: fmt.Sprintf("%d problem(s) in %s", len(problems), *dir)}
 	}
-	fmt.Fprintf(stdout, "%s: %d definitions OK\n", *dir, len(set.All()))
+	name := *dir
+	if builtIn {
+		name = "built-in demo agents" // ./agents does not exist: naming it would say otherwise
+	}
+	fmt.Fprintf(stdout, "%s: %d definitions OK\n", name, len(set.All()))
 	if u := cfg.CCS.URL; u != "" && u != "embedded" {
 		return nil // a real CCS answers the enrichers
 	}
