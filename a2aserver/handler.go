@@ -61,6 +61,9 @@ type Config struct {
 	OnDelegated func(ctx context.Context, d Delegation)
 	// CancelOnDisconnect cancels a streamed turn whose client goes away.
 	CancelOnDisconnect bool
+	// StallTimeout is how long one write of a stream may make no progress before the client
+	// counts as gone (it resubscribes to resume); default 10 s.
+	StallTimeout time.Duration
 	// MaxBody bounds a request body; default 64 KiB.
 	MaxBody int64
 	Logger  *slog.Logger
@@ -89,6 +92,9 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 64 << 10
+	}
+	if cfg.StallTimeout <= 0 {
+		cfg.StallTimeout = 10 * time.Second
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

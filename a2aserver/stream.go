@@ -17,7 +17,8 @@ import (
 // status update (final: true) when the turn is over. Errors after the request was understood
 // are sent as a JSON-RPC error in the stream, which streaming clients read.
 func (s *Handler) a2aStream(w http.ResponseWriter, r *http.Request, req rpcRequest) {
-	out := newRPCStream(w, req.ID)
+	out := newRPCStream(w, req.ID, s.cfg.StallTimeout)
+	defer out.close()
 	var sp sendParams
 	if e := decodeParams(req.Params, &sp); e != nil {
 		out.fail(e)
@@ -59,7 +60,8 @@ func (s *Handler) a2aStream(w http.ResponseWriter, r *http.Request, req rpcReque
 // snapshot and its terminal status update only, so that a client applying events in order
 // never sees a finished task go back to working.
 func (s *Handler) a2aResubscribe(w http.ResponseWriter, r *http.Request, req rpcRequest) {
-	out := newRPCStream(w, req.ID)
+	out := newRPCStream(w, req.ID, s.cfg.StallTimeout)
+	defer out.close()
 	q, e := taskQuery(req.Params)
 	if e != nil {
 		out.fail(e)
@@ -190,12 +192,14 @@ func (t *taskTranslator) status(state string, msg *a2aMessage, final bool) a2aSt
 // rpcStream writes JSON-RPC responses as SSE data lines. Headers go out with the first one.
 type rpcStream struct {
 	w       http.ResponseWriter
+	rc      *http.ResponseController
+	stall   time.Duration
 	id      json.RawMessage
 	started bool
 }
 
-func newRPCStream(w http.ResponseWriter, id json.RawMessage) *rpcStream {
-	return &rpcStream{w: w, id: id}
+func newRPCStream(w http.ResponseWriter, id json.RawMessage, stall time.Duration) *rpcStream {
+	return &rpcStream{w: w, rc: http.NewResponseController(w), stall: stall, id: id}
 }
 
 func (o *rpcStream) send(result any) error {
@@ -221,13 +225,22 @@ func (o *rpcStream) write(resp rpcResponse) error {
 		h.Set("Content-Type", "text/event-stream")
 		h.Set("Cache-Control", "no-cache")
 		h.Set("X-Accel-Buffering", "no") // keep proxies from buffering the stream
-		// A turn may outlive a server-wide WriteTimeout; not every writer lets us lift it.
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 		w.WriteHeader(http.StatusOK)
 	}
+	// Each write may take the stall timeout, however long the turn: a turn may outlive a
+	// server-wide WriteTimeout, and a client that stops reading must not hold the handler (and
+	// its stream slot) for good. Writers that cannot set deadlines write without one.
+	_ = o.rc.SetWriteDeadline(time.Now().Add(o.stall))
 	// Compact JSON holds no raw newline, so one data line carries the whole response.
 	if _, err := fmt.Fprintf(w, "data: %s\n\n", data); err != nil {
 		return err
 	}
-	return http.NewResponseController(w).Flush()
+	return o.rc.Flush()
+}
+
+// close lifts the write deadline, so that it cannot cut a later response on the connection.
+func (o *rpcStream) close() {
+	if o.started {
+		_ = o.rc.SetWriteDeadline(time.Time{})
+	}
 }

@@ -67,7 +67,13 @@ func writeDemo(dir string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		// O_EXCL: a file that appeared since the check above is kept, not overwritten.
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return 0, err
+		}
+		_, werr := f.Write(data)
+		if err := errors.Join(werr, f.Close()); err != nil {
 			return 0, err
 		}
 	}

@@ -70,3 +70,25 @@ func TestOnlyTheA2ASurfaceIsMounted(t *testing.T) {
 		})
 	}
 }
+
+// With the program's own sign-in there is no dev sign-in route to mint tokens it would ignore.
+func TestNoDevSignInBesideOwnAuthentication(t *testing.T) {
+	srv, err := switchboard.New(t.Context(), switchboard.Options{
+		Agents: "agents", Models: map[string]llms.Model{"default": deskModel{}},
+		Authenticate: userOf, Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close(t.Context()) })
+	web := httptest.NewServer(srv.Handler())
+	t.Cleanup(web.Close)
+	resp, err := web.Client().Post(web.URL+"/v1/dev/token", "application/json", strings.NewReader(`{"sub":"mallory"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("POST /v1/dev/token = %d, want 404", resp.StatusCode)
+	}
+}

@@ -231,7 +231,10 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	}
 	if a.DevSigner != nil {
 		wcfg.DevHosts = append([]string{}, cfg.HTTP.DevHosts...) // not nil: the check is on
-		wcfg.DevLogin = audited.devLogin(func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) })
+		if o.Authenticate == nil {
+			// With the embedding program's own sign-in, a dev token would be ignored anyway.
+			wcfg.DevLogin = audited.devLogin(func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) })
+		}
 		if a.Demo != nil {
 			wcfg.DevFaults = devFaults(a.Demo, func() []string { return a.current.Load().forbidden })
 		}
