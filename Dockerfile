@@ -6,7 +6,7 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG VERSION=dev
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/switchboard ./cmd/switchboard \
+RUN CGO_ENABLED=0 go build -tags nomsgpack -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/switchboard ./cmd/switchboard \
  && mkdir -p /out/data
 
 # Run: distroless static, as a non-root user. The demo agents are built in; mount your own
