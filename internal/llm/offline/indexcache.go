@@ -54,6 +54,42 @@ func (c *indexCache) index(sources []docSource) *index {
 	return c.get(fingerprint(sources), func() *index { return newIndex(sources) })
 }
 
+// vocabCache keeps the tool vocabulary (newToolVocab) of each sub-agent prompt and tool set,
+// by fingerprint: like an index it depends only on the definitions, not on the message, and
+// stemming every text of them was a tenth of the offline model's time per call. The maps are
+// shared: callers only read them.
+type vocabCache struct {
+	boundedCache[[sha256.Size]byte, toolVocab]
+}
+
+func newVocabCache() *vocabCache {
+	return &vocabCache{boundedCache[[sha256.Size]byte, toolVocab]{limit: maxIndexes}}
+}
+
+// vocab returns the vocabulary of system and sources, building it the first time.
+func (c *vocabCache) vocab(system string, sources []docSource) toolVocab {
+	h := sha256.New()
+	h.Write([]byte(system))
+	fp := fingerprint(sources)
+	h.Write(fp[:])
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return c.get(key, func() toolVocab { return newToolVocab(system, sources) })
+}
+
+// capCache keeps parseCap's answer for each orchestrator prompt: the prompt changes only with
+// the agents, and matching the rule over all of it was a tenth of routing's time.
+type capCache struct {
+	boundedCache[string, int]
+}
+
+func newCapCache() *capCache { return &capCache{boundedCache[string, int]{limit: maxIndexes}} }
+
+// cap returns parseCap(system), computing it the first time.
+func (c *capCache) cap(system string) int {
+	return c.get(system, func() int { return parseCap(system) })
+}
+
 // fingerprint identifies a list of sources by content.
 func fingerprint(sources []docSource) [sha256.Size]byte {
 	h := sha256.New()

@@ -14,6 +14,8 @@ import (
 type Model struct {
 	opts    options
 	indexes *indexCache
+	vocabs  *vocabCache
+	caps    *capCache
 }
 
 var _ llms.Model = (*Model)(nil)
@@ -29,7 +31,7 @@ func New(opts ...Option) *Model {
 	dictionary()
 	wordVectors()
 	sentenceModel()
-	return &Model{opts: o, indexes: newIndexCache()}
+	return &Model{opts: o, indexes: newIndexCache(), vocabs: newVocabCache(), caps: newCapCache()}
 }
 
 // Prepare does ahead of the first turn what routing among tools needs: the index of the
