@@ -2,7 +2,10 @@ package offline
 
 import (
 	"crypto/sha256"
+	"io"
 	"sync"
+
+	"github.com/tmc/langchaingo/llms"
 )
 
 // boundedCache keeps values built from keys, at most limit of them: what it holds changes
@@ -75,6 +78,30 @@ func (c *vocabCache) vocab(system string, sources []docSource) toolVocab {
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
 	return c.get(key, func() toolVocab { return newToolVocab(system, sources) })
+}
+
+// offeredCache keeps offeredTerms of each tool set, by the tools' names and descriptions:
+// stemming them on every answer was a sixth of composing it.
+type offeredCache struct {
+	boundedCache[[sha256.Size]byte, map[string]bool]
+}
+
+func newOfferedCache() *offeredCache {
+	return &offeredCache{boundedCache[[sha256.Size]byte, map[string]bool]{limit: maxIndexes}}
+}
+
+// offered returns offeredTerms(tools), building it the first time. Callers only read it.
+func (c *offeredCache) offered(tools []llms.Tool) map[string]bool {
+	h := sha256.New()
+	for _, t := range tools {
+		io.WriteString(h, t.Function.Name)
+		h.Write([]byte{0})
+		io.WriteString(h, t.Function.Description)
+		h.Write([]byte{1})
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return c.get(key, func() map[string]bool { return offeredTerms(tools) })
 }
 
 // capCache keeps parseCap's answer for each orchestrator prompt: the prompt changes only with

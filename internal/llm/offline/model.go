@@ -16,6 +16,7 @@ type Model struct {
 	indexes *indexCache
 	vocabs  *vocabCache
 	caps    *capCache
+	offers  *offeredCache
 }
 
 var _ llms.Model = (*Model)(nil)
@@ -31,7 +32,7 @@ func New(opts ...Option) *Model {
 	dictionary()
 	wordVectors()
 	sentenceModel()
-	return &Model{opts: o, indexes: newIndexCache(), vocabs: newVocabCache(), caps: newCapCache()}
+	return &Model{opts: o, indexes: newIndexCache(), vocabs: newVocabCache(), caps: newCapCache(), offers: newOfferedCache()}
 }
 
 // Prepare does ahead of the first turn what routing among tools needs: the index of the
