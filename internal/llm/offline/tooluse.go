@@ -195,8 +195,9 @@ func fitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 	}
 	return func(text string) (fit, idFit []float64) {
 		found := map[paramKind]bool{}
+		ws := scanWords(text) // once: each probe gets a fresh source over the same words
 		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
-			_, found[k] = newArgSource(text, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
+			_, found[k] = argSourceOf(text, ws, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
 		}
 		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
 		for i := range tools {
