@@ -169,14 +169,6 @@ func (s *sqlStore) exec(ctx context.Context, tx *sql.Tx, query string, args ...a
 	return tx.ExecContext(ctx, query, args...)
 }
 
-// queryRow is exec for a query of one row.
-func (s *sqlStore) queryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
-	if st := s.prepared[query]; st != nil {
-		return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
-	}
-	return tx.QueryRowContext(ctx, query, args...)
-}
-
 // inTx runs fn in a write transaction: on SQLite one shared with the writes of other turns
 // (see committer), on PostgreSQL one of its own. fn's error rolls back fn's writes only.
 func (s *sqlStore) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
