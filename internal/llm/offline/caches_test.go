@@ -52,3 +52,23 @@ func BenchmarkCompose(b *testing.B) {
 		}
 	}
 }
+
+// The kept words of an agent's trade are those of its own prompt and tools, whatever was
+// asked before.
+func TestDomainTermsPerPromptAndTools(t *testing.T) {
+	orders := []llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{Name: "list_recent_orders", Description: "List the user's recent orders and their delivery status."}}}
+	pets := []llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{Name: "book_vet", Description: "Book a vet appointment for one of the user's pets"}}}
+	reqs := []*request{
+		{system: "You help with orders.", tools: orders},
+		{system: "You help with pets.", tools: orders},
+		{system: "You help with orders.", tools: pets},
+		{system: "", tools: nil},
+		{system: "You help with orders.", tools: orders},
+	}
+	c := newDomainCache()
+	for _, req := range reqs {
+		if diff := cmp.Diff(req.domainTerms(), c.terms(req)); diff != "" {
+			t.Errorf("terms(%q, %d tools) after other requests mismatch (-fresh +kept):\n%s", req.system, len(req.tools), diff)
+		}
+	}
+}

@@ -104,6 +104,33 @@ func (c *offeredCache) offered(tools []llms.Tool) map[string]bool {
 	return c.get(key, func() map[string]bool { return offeredTerms(tools) })
 }
 
+// domainCache keeps request.domainTerms of each prompt and tool set, by the prompt and the
+// tools' names and descriptions: stemming them for every tool result was a tenth of the
+// server's CPU per turn, and they change only with the agents.
+type domainCache struct {
+	boundedCache[[sha256.Size]byte, map[string]bool]
+}
+
+func newDomainCache() *domainCache {
+	return &domainCache{boundedCache[[sha256.Size]byte, map[string]bool]{limit: maxIndexes}}
+}
+
+// terms returns req.domainTerms(), building it the first time. Callers only read it.
+func (c *domainCache) terms(req *request) map[string]bool {
+	h := sha256.New()
+	io.WriteString(h, req.system)
+	h.Write([]byte{2})
+	for _, t := range req.plainTools() {
+		io.WriteString(h, t.Function.Name)
+		h.Write([]byte{0})
+		io.WriteString(h, t.Function.Description)
+		h.Write([]byte{1})
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return c.get(key, req.domainTerms)
+}
+
 // capCache keeps parseCap's answer for each orchestrator prompt: the prompt changes only with
 // the agents, and matching the rule over all of it was a tenth of routing's time.
 type capCache struct {
