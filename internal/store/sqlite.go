@@ -86,6 +86,10 @@ func OpenSQLite(ctx context.Context, dsn string, opts ...Option) (*SQLite, error
 		}
 		return nil, err
 	}
+	if err := db.prepareWrites(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	db.group = newCommitter(write)
 	return &SQLite{sqlStore: db}, nil
 }

@@ -29,7 +29,11 @@ type toolVocab struct {
 }
 
 func newArgSource(text string, vocab toolVocab) *argSource {
-	ws := scanWords(text)
+	return argSourceOf(text, scanWords(text), vocab)
+}
+
+// argSourceOf is newArgSource over text's words ws, which it only reads.
+func argSourceOf(text string, ws []word, vocab toolVocab) *argSource {
 	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), vocab: vocab}
 }
 

@@ -43,7 +43,7 @@ func (m *Model) compose(req *request) string {
 	if lead != "" {
 		reply = lead + "\n\n" + reply
 	}
-	if act := unofferedAction(ownPart(req.lastHuman()), req.plainTools()); act != "" && len(found) > 0 {
+	if act := unofferedAction(ownPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && len(found) > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
 		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply
@@ -93,7 +93,7 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	data, _ := member(obj, "data")
 	noun, arr := recordsOf(data)
 	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
-	r.domain = req.domainTerms()
+	r.domain = m.domains.terms(req)
 	if len(arr) == 0 || len(r.tellingItems(arr)) > 0 || r.unmatchedSubject(arr, noun) == "" {
 		return nil
 	}
@@ -153,18 +153,11 @@ func sharedLead(found []piece) ([]piece, string) {
 // actionVerbs ask for something to be done rather than looked up.
 var actionVerbs = list("actionVerbs")
 
-// unofferedAction returns the action verb of text that none of tools names or describes,
-// or "": a sub-agent whose tools read data cannot perform it.
-func unofferedAction(text string, tools []llms.Tool) string {
-	if len(tools) == 0 {
+// unofferedAction returns the action verb of text that none of the tools names or describes
+// (offered, see offeredTerms), or "": a sub-agent whose tools read data cannot perform it.
+func unofferedAction(text string, offered map[string]bool) string {
+	if offered == nil { // no tools: nothing to offer or not
 		return ""
-	}
-	offered := map[string]bool{}
-	for _, t := range tools {
-		desc, _ := splitToolExamples(t.Function.Description)
-		for _, term := range terms(humanise(t.Function.Name) + " " + desc) {
-			offered[term] = true
-		}
 	}
 	ws := scanWords(text)
 	plain := plainWordsOf(ws)
@@ -178,6 +171,22 @@ func unofferedAction(text string, tools []llms.Tool) string {
 		}
 	}
 	return ""
+}
+
+// offeredTerms are the stems of what tools offer: their names and descriptions; nil when there
+// are no tools.
+func offeredTerms(tools []llms.Tool) map[string]bool {
+	if len(tools) == 0 {
+		return nil
+	}
+	offered := map[string]bool{}
+	for _, t := range tools {
+		desc, _ := splitToolExamples(t.Function.Description)
+		for _, term := range terms(humanise(t.Function.Name) + " " + desc) {
+			offered[term] = true
+		}
+	}
+	return offered
 }
 
 // actRequests are what may come before an action verb when a message asks for the act:
@@ -259,7 +268,7 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 		return t.unavailable("") // never show what could not be read
 	}
 	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
-	r.domain = req.domainTerms()
+	r.domain = m.domains.terms(req)
 	if last := req.lastHuman(); ownPart(last) != last {
 		r.earlierTerm = terms(strings.ToLower(earlierPart(last)))
 	}

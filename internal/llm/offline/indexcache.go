@@ -2,7 +2,10 @@ package offline
 
 import (
 	"crypto/sha256"
+	"io"
 	"sync"
+
+	"github.com/tmc/langchaingo/llms"
 )
 
 // boundedCache keeps values built from keys, at most limit of them: what it holds changes
@@ -52,6 +55,93 @@ const maxIndexes = 256
 // index returns the index of sources, building it the first time.
 func (c *indexCache) index(sources []docSource) *index {
 	return c.get(fingerprint(sources), func() *index { return newIndex(sources) })
+}
+
+// vocabCache keeps the tool vocabulary (newToolVocab) of each sub-agent prompt and tool set,
+// by fingerprint: like an index it depends only on the definitions, not on the message, and
+// stemming every text of them was a tenth of the offline model's time per call. The maps are
+// shared: callers only read them.
+type vocabCache struct {
+	boundedCache[[sha256.Size]byte, toolVocab]
+}
+
+func newVocabCache() *vocabCache {
+	return &vocabCache{boundedCache[[sha256.Size]byte, toolVocab]{limit: maxIndexes}}
+}
+
+// vocab returns the vocabulary of system and sources, building it the first time.
+func (c *vocabCache) vocab(system string, sources []docSource) toolVocab {
+	h := sha256.New()
+	h.Write([]byte(system))
+	fp := fingerprint(sources)
+	h.Write(fp[:])
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return c.get(key, func() toolVocab { return newToolVocab(system, sources) })
+}
+
+// offeredCache keeps offeredTerms of each tool set, by the tools' names and descriptions:
+// stemming them on every answer was a sixth of composing it.
+type offeredCache struct {
+	boundedCache[[sha256.Size]byte, map[string]bool]
+}
+
+func newOfferedCache() *offeredCache {
+	return &offeredCache{boundedCache[[sha256.Size]byte, map[string]bool]{limit: maxIndexes}}
+}
+
+// offered returns offeredTerms(tools), building it the first time. Callers only read it.
+func (c *offeredCache) offered(tools []llms.Tool) map[string]bool {
+	h := sha256.New()
+	for _, t := range tools {
+		io.WriteString(h, t.Function.Name)
+		h.Write([]byte{0})
+		io.WriteString(h, t.Function.Description)
+		h.Write([]byte{1})
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return c.get(key, func() map[string]bool { return offeredTerms(tools) })
+}
+
+// domainCache keeps request.domainTerms of each prompt and tool set, by the prompt and the
+// tools' names and descriptions: stemming them for every tool result was a tenth of the
+// server's CPU per turn, and they change only with the agents.
+type domainCache struct {
+	boundedCache[[sha256.Size]byte, map[string]bool]
+}
+
+func newDomainCache() *domainCache {
+	return &domainCache{boundedCache[[sha256.Size]byte, map[string]bool]{limit: maxIndexes}}
+}
+
+// terms returns req.domainTerms(), building it the first time. Callers only read it.
+func (c *domainCache) terms(req *request) map[string]bool {
+	h := sha256.New()
+	io.WriteString(h, req.system)
+	h.Write([]byte{2})
+	for _, t := range req.plainTools() {
+		io.WriteString(h, t.Function.Name)
+		h.Write([]byte{0})
+		io.WriteString(h, t.Function.Description)
+		h.Write([]byte{1})
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return c.get(key, req.domainTerms)
+}
+
+// capCache keeps parseCap's answer for each orchestrator prompt: the prompt changes only with
+// the agents, and matching the rule over all of it was a tenth of routing's time.
+type capCache struct {
+	boundedCache[string, int]
+}
+
+func newCapCache() *capCache { return &capCache{boundedCache[string, int]{limit: maxIndexes}} }
+
+// cap returns parseCap(system), computing it the first time.
+func (c *capCache) cap(system string) int {
+	return c.get(system, func() int { return parseCap(system) })
 }
 
 // fingerprint identifies a list of sources by content.

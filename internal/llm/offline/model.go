@@ -14,6 +14,10 @@ import (
 type Model struct {
 	opts    options
 	indexes *indexCache
+	vocabs  *vocabCache
+	caps    *capCache
+	offers  *offeredCache
+	domains *domainCache
 }
 
 var _ llms.Model = (*Model)(nil)
@@ -29,7 +33,7 @@ func New(opts ...Option) *Model {
 	dictionary()
 	wordVectors()
 	sentenceModel()
-	return &Model{opts: o, indexes: newIndexCache()}
+	return &Model{opts: o, indexes: newIndexCache(), vocabs: newVocabCache(), caps: newCapCache(), offers: newOfferedCache(), domains: newDomainCache()}
 }
 
 // Prepare does ahead of the first turn what routing among tools needs: the index of the

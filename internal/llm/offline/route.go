@@ -128,7 +128,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if pointsBack(ws) {
 		carrySubject(intents, earlier())
 	}
-	intents = keepStrongest(intents, parseCap(req.system))
+	intents = keepStrongest(intents, m.caps.cap(req.system))
 
 	calls := make([]llms.ToolCall, len(intents))
 	for i, in := range intents {

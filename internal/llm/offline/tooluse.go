@@ -26,28 +26,17 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		return nil, directAnswer(text, tools)
 	}
 	sources := make([]docSource, len(tools))
-	domain := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
-	for _, t := range terms(req.system) {
-		domain.tools[t] = true
-	}
 	for i, t := range tools {
 		desc, examples := splitToolExamples(t.Function.Description)
-		texts := []string{humanise(t.Function.Name), desc}
-		for _, term := range terms(strings.Join(texts, " ")) {
-			domain.tools[term] = true
-		}
-		// The examples say when the tool is right, in the users' words; they are not the
-		// tool's vocabulary, which arguments leave out ("has my order shipped" names no product).
-		texts = append(texts, examples...)
+		// Name and description first: newToolVocab takes the tool's vocabulary from them.
+		texts := append([]string{humanise(t.Function.Name), desc}, examples...)
 		var minor []string
 		for _, p := range paramsOf(t.Function.Parameters) {
 			minor = append(minor, humanise(p.name), p.desc)
 		}
-		for _, term := range terms(strings.Join(minor, " ")) {
-			domain.units[term] = true
-		}
 		sources[i] = docSource{texts: texts, minor: minor}
 	}
+	domain := m.vocabs.vocab(req.system, sources)
 	// A sub-agent's tools share most of their vocabulary, so a smaller lead is enough for
 	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
 	// overlap at all picks a tool.
@@ -96,6 +85,27 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
+}
+
+// newToolVocab gathers the stems of a sub-agent's prompt and of its tools' names and
+// descriptions (tools) and of their parameters (units). A source's first two texts are its
+// tool's name and description; the rest are its examples, which say when the tool is right,
+// in the users' words, and are not the tool's vocabulary, which arguments leave out ("has my
+// order shipped" names no product).
+func newToolVocab(system string, sources []docSource) toolVocab {
+	domain := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
+	for _, t := range terms(system) {
+		domain.tools[t] = true
+	}
+	for _, src := range sources {
+		for _, term := range terms(strings.Join(src.texts[:min(2, len(src.texts))], " ")) {
+			domain.tools[term] = true
+		}
+		for _, term := range terms(strings.Join(src.minor, " ")) {
+			domain.units[term] = true
+		}
+	}
+	return domain
 }
 
 // trailingWhen opens a closing clause that says when rather than what: "am I going to run
@@ -185,8 +195,9 @@ func fitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 	}
 	return func(text string) (fit, idFit []float64) {
 		found := map[paramKind]bool{}
+		ws := scanWords(text) // once: each probe gets a fresh source over the same words
 		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
-			_, found[k] = newArgSource(text, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
+			_, found[k] = argSourceOf(text, ws, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
 		}
 		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
 		for i := range tools {

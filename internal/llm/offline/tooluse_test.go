@@ -144,3 +144,44 @@ func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
 		}
 	}
 }
+
+// A model keeps each sub-agent's vocabulary across calls: a prompt seen before must not lend
+// its words to another prompt with the same tools.
+func TestUseToolsVocabularyPerPrompt(t *testing.T) {
+	const text = "any deals on running shoes?"
+	prompts := []string{"You help with offers, deals, coupons and prices.", "", "You help with running shoes.", "You help with offers, deals, coupons and prices."}
+	shared := New()
+	for _, system := range prompts {
+		msgs := []llms.MessageContent{
+			llms.TextParts(llms.ChatMessageTypeSystem, system),
+			llms.TextParts(llms.ChatMessageTypeHuman, text),
+		}
+		want, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(shopTools))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		got, err := shared.GenerateContent(t.Context(), msgs, llms.WithTools(shopTools))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		if diff := cmp.Diff(want.Choices[0].ToolCalls, got.Choices[0].ToolCalls); diff != "" {
+			t.Errorf("system %q: calls after other prompts differ from a fresh model's (-fresh +shared):\n%s", system, diff)
+		}
+	}
+}
+
+// BenchmarkUseTools is a sub-agent's call: the two-intent rewards question over its tools.
+func BenchmarkUseTools(b *testing.B) {
+	m := New()
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "You answer questions about the member's points, tier and rewards."),
+		llms.TextParts(llms.ChatMessageTypeHuman, "how many points do I have and what tier am I?"),
+	}
+	opts := []llms.CallOption{llms.WithTools(rewardsTools)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.GenerateContent(b.Context(), msgs, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
