@@ -147,7 +147,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	srv := web.NewHTTPServer(sb.Handler(), web.ServerOptions{ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes})
 	srv.BaseContext = func(net.Listener) context.Context { return base }
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(web.JSONErrors(ln)) }()
 
 	url := "http://" + displayAddr(ln.Addr())
 	log.Info("switchboard listening", "url", url, "agents", opts.Agents, "dev", dev)
