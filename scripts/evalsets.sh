@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the offline model over the evaluation sets and prints one line per set: the figures
-# the README's "Evals" section quotes (routing accuracy, no-route precision and recall).
+# the README's "Evals" section quotes (routing accuracy, no-route precision and recall), and
+# answer accuracy for sets whose turns assert on replies (answers1).
 #
 #   ./scripts/evalsets.sh                  # every set, two at a time (a few minutes)
 #   ./scripts/evalsets.sh fresh16 fresh18  # some of them
@@ -61,11 +62,14 @@ one() {
   fi
   local file=${datasets##*/} # blind.yaml or dev.yaml: what the set was written as
   [ "$s" = tuned ] && file=datasets/
-  grep -m1 '^cases ' "$log" | sed -E \
-    's/^cases [0-9]+\/[0-9]+ passed, ([0-9]+) turns: routing ([0-9.]+%), no-route precision ([^ ]+) recall ([^,]+),.*/\1 \2 \3 \4/' |
+  local line answers
+  line=$(grep -m1 '^cases ' "$log")
+  # Sets whose turns assert on replies (reply_mentions/reply_excludes) also report answers.
+  answers=$(sed -nE 's/.*, answers ([0-9.]+%) of .*/\1/p' <<<"$line")
+  sed -E 's/^cases [0-9]+\/[0-9]+ passed, ([0-9]+) turns: routing ([0-9.]+%), no-route precision ([^ ]+) recall ([^,]+),.*/\1 \2 \3 \4/' <<<"$line" |
     { read -r turns routing precision recall
-      printf '%-8s  %-10s  %5s turns  routing %6s  no-route precision %6s  recall %6s\n' \
-        "$s" "$file" "$turns" "$routing" "$precision" "$recall"; }
+      printf '%-8s  %-10s  %5s turns  routing %6s  no-route precision %6s  recall %6s%s\n' \
+        "$s" "$file" "$turns" "$routing" "$precision" "$recall" "${answers:+  answers $answers}"; }
 }
 export -f one spec
 export bin
