@@ -23,20 +23,20 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// a2aHarness is the A2A handler over a real orchestrator (the demo definitions, the offline
+// harness is the A2A handler over a real orchestrator (the demo definitions, the offline
 // model) whose sub-agents are fakes: they answer at once, or rewards hangs until its context
 // ends while svc.Hang is set.
-type a2aHarness struct {
+type harness struct {
 	srv *httptest.Server
 	svc *surfacetest.Service
 }
 
-func newA2AHarness(t testing.TB, edit func(*Config)) *a2aHarness {
+func newHarness(t testing.TB, edit func(*Config)) *harness {
 	t.Helper()
 	return newHarnessWithModel(t, offline.New(), edit)
 }
 
-func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *a2aHarness {
+func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *harness {
 	t.Helper()
 	svc := surfacetest.New(t, model)
 	cfg := Config{
@@ -50,13 +50,13 @@ func newHarnessWithModel(t testing.TB, model llms.Model, edit func(*Config)) *a2
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &a2aHarness{srv: httptest.NewServer(handler), svc: svc}
+	h := &harness{srv: httptest.NewServer(handler), svc: svc}
 	t.Cleanup(h.srv.Close)
 	return h
 }
 
 // post sends a raw JSON-RPC body to /a2a as the owner of token.
-func (h *a2aHarness) post(t *testing.T, token, body string) *http.Response {
+func (h *harness) post(t *testing.T, token, body string) *http.Response {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, h.srv.URL+"/a2a", strings.NewReader(body))
 	if err != nil {
@@ -83,7 +83,7 @@ type testResponse struct {
 }
 
 // rpc calls method with params and decodes the unary response.
-func (h *a2aHarness) rpc(t *testing.T, token, method string, params any) testResponse {
+func (h *harness) rpc(t *testing.T, token, method string, params any) testResponse {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "req-1", "method": method, "params": params})
 	resp := h.post(t, token, string(body))
@@ -98,13 +98,13 @@ func (h *a2aHarness) rpc(t *testing.T, token, method string, params any) testRes
 	return r
 }
 
-func (h *a2aHarness) task(t *testing.T, token, method string, params any) a2aTask {
+func (h *harness) task(t *testing.T, token, method string, params any) taskObject {
 	t.Helper()
 	r := h.rpc(t, token, method, params)
 	if r.Error != nil {
 		t.Fatalf("%s error = %+v", method, r.Error)
 	}
-	var task a2aTask
+	var task taskObject
 	if err := json.Unmarshal(r.Result, &task); err != nil {
 		t.Fatalf("%s result is not a task: %v: %s", method, err, r.Result)
 	}
@@ -122,7 +122,7 @@ func sendParamsOf(messageID, text string, extra map[string]any) map[string]any {
 
 const twoIntents = "any deals on running shoes? and how many points do I have?"
 
-func replyText(task a2aTask) string {
+func replyText(task taskObject) string {
 	var b strings.Builder
 	for _, a := range task.Artifacts {
 		for _, p := range a.Parts {
@@ -145,7 +145,7 @@ func TestAgentCard(t *testing.T) {
 		{"configured", "https://agents.example.com/sb/", nil, func(string) string { return "https://agents.example.com/sb/a2a" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newA2AHarness(t, func(c *Config) { c.PublicURL = tc.publicURL })
+			h := newHarness(t, func(c *Config) { c.PublicURL = tc.publicURL })
 			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, h.srv.URL+"/.well-known/agent-card.json", nil)
 			for k, v := range tc.header {
 				req.Header.Set(k, v)
@@ -205,7 +205,7 @@ func TestNewNeedsAnOrchestrator(t *testing.T) {
 }
 
 func TestA2AErrors(t *testing.T) {
-	h := newA2AHarness(t, nil)
+	h := newHarness(t, nil)
 	send := func(params string) string {
 		return `{"jsonrpc":"2.0","id":7,"method":"message/send","params":` + params + `}`
 	}
@@ -285,7 +285,7 @@ func TestA2AErrors(t *testing.T) {
 }
 
 func TestA2ASendRoundTrip(t *testing.T) {
-	h := newA2AHarness(t, nil)
+	h := newHarness(t, nil)
 	task := h.task(t, "tok-alice", "message/send", sendParamsOf("m-1", twoIntents, nil))
 	if task.Kind != "task" || task.Status.State != stateCompleted || task.ContextID == "" || task.Status.Timestamp == nil {
 		t.Fatalf("task = %+v, want a completed task in a context", task)
@@ -304,7 +304,7 @@ func TestA2ASendRoundTrip(t *testing.T) {
 	}
 	// The history is the task's messages, the user's first; historyLength keeps the newest.
 	type turnText struct{ ID, Role, Text string }
-	history := func(tk a2aTask) []turnText {
+	history := func(tk taskObject) []turnText {
 		var out []turnText
 		for _, m := range tk.History {
 			if m.Kind != "message" || m.TaskID != tk.ID || m.ContextID != tk.ContextID || len(m.Parts) != 1 {
@@ -377,7 +377,7 @@ func TestA2ASendRoundTrip(t *testing.T) {
 }
 
 func TestA2ACancelRunningTask(t *testing.T) {
-	h := newA2AHarness(t, nil)
+	h := newHarness(t, nil)
 	h.svc.Hang.Store(true)
 	params := sendParamsOf("m-hang", twoIntents, nil)
 	params["configuration"] = map[string]any{"blocking": false}
@@ -410,7 +410,7 @@ func TestA2ACancelRunningTask(t *testing.T) {
 }
 
 // streamEvents posts a streaming request and returns every result, decoded by kind.
-func (h *a2aHarness) streamEvents(t *testing.T, token, method string, params any) ([]map[string]any, *rpcError) {
+func (h *harness) streamEvents(t *testing.T, token, method string, params any) ([]map[string]any, *rpcError) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "s-1", "method": method, "params": params})
 	resp := h.post(t, token, string(body))
@@ -442,7 +442,7 @@ func (h *a2aHarness) streamEvents(t *testing.T, token, method string, params any
 }
 
 func TestA2AStream(t *testing.T) {
-	h := newA2AHarness(t, nil)
+	h := newHarness(t, nil)
 	events, rerr := h.streamEvents(t, "tok-alice", "message/stream", sendParamsOf("m-s", twoIntents, nil))
 	if rerr != nil {
 		t.Fatalf("stream error = %+v", rerr)
@@ -520,14 +520,14 @@ func TestA2AStream(t *testing.T) {
 }
 
 func TestTaskTranslator(t *testing.T) {
-	chunk := func(text string, app, last bool) a2aArtifactUpdate {
-		return a2aArtifactUpdate{TaskID: "t", ContextID: "c", Kind: "artifact-update", Append: app, LastChunk: last,
-			Artifact: a2aArtifact{ArtifactID: "reply", Name: "reply", Parts: []a2aPart{{Kind: "text", Text: text}}}}
+	chunk := func(text string, app, last bool) artifactUpdate {
+		return artifactUpdate{TaskID: "t", ContextID: "c", Kind: "artifact-update", Append: app, LastChunk: last,
+			Artifact: artifact{ArtifactID: "reply", Name: "reply", Parts: []part{{Kind: "text", Text: text}}}}
 	}
-	status := func(state, text string, final bool) a2aStatusUpdate {
-		u := a2aStatusUpdate{TaskID: "t", ContextID: "c", Kind: "status-update", Final: final, Status: a2aStatus{State: state}}
+	status := func(state, text string, final bool) statusUpdate {
+		u := statusUpdate{TaskID: "t", ContextID: "c", Kind: "status-update", Final: final, Status: taskStatus{State: state}}
 		if text != "" {
-			u.Status.Message = &a2aMessage{Kind: "message", Role: "agent", Parts: []a2aPart{{Kind: "text", Text: text}}, TaskID: "t", ContextID: "c"}
+			u.Status.Message = &message{Kind: "message", Role: "agent", Parts: []part{{Kind: "text", Text: text}}, TaskID: "t", ContextID: "c"}
 		}
 		return u
 	}
@@ -576,7 +576,7 @@ func TestTaskTranslator(t *testing.T) {
 			for i, ev := range tc.events {
 				got = append(got, tr.translate(stream.Record{ID: uint64(i + 1), Event: ev})...)
 			}
-			noIDs := cmp.Transformer("noMessageID", func(m a2aMessage) a2aMessage { m.MessageID = ""; return m })
+			noIDs := cmp.Transformer("noMessageID", func(m message) message { m.MessageID = ""; return m })
 			if diff := cmp.Diff(tc.want, got, noIDs); diff != "" {
 				t.Errorf("translate (-want +got):\n%s", diff)
 			}
@@ -616,7 +616,7 @@ func FuzzDecodeRPC(f *testing.F) {
 // A trusted service (another switchboard whose sub-agent this one is) acts for the user its
 // metadata names; nobody else may name another user.
 func TestA2ADelegation(t *testing.T) {
-	h := newA2AHarness(t, func(c *Config) {
+	h := newHarness(t, func(c *Config) {
 		c.Auth = surfacetest.Tokens{"tok-alice": "alice", "tok-bob": "bob", "tok-svc": "svc-hub"}
 		c.TrustedServices = []principal.Principal{"svc-hub"}
 	})
@@ -685,7 +685,7 @@ func TestRPCErrMessages(t *testing.T) {
 
 // Ids a store cannot hold as sent (NUL, a lone surrogate) are refused as invalid params.
 func TestA2ARefusesUnholdableIDs(t *testing.T) {
-	h := newA2AHarness(t, nil)
+	h := newHarness(t, nil)
 	for _, tc := range []struct {
 		field string
 		want  int
@@ -707,7 +707,7 @@ func TestA2ARefusesUnholdableIDs(t *testing.T) {
 
 // A trusted service may name only a principal a token's subject could be.
 func TestA2ADelegationChecksThePrincipal(t *testing.T) {
-	h := newA2AHarness(t, func(c *Config) {
+	h := newHarness(t, func(c *Config) {
 		c.Auth = surfacetest.Tokens{"tok-svc": "svc-hub"}
 		c.TrustedServices = []principal.Principal{"svc-hub"}
 	})

@@ -63,10 +63,10 @@ func newAgentCard(cfg Config) agentCard {
 		version = "dev"
 	}
 	card := agentCard{
-		ProtocolVersion:    a2aProtocolVersion,
+		ProtocolVersion:    protocolVersion,
 		Name:               name,
 		Description:        def.Description,
-		PreferredTransport: a2aTransport,
+		PreferredTransport: transport,
 		Version:            version,
 		Capabilities:       agentCapabilities{Streaming: true},
 		SecuritySchemes: map[string]securityScheme{"bearer": {
@@ -74,8 +74,8 @@ func newAgentCard(cfg Config) agentCard {
 			Description: "A JWT whose subject is the user the agent acts for, or a service it trusts to act for the user named in metadata.principal.",
 		}},
 		Security:           []map[string][]string{{"bearer": {}}},
-		DefaultInputModes:  []string{a2aTextMode},
-		DefaultOutputModes: []string{a2aTextMode},
+		DefaultInputModes:  []string{textMode},
+		DefaultOutputModes: []string{textMode},
 		Skills:             []agentSkill{},
 	}
 	for _, d := range cfg.SubAgents {
@@ -98,7 +98,7 @@ func (s *Handler) agentCardRoute(w http.ResponseWriter, r *http.Request) {
 		card = newAgentCard(a)
 	}
 	card.URL = s.publicBase(r) + "/a2a"
-	card.AdditionalInterfaces = []agentInterface{{URL: card.URL, Transport: a2aTransport}}
+	card.AdditionalInterfaces = []agentInterface{{URL: card.URL, Transport: transport}}
 	if s.cfg.PublicURL == "" {
 		// The URL echoes this request's Host: a shared cache must not hand it to another.
 		w.Header().Set("Vary", "Host, X-Forwarded-Proto")

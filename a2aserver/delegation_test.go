@@ -18,7 +18,7 @@ func TestA2ADelegationReported(t *testing.T) {
 		mu  sync.Mutex
 		got []Delegation
 	)
-	h := newA2AHarness(t, func(c *Config) {
+	h := newHarness(t, func(c *Config) {
 		c.Auth = surfacetest.Tokens{"tok-alice": "alice", "tok-svc": "svc-hub"}
 		c.TrustedServices = []principal.Principal{"svc-hub"}
 		c.OnDelegated = func(_ context.Context, d Delegation) {

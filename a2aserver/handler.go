@@ -109,7 +109,7 @@ func New(cfg Config) (*Handler, error) {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
-		h.a2aRPC(w, r)
+		h.serveRPC(w, r)
 	})
 	h.mux.Handle(CardPath, httpkit.MethodNotAllowed(http.MethodGet, http.MethodHead))
 	h.mux.Handle("/a2a", httpkit.MethodNotAllowed(http.MethodPost))

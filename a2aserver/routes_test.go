@@ -15,7 +15,7 @@ import (
 // Mounted alone, the handler answers its routes' other methods as the whole handler does: 405
 // in the JSON error shape, saying which method to use; unknown paths are 404.
 func TestRoutesAnswerOtherMethods(t *testing.T) {
-	h := newA2AHarness(t, nil)
+	h := newHarness(t, nil)
 	tests := []struct {
 		method, path string
 		wantStatus   int

@@ -14,13 +14,13 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// a2aMethods are the JSON-RPC methods POST /a2a answers, for the method-not-found message.
-const a2aMethods = "message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe"
+// knownMethods are the JSON-RPC methods POST /a2a answers, for the method-not-found message.
+const knownMethods = "message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe"
 
-// a2aRPC serves POST /a2a: one JSON-RPC 2.0 request per body. Unary methods answer with a JSON
+// serveRPC serves POST /a2a: one JSON-RPC 2.0 request per body. Unary methods answer with a JSON
 // response (HTTP 200 even for JSON-RPC errors, as the transport asks); message/stream and
 // tasks/resubscribe answer with an SSE stream of JSON-RPC responses.
-func (s *Handler) a2aRPC(w http.ResponseWriter, r *http.Request) {
+func (s *Handler) serveRPC(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -63,24 +63,24 @@ func (s *Handler) a2aRPC(w http.ResponseWriter, r *http.Request) {
 	var result any
 	switch req.Method {
 	case "message/send":
-		result, rerr = s.a2aSend(ctx, p, req.Params)
+		result, rerr = s.sendMessage(ctx, p, req.Params)
 	case "message/stream":
-		s.a2aStream(w, r, req)
+		s.streamMessage(w, r, req)
 		return
 	case "tasks/resubscribe":
-		s.a2aResubscribe(w, r, req)
+		s.resubscribe(w, r, req)
 		return
 	case "tasks/get":
-		result, rerr = s.a2aGet(ctx, p, req.Params)
+		result, rerr = s.getTask(ctx, p, req.Params)
 	case "tasks/cancel":
-		result, rerr = s.a2aCancel(ctx, p, req.Params)
+		result, rerr = s.cancelTask(ctx, p, req.Params)
 	case "tasks/pushNotificationConfig/set", "tasks/pushNotificationConfig/get",
 		"tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete":
 		rerr = rpcErr(codePushNotSupported, "Push notifications are not supported: use message/stream or tasks/get.")
 	case "agent/getAuthenticatedExtendedCard":
 		rerr = rpcErr(codeNoExtendedCard, "There is no extended agent card: the public card is complete.")
 	default:
-		rerr = rpcErr(codeMethodNotFound, "Unknown method. This agent answers "+a2aMethods+".")
+		rerr = rpcErr(codeMethodNotFound, "Unknown method. This agent answers "+knownMethods+".")
 	}
 	if ctx.Err() != nil {
 		return // the caller left while the turn ran; the turn itself carries on

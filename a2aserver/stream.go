@@ -11,12 +11,12 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// a2aStream answers message/stream: it starts the turn like message/send and streams it as
+// streamMessage answers message/stream: it starts the turn like message/send and streams it as
 // Server-Sent Events, each data line one JSON-RPC response: first the task (working), then a
 // status update per status line, artifact updates for the reply as it is composed, and a final
 // status update (final: true) when the turn is over. Errors after the request was understood
 // are sent as a JSON-RPC error in the stream, which streaming clients read.
-func (s *Handler) a2aStream(w http.ResponseWriter, r *http.Request, req rpcRequest) {
+func (s *Handler) streamMessage(w http.ResponseWriter, r *http.Request, req rpcRequest) {
 	out := newRPCStream(w, req.ID, s.cfg.StallTimeout)
 	defer out.close()
 	var sp sendParams
@@ -39,7 +39,7 @@ func (s *Handler) a2aStream(w http.ResponseWriter, r *http.Request, req rpcReque
 		return
 	}
 	defer slot.Close()
-	rec, e := s.a2aStart(r.Context(), principalOf(r), sp)
+	rec, e := s.startTurn(r.Context(), principalOf(r), sp)
 	if e != nil {
 		out.fail(e)
 		return
@@ -55,11 +55,11 @@ func (s *Handler) a2aStream(w http.ResponseWriter, r *http.Request, req rpcReque
 	s.followTask(w, r, out, rec.ID, rec.EpisodeID)
 }
 
-// a2aResubscribe answers tasks/resubscribe. For a running task: the task as it stands, then its
+// resubscribe answers tasks/resubscribe. For a running task: the task as it stands, then its
 // events from the start, ending with the final status update. For a finished task: its final
 // snapshot and its terminal status update only, so that a client applying events in order
 // never sees a finished task go back to working.
-func (s *Handler) a2aResubscribe(w http.ResponseWriter, r *http.Request, req rpcRequest) {
+func (s *Handler) resubscribe(w http.ResponseWriter, r *http.Request, req rpcRequest) {
 	out := newRPCStream(w, req.ID, s.cfg.StallTimeout)
 	defer out.close()
 	q, e := taskQuery(req.Params)
@@ -167,10 +167,10 @@ func (t *taskTranslator) flush() string {
 	return text
 }
 
-func (t *taskTranslator) chunk(text string, last bool) a2aArtifactUpdate {
-	u := a2aArtifactUpdate{
+func (t *taskTranslator) chunk(text string, last bool) artifactUpdate {
+	u := artifactUpdate{
 		TaskID: t.taskID, ContextID: t.contextID, Kind: "artifact-update",
-		Artifact:  a2aArtifact{ArtifactID: a2aReplyArtifact, Name: "reply", Parts: []a2aPart{{Kind: "text", Text: text}}},
+		Artifact:  artifact{ArtifactID: replyArtifactID, Name: "reply", Parts: []part{{Kind: "text", Text: text}}},
 		Append:    t.chunks > 0,
 		LastChunk: last,
 	}
@@ -179,13 +179,13 @@ func (t *taskTranslator) chunk(text string, last bool) a2aArtifactUpdate {
 	return u
 }
 
-func (t *taskTranslator) status(state string, msg *a2aMessage, final bool) a2aStatusUpdate {
+func (t *taskTranslator) status(state string, msg *message, final bool) statusUpdate {
 	if msg != nil {
 		msg.TaskID, msg.ContextID = t.taskID, t.contextID
 	}
-	return a2aStatusUpdate{
+	return statusUpdate{
 		TaskID: t.taskID, ContextID: t.contextID, Kind: "status-update", Final: final,
-		Status: a2aStatus{State: state, Message: msg},
+		Status: taskStatus{State: state, Message: msg},
 	}
 }
 

@@ -11,9 +11,9 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// a2aKeyPrefix keeps A2A messageIds apart from the Idempotency-Keys of POST /v1/turns: both
+// messageKeyPrefix keeps A2A messageIds apart from the Idempotency-Keys of POST /v1/turns: both
 // become turn idempotency keys of the same principal.
-const a2aKeyPrefix = "a2a:"
+const messageKeyPrefix = "a2a:"
 
 // Messages that describe a task's end in its status.
 const (
@@ -21,9 +21,9 @@ const (
 	msgCanceled = "The task was canceled."
 )
 
-// a2aSend answers message/send: it starts a turn for p and, unless configuration.blocking is
+// sendMessage answers message/send: it starts a turn for p and, unless configuration.blocking is
 // false, waits for it to finish and returns the finished task.
-func (s *Handler) a2aSend(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+func (s *Handler) sendMessage(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
 	var sp sendParams
 	if e := decodeParams(raw, &sp); e != nil {
 		return nil, e
@@ -35,7 +35,7 @@ func (s *Handler) a2aSend(ctx context.Context, p principal.Principal, raw json.R
 	if e := checkHistoryLength(historyLength); e != nil {
 		return nil, e
 	}
-	rec, e := s.a2aStart(ctx, p, sp)
+	rec, e := s.startTurn(ctx, p, sp)
 	if e != nil {
 		return nil, e
 	}
@@ -50,12 +50,12 @@ func (s *Handler) a2aSend(ctx context.Context, p principal.Principal, raw json.R
 			return nil, errInternal
 		}
 	}
-	return s.a2aTask(ctx, p, rec.ID, historyLength)
+	return s.loadTask(ctx, p, rec.ID, historyLength)
 }
 
-// a2aStart checks message/send (and message/stream) params and starts the turn they ask for.
+// startTurn checks message/send (and message/stream) params and starts the turn they ask for.
 // A messageId already used by p returns the turn it started, without a second dispatch.
-func (s *Handler) a2aStart(ctx context.Context, p principal.Principal, sp sendParams) (orchestrator.TurnRecord, *rpcError) {
+func (s *Handler) startTurn(ctx context.Context, p principal.Principal, sp sendParams) (orchestrator.TurnRecord, *rpcError) {
 	req, e := s.startRequest(ctx, p, sp)
 	if e != nil {
 		return orchestrator.TurnRecord{}, e
@@ -132,7 +132,7 @@ func (s *Handler) startRequest(ctx context.Context, p principal.Principal, sp se
 	req = orchestrator.StartRequest{
 		Principal: p, EpisodeID: m.ContextID, Message: text,
 		Locale: meta("locale"), Location: meta("location"),
-		IdempotencyKey: a2aKeyPrefix + m.MessageID,
+		IdempotencyKey: messageKeyPrefix + m.MessageID,
 	}
 	if len(req.Locale) > 35 || len(req.Location) > 200 {
 		return bad("metadata.locale or metadata.location is too long.")
@@ -174,17 +174,17 @@ func acceptsText(modes []string) bool {
 	return false
 }
 
-// a2aGet answers tasks/get. Another principal's task is not found, like an unknown one.
-func (s *Handler) a2aGet(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+// getTask answers tasks/get. Another principal's task is not found, like an unknown one.
+func (s *Handler) getTask(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
 	q, e := taskQuery(raw)
 	if e != nil {
 		return nil, e
 	}
-	return s.a2aTask(ctx, p, q.ID, q.HistoryLength)
+	return s.loadTask(ctx, p, q.ID, q.HistoryLength)
 }
 
-// a2aTask is p's task id, with at most historyLength messages of history (nil: all of them).
-func (s *Handler) a2aTask(ctx context.Context, p principal.Principal, id string, historyLength *int) (any, *rpcError) {
+// loadTask returns p's task id with at most historyLength messages of history; nil means all.
+func (s *Handler) loadTask(ctx context.Context, p principal.Principal, id string, historyLength *int) (any, *rpcError) {
 	rec, err := s.cfg.Service.Turn(ctx, p, id)
 	if err != nil {
 		return nil, s.taskErr(ctx, err)
@@ -192,9 +192,9 @@ func (s *Handler) a2aTask(ctx context.Context, p principal.Principal, id string,
 	return taskFromTurn(rec).withHistory(historyLength), nil
 }
 
-// a2aCancel answers tasks/cancel: it cancels p's running turn, waits for it to stop and
+// cancelTask answers tasks/cancel: it cancels p's running turn, waits for it to stop and
 // returns the canceled task. A task that already finished is not cancelable.
-func (s *Handler) a2aCancel(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
+func (s *Handler) cancelTask(ctx context.Context, p principal.Principal, raw json.RawMessage) (any, *rpcError) {
 	q, e := taskQuery(raw)
 	if e != nil {
 		return nil, e
@@ -239,36 +239,36 @@ func (s *Handler) taskErr(ctx context.Context, err error) *rpcError {
 // turn's outcome (ok, degraded, failed, cancelled) rides along in metadata.outcome, so a caller
 // can tell a degraded answer from a clean one. The history is the task's messages: the user's,
 // and the reply once there is one.
-func taskFromTurn(rec orchestrator.TurnRecord) a2aTask {
-	t := a2aTask{ID: rec.ID, ContextID: rec.EpisodeID, Kind: "task"}
-	userID, ok := strings.CutPrefix(rec.IdempotencyKey, a2aKeyPrefix)
+func taskFromTurn(rec orchestrator.TurnRecord) taskObject {
+	t := taskObject{ID: rec.ID, ContextID: rec.EpisodeID, Kind: "task"}
+	userID, ok := strings.CutPrefix(rec.IdempotencyKey, messageKeyPrefix)
 	if !ok {
 		userID = rec.ID + "-user" // started by another API: no A2A messageId
 	}
-	t.History = []a2aMessage{{Kind: "message", MessageID: userID, Role: "user", Parts: []a2aPart{{Kind: "text", Text: rec.Message}},
+	t.History = []message{{Kind: "message", MessageID: userID, Role: "user", Parts: []part{{Kind: "text", Text: rec.Message}},
 		ContextID: rec.EpisodeID, TaskID: rec.ID}}
 	if rec.State == orchestrator.TurnCompleted && rec.Reply != "" {
-		t.History = append(t.History, a2aMessage{Kind: "message", MessageID: rec.ID + "-reply", Role: "agent",
-			Parts: []a2aPart{{Kind: "text", Text: rec.Reply}}, ContextID: rec.EpisodeID, TaskID: rec.ID})
+		t.History = append(t.History, message{Kind: "message", MessageID: rec.ID + "-reply", Role: "agent",
+			Parts: []part{{Kind: "text", Text: rec.Reply}}, ContextID: rec.EpisodeID, TaskID: rec.ID})
 	}
 	ts := rec.Created
 	if !rec.Completed.IsZero() {
 		ts = rec.Completed
 	}
-	t.Status = a2aStatus{State: stateWorking, Timestamp: &ts}
+	t.Status = taskStatus{State: stateWorking, Timestamp: &ts}
 	if rec.State == orchestrator.TurnCompleted {
 		t.Status.State, t.Status.Message = endState(rec.ID, rec.Outcome, rec.Reply)
 		t.Metadata = map[string]any{"outcome": string(rec.Outcome)}
 	}
 	if rec.Reply != "" {
-		t.Artifacts = []a2aArtifact{{ArtifactID: a2aReplyArtifact, Name: "reply", Parts: []a2aPart{{Kind: "text", Text: rec.Reply}}}}
+		t.Artifacts = []artifact{{ArtifactID: replyArtifactID, Name: "reply", Parts: []part{{Kind: "text", Text: rec.Reply}}}}
 	}
 	return t
 }
 
 // withHistory keeps the n most recent messages of the task's history; nil keeps them all and
 // 0 none.
-func (t a2aTask) withHistory(n *int) a2aTask {
+func (t taskObject) withHistory(n *int) taskObject {
 	if n != nil && *n < len(t.History) {
 		t.History = t.History[len(t.History)-max(*n, 0):]
 	}
@@ -277,7 +277,7 @@ func (t a2aTask) withHistory(n *int) a2aTask {
 
 // endState maps a turn's outcome to the task's final state and the status message that
 // explains a failed or canceled one. failure is what the user was already told, if anything.
-func endState(taskID string, outcome stream.Outcome, failure string) (string, *a2aMessage) {
+func endState(taskID string, outcome stream.Outcome, failure string) (string, *message) {
 	switch outcome {
 	case stream.OutcomeFailed:
 		if failure == "" {

@@ -12,10 +12,10 @@ import (
 
 // A2A protocol constants.
 const (
-	a2aProtocolVersion = "0.3.0"
-	a2aTransport       = "JSONRPC"
-	a2aTextMode        = "text/plain"
-	a2aReplyArtifact   = "reply" // the artifactId of a turn's composed reply
+	protocolVersion = "0.3.0"
+	transport       = "JSONRPC"
+	textMode        = "text/plain"
+	replyArtifactID = "reply" // the artifactId of a turn's composed reply
 )
 
 // rpcRequest is a decoded JSON-RPC 2.0 request. ID is the raw id (a string or a number), echoed
@@ -115,71 +115,71 @@ const (
 	stateCanceled  = "canceled"
 )
 
-// a2aTask is the A2A Task object; its id is the turn id and its contextId the episode id.
-type a2aTask struct {
+// taskObject is the A2A Task object; its id is the turn id and its contextId the episode id.
+type taskObject struct {
 	ID        string         `json:"id"`
 	ContextID string         `json:"contextId"`
-	Status    a2aStatus      `json:"status"`
-	Artifacts []a2aArtifact  `json:"artifacts,omitempty"`
-	History   []a2aMessage   `json:"history,omitempty"`
+	Status    taskStatus     `json:"status"`
+	Artifacts []artifact     `json:"artifacts,omitempty"`
+	History   []message      `json:"history,omitempty"`
 	Metadata  map[string]any `json:"metadata,omitempty"`
 	Kind      string         `json:"kind"` // "task"
 }
 
-// a2aStatus is the A2A TaskStatus object.
-type a2aStatus struct {
-	State     string      `json:"state"`
-	Message   *a2aMessage `json:"message,omitempty"`
-	Timestamp *time.Time  `json:"timestamp,omitempty"`
+// taskStatus is the A2A TaskStatus object.
+type taskStatus struct {
+	State     string     `json:"state"`
+	Message   *message   `json:"message,omitempty"`
+	Timestamp *time.Time `json:"timestamp,omitempty"`
 }
 
-// a2aMessage is the A2A Message object.
-type a2aMessage struct {
+// message is the A2A Message object.
+type message struct {
 	Kind      string         `json:"kind"` // "message"
 	MessageID string         `json:"messageId"`
 	Role      string         `json:"role"` // "user" or "agent"
-	Parts     []a2aPart      `json:"parts"`
+	Parts     []part         `json:"parts"`
 	ContextID string         `json:"contextId,omitempty"`
 	TaskID    string         `json:"taskId,omitempty"`
 	Metadata  map[string]any `json:"metadata,omitempty"`
 }
 
-// a2aPart is one A2A Part. Only text parts are produced; others are recognised by their kind
+// part is one A2A Part. Only text parts are produced; others are recognised by their kind
 // so that they can be refused by name.
-type a2aPart struct {
+type part struct {
 	Kind string `json:"kind"` // "text", "file" or "data"
 	Text string `json:"text"`
 }
 
-// a2aArtifact is the A2A Artifact object.
-type a2aArtifact struct {
-	ArtifactID string    `json:"artifactId"`
-	Name       string    `json:"name,omitempty"`
-	Parts      []a2aPart `json:"parts"`
+// artifact is the A2A Artifact object.
+type artifact struct {
+	ArtifactID string `json:"artifactId"`
+	Name       string `json:"name,omitempty"`
+	Parts      []part `json:"parts"`
 }
 
-// a2aStatusUpdate is the A2A TaskStatusUpdateEvent of message/stream.
-type a2aStatusUpdate struct {
-	TaskID    string    `json:"taskId"`
-	ContextID string    `json:"contextId"`
-	Status    a2aStatus `json:"status"`
-	Final     bool      `json:"final"`
-	Kind      string    `json:"kind"` // "status-update"
+// statusUpdate is the A2A TaskStatusUpdateEvent of message/stream.
+type statusUpdate struct {
+	TaskID    string     `json:"taskId"`
+	ContextID string     `json:"contextId"`
+	Status    taskStatus `json:"status"`
+	Final     bool       `json:"final"`
+	Kind      string     `json:"kind"` // "status-update"
 }
 
-// a2aArtifactUpdate is the A2A TaskArtifactUpdateEvent of message/stream.
-type a2aArtifactUpdate struct {
-	TaskID    string      `json:"taskId"`
-	ContextID string      `json:"contextId"`
-	Artifact  a2aArtifact `json:"artifact"`
-	Append    bool        `json:"append,omitempty"`
-	LastChunk bool        `json:"lastChunk,omitempty"`
-	Kind      string      `json:"kind"` // "artifact-update"
+// artifactUpdate is the A2A TaskArtifactUpdateEvent of message/stream.
+type artifactUpdate struct {
+	TaskID    string   `json:"taskId"`
+	ContextID string   `json:"contextId"`
+	Artifact  artifact `json:"artifact"`
+	Append    bool     `json:"append,omitempty"`
+	LastChunk bool     `json:"lastChunk,omitempty"`
+	Kind      string   `json:"kind"` // "artifact-update"
 }
 
 // sendParams are the params of message/send and message/stream (MessageSendParams).
 type sendParams struct {
-	Message       *a2aMessage    `json:"message"`
+	Message       *message       `json:"message"`
 	Configuration *sendConfig    `json:"configuration"`
 	Metadata      map[string]any `json:"metadata"`
 }
@@ -199,6 +199,6 @@ type taskIDParams struct {
 	Metadata      map[string]any `json:"metadata"`
 }
 
-func agentText(id, text string) *a2aMessage {
-	return &a2aMessage{Kind: "message", MessageID: id, Role: "agent", Parts: []a2aPart{{Kind: "text", Text: text}}}
+func agentText(id, text string) *message {
+	return &message{Kind: "message", MessageID: id, Role: "agent", Parts: []part{{Kind: "text", Text: text}}}
 }

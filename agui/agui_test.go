@@ -23,11 +23,11 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// aguiEvent is an AG-UI event as a client decodes it.
-type aguiEvent map[string]any
+// clientEvent is an AG-UI event as a client decodes it.
+type clientEvent map[string]any
 
-func (e aguiEvent) typ() string         { s, _ := e["type"].(string); return s }
-func (e aguiEvent) str(k string) string { s, _ := e[k].(string); return s }
+func (e clientEvent) typ() string         { s, _ := e["type"].(string); return s }
+func (e clientEvent) str(k string) string { s, _ := e[k].(string); return s }
 
 // runInput is a RunAgentInput as HttpAgent sends it: the whole client-side history, the new
 // user message last.
@@ -105,14 +105,14 @@ func (h *harness) postAGUI(ctx context.Context, t *testing.T, token string, body
 
 // runEvents posts a run and reads its whole event stream, checking it as @ag-ui/client's
 // verifier does.
-func (h *harness) runEvents(t *testing.T, token string, body any) []aguiEvent {
+func (h *harness) runEvents(t *testing.T, token string, body any) []clientEvent {
 	t.Helper()
 	resp := h.postAGUI(t.Context(), t, token, body)
 	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("POST /agui = %d %s %s, want an event stream", resp.StatusCode, ct, b)
 	}
-	var events []aguiEvent
+	var events []clientEvent
 	for ev, err := range stream.ReadEvents(resp.Body) {
 		if err != nil {
 			t.Fatal(err)
@@ -120,7 +120,7 @@ func (h *harness) runEvents(t *testing.T, token string, body any) []aguiEvent {
 		if ev.Name != "message" || ev.ID != 0 {
 			t.Errorf("SSE event name %q id %d: AG-UI events are bare data lines", ev.Name, ev.ID)
 		}
-		var e aguiEvent
+		var e clientEvent
 		if err := json.Unmarshal(ev.Data, &e); err != nil {
 			t.Fatalf("data %q: %v", ev.Data, err)
 		}
@@ -135,20 +135,20 @@ func (h *harness) runEvents(t *testing.T, token string, body any) []aguiEvent {
 // verifyAGUI checks the rules @ag-ui/client 1.0 enforces on a run (verifyEvents): RUN_STARTED
 // first, a step started once before it finishes, text content inside its message, nothing open
 // at RUN_FINISHED, nothing after the end; and the required fields of each event.
-func verifyAGUI(events []aguiEvent) error {
+func verifyAGUI(events []clientEvent) error {
 	steps, texts := map[string]bool{}, map[string]bool{}
 	for i, e := range events {
-		if i == 0 && e.typ() != aguiRunStarted {
+		if i == 0 && e.typ() != eventRunStarted {
 			return fmt.Errorf("first event %s, want RUN_STARTED", e.typ())
 		}
-		if i > 0 && (events[i-1].typ() == aguiRunFinished || events[i-1].typ() == aguiRunError) {
+		if i > 0 && (events[i-1].typ() == eventRunFinished || events[i-1].typ() == eventRunError) {
 			return fmt.Errorf("event %d (%s) after the end", i, e.typ())
 		}
 		need := map[string][]string{
-			aguiRunStarted: {"threadId", "runId"}, aguiRunFinished: {"threadId", "runId"}, aguiRunError: {"message"},
-			aguiStepStarted: {"stepName"}, aguiStepFinished: {"stepName"},
-			aguiTextMessageStart: {"messageId"}, aguiTextMessageContent: {"messageId", "delta"}, aguiTextMessageEnd: {"messageId"},
-			aguiActivitySnapshot: {"messageId", "activityType"},
+			eventRunStarted: {"threadId", "runId"}, eventRunFinished: {"threadId", "runId"}, eventRunError: {"message"},
+			eventStepStarted: {"stepName"}, eventStepFinished: {"stepName"},
+			eventTextMessageStart: {"messageId"}, eventTextMessageContent: {"messageId", "delta"}, eventTextMessageEnd: {"messageId"},
+			eventActivitySnapshot: {"messageId", "activityType"},
 		}[e.typ()]
 		if need == nil {
 			return fmt.Errorf("event %d has unexpected type %q", i, e.typ())
@@ -159,47 +159,47 @@ func verifyAGUI(events []aguiEvent) error {
 			}
 		}
 		switch e.typ() {
-		case aguiStepStarted:
+		case eventStepStarted:
 			if steps[e.str("stepName")] {
 				return fmt.Errorf("step %s started twice", e.str("stepName"))
 			}
 			steps[e.str("stepName")] = true
-		case aguiStepFinished:
+		case eventStepFinished:
 			if !steps[e.str("stepName")] {
 				return fmt.Errorf("step %s finished but not started", e.str("stepName"))
 			}
 			delete(steps, e.str("stepName"))
-		case aguiTextMessageStart:
+		case eventTextMessageStart:
 			if texts[e.str("messageId")] {
 				return fmt.Errorf("message %s started twice", e.str("messageId"))
 			}
 			texts[e.str("messageId")] = true
-		case aguiTextMessageContent, aguiTextMessageEnd:
+		case eventTextMessageContent, eventTextMessageEnd:
 			if !texts[e.str("messageId")] {
 				return fmt.Errorf("%s of message %s outside it", e.typ(), e.str("messageId"))
 			}
-			if e.typ() == aguiTextMessageEnd {
+			if e.typ() == eventTextMessageEnd {
 				delete(texts, e.str("messageId"))
 			} else if e.str("delta") == "" {
 				return fmt.Errorf("empty delta")
 			}
-		case aguiActivitySnapshot:
+		case eventActivitySnapshot:
 			if _, ok := e["content"].(map[string]any); !ok {
 				return fmt.Errorf("activity without an object content")
 			}
-		case aguiRunFinished:
+		case eventRunFinished:
 			if len(steps) > 0 || len(texts) > 0 {
 				return fmt.Errorf("RUN_FINISHED with steps %v or messages %v open", steps, texts)
 			}
 		}
 	}
-	if n := len(events); n == 0 || (events[n-1].typ() != aguiRunFinished && events[n-1].typ() != aguiRunError) {
+	if n := len(events); n == 0 || (events[n-1].typ() != eventRunFinished && events[n-1].typ() != eventRunError) {
 		return fmt.Errorf("the stream does not end with RUN_FINISHED or RUN_ERROR")
 	}
 	return nil
 }
 
-func types(events []aguiEvent) []string {
+func types(events []clientEvent) []string {
 	var out []string
 	for _, e := range events {
 		out = append(out, e.typ())
@@ -222,22 +222,22 @@ func TestAGUIRunStreamsTwoIntents(t *testing.T) {
 	pieces, firstText := 0, -1
 	for i, e := range events {
 		switch e.typ() {
-		case aguiStepStarted:
+		case eventStepStarted:
 			started = append(started, e.str("stepName"))
-		case aguiStepFinished:
+		case eventStepFinished:
 			finished = append(finished, e.str("stepName"))
 			if firstText >= 0 {
 				t.Errorf("step %s finished after the reply began", e.str("stepName"))
 			}
-		case aguiTextMessageStart:
+		case eventTextMessageStart:
 			firstText = i
 			if e.str("role") != "assistant" || e.str("messageId") != turnID {
 				t.Errorf("TEXT_MESSAGE_START = %v, want the assistant's, with the turn id", e)
 			}
-		case aguiTextMessageContent:
+		case eventTextMessageContent:
 			pieces++
 			reply.WriteString(e.str("delta"))
-		case aguiActivitySnapshot:
+		case eventActivitySnapshot:
 			if e.str("activityType") != "status" || e["replace"] != true {
 				t.Errorf("activity = %v, want a replacing status", e)
 			}
@@ -273,7 +273,7 @@ func TestAGUIRunStreamsTwoIntents(t *testing.T) {
 			pieces, reply.String(), rec.Reply, deltas, rec.EpisodeID)
 	}
 	end := events[len(events)-1]
-	if end.typ() != aguiRunFinished || end["outcome"].(map[string]any)["type"] != "success" || end["result"].(map[string]any)["outcome"] != "ok" {
+	if end.typ() != eventRunFinished || end["outcome"].(map[string]any)["type"] != "success" || end["result"].(map[string]any)["outcome"] != "ok" {
 		t.Errorf("last event = %v, want RUN_FINISHED success, outcome ok", end)
 	}
 	if end.str("threadId") != "thread-1" || end.str("runId") != "run-1" {
@@ -301,7 +301,7 @@ func TestAGUIRunStreamsTwoIntents(t *testing.T) {
 	// A threadId is each principal's own: bob's run under alice's threadId is a thread of his,
 	// run as under any new id, and alice's is left as it was.
 	bobs := h.runEvents(t, "tok-bob", runInput("thread-1", "run-b", userMsg("b1", "how many points do I have?")))
-	if end := bobs[len(bobs)-1]; end.typ() != aguiRunFinished || end.str("threadId") != "thread-1" {
+	if end := bobs[len(bobs)-1]; end.typ() != eventRunFinished || end.str("threadId") != "thread-1" {
 		t.Errorf("bob's run under alice's threadId ended with %v, want RUN_FINISHED in thread-1", end)
 	}
 	if ep, err := h.svc.Service.Episode(t.Context(), "bob", "thread-1"); err != nil || len(ep.Turns) != 1 || ep.Turns[0].Message != "how many points do I have?" {
@@ -327,14 +327,14 @@ func TestAGUIAbortCancelsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var e aguiEvent
+		var e clientEvent
 		if err := json.Unmarshal(ev.Data, &e); err != nil {
 			t.Fatal(err)
 		}
-		if e.typ() == aguiRunStarted {
+		if e.typ() == eventRunStarted {
 			turnID = e["metadata"].(map[string]any)["turnId"].(string)
 		}
-		if e.typ() == aguiStepStarted && e.str("stepName") == "rewards" {
+		if e.typ() == eventStepStarted && e.str("stepName") == "rewards" {
 			sawRewards = true
 			break // the run is mid-way: rewards is working
 		}
@@ -378,7 +378,7 @@ func TestAGUIFailedRunEndsInRunError(t *testing.T) {
 	h := newHarnessWithModel(t, brokenModel{}, nil)
 	events := h.runEvents(t, "tok-alice", runInput("thread-f", "run-f", userMsg("u1", twoIntents)))
 	end := events[len(events)-1]
-	if end.typ() != aguiRunError || end.str("code") != "turn_failed" {
+	if end.typ() != eventRunError || end.str("code") != "turn_failed" {
 		t.Fatalf("last event = %v, want RUN_ERROR turn_failed", end)
 	}
 	if msg := end.str("message"); msg == "" || strings.Contains(msg, "503") || strings.Contains(msg, "provider") {
@@ -399,7 +399,7 @@ func TestAGUIStreamLimit(t *testing.T) {
 	defer cancel()
 	first := h.postAGUI(ctx, t, "tok-alice", runInput("t-l1", "r-l1", userMsg("u", twoIntents)))
 	for ev, err := range stream.ReadEvents(first.Body) { // the stream is open once it has begun
-		if err != nil || strings.Contains(string(ev.Data), aguiRunStarted) {
+		if err != nil || strings.Contains(string(ev.Data), eventRunStarted) {
 			break
 		}
 	}
@@ -470,7 +470,7 @@ func TestAGUIBadRequests(t *testing.T) {
 			map[string]any{"id": fmt.Sprint("a", i), "role": "assistant", "content": strings.Repeat("reply ", 300)})
 	}
 	long = append(long, userMsg("u-last", "how many points do I have?"))
-	if events := h.runEvents(t, "tok-alice", runInput("t-long", "r-long", long...)); events[len(events)-1].typ() != aguiRunFinished {
+	if events := h.runEvents(t, "tok-alice", runInput("t-long", "r-long", long...)); events[len(events)-1].typ() != eventRunFinished {
 		t.Errorf("a run with a 380 KB history = %v, want it to finish", types(events))
 	}
 	// Text parts are read like a string; unknown fields (an open protocol) are ignored.
@@ -482,27 +482,27 @@ func TestAGUIBadRequests(t *testing.T) {
 	if ep, err := h.svc.Service.Episode(t.Context(), "alice", "t-parts"); err != nil || ep.Turns[0].Message != "how many points\ndo I have?" {
 		t.Errorf("episode = %+v, %v; want the parts joined", ep, err)
 	}
-	if events[len(events)-1].typ() != aguiRunFinished {
+	if events[len(events)-1].typ() != eventRunFinished {
 		t.Errorf("events = %v, want a finished run", types(events))
 	}
 }
 
-func TestAGUITranslator(t *testing.T) {
-	step := func(typ, name string) any { return aguiStepEvent{Type: typ, StepName: name} }
+func TestTranslator(t *testing.T) {
+	step := func(typ, name string) any { return stepEvent{Type: typ, StepName: name} }
 	text := func(d string) any {
-		return aguiTextContentEvent{Type: aguiTextMessageContent, MessageID: "turn", Delta: d}
+		return textContentEvent{Type: eventTextMessageContent, MessageID: "turn", Delta: d}
 	}
-	startText := aguiTextStartEvent{Type: aguiTextMessageStart, MessageID: "turn", Role: "assistant"}
-	endText := aguiTextEndEvent{Type: aguiTextMessageEnd, MessageID: "turn"}
-	status := func(line string, sources ...aguiSource) any {
+	startText := textStartEvent{Type: eventTextMessageStart, MessageID: "turn", Role: "assistant"}
+	endText := textEndEvent{Type: eventTextMessageEnd, MessageID: "turn"}
+	status := func(line string, sources ...statusSource) any {
 		if sources == nil {
-			sources = []aguiSource{}
+			sources = []statusSource{}
 		}
-		return aguiActivityEvent{Type: aguiActivitySnapshot, MessageID: "turn:status", ActivityType: "status", Replace: true,
-			Content: aguiStatusLine{Text: line, Sources: sources}}
+		return activityEvent{Type: eventActivitySnapshot, MessageID: "turn:status", ActivityType: "status", Replace: true,
+			Content: statusLine{Text: line, Sources: sources}}
 	}
 	finished := func(kind, outcome string) any {
-		return aguiRunFinishedEvent{Type: aguiRunFinished, ThreadID: "th", RunID: "run", Outcome: aguiOutcome{Type: kind},
+		return runFinishedEvent{Type: eventRunFinished, ThreadID: "th", RunID: "run", Outcome: runOutcome{Type: kind},
 			Result: map[string]any{"outcome": outcome, "turnId": "turn"}}
 	}
 	shop := stream.Source{AgentID: "shop", Event: "searching_offers"}
@@ -520,16 +520,16 @@ func TestAGUITranslator(t *testing.T) {
 				stream.ReplyDelta{Text: "Hel"}, stream.ReplyDelta{Text: "lo"}, stream.ReplyCompleted{Text: "Hello"},
 				stream.TurnCompleted{Outcome: stream.OutcomeOK}},
 			invoked: []string{"shop", "rewards"},
-			want: []any{step(aguiStepStarted, "shop"), status("Searching offers…", aguiSource{"shop", "searching_offers"}),
-				step(aguiStepStarted, "rewards"), status("Merged", aguiSource{"shop", "searching_offers"}, aguiSource{"rewards", "looking_up_points_balance"}),
-				step(aguiStepFinished, "shop"), step(aguiStepFinished, "rewards"), startText, text("Hel"), text("lo"),
+			want: []any{step(eventStepStarted, "shop"), status("Searching offers…", statusSource{"shop", "searching_offers"}),
+				step(eventStepStarted, "rewards"), status("Merged", statusSource{"shop", "searching_offers"}, statusSource{"rewards", "looking_up_points_balance"}),
+				step(eventStepFinished, "shop"), step(eventStepFinished, "rewards"), startText, text("Hel"), text("lo"),
 				endText, finished("success", "ok")},
 		},
 		{
 			name:    "a silent sub-agent is a step from the routing record",
 			events:  []stream.Event{stream.ReplyCompleted{Text: "All at once"}, stream.TurnCompleted{Outcome: stream.OutcomeDegraded}},
 			invoked: []string{"support"},
-			want: []any{startText, text("All at once"), endText, step(aguiStepStarted, "support"), step(aguiStepFinished, "support"),
+			want: []any{startText, text("All at once"), endText, step(eventStepStarted, "support"), step(eventStepFinished, "support"),
 				finished("success", "degraded")},
 		},
 		{
@@ -541,22 +541,22 @@ func TestAGUITranslator(t *testing.T) {
 			name:    "cancelled while a sub-agent works",
 			events:  []stream.Event{stream.Status{Text: "Looking…", Sources: []stream.Source{rewards}}, stream.TurnCompleted{Outcome: stream.OutcomeCancelled}},
 			invoked: []string{"rewards"},
-			want: []any{step(aguiStepStarted, "rewards"), status("Looking…", aguiSource{"rewards", "looking_up_points_balance"}),
-				step(aguiStepFinished, "rewards"), finished("cancelled", "cancelled")},
+			want: []any{step(eventStepStarted, "rewards"), status("Looking…", statusSource{"rewards", "looking_up_points_balance"}),
+				step(eventStepFinished, "rewards"), finished("cancelled", "cancelled")},
 		},
 		{
 			name:   "failed with a notice",
 			events: []stream.Event{stream.Error{Message: "Shop is slow today.", IsFinal: false}, stream.Error{Message: "That took too long.", IsFinal: true}, stream.TurnCompleted{Outcome: stream.OutcomeFailed}},
-			want:   []any{status("Shop is slow today."), aguiRunErrorEvent{Type: aguiRunError, Message: "That took too long.", Code: "turn_failed"}},
+			want:   []any{status("Shop is slow today."), runErrorEvent{Type: eventRunError, Message: "That took too long.", Code: "turn_failed"}},
 		},
 		{
 			name:   "failed silently",
 			events: []stream.Event{stream.TurnCompleted{Outcome: stream.OutcomeFailed}},
-			want:   []any{aguiRunErrorEvent{Type: aguiRunError, Message: msgFailed, Code: "turn_failed"}},
+			want:   []any{runErrorEvent{Type: eventRunError, Message: msgFailed, Code: "turn_failed"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr := newAGUITranslator("th", "run", "turn")
+			tr := newTranslator("th", "run", "turn")
 			var got []any
 			for i, ev := range tc.events {
 				if done, ok := ev.(stream.TurnCompleted); ok {
@@ -572,7 +572,7 @@ func TestAGUITranslator(t *testing.T) {
 	}
 }
 
-func FuzzDecodeAGUIInput(f *testing.F) {
+func FuzzDecodeRunInput(f *testing.F) {
 	for _, s := range []string{
 		`{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":"hi"}]}`,
 		`{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":[{"type":"text","text":"a"},{"type":"image"}]}],"forwardedProps":{"locale":"fr"}}`,
@@ -581,15 +581,15 @@ func FuzzDecodeAGUIInput(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		run, bad := decodeAGUIInput(strings.NewReader(string(body)))
+		run, bad := decodeRunInput(strings.NewReader(string(body)))
 		if bad != nil {
 			if bad.Message == "" || bad.Code == "" || bad.Status < 400 {
-				t.Fatalf("decodeAGUIInput error = %+v", bad)
+				t.Fatalf("decodeRunInput error = %+v", bad)
 			}
 			return
 		}
 		if run.threadID == "" || run.runID == "" || strings.TrimSpace(run.message) == "" || len([]rune(run.message)) > orchestrator.MaxMessageRunes {
-			t.Fatalf("decodeAGUIInput(%q) = %+v without an error", body, run)
+			t.Fatalf("decodeRunInput(%q) = %+v without an error", body, run)
 		}
 	})
 }

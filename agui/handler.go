@@ -17,8 +17,8 @@ import (
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// aguiKeyPrefix keeps AG-UI runIds apart from the other idempotency keys of a principal.
-const aguiKeyPrefix = "agui:"
+// runKeyPrefix keeps AG-UI runIds apart from the other idempotency keys of a principal.
+const runKeyPrefix = "agui:"
 
 // Route is the AG-UI endpoint.
 const Route = "/agui"
@@ -36,7 +36,7 @@ const Route = "/agui"
 // failure ends it with RUN_ERROR. A client that goes away before the run ends cancels it:
 // aborting the request is how an AG-UI client stops a run.
 func (s *Handler) postAGUI(w http.ResponseWriter, r *http.Request) {
-	in, bad := decodeAGUIInput(r.Body)
+	in, bad := decodeRunInput(r.Body)
 	if bad != nil {
 		bad.Write(w)
 		return
@@ -52,7 +52,7 @@ func (s *Handler) postAGUI(w http.ResponseWriter, r *http.Request) {
 	var rec orchestrator.TurnRecord
 	rec, _, err = s.cfg.Service.Start(r.Context(), orchestrator.StartRequest{
 		Principal: p, EpisodeID: in.threadID, Message: in.message,
-		Locale: in.locale, Location: in.location, IdempotencyKey: aguiKeyPrefix + in.runID,
+		Locale: in.locale, Location: in.location, IdempotencyKey: runKeyPrefix + in.runID,
 	})
 	switch {
 	case errors.Is(err, orchestrator.ErrConflict):
@@ -63,23 +63,23 @@ func (s *Handler) postAGUI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slot.ForTurn(rec.ID)
-	s.streamAGUI(w, r, in, rec)
+	s.streamRun(w, r, in, rec)
 }
 
-// aguiRun is a checked RunAgentInput: what the turn needs.
-type aguiRun struct {
+// runRequest is a checked RunAgentInput: what the turn needs.
+type runRequest struct {
 	threadID, runID  string
 	message          string
 	locale, location string
 }
 
-// decodeAGUIInput reads and checks a RunAgentInput, saying exactly what is wrong.
-func decodeAGUIInput(r io.Reader) (aguiRun, *httpkit.Problem) {
-	var run aguiRun
-	bad := func(code, msg string) (aguiRun, *httpkit.Problem) {
+// decodeRunInput reads and checks a RunAgentInput, saying exactly what is wrong.
+func decodeRunInput(r io.Reader) (runRequest, *httpkit.Problem) {
+	var run runRequest
+	bad := func(code, msg string) (runRequest, *httpkit.Problem) {
 		return run, &httpkit.Problem{Status: http.StatusBadRequest, Code: code, Message: msg}
 	}
-	var in aguiInput
+	var in runAgentInput
 	dec, holdable := httpkit.ReadBody(r)
 	if !holdable {
 		return bad("invalid_text", httpkit.InvalidTextMessage)
@@ -122,13 +122,13 @@ func decodeAGUIInput(r io.Reader) (aguiRun, *httpkit.Problem) {
 	if err := orchestrator.CheckMessage(text); err != nil {
 		return bad("invalid_message", "The user "+err.Error())
 	}
-	var fp aguiForwarded
+	var fp forwardedProps
 	if len(in.ForwardedProps) > 0 && in.ForwardedProps[0] == '{' {
 		if json.Unmarshal(in.ForwardedProps, &fp) != nil {
 			return bad("invalid_body", "forwardedProps.locale and forwardedProps.location must be strings.")
 		}
 	}
-	return aguiRun{threadID: in.ThreadID, runID: in.RunID, message: text, locale: fp.Locale, location: fp.Location}, nil
+	return runRequest{threadID: in.ThreadID, runID: in.RunID, message: text, locale: fp.Locale, location: fp.Location}, nil
 }
 
 // messageText reads a user message's content: a string, or text parts joined by newlines. ok
@@ -145,7 +145,7 @@ func messageText(raw json.RawMessage) (text string, ok, textOnly bool) {
 		}
 		return text, true, true
 	case '[':
-		var parts []aguiPart
+		var parts []contentPart
 		if json.Unmarshal(raw, &parts) != nil {
 			return "", false, false
 		}
@@ -161,12 +161,12 @@ func messageText(raw json.RawMessage) (text string, ok, textOnly bool) {
 	return "", false, false
 }
 
-// streamAGUI follows the turn and writes it as AG-UI events until RUN_FINISHED or RUN_ERROR.
-func (s *Handler) streamAGUI(w http.ResponseWriter, r *http.Request, in aguiRun, rec orchestrator.TurnRecord) {
+// streamRun follows the turn and writes it as AG-UI events until RUN_FINISHED or RUN_ERROR.
+func (s *Handler) streamRun(w http.ResponseWriter, r *http.Request, in runRequest, rec orchestrator.TurnRecord) {
 	ctx := r.Context()
-	out := newAGUIStream(w, r, s.cfg.SSE)
+	out := newRunStream(w, r, s.cfg.SSE)
 	defer out.close()
-	tr := newAGUITranslator(in.threadID, in.runID, rec.ID)
+	tr := newTranslator(in.threadID, in.runID, rec.ID)
 	completed, storeFailed := false, false
 	defer func() {
 		if !completed && !storeFailed {
@@ -182,7 +182,7 @@ func (s *Handler) streamAGUI(w http.ResponseWriter, r *http.Request, in aguiRun,
 				// The turn runs on; the client may start the same runId again to follow it.
 				s.log.ErrorContext(ctx, "agui: following a turn", "turn_id", rec.ID, "err", err)
 				storeFailed = true
-				_ = out.send(aguiRunErrorEvent{Type: aguiRunError, Code: "unavailable",
+				_ = out.send(runErrorEvent{Type: eventRunError, Code: "unavailable",
 					Message: "The conversation cannot be streamed right now. Please try again shortly."})
 			}
 			return
@@ -228,10 +228,10 @@ func (s *Handler) cancelAbandoned(r *http.Request, turnID string) {
 	}
 }
 
-// aguiStream writes AG-UI events as SSE data lines, with comment heartbeats while the run is
+// runStream writes AG-UI events as SSE data lines, with comment heartbeats while the run is
 // quiet (AG-UI clients read only data lines). A write that cannot reach the client within the
 // stall timeout ends the stream.
-type aguiStream struct {
+type runStream struct {
 	w     http.ResponseWriter
 	done  <-chan struct{} // the request's end
 	rc    *http.ResponseController
@@ -242,8 +242,8 @@ type aguiStream struct {
 	wg    sync.WaitGroup
 }
 
-func newAGUIStream(w http.ResponseWriter, r *http.Request, opts stream.SSEOptions) *aguiStream {
-	o := &aguiStream{w: w, done: r.Context().Done(), rc: http.NewResponseController(w), stall: opts.StallTimeout, stop: make(chan struct{})}
+func newRunStream(w http.ResponseWriter, r *http.Request, opts stream.SSEOptions) *runStream {
+	o := &runStream{w: w, done: r.Context().Done(), rc: http.NewResponseController(w), stall: opts.StallTimeout, stop: make(chan struct{})}
 	if o.stall <= 0 {
 		o.stall = 10 * time.Second
 	}
@@ -263,7 +263,7 @@ func newAGUIStream(w http.ResponseWriter, r *http.Request, opts stream.SSEOption
 	return o
 }
 
-func (o *aguiStream) heartbeat(every time.Duration) {
+func (o *runStream) heartbeat(every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -281,7 +281,7 @@ func (o *aguiStream) heartbeat(every time.Duration) {
 }
 
 // send writes one event. Compact JSON holds no raw newline, so one data line carries it.
-func (o *aguiStream) send(ev any) error {
+func (o *runStream) send(ev any) error {
 	data, err := json.Marshal(ev)
 	if err != nil {
 		return err
@@ -289,7 +289,7 @@ func (o *aguiStream) send(ev any) error {
 	return o.write(fmt.Appendf(nil, "data: %s\n\n", data))
 }
 
-func (o *aguiStream) write(b []byte) error {
+func (o *runStream) write(b []byte) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.err != nil {
@@ -309,7 +309,7 @@ func (o *aguiStream) write(b []byte) error {
 
 // close stops the heartbeat and waits for it, and lifts the write deadline so that it cannot
 // cut a later response on the same connection.
-func (o *aguiStream) close() {
+func (o *runStream) close() {
 	close(o.stop)
 	o.wg.Wait()
 	_ = o.rc.SetWriteDeadline(time.Time{})

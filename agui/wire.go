@@ -8,131 +8,131 @@ import "encoding/json"
 // "type". Only the fields switchboard reads or writes are declared; AG-UI objects are open, so
 // decoding ignores the rest.
 
-// aguiInput is RunAgentInput, the body of POST /agui.
-type aguiInput struct {
+// runAgentInput is RunAgentInput, the body of POST /agui.
+type runAgentInput struct {
 	ThreadID        string          `json:"threadId"`
 	RunID           string          `json:"runId"`
 	ProtocolVersion string          `json:"protocolVersion"`
 	ParentRunID     string          `json:"parentRunId"`
 	State           json.RawMessage `json:"state"`
-	Messages        []aguiMessage   `json:"messages"`
+	Messages        []inputMessage  `json:"messages"`
 	Tools           json.RawMessage `json:"tools"`
 	Context         json.RawMessage `json:"context"`
 	ForwardedProps  json.RawMessage `json:"forwardedProps"`
 }
 
-// aguiMessage is one Message of RunAgentInput. Content is a string, or for user messages an
+// inputMessage is one Message of RunAgentInput. Content is a string, or for user messages an
 // array of content parts; only text parts are understood.
-type aguiMessage struct {
+type inputMessage struct {
 	ID      string          `json:"id"`
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
 }
 
-// aguiPart is one content part of a user message (type text, image, audio, video, document).
-type aguiPart struct {
+// contentPart is one content part of a user message (type text, image, audio, video, document).
+type contentPart struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 }
 
-// aguiForwarded are the forwardedProps switchboard reads: the turn's locale and location, as
-// POST /v1/turns takes them.
-type aguiForwarded struct {
+// forwardedProps is what switchboard reads of RunAgentInput's forwardedProps: the turn's
+// locale and location, as POST /v1/turns takes them.
+type forwardedProps struct {
 	Locale   string `json:"locale"`
 	Location string `json:"location"`
 }
 
 // AG-UI event types written by POST /agui.
 const (
-	aguiRunStarted         = "RUN_STARTED"
-	aguiRunFinished        = "RUN_FINISHED"
-	aguiRunError           = "RUN_ERROR"
-	aguiStepStarted        = "STEP_STARTED"
-	aguiStepFinished       = "STEP_FINISHED"
-	aguiTextMessageStart   = "TEXT_MESSAGE_START"
-	aguiTextMessageContent = "TEXT_MESSAGE_CONTENT"
-	aguiTextMessageEnd     = "TEXT_MESSAGE_END"
-	aguiActivitySnapshot   = "ACTIVITY_SNAPSHOT"
+	eventRunStarted         = "RUN_STARTED"
+	eventRunFinished        = "RUN_FINISHED"
+	eventRunError           = "RUN_ERROR"
+	eventStepStarted        = "STEP_STARTED"
+	eventStepFinished       = "STEP_FINISHED"
+	eventTextMessageStart   = "TEXT_MESSAGE_START"
+	eventTextMessageContent = "TEXT_MESSAGE_CONTENT"
+	eventTextMessageEnd     = "TEXT_MESSAGE_END"
+	eventActivitySnapshot   = "ACTIVITY_SNAPSHOT"
 )
 
-// aguiStatusActivity is the activityType of the status lines a run shows while it works.
-const aguiStatusActivity = "status"
+// statusActivity is the activityType of the status lines a run shows while it works.
+const statusActivity = "status"
 
-// aguiRunStartedEvent opens every run. Metadata carries the turn and episode ids, so a client
+// runStartedEvent opens every run. Metadata carries the turn and episode ids, so a client
 // can reach the turn through /v1/turns (to cancel it, or read its routing record).
-type aguiRunStartedEvent struct {
+type runStartedEvent struct {
 	Type     string         `json:"type"`
 	ThreadID string         `json:"threadId"`
 	RunID    string         `json:"runId"`
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
-// aguiRunFinishedEvent ends a run that answered (outcome success, result.outcome "ok" or
+// runFinishedEvent ends a run that answered (outcome success, result.outcome "ok" or
 // "degraded") or was cancelled (outcome cancelled).
-type aguiRunFinishedEvent struct {
+type runFinishedEvent struct {
 	Type     string         `json:"type"`
 	ThreadID string         `json:"threadId"`
 	RunID    string         `json:"runId"`
 	Result   map[string]any `json:"result,omitempty"`
-	Outcome  aguiOutcome    `json:"outcome"`
+	Outcome  runOutcome     `json:"outcome"`
 }
 
-type aguiOutcome struct {
+type runOutcome struct {
 	Type string `json:"type"` // "success" or "cancelled"
 }
 
-// aguiRunErrorEvent ends a run that failed. Message is plain words for the user; code is a
+// runErrorEvent ends a run that failed. Message is plain words for the user; code is a
 // stable machine-readable reason.
-type aguiRunErrorEvent struct {
+type runErrorEvent struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
 	Code    string `json:"code,omitempty"`
 }
 
-// aguiStepEvent is STEP_STARTED or STEP_FINISHED: one sub-agent invocation, named by its id.
-type aguiStepEvent struct {
+// stepEvent is STEP_STARTED or STEP_FINISHED: one sub-agent invocation, named by its id.
+type stepEvent struct {
 	Type     string `json:"type"`
 	StepName string `json:"stepName"`
 }
 
-// aguiTextStartEvent opens the assistant's reply message.
-type aguiTextStartEvent struct {
+// textStartEvent opens the assistant's reply message.
+type textStartEvent struct {
 	Type      string `json:"type"`
 	MessageID string `json:"messageId"`
 	Role      string `json:"role"`
 }
 
-// aguiTextContentEvent is a piece of the reply; Delta is never empty.
-type aguiTextContentEvent struct {
+// textContentEvent is a piece of the reply; Delta is never empty.
+type textContentEvent struct {
 	Type      string `json:"type"`
 	MessageID string `json:"messageId"`
 	Delta     string `json:"delta"`
 }
 
-// aguiTextEndEvent closes the reply message.
-type aguiTextEndEvent struct {
+// textEndEvent closes the reply message.
+type textEndEvent struct {
 	Type      string `json:"type"`
 	MessageID string `json:"messageId"`
 }
 
-// aguiActivityEvent is ACTIVITY_SNAPSHOT: the run's current status line, replacing the one
+// activityEvent is ACTIVITY_SNAPSHOT: the run's current status line, replacing the one
 // before (one activity message per run).
-type aguiActivityEvent struct {
-	Type         string         `json:"type"`
-	MessageID    string         `json:"messageId"`
-	ActivityType string         `json:"activityType"`
-	Content      aguiStatusLine `json:"content"`
-	Replace      bool           `json:"replace"`
+type activityEvent struct {
+	Type         string     `json:"type"`
+	MessageID    string     `json:"messageId"`
+	ActivityType string     `json:"activityType"`
+	Content      statusLine `json:"content"`
+	Replace      bool       `json:"replace"`
 }
 
-// aguiStatusLine is the content of a status activity: the rendered line and the sub-agents and
+// statusLine is the content of a status activity: the rendered line and the sub-agents and
 // typed events it stands for (as the status event of /v1/turns, in camelCase).
-type aguiStatusLine struct {
-	Text    string       `json:"text"`
-	Sources []aguiSource `json:"sources"`
+type statusLine struct {
+	Text    string         `json:"text"`
+	Sources []statusSource `json:"sources"`
 }
 
-type aguiSource struct {
+type statusSource struct {
 	AgentID string `json:"agentId"`
 	Event   string `json:"event"`
 }
