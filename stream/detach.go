@@ -31,7 +31,7 @@ func takeOver(w http.ResponseWriter, stall time.Duration) (conn net.Conn, ok boo
 		}
 	}
 	head = append(head, "\r\n"...)
-	if tc, isTCP := conn.(*net.TCPConn); isTCP {
+	if tc, isTCP := netConn(conn).(*net.TCPConn); isTCP {
 		// A client that never reads can pin no more than this (the kernel doubles it) of the
 		// server's memory per stream; a writer blocked on it meets the stall timeout.
 		_ = tc.SetWriteBuffer(streamSendBuffer)
@@ -91,6 +91,18 @@ func detachedRecovered(conn net.Conn, hub *Hub, turnID string, after uint64, sha
 		}
 	}()
 	return detached(conn, hub, turnID, after, shared, opts)
+}
+
+// netConn unwraps conn as far as wrappers let it (a listener that wraps its connections offers
+// NetConn, as crypto/tls does), so that the socket itself can be tuned and asked.
+func netConn(conn net.Conn) net.Conn {
+	for {
+		w, ok := conn.(interface{ NetConn() net.Conn })
+		if !ok {
+			return conn
+		}
+		conn = w.NetConn()
+	}
 }
 
 // streamSendBuffer is the kernel send buffer of a detached stream's connection.

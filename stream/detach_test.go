@@ -257,3 +257,58 @@ func TestDetachedStreamPanicEndsOnlyTheStream(t *testing.T) {
 		t.Errorf("reading the stream: %v, want it closed", err)
 	}
 }
+
+// wrappingListener hides the *net.TCPConn behind a wrapper that offers NetConn, as a listener
+// that rewrites answers (web.JSONErrors) or crypto/tls does.
+type wrappingListener struct{ net.Listener }
+
+type wrappedConn struct{ net.Conn }
+
+func (c wrappedConn) NetConn() net.Conn { return c.Conn }
+
+func (l wrappingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return wrappedConn{c}, nil
+}
+
+// Behind a wrapping listener a stream still counts until its client has taken it.
+func TestDetachedStreamCountsUntilDeliveredBehindAWrapper(t *testing.T) {
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	evs := turnEvents("t1", 3)
+	log := hub.Open("t1")
+	publishAll(log, evs[:2])
+	log.Publish(stream.ReplyDelta{Text: strings.Repeat("x", 40<<10)})
+	publishAll(log, evs[2:])
+	ended := make(chan served, 4)
+	opts := stream.SSEOptions{DrainTimeout: 300 * time.Millisecond, StallTimeout: 10 * time.Second,
+		Detach: &stream.Detach{Context: t.Context(), OnEnd: func(res stream.SSEResult, err error) { ended <- served{res, err} }}}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if res, err := stream.ServeSSE(w, r, hub, "t1", 0, opts); !res.Detached || err != nil {
+			ended <- served{res, err}
+		}
+	}))
+	srv.Listener = wrappingListener{srv.Listener}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
+		return errors.Join(err, serr)
+	}}
+	conn, err := d.DialContext(t.Context(), "tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	got := waitEnd(t, ended)
+	if got.res.Completed || !errors.Is(got.err, stream.ErrSlowClient) {
+		t.Errorf("OnEnd(%+v, %v) for a client that read nothing, want not completed and ErrSlowClient", got.res, got.err)
+	}
+}

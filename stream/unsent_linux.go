@@ -12,7 +12,7 @@ import (
 // unsent returns how many bytes written to conn its peer has not yet acknowledged: what sits
 // in this machine's send queue. ok is false when the connection cannot tell.
 func unsent(conn net.Conn) (n int, ok bool) {
-	sc, isSC := conn.(syscall.Conn)
+	sc, isSC := netConn(conn).(syscall.Conn)
 	if !isSC {
 		return 0, false
 	}

@@ -29,6 +29,18 @@ func (l jsonErrorListener) Accept() (net.Conn, error) {
 
 type jsonErrorConn struct{ net.Conn }
 
+// NetConn returns the wrapped connection, as tls.Conn does: a detached event stream tunes and
+// watches the socket itself.
+func (c jsonErrorConn) NetConn() net.Conn { return c.Conn }
+
+// CloseWrite half-closes the connection when it can, as net/http does after an error answer.
+func (c jsonErrorConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 // cannedHeaders follow the status line of net/http's own error answers.
 var cannedHeaders = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n")
 
