@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -121,6 +122,9 @@ var _ http.Handler = (*Handler)(nil)
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if redirectToSlash(w, r) {
+		return
+	}
 	if r = h.bounded(w, r); r != nil {
 		h.engine.ServeHTTP(w, r)
 	}
@@ -213,8 +217,24 @@ func (h *Handler) API() http.Handler {
 // page calls the REST API on its own origin, so mount [Handler.API] beside it.
 func (h *Handler) Chat() http.Handler {
 	return h.only(func(path string) bool {
-		return path == "/" || strings.HasPrefix(path, "/static/") || path == devTokenPath
+		return path == "" || path == "/" || strings.HasPrefix(path, "/static/") || path == devTokenPath
 	})
+}
+
+// redirectToSlash sends a GET of the bare mount point (/assistant, which http.StripPrefix
+// hands on as an empty path) to /assistant/: the chat page resolves its assets and API calls
+// against its own address, and without the slash they would miss the prefix.
+func redirectToSlash(w http.ResponseWriter, r *http.Request) bool {
+	if r.URL.Path != "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return false
+	}
+	prefix := httpkit.MountPrefix(r)
+	if prefix == "" {
+		return false
+	}
+	target := (&url.URL{Path: prefix + "/", RawQuery: r.URL.RawQuery}).String()
+	http.Redirect(w, r, target, http.StatusMovedPermanently)
+	return true
 }
 
 // devTokenPath is the chat page's dev sign-in.
