@@ -214,7 +214,8 @@ func (h *Handler) API() http.Handler {
 }
 
 // Chat serves the chat page alone: / and /static/..., and in dev mode its sign-in route. The
-// page calls the REST API on its own origin, so mount [Handler.API] beside it.
+// page calls the REST API at v1/... relative to its own address, so mount [Handler.API]
+// beside it, under the same prefix.
 func (h *Handler) Chat() http.Handler {
 	return h.only(func(path string) bool {
 		return path == "" || path == "/" || strings.HasPrefix(path, "/static/") || path == devTokenPath

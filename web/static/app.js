@@ -1,9 +1,11 @@
 // The switchboard chat page: sign in, send turns, follow each turn's event stream.
 //
 // Plain browser JavaScript, no build step. The bearer token and the current episode live in
-// sessionStorage (this tab only). Every turn is POSTed to /v1/turns and its events are read with
-// EventSource from the events_url the server returns; that URL carries a short-lived turn token
-// because EventSource cannot send an Authorization header.
+// sessionStorage (this tab only). API paths are relative to the page's address, so that the page
+// works wherever a program mounts switchboard (/, /assistant/, ...). Every turn is POSTed to
+// v1/turns and its events are read with EventSource from the events_url the server returns
+// (prefix included); that URL carries a short-lived turn token because EventSource cannot send
+// an Authorization header.
 //
 // Replies are shown through markdown.js, which builds them from text nodes and elements of its
 // own: nothing a model or the context service writes is ever parsed as HTML.
