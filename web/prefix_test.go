@@ -202,3 +202,22 @@ func TestBareMountPointRedirects(t *testing.T) {
 		})
 	}
 }
+
+// The redirect stays on this site whatever prefix a router stripped: a request line of
+// //host must not turn into a Location of //host/, which a browser reads as another origin.
+func TestBareMountPointRedirectStaysOnSite(t *testing.T) {
+	h := newBoundedServer(t, nil).Config.Handler
+	for _, tt := range []struct{ target, want string }{
+		{"//evil.example", "/evil.example/"},
+		{"///evil.example?a=b", "/evil.example/?a=b"},
+		{"/a%20b", "/a%20b/"},
+	} {
+		r := httptest.NewRequest(http.MethodGet, tt.target, nil)
+		r.URL.Path, r.URL.RawPath = "", "" // what a router that stripped the whole path hands on
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if got := w.Header().Get("Location"); w.Code != http.StatusMovedPermanently || got != tt.want {
+			t.Errorf("GET %s = %d Location %q, want 301 to %q", tt.target, w.Code, got, tt.want)
+		}
+	}
+}

@@ -122,10 +122,7 @@ var _ http.Handler = (*Handler)(nil)
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if redirectToSlash(w, r) {
-		return
-	}
-	if r = h.bounded(w, r); r != nil {
+	if r = h.bounded(w, r); r != nil && !redirectToSlash(w, r) {
 		h.engine.ServeHTTP(w, r)
 	}
 }
@@ -233,6 +230,8 @@ func redirectToSlash(w http.ResponseWriter, r *http.Request) bool {
 	if prefix == "" {
 		return false
 	}
+	// One leading slash only: "//host/" would send the browser to another site.
+	prefix = "/" + strings.TrimLeft(prefix, "/")
 	target := (&url.URL{Path: prefix + "/", RawQuery: r.URL.RawQuery}).String()
 	http.Redirect(w, r, target, http.StatusMovedPermanently)
 	return true
