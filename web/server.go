@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -121,7 +122,7 @@ var _ http.Handler = (*Handler)(nil)
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r = h.bounded(w, r); r != nil {
+	if r = h.bounded(w, r); r != nil && !redirectToSlash(w, r) {
 		h.engine.ServeHTTP(w, r)
 	}
 }
@@ -210,11 +211,30 @@ func (h *Handler) API() http.Handler {
 }
 
 // Chat serves the chat page alone: / and /static/..., and in dev mode its sign-in route. The
-// page calls the REST API on its own origin, so mount [Handler.API] beside it.
+// page calls the REST API at v1/... relative to its own address, so mount [Handler.API]
+// beside it, under the same prefix.
 func (h *Handler) Chat() http.Handler {
 	return h.only(func(path string) bool {
-		return path == "/" || strings.HasPrefix(path, "/static/") || path == devTokenPath
+		return path == "" || path == "/" || strings.HasPrefix(path, "/static/") || path == devTokenPath
 	})
+}
+
+// redirectToSlash sends a GET of the bare mount point (/assistant, which http.StripPrefix
+// hands on as an empty path) to /assistant/: the chat page resolves its assets and API calls
+// against its own address, and without the slash they would miss the prefix.
+func redirectToSlash(w http.ResponseWriter, r *http.Request) bool {
+	if r.URL.Path != "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return false
+	}
+	prefix := httpkit.MountPrefix(r)
+	if prefix == "" {
+		return false
+	}
+	// One leading slash only: "//host/" would send the browser to another site.
+	prefix = "/" + strings.TrimLeft(prefix, "/")
+	target := (&url.URL{Path: prefix + "/", RawQuery: r.URL.RawQuery}).String()
+	http.Redirect(w, r, target, http.StatusMovedPermanently)
+	return true
 }
 
 // devTokenPath is the chat page's dev sign-in.

@@ -522,3 +522,49 @@ test('the reply renderer keeps to its own elements on random markup', { timeout:
     await page.close();
   }
 });
+
+// An embedding program mounts switchboard under a prefix of its own (http.StripPrefix, see
+// prefixserver): the page loads its assets, signs in, runs a turn over its event stream and
+// restores the conversation after a reload, every request staying under the prefix.
+test('the page works mounted under a path prefix', { timeout: 300_000 }, async () => {
+  const mounted = await startServer({ devSecret, goPackage: './tests/browser/prefixserver', healthPath: '/assistant/healthz' });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+  const outside = [];
+  page.on('request', (req) => {
+    const u = new URL(req.url());
+    if (u.origin === mounted.base && !u.pathname.startsWith('/assistant/') && u.pathname !== '/assistant') outside.push(`${req.method()} ${u.pathname}`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`${res.status()} ${new URL(res.url()).pathname}`);
+  });
+  try {
+    // Without the trailing slash the embedding mux redirects to the page.
+    await page.goto(`${mounted.base}/assistant`);
+    assert.equal(new URL(page.url()).pathname, '/assistant/');
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.topbar')).display), 'flex',
+      'the style sheet applies');
+    await signIn(page);
+    await send(page, question);
+    await finished(page, 1).waitFor({ timeout: 120_000 });
+    const reply = await page.getByTestId('assistant-bubble').first().innerText();
+    assert.match(reply, /offer|deal|discount/i, `reply mentions offers: ${reply}`);
+    assert.ok(await page.locator('[data-testid^="component-"]').count() >= 1, 'the answer has cards');
+
+    // A reload reads the episode and the turn's events back through the prefix.
+    await page.reload();
+    await page.getByTestId('assistant-message').first().locator('[data-testid="status-history"]').waitFor();
+    assert.equal(await page.getByTestId('assistant-bubble').first().innerText(), reply);
+
+    assert.deepEqual(outside, [], 'no request leaves the prefix');
+    assert.deepEqual(problems, []);
+  } catch (err) {
+    err.message += `\n--- server output (tail) ---\n${mounted.output().slice(-4000)}`;
+    throw err;
+  } finally {
+    await page.close();
+    await mounted.stop();
+  }
+});

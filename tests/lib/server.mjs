@@ -22,15 +22,18 @@ function freePort() {
 }
 
 // startServer starts the service in its own process group, so that stop also ends the binary
-// `go run` starts, and waits until /healthz answers. It returns
+// `go run` starts, and waits until healthPath (/healthz) answers. goPackage, when set, is a
+// program to `go run` instead of `switchboard serve` (it takes --addr too). It returns
 // { proc, base, output(), exited(), stop() }.
-export async function startServer({ devSecret, env = {} }) {
+export async function startServer({ devSecret, env = {}, goPackage, healthPath = '/healthz' }) {
   const port = await freePort();
   const addr = `127.0.0.1:${port}`;
   const bin = path.join(repo, 'out', 'switchboard');
-  const [cmd, args] = existsSync(bin)
-    ? [bin, ['serve', '--addr', addr]]
-    : ['go', ['run', './cmd/switchboard', 'serve', '--addr', addr]];
+  const [cmd, args] = goPackage
+    ? ['go', ['run', goPackage, '--addr', addr]]
+    : existsSync(bin)
+      ? [bin, ['serve', '--addr', addr]]
+      : ['go', ['run', './cmd/switchboard', 'serve', '--addr', addr]];
   const proc = spawn(cmd, args, {
     cwd: repo,
     detached: true,
@@ -67,7 +70,7 @@ export async function startServer({ devSecret, env = {} }) {
   for (;;) {
     if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}):\n${log}`);
     try {
-      const res = await fetch(`${server.base}/healthz`);
+      const res = await fetch(`${server.base}${healthPath}`);
       if (res.ok) return server;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) throw new Error(`server not healthy in time:\n${log}`);

@@ -1,9 +1,11 @@
 // The switchboard chat page: sign in, send turns, follow each turn's event stream.
 //
 // Plain browser JavaScript, no build step. The bearer token and the current episode live in
-// sessionStorage (this tab only). Every turn is POSTed to /v1/turns and its events are read with
-// EventSource from the events_url the server returns; that URL carries a short-lived turn token
-// because EventSource cannot send an Authorization header.
+// sessionStorage (this tab only). API paths are relative to the page's address, so that the page
+// works wherever a program mounts switchboard (/, /assistant/, ...). Every turn is POSTed to
+// v1/turns and its events are read with EventSource from the events_url the server returns
+// (prefix included); that URL carries a short-lived turn token because EventSource cannot send
+// an Authorization header.
 //
 // Replies are shown through markdown.js, which builds them from text nodes and elements of its
 // own: nothing a model or the context service writes is ever parsed as HTML.
@@ -53,6 +55,12 @@
 
   // ---- HTTP ----
 
+  // apiURL resolves an API path ("v1/turns") against the page's own address, so the page keeps
+  // working when a program mounts switchboard under a prefix (/assistant/ and so on).
+  function apiURL(path) {
+    return new URL(path, document.baseURI).href;
+  }
+
   // api calls the JSON API with the bearer token. It never throws: network failures come back
   // as status 0. message is the server's client-facing text, never its error code.
   async function api(method, path, body, extraHeaders = {}) {
@@ -61,7 +69,7 @@
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res;
     try {
-      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(apiURL(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch {
       return { ok: false, status: 0, data: null, message: 'Could not reach the server. Check your connection and try again.' };
     }
@@ -126,7 +134,7 @@
     if (!sub) return;
     const btn = ui.devForm.querySelector('button');
     btn.disabled = true;
-    const r = await api('POST', '/v1/dev/token', { sub });
+    const r = await api('POST', 'v1/dev/token', { sub });
     btn.disabled = false;
     if (r.ok && r.data && typeof r.data.token === 'string') {
       signedIn(r.data.token);
@@ -428,7 +436,7 @@
     ui.stop.disabled = true;
     showStatus('Stopping…');
     // The stream reports the end (outcome "cancelled"); a 404 means the turn had already ended.
-    const r = await api('DELETE', '/v1/turns/' + encodeURIComponent(turn.id));
+    const r = await api('DELETE', 'v1/turns/' + encodeURIComponent(turn.id));
     if (!r.ok && r.status !== 404 && state.turn === turn) {
       ui.stop.disabled = false;
       showStatus('Could not stop the answer.');
@@ -447,7 +455,7 @@
     const body = { message: text };
     if (state.episodeId) body.episode_id = state.episodeId;
     if (navigator.language && navigator.language.length <= 35) body.locale = navigator.language;
-    const r = await api('POST', '/v1/turns', body, { 'Idempotency-Key': newKey() });
+    const r = await api('POST', 'v1/turns', body, { 'Idempotency-Key': newKey() });
     if (state.turn !== turn) return; // signed out meanwhile
     if (r.status === 401) {
       signOut('Your session has ended. Please sign in again.');
@@ -475,7 +483,7 @@
   // openStream follows the turn's events. After our own reopen the server gets the last id we
   // hold as ?lastEventId= (the browser adds the Last-Event-ID header only on its own reconnects).
   function openStream(turn) {
-    const url = new URL(turn.eventsURL, location.href);
+    const url = new URL(turn.eventsURL, document.baseURI);
     if (turn.lastId > 0) url.searchParams.set('lastEventId', String(turn.lastId));
     const es = new EventSource(url.href);
     turn.es = es;
@@ -506,7 +514,7 @@
   // recoverFromStore is the last resort when the stream cannot be reopened (for example the
   // turn token expired): read the stored turn with the bearer token.
   async function recoverFromStore(turn) {
-    const r = await api('GET', '/v1/turns/' + encodeURIComponent(turn.id));
+    const r = await api('GET', 'v1/turns/' + encodeURIComponent(turn.id));
     if (turn.done || state.turn !== turn) return;
     if (r.ok && r.data && r.data.state === 'completed') {
       if (r.data.reply) setReply(turn.view, r.data.reply);
@@ -614,7 +622,7 @@
 
   async function restoreEpisode() {
     if (!state.episodeId) return;
-    const r = await api('GET', '/v1/episodes/' + encodeURIComponent(state.episodeId));
+    const r = await api('GET', 'v1/episodes/' + encodeURIComponent(state.episodeId));
     if (r.status === 401) { signOut('Your session has ended. Please sign in again.'); return; }
     if (!r.ok || !r.data || !Array.isArray(r.data.turns)) {
       if (r.status === 404) forgetEpisode();
@@ -652,7 +660,7 @@
   async function restoreDetails(turnId, view) {
     let text;
     try {
-      const res = await fetch('/v1/turns/' + encodeURIComponent(turnId) + '/events', {
+      const res = await fetch(apiURL('v1/turns/' + encodeURIComponent(turnId) + '/events'), {
         headers: { Accept: 'text/event-stream', Authorization: 'Bearer ' + state.token },
       });
       if (!res.ok) return;
