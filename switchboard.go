@@ -191,8 +191,8 @@ func (s *Server) Handler() http.Handler { return s.serve(s.app.Handler) }
 func (s *Server) API() http.Handler { return s.serve(s.app.API) }
 
 // ChatPage serves the chat page alone (/ and /static/...; in dev mode its sign-in route),
-// behind the same middleware as [Server.Handler]. The page calls the REST API on its own
-// origin: mount [Server.API] beside it.
+// behind the same middleware as [Server.Handler]. The page calls the REST API relative to its
+// own address: mount [Server.API] under the same prefix.
 func (s *Server) ChatPage() http.Handler { return s.serve(s.app.Chat) }
 
 // A2A serves the A2A v0.3 surface alone: GET /.well-known/agent-card.json and POST /a2a. It
