@@ -28,14 +28,18 @@ type answerCase struct {
 	} `yaml:"turns"`
 }
 
-// TestAnswers runs the development answer set through the whole service in process (the
+// TestAnswers runs the development answer sets through the whole service in process (the
 // orchestrator and sub-agents on the offline model, the demo CCS answering from the agents'
 // fixtures) and checks, per turn, where it went and what the reply says.
 func TestAnswers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole service")
 	}
-	runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev.yaml")
+	for _, set := range []string{"dev.yaml", "dev2.yaml"} {
+		t.Run(strings.TrimSuffix(set, ".yaml"), func(t *testing.T) {
+			runAnswerSet(t, "testdata/answers/agents", "testdata/answers/"+set)
+		})
+	}
 }
 
 // runAnswerSet plays every case of the set at file over the agents in dir.
