@@ -307,6 +307,11 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		return itemTerms
 	}
 	hits := r.namedItems(arr, termsOf)
+	if len(hits) == len(arr) {
+		// Words every record carries ("is it on autopay", where each bill says whether it
+		// is) name none of them: which one is meant is still to be found.
+		hits = nil
+	}
 	if len(hits) == 0 && len(arr) <= r.listLimit {
 		// A short list is the user's own records, one of which the request names; a long
 		// one (a catalog) shows what was asked for first instead (see askedFirst).
