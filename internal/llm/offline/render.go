@@ -30,6 +30,10 @@ type renderer struct {
 	// showIDs shows ids people quote: set for the one record a reply is about, whose
 	// reference ("claim CLM-20931") the user may need.
 	showIDs bool
+	// outer are the terms of the record whose own list is being rendered, nil at the top:
+	// a word that record carries ("the renewal fee" of a car's registration) is no missing
+	// thing of its list (the car's services).
+	outer map[string]bool
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
@@ -377,13 +381,17 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 	if h := r.headField(obj); h >= 0 {
 		head = headText(obj[h])
 	}
+	inner := r
+	inner.outer = map[string]bool{}
+	valueTerms(item, inner.outer)
+	keyTerms(item, inner.outer)
 	var blocks []string
 	for _, f := range obj {
 		arr, ok := f.val.([]any)
 		if !ok || len(arr) == 0 || allScalars(arr) {
 			continue
 		}
-		if b := r.list(humanise(f.key), arr, cur); b.kind == pieceList {
+		if b := inner.list(humanise(f.key), arr, cur); b.kind == pieceList {
 			if head != "" {
 				b.found += " for " + head
 			}
@@ -606,7 +614,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 			continue
 		}
 		t := ts[0]
-		if values[t] || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || recordWords[word] || measureWords[word] ||
 			nearAny(t, values) || nearTrade(t, r.domain) {
 			continue
 		}
