@@ -24,17 +24,17 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 		mentions, excludes         []string
 	}{
 		{
-			name: "a word every record carries leaves the earlier words to say which",
+			name:  "a word every record carries leaves the earlier words to say which",
 			asked: "is it on autopay", earlier: "how much is the wifi bill", data: bills,
 			mentions: []string{"FiberNet"}, excludes: []string{"AquaWater", "CityPower"},
 		},
 		{
-			name: "the enclosing record's own words are no missing thing of its list",
+			name:  "the enclosing record's own words are no missing thing of its list",
 			asked: "how much is the renewal fee", earlier: "when does the registration on my truck expire", data: cars,
 			mentions: []string{"$214.00", "Brake inspection"}, excludes: []string{"No service for", "Civic"},
 		},
 		{
-			name: "a misspelt field name is a field, not a missing record",
+			name:  "a misspelt field name is a field, not a missing record",
 			asked: "whats the deductable on my policies", data: policies,
 			mentions: []string{"deductible"}, excludes: []string{"no policy for"},
 		},
