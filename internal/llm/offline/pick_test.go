@@ -6,7 +6,7 @@ import (
 )
 
 // TestRenderPicksWhatIsAsked checks the general rules of picking the record and fact a
-// question is about: a misspelt field name, a word every record carries, and a word of the
+// question is about: a misspelt field name, a word every record carries, a yes-or-no field, and a word of the
 // enclosing record asked beside its own list.
 func TestRenderPicksWhatIsAsked(t *testing.T) {
 	bills := `{"bills":[

@@ -321,6 +321,11 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		// one (a catalog) shows what was asked for first instead (see askedFirst).
 		hits = r.tellingItems(arr)
 	}
+	if len(hits) == 0 {
+		// Which record is meant comes first ("is it on autopay" after the wifi bill); then a
+		// yes-or-no field asked about picks those that say yes.
+		hits = r.flaggedItems(arr)
+	}
 	missing := ""
 	if len(hits) == 0 {
 		missing = r.unmatchedSubject(arr, noun)
@@ -367,6 +372,39 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		return piece{kind: pieceProse, text: "I found " + found + "."}
 	}
 	return piece{kind: pieceList, found: found, text: strings.Join(lines, "\n"), missing: missing != ""}
+}
+
+// flaggedItems returns the records of arr whose yes-or-no field the request names and that
+// say yes, when some do and some do not: "do i have any overdue books" is answered with the
+// overdue ones. Nil otherwise, or when the request says what it does not want.
+func (r renderer) flaggedItems(arr []any) []any {
+	if r.negates() || len(arr) < 2 {
+		return nil
+	}
+	for _, t := range r.askedTerm {
+		if r.tool[t] || lightNouns[t] {
+			continue
+		}
+		var hits []any
+		named := false
+		for _, item := range arr {
+			obj, _ := item.([]field)
+			for _, f := range obj {
+				b, isBool := f.val.(bool)
+				if !isBool || !slices.Equal(terms(humanise(f.key)), []string{t}) {
+					continue
+				}
+				named = true
+				if b {
+					hits = append(hits, item)
+				}
+			}
+		}
+		if named && len(hits) > 0 && len(hits) < len(arr) {
+			return hits
+		}
+	}
+	return nil
 }
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
