@@ -34,6 +34,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$214.00", "Brake inspection"}, excludes: []string{"No service for", "Civic"},
 		},
 		{
+			name:  "a yes-or-no field asked about picks the records that say yes",
+			asked: "do i have any overdue books", data: `{"loans":[{"title":"Dune","overdue":false},{"title":"Emma","overdue":true},{"title":"Ulysses","overdue":false}]}`,
+			mentions: []string{"Emma"}, excludes: []string{"Dune", "Ulysses"},
+		},
+		{
 			name:  "a misspelt field name is a field, not a missing record",
 			asked: "whats the deductable on my policies", data: policies,
 			mentions: []string{"deductible"}, excludes: []string{"no policy for"},
