@@ -50,7 +50,7 @@ func TestAnswers(t *testing.T) {
 }
 
 // minDev2 is how many turns of dev2.yaml pass today: a change that answers fewer fails.
-const minDev2 = 18
+const minDev2 = 19
 
 // runAnswerSet plays every case of the set at file over the agents in dir, reports each
 // miss through miss, and returns how many turns passed of how many.
