@@ -28,18 +28,33 @@ type answerCase struct {
 	} `yaml:"turns"`
 }
 
-// TestAnswers runs the development answer set through the whole service in process (the
+// TestAnswers runs the development answer sets through the whole service in process (the
 // orchestrator and sub-agents on the offline model, the demo CCS answering from the agents'
-// fixtures) and checks, per turn, where it went and what the reply says.
+// fixtures) and checks, per turn, where it went and what the reply says. Every turn of dev.yaml
+// must pass; dev2.yaml, written later as users ask and not all answered yet, must pass at
+// least minDev2 turns, its misses logged.
 func TestAnswers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole service")
 	}
-	runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev.yaml")
+	t.Run("dev", func(t *testing.T) {
+		runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev.yaml", t.Errorf)
+	})
+	t.Run("dev2", func(t *testing.T) {
+		passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev2.yaml", t.Logf)
+		t.Logf("dev2: %d of %d turns pass", passed, total)
+		if passed < minDev2 {
+			t.Errorf("dev2: %d of %d turns pass, want at least %d", passed, total, minDev2)
+		}
+	})
 }
 
-// runAnswerSet plays every case of the set at file over the agents in dir.
-func runAnswerSet(t *testing.T, dir, file string) {
+// minDev2 is how many turns of dev2.yaml pass today: a change that answers fewer fails.
+const minDev2 = 19
+
+// runAnswerSet plays every case of the set at file over the agents in dir, reports each
+// miss through miss, and returns how many turns passed of how many.
+func runAnswerSet(t *testing.T, dir, file string, miss func(format string, args ...any)) (passed, total int) {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -53,31 +68,37 @@ func runAnswerSet(t *testing.T, dir, file string) {
 	}
 	target := serviceTarget(t, dir)
 	for _, c := range set.Cases {
-		t.Run(c.ID, func(t *testing.T) {
-			user := c.User
-			if user == "" {
-				user = "alice"
+		user := c.User
+		if user == "" {
+			user = "alice"
+		}
+		episode := ""
+		for i, turn := range c.Turns {
+			total++
+			out, err := target.Turn(t.Context(), evals.TurnInput{User: user, EpisodeID: episode, Message: turn.User})
+			if err != nil {
+				t.Fatalf("%s turn %d: %v", c.ID, i+1, err)
 			}
-			episode := ""
-			for i, turn := range c.Turns {
-				out, err := target.Turn(t.Context(), evals.TurnInput{User: user, EpisodeID: episode, Message: turn.User})
-				if err != nil {
-					t.Fatalf("turn %d: %v", i+1, err)
-				}
-				episode = out.EpisodeID
-				var invoked []string
-				if out.Decision != nil {
-					invoked = out.Decision.Invoked
-				}
-				if !sameAgents(invoked, turn.Expect) {
-					t.Errorf("turn %d %q went to %v, want %v", i+1, turn.User, invoked, turn.Expect)
-				}
-				for _, problem := range replyProblems(out.Reply, turn.Mentions, turn.Excludes) {
-					t.Errorf("turn %d %q: %s; reply:\n%s", i+1, turn.User, problem, out.Reply)
-				}
+			episode = out.EpisodeID
+			var invoked []string
+			if out.Decision != nil {
+				invoked = out.Decision.Invoked
 			}
-		})
+			ok := true
+			if !sameAgents(invoked, turn.Expect) {
+				ok = false
+				miss("%s turn %d %q went to %v, want %v", c.ID, i+1, turn.User, invoked, turn.Expect)
+			}
+			for _, problem := range replyProblems(out.Reply, turn.Mentions, turn.Excludes) {
+				ok = false
+				miss("%s turn %d %q: %s; reply:\n%s", c.ID, i+1, turn.User, problem, out.Reply)
+			}
+			if ok {
+				passed++
+			}
+		}
 	}
+	return passed, total
 }
 
 func sameAgents(got, want []string) bool {

@@ -323,7 +323,7 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if i+2 < len(a.words) && a.words[i+1].lower == "than" && isDigits(a.words[i+2].lower) && priceLimitBefore(a.words, i+2) {
 			continue // the "less" of "less than 100"
 		}
-		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] {
+		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] || shorthand[w.lower] {
 			continue
 		}
 		if actionVerbs[w.lower] && (i == 0 || verbLeads[a.words[i-1].lower] || a.words[i-1].lower == "please") ||
@@ -358,6 +358,9 @@ var measureWords = list("measureWords")
 // noise are words that colour a request without saying what it is about: greetings,
 // hedges and praise ("yo, any good deals on a robot vacuum or whatever").
 var noise = list("noise")
+
+// shorthand are chat spellings of small words ("r", "rn"): see language.txt.
+var shorthand = list("shorthand")
 
 // priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
 // does only after "less" or "cheaper": "bigger than 65 inches" describes the product.

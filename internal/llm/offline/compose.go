@@ -92,7 +92,7 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	}
 	data, _ := member(obj, "data")
 	noun, arr := recordsOf(data)
-	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
+	r := newRenderer(m.opts.listLimit, res.call, spellAsData(ownPart(req.lastHuman()), v))
 	r.domain = m.domains.terms(req)
 	if len(arr) == 0 || len(r.tellingItems(arr)) > 0 || r.unmatchedSubject(arr, noun) == "" {
 		return nil
@@ -267,7 +267,7 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 	if err != nil {
 		return t.unavailable("") // never show what could not be read
 	}
-	r := newRenderer(m.opts.listLimit, res.call, ownPart(req.lastHuman()))
+	r := newRenderer(m.opts.listLimit, res.call, spellAsData(ownPart(req.lastHuman()), v))
 	r.domain = m.domains.terms(req)
 	if last := req.lastHuman(); ownPart(last) != last {
 		r.earlierTerm = terms(strings.ToLower(earlierPart(last)))

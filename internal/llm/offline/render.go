@@ -30,6 +30,10 @@ type renderer struct {
 	// showIDs shows ids people quote: set for the one record a reply is about, whose
 	// reference ("claim CLM-20931") the user may need.
 	showIDs bool
+	// outer are the terms of the record whose own list is being rendered, nil at the top:
+	// a word that record carries ("the renewal fee" of a car's registration) is no missing
+	// thing of its list (the car's services).
+	outer map[string]bool
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
@@ -307,10 +311,20 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		return itemTerms
 	}
 	hits := r.namedItems(arr, termsOf)
+	if len(hits) == len(arr) {
+		// Words every record carries ("is it on autopay", where each bill says whether it
+		// is) name none of them: which one is meant is still to be found.
+		hits = nil
+	}
 	if len(hits) == 0 && len(arr) <= r.listLimit {
 		// A short list is the user's own records, one of which the request names; a long
 		// one (a catalog) shows what was asked for first instead (see askedFirst).
 		hits = r.tellingItems(arr)
+	}
+	if len(hits) == 0 {
+		// Which record is meant comes first ("is it on autopay" after the wifi bill); then a
+		// yes-or-no field asked about picks those that say yes.
+		hits = r.flaggedItems(arr)
 	}
 	missing := ""
 	if len(hits) == 0 {
@@ -360,6 +374,39 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 	return piece{kind: pieceList, found: found, text: strings.Join(lines, "\n"), missing: missing != ""}
 }
 
+// flaggedItems returns the records of arr whose yes-or-no field the request names and that
+// say yes, when some do and some do not: "do i have any overdue books" is answered with the
+// overdue ones. Nil otherwise, or when the request says what it does not want.
+func (r renderer) flaggedItems(arr []any) []any {
+	if r.negates() || len(arr) < 2 {
+		return nil
+	}
+	for _, t := range r.askedTerm {
+		if r.tool[t] || lightNouns[t] {
+			continue
+		}
+		var hits []any
+		named := false
+		for _, item := range arr {
+			obj, _ := item.([]field)
+			for _, f := range obj {
+				b, isBool := f.val.(bool)
+				if !isBool || !slices.Equal(terms(humanise(f.key)), []string{t}) {
+					continue
+				}
+				named = true
+				if b {
+					hits = append(hits, item)
+				}
+			}
+		}
+		if named && len(hits) > 0 && len(hits) < len(arr) {
+			return hits
+		}
+	}
+	return nil
+}
+
 // withNestedLists renders a list of one record whose own members hold lists of records:
 // the record's line, then each of its lists. It returns an empty piece when the record has
 // no such list.
@@ -372,13 +419,17 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 	if h := r.headField(obj); h >= 0 {
 		head = headText(obj[h])
 	}
+	inner := r
+	inner.outer = map[string]bool{}
+	valueTerms(item, inner.outer)
+	keyTerms(item, inner.outer)
 	var blocks []string
 	for _, f := range obj {
 		arr, ok := f.val.([]any)
 		if !ok || len(arr) == 0 || allScalars(arr) {
 			continue
 		}
-		if b := r.list(humanise(f.key), arr, cur); b.kind == pieceList {
+		if b := inner.list(humanise(f.key), arr, cur); b.kind == pieceList {
 			if head != "" {
 				b.found += " for " + head
 			}
@@ -601,7 +652,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 			continue
 		}
 		t := ts[0]
-		if values[t] || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || recordWords[word] || measureWords[word] ||
 			nearAny(t, values) || nearTrade(t, r.domain) {
 			continue
 		}

@@ -113,14 +113,18 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	// A follow-up with no subject of its own stays with the previous turn's agent (see
 	// followup.go).
 	if len(intents) == 1 && len(req.humans) > 1 && chatKind(text) == chatNone {
-		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].text, earlierMarker) && p.keepsPreviousSubject(ws, prev.intents) {
+		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].text, earlierMarker) {
 			same := slices.IndexFunc(prev.intents, func(in intent) bool { return in.tool == intents[0].tool })
-			if same < 0 {
-				intents = withEarlier(text, p.continued(text, ws, prev.intents))
-			} else {
+			switch {
+			case same >= 0 && len(ws) <= maxSubjectlessWords:
 				// The same agent again: it gets the earlier request too, which says what the
-				// follow-up is about ("how much will i get back" after a return's status).
+				// follow-up is about ("how much will i get back" after a return's status, "how
+				// much is the renewal fee" after the truck's registration). The sub-agent
+				// reads the follow-up's own words first and the earlier ones only when its
+				// own name no record.
 				intents[0].text = followUpText(intents[0].text, prev.intents[same].text)
+			case same < 0 && p.keepsPreviousSubject(ws, prev.intents):
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			}
 		}
 	}

@@ -138,6 +138,8 @@ func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
 		"deals on an iphone 15 case":                              "iphone 15 case",
 		"a monitor bigger than 27 inches, up to 300":              "monitor bigger 27 inches",
 		"headphones for less than 100":                            "headphones",
+		"any deals on airpods rn":                                 "airpods",
+		"r there deals on airpods for u":                          "airpods",
 	} {
 		if got := extractArgs(params, in, "", vocab)["query"]; got != want {
 			t.Errorf("query for %q = %v, want %q", in, got, want)

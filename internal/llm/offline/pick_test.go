@@ -1,0 +1,85 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRenderPicksWhatIsAsked checks the general rules of picking the record and fact a
+// question is about: a misspelt field name, a word every record carries, a yes-or-no field, and a word of the
+// enclosing record asked beside its own list.
+func TestRenderPicksWhatIsAsked(t *testing.T) {
+	bills := `{"bills":[
+		{"provider":"CityPower","service":"electricity","due_date":"2026-12-10","autopay":false},
+		{"provider":"AquaWater","service":"water","due_date":"2026-12-03","autopay":true},
+		{"provider":"FiberNet","service":"internet","due_date":"2026-12-15","autopay":true}]}`
+	cars := `{"vehicles":[
+		{"nickname":"the Civic","make":"Honda","registration":{"renewal_fee":{"amount":168,"currency":"USD"}},
+		 "service":[{"item":"Oil change","next_due":"2026-12-15"}]},
+		{"nickname":"the truck","make":"Ford","registration":{"renewal_fee":{"amount":214,"currency":"USD"}},
+		 "service":[{"item":"Brake inspection","next_due":"2026-12-01"}]}]}`
+	policies := `{"policies":[{"name":"Home","deductible":500,"premium_monthly":48.5},{"name":"Car","deductible":750,"premium_monthly":92}]}`
+	tests := []struct {
+		name, asked, earlier, data string
+		mentions, excludes         []string
+	}{
+		{
+			name:  "a word every record carries leaves the earlier words to say which",
+			asked: "is it on autopay", earlier: "how much is the wifi bill", data: bills,
+			mentions: []string{"FiberNet"}, excludes: []string{"AquaWater", "CityPower"},
+		},
+		{
+			name:  "the enclosing record's own words are no missing thing of its list",
+			asked: "how much is the renewal fee", earlier: "when does the registration on my truck expire", data: cars,
+			mentions: []string{"$214.00", "Brake inspection"}, excludes: []string{"No service for", "Civic"},
+		},
+		{
+			name:  "a yes-or-no field asked about picks the records that say yes",
+			asked: "do i have any overdue books", data: `{"loans":[{"title":"Dune","overdue":false},{"title":"Emma","overdue":true},{"title":"Ulysses","overdue":false}]}`,
+			mentions: []string{"Emma"}, excludes: []string{"Dune", "Ulysses"},
+		},
+		{
+			name:  "a misspelt field name is a field, not a missing record",
+			asked: "whats the deductable on my policies", data: policies,
+			mentions: []string{"deductible"}, excludes: []string{"no policy for"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := decodeOrdered([]byte(tt.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := newRenderer(5, nil, spellAsData(tt.asked, v))
+			if tt.earlier != "" {
+				r.earlierTerm = terms(tt.earlier)
+			}
+			p := r.data(v, topic{})
+			got := p.found + "\n" + p.text
+			for _, m := range tt.mentions {
+				if !strings.Contains(got, m) {
+					t.Errorf("data(%q) = %q, want it to mention %q", tt.asked, got, m)
+				}
+			}
+			for _, x := range tt.excludes {
+				if strings.Contains(got, x) {
+					t.Errorf("data(%q) = %q, want no %q", tt.asked, got, x)
+				}
+			}
+		})
+	}
+}
+
+func TestSpellAsData(t *testing.T) {
+	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}}
+	tests := []struct{ in, want string }{
+		{"whats the deductable", "whats the deductible"},
+		{"owe the libary", "owe the libary"}, // values are not keys: "library" would pick a book
+		{"the deductible", "the deductible"},
+	}
+	for _, tt := range tests {
+		if got := spellAsData(tt.in, data); got != tt.want {
+			t.Errorf("spellAsData(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
