@@ -68,6 +68,10 @@ func (a *App) Watch(ctx context.Context) error {
 	if a.binder.opts.AgentsFS != nil {
 		return errors.New("agents are embedded in the binary: nothing to watch")
 	}
+	if a.closing.Err() != nil {
+		// Close has run (or is running) its closers: a watcher started now would outlive it.
+		return errors.New("the service is shutting down: nothing to watch")
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return err

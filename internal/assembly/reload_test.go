@@ -2,6 +2,7 @@ package assembly
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/switchboard-ai/switchboard/internal/config"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -188,5 +191,22 @@ func TestReloadReportsProblems(t *testing.T) {
 	err := ta.Reload(t.Context())
 	if err == nil || !strings.Contains(err.Error(), "nosuch") {
 		t.Fatalf("Reload() with an unknown sub-agent = %v, want an error naming it", err)
+	}
+}
+
+// A Watch after Close refuses to start: its watcher would outlive the service it reloads.
+func TestWatchAfterCloseRefuses(t *testing.T) {
+	dir := copyAgents(t, nil)
+	cfg := config.Default()
+	cfg.Store.Driver = "memory"
+	a, err := New(t.Context(), Input{Config: &cfg, Agents: dir, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Watch(t.Context()); err == nil {
+		t.Error("Watch() after Close = nil, want an error")
 	}
 }
