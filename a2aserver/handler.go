@@ -104,18 +104,10 @@ func New(cfg Config) (*Handler, error) {
 	}
 	h := &Handler{cfg: cfg, log: cfg.Logger, card: newAgentCard(cfg), mux: http.NewServeMux()}
 	h.mux.HandleFunc("GET "+CardPath, h.agentCardRoute)
-	h.mux.HandleFunc("POST /a2a", func(w http.ResponseWriter, r *http.Request) {
-		if r = httpkit.Authenticate(w, r, h.cfg.Auth); r == nil {
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
-		h.serveRPC(w, r)
-	})
+	h.mux.HandleFunc("POST /a2a", httpkit.Authenticated(h.cfg.Auth, h.cfg.MaxBody, h.serveRPC))
 	h.mux.Handle(CardPath, httpkit.MethodNotAllowed(http.MethodGet, http.MethodHead))
 	h.mux.Handle("/a2a", httpkit.MethodNotAllowed(http.MethodPost))
-	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
-	})
+	h.mux.HandleFunc("/", httpkit.NotFound)
 	h.serve = httpkit.Recover(h.log, h.mux)
 	return h, nil
 }

@@ -63,17 +63,9 @@ func New(cfg Config) (*Handler, error) {
 		cfg.Streams = httpkit.NewStreamCounter(httpkit.StreamLimits{}, nil)
 	}
 	h := &Handler{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux()}
-	h.mux.HandleFunc("POST "+Route, func(w http.ResponseWriter, r *http.Request) {
-		if r = httpkit.Authenticate(w, r, h.cfg.Auth); r == nil {
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
-		h.postAGUI(w, r)
-	})
+	h.mux.HandleFunc("POST "+Route, httpkit.Authenticated(h.cfg.Auth, h.cfg.MaxBody, h.postAGUI))
 	h.mux.Handle(Route, httpkit.MethodNotAllowed(http.MethodPost))
-	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
-	})
+	h.mux.HandleFunc("/", httpkit.NotFound)
 	h.serve = httpkit.Recover(h.log, h.mux)
 	return h, nil
 }

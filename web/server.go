@@ -164,7 +164,7 @@ func New(cfg Config) (*Handler, error) {
 	}
 	r.Use(s.maxBody)
 	r.HandleMethodNotAllowed = true
-	r.NoRoute(func(c *gin.Context) { abort(c, http.StatusNotFound, "not_found", "No such route.") })
+	r.NoRoute(func(c *gin.Context) { httpkit.NotFound(c.Writer, c.Request); c.Abort() })
 	r.NoMethod(func(c *gin.Context) {
 		abort(c, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.")
 	})
@@ -243,7 +243,7 @@ const devTokenPath = "/v1/dev/token"
 func (h *Handler) only(serves func(path string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !serves(r.URL.Path) {
-			httpkit.WriteError(w, http.StatusNotFound, "not_found", "No such route.")
+			httpkit.NotFound(w, r)
 			return
 		}
 		h.ServeHTTP(w, r)

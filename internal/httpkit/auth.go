@@ -51,3 +51,15 @@ func Unauthenticated(w http.ResponseWriter, err error) {
 // unknownReason is what principal.Reason says of an error it has no words for, such as an
 // embedding program's own authenticator's: the answer then says "Invalid token." once.
 var unknownReason = principal.Reason(errors.New("not a principal error"))
+
+// Authenticated serves next only to requests auth admits, with their bodies bounded to
+// maxBody bytes; the others are answered as [Authenticate] answers them.
+func Authenticated(auth principal.Authenticator, maxBody int64, next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r = Authenticate(w, r, auth); r == nil {
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		next(w, r)
+	}
+}

@@ -45,3 +45,8 @@ func MethodNotAllowed(allow ...string) http.HandlerFunc {
 		WriteError(w, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.")
 	}
 }
+
+// NotFound answers every request with 404 in the JSON error shape: a surface's catch-all.
+func NotFound(w http.ResponseWriter, _ *http.Request) {
+	WriteError(w, http.StatusNotFound, "not_found", "No such route.")
+}
