@@ -24,15 +24,25 @@ import (
 // result arrives on the channel when it has ended.
 func detachedServer(t *testing.T, hub *stream.Hub, ctx context.Context, opts stream.SSEOptions) (*httptest.Server, <-chan served) {
 	t.Helper()
+	return detachedServerOn(t, hub, ctx, opts, nil)
+}
+
+// detachedServerOn is detachedServer whose listener, when wrap is set, is wrap's.
+func detachedServerOn(t *testing.T, hub *stream.Hub, ctx context.Context, opts stream.SSEOptions, wrap func(net.Listener) net.Listener) (*httptest.Server, <-chan served) {
+	t.Helper()
 	ended := make(chan served, 16)
 	opts.Detach = &stream.Detach{Context: ctx, OnEnd: func(res stream.SSEResult, err error) { ended <- served{res, err} }}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		after, _ := stream.LastEventID(r)
 		res, err := stream.ServeSSE(w, r, hub, "t1", after, opts)
 		if !res.Detached || err != nil {
 			ended <- served{res, err}
 		}
 	}))
+	if wrap != nil {
+		srv.Listener = wrap(srv.Listener)
+	}
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, ended
 }
@@ -186,25 +196,9 @@ func TestDetachFallsBackToTheHandler(t *testing.T) {
 func TestDetachedStreamCountsUntilDelivered(t *testing.T) {
 	hub := stream.NewHub(stream.NewMemoryLogStore())
 	defer hub.Close()
-	evs := turnEvents("t1", 3)
-	log := hub.Open("t1")
-	publishAll(log, evs[:2])
-	log.Publish(stream.ReplyDelta{Text: strings.Repeat("x", 40<<10)})
-	publishAll(log, evs[2:])
+	publishFinishedTurn(hub, 40<<10)
 	srv, ended := detachedServer(t, hub, t.Context(), stream.SSEOptions{DrainTimeout: 300 * time.Millisecond, StallTimeout: 10 * time.Second})
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		var serr error
-		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
-		return errors.Join(err, serr)
-	}}
-	conn, err := d.DialContext(t.Context(), "tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")); err != nil {
-		t.Fatal(err)
-	}
+	defer requestWithoutReading(t, srv.Listener.Addr().String()).Close()
 	got := waitEnd(t, ended)
 	if got.res.Completed || !errors.Is(got.err, stream.ErrSlowClient) {
 		t.Errorf("OnEnd(%+v, %v) for a client that read nothing, want not completed and ErrSlowClient", got.res, got.err)
@@ -278,37 +272,41 @@ func (l wrappingListener) Accept() (net.Conn, error) {
 func TestDetachedStreamCountsUntilDeliveredBehindAWrapper(t *testing.T) {
 	hub := stream.NewHub(stream.NewMemoryLogStore())
 	defer hub.Close()
+	publishFinishedTurn(hub, 40<<10)
+	srv, ended := detachedServerOn(t, hub, t.Context(), stream.SSEOptions{DrainTimeout: 300 * time.Millisecond, StallTimeout: 10 * time.Second},
+		func(ln net.Listener) net.Listener { return wrappingListener{ln} })
+	defer requestWithoutReading(t, srv.Listener.Addr().String()).Close()
+	got := waitEnd(t, ended)
+	if got.res.Completed || !errors.Is(got.err, stream.ErrSlowClient) {
+		t.Errorf("OnEnd(%+v, %v) for a client that read nothing, want not completed and ErrSlowClient", got.res, got.err)
+	}
+}
+
+// publishFinishedTurn logs a whole turn "t1" whose reply holds a delta of n bytes.
+func publishFinishedTurn(hub *stream.Hub, n int) {
 	evs := turnEvents("t1", 3)
 	log := hub.Open("t1")
 	publishAll(log, evs[:2])
-	log.Publish(stream.ReplyDelta{Text: strings.Repeat("x", 40<<10)})
+	log.Publish(stream.ReplyDelta{Text: strings.Repeat("x", n)})
 	publishAll(log, evs[2:])
-	ended := make(chan served, 4)
-	opts := stream.SSEOptions{DrainTimeout: 300 * time.Millisecond, StallTimeout: 10 * time.Second,
-		Detach: &stream.Detach{Context: t.Context(), OnEnd: func(res stream.SSEResult, err error) { ended <- served{res, err} }}}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if res, err := stream.ServeSSE(w, r, hub, "t1", 0, opts); !res.Detached || err != nil {
-			ended <- served{res, err}
-		}
-	}))
-	srv.Listener = wrappingListener{srv.Listener}
-	srv.Start()
-	t.Cleanup(srv.Close)
+}
+
+// requestWithoutReading asks addr for the stream over a connection with a 2 KiB receive
+// buffer, and never reads it.
+func requestWithoutReading(t *testing.T, addr string) net.Conn {
+	t.Helper()
 	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		var serr error
 		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
 		return errors.Join(err, serr)
 	}}
-	conn, err := d.DialContext(t.Context(), "tcp", srv.Listener.Addr().String())
+	conn, err := d.DialContext(t.Context(), "tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
 	if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")); err != nil {
+		conn.Close()
 		t.Fatal(err)
 	}
-	got := waitEnd(t, ended)
-	if got.res.Completed || !errors.Is(got.err, stream.ErrSlowClient) {
-		t.Errorf("OnEnd(%+v, %v) for a client that read nothing, want not completed and ErrSlowClient", got.res, got.err)
-	}
+	return conn
 }
