@@ -20,6 +20,7 @@ if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted"; exit 1; 
 
 echo "--- go vet"
 go vet ./...
+go vet -tags otlpgrpc ./internal/telemetry/
 
 if command -v staticcheck >/dev/null 2>&1; then
   echo "--- staticcheck"
@@ -30,6 +31,7 @@ fi
 
 echo "--- go test -race"
 go test -race -count=1 ./...
+go test -race -count=1 -tags otlpgrpc ./internal/telemetry/
 
 # Timing bugs that two or more Ps hide (a goroutine not yet scheduled, a signal raced by a
 # scan) show with one: run the suite again on a single P. Without the race detector, which the

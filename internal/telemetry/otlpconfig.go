@@ -2,7 +2,9 @@ package telemetry
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // OTLP protocols accepted in [OTLPConfig.Protocol].
@@ -13,9 +15,7 @@ const (
 
 // OTLPConfig selects the OTLP trace exporter. It is the only source of these settings: [Setup]
 // passes each field to the exporter explicitly, which overrides what the exporter would read
-// from OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL, _HEADERS and _INSECURE (and their _TRACES_
-// variants) by itself. The exporter still reads the settings this struct does not carry
-// (timeout, compression, certificates) from the environment.
+// from the environment by itself.
 type OTLPConfig struct {
 	// Endpoint is the URL spans are sent to; empty disables OTLP export. For http/protobuf it
 	// is the full traces URL (http://collector:4318/v1/traces); for grpc the path is ignored
@@ -27,6 +27,13 @@ type OTLPConfig struct {
 	Headers map[string]string
 	// Insecure disables TLS. An http:// endpoint is always plaintext, whatever this says.
 	Insecure bool
+	// Compression is "gzip" or empty (none).
+	Compression string
+	// Timeout bounds one export request; zero means 10 s.
+	Timeout time.Duration
+	// Certificate is the path of a PEM file with the CA certificates that sign the
+	// collector's; empty means the system's.
+	Certificate string
 }
 
 // Standard OpenTelemetry environment variables read by [ConfigFromEnv].
@@ -39,6 +46,12 @@ const (
 	envTracesHeaders  = "OTEL_EXPORTER_OTLP_TRACES_HEADERS"
 	envInsecure       = "OTEL_EXPORTER_OTLP_INSECURE"
 	envTracesInsecure = "OTEL_EXPORTER_OTLP_TRACES_INSECURE"
+	envCompression    = "OTEL_EXPORTER_OTLP_COMPRESSION"
+	envTracesCompress = "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION"
+	envTimeout        = "OTEL_EXPORTER_OTLP_TIMEOUT"
+	envTracesTimeout  = "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT"
+	envCertificate    = "OTEL_EXPORTER_OTLP_CERTIFICATE"
+	envTracesCert     = "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE"
 )
 
 // ConfigFromEnv resolves an [OTLPConfig] from the standard OTEL_EXPORTER_OTLP_* variables
@@ -52,6 +65,9 @@ const (
 //   - Headers: OTEL_EXPORTER_OTLP_[TRACES_]HEADERS, "k1=v1,k2=v2" with percent-encoded
 //     values; malformed entries are skipped.
 //   - Insecure: OTEL_EXPORTER_OTLP_[TRACES_]INSECURE equal to "true", any case.
+//   - Compression, Timeout (milliseconds) and Certificate (a PEM file):
+//     OTEL_EXPORTER_OTLP_[TRACES_]COMPRESSION, _TIMEOUT and _CERTIFICATE. A timeout that is
+//     not a positive number of milliseconds is ignored.
 func ConfigFromEnv(lookup func(string) (string, bool)) OTLPConfig {
 	get := func(specific, generic string) string {
 		if v, ok := lookup(specific); ok && strings.TrimSpace(v) != "" {
@@ -74,6 +90,11 @@ func ConfigFromEnv(lookup func(string) (string, bool)) OTLPConfig {
 	}
 	c.Headers = parseHeaders(get(envTracesHeaders, envHeaders))
 	c.Insecure = strings.EqualFold(get(envTracesInsecure, envInsecure), "true")
+	c.Compression = strings.ToLower(get(envTracesCompress, envCompression))
+	if ms, err := strconv.Atoi(get(envTracesTimeout, envTimeout)); err == nil && ms > 0 {
+		c.Timeout = time.Duration(ms) * time.Millisecond
+	}
+	c.Certificate = get(envTracesCert, envCertificate)
 	return c
 }
 

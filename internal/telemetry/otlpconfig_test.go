@@ -3,6 +3,7 @@ package telemetry
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -95,6 +96,25 @@ func TestConfigFromEnv(t *testing.T) {
 				"OTEL_EXPORTER_OTLP_TRACES_INSECURE": "true",
 			},
 			want: OTLPConfig{Protocol: ProtocolHTTPProtobuf, Insecure: true},
+		},
+		{
+			name: "compression, timeout and certificate",
+			env: map[string]string{
+				"OTEL_EXPORTER_OTLP_COMPRESSION": "GZIP",
+				"OTEL_EXPORTER_OTLP_TIMEOUT":     "2500",
+				"OTEL_EXPORTER_OTLP_CERTIFICATE": "/etc/ca.pem",
+			},
+			want: OTLPConfig{Protocol: ProtocolHTTPProtobuf, Compression: "gzip", Timeout: 2500 * time.Millisecond, Certificate: "/etc/ca.pem"},
+		},
+		{
+			name: "traces variants win; a timeout that is no number is ignored",
+			env: map[string]string{
+				"OTEL_EXPORTER_OTLP_COMPRESSION":        "gzip",
+				"OTEL_EXPORTER_OTLP_TRACES_COMPRESSION": "none",
+				"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT":     "10s",
+				"OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": "/etc/traces.pem",
+			},
+			want: OTLPConfig{Protocol: ProtocolHTTPProtobuf, Compression: "none", Certificate: "/etc/traces.pem"},
 		},
 	}
 	for _, tt := range tests {

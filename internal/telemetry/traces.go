@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"net/url"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -49,8 +48,8 @@ func newTracerProvider(ctx context.Context, c Config, res *resource.Resource, r 
 	return sdktrace.NewTracerProvider(opts...), nil
 }
 
-// newOTLPExporter creates the OTLP exporter. Every setting OTLPConfig carries is passed
-// explicitly, headers included even when empty, so that the exporter's own reading of
+// newOTLPExporter creates the OTLP exporter from c alone. The gRPC exporter is given every
+// setting explicitly, headers included even when empty, so that its own reading of
 // OTEL_EXPORTER_OTLP_* cannot add to or override what cmd resolved.
 func newOTLPExporter(ctx context.Context, c OTLPConfig) (sdktrace.SpanExporter, error) {
 	u, err := url.Parse(c.Endpoint)
@@ -64,27 +63,27 @@ func newOTLPExporter(ctx context.Context, c OTLPConfig) (sdktrace.SpanExporter, 
 	}
 	switch c.Protocol {
 	case "", ProtocolHTTPProtobuf:
-		opts := []otlptracehttp.Option{otlptracehttp.WithEndpointURL(c.Endpoint), otlptracehttp.WithHeaders(headers)}
-		if c.Insecure {
-			opts = append(opts, otlptracehttp.WithInsecure())
+		client, err := newHTTPClient(c)
+		if err != nil {
+			return nil, err
 		}
-		exp, err := otlptracehttp.New(ctx, opts...)
+		exp, err := otlptrace.New(ctx, client)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: otlp http exporter: %w", err)
 		}
 		return exp, nil
 	case ProtocolGRPC:
-		opts := []otlptracegrpc.Option{otlptracegrpc.WithEndpointURL(c.Endpoint), otlptracegrpc.WithHeaders(headers)}
-		if c.Insecure {
-			opts = append(opts, otlptracegrpc.WithInsecure())
+		if newGRPCExporter == nil {
+			return nil, fmt.Errorf("%w: this build has no OTLP/gRPC exporter: use %q (collectors listen on port 4318) or build with -tags otlpgrpc",
+				ErrInvalidConfig, ProtocolHTTPProtobuf)
 		}
-		exp, err := otlptracegrpc.New(ctx, opts...)
-		if err != nil {
-			return nil, fmt.Errorf("telemetry: otlp grpc exporter: %w", err)
-		}
-		return exp, nil
+		return newGRPCExporter(ctx, c, headers)
 	default:
 		return nil, fmt.Errorf("%w: unsupported OTLP protocol %q (want %q or %q)",
 			ErrInvalidConfig, c.Protocol, ProtocolHTTPProtobuf, ProtocolGRPC)
 	}
 }
+
+// newGRPCExporter is set by the otlpgrpc build tag. The default binary leaves gRPC out: it
+// is most of the weight of OTLP export, and every collector also takes OTLP/HTTP.
+var newGRPCExporter func(ctx context.Context, c OTLPConfig, headers map[string]string) (sdktrace.SpanExporter, error)
