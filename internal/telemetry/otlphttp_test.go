@@ -228,3 +228,26 @@ func TestRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+func TestOTLPHTTPClientHungCollector(t *testing.T) {
+	release := make(chan struct{})
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		select { // never answers on its own
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	h := testClient(t, OTLPConfig{Endpoint: srv.URL + "/v1/traces", Timeout: 10 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	if err := h.UploadTraces(ctx, oneSpan); err == nil {
+		t.Fatal("UploadTraces() to a collector that never answers succeeded")
+	}
+	if calls.Load() < 2 {
+		t.Errorf("a hung request was tried %d times, want it cut by the timeout and tried again", calls.Load())
+	}
+}
