@@ -68,6 +68,7 @@ type Orchestrator struct {
 	labels   outcomeLabels
 	// withTools offers the tools to a model call; built once, as the tools never change.
 	withTools llms.CallOption
+	workers   *workers // run the sub-agent calls of the fan-out
 }
 
 // binding is one sub-agent materialised as a tool.
@@ -130,7 +131,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	for _, d := range cfg.SubAgents {
 		byID[d.ID] = d
 	}
-	orc := &Orchestrator{def: def, model: cfg.Model, bindings: map[string]*binding{}, opts: o}
+	orc := &Orchestrator{def: def, model: cfg.Model, bindings: map[string]*binding{}, opts: o, workers: newWorkers()}
 	for _, id := range def.SubAgents {
 		sd, ok := byID[id]
 		if !ok {

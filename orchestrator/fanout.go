@@ -14,7 +14,6 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/codes"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/stream"
@@ -42,20 +41,20 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	if len(kept) == 0 {
 		return results
 	}
-	var g errgroup.Group
-	g.SetLimit(max(1, tr.o.def.FanOutCap))
+	// At most FanOutCap calls are kept, so running each at once holds the cap.
+	var wg sync.WaitGroup
 	last := len(kept) - 1
+	wg.Add(last)
 	for i, k := range kept[:last] {
-		g.Go(func() error {
+		tr.o.workers.Go(func() {
+			defer wg.Done()
 			results[i] = tr.invoke(ctx, k, prior)
-			return nil
 		})
 	}
 	// The last call runs here, alongside the others: this goroutine's stack has already grown
-	// to what an invocation needs, where a fresh one would grow it again. The cap still holds,
-	// since the cap keeps at most FanOutCap calls.
+	// to what an invocation needs.
 	results[last] = tr.invoke(ctx, kept[last], prior)
-	_ = g.Wait()
+	wg.Wait()
 	return results
 }
 

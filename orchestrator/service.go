@@ -58,6 +58,7 @@ type Service struct {
 	unsaved  map[string]*unsavedEnd
 	settleMu sync.Mutex // one Settle at a time
 	wg       sync.WaitGroup
+	workers  *workers // run the turns
 }
 
 // boundSet is the orchestrator turns start with and the guard built from its forbidden strings.
@@ -98,7 +99,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 		cfg.Audit = nopAuditor{}
 	}
 	s := &Service{cfg: cfg, limits: newTurnLimiter(cfg.Limits, cfg.Store), run: map[string]*running{},
-		unsaved: map[string]*unsavedEnd{}}
+		unsaved: map[string]*unsavedEnd{}, workers: newWorkers()}
 	s.bound.Store(newBoundSet(cfg.Orchestrator, cfg.Forbidden))
 	return s, nil
 }
@@ -215,14 +216,14 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	log := s.cfg.Hub.Open(rec.ID)
 	log.RetryUntil(s.endBy(rec))
 	s.wg.Add(1)
-	go func() {
+	s.workers.Go(func() {
 		defer s.wg.Done()
 		defer s.limits.finished(req.Principal)
 		defer close(r.done)
 		defer cancelDeadline()
 		defer cancel(nil)
 		s.execute(runCtx, b, rec, history, log)
-	}()
+	})
 	return rec, false, nil
 }
 
