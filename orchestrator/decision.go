@@ -79,18 +79,18 @@ func (o *Orchestrator) applyCap(calls []llms.ToolCall) ([]keptCall, Decision) {
 }
 
 // record emits the routing decision as the span event routing.decision and as metrics.
-func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.Duration) {
+func (o *Orchestrator) record(span trace.Span, attrs *turnAttrs, res *Result, elapsed, busy time.Duration) {
 	if res == nil {
 		return
 	}
-	if span.IsRecording() { // an unsampled turn skips building what only its span would keep
-		o.recordSpan(span, res)
+	if attrs != nil { // an unsampled turn skips building what only its span would keep
+		o.recordSpan(span, attrs, res)
 	}
 	o.recordMetrics(res, elapsed, busy)
 }
 
 // recordSpan adds the routing.decision event and the outcome to the turn's span.
-func (o *Orchestrator) recordSpan(span trace.Span, res *Result) {
+func (o *Orchestrator) recordSpan(span trace.Span, attrs *turnAttrs, res *Result) {
 	d := res.Decision
 	outcomes := make([]string, len(d.Agents))
 	for i, a := range d.Agents {
@@ -104,7 +104,7 @@ func (o *Orchestrator) recordSpan(span trace.Span, res *Result) {
 		attribute.StringSlice("routing.dropped", nonNil(d.Dropped)),
 		attribute.StringSlice("routing.outcomes", outcomes),
 	))
-	span.SetAttributes(outcomeAttr(turnOutcomeAttrs, res.Outcome)...)
+	span.SetAttributes(attrs.turn(res.Outcome)...)
 }
 
 // recordMetrics counts the turn, sampled or not.

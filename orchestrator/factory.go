@@ -7,7 +7,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -64,7 +63,6 @@ type Orchestrator struct {
 	vocab    map[string]map[string]definitions.StatusEvent
 	opts     options
 	inst     *instruments
-	spans    spanOptions
 	labels   outcomeLabels
 	// withTools offers the tools to a model call; built once, as the tools never change.
 	withTools llms.CallOption
@@ -78,9 +76,10 @@ type binding struct {
 	// metrics holds the attribute sets its measurements carry, built once: hashing a fresh
 	// attribute set per measurement was a tenth of a turn's CPU.
 	metrics bindingMetrics
-	// spanName and spanOpt start its invocation span without building them per turn.
-	spanName string
-	spanOpt  trace.SpanStartOption
+	// spanName and spanAttrs name its invocation span and give the attributes that depend
+	// only on the definition (agent_id, gen_ai.tool.name), built once.
+	spanName  string
+	spanAttrs []attribute.KeyValue
 }
 
 // bindingMetrics are a sub-agent's measurement attributes: by agent, and by agent and outcome.
@@ -145,7 +144,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 			return nil, fmt.Errorf("%w: %s has no runtime", ErrUnboundSubAgent, id)
 		}
 		b := &binding{def: sd, agent: rt, metrics: newBindingMetrics(sd.ID), spanName: "subagent " + sd.ID,
-			spanOpt: trace.WithAttributes(attribute.String("switchboard.agent_id", sd.ID), attribute.String("gen_ai.tool.name", sd.ToolName()))}
+			spanAttrs: []attribute.KeyValue{attribute.String("switchboard.agent_id", sd.ID), attribute.String("gen_ai.tool.name", sd.ToolName())}}
 		orc.bindings[sd.ToolName()] = b
 		orc.order = append(orc.order, b)
 		orc.tools = append(orc.tools, askTool(sd))
@@ -153,7 +152,6 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	orc.prompt = systemPrompt(def, orc.order, o.fewShot)
 	orc.vocab = orc.vocabulary()
 	orc.withTools = llms.WithTools(orc.tools)
-	orc.spans = newSpanOptions(def.ID)
 	orc.labels = newOutcomeLabels(orc.order)
 	inst, err := newInstruments(o.Meters)
 	if err != nil {

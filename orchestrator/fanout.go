@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 
 	"github.com/switchboard-ai/switchboard/ask"
@@ -42,28 +43,31 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 		return results
 	}
 	// At most FanOutCap calls are kept, so running each at once holds the cap.
+	if tr.attrs != nil {
+		tr.agents = newAgentAttrs(kept, tr.attrs)
+	}
 	var wg sync.WaitGroup
 	last := len(kept) - 1
 	wg.Add(last)
 	for i, k := range kept[:last] {
 		tr.o.workers.Go(func() {
 			defer wg.Done()
-			results[i] = tr.invoke(ctx, k, prior)
+			results[i] = tr.invoke(ctx, i, k, prior)
 		})
 	}
 	// The last call runs here, alongside the others: this goroutine's stack has already grown
 	// to what an invocation needs.
-	results[last] = tr.invoke(ctx, kept[last], prior)
+	results[last] = tr.invoke(ctx, last, kept[last], prior)
 	wg.Wait()
 	return results
 }
 
 // invoke runs one sub-agent under its definition's timeout, recovering a panic into a failure,
 // and showing a progress line if it stays silent past the cadence threshold.
-func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res dispatchResult) {
+func (tr *turnRun) invoke(parent context.Context, i int, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()
-	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(parent, k.b.spanName, k.b.spanOpt, tr.ids)
+	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(parent, k.b.spanName)
 	timeout := def.Timeout
 	if timeout <= 0 {
 		timeout = defaultTimeout
@@ -98,7 +102,9 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 		if res.outcome != ask.OutcomeOK && res.outcome != ask.OutcomePartial {
 			res.toolResult = unavailableNote(def)
 		}
-		span.SetAttributes(outcomeAttr(agentOutcomeAttrs, res.outcome)...)
+		if span.IsRecording() {
+			span.SetAttributes(tr.agentAttrs(i, k, res.outcome)...)
+		}
 		if res.outcome == ask.OutcomeFailed || res.outcome == ask.OutcomeTimeout {
 			span.SetStatus(codes.Error, string(res.outcome))
 		}
@@ -142,6 +148,15 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 		res.outcome = ans.Outcome
 	}
 	return res
+}
+
+// agentAttrs are the attributes of call i's span, ending with its outcome o: those dispatch
+// built, or, for a span recorded under a turn span that is not, new ones.
+func (tr *turnRun) agentAttrs(i int, k keptCall, o ask.Outcome) []attribute.KeyValue {
+	if tr.agents != nil {
+		return tr.agents.call(i, o)
+	}
+	return newAgentAttrs([]keptCall{k}, tr.ids()).call(0, o)
 }
 
 // defaultTimeout applies when a definition sets none.

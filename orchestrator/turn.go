@@ -59,11 +59,19 @@ const fallbackReply = "I'm sorry, I couldn't work on that just now. Please try a
 func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Result, error) {
 	start := o.opts.now()
 	ctx = principal.NewContext(ctx, t.Principal)
-	ids := turnIDs(t)
-	ctx, span := o.opts.Tracers.Tracer(tracerName).Start(ctx, "switchboard.turn", ids, o.spans.turn)
-	defer span.End()
+	ctx, span := o.opts.Tracers.Tracer(tracerName).Start(ctx, "switchboard.turn")
+	tr := &turnRun{o: o, t: t, out: out}
+	recorded := false
+	if span.IsRecording() {
+		tr.attrs = newTurnAttrs(o.def.ID, t)
+	}
+	defer func() {
+		if tr.attrs != nil && !recorded { // a panic: the ids without an outcome
+			span.SetAttributes(tr.attrs.all[1:4]...)
+		}
+		span.End()
+	}()
 
-	tr := &turnRun{o: o, t: t, out: out, ids: ids}
 	tr.render = stream.NewRenderer(stream.RendererConfig{
 		Vocabulary: o.vocab,
 		Rendering:  o.def.Rendering,
@@ -77,7 +85,8 @@ func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Resul
 	}
 
 	elapsed := o.opts.now().Sub(start)
-	o.record(span, res, elapsed, tr.llmBusy+tr.maxAgentBusy)
+	o.record(span, tr.attrs, res, elapsed, tr.llmBusy+tr.maxAgentBusy)
+	recorded = res != nil
 	if err != nil {
 		span.SetStatus(codes.Error, "turn ended early: "+string(res.Outcome))
 	}
@@ -90,7 +99,10 @@ type turnRun struct {
 	t      Turn
 	out    stream.Sink
 	render *stream.Renderer
-	ids    trace.SpanStartOption // the turn and episode ids every span of the turn carries
+	// attrs and agents are the attributes of the turn's spans, built once when the turn's span
+	// records (nil otherwise); agents is built by dispatch before its calls start.
+	attrs  *turnAttrs
+	agents agentAttrs
 
 	llmBusy      time.Duration // inside the orchestrator's own LLM calls
 	maxAgentBusy time.Duration // the busiest sub-agent's time inside LLM and CCS calls
@@ -224,8 +236,11 @@ func (tr *turnRun) fail(ctx context.Context, err error) (*Result, error) {
 
 // generate calls the orchestrator's LLM in a span named spanName and accounts its time.
 func (tr *turnRun) generate(ctx context.Context, spanName string, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(ctx, spanName, tr.o.spans.llm, tr.ids)
+	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(ctx, spanName)
 	defer span.End()
+	if span.IsRecording() {
+		span.SetAttributes(tr.ids().llm()...)
+	}
 	start := time.Now()
 	resp, err := tr.o.model.GenerateContent(ctx, msgs, opts...)
 	tr.llmBusy += time.Since(start)
@@ -238,6 +253,15 @@ func (tr *turnRun) generate(ctx context.Context, spanName string, msgs []llms.Me
 	}
 	setUsage(span, resp)
 	return resp, nil
+}
+
+// ids are the turn's span attributes: those built for the turn's span, or, for a span recorded
+// under a turn span that is not (a sampler may decide so), new ones.
+func (tr *turnRun) ids() *turnAttrs {
+	if tr.attrs != nil {
+		return tr.attrs
+	}
+	return newTurnAttrs(tr.o.def.ID, tr.t)
 }
 
 // messages builds the conversation the orchestrator's LLM sees: system prompt, a bounded
