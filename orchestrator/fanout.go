@@ -46,25 +46,68 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	if tr.attrs != nil {
 		tr.agents = newAgentAttrs(kept, tr.attrs)
 	}
+	w := &watch{calls: make([]watchedCall, len(kept))}
+	// One timer for the whole fan-out rather than one per call: the calls start together.
+	cadence := time.AfterFunc(tr.o.opts.cadence, func() { w.remind(tr.render, kept) })
+	defer cadence.Stop()
 	var wg sync.WaitGroup
 	last := len(kept) - 1
 	wg.Add(last)
 	for i, k := range kept[:last] {
 		tr.o.workers.Go(func() {
 			defer wg.Done()
-			results[i] = tr.invoke(ctx, i, k, prior)
+			results[i] = tr.invoke(ctx, w, i, k, prior)
 		})
 	}
 	// The last call runs here, alongside the others: this goroutine's stack has already grown
 	// to what an invocation needs.
-	results[last] = tr.invoke(ctx, last, kept[last], prior)
+	results[last] = tr.invoke(ctx, w, last, kept[last], prior)
 	wg.Wait()
 	return results
 }
 
+// watch is what the fan-out's cadence timer knows of its calls. The progress line must never
+// follow a call's reply: the timer checks, under the lock that ends each call, that the call
+// is still running.
+type watch struct {
+	mu    sync.Mutex
+	calls []watchedCall
+}
+
+type watchedCall struct {
+	ctx      context.Context // the call's own; nil until it starts (under mu)
+	finished bool            // under mu
+	spoke    atomic.Bool     // the sub-agent emitted a status event of its own
+}
+
+// remind shows the progress line of every call that has started, is still running and has
+// said nothing.
+func (w *watch) remind(render *stream.Renderer, kept []keptCall) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := range w.calls {
+		c := &w.calls[i]
+		if c.ctx != nil && !c.finished && !c.spoke.Load() && c.ctx.Err() == nil {
+			render.Emit(stream.Emission{AgentID: kept[i].b.def.ID, Event: workingEvent})
+		}
+	}
+}
+
+func (w *watch) start(i int, ctx context.Context) {
+	w.mu.Lock()
+	w.calls[i].ctx = ctx
+	w.mu.Unlock()
+}
+
+func (w *watch) finish(i int) {
+	w.mu.Lock()
+	w.calls[i].finished = true
+	w.mu.Unlock()
+}
+
 // invoke runs one sub-agent under its definition's timeout, recovering a panic into a failure,
 // and showing a progress line if it stays silent past the cadence threshold.
-func (tr *turnRun) invoke(parent context.Context, i int, k keptCall, prior string) (res dispatchResult) {
+func (tr *turnRun) invoke(parent context.Context, w *watch, i int, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()
 	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(parent, k.b.spanName)
@@ -74,28 +117,15 @@ func (tr *turnRun) invoke(parent context.Context, i int, k keptCall, prior strin
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 
-	var spoke atomic.Bool
+	spoke := &w.calls[i].spoke
 	emit := func(event string, params map[string]string) {
 		spoke.Store(true)
 		tr.render.Emit(stream.Emission{AgentID: def.ID, Event: event, Params: params})
 	}
-	// The progress line must never follow the reply: the callback checks, under the same lock
-	// that ends the invocation, that the sub-agent is still running.
-	var quiet sync.Mutex
-	finished := false
-	cadence := time.AfterFunc(tr.o.opts.cadence, func() {
-		quiet.Lock()
-		defer quiet.Unlock()
-		if !finished && !spoke.Load() && ctx.Err() == nil {
-			tr.render.Emit(stream.Emission{AgentID: def.ID, Event: workingEvent})
-		}
-	})
+	w.start(i, ctx)
 
 	defer func() {
-		quiet.Lock()
-		finished = true
-		quiet.Unlock()
-		cadence.Stop()
+		w.finish(i)
 		cancel()
 		res.latency = time.Since(res.started)
 		res.toolResult = res.answer.Text
