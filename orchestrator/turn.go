@@ -186,13 +186,14 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 // fails or says nothing, the reply is composed here from the same tool results, so the user
 // always gets the answers that did arrive.
 func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept []keptCall, results []dispatchResult) (string, error) {
-	var streamed strings.Builder
+	var streamed streamedText
 	onChunk := func(_ context.Context, chunk []byte) error {
 		if len(chunk) == 0 {
 			return nil
 		}
-		streamed.Write(chunk)
-		tr.out.Publish(stream.ReplyDelta{Text: string(chunk)})
+		text := string(chunk)
+		streamed.add(text)
+		tr.out.Publish(stream.ReplyDelta{Text: text})
 		return nil
 	}
 	resp, err := tr.generate(ctx, "llm.compose", msgs, tr.o.withTools, llms.WithStreamingFunc(onChunk))
@@ -206,7 +207,7 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 		if err != nil { // the stream broke off: say so rather than pass a cut reply as whole
 			tr.composeCut = true
 			tr.out.Publish(stream.ReplyDelta{Text: cutNote})
-			streamed.WriteString(cutNote)
+			streamed.add(cutNote)
 		}
 		return streamed.String(), nil
 	}
@@ -219,6 +220,33 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 	}
 	publishChunked(tr.out, text)
 	return text, nil
+}
+
+// streamedText collects a streamed reply. A reply often arrives in one chunk, whose string its
+// delta holds already: only a second chunk starts a copy.
+type streamedText struct {
+	first string
+	more  strings.Builder // the whole text once a second chunk arrived
+}
+
+func (s *streamedText) add(chunk string) {
+	switch {
+	case s.first == "" && s.more.Len() == 0:
+		s.first = chunk
+		return
+	case s.more.Len() == 0:
+		s.more.WriteString(s.first)
+	}
+	s.more.WriteString(chunk)
+}
+
+func (s *streamedText) Len() int { return max(len(s.first), s.more.Len()) }
+
+func (s *streamedText) String() string {
+	if s.more.Len() > 0 {
+		return s.more.String()
+	}
+	return s.first
 }
 
 // fail answers when the orchestrator's own LLM could not route the turn.

@@ -340,6 +340,9 @@ func isPathByte(c byte) bool {
 // rune's length in bytes. For ASCII text, the common case, no offset changes and orig is nil.
 func foldIndexed(s string, scratch *[]byte) (folded []byte, orig []int) {
 	b := (*scratch)[:0]
+	if cap(b) < len(s) { // at once, rather than growing it byte by byte
+		b = make([]byte, 0, len(s)+len(s)/2)
+	}
 	defer func() { *scratch = b }()
 	i := 0
 	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {

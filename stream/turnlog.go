@@ -48,7 +48,8 @@ func (h *Hub) Open(turnID string) *TurnLog {
 	t := h.turns[turnID]
 	if t == nil {
 		t = &liveTurn{}
-		t.log = &TurnLog{hub: h, turnID: turnID, turn: t, kick: make(chan struct{}, 1), sem: make(chan struct{}, 1)}
+		t.writer = TurnLog{hub: h, turnID: turnID, turn: t, kick: make(chan struct{}, 1), sem: make(chan struct{}, 1)}
+		t.log = &t.writer
 		h.turns[turnID] = t
 	}
 	if timer := h.timers[turnID]; timer != nil {
@@ -73,6 +74,9 @@ func (l *TurnLog) Publish(ev Event) {
 	}
 	rec, frame := enc.record(uint64(len(t.recs)) + 1)
 	enc.release()
+	if l.pending == nil {
+		l.pending = make([]Record, 0, liveRecords) // not regrown on the second and third record
+	}
 	l.pending = append(l.pending, rec)
 	if _, ok := ev.(TurnCompleted); ok {
 		// Refuse later events now; show the end only once the store has the whole log.

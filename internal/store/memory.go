@@ -388,6 +388,7 @@ func (m *Memory) appendEvents(turnID string, encoded []memEvent) error {
 		}
 		batch[e.id] = true
 	}
+	log = slices.Grow(log, len(encoded)) // once, not once per insert
 	for _, e := range encoded {
 		i, _ := slices.BinarySearchFunc(log, e.id, compareID)
 		log = slices.Insert(log, i, e)
