@@ -50,19 +50,18 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	// One timer for the whole fan-out rather than one per call: the calls start together.
 	cadence := time.AfterFunc(tr.o.opts.cadence, func() { w.remind(tr.render, kept) })
 	defer cadence.Stop()
-	var wg sync.WaitGroup
 	last := len(kept) - 1
-	wg.Add(last)
+	w.wg.Add(last)
 	for i, k := range kept[:last] {
 		tr.o.workers.Go(func() {
-			defer wg.Done()
+			defer w.wg.Done()
 			results[i] = tr.invoke(ctx, w, i, k, prior)
 		})
 	}
 	// The last call runs here, alongside the others: this goroutine's stack has already grown
 	// to what an invocation needs.
 	results[last] = tr.invoke(ctx, w, last, kept[last], prior)
-	wg.Wait()
+	w.wg.Wait()
 	return results
 }
 
@@ -70,6 +69,7 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 // follow a call's reply: the timer checks, under the lock that ends each call, that the call
 // is still running.
 type watch struct {
+	wg    sync.WaitGroup // the calls running on other goroutines
 	mu    sync.Mutex
 	calls []watchedCall
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -404,8 +405,16 @@ func requestHash(r StartRequest) string {
 	return hex.EncodeToString(h[:])
 }
 
+// newID is prefix, an underscore and 24 random hex digits, built in one allocation.
 func newID(prefix string) string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
-	return prefix + "_" + hex.EncodeToString(b[:])
+	var s strings.Builder
+	s.Grow(len(prefix) + 1 + hex.EncodedLen(len(b)))
+	s.WriteString(prefix)
+	s.WriteByte('_')
+	var h [2 * len(b)]byte
+	hex.Encode(h[:], b[:])
+	s.Write(h[:])
+	return s.String()
 }

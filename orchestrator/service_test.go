@@ -2,9 +2,11 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -318,5 +320,18 @@ func TestSameStore(t *testing.T) {
 		if got := sameStore(tt.x, tt.y); got != tt.want {
 			t.Errorf("%s: sameStore() = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+func TestNewID(t *testing.T) {
+	a, b := newID("turn"), newID("turn")
+	for _, id := range []string{a, b} {
+		hexPart, ok := strings.CutPrefix(id, "turn_")
+		if _, err := hex.DecodeString(hexPart); !ok || len(hexPart) != 24 || err != nil {
+			t.Errorf("newID(turn) = %q, want turn_ and 24 hex digits", id)
+		}
+	}
+	if a == b {
+		t.Errorf("newID() = %q twice", a)
 	}
 }

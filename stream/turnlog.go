@@ -99,7 +99,7 @@ func (l *TurnLog) Publish(ev Event) {
 	t.mu.Unlock()
 	switch {
 	case start:
-		l.hub.startWriter(l.writeLoop)
+		l.hub.startWriter(l)
 	case full:
 		l.nudge()
 	}
