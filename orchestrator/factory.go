@@ -60,10 +60,12 @@ type Orchestrator struct {
 	bindings map[string]*binding // by tool name
 	order    []*binding          // in sub_agents order
 	prompt   string
-	vocab    map[string]map[string]definitions.StatusEvent
-	opts     options
-	inst     *instruments
-	labels   outcomeLabels
+	// promptPart is prompt as a message part, boxed once: most turns carry no locale.
+	promptPart llms.ContentPart
+	vocab      map[string]map[string]definitions.StatusEvent
+	opts       options
+	inst       *instruments
+	labels     outcomeLabels
 	// withTools offers the tools to a model call; built once, as the tools never change.
 	withTools llms.CallOption
 	workers   *workers // run the sub-agent calls of the fan-out
@@ -150,6 +152,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 		orc.tools = append(orc.tools, askTool(sd))
 	}
 	orc.prompt = systemPrompt(def, orc.order, o.fewShot)
+	orc.promptPart = llms.TextContent{Text: orc.prompt}
 	orc.vocab = orc.vocabulary()
 	orc.withTools = llms.WithTools(orc.tools)
 	orc.labels = newOutcomeLabels(orc.order)

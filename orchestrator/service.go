@@ -401,7 +401,15 @@ func exchanges(turns []TurnRecord) []Exchange {
 }
 
 func requestHash(r StartRequest) string {
-	h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s", r.EpisodeID, r.Message, r.Locale, r.Location))
+	var buf [1024]byte // most requests fit: hashed without allocating
+	b := buf[:0]
+	for i, s := range [...]string{r.EpisodeID, r.Message, r.Locale, r.Location} {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, s...)
+	}
+	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
 

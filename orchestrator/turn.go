@@ -303,11 +303,16 @@ func (tr *turnRun) messages() []llms.MessageContent {
 	// one backing array for every message's part rather than one per message.
 	msgs := make([]llms.MessageContent, 0, 2+2*len(hist)+2*max(1, tr.o.def.FanOutCap))
 	parts := make([]llms.ContentPart, 0, 2+2*len(hist))
-	add := func(role llms.ChatMessageType, text string) {
-		parts = append(parts, llms.TextContent{Text: text})
+	addPart := func(role llms.ChatMessageType, part llms.ContentPart) {
+		parts = append(parts, part)
 		msgs = append(msgs, llms.MessageContent{Role: role, Parts: parts[len(parts)-1 : len(parts) : len(parts)]})
 	}
-	add(llms.ChatMessageTypeSystem, turnPrompt(tr.o.prompt, tr.t.Locale))
+	add := func(role llms.ChatMessageType, text string) { addPart(role, llms.TextContent{Text: text}) }
+	if tr.t.Locale == "" {
+		addPart(llms.ChatMessageTypeSystem, tr.o.promptPart)
+	} else {
+		add(llms.ChatMessageTypeSystem, turnPrompt(tr.o.prompt, tr.t.Locale))
+	}
 	for _, ex := range hist {
 		add(llms.ChatMessageTypeHuman, ex.User)
 		if ex.Reply != "" {
