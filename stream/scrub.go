@@ -456,6 +456,9 @@ func (st *streamScrubber) write(text string) (string, int) {
 
 // flush scrubs and returns everything held back: the text has ended.
 func (st *streamScrubber) flush() (string, int) {
+	if st.pending == "" { // the end, and every flush after it
+		return "", 0
+	}
 	out, n := st.sc.scrub(st.pending)
 	st.pending = ""
 	return out, n

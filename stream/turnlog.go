@@ -75,7 +75,7 @@ func (l *TurnLog) Publish(ev Event) {
 	rec, frame := enc.record(uint64(len(t.recs)) + 1)
 	enc.release()
 	if l.pending == nil {
-		l.pending = make([]Record, 0, liveRecords) // not regrown on the second and third record
+		l.pending = make([]Record, 0, pendingRecords) // not regrown on the second and third record
 	}
 	l.pending = append(l.pending, rec)
 	if _, ok := ev.(TurnCompleted); ok {
@@ -104,6 +104,10 @@ func (l *TurnLog) Publish(ev Event) {
 		l.nudge()
 	}
 }
+
+// pendingRecords is the room a log's queue for the store starts with: a turn's records until
+// its end, or one batch's worth of a long reply's deltas, mostly fit.
+const pendingRecords = 8
 
 // Flush commits every record published so far that is not yet in the store, and returns the
 // log's first store error ([TurnLog.Err]): nil means the store holds everything published
