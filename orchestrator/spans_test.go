@@ -30,7 +30,7 @@ func TestSpanAttributes(t *testing.T) {
 	for _, s := range sr.Ended() {
 		attrs := map[string]string{}
 		for _, kv := range s.Attributes() {
-			attrs[string(kv.Key)] = kv.Value.Emit()
+			attrs[string(kv.Key)] = kv.Value.String()
 		}
 		got[s.Name()] = attrs
 	}
