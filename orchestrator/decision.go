@@ -92,17 +92,18 @@ func (o *Orchestrator) record(span trace.Span, attrs *turnAttrs, res *Result, el
 // recordSpan adds the routing.decision event and the outcome to the turn's span.
 func (o *Orchestrator) recordSpan(span trace.Span, attrs *turnAttrs, res *Result) {
 	d := res.Decision
-	outcomes := make([]string, len(d.Agents))
-	for i, a := range d.Agents {
-		outcomes[i] = o.labels.label(a.Agent, a.Outcome)
+	var room [8]string // on the stack: the lists only serve as keys, see [stringLists]
+	outcomes := room[:0]
+	for _, a := range d.Agents {
+		outcomes = append(outcomes, o.labels.label(a.Agent, a.Outcome))
 	}
 	span.AddEvent("routing.decision", trace.WithAttributes(
-		attribute.StringSlice("routing.invoked", nonNil(d.Invoked)),
+		attribute.KeyValue{Key: "routing.invoked", Value: o.lists.value(d.Invoked)},
 		attribute.Int("routing.intent_count", d.IntentCount),
 		attribute.Int("routing.cap", d.Cap),
 		attribute.String("routing.cap_behaviour", d.CapBehaviour),
-		attribute.StringSlice("routing.dropped", nonNil(d.Dropped)),
-		attribute.StringSlice("routing.outcomes", outcomes),
+		attribute.KeyValue{Key: "routing.dropped", Value: o.lists.value(d.Dropped)},
+		attribute.KeyValue{Key: "routing.outcomes", Value: o.lists.value(outcomes)},
 	))
 	span.SetAttributes(attrs.turn(res.Outcome)...)
 }

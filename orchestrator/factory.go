@@ -66,6 +66,7 @@ type Orchestrator struct {
 	opts       options
 	inst       *instruments
 	labels     outcomeLabels
+	lists      *stringLists // the routing.decision event's list values, by content
 	// withTools offers the tools to a model call; built once, as the tools never change.
 	withTools llms.CallOption
 	workers   *workers // run the sub-agent calls of the fan-out
@@ -156,6 +157,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	orc.vocab = orc.vocabulary()
 	orc.withTools = llms.WithTools(orc.tools)
 	orc.labels = newOutcomeLabels(orc.order)
+	orc.lists = newStringLists()
 	inst, err := newInstruments(o.Meters)
 	if err != nil {
 		return nil, err

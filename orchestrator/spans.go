@@ -1,6 +1,9 @@
 package orchestrator
 
 import (
+	"encoding/binary"
+	"sync"
+
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/switchboard-ai/switchboard/ask"
@@ -79,6 +82,43 @@ func outcomeAttr[O ~string](m map[O][]attribute.KeyValue, o O) []attribute.KeyVa
 		return a
 	}
 	return []attribute.KeyValue{attribute.String("switchboard.outcome", string(o))}
+}
+
+// stringLists keeps the string-slice attribute values of the routing.decision event by their
+// content. attribute.StringSliceValue copies its slice through reflection, three times a turn,
+// and a deployment sees few distinct lists: sets of its agents, and of their outcomes.
+type stringLists struct {
+	mu sync.RWMutex
+	m  map[string]attribute.Value
+}
+
+// maxStringLists bounds the lists kept: model-chosen tool names in the dropped list could
+// otherwise grow it without end. Past it, values are built each time, as before.
+const maxStringLists = 1024
+
+func newStringLists() *stringLists { return &stringLists{m: map[string]attribute.Value{}} }
+
+// value is the attribute value of list (an empty list, not a missing one, for nil).
+func (c *stringLists) value(list []string) attribute.Value {
+	var room [256]byte
+	key := room[:0]
+	for _, s := range list { // each string with its length first, so no two lists share a key
+		key = binary.AppendUvarint(key, uint64(len(s)))
+		key = append(key, s...)
+	}
+	c.mu.RLock()
+	v, ok := c.m[string(key)]
+	c.mu.RUnlock()
+	if ok {
+		return v
+	}
+	v = attribute.StringSliceValue(append([]string{}, list...)) // a copy: list may be the caller's stack
+	c.mu.Lock()
+	if len(c.m) < maxStringLists {
+		c.m[string(key)] = v
+	}
+	c.mu.Unlock()
+	return v
 }
 
 // outcomeLabels are the "agent=outcome" strings of the routing.decision event, by agent id,

@@ -3,7 +3,9 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,5 +53,25 @@ func TestSpanAttributes(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("span attributes (-want +got):\n%s", diff)
+	}
+}
+
+// Lists that differ get values that differ, however their strings split; a value comes back the
+// same from the cache as built; and the cache stops growing at its bound.
+func TestStringLists(t *testing.T) {
+	c := newStringLists()
+	for _, list := range [][]string{nil, {}, {"ab"}, {"a", "b"}, {"a", "b"}, {"", "ab"}, {"ab", ""}, {"shop=ok", "rewards=failed"}} {
+		for range 2 { // built, then cached
+			got := c.value(list).AsStringSlice()
+			if want := append([]string{}, list...); !slices.Equal(got, want) {
+				t.Errorf("value(%q) = %q, want %q", list, got, want)
+			}
+		}
+	}
+	for i := range maxStringLists + 10 {
+		c.value([]string{fmt.Sprint(i)})
+	}
+	if n := len(c.m); n != maxStringLists {
+		t.Errorf("%d lists kept, want at most %d", n, maxStringLists)
 	}
 }
