@@ -186,26 +186,19 @@ func (l *Log) run(ticks <-chan time.Time) {
 	}
 }
 
-// collect gathers a batch that starts with e: the entries recorded within batchDelay, up to
-// maxBatch. A flush ends the wait with every entry queued, and is returned to be acknowledged
-// once they are written; Close ends it at once.
+// collect gathers a batch that starts with e: every entry recorded within batchDelay (write
+// splits it into transactions of maxBatch). It does not take entries while it waits, so
+// recording one wakes nobody. A flush ends the wait, and is returned to be acknowledged once
+// the batch is written; Close ends it at once.
 func (l *Log) collect(e Entry) (batch []Entry, ack chan struct{}) {
-	batch = append(make([]Entry, 0, 16), e)
 	l.gather.Reset(batchDelay)
 	defer l.gather.Stop()
-	for len(batch) < maxBatch {
-		select {
-		case e := <-l.queue:
-			batch = append(batch, e)
-		case <-l.gather.C:
-			return batch, nil
-		case ack := <-l.flush:
-			return l.drain(batch, -1), ack
-		case <-l.stop:
-			return batch, nil // the loop then writes what is left and ends
-		}
+	select {
+	case <-l.gather.C:
+	case ack = <-l.flush:
+	case <-l.stop: // the loop then writes what is left and ends
 	}
-	return batch, nil
+	return l.drain(append(make([]Entry, 0, 16), e), -1), ack
 }
 
 // drain adds to batch the entries queued, up to max in all (-1: every one).
