@@ -7,6 +7,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -70,6 +71,8 @@ type Orchestrator struct {
 	// withTools offers the tools to a model call; built once, as the tools never change.
 	withTools llms.CallOption
 	workers   *workers // run the sub-agent calls of the fan-out
+	// tracer starts its spans: asking the provider for it takes a lock and a map lookup.
+	tracer trace.Tracer
 }
 
 // binding is one sub-agent materialised as a tool.
@@ -158,6 +161,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	orc.withTools = llms.WithTools(orc.tools)
 	orc.labels = newOutcomeLabels(orc.order)
 	orc.lists = newStringLists()
+	orc.tracer = o.Tracers.Tracer(tracerName)
 	inst, err := newInstruments(o.Meters)
 	if err != nil {
 		return nil, err

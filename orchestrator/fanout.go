@@ -110,7 +110,7 @@ func (w *watch) finish(i int) {
 func (tr *turnRun) invoke(parent context.Context, w *watch, i int, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()
-	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(parent, k.b.spanName)
+	ctx, span := tr.o.tracer.Start(parent, k.b.spanName)
 	timeout := def.Timeout
 	if timeout <= 0 {
 		timeout = defaultTimeout

@@ -59,7 +59,7 @@ const fallbackReply = "I'm sorry, I couldn't work on that just now. Please try a
 func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Result, error) {
 	start := o.opts.now()
 	ctx = principal.NewContext(ctx, t.Principal)
-	ctx, span := o.opts.Tracers.Tracer(tracerName).Start(ctx, "switchboard.turn")
+	ctx, span := o.tracer.Start(ctx, "switchboard.turn")
 	tr := &turnRun{o: o, t: t, out: out}
 	recorded := false
 	if span.IsRecording() {
@@ -264,7 +264,7 @@ func (tr *turnRun) fail(ctx context.Context, err error) (*Result, error) {
 
 // generate calls the orchestrator's LLM in a span named spanName and accounts its time.
 func (tr *turnRun) generate(ctx context.Context, spanName string, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(ctx, spanName)
+	ctx, span := tr.o.tracer.Start(ctx, spanName)
 	defer span.End()
 	if span.IsRecording() {
 		span.SetAttributes(tr.ids().llm()...)

@@ -10,6 +10,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/ccs"
@@ -81,6 +82,8 @@ type Agent struct {
 	// spanAttrs are the attributes of its LLM calls' spans that depend only on the
 	// definition: gen_ai.operation.name and agent_id.
 	spanAttrs []attribute.KeyValue
+	// tracer starts its spans: asking the provider for it takes a lock and a map lookup.
+	tracer trace.Tracer
 }
 
 // New instantiates the runtime for cfg.Definition.
@@ -124,6 +127,7 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 	}
 	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly. A result's answer states its data as the agent's team wants it said: keep its facts."
 	a.basePart = llms.TextContent{Text: a.basePrompt}
+	a.tracer = o.Tracers.Tracer(tracerName)
 	a.spanAttrs = []attribute.KeyValue{attribute.String("gen_ai.operation.name", "chat"), attribute.String("switchboard.agent_id", def.ID)}
 	return a, nil
 }
@@ -239,7 +243,7 @@ type invocation struct {
 }
 
 func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	ctx, span := r.a.opts.Tracers.Tracer(tracerName).Start(ctx, "llm.subagent")
+	ctx, span := r.a.tracer.Start(ctx, "llm.subagent")
 	defer span.End()
 	if span.IsRecording() {
 		if r.spanAttrs == nil {
