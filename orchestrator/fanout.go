@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 
 	"github.com/switchboard-ai/switchboard/ask"
+	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
@@ -47,6 +48,7 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 		tr.agents = newAgentAttrs(kept, tr.attrs)
 	}
 	w := &watch{calls: make([]watchedCall, len(kept))}
+	defer w.deadlines(ctx, kept)()
 	// One timer for the whole fan-out rather than one per call: the calls start together.
 	cadence := time.AfterFunc(tr.o.opts.cadence, func() { w.remind(tr.render, kept) })
 	defer cadence.Stop()
@@ -75,28 +77,47 @@ type watch struct {
 }
 
 type watchedCall struct {
-	ctx      context.Context // the call's own; nil until it starts (under mu)
-	finished bool            // under mu
-	spoke    atomic.Bool     // the sub-agent emitted a status event of its own
+	ctx      context.Context    // bounded by the call's timeout; set before the calls start
+	cancel   context.CancelFunc // ctx's, when this call made it
+	finished bool               // under mu
+	spoke    atomic.Bool        // the sub-agent emitted a status event of its own
 }
 
-// remind shows the progress line of every call that has started, is still running and has
-// said nothing.
+// deadlines gives each call a context bounded by its definition's timeout, and returns what
+// cancels them all once every call has returned. The calls start together, so those with the
+// same timeout (usually all of them) share one context and its one timer.
+func (w *watch) deadlines(ctx context.Context, kept []keptCall) (stop func()) {
+	for i, k := range kept {
+		timeout := timeoutOf(k.b.def)
+		for j := range i {
+			if timeoutOf(kept[j].b.def) == timeout {
+				w.calls[i].ctx = w.calls[j].ctx
+				break
+			}
+		}
+		if w.calls[i].ctx == nil {
+			w.calls[i].ctx, w.calls[i].cancel = context.WithTimeout(ctx, timeout)
+		}
+	}
+	return func() {
+		for i := range w.calls {
+			if cancel := w.calls[i].cancel; cancel != nil {
+				cancel()
+			}
+		}
+	}
+}
+
+// remind shows the progress line of every call still running that has said nothing.
 func (w *watch) remind(render *stream.Renderer, kept []keptCall) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for i := range w.calls {
 		c := &w.calls[i]
-		if c.ctx != nil && !c.finished && !c.spoke.Load() && c.ctx.Err() == nil {
+		if !c.finished && !c.spoke.Load() && c.ctx.Err() == nil {
 			render.Emit(stream.Emission{AgentID: kept[i].b.def.ID, Event: workingEvent})
 		}
 	}
-}
-
-func (w *watch) start(i int, ctx context.Context) {
-	w.mu.Lock()
-	w.calls[i].ctx = ctx
-	w.mu.Unlock()
 }
 
 func (w *watch) finish(i int) {
@@ -110,23 +131,18 @@ func (w *watch) finish(i int) {
 func (tr *turnRun) invoke(parent context.Context, w *watch, i int, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()
-	ctx, span := tr.o.tracer.Start(parent, k.b.spanName)
-	timeout := def.Timeout
-	if timeout <= 0 {
-		timeout = defaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	// The call's deadline is its fan-out's (see watch.deadlines); the turn's own context is
+	// parent, which tells a cancelled turn from a call out of time.
+	ctx, span := tr.o.tracer.Start(w.calls[i].ctx, k.b.spanName)
 
 	spoke := &w.calls[i].spoke
 	emit := func(event string, params map[string]string) {
 		spoke.Store(true)
 		tr.render.Emit(stream.Emission{AgentID: def.ID, Event: event, Params: params})
 	}
-	w.start(i, ctx)
 
 	defer func() {
 		w.finish(i)
-		cancel()
 		res.latency = time.Since(res.started)
 		res.toolResult = res.answer.Text
 		if res.outcome != ask.OutcomeOK && res.outcome != ask.OutcomePartial {
@@ -187,6 +203,14 @@ func (tr *turnRun) agentAttrs(i int, k keptCall, o ask.Outcome) []attribute.KeyV
 		return tr.agents.call(i, o)
 	}
 	return newAgentAttrs([]keptCall{k}, tr.ids()).call(0, o)
+}
+
+// timeoutOf is how long a call of def may run.
+func timeoutOf(def *definitions.Definition) time.Duration {
+	if def.Timeout <= 0 {
+		return defaultTimeout
+	}
+	return def.Timeout
 }
 
 // defaultTimeout applies when a definition sets none.
