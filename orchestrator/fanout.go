@@ -43,7 +43,6 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	if len(kept) == 0 {
 		return results
 	}
-	// At most FanOutCap calls are kept, so running each at once holds the cap.
 	if tr.attrs != nil {
 		tr.agents = newAgentAttrs(kept, tr.attrs)
 	}
@@ -52,6 +51,7 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	// One timer for the whole fan-out rather than one per call: the calls start together.
 	cadence := time.AfterFunc(tr.o.opts.cadence, func() { w.remind(tr.render, kept) })
 	defer cadence.Stop()
+	// At most FanOutCap calls are kept, so running each at once holds the cap.
 	last := len(kept) - 1
 	w.wg.Add(last)
 	for i, k := range kept[:last] {
