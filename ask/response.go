@@ -6,9 +6,24 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// ToolCalls returns the function calls of every choice of resp.
+// ToolCalls returns the function calls of every choice of resp. When one choice holds them
+// all, the slice is that choice's own (capped, so an append copies it): callers read it.
 func ToolCalls(resp *llms.ContentResponse) []llms.ToolCall {
-	var calls []llms.ToolCall
+	n := 0
+	for _, c := range resp.Choices {
+		for _, tc := range c.ToolCalls {
+			if tc.FunctionCall != nil {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if len(resp.Choices) == 1 && len(resp.Choices[0].ToolCalls) == n {
+		return resp.Choices[0].ToolCalls[:n:n]
+	}
+	calls := make([]llms.ToolCall, 0, n)
 	for _, c := range resp.Choices {
 		for _, tc := range c.ToolCalls {
 			if tc.FunctionCall != nil {
@@ -21,6 +36,9 @@ func ToolCalls(resp *llms.ContentResponse) []llms.ToolCall {
 
 // Text joins the text of every choice of resp.
 func Text(resp *llms.ContentResponse) string {
+	if len(resp.Choices) == 1 {
+		return resp.Choices[0].Content
+	}
 	var b strings.Builder
 	for _, c := range resp.Choices {
 		b.WriteString(c.Content)

@@ -33,18 +33,52 @@ func TestTokensOf(t *testing.T) {
 }
 
 func TestToolCallsAndText(t *testing.T) {
-	resp := &llms.ContentResponse{Choices: []*llms.ContentChoice{
-		{Content: "Hello, ", ToolCalls: []llms.ToolCall{{ID: "1", FunctionCall: &llms.FunctionCall{Name: "ask_shop"}}, {ID: "bare"}}},
-		{Content: "world", ToolCalls: []llms.ToolCall{{ID: "2", FunctionCall: &llms.FunctionCall{Name: "ask_rewards"}}}},
-	}}
-	var ids []string
-	for _, c := range ToolCalls(resp) {
-		ids = append(ids, c.ID)
+	call := func(id, name string) llms.ToolCall {
+		tc := llms.ToolCall{ID: id}
+		if name != "" {
+			tc.FunctionCall = &llms.FunctionCall{Name: name}
+		}
+		return tc
 	}
-	if diff := cmp.Diff([]string{"1", "2"}, ids); diff != "" {
-		t.Errorf("ToolCalls() ids mismatch (-want +got):\n%s (a call without a function is not a call)", diff)
+	for _, tc := range []struct {
+		name     string
+		choices  []*llms.ContentChoice
+		wantIDs  []string
+		wantText string
+	}{
+		{"two choices", []*llms.ContentChoice{
+			{Content: "Hello, ", ToolCalls: []llms.ToolCall{call("1", "ask_shop"), call("bare", "")}},
+			{Content: "world", ToolCalls: []llms.ToolCall{call("2", "ask_rewards")}},
+		}, []string{"1", "2"}, "Hello, world"},
+		{"one choice, every call a function", []*llms.ContentChoice{
+			{Content: "Hi", ToolCalls: []llms.ToolCall{call("1", "ask_shop"), call("2", "ask_rewards")}},
+		}, []string{"1", "2"}, "Hi"},
+		{"one choice, a call without a function", []*llms.ContentChoice{
+			{ToolCalls: []llms.ToolCall{call("bare", ""), call("2", "ask_rewards")}},
+		}, []string{"2"}, ""},
+		{"no calls", []*llms.ContentChoice{{Content: "text only"}}, nil, "text only"},
+		{"no choices", nil, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := &llms.ContentResponse{Choices: tc.choices}
+			var ids []string
+			for _, c := range ToolCalls(resp) {
+				ids = append(ids, c.ID)
+			}
+			if diff := cmp.Diff(tc.wantIDs, ids); diff != "" {
+				t.Errorf("ToolCalls() ids mismatch (-want +got):\n%s (a call without a function is not a call)", diff)
+			}
+			if got := Text(resp); got != tc.wantText {
+				t.Errorf("Text() = %q, want %q", got, tc.wantText)
+			}
+		})
 	}
-	if got := Text(resp); got != "Hello, world" {
-		t.Errorf("Text() = %q", got)
+	// The calls of a single choice are returned capped: appending to them must not write
+	// into the response.
+	one := []llms.ToolCall{call("1", "ask_shop"), call("2", "ask_rewards"), {}}
+	resp := &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: one[:2]}}}
+	_ = append(ToolCalls(resp), call("3", "ask_support"))
+	if one[2].ID != "" {
+		t.Errorf("append to ToolCalls() wrote into the response's array: %v", one[2])
 	}
 }

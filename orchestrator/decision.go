@@ -79,32 +79,33 @@ func (o *Orchestrator) applyCap(calls []llms.ToolCall) ([]keptCall, Decision) {
 }
 
 // record emits the routing decision as the span event routing.decision and as metrics.
-func (o *Orchestrator) record(span trace.Span, res *Result, elapsed, busy time.Duration) {
+func (o *Orchestrator) record(span trace.Span, attrs *turnAttrs, res *Result, elapsed, busy time.Duration) {
 	if res == nil {
 		return
 	}
-	if span.IsRecording() { // an unsampled turn skips building what only its span would keep
-		o.recordSpan(span, res)
+	if attrs != nil { // an unsampled turn skips building what only its span would keep
+		o.recordSpan(span, attrs, res)
 	}
 	o.recordMetrics(res, elapsed, busy)
 }
 
 // recordSpan adds the routing.decision event and the outcome to the turn's span.
-func (o *Orchestrator) recordSpan(span trace.Span, res *Result) {
+func (o *Orchestrator) recordSpan(span trace.Span, attrs *turnAttrs, res *Result) {
 	d := res.Decision
-	outcomes := make([]string, len(d.Agents))
-	for i, a := range d.Agents {
-		outcomes[i] = o.labels.label(a.Agent, a.Outcome)
+	var room [8]string // on the stack: the lists only serve as keys, see [stringLists]
+	outcomes := room[:0]
+	for _, a := range d.Agents {
+		outcomes = append(outcomes, o.labels.label(a.Agent, a.Outcome))
 	}
 	span.AddEvent("routing.decision", trace.WithAttributes(
-		attribute.StringSlice("routing.invoked", nonNil(d.Invoked)),
+		attribute.KeyValue{Key: "routing.invoked", Value: o.lists.value(d.Invoked)},
 		attribute.Int("routing.intent_count", d.IntentCount),
 		attribute.Int("routing.cap", d.Cap),
 		attribute.String("routing.cap_behaviour", d.CapBehaviour),
-		attribute.StringSlice("routing.dropped", nonNil(d.Dropped)),
-		attribute.StringSlice("routing.outcomes", outcomes),
+		attribute.KeyValue{Key: "routing.dropped", Value: o.lists.value(d.Dropped)},
+		attribute.KeyValue{Key: "routing.outcomes", Value: o.lists.value(outcomes)},
 	))
-	span.SetAttributes(outcomeAttr(turnOutcomeAttrs, res.Outcome)...)
+	span.SetAttributes(attrs.turn(res.Outcome)...)
 }
 
 // recordMetrics counts the turn, sampled or not.

@@ -61,13 +61,18 @@ type Orchestrator struct {
 	bindings map[string]*binding // by tool name
 	order    []*binding          // in sub_agents order
 	prompt   string
-	vocab    map[string]map[string]definitions.StatusEvent
-	opts     options
-	inst     *instruments
-	spans    spanOptions
-	labels   outcomeLabels
+	// promptPart is prompt as a message part, boxed once: most turns carry no locale.
+	promptPart llms.ContentPart
+	vocab      map[string]map[string]definitions.StatusEvent
+	opts       options
+	inst       *instruments
+	labels     outcomeLabels
+	lists      *stringLists // the routing.decision event's list values, by content
 	// withTools offers the tools to a model call; built once, as the tools never change.
 	withTools llms.CallOption
+	workers   *workers // run the sub-agent calls of the fan-out
+	// tracer starts its spans: asking the provider for it takes a lock and a map lookup.
+	tracer trace.Tracer
 }
 
 // binding is one sub-agent materialised as a tool.
@@ -77,9 +82,10 @@ type binding struct {
 	// metrics holds the attribute sets its measurements carry, built once: hashing a fresh
 	// attribute set per measurement was a tenth of a turn's CPU.
 	metrics bindingMetrics
-	// spanName and spanOpt start its invocation span without building them per turn.
-	spanName string
-	spanOpt  trace.SpanStartOption
+	// spanName and spanAttrs name its invocation span and give the attributes that depend
+	// only on the definition (agent_id, gen_ai.tool.name), built once.
+	spanName  string
+	spanAttrs []attribute.KeyValue
 }
 
 // bindingMetrics are a sub-agent's measurement attributes: by agent, and by agent and outcome.
@@ -130,7 +136,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	for _, d := range cfg.SubAgents {
 		byID[d.ID] = d
 	}
-	orc := &Orchestrator{def: def, model: cfg.Model, bindings: map[string]*binding{}, opts: o}
+	orc := &Orchestrator{def: def, model: cfg.Model, bindings: map[string]*binding{}, opts: o, workers: newWorkers()}
 	for _, id := range def.SubAgents {
 		sd, ok := byID[id]
 		if !ok {
@@ -144,16 +150,18 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 			return nil, fmt.Errorf("%w: %s has no runtime", ErrUnboundSubAgent, id)
 		}
 		b := &binding{def: sd, agent: rt, metrics: newBindingMetrics(sd.ID), spanName: "subagent " + sd.ID,
-			spanOpt: trace.WithAttributes(attribute.String("switchboard.agent_id", sd.ID), attribute.String("gen_ai.tool.name", sd.ToolName()))}
+			spanAttrs: []attribute.KeyValue{attribute.String("switchboard.agent_id", sd.ID), attribute.String("gen_ai.tool.name", sd.ToolName())}}
 		orc.bindings[sd.ToolName()] = b
 		orc.order = append(orc.order, b)
 		orc.tools = append(orc.tools, askTool(sd))
 	}
 	orc.prompt = systemPrompt(def, orc.order, o.fewShot)
+	orc.promptPart = llms.TextContent{Text: orc.prompt}
 	orc.vocab = orc.vocabulary()
 	orc.withTools = llms.WithTools(orc.tools)
-	orc.spans = newSpanOptions(def.ID)
 	orc.labels = newOutcomeLabels(orc.order)
+	orc.lists = newStringLists()
+	orc.tracer = o.Tracers.Tracer(tracerName)
 	inst, err := newInstruments(o.Meters)
 	if err != nil {
 		return nil, err

@@ -13,10 +13,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/switchboard-ai/switchboard/ask"
+	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
@@ -42,64 +43,114 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	if len(kept) == 0 {
 		return results
 	}
-	var g errgroup.Group
-	g.SetLimit(max(1, tr.o.def.FanOutCap))
+	if tr.attrs != nil {
+		tr.agents = newAgentAttrs(kept, tr.attrs)
+	}
+	w := &watch{calls: make([]watchedCall, len(kept))}
+	defer w.deadlines(ctx, kept)()
+	// One timer for the whole fan-out rather than one per call: the calls start together.
+	cadence := time.AfterFunc(tr.o.opts.cadence, func() { w.remind(tr.render, kept) })
+	defer cadence.Stop()
+	// At most FanOutCap calls are kept, so running each at once holds the cap.
 	last := len(kept) - 1
+	w.wg.Add(last)
 	for i, k := range kept[:last] {
-		g.Go(func() error {
-			results[i] = tr.invoke(ctx, k, prior)
-			return nil
+		tr.o.workers.Go(func() {
+			defer w.wg.Done()
+			results[i] = tr.invoke(ctx, w, i, k, prior)
 		})
 	}
 	// The last call runs here, alongside the others: this goroutine's stack has already grown
-	// to what an invocation needs, where a fresh one would grow it again. The cap still holds,
-	// since the cap keeps at most FanOutCap calls.
-	results[last] = tr.invoke(ctx, kept[last], prior)
-	_ = g.Wait()
+	// to what an invocation needs.
+	results[last] = tr.invoke(ctx, w, last, kept[last], prior)
+	w.wg.Wait()
 	return results
+}
+
+// watch is what the fan-out's cadence timer knows of its calls. The progress line must never
+// follow a call's reply: the timer checks, under the lock that ends each call, that the call
+// is still running.
+type watch struct {
+	wg    sync.WaitGroup // the calls running on other goroutines
+	mu    sync.Mutex
+	calls []watchedCall
+}
+
+type watchedCall struct {
+	ctx      context.Context    // bounded by the call's timeout; set before the calls start
+	cancel   context.CancelFunc // ctx's, when this call made it
+	finished bool               // under mu
+	spoke    atomic.Bool        // the sub-agent emitted a status event of its own
+}
+
+// deadlines gives each call a context bounded by its definition's timeout, and returns what
+// cancels them all once every call has returned. The calls start together, so those with the
+// same timeout (usually all of them) share one context and its one timer.
+func (w *watch) deadlines(ctx context.Context, kept []keptCall) (stop func()) {
+	for i, k := range kept {
+		timeout := timeoutOf(k.b.def)
+		for j := range i {
+			if timeoutOf(kept[j].b.def) == timeout {
+				w.calls[i].ctx = w.calls[j].ctx
+				break
+			}
+		}
+		if w.calls[i].ctx == nil {
+			w.calls[i].ctx, w.calls[i].cancel = context.WithTimeout(ctx, timeout)
+		}
+	}
+	return func() {
+		for i := range w.calls {
+			if cancel := w.calls[i].cancel; cancel != nil {
+				cancel()
+			}
+		}
+	}
+}
+
+// remind shows the progress line of every call still running that has said nothing.
+func (w *watch) remind(render *stream.Renderer, kept []keptCall) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := range w.calls {
+		c := &w.calls[i]
+		if !c.finished && !c.spoke.Load() && c.ctx.Err() == nil {
+			render.Emit(stream.Emission{AgentID: kept[i].b.def.ID, Event: workingEvent})
+		}
+	}
+}
+
+func (w *watch) finish(i int) {
+	w.mu.Lock()
+	w.calls[i].finished = true
+	w.mu.Unlock()
 }
 
 // invoke runs one sub-agent under its definition's timeout, recovering a panic into a failure,
 // and showing a progress line if it stays silent past the cadence threshold.
-func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res dispatchResult) {
+func (tr *turnRun) invoke(parent context.Context, w *watch, i int, k keptCall, prior string) (res dispatchResult) {
 	def := k.b.def
 	res.started = time.Now()
-	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(parent, k.b.spanName, k.b.spanOpt, tr.ids)
-	timeout := def.Timeout
-	if timeout <= 0 {
-		timeout = defaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	// The call's deadline is its fan-out's (see watch.deadlines); the turn's own context is
+	// parent, which tells a cancelled turn from a call out of time.
+	ctx, span := tr.o.tracer.Start(w.calls[i].ctx, k.b.spanName)
 
-	var spoke atomic.Bool
+	spoke := &w.calls[i].spoke
 	emit := func(event string, params map[string]string) {
 		spoke.Store(true)
 		tr.render.Emit(stream.Emission{AgentID: def.ID, Event: event, Params: params})
 	}
-	// The progress line must never follow the reply: the callback checks, under the same lock
-	// that ends the invocation, that the sub-agent is still running.
-	var quiet sync.Mutex
-	finished := false
-	cadence := time.AfterFunc(tr.o.opts.cadence, func() {
-		quiet.Lock()
-		defer quiet.Unlock()
-		if !finished && !spoke.Load() && ctx.Err() == nil {
-			tr.render.Emit(stream.Emission{AgentID: def.ID, Event: workingEvent})
-		}
-	})
 
 	defer func() {
-		quiet.Lock()
-		finished = true
-		quiet.Unlock()
-		cadence.Stop()
-		cancel()
+		w.finish(i)
 		res.latency = time.Since(res.started)
 		res.toolResult = res.answer.Text
 		if res.outcome != ask.OutcomeOK && res.outcome != ask.OutcomePartial {
 			res.toolResult = unavailableNote(def)
 		}
-		span.SetAttributes(outcomeAttr(agentOutcomeAttrs, res.outcome)...)
+		if span.IsRecording() {
+			span.SetAttributes(tr.agentAttrs(i, k, res.outcome)...)
+		}
 		if res.outcome == ask.OutcomeFailed || res.outcome == ask.OutcomeTimeout {
 			span.SetStatus(codes.Error, string(res.outcome))
 		}
@@ -143,6 +194,23 @@ func (tr *turnRun) invoke(parent context.Context, k keptCall, prior string) (res
 		res.outcome = ans.Outcome
 	}
 	return res
+}
+
+// agentAttrs are the attributes of call i's span, ending with its outcome o: those dispatch
+// built, or, for a span recorded under a turn span that is not, new ones.
+func (tr *turnRun) agentAttrs(i int, k keptCall, o ask.Outcome) []attribute.KeyValue {
+	if tr.agents != nil {
+		return tr.agents.call(i, o)
+	}
+	return newAgentAttrs([]keptCall{k}, tr.ids()).call(0, o)
+}
+
+// timeoutOf is how long a call of def may run.
+func timeoutOf(def *definitions.Definition) time.Duration {
+	if def.Timeout <= 0 {
+		return defaultTimeout
+	}
+	return def.Timeout
 }
 
 // defaultTimeout applies when a definition sets none.

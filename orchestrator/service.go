@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,6 +59,7 @@ type Service struct {
 	unsaved  map[string]*unsavedEnd
 	settleMu sync.Mutex // one Settle at a time
 	wg       sync.WaitGroup
+	workers  *workers // run the turns
 }
 
 // boundSet is the orchestrator turns start with and the guard built from its forbidden strings.
@@ -98,7 +100,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 		cfg.Audit = nopAuditor{}
 	}
 	s := &Service{cfg: cfg, limits: newTurnLimiter(cfg.Limits, cfg.Store), run: map[string]*running{},
-		unsaved: map[string]*unsavedEnd{}}
+		unsaved: map[string]*unsavedEnd{}, workers: newWorkers()}
 	s.bound.Store(newBoundSet(cfg.Orchestrator, cfg.Forbidden))
 	return s, nil
 }
@@ -215,14 +217,14 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	log := s.cfg.Hub.Open(rec.ID)
 	log.RetryUntil(s.endBy(rec))
 	s.wg.Add(1)
-	go func() {
+	s.workers.Go(func() {
 		defer s.wg.Done()
 		defer s.limits.finished(req.Principal)
 		defer close(r.done)
 		defer cancelDeadline()
 		defer cancel(nil)
 		s.execute(runCtx, b, rec, history, log)
-	}()
+	})
 	return rec, false, nil
 }
 
@@ -399,12 +401,28 @@ func exchanges(turns []TurnRecord) []Exchange {
 }
 
 func requestHash(r StartRequest) string {
-	h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s", r.EpisodeID, r.Message, r.Locale, r.Location))
+	var buf [1024]byte // most requests fit: hashed without allocating
+	b := buf[:0]
+	for i, s := range [...]string{r.EpisodeID, r.Message, r.Locale, r.Location} {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, s...)
+	}
+	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
 
+// newID is prefix, an underscore and 24 random hex digits, built in one allocation.
 func newID(prefix string) string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
-	return prefix + "_" + hex.EncodeToString(b[:])
+	var s strings.Builder
+	s.Grow(len(prefix) + 1 + hex.EncodedLen(len(b)))
+	s.WriteString(prefix)
+	s.WriteByte('_')
+	var h [2 * len(b)]byte
+	hex.Encode(h[:], b[:])
+	s.Write(h[:])
+	return s.String()
 }

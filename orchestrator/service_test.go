@@ -2,9 +2,12 @@ package orchestrator
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -317,6 +320,35 @@ func TestSameStore(t *testing.T) {
 	} {
 		if got := sameStore(tt.x, tt.y); got != tt.want {
 			t.Errorf("%s: sameStore() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestNewID(t *testing.T) {
+	a, b := newID("turn"), newID("turn")
+	for _, id := range []string{a, b} {
+		hexPart, ok := strings.CutPrefix(id, "turn_")
+		if _, err := hex.DecodeString(hexPart); !ok || len(hexPart) != 24 || err != nil {
+			t.Errorf("newID(turn) = %q, want turn_ and 24 hex digits", id)
+		}
+	}
+	if a == b {
+		t.Errorf("newID() = %q twice", a)
+	}
+}
+
+// The request hash is stored with each turn and compared when an idempotency key comes back:
+// it must stay the hash of the four fields joined by NUL, however it is computed.
+func TestRequestHashIsStable(t *testing.T) {
+	long := strings.Repeat("ü", 1000) // past the stack buffer
+	for _, r := range []StartRequest{
+		{},
+		{EpisodeID: "ep_1", Message: "deals?", Locale: "en-GB", Location: "London"},
+		{Message: long, Location: "x"},
+	} {
+		sum := sha256.Sum256([]byte(r.EpisodeID + "\x00" + r.Message + "\x00" + r.Locale + "\x00" + r.Location))
+		if got, want := requestHash(r), hex.EncodeToString(sum[:]); got != want {
+			t.Errorf("requestHash(%.20v) = %s, want %s", r, got, want)
 		}
 	}
 }

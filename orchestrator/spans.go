@@ -1,36 +1,66 @@
 package orchestrator
 
 import (
+	"encoding/binary"
+	"sync"
+
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/stream"
 )
 
-// A turn starts nine spans or so. Their attributes are built as few times as possible: what
-// depends only on the definitions once per orchestrator ([spanOptions]), the turn's ids once
-// per turn, and the outcome attributes once per process. Passed with ..., a slice built once
-// costs nothing per span, where attribute.String inside trace.WithAttributes allocates the
-// slice and boxes the option every time.
+// A turn starts nine spans or so. The SDK copies the attributes given at a span's start into
+// a slice of their own, then again into the span, and grows the span's slice again for every
+// later SetAttributes; so each span here gets all its attributes in one SetAttributes call,
+// from slices built once (what depends only on the definitions) or once per turn (the ids),
+// and only when the span records: an unsampled turn builds none of it.
 
-// spanOptions are an orchestrator's span start options that never change.
-type spanOptions struct {
-	turn trace.SpanStartOption // switchboard.agent_id of the orchestrator
-	llm  trace.SpanStartOption // gen_ai.operation.name and the orchestrator's agent id
+// turnAttrs are the attributes of a turn's own spans, in one backing array built once per
+// turn: the orchestrator's LLM calls carry llm, the turn span carries turn, whose last element
+// is the outcome, set when the turn ends.
+type turnAttrs struct {
+	all [5]attribute.KeyValue // gen_ai.operation.name, agent_id, turn_id, episode_id, outcome
 }
 
-func newSpanOptions(orchestratorID string) spanOptions {
-	return spanOptions{
-		turn: trace.WithAttributes(attribute.String("switchboard.agent_id", orchestratorID)),
-		llm: trace.WithAttributes(attribute.String("gen_ai.operation.name", "chat"),
-			attribute.String("switchboard.agent_id", orchestratorID)),
+func newTurnAttrs(orchestratorID string, t Turn) *turnAttrs {
+	return &turnAttrs{all: [5]attribute.KeyValue{
+		attribute.String("gen_ai.operation.name", "chat"),
+		attribute.String("switchboard.agent_id", orchestratorID),
+		attribute.String("switchboard.turn_id", t.ID),
+		attribute.String("switchboard.episode_id", t.EpisodeID),
+	}}
+}
+
+func (a *turnAttrs) llm() []attribute.KeyValue { return a.all[0:4] }
+
+// turn is the turn span's attributes ending with outcome o.
+func (a *turnAttrs) turn(o stream.Outcome) []attribute.KeyValue {
+	a.all[4] = outcomeAttr(turnOutcomeAttrs, o)[0]
+	return a.all[1:5]
+}
+
+// agentAttrs are the attributes of each sub-agent call's span, laid out per call in one
+// array built once per turn: agent_id, gen_ai.tool.name, turn_id, episode_id and the call's
+// outcome, set when the call ends (each call writes only its own).
+type agentAttrs []attribute.KeyValue
+
+const agentAttrsLen = 5
+
+func newAgentAttrs(kept []keptCall, ids *turnAttrs) agentAttrs {
+	a := make(agentAttrs, agentAttrsLen*len(kept))
+	for i, k := range kept {
+		copy(a[agentAttrsLen*i:], k.b.spanAttrs)
+		copy(a[agentAttrsLen*i+2:], ids.all[2:4])
 	}
+	return a
 }
 
-// turnIDs is the span start option every span of turn t carries: its turn and episode ids.
-func turnIDs(t Turn) trace.SpanStartOption {
-	return trace.WithAttributes(attribute.String("switchboard.turn_id", t.ID), attribute.String("switchboard.episode_id", t.EpisodeID))
+// call is call i's span attributes ending with outcome o.
+func (a agentAttrs) call(i int, o ask.Outcome) []attribute.KeyValue {
+	c := a[agentAttrsLen*i : agentAttrsLen*(i+1) : agentAttrsLen*(i+1)]
+	c[agentAttrsLen-1] = outcomeAttr(agentOutcomeAttrs, o)[0]
+	return c
 }
 
 var (
@@ -52,6 +82,43 @@ func outcomeAttr[O ~string](m map[O][]attribute.KeyValue, o O) []attribute.KeyVa
 		return a
 	}
 	return []attribute.KeyValue{attribute.String("switchboard.outcome", string(o))}
+}
+
+// stringLists keeps the string-slice attribute values of the routing.decision event by their
+// content. attribute.StringSliceValue copies its slice through reflection, three times a turn,
+// and a deployment sees few distinct lists: sets of its agents, and of their outcomes.
+type stringLists struct {
+	mu sync.RWMutex
+	m  map[string]attribute.Value
+}
+
+// maxStringLists bounds the lists kept: model-chosen tool names in the dropped list could
+// otherwise grow it without end. Past it, values are built each time, as before.
+const maxStringLists = 1024
+
+func newStringLists() *stringLists { return &stringLists{m: map[string]attribute.Value{}} }
+
+// value is the attribute value of list (an empty list, not a missing one, for nil).
+func (c *stringLists) value(list []string) attribute.Value {
+	var room [256]byte
+	key := room[:0]
+	for _, s := range list { // each string with its length first, so no two lists share a key
+		key = binary.AppendUvarint(key, uint64(len(s)))
+		key = append(key, s...)
+	}
+	c.mu.RLock()
+	v, ok := c.m[string(key)]
+	c.mu.RUnlock()
+	if ok {
+		return v
+	}
+	v = attribute.StringSliceValue(append([]string{}, list...)) // a copy: list may be the caller's stack
+	c.mu.Lock()
+	if len(c.m) < maxStringLists {
+		c.m[string(key)] = v
+	}
+	c.mu.Unlock()
+	return v
 }
 
 // outcomeLabels are the "agent=outcome" strings of the routing.decision event, by agent id,

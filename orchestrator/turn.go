@@ -59,11 +59,19 @@ const fallbackReply = "I'm sorry, I couldn't work on that just now. Please try a
 func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Result, error) {
 	start := o.opts.now()
 	ctx = principal.NewContext(ctx, t.Principal)
-	ids := turnIDs(t)
-	ctx, span := o.opts.Tracers.Tracer(tracerName).Start(ctx, "switchboard.turn", ids, o.spans.turn)
-	defer span.End()
+	ctx, span := o.tracer.Start(ctx, "switchboard.turn")
+	tr := &turnRun{o: o, t: t, out: out}
+	recorded := false
+	if span.IsRecording() {
+		tr.attrs = newTurnAttrs(o.def.ID, t)
+	}
+	defer func() {
+		if tr.attrs != nil && !recorded { // a panic: the ids without an outcome
+			span.SetAttributes(tr.attrs.all[1:4]...)
+		}
+		span.End()
+	}()
 
-	tr := &turnRun{o: o, t: t, out: out, ids: ids}
 	tr.render = stream.NewRenderer(stream.RendererConfig{
 		Vocabulary: o.vocab,
 		Rendering:  o.def.Rendering,
@@ -77,7 +85,8 @@ func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Resul
 	}
 
 	elapsed := o.opts.now().Sub(start)
-	o.record(span, res, elapsed, tr.llmBusy+tr.maxAgentBusy)
+	o.record(span, tr.attrs, res, elapsed, tr.llmBusy+tr.maxAgentBusy)
+	recorded = res != nil
 	if err != nil {
 		span.SetStatus(codes.Error, "turn ended early: "+string(res.Outcome))
 	}
@@ -90,7 +99,10 @@ type turnRun struct {
 	t      Turn
 	out    stream.Sink
 	render *stream.Renderer
-	ids    trace.SpanStartOption // the turn and episode ids every span of the turn carries
+	// attrs and agents are the attributes of the turn's spans, built once when the turn's span
+	// records (nil otherwise); agents is built by dispatch before its calls start.
+	attrs  *turnAttrs
+	agents agentAttrs
 
 	llmBusy      time.Duration // inside the orchestrator's own LLM calls
 	maxAgentBusy time.Duration // the busiest sub-agent's time inside LLM and CCS calls
@@ -174,13 +186,14 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 // fails or says nothing, the reply is composed here from the same tool results, so the user
 // always gets the answers that did arrive.
 func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept []keptCall, results []dispatchResult) (string, error) {
-	var streamed strings.Builder
+	var streamed streamedText
 	onChunk := func(_ context.Context, chunk []byte) error {
 		if len(chunk) == 0 {
 			return nil
 		}
-		streamed.Write(chunk)
-		tr.out.Publish(stream.ReplyDelta{Text: string(chunk)})
+		text := string(chunk)
+		streamed.add(text)
+		tr.out.Publish(stream.ReplyDelta{Text: text})
 		return nil
 	}
 	resp, err := tr.generate(ctx, "llm.compose", msgs, tr.o.withTools, llms.WithStreamingFunc(onChunk))
@@ -194,7 +207,7 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 		if err != nil { // the stream broke off: say so rather than pass a cut reply as whole
 			tr.composeCut = true
 			tr.out.Publish(stream.ReplyDelta{Text: cutNote})
-			streamed.WriteString(cutNote)
+			streamed.add(cutNote)
 		}
 		return streamed.String(), nil
 	}
@@ -207,6 +220,33 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 	}
 	publishChunked(tr.out, text)
 	return text, nil
+}
+
+// streamedText collects a streamed reply. A reply often arrives in one chunk, whose string its
+// delta holds already: only a second chunk starts a copy.
+type streamedText struct {
+	first string
+	more  strings.Builder // the whole text once a second chunk arrived
+}
+
+func (s *streamedText) add(chunk string) {
+	switch {
+	case s.first == "" && s.more.Len() == 0:
+		s.first = chunk
+		return
+	case s.more.Len() == 0:
+		s.more.WriteString(s.first)
+	}
+	s.more.WriteString(chunk)
+}
+
+func (s *streamedText) Len() int { return max(len(s.first), s.more.Len()) }
+
+func (s *streamedText) String() string {
+	if s.more.Len() > 0 {
+		return s.more.String()
+	}
+	return s.first
 }
 
 // fail answers when the orchestrator's own LLM could not route the turn.
@@ -224,8 +264,11 @@ func (tr *turnRun) fail(ctx context.Context, err error) (*Result, error) {
 
 // generate calls the orchestrator's LLM in a span named spanName and accounts its time.
 func (tr *turnRun) generate(ctx context.Context, spanName string, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	ctx, span := tr.o.opts.Tracers.Tracer(tracerName).Start(ctx, spanName, tr.o.spans.llm, tr.ids)
+	ctx, span := tr.o.tracer.Start(ctx, spanName)
 	defer span.End()
+	if span.IsRecording() {
+		span.SetAttributes(tr.ids().llm()...)
+	}
 	start := time.Now()
 	resp, err := tr.o.model.GenerateContent(ctx, msgs, opts...)
 	tr.llmBusy += time.Since(start)
@@ -240,6 +283,15 @@ func (tr *turnRun) generate(ctx context.Context, spanName string, msgs []llms.Me
 	return resp, nil
 }
 
+// ids are the turn's span attributes: those built for the turn's span, or, for a span recorded
+// under a turn span that is not (a sampler may decide so), new ones.
+func (tr *turnRun) ids() *turnAttrs {
+	if tr.attrs != nil {
+		return tr.attrs
+	}
+	return newTurnAttrs(tr.o.def.ID, tr.t)
+}
+
 // messages builds the conversation the orchestrator's LLM sees: system prompt, a bounded
 // window of earlier exchanges, and the user's message.
 func (tr *turnRun) messages() []llms.MessageContent {
@@ -251,11 +303,16 @@ func (tr *turnRun) messages() []llms.MessageContent {
 	// one backing array for every message's part rather than one per message.
 	msgs := make([]llms.MessageContent, 0, 2+2*len(hist)+2*max(1, tr.o.def.FanOutCap))
 	parts := make([]llms.ContentPart, 0, 2+2*len(hist))
-	add := func(role llms.ChatMessageType, text string) {
-		parts = append(parts, llms.TextContent{Text: text})
+	addPart := func(role llms.ChatMessageType, part llms.ContentPart) {
+		parts = append(parts, part)
 		msgs = append(msgs, llms.MessageContent{Role: role, Parts: parts[len(parts)-1 : len(parts) : len(parts)]})
 	}
-	add(llms.ChatMessageTypeSystem, turnPrompt(tr.o.prompt, tr.t.Locale))
+	add := func(role llms.ChatMessageType, text string) { addPart(role, llms.TextContent{Text: text}) }
+	if tr.t.Locale == "" {
+		addPart(llms.ChatMessageTypeSystem, tr.o.promptPart)
+	} else {
+		add(llms.ChatMessageTypeSystem, turnPrompt(tr.o.prompt, tr.t.Locale))
+	}
 	for _, ex := range hist {
 		add(llms.ChatMessageTypeHuman, ex.User)
 		if ex.Reply != "" {

@@ -149,6 +149,9 @@ func TestTurnEndSurvivesStoreOutage(t *testing.T) {
 				if err != nil {
 					t.Fatalf("NewService() = %v", err)
 				}
+				// The goroutine that ran the turn waits this long for another before it ends;
+				// the bubble must see it end.
+				defer time.Sleep(workerIdle)
 				rec, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", Message: "my points?"})
 				if err != nil {
 					t.Fatalf("Start() = %v", err)

@@ -377,3 +377,15 @@ func TestGuardSplitJSONRunsExactly(t *testing.T) {
 		}
 	}
 }
+
+// foldBytes folds as fold does, on its ASCII fast path and off it.
+func TestFoldBytes(t *testing.T) {
+	for _, s := range []string{"", "Here is everything: ask_shop, KS ks", "a\x00z{}[]", "Kelvin \u212a, long \u017f", "ünïcode MIXED case", "ß"} {
+		if got, want := string(foldBytes(nil, s)), fold(s); got != want {
+			t.Errorf("foldBytes(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := string(foldBytes(make([]byte, 0, 4), s)), fold(s); got != want {
+			t.Errorf("foldBytes(%q) into a short buffer = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -71,7 +71,8 @@ func NewHub(store LogStore, opts ...HubOption) *Hub {
 // liveTurn is the in-memory log of a turn running here. recs only grows, and a record is never
 // modified once appended, so a follower may read a snapshot of it without the lock.
 type liveTurn struct {
-	log *TurnLog // the turn's one writer; nil for a completed turn loaded from the store
+	log    *TurnLog // the turn's one writer, &writer; nil for a completed turn loaded from the store
+	writer TurnLog  // allocated with the turn rather than on its own
 
 	mu        sync.Mutex
 	recs      []Record

@@ -206,10 +206,11 @@ func (sc *scrubber) scrub(s string) (string, int) {
 // alternatives whose anchors s contains: one that cannot match anywhere in s changes nothing
 // in a leftmost-first alternation.
 func (sc *scrubber) find(s string) [][]int {
-	folded := fold(s)
+	var room [512]byte
+	folded := foldBytes(room[:0], s)
 	var mask uint64
 	for _, a := range sc.anchors {
-		if mask&(1<<a.alt) == 0 && strings.Contains(folded, string(a.text)) {
+		if mask&(1<<a.alt) == 0 && bytes.Contains(folded, a.text) {
 			mask |= 1 << a.alt
 		}
 	}
@@ -340,6 +341,9 @@ func isPathByte(c byte) bool {
 // rune's length in bytes. For ASCII text, the common case, no offset changes and orig is nil.
 func foldIndexed(s string, scratch *[]byte) (folded []byte, orig []int) {
 	b := (*scratch)[:0]
+	if cap(b) < len(s) { // at once, rather than growing it byte by byte
+		b = make([]byte, 0, len(s)+len(s)/2)
+	}
 	defer func() { *scratch = b }()
 	i := 0
 	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
@@ -364,6 +368,22 @@ func foldIndexed(s string, scratch *[]byte) (folded []byte, orig []int) {
 		}
 	}
 	return b, append(orig, len(s))
+}
+
+// foldBytes appends fold(s) to dst. ASCII text, nearly all of it, is folded a byte at a time
+// (for ASCII, folding is upper-casing: K and S are the least runes of their orbits).
+func foldBytes(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return append(dst[:0], fold(s)...)
+		}
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // fold maps every rune of s to the smallest rune of its case-folding orbit, the equivalence
@@ -453,6 +473,9 @@ func (st *streamScrubber) write(text string) (string, int) {
 
 // flush scrubs and returns everything held back: the text has ended.
 func (st *streamScrubber) flush() (string, int) {
+	if st.pending == "" { // the end, and every flush after it
+		return "", 0
+	}
 	out, n := st.sc.scrub(st.pending)
 	st.pending = ""
 	return out, n

@@ -48,7 +48,8 @@ func (h *Hub) Open(turnID string) *TurnLog {
 	t := h.turns[turnID]
 	if t == nil {
 		t = &liveTurn{}
-		t.log = &TurnLog{hub: h, turnID: turnID, turn: t, kick: make(chan struct{}, 1), sem: make(chan struct{}, 1)}
+		t.writer = TurnLog{hub: h, turnID: turnID, turn: t, kick: make(chan struct{}, 1), sem: make(chan struct{}, 1)}
+		t.log = &t.writer
 		h.turns[turnID] = t
 	}
 	if timer := h.timers[turnID]; timer != nil {
@@ -73,6 +74,9 @@ func (l *TurnLog) Publish(ev Event) {
 	}
 	rec, frame := enc.record(uint64(len(t.recs)) + 1)
 	enc.release()
+	if l.pending == nil {
+		l.pending = make([]Record, 0, pendingRecords) // not regrown on the second and third record
+	}
 	l.pending = append(l.pending, rec)
 	if _, ok := ev.(TurnCompleted); ok {
 		// Refuse later events now; show the end only once the store has the whole log.
@@ -95,11 +99,15 @@ func (l *TurnLog) Publish(ev Event) {
 	t.mu.Unlock()
 	switch {
 	case start:
-		l.hub.startWriter(l.writeLoop)
+		l.hub.startWriter(l)
 	case full:
 		l.nudge()
 	}
 }
+
+// pendingRecords is the room a log's queue for the store starts with: a turn's records until
+// its end, or one batch's worth of a long reply's deltas, mostly fit.
+const pendingRecords = 8
 
 // Flush commits every record published so far that is not yet in the store, and returns the
 // log's first store error ([TurnLog.Err]): nil means the store holds everything published

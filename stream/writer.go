@@ -16,23 +16,26 @@ const (
 	batchRecords = 64
 )
 
-// startWriter runs loop in a goroutine of its own, which Close waits for. Once the hub is
-// closed it runs loop in the caller instead, so nothing is left running after Close and a
-// turn still finishing keeps its records (it then stores synchronously, as loop does not wait
-// on a closed hub).
-func (h *Hub) startWriter(loop func()) {
+// startWriter runs l's writeLoop in a goroutine of its own, which Close waits for. Once the
+// hub is closed it runs it in the caller instead, so nothing is left running after Close and a
+// turn still finishing keeps its records (it then stores synchronously, as writeLoop does not
+// wait on a closed hub).
+func (h *Hub) startWriter(l *TurnLog) {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		loop()
+		l.writeLoop()
 		return
 	}
 	h.writers.Add(1)
 	h.mu.Unlock()
-	go func() {
-		defer h.writers.Done()
-		loop()
-	}()
+	go h.write(l)
+}
+
+// write is the writer goroutine of l.
+func (h *Hub) write(l *TurnLog) {
+	defer h.writers.Done()
+	l.writeLoop()
 }
 
 // writeLoop drains the log's queue to the store, a batch at a time, and returns when the

@@ -76,6 +76,14 @@ type Agent struct {
 	// and the call options of a tool step and of the last step (which must answer in words).
 	basePrompt          string
 	toolOpts, finalOpts []llms.CallOption
+	// basePart is basePrompt as a message part: boxing a string into an interface allocates,
+	// and most invocations inherit nothing that changes the prompt.
+	basePart llms.ContentPart
+	// spanAttrs are the attributes of its LLM calls' spans that depend only on the
+	// definition: gen_ai.operation.name and agent_id.
+	spanAttrs []attribute.KeyValue
+	// tracer starts its spans: asking the provider for it takes a lock and a map lookup.
+	tracer trace.Tracer
 }
 
 // New instantiates the runtime for cfg.Definition.
@@ -118,6 +126,9 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 		a.finalOpts = []llms.CallOption{llms.WithTools(a.tools), llms.WithToolChoice("none")}
 	}
 	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly. A result's answer states its data as the agent's team wants it said: keep its facts."
+	a.basePart = llms.TextContent{Text: a.basePrompt}
+	a.tracer = o.Tracers.Tracer(tracerName)
+	a.spanAttrs = []attribute.KeyValue{attribute.String("gen_ai.operation.name", "chat"), attribute.String("switchboard.agent_id", def.ID)}
 	return a, nil
 }
 
@@ -147,10 +158,7 @@ func (a *Agent) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 	}
 	ctx = principal.NewContext(ctx, req.Inherited.Principal)
 	run := &invocation{a: a, req: req}
-	msgs := []llms.MessageContent{
-		llms.TextParts(llms.ChatMessageTypeSystem, a.systemPrompt(req.Inherited)),
-		llms.TextParts(llms.ChatMessageTypeHuman, req.Request),
-	}
+	msgs := run.messages()
 	for step := 0; ; step++ {
 		// The last step must answer in words. The tools still go with the request: some
 		// providers refuse a history holding tool calls when no tools are defined.
@@ -186,6 +194,19 @@ func (a *Agent) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 	}
 }
 
+// messages are the conversation an invocation starts with: the system prompt and the request.
+// They live in the invocation, which is allocated anyway.
+func (r *invocation) messages() []llms.MessageContent {
+	r.parts[0] = r.a.basePart
+	if sys := r.a.systemPrompt(r.req.Inherited); sys != r.a.basePrompt {
+		r.parts[0] = llms.TextContent{Text: sys}
+	}
+	r.parts[1] = llms.TextContent{Text: r.req.Request}
+	r.first[0] = llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: r.parts[0:1:1]}
+	r.first[1] = llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: r.parts[1:2:2]}
+	return r.first[:]
+}
+
 // systemPrompt is the definition's prompt plus the inherited context the LLM may use.
 func (a *Agent) systemPrompt(in ask.Inherited) string {
 	if in.Locale == "" && in.Location == "" && in.PriorContext == "" {
@@ -214,15 +235,22 @@ type invocation struct {
 	caveats    int // usable with a caveat
 	missing    int // unavailable
 	components []json.RawMessage
+	// first and parts back the conversation's first two messages.
+	first [2]llms.MessageContent
+	parts [2]llms.ContentPart
+	// spanAttrs are its LLM calls' span attributes, built by the first recorded call.
+	spanAttrs []attribute.KeyValue
 }
 
 func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	ctx, span := r.a.opts.Tracers.Tracer(tracerName).Start(ctx, "llm.subagent", trace.WithAttributes(
-		attribute.String("gen_ai.operation.name", "chat"),
-		attribute.String("switchboard.agent_id", r.a.def.ID),
-		attribute.String("switchboard.turn_id", r.req.Inherited.TurnID),
-	))
+	ctx, span := r.a.tracer.Start(ctx, "llm.subagent")
 	defer span.End()
+	if span.IsRecording() {
+		if r.spanAttrs == nil {
+			r.spanAttrs = append(r.a.spanAttrs[:len(r.a.spanAttrs):len(r.a.spanAttrs)], attribute.String("switchboard.turn_id", r.req.Inherited.TurnID))
+		}
+		span.SetAttributes(r.spanAttrs...)
+	}
 	start := time.Now()
 	resp, err := r.a.model.GenerateContent(ctx, msgs, opts...)
 	r.busy += time.Since(start)

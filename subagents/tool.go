@@ -45,7 +45,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		r.req.Emit(tool.StatusEvent, paramsForStatus(tc.FunctionCall.Arguments))
 	}
 	invoking := r.req.Inherited.Principal
-	ctx, span := a.opts.Tracers.Tracer(tracerName).Start(ctx, "ccs "+tool.Enricher, trace.WithAttributes(
+	ctx, span := a.tracer.Start(ctx, "ccs "+tool.Enricher, trace.WithAttributes(
 		attribute.String("switchboard.agent_id", a.def.ID),
 		attribute.String("switchboard.turn_id", r.req.Inherited.TurnID),
 		attribute.String("ccs.enricher_id", tool.Enricher),

@@ -53,6 +53,7 @@ func (x auditor) TurnEnded(ctx context.Context, rec orchestrator.TurnRecord) {
 	d := audit.RoutingDecision{TurnID: rec.ID, Outcome: string(rec.Outcome), Agents: []audit.AgentOutcome{}}
 	if dec := rec.Decision; dec != nil {
 		d.Intents, d.Cap, d.Dropped = dec.IntentCount, dec.CapBehaviour, len(dec.Dropped)
+		d.Agents = make([]audit.AgentOutcome, 0, len(dec.Agents))
 		for _, ag := range dec.Agents {
 			d.Agents = append(d.Agents, audit.AgentOutcome{Agent: ag.Agent, Outcome: string(ag.Outcome)})
 		}

@@ -10,7 +10,8 @@
 // (the database is down, or the queue is full) is logged whole at ERROR and counted in
 // switchboard_audit_write_failures_total instead.
 //
-// Goroutine model: [New] starts one goroutine that writes queued entries in batches and, as
+// Goroutine model: [New] starts one goroutine that writes queued entries in batches (those
+// recorded within a few milliseconds of each other go in one write) and, as
 // each minute ends, the refusals counted in it; [Log.Close] writes what is left and stops it.
 // Every method is safe for concurrent use.
 package audit

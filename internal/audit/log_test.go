@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -259,4 +260,43 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// countingRecorder records into a Memory and keeps the size of every write.
+type countingRecorder struct {
+	*Memory
+	mu     sync.Mutex
+	writes []int
+}
+
+func (c *countingRecorder) AppendAudit(ctx context.Context, entries []Entry) error {
+	c.mu.Lock()
+	c.writes = append(c.writes, len(entries))
+	c.mu.Unlock()
+	return c.Memory.AppendAudit(ctx, entries)
+}
+
+// Entries recorded within the batch delay of each other are written together, in one write;
+// one recorded later starts a batch of its own.
+func TestLogBatchesEntriesRecordedTogether(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &countingRecorder{Memory: NewMemory()}
+		h := newLogHarness(t, rec, 0)
+		h.Record(t.Context(), "alice", TurnAccepted{TurnID: "turn_1"})
+		synctest.Wait() // the writer holds the first entry, waiting for more
+		time.Sleep(batchDelay / 2)
+		h.Record(t.Context(), "alice", TurnCancelled{TurnID: "turn_1"})
+		time.Sleep(batchDelay)
+		synctest.Wait()
+		h.Record(t.Context(), "bob", TurnAccepted{TurnID: "turn_2"})
+		if err := h.Flush(t.Context()); err != nil {
+			t.Fatalf("Flush() = %v", err)
+		}
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		if diff := cmp.Diff([]int{2, 1}, rec.writes); diff != "" {
+			t.Errorf("entries per write (-want +got):\n%s", diff)
+		}
+		_ = h.Close()
+	})
 }

@@ -92,7 +92,14 @@ func (m *Memory) evict() {
 			delete(m.events, tid)
 		}
 		delete(m.episodes, ep)
-		m.order = slices.Delete(m.order, i, i+1)
+		if i == 0 {
+			// The usual case, the oldest: dropping it by moving the slice's start costs
+			// nothing, where deleting shifted the whole order once per turn.
+			m.order[0] = episodeKey{}
+			m.order = m.order[1:]
+		} else {
+			m.order = slices.Delete(m.order, i, i+1)
+		}
 	}
 }
 
@@ -388,6 +395,7 @@ func (m *Memory) appendEvents(turnID string, encoded []memEvent) error {
 		}
 		batch[e.id] = true
 	}
+	log = slices.Grow(log, len(encoded)) // once, not once per insert
 	for _, e := range encoded {
 		i, _ := slices.BinarySearchFunc(log, e.id, compareID)
 		log = slices.Insert(log, i, e)

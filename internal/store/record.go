@@ -32,6 +32,9 @@ func cloneDecision(d *orchestrator.Decision) (*orchestrator.Decision, error) {
 		IntentCount: d.IntentCount, Cap: d.Cap, CapBehaviour: d.CapBehaviour,
 		Invoked: nilIfEmpty(slices.Clone(d.Invoked)), Dropped: nilIfEmpty(slices.Clone(d.Dropped)),
 	}
+	if len(d.Agents) > 0 {
+		out.Agents = make([]orchestrator.AgentOutcome, 0, len(d.Agents))
+	}
 	for _, a := range d.Agents {
 		out.Agents = append(out.Agents, orchestrator.AgentOutcome{
 			Agent: a.Agent, Outcome: a.Outcome, Started: a.Started.Round(0),

@@ -1,0 +1,77 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/switchboard-ai/switchboard/ask"
+)
+
+// Every span of a turn carries the turn's ids and its agent, and the turn and sub-agent spans
+// their outcome, whichever order the attributes were set in.
+func TestSpanAttributes(t *testing.T) {
+	sr := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sr))
+	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards"), compose: composeAll}
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": ask.Func(func(context.Context, ask.Question) (ask.Answer, error) {
+		return ask.Answer{}, errors.New("down")
+	}), "support": answer("c")},
+		WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler), Tracers: tp}))
+	if _, err := o.Run(t.Context(), Turn{ID: "turn_7", EpisodeID: "ep_7", Principal: "alice", Message: "x"}, &collector{}); err != nil {
+		t.Fatalf("Run() = %v", err)
+	}
+	got := map[string]map[string]string{}
+	for _, s := range sr.Ended() {
+		attrs := map[string]string{}
+		for _, kv := range s.Attributes() {
+			attrs[string(kv.Key)] = kv.Value.String()
+		}
+		got[s.Name()] = attrs
+	}
+	ids := func(kv ...string) map[string]string {
+		m := map[string]string{"switchboard.turn_id": "turn_7", "switchboard.episode_id": "ep_7"}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	orc := o.Definition().ID
+	want := map[string]map[string]string{
+		"switchboard.turn": ids("switchboard.agent_id", orc, "switchboard.outcome", "degraded"),
+		"llm.route":        ids("switchboard.agent_id", orc, "gen_ai.operation.name", "chat"),
+		"llm.compose":      ids("switchboard.agent_id", orc, "gen_ai.operation.name", "chat"),
+		"subagent shop":    ids("switchboard.agent_id", "shop", "gen_ai.tool.name", "ask_shop", "switchboard.outcome", "ok"),
+		"subagent rewards": ids("switchboard.agent_id", "rewards", "gen_ai.tool.name", "ask_rewards", "switchboard.outcome", "failed"),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("span attributes (-want +got):\n%s", diff)
+	}
+}
+
+// Lists that differ get values that differ, however their strings split; a value comes back the
+// same from the cache as built; and the cache stops growing at its bound.
+func TestStringLists(t *testing.T) {
+	c := newStringLists()
+	for _, list := range [][]string{nil, {}, {"ab"}, {"a", "b"}, {"a", "b"}, {"", "ab"}, {"ab", ""}, {"shop=ok", "rewards=failed"}} {
+		for range 2 { // built, then cached
+			got := c.value(list).AsStringSlice()
+			if want := append([]string{}, list...); !slices.Equal(got, want) {
+				t.Errorf("value(%q) = %q, want %q", list, got, want)
+			}
+		}
+	}
+	for i := range maxStringLists + 10 {
+		c.value([]string{fmt.Sprint(i)})
+	}
+	if n := len(c.m); n != maxStringLists {
+		t.Errorf("%d lists kept, want at most %d", n, maxStringLists)
+	}
+}
