@@ -7,12 +7,13 @@
 // fan-out cap before anything runs, dispatches the kept calls concurrently, and has the LLM
 // compose the one reply from their results. Nothing is looked up after the LLM is called.
 //
-// Goroutine model: Run blocks until the turn ends. Each kept tool call runs on its own
-// goroutine (the last on Run's own); a sub-agent's error, timeout or panic is kept as that
-// call's outcome and never cancels its siblings, while cancelling Run's context cancels all of
-// them. Run returns only after every call it started has returned. The goroutines that ran
-// them, and those that run the Service's turns, wait a fraction of a second for the next one
-// before they end: reusing a goroutine whose stack has grown saves growing a new one.
+// Goroutine model: Run blocks until the turn ends. Each kept tool call runs in its own
+// goroutine (an errgroup limited to the cap; the last call on Run's own goroutine); a
+// sub-agent's error, timeout or panic is kept as that call's outcome and never cancels its
+// siblings, while cancelling Run's context cancels all of them. Run returns only after every
+// goroutine it started has returned. The goroutines that run the Service's turns wait a
+// fraction of a second for the next turn before they end: reusing a goroutine whose stack has
+// grown saves growing a new one.
 //
 // [Service] runs turns detached from the requests that start them: it stores each turn, runs
 // it under a deadline in its own goroutine, writes its events to the turn log that clients

@@ -70,7 +70,6 @@ type Orchestrator struct {
 	lists      *stringLists // the routing.decision event's list values, by content
 	// withTools offers the tools to a model call; built once, as the tools never change.
 	withTools llms.CallOption
-	workers   *workers // run the sub-agent calls of the fan-out
 	// tracer starts its spans: asking the provider for it takes a lock and a map lookup.
 	tracer trace.Tracer
 }
@@ -136,7 +135,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	for _, d := range cfg.SubAgents {
 		byID[d.ID] = d
 	}
-	orc := &Orchestrator{def: def, model: cfg.Model, bindings: map[string]*binding{}, opts: o, workers: newWorkers()}
+	orc := &Orchestrator{def: def, model: cfg.Model, bindings: map[string]*binding{}, opts: o}
 	for _, id := range def.SubAgents {
 		sd, ok := byID[id]
 		if !ok {

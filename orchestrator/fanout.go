@@ -15,6 +15,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -51,19 +52,20 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	// One timer for the whole fan-out rather than one per call: the calls start together.
 	cadence := time.AfterFunc(tr.o.opts.cadence, func() { w.remind(tr.render, kept) })
 	defer cadence.Stop()
-	// At most FanOutCap calls are kept, so running each at once holds the cap.
+	var g errgroup.Group
+	g.SetLimit(max(1, tr.o.def.FanOutCap))
 	last := len(kept) - 1
-	w.wg.Add(last)
 	for i, k := range kept[:last] {
-		tr.o.workers.Go(func() {
-			defer w.wg.Done()
+		g.Go(func() error {
 			results[i] = tr.invoke(ctx, w, i, k, prior)
+			return nil // kept per call: one failure must not cancel its siblings
 		})
 	}
 	// The last call runs here, alongside the others: this goroutine's stack has already grown
-	// to what an invocation needs.
+	// to what an invocation needs, where a fresh one would grow it again. The cap still holds,
+	// since the cap keeps at most FanOutCap calls.
 	results[last] = tr.invoke(ctx, w, last, kept[last], prior)
-	w.wg.Wait()
+	_ = g.Wait()
 	return results
 }
 
@@ -71,7 +73,6 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 // follow a call's reply: the timer checks, under the lock that ends each call, that the call
 // is still running.
 type watch struct {
-	wg    sync.WaitGroup // the calls running on other goroutines
 	mu    sync.Mutex
 	calls []watchedCall
 }
