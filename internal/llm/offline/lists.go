@@ -3,6 +3,7 @@ package offline
 import (
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -57,4 +58,15 @@ func parseLists(data string) (map[string]map[string]bool, error) {
 		}
 	}
 	return out, nil
+}
+
+// number returns the threshold of that name from language.txt: a section holding one number.
+func number(name string) int {
+	l := list(name)
+	for w := range l {
+		if n, err := strconv.Atoi(w); err == nil && len(l) == 1 {
+			return n
+		}
+	}
+	panic("offline: language.txt [" + name + "] is not one whole number")
 }

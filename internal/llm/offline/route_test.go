@@ -738,3 +738,17 @@ func TestRouteWhatIsOnIsNoAside(t *testing.T) {
 		{"what's on", []string{"whats on at the museum over half term"}, []string{"ask_museum"}},
 	})
 }
+
+// A short question whose subject points back asks about the earlier thing, whatever another
+// agent's texts say about its other words, and so does the next one after it.
+func TestRoutePointerFollowUpKeepsTheAgent(t *testing.T) {
+	phone := agentFixture{id: "phone", description: "Mobile phone plan: data used on each line, the phone bill and its charges, other plans.", examples: []string{"how much data have i used", "whats on my phone bill"}}
+	subs := agentFixture{id: "subs", description: "Streaming and app subscriptions: what they cost, when they renew, autopay and cancelling.", examples: []string{"when does netflix renew", "is spotify on autopay"}}
+	shop := agentFixture{id: "shop", description: "Deals and prices on products to buy, in stores near the user: opening hours, saturday sales.", examples: []string{"any deals on tvs"}}
+	checkRoutes(t, []agentFixture{phone, subs, shop}, []routeCase{
+		{"after the bill", []string{"why is my phone bill so high", "is it on autopay"}, []string{"ask_phone"}},
+		{"two pointers on", []string{"why is my phone bill so high", "when do i have to pay it", "is it on autopay"}, []string{"ask_phone"}},
+		{"a thing of the user's moves on", []string{"why is my phone bill so high", "is my netflix on autopay"}, []string{"ask_subs"}},
+		{"a follow-up lead moves on", []string{"why is my phone bill so high", "and netflix, is it on autopay"}, []string{"ask_subs"}},
+	})
+}
