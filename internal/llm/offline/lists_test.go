@@ -56,8 +56,8 @@ func TestParseListsErrors(t *testing.T) {
 }
 
 func TestNumber(t *testing.T) {
-	if got := number("maxPointerFollowUpWords"); got <= 0 {
-		t.Errorf(`number("maxPointerFollowUpWords") = %d, want a positive count`, got)
+	if got := number("minCompoundLetters"); got <= 0 {
+		t.Errorf(`number("minCompoundLetters") = %d, want a positive count`, got)
 	}
 	defer func() {
 		if recover() == nil {

@@ -247,11 +247,11 @@ func followUpText(text, earlier string) string {
 // pointerFollowUp returns the previous turn's one agent, carrying the earlier request, for a
 // short question whose subject is a word pointing back ("is it on autopay", "what time do they
 // close on saturday", "when will it get here"): whatever its other words suit, they ask about
-// the earlier thing. A message that opens as a follow-up of its own ("and the hotel?", "what
-// about ...") or names a thing of the user's ("is my flight on time") moves on, as does one
+// the earlier thing. A message that opens as a follow-up with a thing ("and the hotel, is it
+// booked?", "what about netflix, is it...") or names a thing of the user's ("is my flight on time") moves on, as does one
 // after a turn that asked several agents (see continued). nil when the rule does not apply.
 func pointerFollowUp(text string, ws []word, hasHistory bool, earlier func() []planned) []intent {
-	if !hasHistory || len(ws) > maxPointerFollowUpWords || !pointsBack(ws) || opensFollowUp(ws) ||
+	if !hasHistory || len(ws) > maxSubjectlessWords || !pointsBack(ws) || leadsToNewThing(ws) ||
 		!slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
 		return nil
 	}
@@ -272,9 +272,6 @@ func pointerFollowUp(text string, ws []word, hasHistory bool, earlier func() []p
 	return nil
 }
 
-// maxPointerFollowUpWords bounds the messages pointerFollowUp reads (see language.txt).
-var maxPointerFollowUpWords = number("maxPointerFollowUpWords")
-
 // subjectPointers stand for a thing or person named before (see language.txt).
 var subjectPointers = list("subjectPointers")
 
@@ -283,6 +280,17 @@ func opensFollowUp(ws []word) bool {
 	for _, lead := range followUpLeads {
 		if len(ws) >= len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w word, s string) bool { return w.lower == s }) {
 			return true
+		}
+	}
+	return false
+}
+
+// leadsToNewThing reports whether the message opens with one of followUpLeads and then a
+// thing rather than a question ("and netflix, is it...", not "and how much do i owe on it").
+func leadsToNewThing(ws []word) bool {
+	for _, lead := range followUpLeads {
+		if len(ws) > len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w word, s string) bool { return w.lower == s }) {
+			return !questionOpeners[ws[len(lead)].lower] && !modals[ws[len(lead)].lower]
 		}
 	}
 	return false

@@ -1,6 +1,9 @@
 package offline
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // qterm is one query term and how much it counts as evidence. Words of a message are not
 // equally telling: a general noun or a word describing the scope of a request says less
@@ -79,6 +82,9 @@ func queryTerms(ws []word) []qterm {
 				q.weight *= lightWeight
 			}
 			out = append(out, q)
+		}
+		if c := compoundAt(ws, i); c != "" {
+			out = append(out, qterm{stem: c, weight: weight})
 		}
 		for _, m := range phrasalMeanings(ws, i) {
 			out = append(out, qterm{stem: stem(m), weight: phraseWeight})
@@ -173,3 +179,25 @@ var currencyWords = list("currencyWords")
 
 // ageNouns are bounded by age: "kids under 12".
 var ageNouns = list("ageNouns")
+
+// compoundAt returns the stem of the word ws[i] and ws[i+1] make when written as one, if
+// English has it: people write "pick up" and "lap top" where a tool's text says "pickup" and
+// "laptop". "" when they make none, or ws[i] is a function word ("in line" is no "inline").
+func compoundAt(ws []word, i int) string {
+	if i+1 >= len(ws) || isStopword(ws[i].lower) || !isLetters(ws[i].lower) || !isLetters(ws[i+1].lower) {
+		return ""
+	}
+	joined := ws[i].lower + ws[i+1].lower
+	if len(joined) < minCompoundLetters || !dictionary().Known(stem(joined)) {
+		return ""
+	}
+	return stem(joined)
+}
+
+// minCompoundLetters: shorter joins are mostly accidents of two short words (see
+// language.txt).
+var minCompoundLetters = number("minCompoundLetters")
+
+func isLetters(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' })
+}
