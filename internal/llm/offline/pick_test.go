@@ -43,6 +43,16 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			asked: "whats the deductable on my policies", data: policies,
 			mentions: []string{"deductible"}, excludes: []string{"no policy for"},
 		},
+		{
+			name:  "a thing no record is about is said to be missing, and no other record shown",
+			asked: "when can i refill my metformin", data: `{"prescriptions":[{"drug":"Lisinopril 10 mg","refills_left":2},{"drug":"Atorvastatin 20 mg","refills_left":0}]}`,
+			mentions: []string{"no prescription for your metformin"}, excludes: []string{"Lisinopril", "Atorvastatin"},
+		},
+		{
+			name:  "a typo of the trade's own word is no missing thing",
+			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
+			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,6 +61,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := newRenderer(5, nil, spellAsData(tt.asked, v))
+			r.domain = map[string]bool{"library": true, "loan": true}
 			if tt.earlier != "" {
 				r.earlierTerm = terms(tt.earlier)
 			}

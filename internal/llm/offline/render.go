@@ -327,7 +327,9 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		hits = r.flaggedItems(arr)
 	}
 	missing := ""
-	if len(hits) == 0 {
+	if len(hits) == 0 && r.outer == nil {
+		// Only at the top: a record's own list ("the truck's service") shows what the record
+		// holds, the record being what the request named.
 		missing = r.unmatchedSubject(arr, noun)
 	}
 	if len(hits) > 0 && len(hits) < len(arr) {
@@ -344,9 +346,9 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		found = fmt.Sprintf("%d %s %s, and %d related", len(hits), countNoun(len(hits), noun), match, len(rest))
 		arr = append(hits, rest...)
 	} else if missing != "" {
-		// "my refund for the socks" when no return is for socks: say so, then what there is,
-		// rather than present another item's refund as the answer.
-		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
+		// "my refund for the socks" when no return is for socks: say so, and no more. Listing
+		// the other records would present another item's refund as the answer.
+		return piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
 	}
@@ -622,6 +624,18 @@ func nearTrade(t string, domain map[string]bool) bool {
 	return false
 }
 
+// misspells reports whether word is a typo of a word of the trade ("the libary" for the
+// library): the agent's own subject, not a thing no record is about.
+func misspells(word string, domain map[string]bool) bool {
+	budget := typoBudget(len(word))
+	for w := range domain {
+		if budget > 0 && editDistance(word, w, budget) <= budget {
+			return true
+		}
+	}
+	return false
+}
+
 // subjectOpeners open the noun phrase that names what a request is about.
 var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your", "his": "his", "her": "her",
 	"their": "their", "a": "", "an": "", "any": ""}
@@ -653,7 +667,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 		}
 		t := ts[0]
 		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || recordWords[word] || measureWords[word] ||
-			nearAny(t, values) || nearTrade(t, r.domain) {
+			nearAny(t, values) || nearTrade(t, r.domain) || misspells(word, r.domain) {
 			continue
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
