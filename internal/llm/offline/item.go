@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -48,6 +50,11 @@ func (r renderer) item(v any, cur string, short bool) string {
 		if i != price && i != seller {
 			rest = append(rest, f)
 		}
+	}
+	// The facts the request names come first, so that the bound below keeps them; facts
+	// that pair into one phrase ("20% off until Nov 27") keep their order.
+	if !slices.ContainsFunc(rest, func(f fact) bool { return f.opens || f.closes }) {
+		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(b2i(r.names(b.label)), b2i(r.names(a.label))) })
 	}
 	var parts []string
 	if lead != "" {
@@ -119,4 +126,11 @@ func isNameKey(key string) bool {
 		return true
 	}
 	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

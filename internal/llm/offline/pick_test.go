@@ -49,6 +49,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no prescription for your metformin"}, excludes: []string{"Lisinopril", "Atorvastatin"},
 		},
 		{
+			name:  "a list item shows an object of one member, and the facts asked for before the bound",
+			asked: "which dentist are the visits with", data: `{"visits":[
+				{"kind":"Cleaning","when":"2026-12-03","clinic":"Brightsmile","room":"4","chair":"B","state":"booked","dentist":{"name":"Dr. Osei"}},
+				{"kind":"Filling","when":"2026-06-12","clinic":"Brightsmile","room":"2","chair":"A","state":"completed","dentist":{"name":"Dr. Brandt"}}]}`,
+			mentions: []string{"dentist Dr. Osei", "dentist Dr. Brandt"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
