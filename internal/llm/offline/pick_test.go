@@ -56,6 +56,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"dentist Dr. Osei", "dentist Dr. Brandt"},
 		},
 		{
+			name:  "what comes next is not what is over",
+			asked: "when is my next appointment", data: `{"appointments":[
+				{"kind":"Cleaning","when":"2026-12-03","state":"booked"},
+				{"kind":"Filling","when":"2026-06-12","state":"completed"},
+				{"kind":"Crown fitting","when":"2027-01-14","state":"booked"}]}`,
+			mentions: []string{"Cleaning", "Crown fitting"}, excludes: []string{"Filling"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -326,6 +326,10 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		// yes-or-no field asked about picks those that say yes.
 		hits = r.flaggedItems(arr)
 	}
+	if len(hits) == 0 {
+		// "when is my next visit": not the ones done with.
+		hits = r.pendingItems(arr)
+	}
 	missing := ""
 	if len(hits) == 0 && r.outer == nil {
 		// Only at the top: a record's own list ("the truck's service") shows what the record
@@ -408,6 +412,30 @@ func (r renderer) flaggedItems(arr []any) []any {
 	}
 	return nil
 }
+
+// pendingItems returns the records of arr that are not over, when the request asks what comes
+// next and some records are over and some not: a status that says a record is finished
+// (finishedWords) is over. Nil otherwise.
+func (r renderer) pendingItems(arr []any) []any {
+	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool { return aheadWords[strings.Trim(w, ",.?!")] }) {
+		return nil
+	}
+	var pending []any
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if !slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] }) {
+			pending = append(pending, item)
+		}
+	}
+	if len(pending) == 0 || len(pending) == len(arr) {
+		return nil
+	}
+	return pending
+}
+
+// aheadWords ask about what is still to come; finishedWords say a record is over (see
+// language.txt).
+var aheadWords, finishedWords = list("aheadWords"), list("finishedWords")
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
 // the record's line, then each of its lists. It returns an empty piece when the record has
