@@ -64,6 +64,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Cleaning", "Crown fitting"}, excludes: []string{"Filling"},
 		},
 		{
+			name:  "a word that only says which of the list's things may be said otherwise by them",
+			asked: "is my boston flight on time", data: `{"flights":[{"number":"DL 1432","from":"SFO","to":"BOS","status":"scheduled"}]}`,
+			mentions: []string{"no flight for your boston", "DL 1432"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -139,19 +139,15 @@ func (r renderer) object(obj []field, t topic) piece {
 		facts[0].label = "" // "Your points balance: 12,450", not "...: points 12,450"
 	}
 	if q, ok := unmatchedQuery(obj); ok {
-		// The service found nothing for what was asked and sent something else: say so
-		// rather than present the list as matches.
+		// The service found nothing for what was asked and sent something else: say so,
+		// and no more, rather than fill the reply with things that were not asked for.
 		for i, b := range blocks {
 			if b.kind == pieceList {
-				verb := "are"
-				if strings.HasPrefix(b.found, "1 ") {
-					verb = "is"
-				}
 				what := "“" + q + "”"
 				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") {
 					what = "that" // a whole question is no search term to show back
 				}
-				blocks[i].found = fmt.Sprintf("nothing for %s right now; here %s %s instead", what, verb, b.found)
+				blocks[i] = piece{kind: pieceProse, text: fmt.Sprintf("I found nothing for %s right now.", what), missing: true}
 			}
 		}
 	}
@@ -351,8 +347,13 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		arr = append(hits, rest...)
 	} else if missing != "" {
 		// "my refund for the socks" when no return is for socks: say so, and no more. Listing
-		// the other records would present another item's refund as the answer.
-		return piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+		// the other records would present another item's refund as the answer. A word that
+		// only qualifies the list's own thing ("my boston flight") may be said in other words
+		// by the records (the flight to BOS): then they are shown after saying so.
+		if !r.qualifies(missing, noun) {
+			return piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+		}
+		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
 	}
@@ -411,6 +412,22 @@ func (r renderer) flaggedItems(arr []any) []any {
 		}
 	}
 	return nil
+}
+
+// qualifies reports whether the request's words right after the thing (as unmatchedSubject
+// returned it, "your boston") are the list's noun or the called tool's word: the thing then
+// says which of them, not what.
+func (r renderer) qualifies(thing, noun string) bool {
+	ws := scanWords(r.asked)
+	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.TrimSuffix(ws[i].lower, "'s") != last {
+			continue
+		}
+		next := terms(ws[i+1].lower)
+		return slices.ContainsFunc(next, func(t string) bool { return slices.Contains(terms(noun), t) || r.tool[t] })
+	}
+	return false
 }
 
 // pendingItems returns the records of arr that are not over, when the request asks what comes
