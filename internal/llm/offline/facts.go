@@ -75,6 +75,7 @@ var (
 type scope struct {
 	currency string
 	short    bool
+	item     bool // a list item's facts, whose objects no caller reads as prefixed facts
 }
 
 // facts classifies the scalar members of obj, in order, leaving out skip (a list item's
@@ -147,7 +148,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
-			} else if r.showIDs || len(v) == 1 || r.names(label) {
+			} else if r.showIDs || sc.item && (len(v) == 1 || r.names(label)) {
 				// The one record asked about shows what its objects hold, as prefixed facts:
 				// "cancel how Settings > Subscriptions"; so does any record an object of one
 				// member ("dentist Dr. Osei") or one the request names ("the registration").

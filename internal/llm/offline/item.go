@@ -21,7 +21,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 		return scalar("", v)
 	}
 	head := r.headField(obj)
-	facts, _ := r.facts(obj, scope{currency: cur, short: short}, head)
+	facts, _ := r.facts(obj, scope{currency: cur, short: short, item: true}, head)
 
 	var lead string
 	price, seller := -1, -1

@@ -114,3 +114,15 @@ func TestSpellAsData(t *testing.T) {
 		}
 	}
 }
+
+// An object the request names is said once, whichever way its facts are gathered.
+func TestRenderSaysANamedObjectOnce(t *testing.T) {
+	v, err := decodeOrdered([]byte(`{"plan":"Flex","fee":{"amount":39.9,"currency":"USD"},"freeze":{"allowed":true,"max_months":3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newRenderer(5, nil, "and if i freeze it?").data(v, topic{})
+	if got := strings.Count(p.text, "max months 3"); got != 1 {
+		t.Errorf("data() = %q, says the freeze's max months %d times, want once", p.text, got)
+	}
+}
