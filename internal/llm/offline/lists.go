@@ -61,12 +61,12 @@ func parseLists(data string) (map[string]map[string]bool, error) {
 }
 
 // number returns the threshold of that name from language.txt: a section holding one number.
-func number(name string) int {
+func number(name string) float64 {
 	l := list(name)
 	for w := range l {
-		if n, err := strconv.Atoi(w); err == nil && len(l) == 1 {
+		if n, err := strconv.ParseFloat(w, 64); err == nil && len(l) == 1 {
 			return n
 		}
 	}
-	panic("offline: language.txt [" + name + "] is not one whole number")
+	panic("offline: language.txt [" + name + "] is not one number")
 }

@@ -57,7 +57,7 @@ func TestParseListsErrors(t *testing.T) {
 
 func TestNumber(t *testing.T) {
 	if got := number("minCompoundLetters"); got <= 0 {
-		t.Errorf(`number("minCompoundLetters") = %d, want a positive count`, got)
+		t.Errorf(`number("minCompoundLetters") = %v, want a positive count`, got)
 	}
 	defer func() {
 		if recover() == nil {

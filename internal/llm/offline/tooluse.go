@@ -53,6 +53,13 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	if len(intents) == 0 && mainClause(ownPart(text)) != ownPart(text) {
 		intents = p.plan(ownPart(text))
 	}
+	if len(intents) <= 1 {
+		// What users say when a tool is the right one outweighs a word the request shares
+		// with another tool's description ("what can i get with my points" and the balance).
+		if i := byExample(ownPart(text), sources); i >= 0 {
+			intents = []intent{{tool: i, text: text, score: 1}}
+		}
+	}
 	if len(intents) == 0 && ownPart(text) != text {
 		intents = p.plan(earlierPart(text))
 		for i := range intents {
@@ -86,6 +93,40 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	}
 	return calls, ""
 }
+
+// byExample returns the tool one of whose examples (a source's texts after its name and
+// description) the request's sentence comes close to, by exampleFloor, and closer by
+// exampleLead than to any other tool's examples; -1 when none does.
+func byExample(text string, sources []docSource) int {
+	var q []float32
+	top, s1, s2 := -1, 0.0, 0.0
+	for i, src := range sources {
+		s := 0.0
+		for _, e := range src.texts[min(2, len(src.texts)):] {
+			if q == nil {
+				if q = sentenceModel().Embed(text); q == nil {
+					return -1
+				}
+			}
+			if v := agentSentence(e); v != nil {
+				s = max(s, dot(q, v))
+			}
+		}
+		switch {
+		case s > s1:
+			top, s1, s2 = i, s, s1
+		case s > s2:
+			s2 = s
+		}
+	}
+	if s1 < exampleFloor || s1-s2 < exampleLead {
+		return -1
+	}
+	return top
+}
+
+// exampleFloor and exampleLead: see language.txt.
+var exampleFloor, exampleLead = number("exampleFloor"), number("exampleLead")
 
 // newToolVocab gathers the stems of a sub-agent's prompt and of its tools' names and
 // descriptions (tools) and of their parameters (units). A source's first two texts are its

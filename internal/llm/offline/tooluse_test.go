@@ -2,6 +2,8 @@ package offline
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -184,6 +186,40 @@ func BenchmarkUseTools(b *testing.B) {
 	for b.Loop() {
 		if _, err := m.GenerateContent(b.Context(), msgs, opts...); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// A tool's examples choose it for a request in other words, over a word the request shares with
+// another tool's description.
+func TestUseToolsByExample(t *testing.T) {
+	withExamples := func(desc string, examples ...string) string {
+		q := make([]string, len(examples))
+		for i, e := range examples {
+			q[i] = strconv.Quote(e)
+		}
+		return desc + " " + toolExamplesHead + " " + strings.Join(q, ", ")
+	}
+	tools := []llms.Tool{
+		fnTool("get_points_balance", withExamples("Get the member's current points balance, including points about to expire.", "how many points do i have", "when do my points expire"), nil),
+		fnTool("browse_rewards", withExamples("Browse rewards the member can redeem (gift cards, perks, vouchers).", "what can i redeem my points for", "gift cards under 5000 points"), nil),
+	}
+	m := New()
+	for text, want := range map[string]string{
+		"what can i get with my points?": "browse_rewards",
+		"what's my points balance":       "get_points_balance",
+	} {
+		msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}
+		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		var got []string
+		for _, c := range resp.Choices[0].ToolCalls {
+			got = append(got, c.FunctionCall.Name)
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", text, got, want)
 		}
 	}
 }

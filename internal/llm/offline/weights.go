@@ -196,7 +196,7 @@ func compoundAt(ws []word, i int) string {
 
 // minCompoundLetters: shorter joins are mostly accidents of two short words (see
 // language.txt).
-var minCompoundLetters = number("minCompoundLetters")
+var minCompoundLetters = int(number("minCompoundLetters"))
 
 func isLetters(s string) bool {
 	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' })
