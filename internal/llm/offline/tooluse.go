@@ -47,21 +47,17 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		fallbackMin: 1e-9,
 		boost:       fitBoost(tools),
 	}
-	// A follow-up is planned on its own words; when they name no tool ("how much will i get
-	// back" after a question on a return), the earlier request it leans on chooses.
-	intents := p.plan(mainClause(ownPart(text)))
-	if len(intents) == 0 && mainClause(ownPart(text)) != ownPart(text) {
-		intents = p.plan(ownPart(text))
-	}
-	if len(intents) <= 1 {
-		// What users say when a tool is the right one outweighs a word the request shares
-		// with another tool's description ("what can i get with my points" and the balance).
-		if i := byExample(ownPart(text), sources); i >= 0 {
-			intents = []intent{{tool: i, text: text, score: 1}}
+	// A follow-up is chosen for by its own words and by what users say to each tool; when
+	// they name no tool ("how much will i get back" after a question on a return, "and the
+	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
+	// it was asked; closeness in meaning comes last.
+	own := ownPart(text)
+	intents := p.byWords(own, sources)
+	if len(intents) == 0 && own != text {
+		earlier := earlierPart(text)
+		if intents = p.byWords(earlier, sources); len(intents) == 0 {
+			intents = p.byMeaningIntent(earlier)
 		}
-	}
-	if len(intents) == 0 && ownPart(text) != text {
-		intents = p.plan(earlierPart(text))
 		for i := range intents {
 			intents[i].text = text
 		}
@@ -69,8 +65,9 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	if len(intents) == 0 {
 		// No word of the request names a tool: the one closest in meaning ("which level of
 		// membership am i" and a tool for the member's tier), else a search.
-		if top, s := p.byMeaningOnly(ownPart(text)); top >= 0 {
-			intents = []intent{{tool: top, text: text, score: s}}
+		intents = p.byMeaningIntent(own)
+		for i := range intents {
+			intents[i].text = text
 		}
 	}
 	if len(intents) == 0 {
@@ -92,6 +89,31 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
+}
+
+// byWords chooses tools for a request by its words, the closing clause that only says when
+// left out when that leaves any, and by the tools' examples (see byExample).
+func (p *planner) byWords(text string, sources []docSource) []intent {
+	intents := p.plan(mainClause(text))
+	if len(intents) == 0 && mainClause(text) != text {
+		intents = p.plan(text)
+	}
+	if len(intents) <= 1 {
+		// What users say when a tool is the right one outweighs a word the request shares
+		// with another tool's description ("what can i get with my points" and the balance).
+		if i := byExample(text, sources); i >= 0 {
+			intents = []intent{{tool: i, text: text, score: 1}}
+		}
+	}
+	return intents
+}
+
+// byMeaningIntent is the tool closest in meaning to text, as an intent, or none.
+func (p *planner) byMeaningIntent(text string) []intent {
+	if top, s := p.byMeaningOnly(text); top >= 0 {
+		return []intent{{tool: top, text: text, score: s}}
+	}
+	return nil
 }
 
 // byExample returns the tool one of whose examples (a source's texts after its name and

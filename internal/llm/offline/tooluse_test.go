@@ -193,13 +193,6 @@ func BenchmarkUseTools(b *testing.B) {
 // A tool's examples choose it for a request in other words, over a word the request shares with
 // another tool's description.
 func TestUseToolsByExample(t *testing.T) {
-	withExamples := func(desc string, examples ...string) string {
-		q := make([]string, len(examples))
-		for i, e := range examples {
-			q[i] = strconv.Quote(e)
-		}
-		return desc + " " + toolExamplesHead + " " + strings.Join(q, ", ")
-	}
 	tools := []llms.Tool{
 		fnTool("get_points_balance", withExamples("Get the member's current points balance, including points about to expire.", "how many points do i have", "when do my points expire"), nil),
 		fnTool("browse_rewards", withExamples("Browse rewards the member can redeem (gift cards, perks, vouchers).", "what can i redeem my points for", "gift cards under 5000 points"), nil),
@@ -222,4 +215,35 @@ func TestUseToolsByExample(t *testing.T) {
 			t.Errorf("GenerateContent(%q) calls %v, want [%s]", text, got, want)
 		}
 	}
+}
+
+// A follow-up whose own words name no tool is answered by the tool its earlier request chose,
+// before anything its words come near in meaning.
+func TestUseToolsFollowUpTakesTheEarlierChoice(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("get_return_status", withExamples("Get the status of a return and its refund.", "did i get my refund for the socks?", "where is my refund"), nil),
+		fnTool("get_account_profile", "Load the user's account profile (name, email, phone, shipping address, sign-in settings).", nil),
+	}
+	text := "and the keyboard? (earlier: did i get my money back for the fitbit)"
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}
+	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+	if err != nil {
+		t.Fatalf("GenerateContent() error = %v", err)
+	}
+	var got []string
+	for _, c := range resp.Choices[0].ToolCalls {
+		got = append(got, c.FunctionCall.Name)
+	}
+	if len(got) != 1 || got[0] != "get_return_status" {
+		t.Errorf("GenerateContent(%q) calls %v, want [get_return_status]", text, got)
+	}
+}
+
+// withExamples is a tool description with the examples line a sub-agent runtime adds.
+func withExamples(desc string, examples ...string) string {
+	q := make([]string, len(examples))
+	for i, e := range examples {
+		q[i] = strconv.Quote(e)
+	}
+	return desc + " " + toolExamplesHead + " " + strings.Join(q, ", ")
 }
