@@ -126,3 +126,24 @@ func TestRenderSaysANamedObjectOnce(t *testing.T) {
 		t.Errorf("data() = %q, says the freeze's max months %d times, want once", p.text, got)
 	}
 }
+
+// A question whether someone does a thing the data holds nothing of is told so; questions of
+// state and of what the user has are left to the data.
+func TestUnaskedDoQuestion(t *testing.T) {
+	data := `{"visits":[{"kind":"Cleaning","when":"2026-12-03","clinic":"Brightsmile","state":"booked"}],"points":1200}`
+	for asked, want := range map[string]string{
+		"does my dentist take walk-ins?":            "walk-ins",
+		"is my visit delayed":                       "",
+		"do i have enough points for a lounge pass": "",
+		"did i book the cleaning":                   "",
+		"what food does rex eat":                    "food",
+	} {
+		v, err := decodeOrdered([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := newRenderer(5, nil, asked).unasked(v); got != want {
+			t.Errorf("unasked(%q) = %q, want %q", asked, got, want)
+		}
+	}
+}
