@@ -119,7 +119,7 @@ func TestNarrateShapes(t *testing.T) {
 			tool: "search_offers", args: `{"query":"laptop"}`,
 			data: `{"query":"laptop","matched_query":false,"offers":[` +
 				`{"id":"off-a-107","title":"Hydro Flask 24 oz","merchant":"REI","price":29.95,"currency":"USD","discount_percent":25,"ends":"2026-12-06"}]}`,
-			want: "I found nothing for “laptop” right now.",
+			want: "I found no offers for “laptop” right now.",
 		},
 		{
 			name: "items inherit the currency of the object around them",

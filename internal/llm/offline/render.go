@@ -99,11 +99,13 @@ func (r renderer) object(obj []field, t topic) piece {
 	}
 	facts, cur := r.facts(obj, scope{}, -1)
 	var blocks []piece
+	var nouns []string // what each block lists
 	for _, f := range obj {
 		switch v := f.val.(type) {
 		case []any:
 			if len(v) == 0 || !allScalars(v) {
 				blocks = append(blocks, r.list(humanise(f.key), v, cur))
+				nouns = append(nouns, humanise(f.key))
 			}
 		case []field: // one level of nesting reads as prefixed facts: "flight gate B12"
 			if _, _, ok := moneyObject(v); ok {
@@ -122,6 +124,7 @@ func (r renderer) object(obj []field, t topic) piece {
 			for _, g := range v {
 				if arr, ok := g.val.([]any); ok && (len(arr) == 0 || !allScalars(arr)) {
 					blocks = append(blocks, r.list(prefix+" "+humanise(g.key), arr, innerCur))
+					nouns = append(nouns, prefix+" "+humanise(g.key))
 				}
 			}
 		}
@@ -147,7 +150,7 @@ func (r renderer) object(obj []field, t topic) piece {
 				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") {
 					what = "that" // a whole question is no search term to show back
 				}
-				blocks[i] = piece{kind: pieceProse, text: fmt.Sprintf("I found nothing for %s right now.", what), missing: true}
+				blocks[i] = piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
 			}
 		}
 	}

@@ -248,17 +248,21 @@ func followUpText(text, earlier string) string {
 // short question whose subject is a word pointing back ("is it on autopay", "what time do they
 // close on saturday", "when will it get here"): whatever its other words suit, they ask about
 // the earlier thing. A message that opens as a follow-up with a thing ("and the hotel, is it
-// booked?", "what about netflix, is it...") or names a thing of the user's ("is my flight on time") moves on, as does one
-// after a turn that asked several agents (see continued). nil when the rule does not apply.
+// booked?"), names a thing of the user's ("is it in my cart") or asks for a thing of its own
+// ("how many points did i get for it") moves on, as does one of several clauses or one after
+// a turn that asked several agents (see continued). nil when the rule does not apply.
 func pointerFollowUp(text string, ws []word, hasHistory bool, earlier func() []planned) []intent {
-	if !hasHistory || len(ws) > maxSubjectlessWords || !pointsBack(ws) || leadsToNewThing(ws) ||
+	if !hasHistory || len(ws) > maxSubjectlessWords || !pointsBack(ws) || leadsToNewThing(ws) || asksOwnThing(ws) ||
+		strings.ContainsAny(strings.TrimRight(text, "?!. "), ",;…") || strings.Contains(text, "..") ||
 		!slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
-		return nil
+		return nil // one clause only: "does it have wifi... nvm, any coupons" moves on
 	}
 	for i, w := range ws {
 		if possessives[w.lower] && i+1 < len(ws) && !isStopword(ws[i+1].lower) {
 			return nil
 		}
+	}
+	for i, w := range ws {
 		if subjectPointers[w.lower] && i > 0 && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) {
 			prev := firstPlanned(earlier())
 			if prev == nil || len(prev.intents) != 1 {
@@ -270,6 +274,27 @@ func pointerFollowUp(text string, ws []word, hasHistory bool, earlier func() []p
 		}
 	}
 	return nil
+}
+
+// asksOwnThing reports whether the question's wh-phrase names the thing it asks for: "how
+// many points did i get for it" asks for points, whatever "it" was; "what time do they close"
+// and "how much do i owe on it" name none (a light noun, a verb).
+func asksOwnThing(ws []word) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		j := i + 1
+		switch {
+		case ws[i].lower == "how" && (ws[j].lower == "many" || ws[j].lower == "much"):
+			j++
+		case !whWords[ws[i].lower]:
+			continue
+		}
+		if j < len(ws) {
+			w := ws[j].lower
+			ts := terms(w)
+			return len(ts) > 0 && !isStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] })
+		}
+	}
+	return false
 }
 
 // subjectPointers stand for a thing or person named before (see language.txt).

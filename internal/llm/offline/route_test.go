@@ -750,5 +750,7 @@ func TestRoutePointerFollowUpKeepsTheAgent(t *testing.T) {
 		{"two pointers on", []string{"why is my phone bill so high", "when do i have to pay it", "is it on autopay"}, []string{"ask_phone"}},
 		{"a thing of the user's moves on", []string{"why is my phone bill so high", "is my netflix on autopay"}, []string{"ask_subs"}},
 		{"a follow-up lead moves on", []string{"why is my phone bill so high", "and netflix, is it on autopay"}, []string{"ask_subs"}},
+		{"a thing the question asks for moves on", []string{"why is my phone bill so high", "how many streaming subscriptions renew with it"}, []string{"ask_subs"}},
+		{"a second clause moves on", []string{"why is my phone bill so high", "does it have roaming... nvm, any deals on tvs"}, []string{"ask_shop"}},
 	})
 }
