@@ -10,10 +10,7 @@ import "slices"
 // pillows", "any coupons for headphones"), that the earlier agent's texts do not use, moves the
 // conversation on, whether or not an agent knows the word.
 
-// maxSubjectlessWords bounds the follow-ups read this way: a longer message says enough to
-// be routed on its own. Chosen on the development answer set, whose subject-less follow-ups
-// are 4 to 9 words.
-const maxSubjectlessWords = 10
+var maxSubjectlessWords = int(number("maxSubjectlessWords")) // see language.txt
 
 // verbLeads come right before a verb: "do they run", "can we get", "getting paid". A word
 // after one is what is done, not the thing it is done to.

@@ -6,8 +6,7 @@ import (
 	"strings"
 )
 
-// itemExtras bounds the details shown after a list item's price and seller.
-const itemExtras = 4
+var itemExtras = int(number("itemExtras")) // see language.txt
 
 // item renders one list element as "head: price at seller, extras", for example
 // "Trail runner: $89.90 at Acme, 20% off until Nov 27". cur is the currency in force from

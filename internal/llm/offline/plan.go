@@ -157,27 +157,12 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, r re
 	return top, s1
 }
 
-// A message of one clause (or scored whole) is read as a sentence too when the words leave
-// room for doubt: when they reach its candidate through a single word, or when they name
-// another candidate nearly as strongly (at least contestShare of its score).
-//   - A single word, and a sentence less than vetoFloor close to the candidate: the word was
-//     used in another sense and nothing is meant. "did the lakers cover the spread last
-//     night" asks no insurer, whose trade word "cover" is.
-//   - A sentence that clearly means another candidate wins: it must come overruleFloor close
-//     to it and overruleLead closer than to the words' choice. That other candidate must be
-//     one the words name nearly as strongly ("when do i get back from the york trip" names
-//     the trip as well as the money back), unless the words' choice rests on a word its
-//     texts use only once: "can i get the new iphone on my contract" is no request for the
-//     library's "new releases".
-//
-// Chosen on the development sets, where each sits on a plateau: a veto floor of 0.25 to 0.3,
-// an overrule floor of 0.55 to 0.6 and lead of 0.15 to 0.2, and a share of 0.3 to 0.4, give
-// the same routes.
-const (
-	vetoFloor     = 0.25
-	overruleFloor = 0.6
-	overruleLead  = 0.2
-	contestShare  = 0.4
+// vetoFloor, overruleFloor, overruleLead, contestShare: see language.txt, which says where each was chosen.
+var (
+	vetoFloor     = number("vetoFloor")
+	overruleFloor = number("overruleFloor")
+	overruleLead  = number("overruleLead")
+	contestShare  = number("contestShare")
 )
 
 // sentenceCheck returns the candidate for a one-clause message, whose words score sc, that
@@ -228,15 +213,10 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	return top
 }
 
-// The words of a message that no candidate's texts use can still say what it is about, by
-// their meaning: "can you get me into the louvre the next morning" names a museum, though no
-// word but "morning" matches, and that one another agent's. When the words' choice rests on
-// a single word, the candidate those other words come unmatchedFloor close to, and lead the
-// others by unmatchedLead, wins if the sentence agrees. Chosen on the development sets:
-// floors from 0.4 to 0.5 and leads from 0.05 to 0.1 route alike.
-const (
-	unmatchedFloor = 0.45
-	unmatchedLead  = 0.05
+// unmatchedFloor, unmatchedLead: see language.txt, which says where each was chosen.
+var (
+	unmatchedFloor = number("unmatchedFloor")
+	unmatchedLead  = number("unmatchedLead")
 )
 
 // unmatchedMeaning returns the candidate the query's full words that no candidate uses come
@@ -489,9 +469,7 @@ func (p *planner) fallback(text string) []intent {
 	return []intent{{tool: top, text: clauseText(text, all), score: s1}}
 }
 
-// fallbackMargin is how far the best candidate for a whole message must lead the runner-up
-// when no clause was confident on its own.
-const fallbackMargin = 1.15
+var fallbackMargin = number("fallbackMargin") // see language.txt
 
 func joinClauses(a, b string) string {
 	switch {

@@ -73,8 +73,7 @@ func normNumber(n json.Number) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// maxFacts bounds how many facts one object contributes.
-const maxFacts = 8
+var maxFacts = int(number("maxFacts")) // see language.txt
 
 // data renders a decoded value about t.
 func (r renderer) data(v any, t topic) piece {
@@ -181,8 +180,7 @@ func (r renderer) object(obj []field, t topic) piece {
 	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
 
-// maxQuotedWords bounds a search term quoted back to the user.
-const maxQuotedWords = 4
+var maxQuotedWords = int(number("maxQuotedWords")) // see language.txt
 
 // nameLabels name the thing an object is about.
 var nameLabels = list("nameLabels")
@@ -556,14 +554,10 @@ func (r renderer) tellingItems(arr []any) []any {
 // categoryKeys name the field that says what kind of thing a record is: see language.txt.
 var categoryKeys = list("categoryKeys")
 
-// Closeness in meaning picks a record only when the record's closest word is this close to
-// the request's word (cosine of word vectors) and this far ahead of every other record's:
-// "power" is 0.55 from "electricity" and 0.26 from "water", while "dog" is 0.85 from "cat", so
-// only a record that uses none of the word's near kin stands out. Chosen on the development
-// answer set (testdata/answers) and the utility bills tried beside it.
-const (
-	recordCloseness = 0.5
-	recordLead      = 0.15
+// recordCloseness, recordLead: see language.txt, which says where each was chosen.
+var (
+	recordCloseness = number("recordCloseness")
+	recordLead      = number("recordLead")
 )
 
 // closestRecord returns the record whose values hold the word closest in meaning to t, when
@@ -594,10 +588,7 @@ func closestRecord(t string, values []map[string]bool) int {
 	return at
 }
 
-// claimCloseness is how close in meaning a record's word may come to the thing asked before
-// saying that no record is about it would be a guess: "the shoes" is 0.47 from "Adidas",
-// "the socks" 0.30. Chosen on the tuned datasets' replies and the development answer set.
-const claimCloseness = 0.45
+var claimCloseness = number("claimCloseness") // see language.txt
 
 // nearAny reports whether some word of words is close in meaning to t (see claimCloseness):
 // then a record may be about t in other words, and saying none is would be a guess.
@@ -653,10 +644,7 @@ func valueTerms(v any, into map[string]bool) {
 // recordWords stand for a record of any kind ("my package"): see language.txt.
 var recordWords = list("recordWords")
 
-// tradeCloseness is how close in meaning a word must come to a word of the agent's trade to be
-// read as that word ("the plane" to a flights agent: 0.76 from "flight"), higher than
-// recordCloseness so that a hamster (0.44 from "pets") stays a thing of its own.
-const tradeCloseness = 0.6
+var tradeCloseness = number("tradeCloseness") // see language.txt
 
 // nearTrade reports whether t means nearly what a word of the agent's trade means.
 func nearTrade(t string, domain map[string]bool) bool {

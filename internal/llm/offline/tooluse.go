@@ -10,9 +10,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// maxToolUses bounds the tools a sub-agent request may call at once: one per distinct
-// part of the request.
-const maxToolUses = 3
+var maxToolUses = int(number("maxToolUses")) // see language.txt
 
 // earlierMarker separates a follow-up from the earlier request it leans on (see route).
 const earlierMarker = " (earlier: "
@@ -241,9 +239,7 @@ func searchTool(tools []llms.Tool) int {
 	return 0
 }
 
-// fitBonus is added to a tool that has already matched a clause lexically when the clause
-// also carries a value only that kind of parameter takes (an order number, a flight).
-const fitBonus = 0.5
+var fitBonus = number("fitBonus") // see language.txt
 
 // fitBoost rewards tools whose specific parameters the clause can fill: flights and numbers
 // in fit, identifiers apart in idFit. "refund for order A1234" fits a tool taking an order id

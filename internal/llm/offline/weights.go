@@ -16,12 +16,10 @@ type qterm struct {
 	modifier bool
 }
 
-const (
-	// lightWeight discounts light nouns (see lightNouns).
-	lightWeight = 0.5
-	// scopeWeight discounts words after a clause's scope preposition: in "coupons for
-	// travel gear" the user asks for coupons, and "travel gear" only narrows them down.
-	scopeWeight = 0.6
+// lightWeight, scopeWeight: see language.txt, which says where each was chosen.
+var (
+	lightWeight = number("lightWeight")
+	scopeWeight = number("scopeWeight")
 )
 
 // lightNouns are general English nouns that name a kind of information rather than a
