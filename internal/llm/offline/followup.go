@@ -1,6 +1,9 @@
 package offline
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // A follow-up with no subject of its own ("when do they run out" after a points question,
 // "how much am i getting paid out" after a claim, "can I cancel it?" after an order) is about
@@ -20,6 +23,9 @@ var verbLeads = list("verbLeads")
 // thing, but "when do i fly out next" and "am i gold yet" name a subject of their own. The
 // word after one is read as a verb only when the message points back.
 var userLeads = list("userLeads")
+
+// subjectWh ask who or what does something: the -s word after one is then its verb.
+var subjectWh = list("subjectWh")
 
 // backPointers point back at a person or things named before.
 var backPointers = list("backPointers")
@@ -43,6 +49,10 @@ func (ix *index) namesNewSubject(ws []word, prev []intent) bool {
 		}
 		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower]) {
 			continue
+		}
+		if i > 0 && subjectWh[ws[i-1].lower] && strings.HasSuffix(lw, "s") &&
+			(i+1 == len(ws) || !auxiliaries[ws[i+1].lower] && !modals[ws[i+1].lower] && !userLeads[ws[i+1].lower]) {
+			continue // "what happens next" asks what is done; "what plans do i have" names plans
 		}
 		if slices.ContainsFunc(prev, func(in intent) bool { return ix.uses(in.tool, lw) }) {
 			continue

@@ -754,3 +754,15 @@ func TestRoutePointerFollowUpKeepsTheAgent(t *testing.T) {
 		{"a second clause moves on", []string{"why is my phone bill so high", "does it have roaming... nvm, any deals on tvs"}, []string{"ask_shop"}},
 	})
 }
+
+// "What happens next" names no thing of its own: its -s word is a verb, and the follow-up
+// stays with the claim; "what plans do i have" names plans.
+func TestRouteWhatHappensKeepsTheAgent(t *testing.T) {
+	claims := agentFixture{id: "claims", description: "Insurance claims: the status of a claim, its payout and next step.", examples: []string{"what's the status of my claim"}}
+	support := agentFixture{id: "support", description: "Order support: what's happening with an order or a return, deliveries and refunds.", examples: []string{"what's happening with my return"}}
+	phone := agentFixture{id: "phone", description: "Mobile phone plans: the plans the user has and can switch to.", examples: []string{"what plans can i switch to"}}
+	checkRoutes(t, []agentFixture{claims, support, phone}, []routeCase{
+		{"a verb after what", []string{"what's the status of my claim", "what happens next"}, []string{"ask_claims"}},
+		{"a thing after what", []string{"what's the status of my claim", "what plans do i have"}, []string{"ask_phone"}},
+	})
+}
