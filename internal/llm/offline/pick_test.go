@@ -69,6 +69,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no flight for your boston", "DL 1432"},
 		},
 		{
+			name:  "the record that carries the most of the request's telling words",
+			asked: "has the garmin strap shipped", data: `{"orders":[
+				{"item":"Nike Pegasus 41","status":"shipped"},{"item":"Balega socks","status":"delivered"},
+				{"item":"Garmin HRM-Pro heart-rate strap","status":"processing"}]}`,
+			mentions: []string{"Garmin"}, excludes: []string{"Pegasus"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

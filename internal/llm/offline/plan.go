@@ -33,6 +33,38 @@ type planner struct {
 	// the whole message.
 	sims map[string][]float64
 	vecs map[string][]float32 // the sentence vectors behind sims
+	// modifiers, when set, holds per candidate the stems its text uses only as an -ing form
+	// before another noun ("shipping" of "shipping address"), which say what kind, not what
+	// (see scores).
+	modifiers []map[string]bool
+}
+
+// modifierWeight: see language.txt.
+var modifierWeight = number("modifierWeight")
+
+// modifierStems returns the stems text uses only as an -ing form right before another content
+// word of the same phrase, describing it: "shipping" in "email, shipping address". A noun
+// before a noun ("points balance") is part of the thing and stays whole.
+func modifierStems(text string) map[string]bool {
+	ws := scanWords(text)
+	before, alone := map[string]bool{}, map[string]bool{}
+	for i, w := range ws {
+		if isStopword(w.lower) {
+			continue
+		}
+		next := ingForm(w.lower) && i+1 < len(ws) && !isStopword(ws[i+1].lower) && strings.TrimSpace(text[w.end:ws[i+1].start]) == ""
+		for _, t := range terms(w.lower) {
+			if next {
+				before[t] = true
+			} else {
+				alone[t] = true
+			}
+		}
+	}
+	for t := range alone {
+		delete(before, t)
+	}
+	return before
 }
 
 // scores returns the candidates' scores for one clause.
@@ -58,6 +90,23 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 		}
 	}
 	sc := p.ix.score(qs)
+	for d, mods := range p.modifiers {
+		// "has my strap shipped" asks about shipping, which the profile's "shipping address"
+		// only uses to say which address: a word a tool's text only puts before another noun
+		// counts for less there, unless the request puts it before a noun too.
+		var scaled []qterm
+		for i, q := range qs {
+			if mods[q.stem] && !q.modifier {
+				if scaled == nil {
+					scaled = slices.Clone(qs)
+				}
+				scaled[i].weight *= modifierWeight
+			}
+		}
+		if scaled != nil && sc[d] > 0 {
+			sc[d] = p.ix.score(scaled)[d]
+		}
+	}
 	if p.boost == nil {
 		return sc
 	}

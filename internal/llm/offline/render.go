@@ -512,16 +512,23 @@ func (r renderer) tellingItems(arr []any) []any {
 	if r.earlierTerm != nil && !slices.ContainsFunc(asked, func(t string) bool { return r.telling(t, values, keys) }) {
 		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
 	}
+	// The records that carry the most of the telling words: "has the garmin strap shipped"
+	// is about the strap, not about another order that has shipped.
 	var hits []any
+	most := 0
 	for i, item := range arr {
+		n := 0
 		for _, t := range asked {
-			if !r.telling(t, values, keys) || !values[i][t] {
-				continue
+			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
+				n++
 			}
-			if slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
-				hits = append(hits, item)
-				break
-			}
+		}
+		switch {
+		case n == 0 || n < most:
+		case n > most:
+			hits, most = []any{item}, n
+		default:
+			hits = append(hits, item)
 		}
 	}
 	if len(hits) > 0 {

@@ -247,3 +247,26 @@ func withExamples(desc string, examples ...string) string {
 	}
 	return desc + " " + toolExamplesHead + " " + strings.Join(q, ", ")
 }
+
+// A word a tool's description uses only as an -ing form before a noun ("shipping address")
+// says which address: a question about shipping goes to the tool whose examples ship.
+func TestUseToolsModifierWordCountsLess(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("list_recent_orders", withExamples("List the user's recent orders with their delivery status and tracking numbers.", "has my order shipped yet?", "where is my latest order", "where is my package"), nil),
+		fnTool("get_return_status", withExamples("Get the status of a return and its refund, for one order or the latest return.", "did i get my refund for the socks?", "has my return arrived"), nil),
+		fnTool("get_account_profile", withExamples("Load the user's account profile (name, email, phone, shipping address, sign-in settings).", "what email is on my account", "update my shipping address"), nil),
+	}
+	text := "has the garmin strap shipped"
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}
+	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+	if err != nil {
+		t.Fatalf("GenerateContent() error = %v", err)
+	}
+	var got []string
+	for _, c := range resp.Choices[0].ToolCalls {
+		got = append(got, c.FunctionCall.Name)
+	}
+	if len(got) != 1 || got[0] != "list_recent_orders" {
+		t.Errorf("GenerateContent(%q) calls %v, want [list_recent_orders]", text, got)
+	}
+}
