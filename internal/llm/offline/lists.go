@@ -3,6 +3,7 @@ package offline
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -69,4 +70,20 @@ func number(name string) float64 {
 		}
 	}
 	panic("offline: language.txt [" + name + "] is not one number")
+}
+
+// phraseList returns the word list of that name from language.txt read as phrases of words,
+// longest first, so that "oh and" is tried before "and".
+func phraseList(name string) [][]string {
+	var out [][]string
+	for p := range list(name) {
+		out = append(out, strings.Fields(p))
+	}
+	slices.SortFunc(out, func(a, b []string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return slices.Compare(a, b)
+	})
+	return out
 }

@@ -29,7 +29,7 @@ func TestWordLists(t *testing.T) {
 			code.Write(b)
 		}
 	}
-	read := regexp.MustCompile(`\b(?:list|number)\("(\w+)"\)`).FindAllStringSubmatch(code.String(), -1)
+	read := regexp.MustCompile(`\b(?:list|number|phraseList)\("(\w+)"\)`).FindAllStringSubmatch(code.String(), -1)
 	var used []string
 	for _, m := range read {
 		used = append(used, m[1])
