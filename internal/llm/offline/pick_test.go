@@ -76,6 +76,16 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Garmin"}, excludes: []string{"Pegasus"},
 		},
 		{
+			name:  "a day no record is on is said before the records there are",
+			asked: "what time is yoga on saturday", data: `{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday","time":"18:00"},{"name":"Spin Express","day":"Monday","time":"07:00"}]}`,
+			mentions: []string{"no class on Saturday", "Vinyasa Yoga"}, excludes: []string{"Spin"},
+		},
+		{
+			name:  "a day a record is on picks nothing out",
+			asked: "what time is yoga on tuesday", data: `{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday","time":"18:00"},{"name":"Spin Express","day":"Monday","time":"07:00"}]}`,
+			mentions: []string{"Vinyasa Yoga"}, excludes: []string{"no class"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -358,6 +358,10 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
 	}
+	if day := r.dayNotHeld(arr); day != "" && missing == "" {
+		// "what time is yoga on saturday" when yoga is on tuesdays: say so before the class.
+		found = fmt.Sprintf("no %s on %s, only %s", singular(noun), day, found)
+	}
 	if len(arr) == 1 {
 		r.showIDs = true
 		// One record asked about: its own lists are the details asked for ("when is my
@@ -414,6 +418,42 @@ func (r renderer) flaggedItems(arr []any) []any {
 	}
 	return nil
 }
+
+// dayNotHeld returns the day of the week the request names (capitalised) when the records
+// say which day they are on and none is on that one; "" otherwise. Only at the top: a
+// record's own list is the record's.
+func (r renderer) dayNotHeld(arr []any) string {
+	if r.outer != nil {
+		return ""
+	}
+	asked := ""
+	for _, w := range scanWords(r.asked) {
+		if weekdays[w.lower] {
+			asked = w.lower
+		}
+	}
+	if asked == "" {
+		return ""
+	}
+	dated := false
+	for _, item := range arr {
+		values := map[string]bool{}
+		valueTerms(item, values)
+		if values[asked] {
+			return ""
+		}
+		for d := range weekdays {
+			dated = dated || values[d]
+		}
+	}
+	if !dated {
+		return ""
+	}
+	return capitalise(asked)
+}
+
+// weekdays name the days of the week (see language.txt).
+var weekdays = list("weekdays")
 
 // qualifies reports whether the request's words right after the thing (as unmatchedSubject
 // returned it, "your boston") are the list's noun or the called tool's word: the thing then
