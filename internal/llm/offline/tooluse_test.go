@@ -38,6 +38,8 @@ func TestUseTools(t *testing.T) {
 			[]usedTool{{"lookup_price", map[string]any{"product": "Sony WH-1000XM5"}}}},
 		{"greetings, hedges and praise are no search words", shopTools, "You help with offers, deals, coupons and prices.", "yo any good deals on a robot vacuum? roomba or whatever",
 			[]usedTool{{"search_offers", map[string]any{"query": "robot vacuum roomba"}}}},
+		{"when is no search word", shopTools, "You help with offers, deals, coupons and prices.", "any deals on tvs this week",
+			[]usedTool{{"search_offers", map[string]any{"query": "tvs"}}}},
 		{"who it is for is no search word", shopTools, "You help with offers, deals, coupons and prices.", "any deals on a laptop for my daughter",
 			[]usedTool{{"search_offers", map[string]any{"query": "laptop"}}}},
 		{"what it is for stays a search word", shopTools, "You help with offers, deals, coupons and prices.", "deals on a case for my iphone 15",
