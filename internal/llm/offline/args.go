@@ -333,6 +333,9 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if measureWords[w.lower] {
 			continue // "a new pair of running shoes" is a search for running shoes
 		}
+		if timeNouns[w.lower] && i > 0 && timeDeterminers[a.words[i-1].lower] {
+			continue // "deals on tvs this week" is a search for tvs: the week says when
+		}
 		if !keepDomain && a.isDomain(w.lower) {
 			continue
 		}
@@ -348,6 +351,9 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	}
 	return strings.Join(parts, " "), true
 }
+
+// timeDeterminers make the time noun after them say when: "this week", "next month".
+var timeDeterminers = list("timeDeterminers")
 
 // subjectPronouns come before a verb: the word after one is what someone does.
 var subjectPronouns = list("subjectPronouns")

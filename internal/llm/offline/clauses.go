@@ -9,21 +9,7 @@ type segment struct {
 }
 
 // conjunctions that may join two requests, longest first so "oh and" wins over "and".
-// Cutting on "and" also cuts phrases like "black and white"; the router repairs that by
-// re-attaching clauses that match no tool on their own (see [planner]).
-var conjunctions = [][]string{
-	{"as", "well", "as"},
-	{"by", "the", "way"},
-	{"oh", "and"},
-	{"and", "also"},
-	{"and", "then"},
-	{"and", "what", "about"},
-	{"and"},
-	{"also"},
-	{"plus"},
-	{"then"},
-	{"btw"},
-}
+var conjunctions = phraseList("conjunctions") // see language.txt
 
 // splitClauses cuts s on sentence punctuation (? ; ! and . or , followed by a space) and
 // on conjunctions. Delimiters are not part of any segment.

@@ -72,6 +72,9 @@
 //
 // Summaries and chat, with no tools (summary.go, chat.go).
 //
+// The English word lists and phrases these stages read, and their thresholds with where each
+// was chosen, are in one embedded, commented file, language.txt (read by lists.go).
+//
 // Goroutine model: a [Model] is immutable after [New]; every call builds its own state,
 // so one Model may serve any number of goroutines. Calls run on the caller's goroutine,
 // start no goroutines, and return ctx.Err() once the context is done.

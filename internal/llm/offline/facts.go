@@ -75,6 +75,7 @@ var (
 type scope struct {
 	currency string
 	short    bool
+	item     bool // a list item's facts, whose objects no caller reads as prefixed facts
 }
 
 // facts classifies the scalar members of obj, in order, leaving out skip (a list item's
@@ -147,9 +148,10 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
-			} else if r.showIDs {
+			} else if r.showIDs || sc.item && (len(v) == 1 || r.names(label)) {
 				// The one record asked about shows what its objects hold, as prefixed facts:
-				// "cancel how Settings > Subscriptions".
+				// "cancel how Settings > Subscriptions"; so does any record an object of one
+				// member ("dentist Dr. Osei") or one the request names ("the registration").
 				inner, _ := r.facts(v, scope{currency: cur, short: sc.short}, -1)
 				for _, fc := range inner {
 					if fc.label == "" {
@@ -345,4 +347,10 @@ func readableID(s string) bool {
 func (r renderer) mentioned(v string) bool {
 	v = strings.ToLower(strings.TrimSpace(v))
 	return len(v) >= 2 && strings.Contains(r.asked, v)
+}
+
+// names reports whether the request names a word of label that is no light noun: the user
+// asked about that member.
+func (r renderer) names(label string) bool {
+	return slices.ContainsFunc(terms(label), func(t string) bool { return !lightNouns[t] && slices.Contains(r.askedTerm, t) })
 }

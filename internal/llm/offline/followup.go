@@ -1,6 +1,9 @@
 package offline
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // A follow-up with no subject of its own ("when do they run out" after a points question,
 // "how much am i getting paid out" after a claim, "can I cancel it?" after an order) is about
@@ -10,10 +13,7 @@ import "slices"
 // pillows", "any coupons for headphones"), that the earlier agent's texts do not use, moves the
 // conversation on, whether or not an agent knows the word.
 
-// maxSubjectlessWords bounds the follow-ups read this way: a longer message says enough to
-// be routed on its own. Chosen on the development answer set, whose subject-less follow-ups
-// are 4 to 9 words.
-const maxSubjectlessWords = 10
+var maxSubjectlessWords = int(number("maxSubjectlessWords")) // see language.txt
 
 // verbLeads come right before a verb: "do they run", "can we get", "getting paid". A word
 // after one is what is done, not the thing it is done to.
@@ -23,6 +23,9 @@ var verbLeads = list("verbLeads")
 // thing, but "when do i fly out next" and "am i gold yet" name a subject of their own. The
 // word after one is read as a verb only when the message points back.
 var userLeads = list("userLeads")
+
+// subjectWh ask who or what does something: the -s word after one is then its verb.
+var subjectWh = list("subjectWh")
 
 // backPointers point back at a person or things named before.
 var backPointers = list("backPointers")
@@ -46,6 +49,10 @@ func (ix *index) namesNewSubject(ws []word, prev []intent) bool {
 		}
 		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower]) {
 			continue
+		}
+		if i > 0 && subjectWh[ws[i-1].lower] && strings.HasSuffix(lw, "s") &&
+			(i+1 == len(ws) || !auxiliaries[ws[i+1].lower] && !modals[ws[i+1].lower] && !userLeads[ws[i+1].lower]) {
+			continue // "what happens next" asks what is done; "what plans do i have" names plans
 		}
 		if slices.ContainsFunc(prev, func(in intent) bool { return ix.uses(in.tool, lw) }) {
 			continue

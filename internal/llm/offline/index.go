@@ -7,18 +7,13 @@ import (
 	"sync"
 )
 
-// BM25 constants. b is low because a tool's document grows with its examples, and a
-// well-documented tool should not be penalised for it.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.3
-	// backgroundDocs are imaginary documents that contain no tool word. They keep IDF
-	// meaningful when only one or two tools are offered.
-	backgroundDocs = 2.0
-	// fuzzyWeight discounts a match that needed a typo correction.
-	fuzzyWeight = 0.8
-	// bigramWeight scales the bonus for two adjacent words also adjacent in the document.
-	bigramWeight = 0.5
+// bm25K1, bm25B, backgroundDocs, fuzzyWeight, bigramWeight: see language.txt, which says where each was chosen.
+var (
+	bm25K1         = number("bm25K1")
+	bm25B          = number("bm25B")
+	backgroundDocs = number("backgroundDocs")
+	fuzzyWeight    = number("fuzzyWeight")
+	bigramWeight   = number("bigramWeight")
 )
 
 // docSource is the text that describes one candidate (a tool): its name, its
@@ -29,8 +24,7 @@ type docSource struct {
 	minor []string // e.g. parameter names and descriptions: weak evidence
 }
 
-// minorWeight is how much a word of a docSource's minor text counts.
-const minorWeight = 0.3
+var minorWeight = number("minorWeight") // see language.txt
 
 type document struct {
 	tf      map[string]float64
@@ -238,8 +232,7 @@ func (ix *index) uses(doc int, word string) bool {
 	return false
 }
 
-// maxOwnedWords bounds the noun phrase after "my" that namesOwnThing reads.
-const maxOwnedWords = 3
+var maxOwnedWords = int(number("maxOwnedWords")) // see language.txt
 
 // singlesOut reports whether some query term matches document doc but not document other.
 func (ix *index) singlesOut(query []qterm, doc, other int) bool {

@@ -1,11 +1,12 @@
 package offline
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 )
 
-// itemExtras bounds the details shown after a list item's price and seller.
-const itemExtras = 4
+var itemExtras = int(number("itemExtras")) // see language.txt
 
 // item renders one list element as "head: price at seller, extras", for example
 // "Trail runner: $89.90 at Acme, 20% off until Nov 27". cur is the currency in force from
@@ -19,7 +20,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 		return scalar("", v)
 	}
 	head := r.headField(obj)
-	facts, _ := r.facts(obj, scope{currency: cur, short: short}, head)
+	facts, _ := r.facts(obj, scope{currency: cur, short: short, item: true}, head)
 
 	var lead string
 	price, seller := -1, -1
@@ -48,6 +49,11 @@ func (r renderer) item(v any, cur string, short bool) string {
 		if i != price && i != seller {
 			rest = append(rest, f)
 		}
+	}
+	// The facts the request names come first, so that the bound below keeps them; facts
+	// that pair into one phrase ("20% off until Nov 27") keep their order.
+	if !slices.ContainsFunc(rest, func(f fact) bool { return f.opens || f.closes }) {
+		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(b2i(r.names(b.label)), b2i(r.names(a.label))) })
 	}
 	var parts []string
 	if lead != "" {
@@ -119,4 +125,11 @@ func isNameKey(key string) bool {
 		return true
 	}
 	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -24,5 +24,4 @@ var phraseExpansions = []struct {
 	{[]string{"how", "much"}, []string{"price"}},
 }
 
-// phraseWeight discounts a term that a phrase stands for.
-const phraseWeight = 0.6
+var phraseWeight = number("phraseWeight") // see language.txt

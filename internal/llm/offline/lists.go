@@ -3,6 +3,8 @@ package offline
 import (
 	_ "embed"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -57,4 +59,31 @@ func parseLists(data string) (map[string]map[string]bool, error) {
 		}
 	}
 	return out, nil
+}
+
+// number returns the threshold of that name from language.txt: a section holding one number.
+func number(name string) float64 {
+	l := list(name)
+	for w := range l {
+		if n, err := strconv.ParseFloat(w, 64); err == nil && len(l) == 1 {
+			return n
+		}
+	}
+	panic("offline: language.txt [" + name + "] is not one number")
+}
+
+// phraseList returns the word list of that name from language.txt read as phrases of words,
+// longest first, so that "oh and" is tried before "and".
+func phraseList(name string) [][]string {
+	var out [][]string
+	for p := range list(name) {
+		out = append(out, strings.Fields(p))
+	}
+	slices.SortFunc(out, func(a, b []string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return slices.Compare(a, b)
+	})
+	return out
 }

@@ -29,7 +29,7 @@ func TestWordLists(t *testing.T) {
 			code.Write(b)
 		}
 	}
-	read := regexp.MustCompile(`\blist\("(\w+)"\)`).FindAllStringSubmatch(code.String(), -1)
+	read := regexp.MustCompile(`\b(?:list|number|phraseList)\("(\w+)"\)`).FindAllStringSubmatch(code.String(), -1)
 	var used []string
 	for _, m := range read {
 		used = append(used, m[1])
@@ -53,4 +53,16 @@ func TestParseListsErrors(t *testing.T) {
 			t.Errorf("parseLists(%q) = nil error, want one", data)
 		}
 	}
+}
+
+func TestNumber(t *testing.T) {
+	if got := number("minCompoundLetters"); got <= 0 {
+		t.Errorf(`number("minCompoundLetters") = %v, want a positive count`, got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error(`number("anaphora") did not panic on a word list`)
+		}
+	}()
+	number("anaphora")
 }

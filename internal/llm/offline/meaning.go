@@ -18,17 +18,11 @@ var wordVectors = sync.OnceValue(func() *vectors.Table {
 	return t
 })
 
-// Closeness in meaning decides only when the words alone chose no candidate: a message must
-// come this close to one candidate's texts (cosine of meaning vectors) and lead
-// the runner-up by semanticMargin. Chosen on the tuned sets and the two older blind sets;
-// the blind sets (evals/fresh3, fresh4) were not consulted.
-const (
-	semanticFloor  = 0.45
-	semanticMargin = 0.1
-	// rareWordRank sets how much a word's rarity adds to its weight in a meaning: a word of
-	// frequency rank r weighs r/(r+rareWordRank), so "the" and "get" weigh little and
-	// "vaccination" nearly 1.
-	rareWordRank = 2000
+// semanticFloor, semanticMargin, rareWordRank: see language.txt, which says where each was chosen.
+var (
+	semanticFloor  = number("semanticFloor")
+	semanticMargin = number("semanticMargin")
+	rareWordRank   = number("rareWordRank")
 )
 
 // meaning is the weighted mean of the words' vectors, rarer words weighing more, scaled to
@@ -63,13 +57,10 @@ func meaning(stems []string) []float32 {
 	return out
 }
 
-// When the words of a whole message leave the choice open, closeness in meaning settles it
-// only for a candidate ahead of the others by meaningLead: among candidates the words put
-// level, or for one that shares a single word with the message, if the message's meaning is
-// at least singleWordFloor close to it.
-const (
-	meaningLead     = 0.02
-	singleWordFloor = 0.35
+// meaningLead, singleWordFloor: see language.txt, which says where each was chosen.
+var (
+	meaningLead     = number("meaningLead")
+	singleWordFloor = number("singleWordFloor")
 )
 
 // stemsOf returns the stems of query terms, in order.
@@ -154,13 +145,10 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 	return -1, 0
 }
 
-// A message of at least minRequestWords words that the style classifier gives less than
-// requestCeiling of being an aside reads as a request (see byMeaningOnly). Chosen on the
-// development sets: ceilings from 0.2 to 0.3 route alike but for fresh17, where 0.3 adds a
-// turn; 0.4 and 0.5 add one there and lose one elsewhere.
-const (
-	minRequestWords = 3
-	requestCeiling  = 0.3
+// minRequestWords, requestCeiling: see language.txt, which says where each was chosen.
+var (
+	minRequestWords = int(number("minRequestWords"))
+	requestCeiling  = number("requestCeiling")
 )
 
 // closestInMeaning returns the document whose texts come closest in meaning to the query, and

@@ -114,30 +114,15 @@ func (p *planner) worldQuestion(text string, plain []string) bool {
 	return p.offTopicSim(text) >= s1
 }
 
-// A message that reads as chat or a question about the world, by the style of its sentence
-// (see package style), asks no agent anything: "how are points scored in tennis", "pizza or
-// pasta for dinner tonight, what do you reckon". Only a message the classifier is sure of
-// counts, and surer still when it speaks of the user's own life, where most requests are: "I'm
-// nervous about flying, how do people cope with it" is chat, "I have 12000 points, what's the
-// best thing to redeem them for" is not. Chosen on the development sets: from 0.8 the
-// impersonal floor answers "where's the cheapest place to buy a bottle of Veuve Clicquot"
-// directly, at 0.9 it misses questions about the world. The personal floor was 0.95, the
-// lowest at which no first-person request read as chat; with the sets written since (fresh14,
-// fresh17) 0.9 answers seven more first-person chats directly ("my cat keeps waking me up at
-// 5am, what can I do", at 0.912) and two tier questions too ("whats the difference between
-// silver and gold for me", 0.946). 0.92 gains four and loses one, 0.85 loses five.
-const (
-	asideFloor         = 0.85
-	personalAsideFloor = 0.9
+// asideFloor, personalAsideFloor: see language.txt, which says where each was chosen.
+var (
+	asideFloor         = number("asideFloor")
+	personalAsideFloor = number("personalAsideFloor")
 )
 
-// minAsideWords is the least a message must say for its style to tell: short questions to a
-// service ("what do gold members get") read like trivia to the classifier.
-const minAsideWords = 6
+var minAsideWords = int(number("minAsideWords")) // see language.txt
 
-// maxAsideWords bounds what is read for its style: the classifier learnt from messages of up
-// to 30 words, and a long story is no aside.
-const maxAsideWords = 40
+var maxAsideWords = int(number("maxAsideWords")) // see language.txt
 
 // soundsAside reports whether text, read into words raw and their plain forms plain, reads as a
 // message that asks a service nothing (see asideFloor); about the user's own affairs it must read
@@ -176,9 +161,8 @@ func asksForTips(ws []string) bool {
 // tipWords, after "any", ask for advice anyone might give.
 var tipWords = list("tipWords")
 
-// offerFrames ask what is on offer or on the programme: "are there any exhibitions on",
-// "what's on at the science museum".
-var offerFrames = [][]string{{"are", "there"}, {"is", "there"}, {"whats", "on"}, {"what", "is", "on"}}
+// offerFrames ask what is on offer or on the programme.
+var offerFrames = phraseList("offerFrames") // see language.txt
 
 // asksWhatIsOffered reports whether ws open with one of offerFrames.
 func asksWhatIsOffered(ws []string) bool {
@@ -195,12 +179,7 @@ func namesSomeone(ws []word) bool {
 }
 
 // adviceFrames ask what to do, in general or about the user's own life.
-var adviceFrames = [][]string{
-	{"how", "do", "i"}, {"how", "can", "i"}, {"how", "should", "i"}, {"how", "do", "you"},
-	{"should", "i"}, {"whats", "the", "best", "way"}, {"what", "is", "the", "best", "way"},
-	{"is", "it", "rude"}, {"is", "it", "normal"}, {"is", "it", "ok"}, {"is", "it", "okay"},
-	{"is", "it", "weird"}, {"is", "it", "bad"},
-}
+var adviceFrames = phraseList("adviceFrames") // see language.txt
 
 // questionOpeners open a question. Modal verbs are left out: "can the electrician come on
 // thursday" asks for a service, impersonal as it is.

@@ -1,39 +1,13 @@
 package offline
 
+import "strings"
+
 // A phrasal verb means something its verb alone does not: "send back" is a return, "sign up"
 // an enrolment, "take off" a departure. Such a verb, with its particle next to it or after a
 // pronoun ("sign me up", "send it back"), adds the word it means to the message, at
 // phraseWeight. These are English, not any agent's: an agent whose texts say "return" meets
 // "send back" through them.
-var phrasalVerbs = []struct {
-	verbs    []string // the verb's forms
-	particle string
-	means    []string
-}{
-	{[]string{"send", "sends", "sent", "sending"}, "back", []string{"return"}},
-	{[]string{"give", "gives", "gave", "giving"}, "back", []string{"return"}},
-	{[]string{"take", "takes", "took", "taking"}, "back", []string{"return"}},
-	{[]string{"bring", "brings", "brought", "bringing"}, "back", []string{"return"}},
-	{[]string{"pay", "pays", "paid", "paying"}, "back", []string{"refund"}},
-	{[]string{"take", "takes", "took", "taking"}, "off", []string{"depart", "departure"}},
-	{[]string{"sign", "signs", "signed", "signing"}, "up", []string{"join", "enrol", "register"}},
-	{[]string{"sign", "signs", "signed", "signing"}, "in", []string{"login"}},
-	{[]string{"log", "logs", "logged", "logging"}, "in", []string{"login"}},
-	{[]string{"check", "checks", "checked", "checking"}, "in", []string{"checkin"}},
-	{[]string{"top", "tops", "topped", "topping"}, "up", []string{"recharge"}},
-	{[]string{"pick", "picks", "picked", "picking"}, "up", []string{"collect", "collection"}},
-	{[]string{"drop", "drops", "dropped", "dropping"}, "off", []string{"deliver"}},
-	{[]string{"call", "calls", "called", "calling"}, "off", []string{"cancel"}},
-	{[]string{"put", "puts", "putting"}, "off", []string{"postpone"}},
-	{[]string{"set", "sets", "setting"}, "up", []string{"setup", "install"}},
-	{[]string{"hand", "hands", "handed", "handing"}, "in", []string{"submit"}},
-	{[]string{"fill", "fills", "filled", "filling"}, "in", []string{"complete"}},
-	{[]string{"fill", "fills", "filled", "filling"}, "out", []string{"complete"}},
-	{[]string{"mark", "marks", "marked", "marking"}, "down", []string{"discount"}},
-	{[]string{"show", "shows", "showed", "shown", "showing"}, "up", []string{"arrive"}},
-	{[]string{"turn", "turns", "turned", "turning"}, "on", []string{"switch"}},
-	{[]string{"turn", "turns", "turned", "turning"}, "off", []string{"switch"}},
-}
+var phrasalVerbs = list("phrasalVerbs") // see language.txt
 
 // phrasalObjects may stand between a phrasal verb and its particle.
 var phrasalObjects = list("phrasalObjects")
@@ -59,9 +33,11 @@ func phrasalMeanings(ws []word, i int) []string {
 // word of every clause.
 var phrasalByForm = func() map[[2]string][]string {
 	out := map[[2]string][]string{}
-	for _, pv := range phrasalVerbs {
-		for _, v := range pv.verbs {
-			out[[2]string{v, pv.particle}] = pv.means
+	for entry := range phrasalVerbs { // "send sends sent sending + back = return"
+		verbs, rest, _ := strings.Cut(entry, " + ")
+		particle, means, _ := strings.Cut(rest, " = ")
+		for _, v := range strings.Fields(verbs) {
+			out[[2]string{v, particle}] = strings.Fields(means)
 		}
 	}
 	return out

@@ -105,8 +105,7 @@ func opensItself(text string) bool {
 		strings.HasPrefix(text, "Here")
 }
 
-// maxTitleWords bounds the topic of a "Your <topic>: ..." line recognised in prose.
-const maxTitleWords = 6
+var maxTitleWords = int(number("maxTitleWords")) // see language.txt
 
 // prosePiece reads a text result. The shapes this model narrates data in ("I found 5
 // offers:" and bullets, "Your points balance: ...") are recognised, so that a sub-agent's

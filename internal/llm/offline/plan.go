@@ -33,6 +33,38 @@ type planner struct {
 	// the whole message.
 	sims map[string][]float64
 	vecs map[string][]float32 // the sentence vectors behind sims
+	// modifiers, when set, holds per candidate the stems its text uses only as an -ing form
+	// before another noun ("shipping" of "shipping address"), which say what kind, not what
+	// (see scores).
+	modifiers []map[string]bool
+}
+
+// modifierWeight: see language.txt.
+var modifierWeight = number("modifierWeight")
+
+// modifierStems returns the stems text uses only as an -ing form right before another content
+// word of the same phrase, describing it: "shipping" in "email, shipping address". A noun
+// before a noun ("points balance") is part of the thing and stays whole.
+func modifierStems(text string) map[string]bool {
+	ws := scanWords(text)
+	before, alone := map[string]bool{}, map[string]bool{}
+	for i, w := range ws {
+		if isStopword(w.lower) {
+			continue
+		}
+		next := ingForm(w.lower) && i+1 < len(ws) && !isStopword(ws[i+1].lower) && strings.TrimSpace(text[w.end:ws[i+1].start]) == ""
+		for _, t := range terms(w.lower) {
+			if next {
+				before[t] = true
+			} else {
+				alone[t] = true
+			}
+		}
+	}
+	for t := range alone {
+		delete(before, t)
+	}
+	return before
 }
 
 // scores returns the candidates' scores for one clause.
@@ -58,6 +90,23 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 		}
 	}
 	sc := p.ix.score(qs)
+	for d, mods := range p.modifiers {
+		// "has my strap shipped" asks about shipping, which the profile's "shipping address"
+		// only uses to say which address: a word a tool's text only puts before another noun
+		// counts for less there, unless the request puts it before a noun too.
+		var scaled []qterm
+		for i, q := range qs {
+			if mods[q.stem] && !q.modifier {
+				if scaled == nil {
+					scaled = slices.Clone(qs)
+				}
+				scaled[i].weight *= modifierWeight
+			}
+		}
+		if scaled != nil && sc[d] > 0 {
+			sc[d] = p.ix.score(scaled)[d]
+		}
+	}
 	if p.boost == nil {
 		return sc
 	}
@@ -157,27 +206,12 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, r re
 	return top, s1
 }
 
-// A message of one clause (or scored whole) is read as a sentence too when the words leave
-// room for doubt: when they reach its candidate through a single word, or when they name
-// another candidate nearly as strongly (at least contestShare of its score).
-//   - A single word, and a sentence less than vetoFloor close to the candidate: the word was
-//     used in another sense and nothing is meant. "did the lakers cover the spread last
-//     night" asks no insurer, whose trade word "cover" is.
-//   - A sentence that clearly means another candidate wins: it must come overruleFloor close
-//     to it and overruleLead closer than to the words' choice. That other candidate must be
-//     one the words name nearly as strongly ("when do i get back from the york trip" names
-//     the trip as well as the money back), unless the words' choice rests on a word its
-//     texts use only once: "can i get the new iphone on my contract" is no request for the
-//     library's "new releases".
-//
-// Chosen on the development sets, where each sits on a plateau: a veto floor of 0.25 to 0.3,
-// an overrule floor of 0.55 to 0.6 and lead of 0.15 to 0.2, and a share of 0.3 to 0.4, give
-// the same routes.
-const (
-	vetoFloor     = 0.25
-	overruleFloor = 0.6
-	overruleLead  = 0.2
-	contestShare  = 0.4
+// vetoFloor, overruleFloor, overruleLead, contestShare: see language.txt, which says where each was chosen.
+var (
+	vetoFloor     = number("vetoFloor")
+	overruleFloor = number("overruleFloor")
+	overruleLead  = number("overruleLead")
+	contestShare  = number("contestShare")
 )
 
 // sentenceCheck returns the candidate for a one-clause message, whose words score sc, that
@@ -228,15 +262,10 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	return top
 }
 
-// The words of a message that no candidate's texts use can still say what it is about, by
-// their meaning: "can you get me into the louvre the next morning" names a museum, though no
-// word but "morning" matches, and that one another agent's. When the words' choice rests on
-// a single word, the candidate those other words come unmatchedFloor close to, and lead the
-// others by unmatchedLead, wins if the sentence agrees. Chosen on the development sets:
-// floors from 0.4 to 0.5 and leads from 0.05 to 0.1 route alike.
-const (
-	unmatchedFloor = 0.45
-	unmatchedLead  = 0.05
+// unmatchedFloor, unmatchedLead: see language.txt, which says where each was chosen.
+var (
+	unmatchedFloor = number("unmatchedFloor")
+	unmatchedLead  = number("unmatchedLead")
 )
 
 // unmatchedMeaning returns the candidate the query's full words that no candidate uses come
@@ -489,9 +518,7 @@ func (p *planner) fallback(text string) []intent {
 	return []intent{{tool: top, text: clauseText(text, all), score: s1}}
 }
 
-// fallbackMargin is how far the best candidate for a whole message must lead the runner-up
-// when no clause was confident on its own.
-const fallbackMargin = 1.15
+var fallbackMargin = number("fallbackMargin") // see language.txt
 
 func joinClauses(a, b string) string {
 	switch {

@@ -73,8 +73,7 @@ func normNumber(n json.Number) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// maxFacts bounds how many facts one object contributes.
-const maxFacts = 8
+var maxFacts = int(number("maxFacts")) // see language.txt
 
 // data renders a decoded value about t.
 func (r renderer) data(v any, t topic) piece {
@@ -99,11 +98,13 @@ func (r renderer) object(obj []field, t topic) piece {
 	}
 	facts, cur := r.facts(obj, scope{}, -1)
 	var blocks []piece
+	var nouns []string // what each block lists
 	for _, f := range obj {
 		switch v := f.val.(type) {
 		case []any:
 			if len(v) == 0 || !allScalars(v) {
 				blocks = append(blocks, r.list(humanise(f.key), v, cur))
+				nouns = append(nouns, humanise(f.key))
 			}
 		case []field: // one level of nesting reads as prefixed facts: "flight gate B12"
 			if _, _, ok := moneyObject(v); ok {
@@ -122,6 +123,7 @@ func (r renderer) object(obj []field, t topic) piece {
 			for _, g := range v {
 				if arr, ok := g.val.([]any); ok && (len(arr) == 0 || !allScalars(arr)) {
 					blocks = append(blocks, r.list(prefix+" "+humanise(g.key), arr, innerCur))
+					nouns = append(nouns, prefix+" "+humanise(g.key))
 				}
 			}
 		}
@@ -139,19 +141,15 @@ func (r renderer) object(obj []field, t topic) piece {
 		facts[0].label = "" // "Your points balance: 12,450", not "...: points 12,450"
 	}
 	if q, ok := unmatchedQuery(obj); ok {
-		// The service found nothing for what was asked and sent something else: say so
-		// rather than present the list as matches.
+		// The service found nothing for what was asked and sent something else: say so,
+		// and no more, rather than fill the reply with things that were not asked for.
 		for i, b := range blocks {
 			if b.kind == pieceList {
-				verb := "are"
-				if strings.HasPrefix(b.found, "1 ") {
-					verb = "is"
-				}
 				what := "“" + q + "”"
 				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") {
 					what = "that" // a whole question is no search term to show back
 				}
-				blocks[i].found = fmt.Sprintf("nothing for %s right now; here %s %s instead", what, verb, b.found)
+				blocks[i] = piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
 			}
 		}
 	}
@@ -182,8 +180,7 @@ func (r renderer) object(obj []field, t topic) piece {
 	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
 
-// maxQuotedWords bounds a search term quoted back to the user.
-const maxQuotedWords = 4
+var maxQuotedWords = int(number("maxQuotedWords")) // see language.txt
 
 // nameLabels name the thing an object is about.
 var nameLabels = list("nameLabels")
@@ -326,8 +323,14 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		// yes-or-no field asked about picks those that say yes.
 		hits = r.flaggedItems(arr)
 	}
-	missing := ""
 	if len(hits) == 0 {
+		// "when is my next visit": not the ones done with.
+		hits = r.pendingItems(arr)
+	}
+	missing := ""
+	if len(hits) == 0 && r.outer == nil {
+		// Only at the top: a record's own list ("the truck's service") shows what the record
+		// holds, the record being what the request named.
 		missing = r.unmatchedSubject(arr, noun)
 	}
 	if len(hits) > 0 && len(hits) < len(arr) {
@@ -344,11 +347,20 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		found = fmt.Sprintf("%d %s %s, and %d related", len(hits), countNoun(len(hits), noun), match, len(rest))
 		arr = append(hits, rest...)
 	} else if missing != "" {
-		// "my refund for the socks" when no return is for socks: say so, then what there is,
-		// rather than present another item's refund as the answer.
+		// "my refund for the socks" when no return is for socks: say so, and no more. Listing
+		// the other records would present another item's refund as the answer. A word that
+		// only qualifies the list's own thing ("my boston flight") may be said in other words
+		// by the records (the flight to BOS): then they are shown after saying so.
+		if !r.qualifies(missing, noun) {
+			return piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+		}
 		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
+	}
+	if day := r.dayNotHeld(arr); day != "" && missing == "" {
+		// "what time is yoga on saturday" when yoga is on tuesdays: say so before the class.
+		found = fmt.Sprintf("no %s on %s, only %s", singular(noun), day, found)
 	}
 	if len(arr) == 1 {
 		r.showIDs = true
@@ -407,6 +419,82 @@ func (r renderer) flaggedItems(arr []any) []any {
 	return nil
 }
 
+// dayNotHeld returns the day of the week the request names (capitalised) when the records
+// say which day they are on and none is on that one; "" otherwise. Only at the top: a
+// record's own list is the record's.
+func (r renderer) dayNotHeld(arr []any) string {
+	if r.outer != nil {
+		return ""
+	}
+	asked := ""
+	for _, w := range scanWords(r.asked) {
+		if weekdays[w.lower] {
+			asked = w.lower
+		}
+	}
+	if asked == "" {
+		return ""
+	}
+	dated := false
+	for _, item := range arr {
+		values := map[string]bool{}
+		valueTerms(item, values)
+		if values[asked] {
+			return ""
+		}
+		for d := range weekdays {
+			dated = dated || values[d]
+		}
+	}
+	if !dated {
+		return ""
+	}
+	return capitalise(asked)
+}
+
+// weekdays name the days of the week (see language.txt).
+var weekdays = list("weekdays")
+
+// qualifies reports whether the request's words right after the thing (as unmatchedSubject
+// returned it, "your boston") are the list's noun or the called tool's word: the thing then
+// says which of them, not what.
+func (r renderer) qualifies(thing, noun string) bool {
+	ws := scanWords(r.asked)
+	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.TrimSuffix(ws[i].lower, "'s") != last {
+			continue
+		}
+		next := terms(ws[i+1].lower)
+		return slices.ContainsFunc(next, func(t string) bool { return slices.Contains(terms(noun), t) || r.tool[t] })
+	}
+	return false
+}
+
+// pendingItems returns the records of arr that are not over, when the request asks what comes
+// next and some records are over and some not: a status that says a record is finished
+// (finishedWords) is over. Nil otherwise.
+func (r renderer) pendingItems(arr []any) []any {
+	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool { return aheadWords[strings.Trim(w, ",.?!")] }) {
+		return nil
+	}
+	var pending []any
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if !slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] }) {
+			pending = append(pending, item)
+		}
+	}
+	if len(pending) == 0 || len(pending) == len(arr) {
+		return nil
+	}
+	return pending
+}
+
+// aheadWords ask about what is still to come; finishedWords say a record is over (see
+// language.txt).
+var aheadWords, finishedWords = list("aheadWords"), list("finishedWords")
+
 // withNestedLists renders a list of one record whose own members hold lists of records:
 // the record's line, then each of its lists. It returns an empty piece when the record has
 // no such list.
@@ -464,16 +552,23 @@ func (r renderer) tellingItems(arr []any) []any {
 	if r.earlierTerm != nil && !slices.ContainsFunc(asked, func(t string) bool { return r.telling(t, values, keys) }) {
 		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
 	}
+	// The records that carry the most of the telling words: "has the garmin strap shipped"
+	// is about the strap, not about another order that has shipped.
 	var hits []any
+	most := 0
 	for i, item := range arr {
+		n := 0
 		for _, t := range asked {
-			if !r.telling(t, values, keys) || !values[i][t] {
-				continue
+			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
+				n++
 			}
-			if slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
-				hits = append(hits, item)
-				break
-			}
+		}
+		switch {
+		case n == 0 || n < most:
+		case n > most:
+			hits, most = []any{item}, n
+		default:
+			hits = append(hits, item)
 		}
 	}
 	if len(hits) > 0 {
@@ -506,14 +601,10 @@ func (r renderer) tellingItems(arr []any) []any {
 // categoryKeys name the field that says what kind of thing a record is: see language.txt.
 var categoryKeys = list("categoryKeys")
 
-// Closeness in meaning picks a record only when the record's closest word is this close to
-// the request's word (cosine of word vectors) and this far ahead of every other record's:
-// "power" is 0.55 from "electricity" and 0.26 from "water", while "dog" is 0.85 from "cat", so
-// only a record that uses none of the word's near kin stands out. Chosen on the development
-// answer set (testdata/answers) and the utility bills tried beside it.
-const (
-	recordCloseness = 0.5
-	recordLead      = 0.15
+// recordCloseness, recordLead: see language.txt, which says where each was chosen.
+var (
+	recordCloseness = number("recordCloseness")
+	recordLead      = number("recordLead")
 )
 
 // closestRecord returns the record whose values hold the word closest in meaning to t, when
@@ -544,10 +635,7 @@ func closestRecord(t string, values []map[string]bool) int {
 	return at
 }
 
-// claimCloseness is how close in meaning a record's word may come to the thing asked before
-// saying that no record is about it would be a guess: "the shoes" is 0.47 from "Adidas",
-// "the socks" 0.30. Chosen on the tuned datasets' replies and the development answer set.
-const claimCloseness = 0.45
+var claimCloseness = number("claimCloseness") // see language.txt
 
 // nearAny reports whether some word of words is close in meaning to t (see claimCloseness):
 // then a record may be about t in other words, and saying none is would be a guess.
@@ -603,10 +691,7 @@ func valueTerms(v any, into map[string]bool) {
 // recordWords stand for a record of any kind ("my package"): see language.txt.
 var recordWords = list("recordWords")
 
-// tradeCloseness is how close in meaning a word must come to a word of the agent's trade to be
-// read as that word ("the plane" to a flights agent: 0.76 from "flight"), higher than
-// recordCloseness so that a hamster (0.44 from "pets") stays a thing of its own.
-const tradeCloseness = 0.6
+var tradeCloseness = number("tradeCloseness") // see language.txt
 
 // nearTrade reports whether t means nearly what a word of the agent's trade means.
 func nearTrade(t string, domain map[string]bool) bool {
@@ -616,6 +701,18 @@ func nearTrade(t string, domain map[string]bool) bool {
 	}
 	for w := range domain {
 		if v := meaning([]string{w}); v != nil && dot(q, v) >= tradeCloseness {
+			return true
+		}
+	}
+	return false
+}
+
+// misspells reports whether word is a typo of a word of the trade ("the libary" for the
+// library): the agent's own subject, not a thing no record is about.
+func misspells(word string, domain map[string]bool) bool {
+	budget := typoBudget(len(word))
+	for w := range domain {
+		if budget > 0 && editDistance(word, w, budget) <= budget {
 			return true
 		}
 	}
@@ -653,7 +750,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 		}
 		t := ts[0]
 		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || recordWords[word] || measureWords[word] ||
-			nearAny(t, values) || nearTrade(t, r.domain) {
+			nearAny(t, values) || nearTrade(t, r.domain) || misspells(word, r.domain) {
 			continue
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney

@@ -78,21 +78,23 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	// The message is read into words once: a long one costs its words' allocation each time.
 	ws := scanWords(text)
 	plain := plainWordsOf(ws)
-	if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain) {
-		return nil, directAnswer(text, tools)
-	}
-
-	intents := p.plan(text)
-	// An aside is one thought: a message that asks two agents is read no further for its style.
-	if len(intents) <= 1 && p.soundsAside(text, ws, plain, len(req.humans) > 1) {
-		return nil, directAnswer(text, tools)
-	}
 	earlier := sync.OnceValue(func() []planned { return earlierPlans(p, req.earlierHumans(3)) }) // only follow-ups read it
+	intents := pointerFollowUp(text, ws, len(req.humans) > 1, earlier)
+	if intents == nil {
+		if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain) {
+			return nil, directAnswer(text, tools)
+		}
+		intents = p.plan(text)
+		// An aside is one thought: a message that asks two agents is read no further for its style.
+		if len(intents) <= 1 && p.soundsAside(text, ws, plain, len(req.humans) > 1) {
+			return nil, directAnswer(text, tools)
+		}
+	}
 	// A follow-up continues the earlier subject when it names none of its own, or when it
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
 	// uses in passing ("noise cancelling headphones"), or when its words name the earlier
 	// subject nearly as strongly as the agent they chose (see keepSubject).
-	if looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
+	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
 		switch {
 		case len(intents) == 0 || pointsBack(ws) && p.incidental(intents):
 			if prev := firstPlanned(earlier()); prev != nil {
@@ -181,11 +183,23 @@ type planned struct {
 	intents []intent
 }
 
-// earlierPlans plans the earlier messages, newest first, once per turn.
+// earlierPlans plans the earlier messages, newest first, once per turn. They are read oldest
+// first, so that one which pointed back continues what its own predecessor asked, as it did
+// when it was answered: the conversation carries the messages, not where they went.
 func earlierPlans(p *planner, earlier []string) []planned {
 	out := make([]planned, len(earlier))
-	for i, text := range earlier {
-		out[i] = planned{text: text, intents: p.plan(text)}
+	for i := len(earlier) - 1; i >= 0; i-- {
+		text, older := earlier[i], out[i+1:]
+		intents := pointerFollowUp(text, scanWords(text), len(older) > 0, func() []planned { return older })
+		if intents == nil {
+			intents = p.plan(text)
+		}
+		if len(intents) == 0 {
+			if top, s := p.byMeaningOnly(text); top >= 0 {
+				intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
+			}
+		}
+		out[i] = planned{text: text, intents: intents}
 	}
 	return out
 }
@@ -230,6 +244,88 @@ func followUpText(text, earlier string) string {
 	return strings.TrimSpace(text) + earlierMarker + earlier + ")"
 }
 
+// pointerFollowUp returns the previous turn's one agent, carrying the earlier request, for a
+// short question whose subject is a word pointing back ("is it on autopay", "what time do they
+// close on saturday", "when will it get here"): whatever its other words suit, they ask about
+// the earlier thing. A message that opens as a follow-up with a thing ("and the hotel, is it
+// booked?"), names a thing of the user's ("is it in my cart") or asks for a thing of its own
+// ("how many points did i get for it") moves on, as does one of several clauses or one after
+// a turn that asked several agents (see continued). nil when the rule does not apply.
+func pointerFollowUp(text string, ws []word, hasHistory bool, earlier func() []planned) []intent {
+	if !hasHistory || len(ws) > maxSubjectlessWords || !pointsBack(ws) || leadsToNewThing(ws) || asksOwnThing(ws) ||
+		strings.ContainsAny(strings.TrimRight(text, "?!. "), ",;…") || strings.Contains(text, "..") ||
+		!slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
+		return nil // one clause only: "does it have wifi... nvm, any coupons" moves on
+	}
+	for i, w := range ws {
+		if possessives[w.lower] && i+1 < len(ws) && !isStopword(ws[i+1].lower) {
+			return nil
+		}
+	}
+	for i, w := range ws {
+		if subjectPointers[w.lower] && i > 0 && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) {
+			prev := firstPlanned(earlier())
+			if prev == nil || len(prev.intents) != 1 {
+				return nil
+			}
+			out := slices.Clone(prev.intents)
+			out[0].text = followUpText(text, earlierPart(out[0].text))
+			return out
+		}
+	}
+	return nil
+}
+
+// asksOwnThing reports whether the question's wh-phrase names the thing it asks for: "how
+// many points did i get for it" asks for points, whatever "it" was; "what time do they close"
+// and "how much do i owe on it" name none (a light noun, a verb).
+func asksOwnThing(ws []word) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		j := i + 1
+		switch {
+		case ws[i].lower == "how" && (ws[j].lower == "many" || ws[j].lower == "much"):
+			j++
+		case !whWords[ws[i].lower]:
+			continue
+		}
+		if j < len(ws) {
+			w := ws[j].lower
+			ts := terms(w)
+			return len(ts) > 0 && !isStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] })
+		}
+	}
+	return false
+}
+
+// subjectPointers stand for a thing or person named before (see language.txt).
+var subjectPointers = list("subjectPointers")
+
+// opensFollowUp reports whether the message opens with one of followUpLeads.
+func opensFollowUp(ws []word) bool {
+	for _, lead := range followUpLeads {
+		if len(ws) >= len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w word, s string) bool { return w.lower == s }) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadsToNewThing reports whether the message opens with one of followUpLeads and then a
+// thing rather than a question ("and netflix, is it...", not "and how much do i owe on it").
+func leadsToNewThing(ws []word) bool {
+	for _, lead := range followUpLeads {
+		if len(ws) > len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w word, s string) bool { return w.lower == s }) {
+			return !questionOpeners[ws[len(lead)].lower] && !modals[ws[len(lead)].lower]
+		}
+	}
+	return false
+}
+
+// hasEarlier reports whether the intents already carry an earlier request.
+func hasEarlier(intents []intent) bool {
+	return slices.ContainsFunc(intents, func(in intent) bool { return strings.Contains(in.text, earlierMarker) })
+}
+
 // pointsBack reports whether a short message, read into words ws, leans on an earlier one
 // through a word that points back ("it", "that one", "those").
 func pointsBack(ws []word) bool {
@@ -265,10 +361,7 @@ func keepStrongest(in []intent, n int) []intent {
 }
 
 // followUpLeads open a message that continues the previous one.
-var followUpLeads = [][]string{
-	{"what", "about"}, {"how", "about"}, {"what", "of"}, {"same", "for"},
-	{"and"}, {"also"}, {"ok"}, {"okay"}, {"then"}, {"now"}, {"so"}, {"but"},
-}
+var followUpLeads = phraseList("followUpLeads") // see language.txt
 
 // anaphora point back at something said before.
 var anaphora = list("anaphora")
@@ -282,10 +375,8 @@ func looksLikeFollowUp(ws []word) bool {
 	if !slices.ContainsFunc(ws, func(w word) bool { return !ackWords[w.lower] }) {
 		return false // "ok great" closes a topic rather than continuing it
 	}
-	for _, lead := range followUpLeads {
-		if len(ws) >= len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w word, s string) bool { return w.lower == s }) {
-			return true
-		}
+	if opensFollowUp(ws) {
+		return true
 	}
 	for i, w := range ws {
 		if anaphora[w.lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) {

@@ -738,3 +738,31 @@ func TestRouteWhatIsOnIsNoAside(t *testing.T) {
 		{"what's on", []string{"whats on at the museum over half term"}, []string{"ask_museum"}},
 	})
 }
+
+// A short question whose subject points back asks about the earlier thing, whatever another
+// agent's texts say about its other words, and so does the next one after it.
+func TestRoutePointerFollowUpKeepsTheAgent(t *testing.T) {
+	phone := agentFixture{id: "phone", description: "Mobile phone plan: data used on each line, the phone bill and its charges, other plans.", examples: []string{"how much data have i used", "whats on my phone bill"}}
+	subs := agentFixture{id: "subs", description: "Streaming and app subscriptions: what they cost, when they renew, autopay and cancelling.", examples: []string{"when does netflix renew", "is spotify on autopay"}}
+	shop := agentFixture{id: "shop", description: "Deals and prices on products to buy, in stores near the user: opening hours, saturday sales.", examples: []string{"any deals on tvs"}}
+	checkRoutes(t, []agentFixture{phone, subs, shop}, []routeCase{
+		{"after the bill", []string{"why is my phone bill so high", "is it on autopay"}, []string{"ask_phone"}},
+		{"two pointers on", []string{"why is my phone bill so high", "when do i have to pay it", "is it on autopay"}, []string{"ask_phone"}},
+		{"a thing of the user's moves on", []string{"why is my phone bill so high", "is my netflix on autopay"}, []string{"ask_subs"}},
+		{"a follow-up lead moves on", []string{"why is my phone bill so high", "and netflix, is it on autopay"}, []string{"ask_subs"}},
+		{"a thing the question asks for moves on", []string{"why is my phone bill so high", "how many streaming subscriptions renew with it"}, []string{"ask_subs"}},
+		{"a second clause moves on", []string{"why is my phone bill so high", "does it have roaming... nvm, any deals on tvs"}, []string{"ask_shop"}},
+	})
+}
+
+// "What happens next" names no thing of its own: its -s word is a verb, and the follow-up
+// stays with the claim; "what plans do i have" names plans.
+func TestRouteWhatHappensKeepsTheAgent(t *testing.T) {
+	claims := agentFixture{id: "claims", description: "Insurance claims: the status of a claim, its payout and next step.", examples: []string{"what's the status of my claim"}}
+	support := agentFixture{id: "support", description: "Order support: what's happening with an order or a return, deliveries and refunds.", examples: []string{"what's happening with my return"}}
+	phone := agentFixture{id: "phone", description: "Mobile phone plans: the plans the user has and can switch to.", examples: []string{"what plans can i switch to"}}
+	checkRoutes(t, []agentFixture{claims, support, phone}, []routeCase{
+		{"a verb after what", []string{"what's the status of my claim", "what happens next"}, []string{"ask_claims"}},
+		{"a thing after what", []string{"what's the status of my claim", "what plans do i have"}, []string{"ask_phone"}},
+	})
+}

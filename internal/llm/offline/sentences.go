@@ -17,21 +17,12 @@ var sentenceModel = sync.OnceValue(func() *encoder.Model {
 	return m
 })
 
-// A message that no word routes goes to the candidate one of whose texts its sentence vector
-// comes closest to, when that closeness (cosine) reaches sentenceFloor and leads the
-// runner-up by sentenceMargin. Chosen on the development sets (evals/fresh, fresh2,
-// dev/vocab) and the tuned sets; the blind sets (evals/fresh3, fresh4) were not consulted.
-//
-// Below that floor, down to sentenceLowFloor, the sentence must also come offTopicMargin
-// closer to the candidate than to any question no agent answers (see offtopic.go): "I was
-// wondering if you could find us a B&B in Edinburgh for the festival" is a request, if a
-// faint one, while "lol ok" is near nothing at all. Chosen on the development sets with
-// fresh6: floors from 0.35 to 0.45 and margins from 0.1 to 0.15 route alike.
-const (
-	sentenceFloor    = 0.50
-	sentenceMargin   = 0.03
-	sentenceLowFloor = 0.40
-	offTopicMargin   = 0.15
+// sentenceFloor, sentenceMargin, sentenceLowFloor, offTopicMargin: see language.txt, which says where each was chosen.
+var (
+	sentenceFloor    = number("sentenceFloor")
+	sentenceMargin   = number("sentenceMargin")
+	sentenceLowFloor = number("sentenceLowFloor")
+	offTopicMargin   = number("offTopicMargin")
 )
 
 // agentSentences keeps the vectors of agents' texts already encoded, as encoding one costs
@@ -98,13 +89,7 @@ func (ix *index) sentences() [][][]float32 {
 	return ix.sents
 }
 
-// A question about the world that uses a word of an agent's trade is still a request to that
-// agent ("why is the refund taking so long"), unless its sentence comes less than asideFar
-// close to everything the agents say: "how does mobile data actually travel through the air"
-// asks the phone company nothing. Chosen on the development sets, where 0.55 to 0.65 route
-// alike; a unit test's real request ("why is the refund taking so long") turns into an aside
-// at 0.7, so the lower end keeps a margin for requests.
-const asideFar = 0.55
+var asideFar = number("asideFar") // see language.txt
 
 // tradeWordNearby returns the test isAside makes of a question's words: a word of some
 // agent's trade, in a message whose sentence is not far from every agent. The sentence is
@@ -129,16 +114,10 @@ func (p *planner) tradeWordNearby(text string) func(stem string) bool {
 	}
 }
 
-// When a message of several intents reads, as a sentence, clearly as one of them (at least
-// mainFloor close to it and passingLead closer than to another), an intent that rests on a
-// single word its agent uses only once is dropped: in "my phone bill is way higher than
-// usual, what happened" the support agent's "what's happening with my return" is no second
-// request. Chosen on the development sets: floors from 0.5 to 0.6 and leads from 0.1 to 0.2
-// route alike; dropping intents on a word of the agent's trade as well cost the tuned sets,
-// whose two-intent messages are real, 2.5 to 4.2 points.
-const (
-	mainFloor   = 0.5
-	passingLead = 0.15
+// mainFloor, passingLead: see language.txt, which says where each was chosen.
+var (
+	mainFloor   = number("mainFloor")
+	passingLead = number("passingLead")
 )
 
 // dropPassingIntents returns intents without those that rest on a word in passing in a

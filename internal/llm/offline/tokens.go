@@ -126,6 +126,9 @@ var singularInS = list("singularInS")
 // ("pricing" -> "price").
 func stripVerbEnding(w string, n int) string {
 	base := w[:len(w)-n]
+	if len(base) == 2 && !isConsonant(base, 0) && isConsonant(base, 1) {
+		return base + "e" // owed, owing, used: two letters left are a word's first two
+	}
 	if len(base) < 3 || !strings.ContainsAny(base, "aeiouy") {
 		return w
 	}

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +20,8 @@ func TestStem(t *testing.T) {
 		{"news", "news"}, {"series", "series"},
 		{strings.Repeat("y", 40) + "ed", strings.Repeat("y", 40) + "ed"}, // longer than any word stem works on
 		{"cancelled", "cancel"}, {"cancelling", "cancel"}, {"travelling", "travel"}, {"fill", "fill"},
+		// Two letters left by -ed or -ing are the start of a short word: "balance owed".
+		{"owed", "owe"}, {"owing", "owe"}, {"owe", "owe"}, {"used", "use"},
 	}
 	for _, tt := range tests {
 		if got := stem(tt.in); got != tt.want {
@@ -131,6 +134,29 @@ func TestMeasure(t *testing.T) {
 		"troubles": 2, "private": 2, "oaten": 2, "orrery": 2, "plan": 1, "cancel": 2, "yyyy": 1} {
 		if got := measure(w); got != want {
 			t.Errorf("measure(%q) = %d, want %d", w, got, want)
+		}
+	}
+}
+
+func TestCompoundAt(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string // the compound read at each word, "" for none
+	}{
+		{"ready to pick up", []string{"", "", "pickup", ""}},
+		{"a lap top bag", []string{"", "laptop", "", ""}},
+		{"where am i in line", []string{"", "", "", "", ""}}, // "in" is a function word
+		{"running shoes", []string{"", ""}},
+		{"pick up", []string{"pickup", ""}},
+	}
+	for _, tt := range tests {
+		ws := scanWords(tt.text)
+		var got []string
+		for i := range ws {
+			got = append(got, compoundAt(ws, i))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("compoundAt(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
 }

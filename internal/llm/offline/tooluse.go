@@ -10,9 +10,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// maxToolUses bounds the tools a sub-agent request may call at once: one per distinct
-// part of the request.
-const maxToolUses = 3
+var maxToolUses = int(number("maxToolUses")) // see language.txt
 
 // earlierMarker separates a follow-up from the earlier request it leans on (see route).
 const earlierMarker = " (earlier: "
@@ -47,14 +45,20 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		fallbackMin: 1e-9,
 		boost:       fitBoost(tools),
 	}
-	// A follow-up is planned on its own words; when they name no tool ("how much will i get
-	// back" after a question on a return), the earlier request it leans on chooses.
-	intents := p.plan(mainClause(ownPart(text)))
-	if len(intents) == 0 && mainClause(ownPart(text)) != ownPart(text) {
-		intents = p.plan(ownPart(text))
+	for _, src := range sources {
+		p.modifiers = append(p.modifiers, modifierStems(strings.Join(src.texts[:min(2, len(src.texts))], ". ")))
 	}
-	if len(intents) == 0 && ownPart(text) != text {
-		intents = p.plan(earlierPart(text))
+	// A follow-up is chosen for by its own words and by what users say to each tool; when
+	// they name no tool ("how much will i get back" after a question on a return, "and the
+	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
+	// it was asked; closeness in meaning comes last.
+	own := ownPart(text)
+	intents := p.byWords(own, sources)
+	if len(intents) == 0 && own != text {
+		earlier := earlierPart(text)
+		if intents = p.byWords(earlier, sources); len(intents) == 0 {
+			intents = p.byMeaningIntent(earlier)
+		}
 		for i := range intents {
 			intents[i].text = text
 		}
@@ -62,8 +66,9 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	if len(intents) == 0 {
 		// No word of the request names a tool: the one closest in meaning ("which level of
 		// membership am i" and a tool for the member's tier), else a search.
-		if top, s := p.byMeaningOnly(ownPart(text)); top >= 0 {
-			intents = []intent{{tool: top, text: text, score: s}}
+		intents = p.byMeaningIntent(own)
+		for i := range intents {
+			intents[i].text = text
 		}
 	}
 	if len(intents) == 0 {
@@ -86,6 +91,65 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	}
 	return calls, ""
 }
+
+// byWords chooses tools for a request by its words, the closing clause that only says when
+// left out when that leaves any, and by the tools' examples (see byExample).
+func (p *planner) byWords(text string, sources []docSource) []intent {
+	intents := p.plan(mainClause(text))
+	if len(intents) == 0 && mainClause(text) != text {
+		intents = p.plan(text)
+	}
+	if len(intents) <= 1 {
+		// What users say when a tool is the right one outweighs a word the request shares
+		// with another tool's description ("what can i get with my points" and the balance).
+		if i := byExample(text, sources); i >= 0 {
+			intents = []intent{{tool: i, text: text, score: 1}}
+		}
+	}
+	return intents
+}
+
+// byMeaningIntent is the tool closest in meaning to text, as an intent, or none.
+func (p *planner) byMeaningIntent(text string) []intent {
+	if top, s := p.byMeaningOnly(text); top >= 0 {
+		return []intent{{tool: top, text: text, score: s}}
+	}
+	return nil
+}
+
+// byExample returns the tool one of whose examples (a source's texts after its name and
+// description) the request's sentence comes close to, by exampleFloor, and closer by
+// exampleLead than to any other tool's examples; -1 when none does.
+func byExample(text string, sources []docSource) int {
+	var q []float32
+	top, s1, s2 := -1, 0.0, 0.0
+	for i, src := range sources {
+		s := 0.0
+		for _, e := range src.texts[min(2, len(src.texts)):] {
+			if q == nil {
+				if q = sentenceModel().Embed(text); q == nil {
+					return -1
+				}
+			}
+			if v := agentSentence(e); v != nil {
+				s = max(s, dot(q, v))
+			}
+		}
+		switch {
+		case s > s1:
+			top, s1, s2 = i, s, s1
+		case s > s2:
+			s2 = s
+		}
+	}
+	if s1 < exampleFloor || s1-s2 < exampleLead {
+		return -1
+	}
+	return top
+}
+
+// exampleFloor and exampleLead: see language.txt.
+var exampleFloor, exampleLead = number("exampleFloor"), number("exampleLead")
 
 // newToolVocab gathers the stems of a sub-agent's prompt and of its tools' names and
 // descriptions (tools) and of their parameters (units). A source's first two texts are its
@@ -178,9 +242,7 @@ func searchTool(tools []llms.Tool) int {
 	return 0
 }
 
-// fitBonus is added to a tool that has already matched a clause lexically when the clause
-// also carries a value only that kind of parameter takes (an order number, a flight).
-const fitBonus = 0.5
+var fitBonus = number("fitBonus") // see language.txt
 
 // fitBoost rewards tools whose specific parameters the clause can fill: flights and numbers
 // in fit, identifiers apart in idFit. "refund for order A1234" fits a tool taking an order id

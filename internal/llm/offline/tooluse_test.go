@@ -2,6 +2,8 @@ package offline
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,6 +38,8 @@ func TestUseTools(t *testing.T) {
 			[]usedTool{{"lookup_price", map[string]any{"product": "Sony WH-1000XM5"}}}},
 		{"greetings, hedges and praise are no search words", shopTools, "You help with offers, deals, coupons and prices.", "yo any good deals on a robot vacuum? roomba or whatever",
 			[]usedTool{{"search_offers", map[string]any{"query": "robot vacuum roomba"}}}},
+		{"when is no search word", shopTools, "You help with offers, deals, coupons and prices.", "any deals on tvs this week",
+			[]usedTool{{"search_offers", map[string]any{"query": "tvs"}}}},
 		{"who it is for is no search word", shopTools, "You help with offers, deals, coupons and prices.", "any deals on a laptop for my daughter",
 			[]usedTool{{"search_offers", map[string]any{"query": "laptop"}}}},
 		{"what it is for stays a search word", shopTools, "You help with offers, deals, coupons and prices.", "deals on a case for my iphone 15",
@@ -185,5 +189,86 @@ func BenchmarkUseTools(b *testing.B) {
 		if _, err := m.GenerateContent(b.Context(), msgs, opts...); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A tool's examples choose it for a request in other words, over a word the request shares with
+// another tool's description.
+func TestUseToolsByExample(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("get_points_balance", withExamples("Get the member's current points balance, including points about to expire.", "how many points do i have", "when do my points expire"), nil),
+		fnTool("browse_rewards", withExamples("Browse rewards the member can redeem (gift cards, perks, vouchers).", "what can i redeem my points for", "gift cards under 5000 points"), nil),
+	}
+	m := New()
+	for text, want := range map[string]string{
+		"what can i get with my points?": "browse_rewards",
+		"what's my points balance":       "get_points_balance",
+	} {
+		msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}
+		resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		var got []string
+		for _, c := range resp.Choices[0].ToolCalls {
+			got = append(got, c.FunctionCall.Name)
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", text, got, want)
+		}
+	}
+}
+
+// A follow-up whose own words name no tool is answered by the tool its earlier request chose,
+// before anything its words come near in meaning.
+func TestUseToolsFollowUpTakesTheEarlierChoice(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("get_return_status", withExamples("Get the status of a return and its refund.", "did i get my refund for the socks?", "where is my refund"), nil),
+		fnTool("get_account_profile", "Load the user's account profile (name, email, phone, shipping address, sign-in settings).", nil),
+	}
+	text := "and the keyboard? (earlier: did i get my money back for the fitbit)"
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}
+	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+	if err != nil {
+		t.Fatalf("GenerateContent() error = %v", err)
+	}
+	var got []string
+	for _, c := range resp.Choices[0].ToolCalls {
+		got = append(got, c.FunctionCall.Name)
+	}
+	if len(got) != 1 || got[0] != "get_return_status" {
+		t.Errorf("GenerateContent(%q) calls %v, want [get_return_status]", text, got)
+	}
+}
+
+// withExamples is a tool description with the examples line a sub-agent runtime adds.
+func withExamples(desc string, examples ...string) string {
+	q := make([]string, len(examples))
+	for i, e := range examples {
+		q[i] = strconv.Quote(e)
+	}
+	return desc + " " + toolExamplesHead + " " + strings.Join(q, ", ")
+}
+
+// A word a tool's description uses only as an -ing form before a noun ("shipping address")
+// says which address: a question about shipping goes to the tool whose examples ship.
+func TestUseToolsModifierWordCountsLess(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("list_recent_orders", withExamples("List the user's recent orders with their delivery status and tracking numbers.", "has my order shipped yet?", "where is my latest order", "where is my package"), nil),
+		fnTool("get_return_status", withExamples("Get the status of a return and its refund, for one order or the latest return.", "did i get my refund for the socks?", "has my return arrived"), nil),
+		fnTool("get_account_profile", withExamples("Load the user's account profile (name, email, phone, shipping address, sign-in settings).", "what email is on my account", "update my shipping address"), nil),
+	}
+	text := "has the garmin strap shipped"
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}
+	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+	if err != nil {
+		t.Fatalf("GenerateContent() error = %v", err)
+	}
+	var got []string
+	for _, c := range resp.Choices[0].ToolCalls {
+		got = append(got, c.FunctionCall.Name)
+	}
+	if len(got) != 1 || got[0] != "list_recent_orders" {
+		t.Errorf("GenerateContent(%q) calls %v, want [list_recent_orders]", text, got)
 	}
 }

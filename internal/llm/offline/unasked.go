@@ -1,6 +1,9 @@
 package offline
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // A question can ask for something its data does not hold: "what food does rex eat?" of a pet
 // profile without food. Stating the profile would answer another question; the reply says
@@ -29,16 +32,46 @@ func (r renderer) unasked(data any) string {
 		if len(ts) != 1 || isStopword(w) || lightNouns[ts[0]] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
 			continue
 		}
-		known := map[string]bool{}
-		valueTerms(data, known)
-		keyTerms(data, known)
-		if known[ts[0]] || r.domain[ts[0]] || r.tool[ts[0]] {
+		if r.holds(data, ts) {
+			return ""
+		}
+		return w
+	}
+	// A question whether someone does a thing asks about the thing it ends on ("does my
+	// dentist take walk-ins"), unless a preposition or "have" came before it ("do i have
+	// enough points for a lounge pass" asks about points), it names a record ("...the socks")
+	// or it is no thing at all. Questions of state ("is my order delayed", "has my refund
+	// arrived") are answered by the records' statuses.
+	if n := len(ws); n >= 4 && doLeads[ws[0].lower] && !slices.ContainsFunc(ws[1:n-1], func(w word) bool { return scopePreps[w.lower] || possessionVerbs[w.lower] }) {
+		w := ws[n-1].lower
+		_, names := subjectOpeners[ws[n-2].lower]
+		ts := terms(w)
+		if names || len(w) < minUnaskedLetters || len(ts) == 0 || isStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
+			slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || isNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
 		return w
 	}
 	return ""
 }
+
+// holds reports whether data, the agent's vocabulary or the called tool use one of the terms
+// ts, or the data comes near one in meaning: then the data may answer.
+func (r renderer) holds(data any, ts []string) bool {
+	known := map[string]bool{}
+	valueTerms(data, known)
+	keyTerms(data, known)
+	return slices.ContainsFunc(ts, func(t string) bool {
+		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known) || misspells(t, r.domain)
+	})
+}
+
+// doLeads open a question whether someone does something; possessionVerbs say someone has
+// something (see language.txt).
+var doLeads, possessionVerbs = list("doLeads"), list("possessionVerbs")
+
+// minUnaskedLetters: see language.txt.
+var minUnaskedLetters = int(number("minUnaskedLetters"))
 
 // notInData says plainly that the data holds nothing about thing.
 func notInData(thing string, t topic) piece {

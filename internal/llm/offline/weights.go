@@ -1,6 +1,9 @@
 package offline
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // qterm is one query term and how much it counts as evidence. Words of a message are not
 // equally telling: a general noun or a word describing the scope of a request says less
@@ -13,32 +16,17 @@ type qterm struct {
 	modifier bool
 }
 
-const (
-	// lightWeight discounts light nouns (see lightNouns).
-	lightWeight = 0.5
-	// scopeWeight discounts words after a clause's scope preposition: in "coupons for
-	// travel gear" the user asks for coupons, and "travel gear" only narrows them down.
-	scopeWeight = 0.6
+// lightWeight, scopeWeight: see language.txt, which says where each was chosen.
+var (
+	lightWeight = number("lightWeight")
+	scopeWeight = number("scopeWeight")
 )
 
 // lightNouns are general English nouns that name a kind of information rather than a
-// subject ("the status", "the details", "what time"): they take their meaning from the
-// words around them. They count for less, and a clause that matches a tool through them
-// alone is not a request of its own.
-//
-// Words of the calendar ("last month", "on tuesday", "tonight") are light too: they say when,
-// and any trade has a when. "Night" is not among them: a hotel sells nights. So are "new" and
-// "latest", which say which one of a thing, not what: "the new galaxy buds" asks no
-// streaming agent for its new releases.
+// subject ("the status", "what time"), by stem (see language.txt).
 var lightNouns = func() map[string]bool {
 	out := map[string]bool{}
-	for _, w := range []string{"status", "time", "times", "info", "information", "detail", "details",
-		"update", "updates", "problem", "problems", "issue", "issues", "question", "questions", "way",
-		"today", "tonight", "tomorrow", "yesterday", "morning", "afternoon", "evening",
-		"day", "days", "week", "weeks", "weekend", "month", "months", "year", "years", "last",
-		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-		"january", "february", "march", "april", "june", "july", "august", "september",
-		"october", "november", "december", "new", "latest", "confirmation", "code", "reference"} {
+	for w := range list("lightNouns") {
 		for _, t := range terms(w) {
 			out[t] = true
 		}
@@ -79,6 +67,9 @@ func queryTerms(ws []word) []qterm {
 				q.weight *= lightWeight
 			}
 			out = append(out, q)
+		}
+		if c := compoundAt(ws, i); c != "" {
+			out = append(out, qterm{stem: c, weight: weight})
 		}
 		for _, m := range phrasalMeanings(ws, i) {
 			out = append(out, qterm{stem: stem(m), weight: phraseWeight})
@@ -173,3 +164,25 @@ var currencyWords = list("currencyWords")
 
 // ageNouns are bounded by age: "kids under 12".
 var ageNouns = list("ageNouns")
+
+// compoundAt returns the stem of the word ws[i] and ws[i+1] make when written as one, if
+// English has it: people write "pick up" and "lap top" where a tool's text says "pickup" and
+// "laptop". "" when they make none, or ws[i] is a function word ("in line" is no "inline").
+func compoundAt(ws []word, i int) string {
+	if i+1 >= len(ws) || isStopword(ws[i].lower) || !isLetters(ws[i].lower) || !isLetters(ws[i+1].lower) {
+		return ""
+	}
+	joined := ws[i].lower + ws[i+1].lower
+	if len(joined) < minCompoundLetters || !dictionary().Known(stem(joined)) {
+		return ""
+	}
+	return stem(joined)
+}
+
+// minCompoundLetters: shorter joins are mostly accidents of two short words (see
+// language.txt).
+var minCompoundLetters = int(number("minCompoundLetters"))
+
+func isLetters(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' })
+}
