@@ -3,6 +3,7 @@ package offline
 import (
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,17 @@ func list(name string) map[string]bool {
 		panic("offline: language.txt has no [" + name + "]")
 	}
 	return l
+}
+
+// number returns the threshold of that name from language.txt: a section holding one number.
+func number(name string) float64 {
+	l := list(name)
+	for w := range l {
+		if v, err := strconv.ParseFloat(w, 64); err == nil && len(l) == 1 {
+			return v
+		}
+	}
+	panic("offline: language.txt's [" + name + "] is not one number")
 }
 
 // parseLists reads the sections of a word-list file: "[name]" lines, each followed by

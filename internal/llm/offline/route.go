@@ -15,6 +15,10 @@ import (
 // `- "where is my parcel?" -> ask_parcels`.
 var exampleLine = regexp.MustCompile(`(?m)^\s*[-*•]?\s*["“](.+?)["”]\s*(?:->|→|=>)\s*(` + routePrefix + `[A-Za-z0-9_]+)\s*$`)
 
+// capabilityLine matches a line of the orchestrator's prompt that says what one of a
+// sub-agent's tools does, such as `- ask_parcels: track_parcel: Where a parcel is now.`
+var capabilityLine = regexp.MustCompile(`^\s*[-*•]\s*(` + routePrefix + `[A-Za-z0-9_]+):\s*([A-Za-z0-9_]+):\s*(.+?)\s*$`)
+
 // capRule matches the cap rule of the orchestrator's prompt, such as "call at most 3".
 var capRule = regexp.MustCompile(`(?i)\bat\s+most\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b`)
 
@@ -33,21 +37,31 @@ func examplesOf(system string) map[string][]string {
 	return promptExamples.get(system, func() map[string][]string { return parseExamples(system) })
 }
 
-// parseExamples returns the few-shot examples in the system prompt, by tool name. Only lines
-// that name a routing tool are matched: run over a whole prompt, the pattern backtracks
-// through every line.
+// parseExamples returns the few-shot examples in the system prompt, by tool name, and after
+// them the lines that say what the agent's own tools do (its tool's name and description).
+// Only lines that name a routing tool are matched: run over a whole prompt, the pattern
+// backtracks through every line.
 func parseExamples(system string) map[string][]string {
 	out := map[string][]string{}
+	capabilities := map[string][]string{}
 	for line := range strings.Lines(system) {
 		if !strings.Contains(line, routePrefix) {
 			continue
 		}
 		if m := exampleLine.FindStringSubmatch(line); m != nil {
 			out[m[2]] = append(out[m[2]], m[1])
+		} else if m := capabilityLine.FindStringSubmatch(line); m != nil {
+			capabilities[m[1]] = append(capabilities[m[1]], humanise(m[2])+": "+m[3])
 		}
+	}
+	for name, texts := range capabilities {
+		out[capabilityKey+name] = texts
 	}
 	return out
 }
+
+// capabilityKey marks, in parseExamples' map, what an agent's tools do apart from its examples.
+const capabilityKey = "tools:"
 
 // parseCap returns N of an "at most N" rule in the system prompt, or 0 when there is none.
 func parseCap(system string) int {
@@ -150,7 +164,7 @@ func routingSources(system string, tools []llms.Tool) []docSource {
 	for i, t := range tools {
 		name := t.Function.Name
 		texts := []string{humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
-		sources[i] = docSource{texts: append(texts, examples[name]...)}
+		sources[i] = docSource{texts: append(texts, examples[name]...), tools: examples[capabilityKey+name]}
 	}
 	return sources
 }

@@ -404,8 +404,12 @@ func TestParseCap(t *testing.T) {
 }
 
 func TestParseExamples(t *testing.T) {
-	system := "Examples:\n- \"where is my parcel?\" -> ask_parcels\n  * “book a table” → ask_dining\nnot an example -> ask_x\n"
-	want := map[string][]string{"ask_parcels": {"where is my parcel?"}, "ask_dining": {"book a table"}}
+	system := "Examples:\n- \"where is my parcel?\" -> ask_parcels\n  * “book a table” → ask_dining\nnot an example -> ask_x\n" +
+		"What each specialist can look up:\n- ask_dining: list_bookings: The user's table bookings.\nask_x: no_tool\n"
+	want := map[string][]string{
+		"ask_parcels": {"where is my parcel?"}, "ask_dining": {"book a table"},
+		capabilityKey + "ask_dining": {"list bookings: The user's table bookings."},
+	}
 	if diff := cmp.Diff(want, parseExamples(system)); diff != "" {
 		t.Errorf("parseExamples() mismatch (-want +got):\n%s", diff)
 	}
@@ -737,4 +741,33 @@ func TestRouteWhatIsOnIsNoAside(t *testing.T) {
 	checkRoutes(t, append([]agentFixture{museum}, conciergeAgents...), []routeCase{
 		{"what's on", []string{"whats on at the museum over half term"}, []string{"ask_museum"}},
 	})
+}
+
+// An agent a team added by YAML with no examples is reached through what its tools say they
+// do, which the orchestrator's prompt lists apart from its examples.
+func TestRoutesByToolDescriptions(t *testing.T) {
+	agents := append(slices.Clone(conciergeAgents), agentFixture{id: "dental", description: "Help for patients of the family's dental practice and their visits."})
+	tools := "What each specialist can look up:\n" +
+		"- ask_dental: get_treatment_plan: The treatment the dentist recommended (fillings, braces, root canal).\n"
+	const message = "has the root canal been booked"
+	for _, tt := range []struct {
+		hints string
+		want  []string
+	}{
+		{"", nil},
+		{tools, []string{"ask_dental"}},
+	} {
+		system := orchestratorPrompt(3, agents...) + tt.hints
+		resp, err := New().GenerateContent(t.Context(), routeMessages(system, message), llms.WithTools(askTools(agents...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range routedCalls(t, resp.Choices[0]) {
+			got = append(got, r.Tool)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("GenerateContent(%q) with hints %q called %v, want %v", message, tt.hints, got, tt.want)
+		}
+	}
 }
