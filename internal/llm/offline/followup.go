@@ -27,6 +27,9 @@ var userLeads = list("userLeads")
 // backPointers point back at a person or things named before.
 var backPointers = list("backPointers")
 
+// whenLeads come right before a word that says when, not what: "after school", "before work".
+var whenLeads = list("whenLeads")
+
 // frameWords frame a question without naming its subject.
 var frameWords = list("frameWords")
 
@@ -44,7 +47,12 @@ func (ix *index) namesNewSubject(ws []word, prev []intent) bool {
 			anaphora[lw] || isDigits(lw) || lightNouns[stem(lw)] {
 			continue
 		}
-		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower]) {
+		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower] || whenLeads[ws[i-1].lower]) {
+			continue
+		}
+		// A word right before one that points back is what is done to the earlier thing:
+		// "make it friday", "push that back"; not before a time ("tutoring that day").
+		if i+1 < len(ws) && backPointers[ws[i+1].lower] && !(topicOpeners[ws[i+1].lower] && i+2 < len(ws) && timeNouns[ws[i+2].lower]) {
 			continue
 		}
 		if slices.ContainsFunc(prev, func(in intent) bool { return ix.uses(in.tool, lw) }) {

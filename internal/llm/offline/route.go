@@ -88,20 +88,74 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if _, sum := arithmetic(text); !allowCalls || sum {
 		return nil, directAnswer(text, tools)
 	}
-	p := &planner{ix: m.indexes.index(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
+	c := &conversation{m: m, humans: req.humans, decided: map[int][]intent{}, capN: m.caps.cap(req.system),
+		p: &planner{ix: m.indexes.index(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}}
+	intents := c.decide(len(req.humans))
+	if len(intents) == 0 {
+		return nil, directAnswer(text, tools)
+	}
+	calls := make([]llms.ToolCall, len(intents))
+	for i, in := range intents {
+		fn := tools[in.tool].Function
+		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
+	}
+	return calls, ""
+}
+
+// conversation routes the human messages of one request, each in the light of those before
+// it, so that a follow-up continues what the turn before it was routed to (which may itself
+// have been a follow-up), not what that turn's words alone would reach.
+type conversation struct {
+	m       *Model
+	p       *planner
+	humans  []string
+	capN    int
+	decided map[int][]intent // by the number of messages read: the intents of the last
+}
+
+// earlierTurns is how many messages before a follow-up are read for the subject it continues.
+const earlierTurns = 3
+
+// earlier returns the messages before the n-th, newest first, up to earlierTurns, each with
+// the intents it was routed to.
+func (c *conversation) earlier(n int) []planned {
+	var out []planned
+	for i := n - 1; i >= 1 && len(out) < earlierTurns; i-- {
+		out = append(out, planned{text: c.humans[i-1], intents: c.decide(i)})
+	}
+	return out
+}
+
+// decide returns the intents the n-th message is routed to (none when it is answered
+// directly), each decision made once.
+func (c *conversation) decide(n int) []intent {
+	if in, ok := c.decided[n]; ok {
+		return in
+	}
+	in := c.routeMessage(n)
+	c.decided[n] = in
+	return in
+}
+
+// routeMessage routes the n-th message (see decide).
+func (c *conversation) routeMessage(n int) []intent {
+	p, text := c.p, c.humans[n-1]
+	if _, sum := arithmetic(text); sum {
+		return nil
+	}
 	// The message is read into words once: a long one costs its words' allocation each time.
 	ws := scanWords(text)
 	plain := plainWordsOf(ws)
 	if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain) {
-		return nil, directAnswer(text, tools)
+		return nil
 	}
 
 	intents := p.plan(text)
 	// An aside is one thought: a message that asks two agents is read no further for its style.
-	if len(intents) <= 1 && p.soundsAside(text, ws, plain, len(req.humans) > 1) {
-		return nil, directAnswer(text, tools)
+	if len(intents) <= 1 && p.soundsAside(text, ws, plain, n > 1) {
+		return nil
 	}
-	earlier := sync.OnceValue(func() []planned { return earlierPlans(p, req.earlierHumans(3)) }) // only follow-ups read it
+	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
 	// A follow-up continues the earlier subject when it names none of its own, or when it
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
 	// uses in passing ("noise cancelling headphones"), or when its words name the earlier
@@ -116,17 +170,25 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 			intents = keepSubject(p, text, intents, earlier())
 		}
 	}
+	// A message that names nothing of its own continues the previous turn's agents however
+	// it opens ("how much is left to pay" after a bill): its words say what to do or know
+	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
+	if len(intents) == 0 && n > 1 && chatKind(text) == chatNone {
+		if prev := firstPlanned(earlier()); prev != nil && p.keepsPreviousSubject(ws, prev.intents) {
+			intents = withEarlier(text, p.continued(text, ws, prev.intents))
+		}
+	}
 	if len(intents) == 0 {
 		if top, s := p.byMeaningOnly(text); top >= 0 {
 			intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
 		}
 	}
 	if len(intents) == 0 {
-		return nil, directAnswer(text, tools)
+		return nil
 	}
 	// A follow-up with no subject of its own stays with the previous turn's agent (see
 	// followup.go).
-	if len(intents) == 1 && len(req.humans) > 1 && chatKind(text) == chatNone {
+	if len(intents) == 1 && n > 1 && chatKind(text) == chatNone {
 		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].text, earlierMarker) {
 			same := slices.IndexFunc(prev.intents, func(in intent) bool { return in.tool == intents[0].tool })
 			switch {
@@ -146,14 +208,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if pointsBack(ws) {
 		carrySubject(intents, earlier())
 	}
-	intents = keepStrongest(intents, m.caps.cap(req.system))
-
-	calls := make([]llms.ToolCall, len(intents))
-	for i, in := range intents {
-		fn := tools[in.tool].Function
-		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
-	}
-	return calls, ""
+	return keepStrongest(intents, c.capN)
 }
 
 // routingSources returns, per ask_ tool, the texts that describe its agent: its name, its
@@ -195,15 +250,6 @@ type planned struct {
 	intents []intent
 }
 
-// earlierPlans plans the earlier messages, newest first, once per turn.
-func earlierPlans(p *planner, earlier []string) []planned {
-	out := make([]planned, len(earlier))
-	for i, text := range earlier {
-		out[i] = planned{text: text, intents: p.plan(text)}
-	}
-	return out
-}
-
 // firstPlanned returns the newest earlier message that asked something, or nil.
 func firstPlanned(earlier []planned) *planned {
 	for i := range earlier {
@@ -241,7 +287,8 @@ func withEarlier(text string, earlier []intent) []intent {
 // followUpText joins a follow-up and the earlier request it leans on, the way the sub-agent
 // reads them: "can I cancel it? (earlier: where is my order)".
 func followUpText(text, earlier string) string {
-	return strings.TrimSpace(text) + earlierMarker + earlier + ")"
+	// An earlier follow-up leans on the request that named the subject: that one is quoted.
+	return strings.TrimSpace(text) + earlierMarker + earlierPart(earlier) + ")"
 }
 
 // pointsBack reports whether a short message, read into words ws, leans on an earlier one

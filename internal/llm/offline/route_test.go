@@ -771,3 +771,16 @@ func TestRoutesByToolDescriptions(t *testing.T) {
 		}
 	}
 }
+
+// A follow-up that names nothing of its own stays with the agent the turn before it went to,
+// even when that turn was itself a follow-up, and however it opens.
+func TestRouteSubjectlessFollowUpsKeepTheAgent(t *testing.T) {
+	agents := append([]agentFixture{dentistAgent}, conciergeAgents...)
+	checkRoutes(t, agents, []routeCase{
+		{"a follow-up of a follow-up", []string{"how many points have i got", "when do they run out", "what can i get with them"}, []string{"ask_rewards"}},
+		{"no word of its own", []string{"how much is my filling going to cost", "how much is left to pay"}, []string{"ask_dentist"}},
+		{"a verb on the earlier thing", []string{"book me a cleaning next week", "actually make it friday"}, []string{"ask_dentist"}},
+		{"a time after a preposition", []string{"book me a cleaning next week", "can we push that to after school?"}, []string{"ask_dentist"}},
+		{"a subject of its own", []string{"book me a cleaning next week", "and is my flight to rome on time"}, []string{"ask_travel"}},
+	})
+}
