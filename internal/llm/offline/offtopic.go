@@ -93,6 +93,10 @@ func (p *planner) worldQuestion(text string, plain []string) bool {
 	if len(ws) < 4 || !questionOpeners[ws[0]] || asksWhatIsOffered(ws) {
 		return false
 	}
+	// One that names someone ("when's lily's next lesson") is about the user's affairs.
+	if namesSomeone(scanWords(text)) {
+		return false
+	}
 	// Advice is asked in the first person ("should i become a dentist or a doctor"); whether
 	// it is advice on life or on an agent's service ("how do i change my delivery address")
 	// is for the sentence to say.

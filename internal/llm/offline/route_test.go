@@ -784,3 +784,13 @@ func TestRouteSubjectlessFollowUpsKeepTheAgent(t *testing.T) {
 		{"a subject of its own", []string{"book me a cleaning next week", "and is my flight to rome on time"}, []string{"ask_travel"}},
 	})
 }
+
+// A question that names someone ("lily's") is about the user's affairs, not the world, however
+// close its sentence comes to a question no agent answers.
+func TestRouteQuestionNamingSomeoneIsNoWorldQuestion(t *testing.T) {
+	tutoring := agentFixture{id: "tutoring", description: "After-school tutoring for your children: the lesson timetable for each child and subject (maths, reading, science), booking or moving a session, and the term fees."}
+	checkRoutes(t, append([]agentFixture{tutoring, dentistAgent}, conciergeAgents...), []routeCase{
+		{"a possessive", []string{"when's lily's next maths lesson"}, []string{"ask_tutoring"}},
+		{"no one named", []string{"what is the history of maths"}, nil},
+	})
+}
