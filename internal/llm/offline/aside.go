@@ -82,15 +82,7 @@ func isClosing(ws []string) bool {
 }
 
 // smallTalk are questions to the assistant about itself.
-var smallTalk = [][]string{
-	{"how", "are", "you"}, {"how", "r", "u"}, {"how", "are", "u"}, {"hows", "your"}, {"how", "is", "your"},
-	{"hows", "it", "going"}, {"how", "is", "it", "going"}, {"whats", "up"}, {"sup"}, {"wassup"},
-	{"are", "you", "a"}, {"are", "you", "human"}, {"are", "you", "real"}, {"whats", "your", "name"},
-	{"what", "is", "your", "name"}, {"who", "made", "you"}, {"who", "built", "you"}, {"do", "you", "like"},
-	{"how", "old", "are", "you"}, {"where", "are", "you", "from"}, {"do", "you", "have", "feelings"},
-	{"how", "have", "you", "been"}, {"how", "was", "your"}, {"who", "am", "i", "talking", "to"},
-	{"am", "i", "talking", "to"}, {"who", "is", "this"}, {"is", "this", "a", "bot"},
-}
+var smallTalk = frames("smallTalk")
 
 // isSmallTalk reports whether a message opens with small talk and asks nothing else: "hey,
 // how are you doing today?" but not "how are you? can you check my points" nor "whats up with
@@ -135,51 +127,15 @@ func trimLeads(ws []string) []string {
 }
 
 // creativeFrames ask the assistant to make something up or suggest something to enjoy.
-var creativeFrames = [][]string{
-	{"tell", "me", "a", "joke"}, {"tell", "me", "a", "fun", "fact"}, {"tell", "me", "a", "fact"},
-	{"tell", "me", "a", "story"}, {"tell", "me", "a", "riddle"}, {"tell", "me", "something", "fun"},
-	{"tell", "me", "something", "interesting"}, {"tell", "me", "an", "interesting"}, {"tell", "me", "a", "random"},
-	{"tell", "me", "some", "fun"}, {"tell", "me", "a", "funny"}, {"give", "me", "a", "fun", "fact"},
-	{"write", "me"}, {"write", "a", "poem"}, {"write", "a", "story"}, {"write", "a", "song"}, {"write", "a", "haiku"},
-	{"write", "a", "limerick"}, {"compose", "a"}, {"make", "up", "a"}, {"sing", "me"}, {"sing", "a"},
-	{"recommend", "a", "good", "book"}, {"recommend", "a", "book"}, {"recommend", "a", "good", "movie"},
-	{"recommend", "a", "movie"}, {"recommend", "a", "show"}, {"recommend", "a", "podcast"},
-	{"recommend", "a", "song"}, {"recommend", "some", "music"}, {"whats", "a", "good", "name"},
-	{"what", "is", "a", "good", "name"}, {"any", "good", "book", "recommendations"},
-	{"any", "good", "movie", "recommendations"}, {"do", "you", "know", "any", "jokes"},
-	{"know", "any", "good", "jokes"}, {"know", "any", "jokes"}, {"translate"}, {"how", "do", "you", "say"},
-	{"whats", "the", "word", "for"}, {"spell"}, {"define"},
-}
+var creativeFrames = frames("creativeFrames")
 
 // worldFrames ask how the world is: its history, who won, the weather, how tall something
 // is.
-var worldFrames = [][]string{
-	{"whats", "the", "history"}, {"what", "is", "the", "history"}, {"what", "was", "the", "history"},
-	{"whats", "the", "origin"}, {"what", "is", "the", "origin"},
-	{"whats", "the", "meaning", "of"}, {"what", "is", "the", "meaning", "of"},
-	{"whats", "the", "capital"}, {"what", "is", "the", "capital"}, {"whats", "the", "population"},
-	{"who", "won"}, {"who", "will", "win"}, {"who", "do", "you", "think"}, {"who", "invented"},
-	{"who", "wrote"}, {"who", "is", "the", "best"}, {"who", "was", "the", "first"}, {"who", "scored"},
-	{"what", "was", "the", "score"}, {"whats", "the", "score"}, {"how", "many", "points", "did"},
-	{"how", "many", "goals", "did"}, {"is", "it", "true"},
-	{"whats", "the", "weather"}, {"what", "is", "the", "weather"}, {"hows", "the", "weather"},
-	{"whats", "the", "forecast"}, {"will", "it", "rain"}, {"will", "it", "snow"},
-	{"is", "it", "going", "to", "rain"}, {"is", "it", "going", "to", "snow"},
-	{"what", "do", "you", "think", "about"}, {"how", "much", "does", "the", "average"},
-	{"how", "many", "people"}, {"how", "tall"}, {"how", "big", "is", "the"}, {"how", "old", "is", "the"},
-	{"how", "deep"}, {"how", "high", "is", "the"}, {"how", "hot", "is", "the"},
-	{"did", "the"}, // with a contest: "did the lakers cover the spread"
-}
+var worldFrames = frames("worldFrames")
 
 // openQuestionFrames open questions about the world as often as questions about a service:
 // "why do flights get bumpy" and "why is the refund taking so long".
-var openQuestionFrames = [][]string{
-	{"why", "do"}, {"why", "does"}, {"why", "is"}, {"why", "are"}, {"why", "did"},
-	{"how", "do"}, {"how", "does"}, {"how", "did"}, // with a way: "how do planes stay up"
-	{"explain", "how"}, {"explain", "why"}, {"whats", "the", "difference", "between"},
-	{"what", "is", "the", "difference", "between"}, {"what", "does", "a"}, {"what", "does", "an"},
-	{"is"}, {"are"}, // with a judgement: "is yoga actually good for back pain"
-}
+var openQuestionFrames = frames("openQuestionFrames")
 
 // judgements close a yes/no question about the world: "is yoga actually good for back pain",
 // "are electric cars really better for the environment". Plain praise ("good", "worth") is

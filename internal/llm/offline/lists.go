@@ -31,6 +31,28 @@ func list(name string) map[string]bool {
 	return l
 }
 
+// frames returns the entries of that section of language.txt in file order, each split
+// into its words: runs of words such as "how are you", tried in order.
+func frames(name string) [][]string {
+	list(name) // the section must exist
+	var out [][]string
+	in := false
+	for line := range strings.Lines(languageData) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "["):
+			in = line == "["+name+"]"
+		case in && line != "" && !strings.HasPrefix(line, "#"):
+			for _, p := range strings.Split(line, ",") {
+				if ws := strings.Fields(p); len(ws) > 0 {
+					out = append(out, ws)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // number returns the threshold of that name from language.txt: a section holding one number.
 func number(name string) float64 {
 	l := list(name)

@@ -182,7 +182,7 @@ var tipWords = list("tipWords")
 
 // offerFrames ask what is on offer or on the programme: "are there any exhibitions on",
 // "what's on at the science museum".
-var offerFrames = [][]string{{"are", "there"}, {"is", "there"}, {"whats", "on"}, {"what", "is", "on"}}
+var offerFrames = frames("offerFrames")
 
 // asksWhatIsOffered reports whether ws open with one of offerFrames.
 func asksWhatIsOffered(ws []string) bool {
@@ -199,12 +199,7 @@ func namesSomeone(ws []word) bool {
 }
 
 // adviceFrames ask what to do, in general or about the user's own life.
-var adviceFrames = [][]string{
-	{"how", "do", "i"}, {"how", "can", "i"}, {"how", "should", "i"}, {"how", "do", "you"},
-	{"should", "i"}, {"whats", "the", "best", "way"}, {"what", "is", "the", "best", "way"},
-	{"is", "it", "rude"}, {"is", "it", "normal"}, {"is", "it", "ok"}, {"is", "it", "okay"},
-	{"is", "it", "weird"}, {"is", "it", "bad"},
-}
+var adviceFrames = frames("adviceFrames")
 
 // questionOpeners open a question. Modal verbs are left out: "can the electrician come on
 // thursday" asks for a service, impersonal as it is.

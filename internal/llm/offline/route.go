@@ -326,10 +326,7 @@ func keepStrongest(in []intent, n int) []intent {
 }
 
 // followUpLeads open a message that continues the previous one.
-var followUpLeads = [][]string{
-	{"what", "about"}, {"how", "about"}, {"what", "of"}, {"same", "for"},
-	{"and"}, {"also"}, {"ok"}, {"okay"}, {"then"}, {"now"}, {"so"}, {"but"},
-}
+var followUpLeads = frames("followUpLeads")
 
 // anaphora point back at something said before.
 var anaphora = list("anaphora")
