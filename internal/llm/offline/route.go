@@ -174,7 +174,7 @@ func (c *conversation) routeMessage(n int) []intent {
 	// it opens ("how much is left to pay" after a bill): its words say what to do or know
 	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
 	if len(intents) == 0 && n > 1 && chatKind(text) == chatNone {
-		if prev := firstPlanned(earlier()); prev != nil && p.keepsPreviousSubject(ws, prev.intents) {
+		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, asksSomething(text, ws)) {
 			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
 	}

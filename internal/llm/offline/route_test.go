@@ -782,6 +782,12 @@ func TestRouteSubjectlessFollowUpsKeepTheAgent(t *testing.T) {
 		{"a verb on the earlier thing", []string{"book me a cleaning next week", "actually make it friday"}, []string{"ask_dentist"}},
 		{"a time after a preposition", []string{"book me a cleaning next week", "can we push that to after school?"}, []string{"ask_dentist"}},
 		{"a subject of its own", []string{"book me a cleaning next week", "and is my flight to rome on time"}, []string{"ask_travel"}},
+		{"what the user does", []string{"how many points do i have", "can i pay by card"}, []string{"ask_rewards"}},
+		{"what the assistant is asked to do", []string{"is my flight to rome on time", "can you send me the details"}, []string{"ask_travel"}},
+		{"a closing superlative", []string{"book me a cleaning next week", "whats the earliest"}, []string{"ask_dentist"}},
+		{"a degree", []string{"any deals on headphones", "why so expensive"}, []string{"ask_shop"}},
+		{"chat is no follow-up", []string{"book me a cleaning next week", "im bored"}, nil},
+		{"nor a thing no agent has", []string{"book me a cleaning next week", "can you help me with my python code"}, nil},
 	})
 }
 
