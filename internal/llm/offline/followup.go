@@ -76,12 +76,6 @@ func (ix *index) namesNewSubject(ws []word, prev []intent, unmatched bool) bool 
 	return false
 }
 
-// keepsPreviousSubject reports whether a message should continue the previous turn's agents
-// rather than go where its words send it.
-func (p *planner) keepsPreviousSubject(ws []word, prev []intent) bool {
-	return len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev, false)
-}
-
 // asksSomething reports whether a message, read into words ws, asks a question or for
 // something to be done, rather than telling or chatting ("im bored").
 func asksSomething(text string, ws []word) bool {

@@ -199,7 +199,9 @@ func (c *conversation) routeMessage(n int) []intent {
 				// reads the follow-up's own words first and the earlier ones only when its
 				// own name no record.
 				intents[0].text = followUpText(intents[0].text, prev.intents[same].text)
-			case same < 0 && p.keepsPreviousSubject(ws, prev.intents):
+			case same < 0 && len(ws) <= maxSubjectlessWords &&
+				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].tool, priceStems)):
+				// What the earlier thing costs is no new subject: "how much do i owe".
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			}
 		}

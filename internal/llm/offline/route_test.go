@@ -786,6 +786,8 @@ func TestRouteSubjectlessFollowUpsKeepTheAgent(t *testing.T) {
 		{"what the assistant is asked to do", []string{"is my flight to rome on time", "can you send me the details"}, []string{"ask_travel"}},
 		{"a closing superlative", []string{"book me a cleaning next week", "whats the earliest"}, []string{"ask_dentist"}},
 		{"a degree", []string{"any deals on headphones", "why so expensive"}, []string{"ask_shop"}},
+		{"what the earlier thing costs", []string{"book me a cleaning next week", "how much do i owe"}, []string{"ask_dentist"}},
+		{"what a new thing costs", []string{"is my flight to rome on time", "how much are neck pillows"}, []string{"ask_shop"}},
 		{"chat is no follow-up", []string{"book me a cleaning next week", "im bored"}, nil},
 		{"nor a thing no agent has", []string{"book me a cleaning next week", "can you help me with my python code"}, nil},
 	})
