@@ -137,6 +137,9 @@ func (p *planner) soundsAside(text string, raw []word, plain []string, conversin
 	if _, advice := matchFrame(ws, adviceFrames); !advice && hasPersonalStake(ws) {
 		floor = personalAsideFloor
 	}
+	if p.namesAnAgent(raw) {
+		floor = max(floor, namedAgentAsideFloor)
+	}
 	return style.Aside(p.sentenceVector(text)) >= floor
 }
 
@@ -175,3 +178,13 @@ var adviceFrames = frames("adviceFrames")
 // questionOpeners open a question. Modal verbs are left out: "can the electrician come on
 // thursday" asks for a service, impersonal as it is.
 var questionOpeners = list("questionOpeners")
+
+// namedAgentAsideFloor is how sure the style must be that a message naming an agent by its
+// own name is an aside (see language.txt).
+var namedAgentAsideFloor = number("namedAgentAsideFloor")
+
+// namesAnAgent reports whether words name an agent by its own name ("the tutor never tells me
+// anything" beside a tutoring agent): most such messages are about the agent's service.
+func (p *planner) namesAnAgent(ws []word) bool {
+	return slices.ContainsFunc(queryTerms(ws), func(q qterm) bool { return p.ix.names[q.stem] })
+}

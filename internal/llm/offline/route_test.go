@@ -802,3 +802,13 @@ func TestRouteQuestionNamingSomeoneIsNoWorldQuestion(t *testing.T) {
 		{"no one named", []string{"what is the history of maths"}, nil},
 	})
 }
+
+// A message that names an agent by its own name is read as chat only when its style is very
+// sure: "the tutor never tells me anything" complains to the tutoring agent.
+func TestRouteNamingAnAgentIsSeldomChat(t *testing.T) {
+	tutoring := agentFixture{id: "tutoring", description: "After-school tutoring for your children: the lesson timetable for each child and subject (maths, reading, science), the tutor's progress notes, booking or moving a session, and the term fees."}
+	checkRoutes(t, append([]agentFixture{tutoring, dentistAgent}, conciergeAgents...), []routeCase{
+		{"a complaint to the agent", []string{"is sam getting any better at reading? the tutor never tells me anything"}, []string{"ask_tutoring"}},
+		{"chat that names it", []string{"I'm scared of the dentist, is that something people grow out of"}, nil},
+	})
+}
