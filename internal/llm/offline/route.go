@@ -85,10 +85,10 @@ func parseCap(system string) int {
 func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	tools := req.routingTools()
 	text := req.lastHuman()
-	if _, sum := arithmetic(text); !allowCalls || sum {
+	if !allowCalls {
 		return nil, directAnswer(text, tools)
 	}
-	c := &conversation{m: m, humans: req.humans, decided: map[int][]intent{}, capN: m.caps.cap(req.system),
+	c := &conversation{humans: req.humans, decided: map[int][]intent{}, capN: m.caps.cap(req.system),
 		p: &planner{ix: m.indexes.index(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}}
 	intents := c.decide(len(req.humans))
 	if len(intents) == 0 {
@@ -106,7 +106,6 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 // it, so that a follow-up continues what the turn before it was routed to (which may itself
 // have been a follow-up), not what that turn's words alone would reach.
 type conversation struct {
-	m       *Model
 	p       *planner
 	humans  []string
 	capN    int

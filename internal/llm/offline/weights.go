@@ -22,23 +22,11 @@ const (
 )
 
 // lightNouns are general English nouns that name a kind of information rather than a
-// subject ("the status", "the details", "what time"): they take their meaning from the
-// words around them. They count for less, and a clause that matches a tool through them
-// alone is not a request of its own.
-//
-// Words of the calendar ("last month", "on tuesday", "tonight") are light too: they say when,
-// and any trade has a when. "Night" is not among them: a hotel sells nights. So are "new" and
-// "latest", which say which one of a thing, not what: "the new galaxy buds" asks no
-// streaming agent for its new releases.
+// subject ("the status", "the details", "what time") and words of the calendar: they count
+// for less (language.txt says why each is there). Kept as stems.
 var lightNouns = func() map[string]bool {
 	out := map[string]bool{}
-	for _, w := range []string{"status", "time", "times", "info", "information", "detail", "details",
-		"update", "updates", "problem", "problems", "issue", "issues", "question", "questions", "way",
-		"today", "tonight", "tomorrow", "yesterday", "morning", "afternoon", "evening",
-		"day", "days", "week", "weeks", "weekend", "month", "months", "year", "years", "last",
-		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-		"january", "february", "march", "april", "june", "july", "august", "september",
-		"october", "november", "december", "new", "latest", "confirmation", "code", "reference"} {
+	for w := range list("lightNouns") {
 		for _, t := range terms(w) {
 			out[t] = true
 		}
