@@ -812,3 +812,4 @@ func TestRouteNamingAnAgentIsSeldomChat(t *testing.T) {
 		{"chat that names it", []string{"I'm scared of the dentist, is that something people grow out of"}, nil},
 	})
 }
+

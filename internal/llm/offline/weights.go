@@ -53,6 +53,11 @@ func queryTerms(ws []word) []qterm {
 		if weight == 1 && scopePreps[w.lower] && len(out) > 0 {
 			weight = scopeWeight
 		}
+		// A closing clause that says when only dates the request: in "i need my shirts
+		// cleaned before my trip" the user asks about the shirts.
+		if whenClause(ws, i) && len(out) > 0 {
+			weight = min(weight, whenClauseWeight)
+		}
 		prev, terms, next = terms, next, nil
 		if i+1 < len(ws) {
 			next = appendTerms(nil, ws[i+1].lower)
@@ -161,3 +166,19 @@ var currencyWords = list("currencyWords")
 
 // ageNouns are bounded by age: "kids under 12".
 var ageNouns = list("ageNouns")
+
+// whenClauseLeads open a clause that says when something is wanted: "before my trip", "while
+// i travel", "until we move".
+var whenClauseLeads = list("whenClauseLeads")
+
+// whenClauseOwners follow a whenClauseLeads word when it opens a clause about the user's own
+// plans rather than a time of day ("before 9").
+var whenClauseOwners = list("whenClauseOwners")
+
+// whenClauseWeight is how much a word of a closing when-clause counts (see language.txt).
+var whenClauseWeight = number("whenClauseWeight")
+
+// whenClause reports whether ws[i] opens a clause that says when (see whenClauseLeads).
+func whenClause(ws []word, i int) bool {
+	return whenClauseLeads[ws[i].lower] && i+1 < len(ws) && whenClauseOwners[ws[i+1].lower]
+}
