@@ -204,6 +204,11 @@ func (c *conversation) routeMessage(n int) []intent {
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			}
 		}
+		if len(ws) <= maxSubjectlessWords {
+			if back := p.namesEarlierThing(ws, intents[0].tool, earlier()); back != nil {
+				intents = withEarlier(text, back.intents)
+			}
+		}
 	}
 	intents = p.dropPassingIntents(text, intents)
 	if pointsBack(ws) {
@@ -380,4 +385,29 @@ func keepSubject(p *planner, text string, intents []intent, earlier []planned) [
 		return intents
 	}
 	return withEarlier(text, prev.intents)
+}
+
+// namesEarlierThing returns the earlier message, of those before (newest first), whose agent a
+// short message goes back to by naming a thing that message named ("so will the shirts be done
+// by thursday" after the shirts went to the laundry and a question about the flight), or nil.
+// It must be routed to another agent now, and reach it through none of the shared words.
+func (p *planner) namesEarlierThing(ws []word, tool int, before []planned) *planned {
+	own := map[string]bool{}
+	for _, q := range queryTerms(ws) {
+		if q.weight >= 1 && !lightNouns[q.stem] && !isNumberTerm(q.stem) {
+			own[q.stem] = true
+		}
+	}
+	for i := range before {
+		prev := &before[i]
+		if len(prev.intents) != 1 || prev.intents[0].tool == tool {
+			continue
+		}
+		for _, q := range queryTerms(scanWords(prev.text)) {
+			if own[q.stem] && q.weight >= 1 && !p.ix.uses(tool, q.stem) {
+				return prev
+			}
+		}
+	}
+	return nil
 }

@@ -813,3 +813,14 @@ func TestRouteNamingAnAgentIsSeldomChat(t *testing.T) {
 	})
 }
 
+
+// A short message that names a thing an earlier message named goes back to that message's
+// agent, though a turn about something else came between.
+func TestRouteBackToAnEarlierThing(t *testing.T) {
+	laundry := agentFixture{id: "laundry", description: "Laundry and dry cleaning pickup service: scheduling a pickup of clothes, the status of garments being cleaned, the price list, and stains or damage claims."}
+	agents := append([]agentFixture{laundry}, conciergeAgents...)
+	checkRoutes(t, agents, []routeCase{
+		{"back to the shirts", []string{"are my shirts ready from the dry cleaning", "is my flight to rome on time", "so will the shirts be done by thursday"}, []string{"ask_laundry"}},
+		{"a new thing", []string{"are my shirts ready from the dry cleaning", "is my flight to rome on time", "any deals on suitcases"}, []string{"ask_shop"}},
+	})
+}
