@@ -813,7 +813,6 @@ func TestRouteNamingAnAgentIsSeldomChat(t *testing.T) {
 	})
 }
 
-
 // A short message that names a thing an earlier message named goes back to that message's
 // agent, though a turn about something else came between.
 func TestRouteBackToAnEarlierThing(t *testing.T) {
