@@ -1,39 +1,9 @@
 package offline
 
-// A phrasal verb means something its verb alone does not: "send back" is a return, "sign up"
-// an enrolment, "take off" a departure. Such a verb, with its particle next to it or after a
-// pronoun ("sign me up", "send it back"), adds the word it means to the message, at
-// phraseWeight. These are English, not any agent's: an agent whose texts say "return" meets
-// "send back" through them.
-var phrasalVerbs = []struct {
-	verbs    []string // the verb's forms
-	particle string
-	means    []string
-}{
-	{[]string{"send", "sends", "sent", "sending"}, "back", []string{"return"}},
-	{[]string{"give", "gives", "gave", "giving"}, "back", []string{"return"}},
-	{[]string{"take", "takes", "took", "taking"}, "back", []string{"return"}},
-	{[]string{"bring", "brings", "brought", "bringing"}, "back", []string{"return"}},
-	{[]string{"pay", "pays", "paid", "paying"}, "back", []string{"refund"}},
-	{[]string{"take", "takes", "took", "taking"}, "off", []string{"depart", "departure"}},
-	{[]string{"sign", "signs", "signed", "signing"}, "up", []string{"join", "enrol", "register"}},
-	{[]string{"sign", "signs", "signed", "signing"}, "in", []string{"login"}},
-	{[]string{"log", "logs", "logged", "logging"}, "in", []string{"login"}},
-	{[]string{"check", "checks", "checked", "checking"}, "in", []string{"checkin"}},
-	{[]string{"top", "tops", "topped", "topping"}, "up", []string{"recharge"}},
-	{[]string{"pick", "picks", "picked", "picking"}, "up", []string{"collect", "collection"}},
-	{[]string{"drop", "drops", "dropped", "dropping"}, "off", []string{"deliver"}},
-	{[]string{"call", "calls", "called", "calling"}, "off", []string{"cancel"}},
-	{[]string{"put", "puts", "putting"}, "off", []string{"postpone"}},
-	{[]string{"set", "sets", "setting"}, "up", []string{"setup", "install"}},
-	{[]string{"hand", "hands", "handed", "handing"}, "in", []string{"submit"}},
-	{[]string{"fill", "fills", "filled", "filling"}, "in", []string{"complete"}},
-	{[]string{"fill", "fills", "filled", "filling"}, "out", []string{"complete"}},
-	{[]string{"mark", "marks", "marked", "marking"}, "down", []string{"discount"}},
-	{[]string{"show", "shows", "showed", "shown", "showing"}, "up", []string{"arrive"}},
-	{[]string{"turn", "turns", "turned", "turning"}, "on", []string{"switch"}},
-	{[]string{"turn", "turns", "turned", "turning"}, "off", []string{"switch"}},
-}
+import (
+	"slices"
+	"strings"
+)
 
 // phrasalObjects may stand between a phrasal verb and its particle.
 var phrasalObjects = list("phrasalObjects")
@@ -55,13 +25,21 @@ func phrasalMeanings(ws []word, i int) []string {
 	return nil
 }
 
-// phrasalByForm indexes phrasalVerbs by verb form and particle: queryTerms asks for every
-// word of every clause.
+// phrasalByForm indexes the phrasal verbs of language.txt by verb form and particle
+// (queryTerms asks for every word of every clause). A phrasal verb means something its verb
+// alone does not: "send back" is a return, "sign up" an enrolment. With its particle next to it
+// or after a pronoun ("sign me up") it adds the word it means to the message, at phraseWeight.
 var phrasalByForm = func() map[[2]string][]string {
 	out := map[[2]string][]string{}
-	for _, pv := range phrasalVerbs {
-		for _, v := range pv.verbs {
-			out[[2]string{v, pv.particle}] = pv.means
+	for _, f := range frames("phrasalVerbs") {
+		// "send sends sent sending back: return": the verb's forms, its particle and, after
+		// the colon, the words it means.
+		i := slices.IndexFunc(f, func(w string) bool { return strings.HasSuffix(w, ":") })
+		if i < 1 {
+			panic("offline: language.txt's [phrasalVerbs] needs forms, a particle and a colon")
+		}
+		for _, v := range f[:i] {
+			out[[2]string{v, strings.TrimSuffix(f[i], ":")}] = f[i+1:]
 		}
 	}
 	return out
