@@ -204,7 +204,8 @@ func (c *conversation) routeMessage(n int) []intent {
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			}
 		}
-		if len(ws) <= maxSubjectlessWords {
+		// Only a message whose words reach its agent weakly, or not at all, is read so.
+		if len(ws) <= maxSubjectlessWords && (strings.Contains(intents[0].text, earlierMarker) || p.inPassing(intents[0])) {
 			if back := p.namesEarlierThing(ws, intents[0].tool, earlier()); back != nil {
 				intents = withEarlier(text, back.intents)
 			}

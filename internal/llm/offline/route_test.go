@@ -821,5 +821,6 @@ func TestRouteBackToAnEarlierThing(t *testing.T) {
 	checkRoutes(t, agents, []routeCase{
 		{"back to the shirts", []string{"are my shirts ready from the dry cleaning", "is my flight to rome on time", "so will the shirts be done by thursday"}, []string{"ask_laundry"}},
 		{"a new thing", []string{"are my shirts ready from the dry cleaning", "is my flight to rome on time", "any deals on suitcases"}, []string{"ask_shop"}},
+		{"a thing named before, asked of another agent", []string{"is my flight to rome on time", "what tier am i", "rome guidebooks, any deals going?"}, []string{"ask_shop"}},
 	})
 }
