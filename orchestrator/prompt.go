@@ -15,6 +15,7 @@ const (
 	composeRule = `Composition: when the tool results arrive, write one reply in your own voice that presents each result in turn with a brief transition. Keep the specialists' facts; do not invent any.`
 	failureRule = `Failures: a tool result that starts with "unavailable:" means that part could not be answered. Acknowledge it in plain words (for example "I couldn't get your points balance right now") and still give everything else. Never show error codes, status values, ids, or technical details.`
 	fewShotHead = `Examples of requests and the specialist that handles them:`
+	toolsHead   = `What each specialist can look up:`
 )
 
 // systemPrompt assembles the definition's prompt with the runtime blocks: routing, the cap
@@ -37,16 +38,39 @@ func systemPrompt(def *definitions.Definition, bound []*binding, fewShot bool) s
 			for _, ex := range bd.def.Examples {
 				lines = append(lines, fmt.Sprintf("- %q -> %s", ex, bd.def.ToolName()))
 			}
+			// What users say when one of the agent's tools is right is as good a hint of the agent.
+			for _, t := range bd.def.Tools {
+				for _, ex := range t.Examples {
+					lines = append(lines, fmt.Sprintf("- %q -> %s", ex, bd.def.ToolName()))
+				}
+			}
 		}
-		if len(lines) > 0 {
-			b.WriteString("\n")
-			b.WriteString(fewShotHead)
-			b.WriteString("\n")
-			b.WriteString(strings.Join(lines, "\n"))
-			b.WriteString("\n")
+		writeBlock(&b, fewShotHead, lines)
+		// An agent added by YAML often has no examples; its tools' descriptions still say
+		// what it can answer.
+		lines = nil
+		for _, bd := range bound {
+			for _, t := range bd.def.Tools {
+				if d := strings.Join(strings.Fields(t.Description), " "); d != "" {
+					lines = append(lines, fmt.Sprintf("- %s: %s: %s", bd.def.ToolName(), t.Name, d))
+				}
+			}
 		}
+		writeBlock(&b, toolsHead, lines)
 	}
 	return b.String()
+}
+
+// writeBlock appends a hint block: a head and its lines, nothing when there are none.
+func writeBlock(b *strings.Builder, head string, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	b.WriteString(head)
+	b.WriteString("\n")
+	b.WriteString(strings.Join(lines, "\n"))
+	b.WriteString("\n")
 }
 
 // turnPrompt adds what varies per turn: the user's locale.

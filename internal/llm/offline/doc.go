@@ -51,10 +51,14 @@
 //
 // Routing, with ask_ tools (route.go): asides and world questions are answered directly
 // (aside.go, offtopic.go, chat.go, arith.go); the message is cut into clauses (clauses.go,
-// context.go, phrasal.go) and each clause is scored against every agent's texts (tokens.go,
-// stopwords.go, lexicon.go, shape.go, weights.go, index.go, indexcache.go, plan.go), with
-// closeness in meaning as the tie-break or the fallback (meaning.go, sentences.go); a
-// follow-up with no subject of its own continues the previous turn's agents (followup.go).
+// context.go, phrasal.go) and each clause is scored against every agent's texts: its name,
+// description and examples, and at a lower weight what its tools say they do, all read from the
+// orchestrator's prompt (tokens.go, stopwords.go, lexicon.go, shape.go, weights.go, index.go,
+// indexcache.go, plan.go), with closeness in meaning as the tie-break or the fallback
+// (meaning.go, sentences.go). Each earlier message of the conversation is routed the same way,
+// in the light of those before it, so a follow-up with no subject of its own continues the
+// agents the turn before it went to, and one that names an earlier thing goes back to that
+// thing's agent (followup.go). The word lists and several thresholds are in language.txt.
 //
 // Tool use, with a sub-agent's tools (tooluse.go): the request's main clause is planned
 // against each tool's name, description and examples, the earlier request when the follow-up

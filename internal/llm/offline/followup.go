@@ -30,14 +30,22 @@ var subjectWh = list("subjectWh")
 // backPointers point back at a person or things named before.
 var backPointers = list("backPointers")
 
+// whenLeads come right before a word that says when, not what: "after school", "before work".
+var whenLeads = list("whenLeads")
+
+// degreeWords say how much of a quality the earlier thing has: "so expensive", "too late".
+var degreeWords = list("degreeWords")
+
 // frameWords frame a question without naming its subject.
 var frameWords = list("frameWords")
 
 // namesNewSubject reports whether the message, read into words ws, names a thing of its own:
-// a content word that is not a verb, a time or a question frame, and that none of the
-// previous turn's agents (documents prev) uses.
-func (ix *index) namesNewSubject(ws []word, prev []intent) bool {
-	pointsBack := false
+// a content word that is not a verb, a time, a question frame or a description of the earlier
+// thing ("the earliest", "so expensive"), and that none of the previous turn's agents
+// (documents prev) uses. unmatched says no agent's words reach the message: then what the user
+// does ("can i pay by card", "can you send me the details") is done to the earlier thing.
+func (ix *index) namesNewSubject(ws []word, prev []intent, unmatched bool) bool {
+	pointsBack := unmatched
 	for _, w := range ws {
 		pointsBack = pointsBack || backPointers[w.lower]
 	}
@@ -47,7 +55,17 @@ func (ix *index) namesNewSubject(ws []word, prev []intent) bool {
 			anaphora[lw] || isDigits(lw) || lightNouns[stem(lw)] {
 			continue
 		}
-		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower]) {
+		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower] || whenLeads[ws[i-1].lower]) {
+			continue
+		}
+		// A closing superlative or a degree names no thing: "whats the earliest", "why so
+		// expensive".
+		if i == len(ws)-1 && i > 0 && (degreeWords[ws[i-1].lower] || ws[i-1].lower == "the" && strings.HasSuffix(lw, "est")) {
+			continue
+		}
+		// A word right before one that points back is what is done to the earlier thing:
+		// "make it friday", "push that back"; not before a time ("tutoring that day").
+		if i+1 < len(ws) && backPointers[ws[i+1].lower] && !(topicOpeners[ws[i+1].lower] && i+2 < len(ws) && timeNouns[ws[i+2].lower]) {
 			continue
 		}
 		if i > 0 && subjectWh[ws[i-1].lower] && strings.HasSuffix(lw, "s") &&
@@ -62,8 +80,9 @@ func (ix *index) namesNewSubject(ws []word, prev []intent) bool {
 	return false
 }
 
-// keepsPreviousSubject reports whether a message should continue the previous turn's agents
-// rather than go where its words send it.
-func (p *planner) keepsPreviousSubject(ws []word, prev []intent) bool {
-	return len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev)
+// asksSomething reports whether a message, read into words ws, asks a question or for
+// something to be done, rather than telling or chatting ("im bored").
+func asksSomething(text string, ws []word) bool {
+	plain := plainWordsOf(afterPivots(ws))
+	return len(plain) > 0 && (strings.Contains(text, "?") || questionOpeners[plain[0]] || modals[plain[0]] || imperative(ws))
 }

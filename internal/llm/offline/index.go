@@ -22,6 +22,9 @@ var (
 type docSource struct {
 	texts []string
 	minor []string // e.g. parameter names and descriptions: weak evidence
+	// tools are what the agent's own tools say they do: stronger evidence than minor text, but
+	// written about data, not as users ask.
+	tools []string
 }
 
 var minorWeight = number("minorWeight") // see language.txt
@@ -77,12 +80,17 @@ func newIndex(sources []docSource) *index {
 				d.tf[t]++
 			}
 		}
-		for _, text := range src.minor {
-			ts := terms(text)
-			for _, t := range ts {
-				d.tf[t] += minorWeight
+		for _, side := range []struct {
+			texts  []string
+			weight float64
+		}{{src.minor, minorWeight}, {src.tools, toolTextWeight}} {
+			for _, text := range side.texts {
+				ts := terms(text)
+				for _, t := range ts {
+					d.tf[t] += side.weight
+				}
+				d.length += side.weight * float64(len(ts))
 			}
-			d.length += minorWeight * float64(len(ts))
 		}
 		for t := range d.tf {
 			ix.df[t]++
@@ -327,3 +335,7 @@ func best(scores []float64) (top int, topScore, second float64) {
 	}
 	return top, topScore, second
 }
+
+// toolTextWeight is how much a word of what an agent's tools say they do counts (see
+// docSource.tools).
+var toolTextWeight = number("toolTextWeight")

@@ -159,6 +159,11 @@ func fingerprint(sources []docSource) [sha256.Size]byte {
 			h.Write(sep)
 		}
 		h.Write([]byte{2})
+		for _, t := range s.tools {
+			h.Write([]byte(t))
+			h.Write(sep)
+		}
+		h.Write([]byte{3})
 	}
 	var out [sha256.Size]byte
 	h.Sum(out[:0])

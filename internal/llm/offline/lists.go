@@ -32,6 +32,39 @@ func list(name string) map[string]bool {
 	return l
 }
 
+// frames returns the entries of that section of language.txt in file order, each split
+// into its words: runs of words such as "how are you", tried in order.
+func frames(name string) [][]string {
+	list(name) // the section must exist
+	var out [][]string
+	in := false
+	for line := range strings.Lines(languageData) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "["):
+			in = line == "["+name+"]"
+		case in && line != "" && !strings.HasPrefix(line, "#"):
+			for _, p := range strings.Split(line, ",") {
+				if ws := strings.Fields(p); len(ws) > 0 {
+					out = append(out, ws)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// number returns the threshold of that name from language.txt: a section holding one number.
+func number(name string) float64 {
+	l := list(name)
+	for w := range l {
+		if v, err := strconv.ParseFloat(w, 64); err == nil && len(l) == 1 {
+			return v
+		}
+	}
+	panic("offline: language.txt's [" + name + "] is not one number")
+}
+
 // parseLists reads the sections of a word-list file: "[name]" lines, each followed by
 // comma-separated entries; lines starting with "#" and blank lines are skipped.
 func parseLists(data string) (map[string]map[string]bool, error) {
@@ -59,17 +92,6 @@ func parseLists(data string) (map[string]map[string]bool, error) {
 		}
 	}
 	return out, nil
-}
-
-// number returns the threshold of that name from language.txt: a section holding one number.
-func number(name string) float64 {
-	l := list(name)
-	for w := range l {
-		if n, err := strconv.ParseFloat(w, 64); err == nil && len(l) == 1 {
-			return n
-		}
-	}
-	panic("offline: language.txt [" + name + "] is not one number")
 }
 
 // phraseList returns the word list of that name from language.txt read as phrases of words,

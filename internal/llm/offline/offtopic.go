@@ -13,50 +13,21 @@ import (
 // handyman. The frames of aside.go name the common shapes of such questions; a question of
 // another shape is told apart by meaning. Asked impersonally (no I, my or number ties it to
 // the user's affairs), it is an aside when its sentence comes at least as close to one of the
-// questions below, which no agent of a service answers, as to anything an agent says.
+// questions of offTopicExamples (language.txt), which no agent of a service answers, as to
+// anything an agent says.
 //
 // The same questions tell a faint request from idle chat in the last resort (see
 // byMeaningOnly and sentenceLowFloor).
 //
-// The examples are general knowledge, advice, homework and chat of every kind, written for
-// this list: none is a message of an evaluation set. An agent whose trade is one of these
-// topics (a weather agent, a tutor) still wins when its texts come closer.
-var offTopicExamples = []string{
-	// history, origins and records
-	"when was the printing press invented", "who discovered penicillin", "what is the history of chess",
-	"when did the roman empire fall", "who holds the record for the fastest marathon",
-	"which country has won the most world cups", "in which year did the titanic sink",
-	// science and how the world works
-	"why is the ocean salty", "how do bees make honey", "how does a rainbow form",
-	"how do submarines dive and surface", "why do leaves change colour in autumn",
-	"how do companies like google make money", "how does inflation affect the economy",
-	"what causes earthquakes", "how hot is the surface of the sun",
-	// geography, people and facts
-	"what is the largest desert on earth", "how many countries are in africa",
-	"what language do people speak in argentina", "who is the prime minister of canada",
-	"how long is the great wall of china", "what is the longest river in europe",
-	// sport, games and celebrities
-	"who won the tennis final yesterday", "which team is top of the league",
-	"how many titles has that basketball player won", "who is the most famous actor right now",
-	// careers, opinions and advice about life in general
-	"is nursing a good career choice", "should i study law or medicine", "what does an architect earn",
-	"is it healthy to skip breakfast", "are video games bad for children", "what is your opinion on modern art",
-	"is tea or coffee better for you", "how can i sleep better at night",
-	// language, numbers and homework
-	"how would you say good night in italian", "what does the word serendipity mean",
-	"what is the square root of 144", "how many grams are in a kilo", "help me with my maths homework",
-	"can you debug my python script", "write an essay about climate change",
-	// tips for home, manners and writing
-	"what's the easiest way to clean an oven", "how do you iron a shirt without an iron",
-	"is it polite to bring a gift to a dinner party", "what should I wear to a job interview",
-	"help me write a thank you note to my teacher", "any tips for a long flight with a toddler",
-	// chat that asks for nothing
-	"haha that is hilarious", "okay cool, got it", "sounds good to me", "that made me smile",
-	"I'm having a rough day", "what are you up to", "good evening to you", "nice chatting with you",
-	// food and hobbies
-	"how do i make pancakes from scratch", "what wine goes with salmon", "how do i start learning the piano",
-	"what are some good hobbies to pick up",
-}
+// An agent whose trade is one of their topics (a weather agent, a tutor) still wins when its
+// texts come closer.
+var offTopicExamples = func() []string {
+	var out []string
+	for _, f := range frames("offTopicExamples") {
+		out = append(out, strings.Join(f, " "))
+	}
+	return out
+}()
 
 // offTopicVectors are the sentence vectors of offTopicExamples, encoded once.
 var offTopicVectors = sync.OnceValue(func() [][][]float32 {
@@ -91,6 +62,10 @@ func (p *planner) worldQuestion(text string, plain []string) bool {
 	// that points back ("why did they charge it twice") is about the conversation, and one
 	// about what is on offer ("what's on clearance in garden tools") is for an agent.
 	if len(ws) < 4 || !questionOpeners[ws[0]] || asksWhatIsOffered(ws) {
+		return false
+	}
+	// One that names someone ("when's lily's next lesson") is about the user's affairs.
+	if namesSomeone(scanWords(text)) {
 		return false
 	}
 	// Advice is asked in the first person ("should i become a dentist or a doctor"); whether
@@ -147,6 +122,9 @@ func (p *planner) soundsAside(text string, raw []word, plain []string, conversin
 	if _, advice := matchFrame(ws, adviceFrames); !advice && hasPersonalStake(ws) {
 		floor = personalAsideFloor
 	}
+	if p.namesAnAgent(raw) {
+		floor = max(floor, namedAgentAsideFloor)
+	}
 	return style.Aside(p.sentenceVector(text)) >= floor
 }
 
@@ -184,3 +162,13 @@ var adviceFrames = phraseList("adviceFrames") // see language.txt
 // questionOpeners open a question. Modal verbs are left out: "can the electrician come on
 // thursday" asks for a service, impersonal as it is.
 var questionOpeners = list("questionOpeners")
+
+// namedAgentAsideFloor is how sure the style must be that a message naming an agent by its
+// own name is an aside (see language.txt).
+var namedAgentAsideFloor = number("namedAgentAsideFloor")
+
+// namesAnAgent reports whether words name an agent by its own name ("the tutor never tells me
+// anything" beside a tutoring agent): most such messages are about the agent's service.
+func (p *planner) namesAnAgent(ws []word) bool {
+	return slices.ContainsFunc(queryTerms(ws), func(q qterm) bool { return p.ix.names[q.stem] })
+}

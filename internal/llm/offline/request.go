@@ -77,15 +77,6 @@ func (r *request) lastHuman() string {
 	return r.humans[len(r.humans)-1]
 }
 
-// earlierHumans returns up to n human messages before the last one, newest first.
-func (r *request) earlierHumans(n int) []string {
-	var out []string
-	for i := len(r.humans) - 2; i >= 0 && len(out) < n; i-- {
-		out = append(out, r.humans[i])
-	}
-	return out
-}
-
 // routingTools are the ask_* tools: sub-agents the orchestrator can call.
 func (r *request) routingTools() []llms.Tool {
 	var out []llms.Tool

@@ -15,6 +15,10 @@ import (
 // `- "where is my parcel?" -> ask_parcels`.
 var exampleLine = regexp.MustCompile(`(?m)^\s*[-*•]?\s*["“](.+?)["”]\s*(?:->|→|=>)\s*(` + routePrefix + `[A-Za-z0-9_]+)\s*$`)
 
+// capabilityLine matches a line of the orchestrator's prompt that says what one of a
+// sub-agent's tools does, such as `- ask_parcels: track_parcel: Where a parcel is now.`
+var capabilityLine = regexp.MustCompile(`^\s*[-*•]\s*(` + routePrefix + `[A-Za-z0-9_]+):\s*([A-Za-z0-9_]+):\s*(.+?)\s*$`)
+
 // capRule matches the cap rule of the orchestrator's prompt, such as "call at most 3".
 var capRule = regexp.MustCompile(`(?i)\bat\s+most\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b`)
 
@@ -33,21 +37,31 @@ func examplesOf(system string) map[string][]string {
 	return promptExamples.get(system, func() map[string][]string { return parseExamples(system) })
 }
 
-// parseExamples returns the few-shot examples in the system prompt, by tool name. Only lines
-// that name a routing tool are matched: run over a whole prompt, the pattern backtracks
-// through every line.
+// parseExamples returns the few-shot examples in the system prompt, by tool name, and after
+// them the lines that say what the agent's own tools do (its tool's name and description).
+// Only lines that name a routing tool are matched: run over a whole prompt, the pattern
+// backtracks through every line.
 func parseExamples(system string) map[string][]string {
 	out := map[string][]string{}
+	capabilities := map[string][]string{}
 	for line := range strings.Lines(system) {
 		if !strings.Contains(line, routePrefix) {
 			continue
 		}
 		if m := exampleLine.FindStringSubmatch(line); m != nil {
 			out[m[2]] = append(out[m[2]], m[1])
+		} else if m := capabilityLine.FindStringSubmatch(line); m != nil {
+			capabilities[m[1]] = append(capabilities[m[1]], humanise(m[2])+": "+m[3])
 		}
+	}
+	for name, texts := range capabilities {
+		out[capabilityKey+name] = texts
 	}
 	return out
 }
+
+// capabilityKey marks, in parseExamples' map, what an agent's tools do apart from its examples.
+const capabilityKey = "tools:"
 
 // parseCap returns N of an "at most N" rule in the system prompt, or 0 when there is none.
 func parseCap(system string) int {
@@ -71,23 +85,76 @@ func parseCap(system string) int {
 func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	tools := req.routingTools()
 	text := req.lastHuman()
-	if _, sum := arithmetic(text); !allowCalls || sum {
+	if !allowCalls {
 		return nil, directAnswer(text, tools)
 	}
-	p := &planner{ix: m.indexes.index(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}
+	c := &conversation{humans: req.humans, decided: map[int][]intent{}, capN: m.caps.cap(req.system),
+		p: &planner{ix: m.indexes.index(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}}
+	intents := c.decide(len(req.humans))
+	if len(intents) == 0 {
+		return nil, directAnswer(text, tools)
+	}
+	calls := make([]llms.ToolCall, len(intents))
+	for i, in := range intents {
+		fn := tools[in.tool].Function
+		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
+	}
+	return calls, ""
+}
+
+// conversation routes the human messages of one request, each in the light of those before
+// it, so that a follow-up continues what the turn before it was routed to (which may itself
+// have been a follow-up), not what that turn's words alone would reach.
+type conversation struct {
+	p       *planner
+	humans  []string
+	capN    int
+	decided map[int][]intent // by the number of messages read: the intents of the last
+}
+
+// earlierTurns is how many messages before a follow-up are read for the subject it continues.
+const earlierTurns = 3
+
+// earlier returns the messages before the n-th, newest first, up to earlierTurns, each with
+// the intents it was routed to.
+func (c *conversation) earlier(n int) []planned {
+	var out []planned
+	for i := n - 1; i >= 1 && len(out) < earlierTurns; i-- {
+		out = append(out, planned{text: c.humans[i-1], intents: c.decide(i)})
+	}
+	return out
+}
+
+// decide returns the intents the n-th message is routed to (none when it is answered
+// directly), each decision made once.
+func (c *conversation) decide(n int) []intent {
+	if in, ok := c.decided[n]; ok {
+		return in
+	}
+	in := c.routeMessage(n)
+	c.decided[n] = in
+	return in
+}
+
+// routeMessage routes the n-th message (see decide).
+func (c *conversation) routeMessage(n int) []intent {
+	p, text := c.p, c.humans[n-1]
+	if _, sum := arithmetic(text); sum {
+		return nil
+	}
 	// The message is read into words once: a long one costs its words' allocation each time.
 	ws := scanWords(text)
 	plain := plainWordsOf(ws)
-	earlier := sync.OnceValue(func() []planned { return earlierPlans(p, req.earlierHumans(3)) }) // only follow-ups read it
-	intents := pointerFollowUp(text, ws, len(req.humans) > 1, earlier)
+	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
+	intents := pointerFollowUp(text, ws, n > 1, earlier)
 	if intents == nil {
 		if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain) {
-			return nil, directAnswer(text, tools)
+			return nil
 		}
 		intents = p.plan(text)
 		// An aside is one thought: a message that asks two agents is read no further for its style.
-		if len(intents) <= 1 && p.soundsAside(text, ws, plain, len(req.humans) > 1) {
-			return nil, directAnswer(text, tools)
+		if len(intents) <= 1 && p.soundsAside(text, ws, plain, n > 1) {
+			return nil
 		}
 	}
 	// A follow-up continues the earlier subject when it names none of its own, or when it
@@ -104,17 +171,25 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 			intents = keepSubject(p, text, intents, earlier())
 		}
 	}
+	// A message that names nothing of its own continues the previous turn's agents however
+	// it opens ("how much is left to pay" after a bill): its words say what to do or know
+	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
+	if len(intents) == 0 && n > 1 && chatKind(text) == chatNone {
+		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, asksSomething(text, ws)) {
+			intents = withEarlier(text, p.continued(text, ws, prev.intents))
+		}
+	}
 	if len(intents) == 0 {
 		if top, s := p.byMeaningOnly(text); top >= 0 {
 			intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
 		}
 	}
 	if len(intents) == 0 {
-		return nil, directAnswer(text, tools)
+		return nil
 	}
 	// A follow-up with no subject of its own stays with the previous turn's agent (see
 	// followup.go).
-	if len(intents) == 1 && len(req.humans) > 1 && chatKind(text) == chatNone {
+	if len(intents) == 1 && n > 1 && chatKind(text) == chatNone {
 		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].text, earlierMarker) {
 			same := slices.IndexFunc(prev.intents, func(in intent) bool { return in.tool == intents[0].tool })
 			switch {
@@ -125,8 +200,16 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 				// reads the follow-up's own words first and the earlier ones only when its
 				// own name no record.
 				intents[0].text = followUpText(intents[0].text, prev.intents[same].text)
-			case same < 0 && p.keepsPreviousSubject(ws, prev.intents):
+			case same < 0 && len(ws) <= maxSubjectlessWords &&
+				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].tool, priceStems)):
+				// What the earlier thing costs is no new subject: "how much do i owe".
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			}
+		}
+		// Only a message whose words reach its agent weakly, or not at all, is read so.
+		if len(ws) <= maxSubjectlessWords && (strings.Contains(intents[0].text, earlierMarker) || p.inPassing(intents[0])) {
+			if back := p.namesEarlierThing(ws, intents[0].tool, earlier()); back != nil {
+				intents = withEarlier(text, back.intents)
 			}
 		}
 	}
@@ -134,14 +217,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if pointsBack(ws) {
 		carrySubject(intents, earlier())
 	}
-	intents = keepStrongest(intents, m.caps.cap(req.system))
-
-	calls := make([]llms.ToolCall, len(intents))
-	for i, in := range intents {
-		fn := tools[in.tool].Function
-		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
-	}
-	return calls, ""
+	return keepStrongest(intents, c.capN)
 }
 
 // routingSources returns, per ask_ tool, the texts that describe its agent: its name, its
@@ -152,7 +228,7 @@ func routingSources(system string, tools []llms.Tool) []docSource {
 	for i, t := range tools {
 		name := t.Function.Name
 		texts := []string{humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
-		sources[i] = docSource{texts: append(texts, examples[name]...)}
+		sources[i] = docSource{texts: append(texts, examples[name]...), tools: examples[capabilityKey+name]}
 	}
 	return sources
 }
@@ -181,27 +257,6 @@ func carrySubject(intents []intent, earlier []planned) {
 type planned struct {
 	text    string
 	intents []intent
-}
-
-// earlierPlans plans the earlier messages, newest first, once per turn. They are read oldest
-// first, so that one which pointed back continues what its own predecessor asked, as it did
-// when it was answered: the conversation carries the messages, not where they went.
-func earlierPlans(p *planner, earlier []string) []planned {
-	out := make([]planned, len(earlier))
-	for i := len(earlier) - 1; i >= 0; i-- {
-		text, older := earlier[i], out[i+1:]
-		intents := pointerFollowUp(text, scanWords(text), len(older) > 0, func() []planned { return older })
-		if intents == nil {
-			intents = p.plan(text)
-		}
-		if len(intents) == 0 {
-			if top, s := p.byMeaningOnly(text); top >= 0 {
-				intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
-			}
-		}
-		out[i] = planned{text: text, intents: intents}
-	}
-	return out
 }
 
 // firstPlanned returns the newest earlier message that asked something, or nil.
@@ -241,7 +296,8 @@ func withEarlier(text string, earlier []intent) []intent {
 // followUpText joins a follow-up and the earlier request it leans on, the way the sub-agent
 // reads them: "can I cancel it? (earlier: where is my order)".
 func followUpText(text, earlier string) string {
-	return strings.TrimSpace(text) + earlierMarker + earlier + ")"
+	// An earlier follow-up leans on the request that named the subject: that one is quoted.
+	return strings.TrimSpace(text) + earlierMarker + earlierPart(earlier) + ")"
 }
 
 // pointerFollowUp returns the previous turn's one agent, carrying the earlier request, for a
@@ -412,4 +468,29 @@ func keepSubject(p *planner, text string, intents []intent, earlier []planned) [
 		return intents
 	}
 	return withEarlier(text, prev.intents)
+}
+
+// namesEarlierThing returns the earlier message, of those before (newest first), whose agent a
+// short message goes back to by naming a thing that message named ("so will the shirts be done
+// by thursday" after the shirts went to the laundry and a question about the flight), or nil.
+// It must be routed to another agent now, and reach it through none of the shared words.
+func (p *planner) namesEarlierThing(ws []word, tool int, before []planned) *planned {
+	own := map[string]bool{}
+	for _, q := range queryTerms(ws) {
+		if q.weight >= 1 && !lightNouns[q.stem] && !isNumberTerm(q.stem) {
+			own[q.stem] = true
+		}
+	}
+	for i := range before {
+		prev := &before[i]
+		if len(prev.intents) != 1 || prev.intents[0].tool == tool {
+			continue
+		}
+		for _, q := range queryTerms(scanWords(prev.text)) {
+			if own[q.stem] && q.weight >= 1 && !p.ix.uses(tool, q.stem) {
+				return prev
+			}
+		}
+	}
+	return nil
 }

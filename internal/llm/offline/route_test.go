@@ -404,8 +404,12 @@ func TestParseCap(t *testing.T) {
 }
 
 func TestParseExamples(t *testing.T) {
-	system := "Examples:\n- \"where is my parcel?\" -> ask_parcels\n  * “book a table” → ask_dining\nnot an example -> ask_x\n"
-	want := map[string][]string{"ask_parcels": {"where is my parcel?"}, "ask_dining": {"book a table"}}
+	system := "Examples:\n- \"where is my parcel?\" -> ask_parcels\n  * “book a table” → ask_dining\nnot an example -> ask_x\n" +
+		"What each specialist can look up:\n- ask_dining: list_bookings: The user's table bookings.\nask_x: no_tool\n"
+	want := map[string][]string{
+		"ask_parcels": {"where is my parcel?"}, "ask_dining": {"book a table"},
+		capabilityKey + "ask_dining": {"list bookings: The user's table bookings."},
+	}
 	if diff := cmp.Diff(want, parseExamples(system)); diff != "" {
 		t.Errorf("parseExamples() mismatch (-want +got):\n%s", diff)
 	}
@@ -764,5 +768,87 @@ func TestRouteWhatHappensKeepsTheAgent(t *testing.T) {
 	checkRoutes(t, []agentFixture{claims, support, phone}, []routeCase{
 		{"a verb after what", []string{"what's the status of my claim", "what happens next"}, []string{"ask_claims"}},
 		{"a thing after what", []string{"what's the status of my claim", "what plans do i have"}, []string{"ask_phone"}},
+	})
+}
+
+// An agent a team added by YAML with no examples is reached through what its tools say they
+// do, which the orchestrator's prompt lists apart from its examples.
+func TestRoutesByToolDescriptions(t *testing.T) {
+	agents := append(slices.Clone(conciergeAgents), agentFixture{id: "dental", description: "Help for patients of the family's dental practice and their visits."})
+	tools := "What each specialist can look up:\n" +
+		"- ask_dental: get_treatment_plan: The treatment the dentist recommended (fillings, braces, root canal).\n"
+	const message = "has the root canal been booked"
+	for _, tt := range []struct {
+		hints string
+		want  []string
+	}{
+		{"", nil},
+		{tools, []string{"ask_dental"}},
+	} {
+		system := orchestratorPrompt(3, agents...) + tt.hints
+		resp, err := New().GenerateContent(t.Context(), routeMessages(system, message), llms.WithTools(askTools(agents...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range routedCalls(t, resp.Choices[0]) {
+			got = append(got, r.Tool)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("GenerateContent(%q) with hints %q called %v, want %v", message, tt.hints, got, tt.want)
+		}
+	}
+}
+
+// A follow-up that names nothing of its own stays with the agent the turn before it went to,
+// even when that turn was itself a follow-up, and however it opens.
+func TestRouteSubjectlessFollowUpsKeepTheAgent(t *testing.T) {
+	agents := append([]agentFixture{dentistAgent}, conciergeAgents...)
+	checkRoutes(t, agents, []routeCase{
+		{"a follow-up of a follow-up", []string{"how many points have i got", "when do they run out", "what can i get with them"}, []string{"ask_rewards"}},
+		{"no word of its own", []string{"how much is my filling going to cost", "how much is left to pay"}, []string{"ask_dentist"}},
+		{"a verb on the earlier thing", []string{"book me a cleaning next week", "actually make it friday"}, []string{"ask_dentist"}},
+		{"a time after a preposition", []string{"book me a cleaning next week", "can we push that to after school?"}, []string{"ask_dentist"}},
+		{"a subject of its own", []string{"book me a cleaning next week", "and is my flight to rome on time"}, []string{"ask_travel"}},
+		{"what the user does", []string{"how many points do i have", "can i pay by card"}, []string{"ask_rewards"}},
+		{"what the assistant is asked to do", []string{"is my flight to rome on time", "can you send me the details"}, []string{"ask_travel"}},
+		{"a closing superlative", []string{"book me a cleaning next week", "whats the earliest"}, []string{"ask_dentist"}},
+		{"a degree", []string{"any deals on headphones", "why so expensive"}, []string{"ask_shop"}},
+		{"what the earlier thing costs", []string{"book me a cleaning next week", "how much do i owe"}, []string{"ask_dentist"}},
+		{"what a new thing costs", []string{"is my flight to rome on time", "how much are neck pillows"}, []string{"ask_shop"}},
+		{"chat is no follow-up", []string{"book me a cleaning next week", "im bored"}, nil},
+		{"nor a thing no agent has", []string{"book me a cleaning next week", "can you help me with my python code"}, nil},
+	})
+}
+
+// A question that names someone ("lily's") is about the user's affairs, not the world, however
+// close its sentence comes to a question no agent answers.
+func TestRouteQuestionNamingSomeoneIsNoWorldQuestion(t *testing.T) {
+	tutoring := agentFixture{id: "tutoring", description: "After-school tutoring for your children: the lesson timetable for each child and subject (maths, reading, science), booking or moving a session, and the term fees."}
+	checkRoutes(t, append([]agentFixture{tutoring, dentistAgent}, conciergeAgents...), []routeCase{
+		{"a possessive", []string{"when's lily's next maths lesson"}, []string{"ask_tutoring"}},
+		{"no one named", []string{"what is the history of maths"}, nil},
+	})
+}
+
+// A message that names an agent by its own name is read as chat only when its style is very
+// sure: "the tutor never tells me anything" complains to the tutoring agent.
+func TestRouteNamingAnAgentIsSeldomChat(t *testing.T) {
+	tutoring := agentFixture{id: "tutoring", description: "After-school tutoring for your children: the lesson timetable for each child and subject (maths, reading, science), the tutor's progress notes, booking or moving a session, and the term fees."}
+	checkRoutes(t, append([]agentFixture{tutoring, dentistAgent}, conciergeAgents...), []routeCase{
+		{"a complaint to the agent", []string{"is sam getting any better at reading? the tutor never tells me anything"}, []string{"ask_tutoring"}},
+		{"chat that names it", []string{"I'm scared of the dentist, is that something people grow out of"}, nil},
+	})
+}
+
+// A short message that names a thing an earlier message named goes back to that message's
+// agent, though a turn about something else came between.
+func TestRouteBackToAnEarlierThing(t *testing.T) {
+	laundry := agentFixture{id: "laundry", description: "Laundry and dry cleaning pickup service: scheduling a pickup of clothes, the status of garments being cleaned, the price list, and stains or damage claims."}
+	agents := append([]agentFixture{laundry}, conciergeAgents...)
+	checkRoutes(t, agents, []routeCase{
+		{"back to the shirts", []string{"are my shirts ready from the dry cleaning", "is my flight to rome on time", "so will the shirts be done by thursday"}, []string{"ask_laundry"}},
+		{"a new thing", []string{"are my shirts ready from the dry cleaning", "is my flight to rome on time", "any deals on suitcases"}, []string{"ask_shop"}},
+		{"a thing named before, asked of another agent", []string{"is my flight to rome on time", "what tier am i", "rome guidebooks, any deals going?"}, []string{"ask_shop"}},
 	})
 }

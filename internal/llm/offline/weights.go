@@ -23,7 +23,8 @@ var (
 )
 
 // lightNouns are general English nouns that name a kind of information rather than a
-// subject ("the status", "what time"), by stem (see language.txt).
+// subject ("the status", "the details", "what time") and words of the calendar: they count
+// for less (language.txt says why each is there). Kept as stems.
 var lightNouns = func() map[string]bool {
 	out := map[string]bool{}
 	for w := range list("lightNouns") {
@@ -52,6 +53,11 @@ func queryTerms(ws []word) []qterm {
 	for i, w := range ws {
 		if weight == 1 && scopePreps[w.lower] && len(out) > 0 {
 			weight = scopeWeight
+		}
+		// A closing clause that says when only dates the request: in "i need my shirts
+		// cleaned before my trip" the user asks about the shirts.
+		if whenClause(ws, i) && len(out) > 0 {
+			weight = min(weight, whenClauseWeight)
 		}
 		prev, terms, next = terms, next, nil
 		if i+1 < len(ws) {
@@ -185,4 +191,20 @@ var minCompoundLetters = int(number("minCompoundLetters"))
 
 func isLetters(s string) bool {
 	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' })
+}
+
+// whenClauseLeads open a clause that says when something is wanted: "before my trip", "while
+// i travel", "until we move".
+var whenClauseLeads = list("whenClauseLeads")
+
+// whenClauseOwners follow a whenClauseLeads word when it opens a clause about the user's own
+// plans rather than a time of day ("before 9").
+var whenClauseOwners = list("whenClauseOwners")
+
+// whenClauseWeight is how much a word of a closing when-clause counts (see language.txt).
+var whenClauseWeight = number("whenClauseWeight")
+
+// whenClause reports whether ws[i] opens a clause that says when (see whenClauseLeads).
+func whenClause(ws []word, i int) bool {
+	return whenClauseLeads[ws[i].lower] && i+1 < len(ws) && whenClauseOwners[ws[i+1].lower]
 }

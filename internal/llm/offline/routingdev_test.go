@@ -1,0 +1,22 @@
+package offline_test
+
+import "testing"
+
+// TestRoutingDevSet routes the routing development set (testdata/routing: the demo agents and
+// four verticals added by YAML without examples, messy turns, subject-less follow-ups, small
+// talk) through the whole service and fails when fewer turns reach the right agents than
+// minRoutingDev; each miss and the figure are logged (go test -v).
+func TestRoutingDevSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole service")
+	}
+	passed, total := runAnswerSet(t, "testdata/routing/agents", "testdata/routing/dev.yaml", t.Logf)
+	t.Logf("routing dev set: %d of %d turns routed right (%.1f%%)", passed, total, 100*float64(passed)/float64(total))
+	if passed < minRoutingDev {
+		t.Errorf("routing dev set: %d of %d turns routed right, want at least %d", passed, total, minRoutingDev)
+	}
+}
+
+// minRoutingDev is how many turns of testdata/routing/dev.yaml route right today: a change
+// that routes fewer fails.
+const minRoutingDev = 66
