@@ -51,6 +51,21 @@ type index struct {
 	names    map[string]bool // the terms of any document's name, its first text (see docSource)
 	sentOnce sync.Once
 	sents    [][][]float32
+	modOnce  sync.Once
+	mods     []map[string]bool
+}
+
+// modifiers returns, per document, the stems its first two texts (a tool's name and
+// description) use only as an -ing form describing the next word (see modifierStems). They
+// depend on the definitions alone, so each index works them out once, not every turn.
+func (ix *index) modifiers() []map[string]bool {
+	ix.modOnce.Do(func() {
+		ix.mods = make([]map[string]bool, len(ix.texts))
+		for i, texts := range ix.texts {
+			ix.mods[i] = modifierStems(strings.Join(texts[:min(2, len(texts))], ". "))
+		}
+	})
+	return ix.mods
 }
 
 func newIndex(sources []docSource) *index {

@@ -45,9 +45,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		fallbackMin: 1e-9,
 		boost:       fitBoost(tools),
 	}
-	for _, src := range sources {
-		p.modifiers = append(p.modifiers, modifierStems(strings.Join(src.texts[:min(2, len(src.texts))], ". ")))
-	}
+	p.modifiers = p.ix.modifiers()
 	// A follow-up is chosen for by its own words and by what users say to each tool; when
 	// they name no tool ("how much will i get back" after a question on a return, "and the
 	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
