@@ -45,6 +45,7 @@ Environment (overrides the config file):
   SWITCHBOARD_INSTANCE_ID  this process among those sharing the database (default host/--addr)
   SWITCHBOARD_TURNS_DEADLINE, SWITCHBOARD_CANCEL_ON_DISCONNECT, SWITCHBOARD_ORCHESTRATOR
   OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_EXPORTER_OTLP_* variables) export traces
+                           over OTLP/HTTP (port 4318); gRPC needs a build with -tags otlpgrpc
 `
 
 func main() {
