@@ -40,33 +40,76 @@ type dispatchResult struct {
 // dispatch runs the kept calls concurrently, at most cap at a time. Errors are kept per call
 // and never returned, so one failure cannot cancel its siblings; ctx (the turn's) cancels all.
 func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) []dispatchResult {
-	results := make([]dispatchResult, len(kept))
 	if len(kept) == 0 {
-		return results
+		return []dispatchResult{}
 	}
+	f := newFanOut(len(kept))
 	if tr.attrs != nil {
 		tr.agents = newAgentAttrs(kept, tr.attrs)
 	}
-	w := &watch{calls: make([]watchedCall, len(kept))}
-	defer w.deadlines(ctx, kept)()
+	w := &f.watch
+	w.deadlines(ctx, kept)
+	defer w.stop()
 	// One timer for the whole fan-out rather than one per call: the calls start together.
 	cadence := time.AfterFunc(tr.o.opts.cadence, func() { w.remind(tr.render, kept) })
 	defer cadence.Stop()
-	var g errgroup.Group
-	g.SetLimit(max(1, tr.o.def.FanOutCap))
+	f.g.SetLimit(max(1, tr.o.def.FanOutCap))
 	last := len(kept) - 1
-	for i, k := range kept[:last] {
-		g.Go(func() error {
-			results[i] = tr.invoke(ctx, w, i, k, prior)
+	for i := range last {
+		f.g.Go(func() error {
+			presize(i)
+			f.results[i] = tr.invoke(ctx, w, i, kept[i], prior)
 			return nil // kept per call: one failure must not cancel its siblings
 		})
 	}
 	// The last call runs here, alongside the others: this goroutine's stack has already grown
 	// to what an invocation needs, where a fresh one would grow it again. The cap still holds,
 	// since the cap keeps at most FanOutCap calls.
-	results[last] = tr.invoke(ctx, w, last, kept[last], prior)
-	_ = g.Wait()
-	return results
+	f.results[last] = tr.invoke(ctx, w, last, kept[last], prior)
+	_ = f.g.Wait()
+	return f.results
+}
+
+// callStack is a frame that makes the runtime give a fresh goroutine 8 KiB of stack at once
+// (it doubles the stack until the frame fits), about what a sub-agent call reaches when its
+// model answers at once: its span, the tracing SDK's sampler, the model call.
+const callStack = 4 << 10
+
+// presize grows a fresh goroutine's stack in one step, while the stack is nearly empty. Left
+// alone, an errgroup goroutine starts small and the runtime copies its stack at each
+// doubling, twice per call, deep inside the call with a dozen frames to move each time (4% of
+// a turn's CPU). A call that goes deeper (a model behind HTTP) still grows it later, from
+// there. It returns a byte of its frame, so the compiler keeps the frame.
+//
+//go:noinline
+func presize(i int) byte {
+	var room [callStack]byte
+	room[i%callStack] = 1
+	return room[(i+1)%callStack]
+}
+
+// fanOut is one dispatch's state in one allocation: the calls' results, what the cadence
+// timer knows of them, and the errgroup that runs them. A fan-out of up to fanOutRoom calls
+// (the default cap) needs no other; room for more would be garbage in most turns.
+type fanOut struct {
+	watch
+	g       errgroup.Group
+	results []dispatchResult
+
+	resultRoom [fanOutRoom]dispatchResult
+	callRoom   [fanOutRoom]watchedCall
+}
+
+const fanOutRoom = definitions.DefaultFanOutCap
+
+func newFanOut(n int) *fanOut {
+	f := &fanOut{}
+	if n <= fanOutRoom {
+		f.results, f.calls = f.resultRoom[:n:n], f.callRoom[:n:n]
+	} else {
+		f.results, f.calls = make([]dispatchResult, n), make([]watchedCall, n)
+	}
+	return f
 }
 
 // watch is what the fan-out's cadence timer knows of its calls. The progress line must never
@@ -84,10 +127,10 @@ type watchedCall struct {
 	spoke    atomic.Bool        // the sub-agent emitted a status event of its own
 }
 
-// deadlines gives each call a context bounded by its definition's timeout, and returns what
-// cancels them all once every call has returned. The calls start together, so those with the
-// same timeout (usually all of them) share one context and its one timer.
-func (w *watch) deadlines(ctx context.Context, kept []keptCall) (stop func()) {
+// deadlines gives each call a context bounded by its definition's timeout; stop cancels them
+// all once every call has returned. The calls start together, so those with the same timeout
+// (usually all of them) share one context and its one timer.
+func (w *watch) deadlines(ctx context.Context, kept []keptCall) {
 	for i, k := range kept {
 		timeout := timeoutOf(k.b.def)
 		for j := range i {
@@ -100,11 +143,13 @@ func (w *watch) deadlines(ctx context.Context, kept []keptCall) (stop func()) {
 			w.calls[i].ctx, w.calls[i].cancel = context.WithTimeout(ctx, timeout)
 		}
 	}
-	return func() {
-		for i := range w.calls {
-			if cancel := w.calls[i].cancel; cancel != nil {
-				cancel()
-			}
+}
+
+// stop cancels the contexts deadlines made.
+func (w *watch) stop() {
+	for i := range w.calls {
+		if cancel := w.calls[i].cancel; cancel != nil {
+			cancel()
 		}
 	}
 }

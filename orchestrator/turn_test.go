@@ -135,6 +135,33 @@ func TestFanOutRunsConcurrently(t *testing.T) {
 	}
 }
 
+// A fan-out wider than the room a dispatch starts with keeps every call's result, in order.
+func TestWideFanOutKeepsEveryResult(t *testing.T) {
+	names := []string{"ask_shop", "ask_rewards", "ask_support", "ask_shop", "ask_rewards"}
+	model := &scriptedModel{route: callTools(names...), compose: composeAll}
+	echo := func(ctx context.Context, q ask.Question) (ask.Answer, error) {
+		return ask.Answer{Text: "answer to " + q.Request, Outcome: ask.OutcomeOK}, nil
+	}
+	o := newTestOrchestrator(t, len(names), model, map[string]ask.Agent{
+		"shop": ask.Func(echo), "rewards": ask.Func(echo), "support": ask.Func(echo),
+	})
+	res, _ := runTurn(t, o, "everything at once")
+
+	if res.Outcome != stream.OutcomeOK {
+		t.Fatalf("Outcome = %v, want ok", res.Outcome)
+	}
+	var want []string
+	for _, n := range names {
+		want = append(want, "answer to about "+n)
+	}
+	if got, wantReply := res.Reply, "Composed: "+strings.Join(want, " | "); got != wantReply {
+		t.Errorf("Reply = %q, want %q", got, wantReply)
+	}
+	if got := len(res.Decision.Agents); got != len(names) {
+		t.Errorf("len(Decision.Agents) = %d, want %d", got, len(names))
+	}
+}
+
 // N+1 calls with cap N: N run, the extra is dropped before running and recorded.
 func TestCapDropsCallsBeforeRunning(t *testing.T) {
 	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards", "ask_support"), compose: composeAll}

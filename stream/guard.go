@@ -37,8 +37,8 @@ type Guard struct {
 
 	mu       sync.Mutex
 	stream   streamScrubber
-	raw      strings.Builder // the reply's deltas as received
-	sent     strings.Builder // the reply's deltas as emitted
+	raw      pieces // the reply's deltas as received
+	sent     pieces // the reply's deltas as emitted
 	scrubbed int
 	reply    string // the text of the last ReplyCompleted emitted
 	replied  bool
@@ -83,7 +83,7 @@ func (g *Guard) Publish(ev Event) {
 	defer g.mu.Unlock()
 	switch e := ev.(type) {
 	case ReplyDelta:
-		g.raw.WriteString(e.Text)
+		g.raw.write(e.Text)
 		out, n := g.stream.write(e.Text)
 		g.scrubbed += n
 		g.emitDelta(out)
@@ -159,8 +159,42 @@ func (g *Guard) emitDelta(text string) {
 	if text == "" {
 		return
 	}
-	g.sent.WriteString(text)
+	g.sent.write(text)
 	g.next.Publish(ReplyDelta{Text: text})
+}
+
+// pieces collects a reply's text as it streams. A reply that comes in one piece, as it does
+// from a model that answers at once, is kept as the string it came as rather than copied into
+// a buffer; a second piece starts the buffer.
+type pieces struct {
+	one  string
+	many strings.Builder
+}
+
+func (p *pieces) write(s string) {
+	switch {
+	case p.many.Len() > 0:
+		p.many.WriteString(s)
+	case p.one == "":
+		p.one = s
+	case s != "":
+		p.many.Grow(len(p.one) + len(s))
+		p.many.WriteString(p.one)
+		p.many.WriteString(s)
+		p.one = ""
+	}
+}
+
+func (p *pieces) String() string {
+	if p.many.Len() > 0 {
+		return p.many.String()
+	}
+	return p.one
+}
+
+func (p *pieces) Reset() {
+	p.one = ""
+	p.many.Reset()
 }
 
 // hasWords reports whether a scrubbed message still says something: at least two letters.

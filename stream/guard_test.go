@@ -389,3 +389,34 @@ func TestFoldBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestPiecesJoinsWhatIsWritten(t *testing.T) {
+	tests := []struct {
+		name   string
+		writes []string
+		want   string
+	}{
+		{"nothing", nil, ""},
+		{"one piece", []string{"hello"}, "hello"},
+		{"empty then text", []string{"", "hello"}, "hello"},
+		{"text then empty", []string{"hello", ""}, "hello"},
+		{"two pieces", []string{"hel", "lo"}, "hello"},
+		{"three pieces with an empty one", []string{"he", "", "l", "lo"}, "hello"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p pieces
+			for _, s := range tt.writes {
+				p.write(s)
+			}
+			if got := p.String(); got != tt.want {
+				t.Errorf("String() = %q, want %q", got, tt.want)
+			}
+			p.Reset()
+			p.write("again")
+			if got := p.String(); got != "again" {
+				t.Errorf("after Reset, String() = %q, want %q", got, "again")
+			}
+		})
+	}
+}

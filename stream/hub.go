@@ -91,9 +91,12 @@ func (t *liveTurn) append(rec Record) {
 	t.appendFramed(rec, encodeFrame(rec)) // nil if it cannot be encoded: the writer says so
 }
 
-// liveRecords is the room a turn's log starts with: a typical turn's records fit, so its
-// slices are allocated once rather than regrown on the third, fifth and ninth record.
-const liveRecords = 16
+// liveRecords is the room a turn's log starts with: a turn whose sub-agents answer without
+// progress lines (turn.started, one delta, reply.completed, turn.completed) fits, so its
+// slices are allocated once rather than regrown on the third and fifth record; a long reply
+// regrows them a few times more, which its deltas dwarf. A larger start costs every short
+// turn its unused room (64 bytes a record), all of it garbage once the turn is done.
+const liveRecords = 8
 
 // appendFramed adds rec and its already encoded frame. t.mu must be held.
 func (t *liveTurn) appendFramed(rec Record, frame []byte) {

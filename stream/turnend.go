@@ -31,7 +31,12 @@ func (l *TurnLog) PublishEnd(ev TurnCompleted, commit func(ctx context.Context, 
 	rec, frame := enc.record(uint64(len(t.recs)) + 1) // the commit and the frame share its JSON
 	enc.release()
 	held := len(l.held)
-	batch := append(append(l.held[:held:held], l.pending...), rec)
+	var batch []Record
+	if held == 0 {
+		batch = append(l.pending, rec) // the queue's own room, usually enough: no copy
+	} else {
+		batch = append(append(l.held[:held:held], l.pending...), rec)
+	}
 	l.pending, l.held = nil, nil
 	t.mu.Unlock()
 

@@ -207,9 +207,23 @@ func (u Unknown) bounded() Detail { return u }
 // far shorter, and whatever is longer was not one.
 const maxField = 256
 
+// printableASCII reports whether s is all printable ASCII (space to tilde): valid UTF-8 with
+// no control character.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
+}
+
 // clip makes s safe to store and print on one line: valid UTF-8, without control
 // characters, at most maxField bytes.
 func clip(s string) string {
+	if len(s) <= maxField && printableASCII(s) {
+		return s // ids, outcomes and names: one pass over the bytes, no rune decoding
+	}
 	ok := len(s) <= maxField && utf8.ValidString(s)
 	for _, r := range s {
 		if unicode.IsControl(r) {

@@ -38,9 +38,13 @@ func (m *Memory) AppendAudit(_ context.Context, entries []Entry) error {
 		e.Time = e.Time.UTC().Truncate(timePrecision)
 		m.entries = append(m.entries, e)
 	}
-	// Trimming copies what is kept, so it waits for a quarter more than the bound.
+	// Trimming copies what is kept, so it waits for a quarter more than the bound. It copies
+	// within the array it has: a new one, cut to the bound, would be regrown (and copied
+	// again) by the next append, twice every trim.
 	if len(m.entries) > MemoryMaxEntries+MemoryMaxEntries/4 {
-		m.entries = slices.Clone(m.entries[len(m.entries)-MemoryMaxEntries:])
+		n := copy(m.entries, m.entries[len(m.entries)-MemoryMaxEntries:])
+		clear(m.entries[n:]) // the dropped entries' details are garbage now
+		m.entries = m.entries[:n]
 	}
 	return nil
 }

@@ -78,14 +78,15 @@ func NewMemory(opts ...Option) *Memory {
 func (m *Memory) evict() {
 	for i := 0; len(m.order) > m.maxEpisodes && i < len(m.order); {
 		ep := m.order[i]
-		if m.running(ep) {
+		tids := m.episodes[ep] // looked up once: the oldest episodes are cold in the cache
+		if m.running(tids) {
 			i++
 			continue
 		}
-		for _, tid := range m.episodes[ep] {
-			t := m.turns[tid]
-			if t.IdempotencyKey != "" {
-				delete(m.keys, idemKey(t.Principal, t.IdempotencyKey))
+		for _, tid := range tids {
+			// Only the key's fields, not a copy of the whole record.
+			if key := m.turns[tid].IdempotencyKey; key != "" {
+				delete(m.keys, idemKey(m.turns[tid].Principal, key))
 			}
 			delete(m.turns, tid)
 			delete(m.owners, tid)
@@ -103,9 +104,10 @@ func (m *Memory) evict() {
 	}
 }
 
-// running reports whether one of the episode's turns is still running. m.mu must be held.
-func (m *Memory) running(ep episodeKey) bool {
-	for _, tid := range m.episodes[ep] {
+// running reports whether one of an episode's turns, tids, is still running. m.mu must be
+// held.
+func (m *Memory) running(tids []string) bool {
+	for _, tid := range tids {
 		if m.turns[tid].State == orchestrator.TurnRunning {
 			return true
 		}
