@@ -13,13 +13,26 @@ import (
 //go:embed language.txt
 var languageData string
 
-// wordLists are the sections of language.txt, by name.
-var wordLists = func() map[string]map[string]bool {
-	lists, err := parseLists(languageData)
+// sections are the entries of each section of language.txt, by name, in file order.
+var sections = func() map[string][]string {
+	secs, err := parseLists(languageData)
 	if err != nil {
 		panic(err) // the file is embedded in the build: TestWordLists fails first
 	}
-	return lists
+	return secs
+}()
+
+// wordLists are the sections of language.txt as sets of entries, by name.
+var wordLists = func() map[string]map[string]bool {
+	out := make(map[string]map[string]bool, len(sections))
+	for name, entries := range sections {
+		set := make(map[string]bool, len(entries))
+		for _, e := range entries {
+			set[e] = true
+		}
+		out[name] = set
+	}
+	return out
 }()
 
 // list returns the word list of that name from language.txt. A name the file lacks is a
@@ -37,61 +50,10 @@ func list(name string) map[string]bool {
 func frames(name string) [][]string {
 	list(name) // the section must exist
 	var out [][]string
-	in := false
-	for line := range strings.Lines(languageData) {
-		line = strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(line, "["):
-			in = line == "["+name+"]"
-		case in && line != "" && !strings.HasPrefix(line, "#"):
-			for _, p := range strings.Split(line, ",") {
-				if ws := strings.Fields(p); len(ws) > 0 {
-					out = append(out, ws)
-				}
-			}
-		}
+	for _, e := range sections[name] {
+		out = append(out, strings.Fields(e))
 	}
 	return out
-}
-
-// number returns the threshold of that name from language.txt: a section holding one number.
-func number(name string) float64 {
-	l := list(name)
-	for w := range l {
-		if v, err := strconv.ParseFloat(w, 64); err == nil && len(l) == 1 {
-			return v
-		}
-	}
-	panic("offline: language.txt's [" + name + "] is not one number")
-}
-
-// parseLists reads the sections of a word-list file: "[name]" lines, each followed by
-// comma-separated entries; lines starting with "#" and blank lines are skipped.
-func parseLists(data string) (map[string]map[string]bool, error) {
-	out := map[string]map[string]bool{}
-	var cur map[string]bool
-	for n, line := range strings.Split(data, "\n") {
-		line = strings.TrimSpace(line)
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
-			name := line[1 : len(line)-1]
-			if _, dup := out[name]; dup || name == "" {
-				return nil, fmt.Errorf("offline: language.txt:%d: section %q is empty or repeated", n+1, name)
-			}
-			cur = map[string]bool{}
-			out[name] = cur
-		case cur == nil:
-			return nil, fmt.Errorf("offline: language.txt:%d: words before the first [section]", n+1)
-		default:
-			for _, w := range strings.Split(line, ",") {
-				if w = strings.TrimSpace(w); w != "" {
-					cur[w] = true
-				}
-			}
-		}
-	}
-	return out, nil
 }
 
 // phraseList returns the word list of that name from language.txt read as phrases of words,
@@ -108,4 +70,45 @@ func phraseList(name string) [][]string {
 		return slices.Compare(a, b)
 	})
 	return out
+}
+
+// number returns the threshold of that name from language.txt: a section holding one number.
+func number(name string) float64 {
+	l := list(name)
+	for w := range l {
+		if v, err := strconv.ParseFloat(w, 64); err == nil && len(l) == 1 {
+			return v
+		}
+	}
+	panic("offline: language.txt's [" + name + "] is not one number")
+}
+
+// parseLists reads the sections of a word-list file: "[name]" lines, each followed by
+// comma-separated entries; lines starting with "#" and blank lines are skipped. Each
+// section's entries are kept in file order.
+func parseLists(data string) (map[string][]string, error) {
+	out := map[string][]string{}
+	cur := ""
+	for n, line := range strings.Split(data, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+			name := line[1 : len(line)-1]
+			if _, dup := out[name]; dup || name == "" {
+				return nil, fmt.Errorf("offline: language.txt:%d: section %q is empty or repeated", n+1, name)
+			}
+			cur = name
+			out[name] = []string{}
+		case cur == "":
+			return nil, fmt.Errorf("offline: language.txt:%d: words before the first [section]", n+1)
+		default:
+			for _, w := range strings.Split(line, ",") {
+				if w = strings.TrimSpace(w); w != "" {
+					out[cur] = append(out[cur], w)
+				}
+			}
+		}
+	}
+	return out, nil
 }

@@ -10,8 +10,15 @@ type options struct {
 	summaryWords int     // word budget of a summary
 }
 
+// defaultOptions are the settings of language.txt's [minScore], [margin], [listLimit] and
+// [summaryWords], which say where each was chosen.
 func defaultOptions() options {
-	return options{minScore: 0.9, margin: 1.3, listLimit: 5, summaryWords: 40}
+	return options{
+		minScore:     number("minScore"),
+		margin:       number("margin"),
+		listLimit:    int(number("listLimit")),
+		summaryWords: int(number("summaryWords")),
+	}
 }
 
 // WithMinScore sets the score a clause needs before it is routed to a tool. Higher values

@@ -112,8 +112,9 @@ type conversation struct {
 	decided map[int][]intent // by the number of messages read: the intents of the last
 }
 
-// earlierTurns is how many messages before a follow-up are read for the subject it continues.
-const earlierTurns = 3
+// earlierTurns is how many messages before a follow-up are read for the subject it continues
+// (see language.txt).
+var earlierTurns = int(number("earlierTurns"))
 
 // earlier returns the messages before the n-th, newest first, up to earlierTurns, each with
 // the intents it was routed to.

@@ -114,9 +114,8 @@ func stem(w string) string {
 	return w
 }
 
-// longestStemmed bounds the words stem works on: no English word that needs an ending
-// removed is longer, and Porter's rules cost more than linear time on a run of y's.
-const longestStemmed = 30
+// longestStemmed bounds the words stem works on (see language.txt).
+var longestStemmed = int(number("longestStemmed"))
 
 // singularInS are nouns that end in s without being plurals: "news" is not many "new"s.
 var singularInS = list("singularInS")
