@@ -6,13 +6,15 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // argSource is the request text that arguments are taken from. Words taken by one
 // parameter are not offered to the next.
 type argSource struct {
 	text  string
-	words []word
+	words []lang.Word
 	used  []bool
 	vocab toolVocab
 	// keepUnits is set for a second try when every word of a request was tool vocabulary:
@@ -29,18 +31,18 @@ type toolVocab struct {
 }
 
 func newArgSource(text string, vocab toolVocab) *argSource {
-	return argSourceOf(text, scanWords(text), vocab)
+	return argSourceOf(text, lang.ScanWords(text), vocab)
 }
 
 // argSourceOf is newArgSource over text's words ws, which it only reads.
-func argSourceOf(text string, ws []word, vocab toolVocab) *argSource {
+func argSourceOf(text string, ws []lang.Word, vocab toolVocab) *argSource {
 	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), vocab: vocab}
 }
 
 // markSpan marks every word inside text[start:end] as used.
 func (a *argSource) markSpan(start, end int) {
 	for i, w := range a.words {
-		if w.start < end && w.end > start {
+		if w.Start < end && w.End > start {
 			a.used[i] = true
 		}
 	}
@@ -125,11 +127,11 @@ func (a *argSource) bestEffort(p param) (any, bool) {
 
 func (a *argSource) enumValue(values []string) (any, bool) {
 	have := map[string]bool{}
-	for _, t := range terms(a.text) {
+	for _, t := range lang.Terms(a.text) {
 		have[t] = true
 	}
 	for _, v := range values {
-		ts := terms(v)
+		ts := lang.Terms(v)
 		if len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !have[t] }) {
 			return v, true
 		}
@@ -154,7 +156,7 @@ func (a *argSource) flight() (any, bool) {
 
 func (a *argSource) spanUsed(start, end int) bool {
 	for i, w := range a.words {
-		if a.used[i] && w.start < end && w.end > start {
+		if a.used[i] && w.Start < end && w.End > start {
 			return true
 		}
 	}
@@ -168,14 +170,14 @@ var isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
 func (a *argSource) identifier() (any, bool) {
 	pick := -1
 	for i, w := range a.words {
-		if a.used[i] || !strings.ContainsFunc(w.text, unicode.IsDigit) || isoDate.MatchString(w.text) {
+		if a.used[i] || !strings.ContainsFunc(w.Text, unicode.IsDigit) || isoDate.MatchString(w.Text) {
 			continue
 		}
-		if strings.ContainsFunc(w.text, unicode.IsLetter) {
+		if strings.ContainsFunc(w.Text, unicode.IsLetter) {
 			pick = i
 			break
 		}
-		if pick < 0 && len(strings.ReplaceAll(w.text, "-", "")) >= 3 {
+		if pick < 0 && len(strings.ReplaceAll(w.Text, "-", "")) >= 3 {
 			pick = i
 		}
 	}
@@ -183,7 +185,7 @@ func (a *argSource) identifier() (any, bool) {
 		return nil, false
 	}
 	a.used[pick] = true
-	return strings.TrimSuffix(a.words[pick].text, "'s"), true
+	return strings.TrimSuffix(a.words[pick].Text, "'s"), true
 }
 
 // number returns the first free number in the text: "5000", "5,000", "$12.50", "5k".
@@ -229,25 +231,25 @@ func isAlnum(b byte) bool {
 }
 
 var (
-	placePrepositions = list("placePrepositions")
-	calendarWords     = list("calendarWords")
+	placePrepositions = lang.List("placePrepositions")
+	calendarWords     = lang.List("calendarWords")
 )
 
 // place returns a place name: capitalised words after "in", "to", "at"..., or a plain
 // word there ("hotels in paris"), or else any capitalised name in the text.
 func (a *argSource) place() (any, bool) {
 	for i, w := range a.words {
-		if !placePrepositions[w.lower] || i+1 >= len(a.words) {
+		if !placePrepositions[w.Lower] || i+1 >= len(a.words) {
 			continue
 		}
 		if v, ok := a.nameAt(i + 1); ok {
 			return v, true
 		}
 		n := a.words[i+1]
-		if !a.used[i+1] && !isStopword(n.lower) && !calendarWords[n.lower] && !a.isDomain(n.lower) &&
-			!strings.ContainsFunc(n.text, unicode.IsDigit) {
+		if !a.used[i+1] && !lang.IsStopword(n.Lower) && !calendarWords[n.Lower] && !a.isDomain(n.Lower) &&
+			!strings.ContainsFunc(n.Text, unicode.IsDigit) {
 			a.used[i+1] = true
-			return capitalise(n.text), true
+			return capitalise(n.Text), true
 		}
 	}
 	for i := range a.words {
@@ -263,14 +265,14 @@ func (a *argSource) nameAt(i int) (string, bool) {
 	var parts []string
 	for j := i; j < len(a.words) && j < i+3; j++ {
 		w := a.words[j]
-		if j > i && a.text[a.words[j-1].end:w.start] != " " {
+		if j > i && a.text[a.words[j-1].End:w.Start] != " " {
 			break
 		}
-		if a.used[j] || !isCapitalised(w.text) || w.lower == "i" || isStopword(w.lower) ||
-			calendarWords[w.lower] || a.isDomain(w.lower) || strings.ContainsFunc(w.text, unicode.IsDigit) {
+		if a.used[j] || !isCapitalised(w.Text) || w.Lower == "i" || lang.IsStopword(w.Lower) ||
+			calendarWords[w.Lower] || a.isDomain(w.Lower) || strings.ContainsFunc(w.Text, unicode.IsDigit) {
 			break
 		}
-		parts = append(parts, w.text)
+		parts = append(parts, w.Text)
 	}
 	if len(parts) == 0 {
 		return "", false
@@ -295,15 +297,15 @@ func (a *argSource) date() (any, bool) {
 		return a.text[m[0]:m[1]], true
 	}
 	for i, w := range a.words {
-		if a.used[i] || !calendarWords[w.lower] {
+		if a.used[i] || !calendarWords[w.Lower] {
 			continue
 		}
 		a.used[i] = true
-		if i > 0 && (a.words[i-1].lower == "next" || a.words[i-1].lower == "this") {
+		if i > 0 && (a.words[i-1].Lower == "next" || a.words[i-1].Lower == "this") {
 			a.used[i-1] = true
-			return a.words[i-1].lower + " " + w.lower, true
+			return a.words[i-1].Lower + " " + w.Lower, true
 		}
-		return w.lower, true
+		return w.Lower, true
 	}
 	return nil, false
 }
@@ -314,29 +316,29 @@ func (a *argSource) date() (any, bool) {
 func (a *argSource) content(keepDomain bool) (any, bool) {
 	var idx []int
 	for i, w := range a.words {
-		if i >= 1 && people[w.lower] && possessives[a.words[i-1].lower] {
+		if i >= 1 && people[w.Lower] && possessives[a.words[i-1].Lower] {
 			continue // "a laptop for my daughter", "my daughter needs a laptop": who, not what
 		}
-		if isDigits(w.lower) && priceLimitBefore(a.words, i) {
+		if lang.IsDigits(w.Lower) && priceLimitBefore(a.words, i) {
 			continue // "under 600": a limit on the price, not words of the product
 		}
-		if i+2 < len(a.words) && a.words[i+1].lower == "than" && isDigits(a.words[i+2].lower) && priceLimitBefore(a.words, i+2) {
+		if i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && priceLimitBefore(a.words, i+2) {
 			continue // the "less" of "less than 100"
 		}
-		if a.used[i] || isStopword(w.lower) || fillers[w.lower] || noise[w.lower] || shorthand[w.lower] {
+		if a.used[i] || lang.IsStopword(w.Lower) || fillers[w.Lower] || noise[w.Lower] || shorthand[w.Lower] {
 			continue
 		}
-		if actionVerbs[w.lower] && (i == 0 || verbLeads[a.words[i-1].lower] || a.words[i-1].lower == "please") ||
-			i > 0 && (userLeads[a.words[i-1].lower] || subjectPronouns[a.words[i-1].lower]) {
+		if actionVerbs[w.Lower] && (i == 0 || verbLeads[a.words[i-1].Lower] || a.words[i-1].Lower == "please") ||
+			i > 0 && (userLeads[a.words[i-1].Lower] || subjectPronouns[a.words[i-1].Lower]) {
 			continue // "can I cancel it?", "what would I pay": the act asked, not what to search for
 		}
-		if measureWords[w.lower] {
+		if measureWords[w.Lower] {
 			continue // "a new pair of running shoes" is a search for running shoes
 		}
-		if timeNouns[w.lower] && i > 0 && timeDeterminers[a.words[i-1].lower] {
+		if timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower] {
 			continue // "deals on tvs this week" is a search for tvs: the week says when
 		}
-		if !keepDomain && a.isDomain(w.lower) {
+		if !keepDomain && a.isDomain(w.Lower) {
 			continue
 		}
 		idx = append(idx, i)
@@ -347,39 +349,39 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	parts := make([]string, len(idx))
 	for k, i := range idx {
 		a.used[i] = true
-		parts[k] = strings.TrimSuffix(a.words[i].text, "'s")
+		parts[k] = strings.TrimSuffix(a.words[i].Text, "'s")
 	}
 	return strings.Join(parts, " "), true
 }
 
 // timeDeterminers make the time noun after them say when: "this week", "next month".
-var timeDeterminers = list("timeDeterminers")
+var timeDeterminers = lang.List("timeDeterminers")
 
 // subjectPronouns come before a verb: the word after one is what someone does.
-var subjectPronouns = list("subjectPronouns")
+var subjectPronouns = lang.List("subjectPronouns")
 
 // measureWords count or describe a product without naming it: "a pair of", "a new", "a set of".
-var measureWords = list("measureWords")
+var measureWords = lang.List("measureWords")
 
 // noise are words that colour a request without saying what it is about: greetings,
 // hedges and praise ("yo, any good deals on a robot vacuum or whatever").
-var noise = list("noise")
+var noise = lang.List("noise")
 
 // shorthand are chat spellings of small words ("r", "rn"): see language.txt.
-var shorthand = list("shorthand")
+var shorthand = lang.List("shorthand")
 
 // priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
 // does only after "less" or "cheaper": "bigger than 65 inches" describes the product.
-var priceLimits = list("priceLimits")
+var priceLimits = lang.List("priceLimits")
 
 // priceLimitBefore reports whether the words before ws[i] bound a price: "under", "less
 // than", "up to".
-func priceLimitBefore(ws []word, i int) bool {
+func priceLimitBefore(ws []lang.Word, i int) bool {
 	prev := func(k int) string {
 		if i-k < 0 {
 			return ""
 		}
-		return ws[i-k].lower
+		return ws[i-k].Lower
 	}
 	switch {
 	case priceLimits[prev(1)]:
@@ -395,12 +397,12 @@ func priceLimitBefore(ws []word, i int) bool {
 // possessives and people name who a request is for: "a laptop for my daughter", "my son
 // needs", but not "a case for my iphone".
 var (
-	possessives = list("possessives")
-	people      = list("people")
+	possessives = lang.List("possessives")
+	people      = lang.List("people")
 )
 
 func (a *argSource) isDomain(lower string) bool {
-	ts := appendTerms(nil, lower)
+	ts := lang.AppendTerms(nil, lower)
 	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool {
 		return !a.vocab.tools[t] && (a.keepUnits || !a.vocab.units[t])
 	})

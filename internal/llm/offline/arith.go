@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // arithmeticQuestion matches a bare sum such as "what's 15 times 12" or "100 / 4?": small
@@ -15,7 +17,7 @@ var arithmeticQuestion = regexp.MustCompile(`^(?:(?:what|whats|what's|what is|ho
 // arithmetic answers a message that is only a sum of two numbers; ok is false for any
 // other message.
 func arithmetic(text string) (answer string, ok bool) {
-	m := arithmeticQuestion.FindStringSubmatch(strings.Join(strings.Fields(normalise(text)), " "))
+	m := arithmeticQuestion.FindStringSubmatch(strings.Join(strings.Fields(lang.Normalise(text)), " "))
 	if m == nil {
 		return "", false
 	}

@@ -3,6 +3,8 @@ package offline
 import (
 	"slices"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // An aside is a message that asks for no service: a closing ("thanks, that's all for now"),
@@ -42,7 +44,7 @@ func isAside(ws []string, trade func(stem string) bool) bool {
 		rest, ok = matchFrame(ws, openQuestionFrames)
 	}
 	// "will it rain tomorrow" is a question about the world, unless an agent forecasts rain.
-	ok = ok && (trade == nil || !slices.ContainsFunc(terms(strings.Join(ws, " ")), trade))
+	ok = ok && (trade == nil || !slices.ContainsFunc(lang.Terms(strings.Join(ws, " ")), trade))
 	// "why is it higher than last month" asks about something said before.
 	return ok && !slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] })
 }
@@ -50,21 +52,21 @@ func isAside(ws []string, trade func(stem string) bool) bool {
 // plainWords returns the lowercased words of text with apostrophes dropped, so that "what's"
 // and "whats" read alike.
 func plainWords(text string) []string {
-	return plainWordsOf(scanWords(text))
+	return plainWordsOf(lang.ScanWords(text))
 }
 
 // plainWordsOf is plainWords for words already scanned.
-func plainWordsOf(ws []word) []string {
+func plainWordsOf(ws []lang.Word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = strings.ReplaceAll(w.lower, "'", "")
+		out[i] = strings.ReplaceAll(w.Lower, "'", "")
 	}
 	return out
 }
 
 // closingWords may accompany thanks or a goodbye without making a request: "thanks so much,
 // that's everything", "have a nice day".
-var closingWords = list("closingWords")
+var closingWords = lang.List("closingWords")
 
 // isClosing reports whether a message only thanks or takes leave.
 func isClosing(ws []string) bool {
@@ -82,7 +84,7 @@ func isClosing(ws []string) bool {
 }
 
 // smallTalk are questions to the assistant about itself.
-var smallTalk = phraseList("smallTalk") // see language.txt
+var smallTalk = lang.PhraseList("smallTalk") // see language.txt
 
 // isSmallTalk reports whether a message opens with small talk and asks nothing else: "hey,
 // how are you doing today?" but not "how are you? can you check my points" nor "whats up with
@@ -108,10 +110,10 @@ func afterGreeting(ws []string) []string {
 }
 
 // smallTalkTail may follow small talk without turning it into a request.
-var smallTalkTail = list("smallTalkTail")
+var smallTalkTail = lang.List("smallTalkTail")
 
 // leads open a message without saying anything: greetings, fillers and polite asks.
-var leads = list("leads")
+var leads = lang.List("leads")
 
 // trimLeads drops leads and a polite "can you" / "could you" from the front.
 func trimLeads(ws []string) []string {
@@ -127,26 +129,26 @@ func trimLeads(ws []string) []string {
 }
 
 // creativeFrames ask the assistant to make something up or suggest something to enjoy.
-var creativeFrames = phraseList("creativeFrames") // see language.txt
+var creativeFrames = lang.PhraseList("creativeFrames") // see language.txt
 
 // worldFrames ask how the world is: its history, who won, the weather.
-var worldFrames = phraseList("worldFrames") // see language.txt
+var worldFrames = lang.PhraseList("worldFrames") // see language.txt
 
 // openQuestionFrames open questions about the world as often as about a service.
-var openQuestionFrames = phraseList("openQuestionFrames") // see language.txt
+var openQuestionFrames = lang.PhraseList("openQuestionFrames") // see language.txt
 
 // judgements close a yes/no question about the world: "is yoga actually good for back pain",
 // "are electric cars really better for the environment". Plain praise ("good", "worth") is
 // left out: "are the headphones worth buying" asks about a product.
-var judgements = list("judgements")
+var judgements = lang.List("judgements")
 
 // contests mark a question about a game or an election: "did the lakers cover the spread".
 // Losing is left out: "did the package get lost" is about a delivery.
-var contests = list("contests")
+var contests = lang.List("contests")
 
 // ways mark a question about how something in the world comes about. "Work" is left out: "how
 // does the points program work" asks about the service.
-var ways = list("ways")
+var ways = lang.List("ways")
 
 // matchFrame returns the words after the first of frames that ws opens with and whose
 // condition holds: "did the" needs a contest, "how do" a way, "is" and "are" a judgement and
@@ -177,10 +179,10 @@ func matchFrame(ws []string, frames [][]string) (rest []string, ok bool) {
 }
 
 // pronouns stand for something named in an earlier message.
-var pronouns = list("pronouns")
+var pronouns = lang.List("pronouns")
 
 // personal words tie a question to the user's own affairs.
-var personal = list("personal")
+var personal = lang.List("personal")
 
 // hasPersonalStake reports whether a message is about the user's own things: it says my, I or
 // we, or carries a number (an order, a date, an amount).
@@ -197,7 +199,7 @@ func hasPersonalStake(ws []string) bool {
 }
 
 // askVerbs before "me" ask the assistant to say something, not to act on the user's things.
-var askVerbs = list("askVerbs")
+var askVerbs = lang.List("askVerbs")
 
 // hasPrefix reports whether the words ws open with the words p.
 func hasPrefix(ws, p []string) bool {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -24,10 +25,10 @@ const (
 )
 
 var (
-	greetingWords = list("greetingWords")
-	thanksWords   = list("thanksWords")
-	byeWords      = list("byeWords")
-	ackWords      = list("ackWords")
+	greetingWords = lang.List("greetingWords")
+	thanksWords   = lang.List("thanksWords")
+	byeWords      = lang.List("byeWords")
+	ackWords      = lang.List("ackWords")
 )
 
 // capabilityPhrases ask what the assistant can do.
@@ -39,13 +40,13 @@ var capabilityPhrases = []string{
 
 // chatKind classifies a message that is pure chit-chat; chatNone for anything else.
 func chatKind(text string) chat {
-	lower := strings.Join(strings.Fields(normalise(text)), " ")
+	lower := strings.Join(strings.Fields(lang.Normalise(text)), " ")
 	for _, p := range capabilityPhrases {
 		if strings.Contains(lower, p) {
 			return chatCapabilities
 		}
 	}
-	ws := scanWords(text)
+	ws := lang.ScanWords(text)
 	if len(ws) == 0 {
 		return chatGreeting
 	}
@@ -59,21 +60,21 @@ func chatKind(text string) chat {
 	if isSmallTalk(pw) {
 		return chatSmallTalk
 	}
-	if len(ws) <= 2 && ws[0].lower == "help" {
+	if len(ws) <= 2 && ws[0].Lower == "help" {
 		return chatCapabilities
 	}
 	var greet, thanks, bye, ack bool
 	for _, w := range ws {
 		switch {
-		case thanksWords[w.lower]:
+		case thanksWords[w.Lower]:
 			thanks = true
-		case byeWords[w.lower]:
+		case byeWords[w.Lower]:
 			bye = true
-		case greetingWords[w.lower]:
+		case greetingWords[w.Lower]:
 			greet = true
-		case ackWords[w.lower]:
+		case ackWords[w.Lower]:
 			ack = true
-		case isStopword(w.lower):
+		case lang.IsStopword(w.Lower):
 		default:
 			return chatNone
 		}

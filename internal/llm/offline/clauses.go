@@ -1,20 +1,24 @@
 package offline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
 
 // segment is a clause of a user message: a byte span of the original text.
 type segment struct {
 	start, end int
-	words      []word
+	words      []lang.Word
 }
 
 // conjunctions that may join two requests, longest first so "oh and" wins over "and".
-var conjunctions = phraseList("conjunctions") // see language.txt
+var conjunctions = lang.PhraseList("conjunctions") // see language.txt
 
 // splitClauses cuts s on sentence punctuation (? ; ! and . or , followed by a space) and
 // on conjunctions. Delimiters are not part of any segment.
 func splitClauses(s string) []segment {
-	ws := scanWords(s)
+	ws := lang.ScanWords(s)
 	var out []segment
 	cur := segment{start: -1}
 	flush := func() {
@@ -24,7 +28,7 @@ func splitClauses(s string) []segment {
 		cur = segment{start: -1}
 	}
 	for i := 0; i < len(ws); {
-		if i > 0 && (hasBoundary(s[ws[i-1].end:ws[i].start]) || dashBetween(s[ws[i-1].end:ws[i].start], ws, i)) {
+		if i > 0 && (hasBoundary(s[ws[i-1].End:ws[i].Start]) || dashBetween(s[ws[i-1].End:ws[i].Start], ws, i)) {
 			flush()
 		}
 		if n := conjunctionAt(ws, i); n > 0 {
@@ -34,9 +38,9 @@ func splitClauses(s string) []segment {
 		}
 		w := ws[i]
 		if cur.start < 0 {
-			cur.start = extendLeft(s, w.start)
+			cur.start = extendLeft(s, w.Start)
 		}
-		cur.end = extendRight(s, w.end)
+		cur.end = extendRight(s, w.End)
 		cur.words = append(cur.words, w)
 		i++
 	}
@@ -44,14 +48,14 @@ func splitClauses(s string) []segment {
 	return out
 }
 
-func conjunctionAt(ws []word, i int) int {
+func conjunctionAt(ws []lang.Word, i int) int {
 	for _, c := range conjunctions {
 		if i+len(c) > len(ws) {
 			continue
 		}
 		ok := true
 		for k, cw := range c {
-			if ws[i+k].lower != cw {
+			if ws[i+k].Lower != cw {
 				ok = false
 				break
 			}
@@ -84,7 +88,7 @@ func hasBoundary(gap string) bool {
 // dashBetween reports whether a dash with spaces on both sides parts two clauses: "cancel my
 // movie tickets for Friday - my flight's been moved". Between two numbers or codes it marks a
 // range ("9am - 5pm", "NYC - LAX", "june 3 - june 10"), and inside a word ("Wi-Fi") nothing.
-func dashBetween(gap string, ws []word, i int) bool {
+func dashBetween(gap string, ws []lang.Word, i int) bool {
 	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(gap), ")"))
 	if t != "-" && t != "–" && t != "—" || !strings.HasPrefix(gap, " ") && !strings.HasPrefix(gap, ")") || !strings.HasSuffix(gap, " ") {
 		return false
@@ -95,8 +99,8 @@ func dashBetween(gap string, ws []word, i int) bool {
 
 // rangeEnd reports whether a word can end a range: it holds a digit, or it is a code in
 // capitals ("LAX").
-func rangeEnd(w word) bool {
-	return strings.ContainsAny(w.text, "0123456789") || len(w.text) <= 4 && w.text == strings.ToUpper(w.text) && w.text != strings.ToLower(w.text)
+func rangeEnd(w lang.Word) bool {
+	return strings.ContainsAny(w.Text, "0123456789") || len(w.Text) <= 4 && w.Text == strings.ToUpper(w.Text) && w.Text != strings.ToLower(w.Text)
 }
 
 // extendLeft and extendRight widen a span over symbols glued to a word ("$100", "20%").
@@ -117,16 +121,16 @@ func extendRight(s string, i int) int {
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // fillers are dropped from the front of a clause handed on to a tool.
-var fillers = list("fillers")
+var fillers = lang.List("fillers")
 
 // clauseText returns s[start:end] without leading fillers.
 func clauseText(s string, seg segment) string {
 	start := seg.start
 	for _, w := range seg.words {
-		if !fillers[w.lower] {
+		if !fillers[w.Lower] {
 			break
 		}
-		start = w.end
+		start = w.End
 	}
 	return strings.Trim(strings.TrimSpace(s[start:seg.end]), ",;:- ")
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -55,7 +56,7 @@ func (m *Model) compose(req *request) string {
 // a light noun): then what that tool found, or did not, is part of the answer.
 func asksForTool(req *request, name string) bool {
 	asked := map[string]bool{}
-	for _, t := range terms(ownPart(req.lastHuman())) {
+	for _, t := range lang.Terms(ownPart(req.lastHuman())) {
 		asked[t] = !lightNouns[t]
 	}
 	for _, t := range req.plainTools() {
@@ -63,7 +64,7 @@ func asksForTool(req *request, name string) bool {
 			continue
 		}
 		desc, _ := splitToolExamples(t.Function.Description)
-		for _, w := range terms(desc) {
+		for _, w := range lang.Terms(desc) {
 			if asked[w] {
 				return true
 			}
@@ -151,7 +152,7 @@ func sharedLead(found []piece) ([]piece, string) {
 }
 
 // actionVerbs ask for something to be done rather than looked up.
-var actionVerbs = list("actionVerbs")
+var actionVerbs = lang.List("actionVerbs")
 
 // unofferedAction returns the action verb of text that none of the tools names or describes
 // (offered, see offeredTerms), or "": a sub-agent whose tools read data cannot perform it.
@@ -159,14 +160,14 @@ func unofferedAction(text string, offered map[string]bool) string {
 	if offered == nil { // no tools: nothing to offer or not
 		return ""
 	}
-	ws := scanWords(text)
+	ws := lang.ScanWords(text)
 	plain := plainWordsOf(ws)
 	start := 0 // first word of the current clause
 	for i, verb := range plain {
-		if i > 0 && strings.ContainsAny(text[ws[i-1].end:ws[i].start], ",.;:!?-") {
+		if i > 0 && strings.ContainsAny(text[ws[i-1].End:ws[i].Start], ",.;:!?-") {
 			start = i // "my order arrived broken, can you cancel it?"
 		}
-		if actionVerbs[verb] && !offered[stem(verb)] && asksToAct(plain[start:i]) {
+		if actionVerbs[verb] && !offered[lang.Stem(verb)] && asksToAct(plain[start:i]) {
 			return verb
 		}
 	}
@@ -182,7 +183,7 @@ func offeredTerms(tools []llms.Tool) map[string]bool {
 	offered := map[string]bool{}
 	for _, t := range tools {
 		desc, _ := splitToolExamples(t.Function.Description)
-		for _, term := range terms(humanise(t.Function.Name) + " " + desc) {
+		for _, term := range lang.Terms(humanise(t.Function.Name) + " " + desc) {
 			offered[term] = true
 		}
 	}
@@ -270,7 +271,7 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 	r := newRenderer(m.opts.listLimit, res.call, spellAsData(ownPart(req.lastHuman()), v))
 	r.domain = m.domains.terms(req)
 	if last := req.lastHuman(); ownPart(last) != last {
-		r.earlierTerm = terms(strings.ToLower(earlierPart(last)))
+		r.earlierTerm = lang.Terms(strings.ToLower(earlierPart(last)))
 	}
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")

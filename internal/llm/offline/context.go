@@ -3,18 +3,20 @@ package offline
 import (
 	"slices"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // subordinators open a clause that frames another rather than asking anything itself:
 // "before I buy, ...", "if it's late, ...". "when" is left out: it opens questions far
 // more often ("when is my trip").
-var subordinators = list("subordinators")
+var subordinators = lang.List("subordinators")
 
 // topicOpeners open a statement or a bare noun phrase rather than a question or a command.
-var topicOpeners = list("topicOpeners")
+var topicOpeners = lang.List("topicOpeners")
 
 // backReferences in a clause point at something the clause before it named.
-var backReferences = list("backReferences")
+var backReferences = lang.List("backReferences")
 
 // contextClause reports whether segment i only sets the scene for what follows, so that
 // they are one request: a subordinate clause ("before I buy, I need to fix my address"), a
@@ -35,7 +37,7 @@ func contextClause(text string, segs []segment, labels []int, i int, sceneBefore
 	if labels[i+1] == labelEmpty {
 		return false
 	}
-	first := segs[i].words[0].lower
+	first := segs[i].words[0].Lower
 	if subordinators[first] {
 		return true
 	}
@@ -43,7 +45,7 @@ func contextClause(text string, segs []segment, labels []int, i int, sceneBefore
 	// those weeks" asks twice, and a question after a wish that points back asks about the
 	// wish: "I'd like to send her sunflowers, what would that cost?".
 	return topicOpeners[first] && labels[i+1] >= 0 && !complains(segs[i].words) && !wishes(segs[i].words) &&
-		slices.ContainsFunc(segs[i+1].words, func(w word) bool { return backReferences[w.lower] })
+		slices.ContainsFunc(segs[i+1].words, func(w lang.Word) bool { return backReferences[w.Lower] })
 }
 
 // contextClauses returns, per segment, whether it only sets the scene (see contextClause),
@@ -102,7 +104,7 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 // setsAside reports whether a clause says that what came before is not the point: "anyway",
 // "I'm here about something else", "my actual problem". A change of subject that keeps the
 // earlier one ("separate question: ...") is no such marker: the earlier complaint still asks.
-func setsAside(ws []word) bool {
+func setsAside(ws []lang.Word) bool {
 	plain := plainWordsOf(ws)
 	for i, w := range plain {
 		if w == "anyway" || w == "anyhow" {
@@ -122,7 +124,7 @@ var asidePairs = map[[2]string]bool{
 
 // complains reports whether a clause says something went wrong or the user wants something
 // (see complaintWords).
-func complains(ws []word) bool {
+func complains(ws []lang.Word) bool {
 	plain := plainWordsOf(ws)
 	for i := range plain {
 		if complaintAt(plain, i) {
@@ -151,9 +153,9 @@ func complaintAt(plain []string, i int) bool {
 
 // pointsAt reports whether a clause points back at something named before it; "this week"
 // and "that afternoon" say when.
-func pointsAt(ws []word) bool {
+func pointsAt(ws []lang.Word) bool {
 	for i, w := range ws {
-		if backReferences[w.lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) { // "that afternoon" says when
+		if backReferences[w.Lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) { // "that afternoon" says when
 			return true
 		}
 	}
@@ -171,7 +173,7 @@ func exclaimedScene(text string, segs []segment, i int) bool {
 // asksPlainly reports whether a clause reads as a request whatever its mark: it says please,
 // or a verb opens it with the user's thing or the user as its object ("refund my order",
 // "send me the link").
-func asksPlainly(ws []word) bool {
+func asksPlainly(ws []lang.Word) bool {
 	plain := plainWordsOf(ws)
 	if slices.Contains(plain, "please") || slices.Contains(plain, "pls") {
 		return true
@@ -180,7 +182,7 @@ func asksPlainly(ws []word) bool {
 }
 
 // objectPronouns stand for the user or a thing as the object of a verb.
-var objectPronouns = list("objectPronouns")
+var objectPronouns = lang.List("objectPronouns")
 
 // afterSegment returns the text between segment i and the next one (or the end): the
 // punctuation that closes the segment.
@@ -200,7 +202,7 @@ func asks(text string, segs []segment, i int) bool {
 	}
 	raw := afterPivots(segs[i].words)
 	ws := plainWordsOf(raw)
-	if len(ws) == 0 || subjectContractions[raw[0].lower] {
+	if len(ws) == 0 || subjectContractions[raw[0].Lower] {
 		return false
 	}
 	// "is" and "are" open statements as often as questions once a clause is cut out of a
@@ -214,7 +216,7 @@ func asks(text string, segs []segment, i int) bool {
 // wishes reports whether a clause says what the user wants, which asks as plainly as a
 // question: "now I need a catering quote for 30", "what I need now is a sale on a frame",
 // "we'd love a photo book".
-func wishes(ws []word) bool {
+func wishes(ws []lang.Word) bool {
 	plain := plainWordsOf(ws)
 	for i, w := range plain {
 		if !wishers[w] {
@@ -240,14 +242,14 @@ func wishes(ws []word) bool {
 }
 
 // wishers are the user as the subject of a wish.
-var wishers = list("wishers")
+var wishers = lang.List("wishers")
 
 // wishAdverbs may stand between the user and the wish: "I just need", "we'd really love".
-var wishAdverbs = list("wishAdverbs")
+var wishAdverbs = lang.List("wishAdverbs")
 
 // afterPivots returns a clause's words from the first that is no pivot.
-func afterPivots(ws []word) []word {
-	for len(ws) > 0 && pivots[strings.ReplaceAll(ws[0].lower, "'", "")] {
+func afterPivots(ws []lang.Word) []lang.Word {
+	for len(ws) > 0 && pivots[strings.ReplaceAll(ws[0].Lower, "'", "")] {
 		ws = ws[1:]
 	}
 	return ws
@@ -255,38 +257,38 @@ func afterPivots(ws []word) []word {
 
 // subjectContractions open a statement, though without the apostrophe some read as a
 // question's opener: "we're flying out on friday" is no "were".
-var subjectContractions = list("subjectContractions")
+var subjectContractions = lang.List("subjectContractions")
 
 // pivots open a clause without changing what it is: "but what I actually need to know is
 // ...", "anyway how many points do i have".
-var pivots = list("pivots")
+var pivots = lang.List("pivots")
 
 // sceneStatement reports whether a clause that asks nothing (see asks) is a statement that
 // tells what happened or what the user is doing (see narrates).
-func sceneStatement(ws []word) bool {
+func sceneStatement(ws []lang.Word) bool {
 	if len(ws) == 0 {
 		return false
 	}
-	first := strings.ReplaceAll(ws[0].lower, "'", "")
-	opener := (questionOpeners[first] || modals[first]) && !subjectContractions[ws[0].lower]
+	first := strings.ReplaceAll(ws[0].Lower, "'", "")
+	opener := (questionOpeners[first] || modals[first]) && !subjectContractions[ws[0].Lower]
 	return !opener && !imperative(ws) && (narrates(ws) || describes(ws))
 }
 
 // imperative reports whether a clause opens with a verb that asks for something to be done:
 // "check if my package shipped" is a request, though "shipped" tells what happened.
-func imperative(ws []word) bool {
+func imperative(ws []lang.Word) bool {
 	ws = afterPivots(ws)
-	for len(ws) > 0 && (ws[0].lower == "please" || ws[0].lower == "pls") {
+	for len(ws) > 0 && (ws[0].Lower == "please" || ws[0].Lower == "pls") {
 		ws = ws[1:]
 	}
-	return len(ws) > 0 && requestVerbs[ws[0].lower]
+	return len(ws) > 0 && requestVerbs[ws[0].Lower]
 }
 
 // requestVerbs open a request in the imperative. Most have a past form of their own
 // ("made", "sorted"), so a subjectless narration ("sorted my points out earlier") is not taken
 // for a request; verbs that are also common nouns ("order", "return") are left out, since a
 // clause may open with the noun ("return flight was lovely").
-var requestVerbs = list("requestVerbs")
+var requestVerbs = lang.List("requestVerbs")
 
 // describes reports whether a statement says how things stand, with no complaint or wish in
 // it: "the flights are sorted", "she's mad about snowboarding", "I have 12000 points with
@@ -294,8 +296,8 @@ var requestVerbs = list("requestVerbs")
 // it names.
 //
 // Something going on is news, not a state: "my refund is taking ages" asks about the refund.
-func describes(ws []word) bool {
-	if len(ws) == 0 || !statementOpeners[ws[0].lower] || complains(ws) {
+func describes(ws []lang.Word) bool {
+	if len(ws) == 0 || !statementOpeners[ws[0].Lower] || complains(ws) {
 		return false
 	}
 	plain := plainWordsOf(ws)
@@ -311,23 +313,23 @@ func describes(ws []word) bool {
 }
 
 // beForms make an -ing form after them something going on: "is taking", "are running".
-var beForms = list("beForms")
+var beForms = lang.List("beForms")
 
 // subjects are pronouns that open a clause as its subject, so a verb follows.
-var subjects = list("subjects")
+var subjects = lang.List("subjects")
 
 // finiteVerbs say how things stand: "the flights are sorted", "the tickets cost a fortune", "my
 // instructor says I'm nearly ready".
-var finiteVerbs = list("finiteVerbs")
+var finiteVerbs = lang.List("finiteVerbs")
 
 // modals open a request when the assistant or the user follows: "can you", "could i".
-var modals = list("modals")
+var modals = lang.List("modals")
 
 // narrates reports whether a statement tells what happened or what the user is doing, without
 // a complaint or a wish in it: "I moved house last month", "the airline refunded me", "we're
 // flying to denver next week", "going to the gym after work", "just back from japan", but not
 // "my order never arrived", "i want to return the blender" or "I'm worried about my refund".
-func narrates(ws []word) bool {
+func narrates(ws []lang.Word) bool {
 	told, _ := narration(plainWordsOf(ws))
 	return told
 }
@@ -364,22 +366,22 @@ func ingForm(w string) bool {
 
 // happened reports whether a statement tells what happened, in the past: "just got back
 // from my driving test", not "I'm trying to save money this year".
-func happened(ws []word) bool {
+func happened(ws []lang.Word) bool {
 	_, past := narration(plainWordsOf(ws))
 	return past
 }
 
 // recollects say that the user remembers what happened: "I remember getting an email about
 // it".
-var recollects = list("recollects")
+var recollects = lang.List("recollects")
 
 // moods say how something went, not that something is still wrong.
-var moods = list("moods")
+var moods = lang.List("moods")
 
 // doingFollowers may follow an -ing form that opens a statement: "going to", "heading
 // home", "packing the car". "for", "at" and "on" are left out: "booking for two", "parking at
 // the airport" and "anything on sale" name things.
-var doingFollowers = list("doingFollowers")
+var doingFollowers = lang.List("doingFollowers")
 
 // pastForm reports whether plain[i] is a regular past form: it ends in -ed, is not a word
 // that merely ends so ("need", "speed"; words of four letters or fewer are such), and does
@@ -394,7 +396,7 @@ func pastForm(plain []string, i int) bool {
 
 // linking verbs make the -ed word after them describe the subject rather than tell what
 // happened. "was" and "were" are left out: "my flight was delayed" tells what happened.
-var linking = list("linking")
+var linking = lang.List("linking")
 
 // doingSubject reports whether plain, the words before an -ing form, make the user its
 // subject: "I'm", "we're", "I've been", "we are".
@@ -410,13 +412,13 @@ func doingSubject(plain []string) bool {
 
 // complaintWords turn a statement of what happened into a request of its own: something went
 // wrong, or the user wants something.
-var complaintWords = list("complaintWords")
+var complaintWords = lang.List("complaintWords")
 
 // irregularPast are common past forms that do not end in -ed.
-var irregularPast = list("irregularPast")
+var irregularPast = lang.List("irregularPast")
 
 // notPast end in -ed, are longer than four letters, and are not past forms.
-var notPast = list("notPast")
+var notPast = lang.List("notPast")
 
 // afterthought reports whether segment i (i > 0), after a question or a request, only explains
 // it: a statement with no complaint in it that points back at it ("how much is the calculator,
@@ -431,52 +433,52 @@ func afterthought(text string, segs []segment, i int) bool {
 	// A statement has a subject: "reset my password while you're at it" is a request. One
 	// that opens with a past form has left its subject out: "ordered them 10 days ago".
 	subjectless := opensInThePast(ws)
-	if !statementOpeners[ws[0].lower] && !subjectless {
+	if !statementOpeners[ws[0].Lower] && !subjectless {
 		return false
 	}
 	// A wish for the thing just asked about explains the question: "where is my package? I
 	// need it before my flight on friday". A short noun phrase names it: "where's my order
 	// from last week, the headphones".
-	if firstPerson[ws[0].lower] && wishes(ws) && pointsAt(ws) || appositive(ws) {
+	if firstPerson[ws[0].Lower] && wishes(ws) && pointsAt(ws) || appositive(ws) {
 		return true
 	}
-	return !complains(ws) && (pointsAt(ws) || (firstPerson[ws[0].lower] || subjectless) && narrates(ws))
+	return !complains(ws) && (pointsAt(ws) || (firstPerson[ws[0].Lower] || subjectless) && narrates(ws))
 }
 
 // opensInThePast reports whether a clause opens with a past form, its subject left out. A past
 // participle before a noun describes it: "discounted headphones in the sale" asks for them.
-func opensInThePast(ws []word) bool {
+func opensInThePast(ws []lang.Word) bool {
 	if len(ws) == 0 {
 		return false
 	}
-	if len(ws) > 1 && namesAThing(ws[1].lower, appendTerms(nil, ws[1].lower)) {
+	if len(ws) > 1 && namesAThing(ws[1].Lower, lang.AppendTerms(nil, ws[1].Lower)) {
 		return false
 	}
-	first := strings.ReplaceAll(ws[0].lower, "'", "")
+	first := strings.ReplaceAll(ws[0].Lower, "'", "")
 	return irregularPast[first] || pastForm([]string{first}, 0)
 }
 
 // appositive reports whether a clause is a short noun phrase with a definite article: "the
 // headphones", "the blue one".
-func appositive(ws []word) bool {
+func appositive(ws []lang.Word) bool {
 	plain := plainWordsOf(ws)
 	return len(plain) > 0 && len(plain) <= 3 && plain[0] == "the" && !slices.ContainsFunc(plain[1:], func(w string) bool {
-		return finiteVerbs[w] || irregularPast[w] || isStopword(w)
+		return finiteVerbs[w] || irregularPast[w] || lang.IsStopword(w)
 	})
 }
 
 // commands reports whether a clause opens as a request to do something: with a verb, not a
 // subject ("show me tv deals", "pause my subscription").
-func commands(ws []word) bool {
-	return len(ws) > 0 && !statementOpeners[ws[0].lower] && !questionOpeners[strings.ReplaceAll(ws[0].lower, "'", "")]
+func commands(ws []lang.Word) bool {
+	return len(ws) > 0 && !statementOpeners[ws[0].Lower] && !questionOpeners[strings.ReplaceAll(ws[0].Lower, "'", "")]
 }
 
 // firstPerson are the user as a subject.
-var firstPerson = list("firstPerson")
+var firstPerson = lang.List("firstPerson")
 
 // statementOpeners open a statement: a subject or its determiner.
 var statementOpeners = func() map[string]bool {
-	out := setOf("his", "her", "their", "your", "we're", "he", "she", "they", "it", "it's", "its",
+	out := lang.SetOf("his", "her", "their", "your", "we're", "he", "she", "they", "it", "it's", "its",
 		"he's", "she's", "they're", "there", "there's")
 	for w := range topicOpeners {
 		out[w] = true

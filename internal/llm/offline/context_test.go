@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -23,7 +24,7 @@ func TestNarrates(t *testing.T) {
 		{"the parcel was damaged", false},
 		{"I need a new mattress", false},
 	} {
-		if got := narrates(scanWords(tt.clause)); got != tt.want {
+		if got := narrates(lang.ScanWords(tt.clause)); got != tt.want {
 			t.Errorf("narrates(%q) = %v, want %v", tt.clause, got, tt.want)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // fact is one scalar member of an object, read for people: a label (the humanised key, or
@@ -54,20 +56,20 @@ func phrases(facts []fact) []string {
 // reads ("$104.00", "20% off", "until Nov 27", "at Nike"), never whether it exists.
 var (
 	// moneyWords name amounts when a currency sits beside them.
-	moneyWords = list("moneyWords")
+	moneyWords = lang.List("moneyWords")
 	// pricedWords name amounts even with no currency in sight.
-	pricedWords  = list("pricedWords")
-	percentWords = list("percentWords")
-	discountWord = list("discountWord")
-	sourceWords  = list("sourceWords")
+	pricedWords  = lang.List("pricedWords")
+	percentWords = lang.List("percentWords")
+	discountWord = lang.List("discountWord")
+	sourceWords  = lang.List("sourceWords")
 	// bareWords are keys whose value needs no label: a name, a status, a description.
-	bareWords  = list("bareWords")
-	endWords   = list("endWords")
-	startWords = list("startWords")
-	dayWords   = list("dayWords")
+	bareWords  = lang.List("bareWords")
+	endWords   = lang.List("endWords")
+	startWords = lang.List("startWords")
+	dayWords   = lang.List("dayWords")
 	// bookkeepingWords lead boolean flags that describe the lookup, not the data.
-	bookkeepingWords = list("bookkeepingWords")
-	countWords       = list("countWords")
+	bookkeepingWords = lang.List("bookkeepingWords")
+	countWords       = lang.List("countWords")
 )
 
 // scope carries what the facts of one object read against: the currency in force and
@@ -168,7 +170,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 }
 
 // priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
-var priceLabels = list("priceLabels")
+var priceLabels = lang.List("priceLabels")
 
 // moneyObject reads an object that is an amount and its currency, and nothing else.
 func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
@@ -352,5 +354,5 @@ func (r renderer) mentioned(v string) bool {
 // names reports whether the request names a word of label that is no light noun: the user
 // asked about that member.
 func (r renderer) names(label string) bool {
-	return slices.ContainsFunc(terms(label), func(t string) bool { return !lightNouns[t] && slices.Contains(r.askedTerm, t) })
+	return slices.ContainsFunc(lang.Terms(label), func(t string) bool { return !lightNouns[t] && slices.Contains(r.askedTerm, t) })
 }

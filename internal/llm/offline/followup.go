@@ -3,6 +3,8 @@ package offline
 import (
 	"slices"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // A follow-up with no subject of its own ("when do they run out" after a points question,
@@ -13,63 +15,63 @@ import (
 // pillows", "any coupons for headphones"), that the earlier agent's texts do not use, moves the
 // conversation on, whether or not an agent knows the word.
 
-var maxSubjectlessWords = int(number("maxSubjectlessWords")) // see language.txt
+var maxSubjectlessWords = int(lang.Number("maxSubjectlessWords")) // see language.txt
 
 // verbLeads come right before a verb: "do they run", "can we get", "getting paid". A word
 // after one is what is done, not the thing it is done to.
-var verbLeads = list("verbLeads")
+var verbLeads = lang.List("verbLeads")
 
 // userLeads come before what the user does or is: "can I cancel it" is about the earlier
 // thing, but "when do i fly out next" and "am i gold yet" name a subject of their own. The
 // word after one is read as a verb only when the message points back.
-var userLeads = list("userLeads")
+var userLeads = lang.List("userLeads")
 
 // subjectWh ask who or what does something: the -s word after one is then its verb.
-var subjectWh = list("subjectWh")
+var subjectWh = lang.List("subjectWh")
 
 // backPointers point back at a person or things named before.
-var backPointers = list("backPointers")
+var backPointers = lang.List("backPointers")
 
 // whenLeads come right before a word that says when, not what: "after school", "before work".
-var whenLeads = list("whenLeads")
+var whenLeads = lang.List("whenLeads")
 
 // degreeWords say how much of a quality the earlier thing has: "so expensive", "too late".
-var degreeWords = list("degreeWords")
+var degreeWords = lang.List("degreeWords")
 
 // frameWords frame a question without naming its subject.
-var frameWords = list("frameWords")
+var frameWords = lang.List("frameWords")
 
 // namesNewSubject reports whether the message, read into words ws, names a thing of its own:
 // a content word that is not a verb, a time, a question frame or a description of the earlier
 // thing ("the earliest", "so expensive"), and that none of the previous turn's agents
 // (documents prev) uses. unmatched says no agent's words reach the message: then what the user
 // does ("can i pay by card", "can you send me the details") is done to the earlier thing.
-func (ix *index) namesNewSubject(ws []word, prev []intent, unmatched bool) bool {
+func (ix *index) namesNewSubject(ws []lang.Word, prev []intent, unmatched bool) bool {
 	pointsBack := unmatched
 	for _, w := range ws {
-		pointsBack = pointsBack || backPointers[w.lower]
+		pointsBack = pointsBack || backPointers[w.Lower]
 	}
 	for i, w := range ws {
-		lw := w.lower
-		if isStopword(lw) || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
-			anaphora[lw] || isDigits(lw) || lightNouns[stem(lw)] {
+		lw := w.Lower
+		if lang.IsStopword(lw) || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
+			anaphora[lw] || lang.IsDigits(lw) || lightNouns[lang.Stem(lw)] {
 			continue
 		}
-		if i > 0 && (verbLeads[ws[i-1].lower] || pointsBack && userLeads[ws[i-1].lower] || whenLeads[ws[i-1].lower]) {
+		if i > 0 && (verbLeads[ws[i-1].Lower] || pointsBack && userLeads[ws[i-1].Lower] || whenLeads[ws[i-1].Lower]) {
 			continue
 		}
 		// A closing superlative or a degree names no thing: "whats the earliest", "why so
 		// expensive".
-		if i == len(ws)-1 && i > 0 && (degreeWords[ws[i-1].lower] || ws[i-1].lower == "the" && strings.HasSuffix(lw, "est")) {
+		if i == len(ws)-1 && i > 0 && (degreeWords[ws[i-1].Lower] || ws[i-1].Lower == "the" && strings.HasSuffix(lw, "est")) {
 			continue
 		}
 		// A word right before one that points back is what is done to the earlier thing:
 		// "make it friday", "push that back"; not before a time ("tutoring that day").
-		if i+1 < len(ws) && backPointers[ws[i+1].lower] && !(topicOpeners[ws[i+1].lower] && i+2 < len(ws) && timeNouns[ws[i+2].lower]) {
+		if i+1 < len(ws) && backPointers[ws[i+1].Lower] && !(topicOpeners[ws[i+1].Lower] && i+2 < len(ws) && timeNouns[ws[i+2].Lower]) {
 			continue
 		}
-		if i > 0 && subjectWh[ws[i-1].lower] && strings.HasSuffix(lw, "s") &&
-			(i+1 == len(ws) || !auxiliaries[ws[i+1].lower] && !modals[ws[i+1].lower] && !userLeads[ws[i+1].lower]) {
+		if i > 0 && subjectWh[ws[i-1].Lower] && strings.HasSuffix(lw, "s") &&
+			(i+1 == len(ws) || !auxiliaries[ws[i+1].Lower] && !modals[ws[i+1].Lower] && !userLeads[ws[i+1].Lower]) {
 			continue // "what happens next" asks what is done; "what plans do i have" names plans
 		}
 		if slices.ContainsFunc(prev, func(in intent) bool { return ix.uses(in.tool, lw) }) {
@@ -82,7 +84,7 @@ func (ix *index) namesNewSubject(ws []word, prev []intent, unmatched bool) bool 
 
 // asksSomething reports whether a message, read into words ws, asks a question or for
 // something to be done, rather than telling or chatting ("im bored").
-func asksSomething(text string, ws []word) bool {
+func asksSomething(text string, ws []lang.Word) bool {
 	plain := plainWordsOf(afterPivots(ws))
 	return len(plain) > 0 && (strings.Contains(text, "?") || questionOpeners[plain[0]] || modals[plain[0]] || imperative(ws))
 }

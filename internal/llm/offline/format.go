@@ -7,9 +7,11 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
-var identifierWords = list("identifierWords")
+var identifierWords = lang.List("identifierWords")
 
 // scalar formats a scalar value; key (humanised or raw, may be "") tells numbers that are
 // codes or years apart from quantities.
@@ -59,7 +61,7 @@ func formatNumber(n json.Number) string {
 }
 
 // zeroDecimalCurrencies have no minor unit in everyday use.
-var zeroDecimalCurrencies = list("zeroDecimalCurrencies")
+var zeroDecimalCurrencies = lang.List("zeroDecimalCurrencies")
 
 // formatMoney renders an amount in a currency: "$1,299.00" for US dollars, "104.00 EUR"
 // for any other code, and just "89.90" when the currency is unknown ("").

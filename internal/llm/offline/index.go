@@ -5,15 +5,17 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // bm25K1, bm25B, backgroundDocs, fuzzyWeight, bigramWeight: see language.txt, which says where each was chosen.
 var (
-	bm25K1         = number("bm25K1")
-	bm25B          = number("bm25B")
-	backgroundDocs = number("backgroundDocs")
-	fuzzyWeight    = number("fuzzyWeight")
-	bigramWeight   = number("bigramWeight")
+	bm25K1         = lang.Number("bm25K1")
+	bm25B          = lang.Number("bm25B")
+	backgroundDocs = lang.Number("backgroundDocs")
+	fuzzyWeight    = lang.Number("fuzzyWeight")
+	bigramWeight   = lang.Number("bigramWeight")
 )
 
 // docSource is the text that describes one candidate (a tool): its name, its
@@ -27,7 +29,7 @@ type docSource struct {
 	tools []string
 }
 
-var minorWeight = number("minorWeight") // see language.txt
+var minorWeight = lang.Number("minorWeight") // see language.txt
 
 type document struct {
 	tf      map[string]float64
@@ -75,7 +77,7 @@ func newIndex(sources []docSource) *index {
 		d := document{tf: map[string]float64{}, bigrams: map[[2]string]bool{}}
 		var ms [][]float32
 		for i, text := range src.texts {
-			ts := terms(text)
+			ts := lang.Terms(text)
 			if i == 0 {
 				for _, t := range ts {
 					ix.names[t] = true
@@ -91,7 +93,7 @@ func newIndex(sources []docSource) *index {
 				}
 			}
 			d.length += float64(len(ts))
-			for _, t := range shapeTerms(scanWords(text)) {
+			for _, t := range lang.ShapeTerms(lang.ScanWords(text)) {
 				d.tf[t]++
 			}
 		}
@@ -100,7 +102,7 @@ func newIndex(sources []docSource) *index {
 			weight float64
 		}{{src.minor, minorWeight}, {src.tools, toolTextWeight}} {
 			for _, text := range side.texts {
-				ts := terms(text)
+				ts := lang.Terms(text)
 				for _, t := range ts {
 					d.tf[t] += side.weight
 				}
@@ -148,8 +150,8 @@ func (ix *index) resolve(query []string) []resolved {
 			out[i] = resolved{term: q, weight: 1}
 			continue
 		}
-		budget := typoBudget(len(q))
-		if budget == 0 || isDigits(q) || strings.HasPrefix(q, shapePrefix) || dictionary().Known(q) {
+		budget := lang.TypoBudget(len(q))
+		if budget == 0 || lang.IsDigits(q) || strings.HasPrefix(q, lang.ShapePrefix) || dictionary().Known(q) {
 			continue // a word of the language is meant as written, not a typo of another
 		}
 		best, bestDist := "", budget+1
@@ -157,7 +159,7 @@ func (ix *index) resolve(query []string) []resolved {
 			if len(v) < 4 {
 				continue
 			}
-			if d := editDistance(q, v, budget); d < bestDist {
+			if d := lang.EditDistance(q, v, budget); d < bestDist {
 				best, bestDist = v, d
 			}
 		}
@@ -218,14 +220,14 @@ func (ix *index) onlyThrough(query []qterm, doc int, stems map[string]bool) bool
 // namesOwnThing reports whether a clause matches document doc in a word after "my" or "our":
 // "where's my parcel" asks about the user's parcel, however rarely the document says
 // "parcel", while "what happened" matches through a word of no one's in particular.
-func (ix *index) namesOwnThing(ws []word, doc int) bool {
+func (ix *index) namesOwnThing(ws []lang.Word, doc int) bool {
 	for k := 1; k < len(ws); k++ {
-		if w := ws[k-1].lower; w != "my" && w != "our" {
+		if w := ws[k-1].Lower; w != "my" && w != "our" {
 			continue
 		}
 		// The thing is the noun phrase: "my nike order" names an order.
-		for j := k; j < len(ws) && j < k+maxOwnedWords && !isStopword(ws[j].lower); j++ {
-			if ix.uses(doc, ws[j].lower) {
+		for j := k; j < len(ws) && j < k+maxOwnedWords && !lang.IsStopword(ws[j].Lower); j++ {
+			if ix.uses(doc, ws[j].Lower) {
 				return true
 			}
 		}
@@ -235,9 +237,9 @@ func (ix *index) namesOwnThing(ws []word, doc int) bool {
 
 // namesAction reports whether a clause matches document doc in the verb it asks to be done:
 // the first word ("return the socks") or one after "to" ("I want to return the socks").
-func (ix *index) namesAction(ws []word, doc int) bool {
+func (ix *index) namesAction(ws []lang.Word, doc int) bool {
 	for j, w := range ws {
-		if (j == 0 || ws[j-1].lower == "to") && ix.uses(doc, w.lower) {
+		if (j == 0 || ws[j-1].Lower == "to") && ix.uses(doc, w.Lower) {
 			return true
 		}
 	}
@@ -247,7 +249,7 @@ func (ix *index) namesAction(ws []word, doc int) bool {
 // uses reports whether document doc's texts use word (lower-cased), in any form the index
 // matches.
 func (ix *index) uses(doc int, word string) bool {
-	for _, r := range ix.resolve(appendTerms(nil, word)) {
+	for _, r := range ix.resolve(lang.AppendTerms(nil, word)) {
 		if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
 			return true
 		}
@@ -255,7 +257,7 @@ func (ix *index) uses(doc int, word string) bool {
 	return false
 }
 
-var maxOwnedWords = int(number("maxOwnedWords")) // see language.txt
+var maxOwnedWords = int(lang.Number("maxOwnedWords")) // see language.txt
 
 // singlesOut reports whether some query term matches document doc but not document other.
 func (ix *index) singlesOut(query []qterm, doc, other int) bool {
@@ -280,7 +282,7 @@ func (ix *index) tradeWord(stem string) bool {
 
 // isNumberTerm reports whether a query term is a bare number, or the shape of one.
 func isNumberTerm(t string) bool {
-	t = strings.TrimPrefix(t, shapePrefix)
+	t = strings.TrimPrefix(t, lang.ShapePrefix)
 	return t != "" && strings.Trim(t, "0123456789") == ""
 }
 
@@ -353,4 +355,4 @@ func best(scores []float64) (top int, topScore, second float64) {
 
 // toolTextWeight is how much a word of what an agent's tools say they do counts (see
 // docSource.tools).
-var toolTextWeight = number("toolTextWeight")
+var toolTextWeight = lang.Number("toolTextWeight")

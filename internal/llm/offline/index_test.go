@@ -1,6 +1,10 @@
 package offline
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
 
 // A misspelling is matched to the word it was meant to be; a real word is taken as written,
 // even when it is one letter from a word the agents use ("fights" are not "flights").
@@ -18,7 +22,7 @@ func TestResolveCorrectsTyposNotWords(t *testing.T) {
 		{"gates", "gate"}, // the same stem
 		{"tiers", "tier"},
 	} {
-		got := ix.resolve([]string{stem(tc.query)})[0].term
+		got := ix.resolve([]string{lang.Stem(tc.query)})[0].term
 		if got != tc.want {
 			t.Errorf("resolve(%q) = %q, want %q", tc.query, got, tc.want)
 		}

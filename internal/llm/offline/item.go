@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
-var itemExtras = int(number("itemExtras")) // see language.txt
+var itemExtras = int(lang.Number("itemExtras")) // see language.txt
 
 // item renders one list element as "head: price at seller, extras", for example
 // "Trail runner: $89.90 at Acme, 20% off until Nov 27". cur is the currency in force from

@@ -3,13 +3,14 @@ package offline
 import (
 	"sync"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lexicon"
 )
 
 // dictionary is the English word list (WordNet's), keyed by stem so that query words look it
 // up as the index has them. Loaded once, by New, and shared.
 var dictionary = sync.OnceValue(func() *lexicon.Lexicon {
-	lx, err := lexicon.New(func(w string) string { return stem(normalise(w)) })
+	lx, err := lexicon.New(func(w string) string { return lang.Stem(lang.Normalise(w)) })
 	if err != nil {
 		panic(err) // the list is embedded in the build: its own test fails first
 	}
@@ -24,4 +25,4 @@ var phraseExpansions = []struct {
 	{[]string{"how", "much"}, []string{"price"}},
 }
 
-var phraseWeight = number("phraseWeight") // see language.txt
+var phraseWeight = lang.Number("phraseWeight") // see language.txt

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/style"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/vectors"
 )
@@ -11,7 +12,7 @@ import (
 // wordVectors are general English word vectors (GloVe's), keyed by stem. Loaded once, by New,
 // and shared.
 var wordVectors = sync.OnceValue(func() *vectors.Table {
-	t, err := vectors.New(func(w string) string { return stem(normalise(w)) })
+	t, err := vectors.New(func(w string) string { return lang.Stem(lang.Normalise(w)) })
 	if err != nil {
 		panic(err) // the vectors are embedded in the build: their own test fails first
 	}
@@ -20,9 +21,9 @@ var wordVectors = sync.OnceValue(func() *vectors.Table {
 
 // semanticFloor, semanticMargin, rareWordRank: see language.txt, which says where each was chosen.
 var (
-	semanticFloor  = number("semanticFloor")
-	semanticMargin = number("semanticMargin")
-	rareWordRank   = number("rareWordRank")
+	semanticFloor  = lang.Number("semanticFloor")
+	semanticMargin = lang.Number("semanticMargin")
+	rareWordRank   = lang.Number("rareWordRank")
 )
 
 // meaning is the weighted mean of the words' vectors, rarer words weighing more, scaled to
@@ -59,8 +60,8 @@ func meaning(stems []string) []float32 {
 
 // meaningLead, singleWordFloor: see language.txt, which says where each was chosen.
 var (
-	meaningLead     = number("meaningLead")
-	singleWordFloor = number("singleWordFloor")
+	meaningLead     = lang.Number("meaningLead")
+	singleWordFloor = lang.Number("singleWordFloor")
 )
 
 // stemsOf returns the stems of query terms, in order.
@@ -116,7 +117,7 @@ func closestPerDoc(q []float32, docs [][][]float32) []float64 {
 // is. Word vectors still decide when the sentence leans the same way without clearing its
 // own bar ("can my son see a pediatrician this week").
 func (p *planner) byMeaningOnly(text string) (int, float64) {
-	ws := scanWords(text)
+	ws := lang.ScanWords(text)
 	stems := stemsOf(substantive(queryTerms(ws)))
 	if !p.sentences {
 		return p.ix.closestInMeaning(stems)
@@ -147,8 +148,8 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 
 // minRequestWords, requestCeiling: see language.txt, which says where each was chosen.
 var (
-	minRequestWords = int(number("minRequestWords"))
-	requestCeiling  = number("requestCeiling")
+	minRequestWords = int(lang.Number("minRequestWords"))
+	requestCeiling  = lang.Number("requestCeiling")
 )
 
 // closestInMeaning returns the document whose texts come closest in meaning to the query, and

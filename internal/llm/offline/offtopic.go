@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/style"
 )
 
@@ -23,7 +24,7 @@ import (
 // texts come closer.
 var offTopicExamples = func() []string {
 	var out []string
-	for _, f := range frames("offTopicExamples") {
+	for _, f := range lang.Frames("offTopicExamples") {
 		out = append(out, strings.Join(f, " "))
 	}
 	return out
@@ -65,7 +66,7 @@ func (p *planner) worldQuestion(text string, plain []string) bool {
 		return false
 	}
 	// One that names someone ("when's lily's next lesson") is about the user's affairs.
-	if namesSomeone(scanWords(text)) {
+	if namesSomeone(lang.ScanWords(text)) {
 		return false
 	}
 	// Advice is asked in the first person ("should i become a dentist or a doctor"); whether
@@ -91,13 +92,13 @@ func (p *planner) worldQuestion(text string, plain []string) bool {
 
 // asideFloor, personalAsideFloor: see language.txt, which says where each was chosen.
 var (
-	asideFloor         = number("asideFloor")
-	personalAsideFloor = number("personalAsideFloor")
+	asideFloor         = lang.Number("asideFloor")
+	personalAsideFloor = lang.Number("personalAsideFloor")
 )
 
-var minAsideWords = int(number("minAsideWords")) // see language.txt
+var minAsideWords = int(lang.Number("minAsideWords")) // see language.txt
 
-var maxAsideWords = int(number("maxAsideWords")) // see language.txt
+var maxAsideWords = int(lang.Number("maxAsideWords")) // see language.txt
 
 // soundsAside reports whether text, read into words raw and their plain forms plain, reads as a
 // message that asks a service nothing (see asideFloor); about the user's own affairs it must read
@@ -105,7 +106,7 @@ var maxAsideWords = int(number("maxAsideWords")) // see language.txt
 // that points back at an earlier one (conversing says there is one), asks what is on offer (see
 // offerFrames) or names someone ("what did mr patel say about jake's essay") is about the user's
 // affairs, whatever it sounds like.
-func (p *planner) soundsAside(text string, raw []word, plain []string, conversing bool) bool {
+func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conversing bool) bool {
 	if !p.sentences {
 		return false
 	}
@@ -137,10 +138,10 @@ func asksForTips(ws []string) bool {
 }
 
 // tipWords, after "any", ask for advice anyone might give.
-var tipWords = list("tipWords")
+var tipWords = lang.List("tipWords")
 
 // offerFrames ask what is on offer or on the programme.
-var offerFrames = phraseList("offerFrames") // see language.txt
+var offerFrames = lang.PhraseList("offerFrames") // see language.txt
 
 // asksWhatIsOffered reports whether ws open with one of offerFrames.
 func asksWhatIsOffered(ws []string) bool {
@@ -149,26 +150,26 @@ func asksWhatIsOffered(ws []string) bool {
 
 // namesSomeone reports whether words speak of someone or something in particular: "his
 // lesson", "jake's essay" (and, as it reads possessives only, "today's menu").
-func namesSomeone(ws []word) bool {
-	return slices.ContainsFunc(ws, func(w word) bool {
-		base, possessive := strings.CutSuffix(w.lower, "'s")
-		return w.lower == "his" || w.lower == "her" || possessive && !isStopword(base)
+func namesSomeone(ws []lang.Word) bool {
+	return slices.ContainsFunc(ws, func(w lang.Word) bool {
+		base, possessive := strings.CutSuffix(w.Lower, "'s")
+		return w.Lower == "his" || w.Lower == "her" || possessive && !lang.IsStopword(base)
 	})
 }
 
 // adviceFrames ask what to do, in general or about the user's own life.
-var adviceFrames = phraseList("adviceFrames") // see language.txt
+var adviceFrames = lang.PhraseList("adviceFrames") // see language.txt
 
 // questionOpeners open a question. Modal verbs are left out: "can the electrician come on
 // thursday" asks for a service, impersonal as it is.
-var questionOpeners = list("questionOpeners")
+var questionOpeners = lang.List("questionOpeners")
 
 // namedAgentAsideFloor is how sure the style must be that a message naming an agent by its
 // own name is an aside (see language.txt).
-var namedAgentAsideFloor = number("namedAgentAsideFloor")
+var namedAgentAsideFloor = lang.Number("namedAgentAsideFloor")
 
 // namesAnAgent reports whether words name an agent by its own name ("the tutor never tells me
 // anything" beside a tutoring agent): most such messages are about the agent's service.
-func (p *planner) namesAnAgent(ws []word) bool {
+func (p *planner) namesAnAgent(ws []lang.Word) bool {
 	return slices.ContainsFunc(queryTerms(ws), func(q qterm) bool { return p.ix.names[q.stem] })
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"gopkg.in/yaml.v3"
 )
 
@@ -88,8 +89,8 @@ func evalMessages(t *testing.T, root string) []string {
 
 func wordSet(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range scanWords(s) {
-		out[w.lower] = true
+	for _, w := range lang.ScanWords(s) {
+		out[w.Lower] = true
 	}
 	return out
 }

@@ -1,5 +1,7 @@
 package offline
 
+import "github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+
 // Option tunes a [Model].
 type Option func(*options)
 
@@ -14,10 +16,10 @@ type options struct {
 // [summaryWords], which say where each was chosen.
 func defaultOptions() options {
 	return options{
-		minScore:     number("minScore"),
-		margin:       number("margin"),
-		listLimit:    int(number("listLimit")),
-		summaryWords: int(number("summaryWords")),
+		minScore:     lang.Number("minScore"),
+		margin:       lang.Number("margin"),
+		listLimit:    int(lang.Number("listLimit")),
+		summaryWords: int(lang.Number("summaryWords")),
 	}
 }
 

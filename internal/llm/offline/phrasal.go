@@ -1,30 +1,34 @@
 package offline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
 
 // A phrasal verb means something its verb alone does not: "send back" is a return, "sign up"
 // an enrolment, "take off" a departure. Such a verb, with its particle next to it or after a
 // pronoun ("sign me up", "send it back"), adds the word it means to the message, at
 // phraseWeight. These are English, not any agent's: an agent whose texts say "return" meets
 // "send back" through them.
-var phrasalVerbs = list("phrasalVerbs") // see language.txt
+var phrasalVerbs = lang.List("phrasalVerbs") // see language.txt
 
 // phrasalObjects may stand between a phrasal verb and its particle.
-var phrasalObjects = list("phrasalObjects")
+var phrasalObjects = lang.List("phrasalObjects")
 
 // phrasalMeanings returns the words the phrasal verb starting at ws[i] means, if one does.
 // Paying with points, or using them to pay, is redeeming them: "can I use points to pay for
 // the hotel". Paying with a card is not.
-func phrasalMeanings(ws []word, i int) []string {
+func phrasalMeanings(ws []lang.Word, i int) []string {
 	if redeems(ws, i) {
 		return []string{"redeem"}
 	}
 	j := i + 1
-	if j < len(ws) && phrasalObjects[ws[j].lower] {
+	if j < len(ws) && phrasalObjects[ws[j].Lower] {
 		j++
 	}
 	if j < len(ws) {
-		return phrasalByForm[[2]string{ws[i].lower, ws[j].lower}]
+		return phrasalByForm[[2]string{ws[i].Lower, ws[j].Lower}]
 	}
 	return nil
 }
@@ -47,10 +51,10 @@ var phrasalByForm = func() map[[2]string][]string {
 
 // redeems reports whether ws[i] opens "use <points> to pay/buy" or "pay with <points>", with at
 // most one word (such as "my") before the points.
-func redeems(ws []word, i int) bool {
+func redeems(ws []lang.Word, i int) bool {
 	word := func(k int) string {
 		if k < len(ws) {
-			return ws[k].lower
+			return ws[k].Lower
 		}
 		return ""
 	}
@@ -72,4 +76,4 @@ func redeems(ws []word, i int) bool {
 }
 
 // loyaltyUnits are what a loyalty scheme pays out in.
-var loyaltyUnits = list("loyaltyUnits")
+var loyaltyUnits = lang.List("loyaltyUnits")

@@ -3,6 +3,8 @@ package offline
 import (
 	"slices"
 	"testing"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 func TestPhrasalMeanings(t *testing.T) {
@@ -25,7 +27,7 @@ func TestPhrasalMeanings(t *testing.T) {
 		{"send the sweater to my mum", nil},
 		{"take the back road", nil},
 	} {
-		ws := scanWords(tt.text)
+		ws := lang.ScanWords(tt.text)
 		var got []string
 		for i := range ws {
 			got = append(got, phrasalMeanings(ws, i)...)

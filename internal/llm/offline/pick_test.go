@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 	"testing"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // TestRenderPicksWhatIsAsked checks the general rules of picking the record and fact a
@@ -100,7 +102,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			r := newRenderer(5, nil, spellAsData(tt.asked, v))
 			r.domain = map[string]bool{"library": true, "loan": true}
 			if tt.earlier != "" {
-				r.earlierTerm = terms(tt.earlier)
+				r.earlierTerm = lang.Terms(tt.earlier)
 			}
 			p := r.data(v, topic{})
 			got := p.found + "\n" + p.text

@@ -1,6 +1,10 @@
 package offline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
 
 // pieceKind is the shape of one narrated tool result, which decides how it is introduced.
 type pieceKind int
@@ -105,7 +109,7 @@ func opensItself(text string) bool {
 		strings.HasPrefix(text, "Here")
 }
 
-var maxTitleWords = int(number("maxTitleWords")) // see language.txt
+var maxTitleWords = int(lang.Number("maxTitleWords")) // see language.txt
 
 // prosePiece reads a text result. The shapes this model narrates data in ("I found 5
 // offers:" and bullets, "Your points balance: ...") are recognised, so that a sub-agent's

@@ -3,6 +3,8 @@ package offline
 import (
 	"slices"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // planner decides which candidates (tools) a message asks for, clause by clause.
@@ -40,20 +42,20 @@ type planner struct {
 }
 
 // modifierWeight: see language.txt.
-var modifierWeight = number("modifierWeight")
+var modifierWeight = lang.Number("modifierWeight")
 
 // modifierStems returns the stems text uses only as an -ing form right before another content
 // word of the same phrase, describing it: "shipping" in "email, shipping address". A noun
 // before a noun ("points balance") is part of the thing and stays whole.
 func modifierStems(text string) map[string]bool {
-	ws := scanWords(text)
+	ws := lang.ScanWords(text)
 	before, alone := map[string]bool{}, map[string]bool{}
 	for i, w := range ws {
-		if isStopword(w.lower) {
+		if lang.IsStopword(w.Lower) {
 			continue
 		}
-		next := ingForm(w.lower) && i+1 < len(ws) && !isStopword(ws[i+1].lower) && strings.TrimSpace(text[w.end:ws[i+1].start]) == ""
-		for _, t := range terms(w.lower) {
+		next := ingForm(w.Lower) && i+1 < len(ws) && !lang.IsStopword(ws[i+1].Lower) && strings.TrimSpace(text[w.End:ws[i+1].Start]) == ""
+		for _, t := range lang.Terms(w.Lower) {
 			if next {
 				before[t] = true
 			} else {
@@ -208,10 +210,10 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, r re
 
 // vetoFloor, overruleFloor, overruleLead, contestShare: see language.txt, which says where each was chosen.
 var (
-	vetoFloor     = number("vetoFloor")
-	overruleFloor = number("overruleFloor")
-	overruleLead  = number("overruleLead")
-	contestShare  = number("contestShare")
+	vetoFloor     = lang.Number("vetoFloor")
+	overruleFloor = lang.Number("overruleFloor")
+	overruleLead  = lang.Number("overruleLead")
+	contestShare  = lang.Number("contestShare")
 )
 
 // sentenceCheck returns the candidate for a one-clause message, whose words score sc, that
@@ -237,7 +239,7 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	}
 	// A contest is read in any message of more than one word, though words after "from" or
 	// "for" count for less and make no full word: "when do i get back from the york trip".
-	if !single && (!rival || len(scanWords(text)) < 2) {
+	if !single && (!rival || len(lang.ScanWords(text)) < 2) {
 		return top
 	}
 	sims := p.sentenceSims(text)
@@ -250,7 +252,7 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	// What the user owns or asks done is what the clause is about, whatever the other words
 	// mean: "where is my nike order", "I want to return the socks".
 	if single {
-		ws := scanWords(text)
+		ws := lang.ScanWords(text)
 		if u := p.unmatchedMeaning(qs); u >= 0 && u != top && sims[u] > sims[top] && !p.ix.namesOwnThing(ws, top) && !p.ix.namesAction(ws, top) {
 			return u
 		}
@@ -264,8 +266,8 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 
 // unmatchedFloor, unmatchedLead: see language.txt, which says where each was chosen.
 var (
-	unmatchedFloor = number("unmatchedFloor")
-	unmatchedLead  = number("unmatchedLead")
+	unmatchedFloor = lang.Number("unmatchedFloor")
+	unmatchedLead  = lang.Number("unmatchedLead")
 )
 
 // unmatchedMeaning returns the candidate the query's full words that no candidate uses come
@@ -398,9 +400,9 @@ func (p *planner) plan(text string) []intent {
 
 // opensWithTopic reports whether a clause, after any pivot ("also"), opens with a topic
 // opener ("my delivery slot tomorrow").
-func opensWithTopic(ws []word) bool {
+func opensWithTopic(ws []lang.Word) bool {
 	ws = afterPivots(ws)
-	return len(ws) > 0 && topicOpeners[ws[0].lower]
+	return len(ws) > 0 && topicOpeners[ws[0].Lower]
 }
 
 // asksItsPrice reports whether clause i, which its words give to candidate c, only asks or
@@ -414,7 +416,7 @@ func (p *planner) asksItsPrice(segs []segment, clauseTerms [][]qterm, i, c int) 
 var priceStems = func() map[string]bool {
 	out := map[string]bool{}
 	for _, w := range []string{"cost", "costs", "price", "prices", "charge", "pay"} {
-		for _, t := range terms(w) {
+		for _, t := range lang.Terms(w) {
 			out[t] = true
 		}
 	}
@@ -498,13 +500,13 @@ func (p *planner) incidental(intents []intent) bool {
 // inPassing reports whether an intent reaches its candidate through a single word the
 // candidate's texts use only once (see index.inPassing).
 func (p *planner) inPassing(in intent) bool {
-	return p.ix.inPassing(queryTerms(scanWords(in.text)), in.tool)
+	return p.ix.inPassing(queryTerms(lang.ScanWords(in.text)), in.tool)
 }
 
 // fallback scores the whole message as one clause: a message may be one intent whose
 // words were spread over clauses that are weak on their own.
 func (p *planner) fallback(text string) []intent {
-	ws := scanWords(text)
+	ws := lang.ScanWords(text)
 	qs := queryTerms(ws)
 	if len(qs) == 0 {
 		return nil
@@ -518,7 +520,7 @@ func (p *planner) fallback(text string) []intent {
 	return []intent{{tool: top, text: clauseText(text, all), score: s1}}
 }
 
-var fallbackMargin = number("fallbackMargin") // see language.txt
+var fallbackMargin = lang.Number("fallbackMargin") // see language.txt
 
 func joinClauses(a, b string) string {
 	switch {

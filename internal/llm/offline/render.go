@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -38,11 +39,11 @@ type renderer struct {
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}}
-	r.askedTerm = terms(r.asked)
+	r.askedTerm = lang.Terms(r.asked)
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
-	for _, t := range terms(humanise(call.FunctionCall.Name)) {
+	for _, t := range lang.Terms(humanise(call.FunctionCall.Name)) {
 		r.tool[t] = true
 	}
 	var args map[string]any
@@ -55,7 +56,7 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
 				r.echoes[s] = true
 				r.scoped = true
-				r.argTerms = append(r.argTerms, terms(s)...)
+				r.argTerms = append(r.argTerms, lang.Terms(s)...)
 			}
 		case float64:
 			r.echoes[strconv.FormatFloat(v, 'g', -1, 64)] = true
@@ -73,7 +74,7 @@ func normNumber(n json.Number) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-var maxFacts = int(number("maxFacts")) // see language.txt
+var maxFacts = int(lang.Number("maxFacts")) // see language.txt
 
 // data renders a decoded value about t.
 func (r renderer) data(v any, t topic) piece {
@@ -180,10 +181,10 @@ func (r renderer) object(obj []field, t topic) piece {
 	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
 
-var maxQuotedWords = int(number("maxQuotedWords")) // see language.txt
+var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
 
 // nameLabels name the thing an object is about.
-var nameLabels = list("nameLabels")
+var nameLabels = lang.List("nameLabels")
 
 // focusTopic names a single fact asked for: "your shipping address", or, for a label that
 // describes rather than names ("expiring soon"), what it describes: "points expiring soon".
@@ -203,22 +204,24 @@ func focusTopic(label string, t topic) string {
 }
 
 // particles end a participle label that describes: "expiring soon", "earned today".
-var particles = list("particles")
+var particles = lang.List("particles")
 
 // focus returns the facts whose labels name what the request asks about, when some do but
 // not all: the user asked for those. Light nouns ("status", "details") and the words of the
 // topic itself (asking for "my points" is asking for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic) []fact {
 	want := map[string]bool{}
-	for _, w := range terms(mainClause(r.asked)) { // "... before my plan resets" asks for no plan
+	for _, w := range lang.Terms(mainClause(r.asked)) { // "... before my plan resets" asks for no plan
 		want[w] = !lightNouns[w]
 	}
-	for _, w := range terms(t.bare) {
+	for _, w := range lang.Terms(t.bare) {
 		want[w] = false
 	}
-	byLabel := func(f fact) bool { return slices.ContainsFunc(terms(f.label), func(w string) bool { return want[w] }) }
+	byLabel := func(f fact) bool {
+		return slices.ContainsFunc(lang.Terms(f.label), func(w string) bool { return want[w] })
+	}
 	byValue := func(f fact) bool {
-		return f.label != "" && slices.ContainsFunc(terms(f.text), func(w string) bool { return want[w] })
+		return f.label != "" && slices.ContainsFunc(lang.Terms(f.text), func(w string) bool { return want[w] })
 	}
 	var hit []fact
 	if slices.ContainsFunc(facts, byLabel) {
@@ -236,9 +239,9 @@ func (r renderer) focus(facts []fact, t topic) []fact {
 	// Asked about the topic's neighbour ("the next tier"), the answer still says the topic's
 	// own value (which tier the member is in): the first fact, when it is the bare name or the
 	// topic itself.
-	topicWords := terms(t.bare)
+	topicWords := lang.Terms(t.bare)
 	related := slices.ContainsFunc(hit, func(f fact) bool {
-		return slices.ContainsFunc(terms(f.label), func(w string) bool { return slices.Contains(topicWords, w) })
+		return slices.ContainsFunc(lang.Terms(f.label), func(w string) bool { return slices.Contains(topicWords, w) })
 	})
 	if first := facts[0]; related && first.text != "" && (first.label == "" || first.label == t.bare) && !slices.Contains(hit, first) {
 		hit = append([]fact{first}, hit...)
@@ -259,7 +262,7 @@ func hasLists(obj []field) bool {
 
 // amountLabels are the member names of a money object: its amount is the money the object's
 // key names ("monthly fee", not "monthly fee amount").
-var amountLabels = list("amountLabels")
+var amountLabels = lang.List("amountLabels")
 
 // unmatchedQuery reports the query of an object that says its results do not match it: a
 // false flag named like "matched_query" or "match", beside a "query" (or "q", "search") field.
@@ -302,7 +305,7 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		if itemTerms == nil {
 			itemTerms = make([][]string, len(arr))
 			for i, item := range arr {
-				itemTerms[i] = terms(r.item(item, cur, short))
+				itemTerms[i] = lang.Terms(r.item(item, cur, short))
 			}
 		}
 		return itemTerms
@@ -403,7 +406,7 @@ func (r renderer) flaggedItems(arr []any) []any {
 			obj, _ := item.([]field)
 			for _, f := range obj {
 				b, isBool := f.val.(bool)
-				if !isBool || !slices.Equal(terms(humanise(f.key)), []string{t}) {
+				if !isBool || !slices.Equal(lang.Terms(humanise(f.key)), []string{t}) {
 					continue
 				}
 				named = true
@@ -427,9 +430,9 @@ func (r renderer) dayNotHeld(arr []any) string {
 		return ""
 	}
 	asked := ""
-	for _, w := range scanWords(r.asked) {
-		if weekdays[w.lower] {
-			asked = w.lower
+	for _, w := range lang.ScanWords(r.asked) {
+		if weekdays[w.Lower] {
+			asked = w.Lower
 		}
 	}
 	if asked == "" {
@@ -453,20 +456,20 @@ func (r renderer) dayNotHeld(arr []any) string {
 }
 
 // weekdays name the days of the week (see language.txt).
-var weekdays = list("weekdays")
+var weekdays = lang.List("weekdays")
 
 // qualifies reports whether the request's words right after the thing (as unmatchedSubject
 // returned it, "your boston") are the list's noun or the called tool's word: the thing then
 // says which of them, not what.
 func (r renderer) qualifies(thing, noun string) bool {
-	ws := scanWords(r.asked)
+	ws := lang.ScanWords(r.asked)
 	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
 	for i := 0; i+1 < len(ws); i++ {
-		if strings.TrimSuffix(ws[i].lower, "'s") != last {
+		if strings.TrimSuffix(ws[i].Lower, "'s") != last {
 			continue
 		}
-		next := terms(ws[i+1].lower)
-		return slices.ContainsFunc(next, func(t string) bool { return slices.Contains(terms(noun), t) || r.tool[t] })
+		next := lang.Terms(ws[i+1].Lower)
+		return slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] })
 	}
 	return false
 }
@@ -493,7 +496,7 @@ func (r renderer) pendingItems(arr []any) []any {
 
 // aheadWords ask about what is still to come; finishedWords say a record is over (see
 // language.txt).
-var aheadWords, finishedWords = list("aheadWords"), list("finishedWords")
+var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWords")
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
 // the record's line, then each of its lists. It returns an empty piece when the record has
@@ -588,7 +591,7 @@ func (r renderer) tellingItems(arr []any) []any {
 		}
 	}
 	for _, t := range asked {
-		if r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || isStopword(t) {
+		if r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || lang.IsStopword(t) {
 			continue
 		}
 		if i := closestRecord(t, kinds); i >= 0 {
@@ -599,12 +602,12 @@ func (r renderer) tellingItems(arr []any) []any {
 }
 
 // categoryKeys name the field that says what kind of thing a record is: see language.txt.
-var categoryKeys = list("categoryKeys")
+var categoryKeys = lang.List("categoryKeys")
 
 // recordCloseness, recordLead: see language.txt, which says where each was chosen.
 var (
-	recordCloseness = number("recordCloseness")
-	recordLead      = number("recordLead")
+	recordCloseness = lang.Number("recordCloseness")
+	recordLead      = lang.Number("recordLead")
 )
 
 // closestRecord returns the record whose values hold the word closest in meaning to t, when
@@ -635,7 +638,7 @@ func closestRecord(t string, values []map[string]bool) int {
 	return at
 }
 
-var claimCloseness = number("claimCloseness") // see language.txt
+var claimCloseness = lang.Number("claimCloseness") // see language.txt
 
 // nearAny reports whether some word of words is close in meaning to t (see claimCloseness):
 // then a record may be about t in other words, and saying none is would be a guess.
@@ -674,7 +677,7 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 func valueTerms(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case string:
-		for _, t := range terms(x) {
+		for _, t := range lang.Terms(x) {
 			into[t] = true
 		}
 	case []field:
@@ -689,9 +692,9 @@ func valueTerms(v any, into map[string]bool) {
 }
 
 // recordWords stand for a record of any kind ("my package"): see language.txt.
-var recordWords = list("recordWords")
+var recordWords = lang.List("recordWords")
 
-var tradeCloseness = number("tradeCloseness") // see language.txt
+var tradeCloseness = lang.Number("tradeCloseness") // see language.txt
 
 // nearTrade reports whether t means nearly what a word of the agent's trade means.
 func nearTrade(t string, domain map[string]bool) bool {
@@ -710,9 +713,9 @@ func nearTrade(t string, domain map[string]bool) bool {
 // misspells reports whether word is a typo of a word of the trade ("the libary" for the
 // library): the agent's own subject, not a thing no record is about.
 func misspells(word string, domain map[string]bool) bool {
-	budget := typoBudget(len(word))
+	budget := lang.TypoBudget(len(word))
 	for w := range domain {
-		if budget > 0 && editDistance(word, w, budget) <= budget {
+		if budget > 0 && lang.EditDistance(word, w, budget) <= budget {
 			return true
 		}
 	}
@@ -731,21 +734,21 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 	if r.scoped || r.negates() || len(arr) == 0 {
 		return ""
 	}
-	nounTerms := terms(noun)
+	nounTerms := lang.Terms(noun)
 	values := map[string]bool{}
 	for _, item := range arr {
 		valueTerms(item, values)
 		keyTerms(item, values)
 	}
-	ws := scanWords(r.asked)
+	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
-		opener, ok := subjectOpeners[ws[i-1].lower]
+		opener, ok := subjectOpeners[ws[i-1].Lower]
 		if !ok {
 			continue
 		}
-		word := strings.TrimSuffix(ws[i].lower, "'s")
-		ts := terms(word)
-		if len(ts) != 1 || isStopword(word) || timeNouns[word] || frameWords[word] {
+		word := strings.TrimSuffix(ws[i].Lower, "'s")
+		ts := lang.Terms(word)
+		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] {
 			continue
 		}
 		t := ts[0]
@@ -755,14 +758,14 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
 		// plus subscription" is disney plus.
-		phrase := []string{ws[i].text}
-		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].lower, "'s"); j++ {
-			w := ws[j].lower
-			wt := terms(w)
-			if len(wt) != 1 || isStopword(w) || frameWords[w] || timeNouns[w] || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+		phrase := []string{ws[i].Text}
+		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].Lower, "'s"); j++ {
+			w := ws[j].Lower
+			wt := lang.Terms(w)
+			if len(wt) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
 				break
 			}
-			phrase = append(phrase, ws[j].text)
+			phrase = append(phrase, ws[j].Text)
 		}
 		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
 		if opener == "" {
@@ -778,7 +781,7 @@ func keyTerms(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case []field:
 		for _, f := range x {
-			for _, t := range terms(humanise(f.key)) {
+			for _, t := range lang.Terms(humanise(f.key)) {
 				into[t] = true
 			}
 			keyTerms(f.val, into)
@@ -856,7 +859,7 @@ func (r renderer) negates() bool {
 }
 
 // negators turn the thing a request names into the thing it does not want.
-var negators = list("negators")
+var negators = lang.List("negators")
 
 // askedFirst returns a list too long to show whole with the records that name a word of the
 // request first, the others after them, each in the service's order: asked whether points pay

@@ -3,6 +3,7 @@ package offline
 import (
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -110,7 +111,7 @@ func (r *request) domainTerms() map[string]bool {
 		desc, _ := splitToolExamples(t.Function.Description)
 		texts = append(texts, humanise(t.Function.Name), desc)
 	}
-	for _, t := range terms(strings.Join(texts, " ")) {
+	for _, t := range lang.Terms(strings.Join(texts, " ")) {
 		out[t] = true
 	}
 	return out

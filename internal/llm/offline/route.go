@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -114,7 +115,7 @@ type conversation struct {
 
 // earlierTurns is how many messages before a follow-up are read for the subject it continues
 // (see language.txt).
-var earlierTurns = int(number("earlierTurns"))
+var earlierTurns = int(lang.Number("earlierTurns"))
 
 // earlier returns the messages before the n-th, newest first, up to earlierTurns, each with
 // the intents it was routed to.
@@ -144,7 +145,7 @@ func (c *conversation) routeMessage(n int) []intent {
 		return nil
 	}
 	// The message is read into words once: a long one costs its words' allocation each time.
-	ws := scanWords(text)
+	ws := lang.ScanWords(text)
 	plain := plainWordsOf(ws)
 	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
 	intents := pointerFollowUp(text, ws, n > 1, earlier)
@@ -273,7 +274,7 @@ func firstPlanned(earlier []planned) *planned {
 // continued returns the earlier intents a follow-up continues: of several, those whose agents
 // its own words reach, if some do and not all ("can I cancel it?" after "where is my order
 // and how many points do I have" is about the order); all of them otherwise ("and for bob?").
-func (p *planner) continued(text string, ws []word, earlier []intent) []intent {
+func (p *planner) continued(text string, ws []lang.Word, earlier []intent) []intent {
 	if len(earlier) < 2 {
 		return earlier
 	}
@@ -308,19 +309,19 @@ func followUpText(text, earlier string) string {
 // booked?"), names a thing of the user's ("is it in my cart") or asks for a thing of its own
 // ("how many points did i get for it") moves on, as does one of several clauses or one after
 // a turn that asked several agents (see continued). nil when the rule does not apply.
-func pointerFollowUp(text string, ws []word, hasHistory bool, earlier func() []planned) []intent {
+func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func() []planned) []intent {
 	if !hasHistory || len(ws) > maxSubjectlessWords || !pointsBack(ws) || leadsToNewThing(ws) || asksOwnThing(ws) ||
 		strings.ContainsAny(strings.TrimRight(text, "?!. "), ",;…") || strings.Contains(text, "..") ||
 		!slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
 		return nil // one clause only: "does it have wifi... nvm, any coupons" moves on
 	}
 	for i, w := range ws {
-		if possessives[w.lower] && i+1 < len(ws) && !isStopword(ws[i+1].lower) {
+		if possessives[w.Lower] && i+1 < len(ws) && !lang.IsStopword(ws[i+1].Lower) {
 			return nil
 		}
 	}
 	for i, w := range ws {
-		if subjectPointers[w.lower] && i > 0 && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) {
+		if subjectPointers[w.Lower] && i > 0 && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) {
 			prev := firstPlanned(earlier())
 			if prev == nil || len(prev.intents) != 1 {
 				return nil
@@ -336,31 +337,31 @@ func pointerFollowUp(text string, ws []word, hasHistory bool, earlier func() []p
 // asksOwnThing reports whether the question's wh-phrase names the thing it asks for: "how
 // many points did i get for it" asks for points, whatever "it" was; "what time do they close"
 // and "how much do i owe on it" name none (a light noun, a verb).
-func asksOwnThing(ws []word) bool {
+func asksOwnThing(ws []lang.Word) bool {
 	for i := 0; i+1 < len(ws); i++ {
 		j := i + 1
 		switch {
-		case ws[i].lower == "how" && (ws[j].lower == "many" || ws[j].lower == "much"):
+		case ws[i].Lower == "how" && (ws[j].Lower == "many" || ws[j].Lower == "much"):
 			j++
-		case !whWords[ws[i].lower]:
+		case !whWords[ws[i].Lower]:
 			continue
 		}
 		if j < len(ws) {
-			w := ws[j].lower
-			ts := terms(w)
-			return len(ts) > 0 && !isStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] })
+			w := ws[j].Lower
+			ts := lang.Terms(w)
+			return len(ts) > 0 && !lang.IsStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] })
 		}
 	}
 	return false
 }
 
 // subjectPointers stand for a thing or person named before (see language.txt).
-var subjectPointers = list("subjectPointers")
+var subjectPointers = lang.List("subjectPointers")
 
 // opensFollowUp reports whether the message opens with one of followUpLeads.
-func opensFollowUp(ws []word) bool {
+func opensFollowUp(ws []lang.Word) bool {
 	for _, lead := range followUpLeads {
-		if len(ws) >= len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w word, s string) bool { return w.lower == s }) {
+		if len(ws) >= len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w lang.Word, s string) bool { return w.Lower == s }) {
 			return true
 		}
 	}
@@ -369,10 +370,10 @@ func opensFollowUp(ws []word) bool {
 
 // leadsToNewThing reports whether the message opens with one of followUpLeads and then a
 // thing rather than a question ("and netflix, is it...", not "and how much do i owe on it").
-func leadsToNewThing(ws []word) bool {
+func leadsToNewThing(ws []lang.Word) bool {
 	for _, lead := range followUpLeads {
-		if len(ws) > len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w word, s string) bool { return w.lower == s }) {
-			return !questionOpeners[ws[len(lead)].lower] && !modals[ws[len(lead)].lower]
+		if len(ws) > len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w lang.Word, s string) bool { return w.Lower == s }) {
+			return !questionOpeners[ws[len(lead)].Lower] && !modals[ws[len(lead)].Lower]
 		}
 	}
 	return false
@@ -385,8 +386,8 @@ func hasEarlier(intents []intent) bool {
 
 // pointsBack reports whether a short message, read into words ws, leans on an earlier one
 // through a word that points back ("it", "that one", "those").
-func pointsBack(ws []word) bool {
-	return looksLikeFollowUp(ws) && slices.ContainsFunc(ws, func(w word) bool { return anaphora[w.lower] })
+func pointsBack(ws []lang.Word) bool {
+	return looksLikeFollowUp(ws) && slices.ContainsFunc(ws, func(w lang.Word) bool { return anaphora[w.Lower] })
 }
 
 // requestParam names the argument that carries the request to a sub-agent: "request",
@@ -418,42 +419,42 @@ func keepStrongest(in []intent, n int) []intent {
 }
 
 // followUpLeads open a message that continues the previous one.
-var followUpLeads = phraseList("followUpLeads") // see language.txt
+var followUpLeads = lang.PhraseList("followUpLeads") // see language.txt
 
 // anaphora point back at something said before.
-var anaphora = list("anaphora")
+var anaphora = lang.List("anaphora")
 
 // looksLikeFollowUp reports whether a short message, read into words ws, leans on the
 // previous one: "what about bob's?", "and the other one?".
-func looksLikeFollowUp(ws []word) bool {
+func looksLikeFollowUp(ws []lang.Word) bool {
 	if len(ws) < 2 || len(ws) > 12 {
 		return false
 	}
-	if !slices.ContainsFunc(ws, func(w word) bool { return !ackWords[w.lower] }) {
+	if !slices.ContainsFunc(ws, func(w lang.Word) bool { return !ackWords[w.Lower] }) {
 		return false // "ok great" closes a topic rather than continuing it
 	}
 	if opensFollowUp(ws) {
 		return true
 	}
 	for i, w := range ws {
-		if anaphora[w.lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].lower]) {
+		if anaphora[w.Lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) {
 			return true // "this week" points at the calendar, not at an earlier message
 		}
-		if base, ok := strings.CutSuffix(w.lower, "'s"); ok && !isStopword(base) {
+		if base, ok := strings.CutSuffix(w.Lower, "'s"); ok && !lang.IsStopword(base) {
 			return true // a possessive of someone not named in the tools: "bob's"
 		}
 	}
 	// A question made only of function words and light nouns ("how many do I have?",
 	// "any update?") names its subject in an earlier message, unless it is about the
 	// assistant ("how are you?").
-	return len(substantive(queryTerms(ws))) == 0 && !slices.ContainsFunc(ws, func(w word) bool { return secondPerson[w.lower] })
+	return len(substantive(queryTerms(ws))) == 0 && !slices.ContainsFunc(ws, func(w lang.Word) bool { return secondPerson[w.Lower] })
 }
 
 // timeNouns name a stretch of time: after "this", "that" or "next" they say when, not what.
-var timeNouns = list("timeNouns")
+var timeNouns = lang.List("timeNouns")
 
 // secondPerson words address the assistant.
-var secondPerson = list("secondPerson")
+var secondPerson = lang.List("secondPerson")
 
 // keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
 // as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where
@@ -463,7 +464,7 @@ func keepSubject(p *planner, text string, intents []intent, earlier []planned) [
 	if prev == nil || len(prev.intents) > 1 || prev.intents[0].tool == intents[0].tool {
 		return intents
 	}
-	ws := scanWords(text)
+	ws := lang.ScanWords(text)
 	sc := p.scores(text, queryTerms(ws))
 	if was := prev.intents[0].tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].tool] {
 		return intents
@@ -475,7 +476,7 @@ func keepSubject(p *planner, text string, intents []intent, earlier []planned) [
 // short message goes back to by naming a thing that message named ("so will the shirts be done
 // by thursday" after the shirts went to the laundry and a question about the flight), or nil.
 // It must be routed to another agent now, and reach it through none of the shared words.
-func (p *planner) namesEarlierThing(ws []word, tool int, before []planned) *planned {
+func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) *planned {
 	own := map[string]bool{}
 	for _, q := range queryTerms(ws) {
 		if q.weight >= 1 && !lightNouns[q.stem] && !isNumberTerm(q.stem) {
@@ -487,7 +488,7 @@ func (p *planner) namesEarlierThing(ws []word, tool int, before []planned) *plan
 		if len(prev.intents) != 1 || prev.intents[0].tool == tool {
 			continue
 		}
-		for _, q := range queryTerms(scanWords(prev.text)) {
+		for _, q := range queryTerms(lang.ScanWords(prev.text)) {
 			if own[q.stem] && q.weight >= 1 && !p.ix.uses(tool, q.stem) {
 				return prev
 			}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/encoder"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // sentenceModel is the sentence encoder (see package encoder). Loaded once, by New, and
@@ -19,10 +20,10 @@ var sentenceModel = sync.OnceValue(func() *encoder.Model {
 
 // sentenceFloor, sentenceMargin, sentenceLowFloor, offTopicMargin: see language.txt, which says where each was chosen.
 var (
-	sentenceFloor    = number("sentenceFloor")
-	sentenceMargin   = number("sentenceMargin")
-	sentenceLowFloor = number("sentenceLowFloor")
-	offTopicMargin   = number("offTopicMargin")
+	sentenceFloor    = lang.Number("sentenceFloor")
+	sentenceMargin   = lang.Number("sentenceMargin")
+	sentenceLowFloor = lang.Number("sentenceLowFloor")
+	offTopicMargin   = lang.Number("offTopicMargin")
 )
 
 // agentSentences keeps the vectors of agents' texts already encoded, as encoding one costs
@@ -89,7 +90,7 @@ func (ix *index) sentences() [][][]float32 {
 	return ix.sents
 }
 
-var asideFar = number("asideFar") // see language.txt
+var asideFar = lang.Number("asideFar") // see language.txt
 
 // tradeWordNearby returns the test isAside makes of a question's words: a word of some
 // agent's trade, in a message whose sentence is not far from every agent. The sentence is
@@ -116,8 +117,8 @@ func (p *planner) tradeWordNearby(text string) func(stem string) bool {
 
 // mainFloor, passingLead: see language.txt, which says where each was chosen.
 var (
-	mainFloor   = number("mainFloor")
-	passingLead = number("passingLead")
+	mainFloor   = lang.Number("mainFloor")
+	passingLead = lang.Number("passingLead")
 )
 
 // dropPassingIntents returns intents without those that rest on a word in passing in a
@@ -144,7 +145,7 @@ func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
 	kept := intents[:0:0]
 	var passing []string
 	for _, in := range intents {
-		if in.tool != main && s1-sims[in.tool] >= passingLead && p.inPassing(in) && !p.ix.namesOwnThing(scanWords(in.text), in.tool) {
+		if in.tool != main && s1-sims[in.tool] >= passingLead && p.inPassing(in) && !p.ix.namesOwnThing(lang.ScanWords(in.text), in.tool) {
 			passing = append(passing, in.text)
 			continue
 		}

@@ -2,6 +2,8 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // keyWords adds the lowercased words of every key (humanised) in v, however deep: the
@@ -10,8 +12,8 @@ func keyWords(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case []field:
 		for _, f := range x {
-			for _, w := range scanWords(humanise(f.key)) {
-				into[w.lower] = true
+			for _, w := range lang.ScanWords(humanise(f.key)) {
+				into[w.Lower] = true
 			}
 			keyWords(f.val, into)
 		}
@@ -31,17 +33,17 @@ func keyWords(v any, into map[string]bool) {
 func spellAsData(asked string, data any) string {
 	vocab := map[string]bool{}
 	keyWords(data, vocab)
-	ws := scanWords(asked)
+	ws := lang.ScanWords(asked)
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
-		budget := typoBudget(len(w.lower))
-		if budget == 0 || vocab[w.lower] || isStopword(w.lower) {
+		budget := lang.TypoBudget(len(w.Lower))
+		if budget == 0 || vocab[w.Lower] || lang.IsStopword(w.Lower) {
 			continue
 		}
 		fix := ""
 		for v := range vocab {
-			if v[0] != w.lower[0] || editDistance(w.lower, v, budget) > budget {
+			if v[0] != w.Lower[0] || lang.EditDistance(w.Lower, v, budget) > budget {
 				continue
 			}
 			if fix != "" && fix != v {
@@ -53,9 +55,9 @@ func spellAsData(asked string, data any) string {
 		if fix == "" {
 			continue
 		}
-		b.WriteString(asked[last:w.start])
+		b.WriteString(asked[last:w.Start])
 		b.WriteString(fix)
-		last = w.end
+		last = w.End
 	}
 	if last == 0 {
 		return asked

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -26,7 +27,7 @@ func (m *Model) summarise(req *request) string {
 	sentences := splitSentences(text)
 	freq := map[string]int{}
 	for _, s := range sentences {
-		for _, t := range terms(withoutLabel(s)) {
+		for _, t := range lang.Terms(withoutLabel(s)) {
 			freq[t]++
 		}
 	}
@@ -37,7 +38,7 @@ func (m *Model) summarise(req *request) string {
 	}
 	rs := make([]ranked, len(sentences))
 	for i, s := range sentences {
-		ts := terms(withoutLabel(s))
+		ts := lang.Terms(withoutLabel(s))
 		sum := 0
 		for _, t := range ts {
 			sum += freq[t]

@@ -7,10 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
-var maxToolUses = int(number("maxToolUses")) // see language.txt
+var maxToolUses = int(lang.Number("maxToolUses")) // see language.txt
 
 // earlierMarker separates a follow-up from the earlier request it leans on (see route).
 const earlierMarker = " (earlier: "
@@ -71,7 +72,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	}
 	if len(intents) == 0 {
 		i := searchTool(tools)
-		if i < 0 || len(terms(ownPart(text))) == 0 {
+		if i < 0 || len(lang.Terms(ownPart(text))) == 0 {
 			return nil, directAnswer(text, tools)
 		}
 		intents = []intent{{tool: i, text: text}}
@@ -147,7 +148,7 @@ func byExample(text string, sources []docSource) int {
 }
 
 // exampleFloor and exampleLead: see language.txt.
-var exampleFloor, exampleLead = number("exampleFloor"), number("exampleLead")
+var exampleFloor, exampleLead = lang.Number("exampleFloor"), lang.Number("exampleLead")
 
 // newToolVocab gathers the stems of a sub-agent's prompt and of its tools' names and
 // descriptions (tools) and of their parameters (units). A source's first two texts are its
@@ -156,14 +157,14 @@ var exampleFloor, exampleLead = number("exampleFloor"), number("exampleLead")
 // order shipped" names no product).
 func newToolVocab(system string, sources []docSource) toolVocab {
 	domain := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
-	for _, t := range terms(system) {
+	for _, t := range lang.Terms(system) {
 		domain.tools[t] = true
 	}
 	for _, src := range sources {
-		for _, term := range terms(strings.Join(src.texts[:min(2, len(src.texts))], " ")) {
+		for _, term := range lang.Terms(strings.Join(src.texts[:min(2, len(src.texts))], " ")) {
 			domain.tools[term] = true
 		}
-		for _, term := range terms(strings.Join(src.minor, " ")) {
+		for _, term := range lang.Terms(strings.Join(src.minor, " ")) {
 			domain.units[term] = true
 		}
 	}
@@ -240,7 +241,7 @@ func searchTool(tools []llms.Tool) int {
 	return 0
 }
 
-var fitBonus = number("fitBonus") // see language.txt
+var fitBonus = lang.Number("fitBonus") // see language.txt
 
 // fitBoost rewards tools whose specific parameters the clause can fill: flights and numbers
 // in fit, identifiers apart in idFit. "refund for order A1234" fits a tool taking an order id
@@ -255,7 +256,7 @@ func fitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 	}
 	return func(text string) (fit, idFit []float64) {
 		found := map[paramKind]bool{}
-		ws := scanWords(text) // once: each probe gets a fresh source over the same words
+		ws := lang.ScanWords(text) // once: each probe gets a fresh source over the same words
 		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
 			_, found[k] = argSourceOf(text, ws, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
 		}

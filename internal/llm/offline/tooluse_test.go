@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -108,7 +109,7 @@ func TestExtractArgsRequiredBestEffort(t *testing.T) {
 		"flag":  prop("boolean", ""),
 		"limit": prop("integer", ""),
 	})
-	domain := toolVocab{tools: map[string]bool{stem("offers"): true}}
+	domain := toolVocab{tools: map[string]bool{lang.Stem("offers"): true}}
 	got := extractArgs(params, "offers", "", domain)
 	want := map[string]any{"query": "offers", "kind": "fast", "flag": false}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -128,10 +129,10 @@ func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
 		"query": prop("string", `What the user is shopping for, e.g. "running shoes" or "4k tv".`),
 	})
 	vocab := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
-	for _, t := range terms("search offers: Search current offers, deals and sales matching a product") {
+	for _, t := range lang.Terms("search offers: Search current offers, deals and sales matching a product") {
 		vocab.tools[t] = true
 	}
-	for _, t := range terms(`query What the user is shopping for, e.g. "running shoes" or "4k tv".`) {
+	for _, t := range lang.Terms(`query What the user is shopping for, e.g. "running shoes" or "4k tv".`) {
 		vocab.units[t] = true
 	}
 	for in, want := range map[string]string{

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // topic names what a tool result is about, for transitions and acknowledgments.
@@ -16,10 +18,10 @@ type topic struct {
 
 var (
 	// toolVerbs lead tool names without saying what the data is.
-	toolVerbs = list("toolVerbs")
+	toolVerbs = lang.List("toolVerbs")
 	// searchVerbs look beyond the user's own data: "search_offers" is about the offers,
 	// "get_points_balance" about your points balance.
-	searchVerbs = list("searchVerbs")
+	searchVerbs = lang.List("searchVerbs")
 )
 
 func topicOf(res toolResult) topic {
@@ -125,14 +127,14 @@ func cleanNote(note string) string {
 	return lowerFirst(note)
 }
 
-var codeWords = list("codeWords")
+var codeWords = lang.List("codeWords")
 
 func looksLikeCode(tok string) bool {
 	t := strings.Trim(tok, ".,;:!?()\"'")
 	if strings.ContainsAny(t, "_{}[]<>=/\\:@#$") || codeWords[strings.ToLower(t)] {
 		return true
 	}
-	if isDigits(t) && len(t) == 3 && t[0] >= '1' && t[0] <= '5' {
+	if lang.IsDigits(t) && len(t) == 3 && t[0] >= '1' && t[0] <= '5' {
 		return true // an HTTP status
 	}
 	hasDigit, hasUpper, hasLower := false, false, false
@@ -152,11 +154,11 @@ func lowerFirst(s string) string {
 		end = len(s)
 	}
 	first := strings.ToLower(s[:end])
-	if first == "" || strings.HasPrefix(first, "i'") || first == "i" || !isStopword(first) && !transitionSafe[first] {
+	if first == "" || strings.HasPrefix(first, "i'") || first == "i" || !lang.IsStopword(first) && !transitionSafe[first] {
 		return s
 	}
 	return first + s[end:]
 }
 
 // transitionSafe are sentence openers that are not stopwords but read fine lower-cased.
-var transitionSafe = list("transitionSafe")
+var transitionSafe = lang.List("transitionSafe")

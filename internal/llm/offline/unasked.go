@@ -3,6 +3,8 @@ package offline
 import (
 	"fmt"
 	"slices"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // A question can ask for something its data does not hold: "what food does rex eat?" of a pet
@@ -10,26 +12,26 @@ import (
 // plainly that the thing is not there.
 
 // whWords open a question whose next word names the thing asked for: "what food", "which vet".
-var whWords = list("whWords")
+var whWords = lang.List("whWords")
 
 // auxiliaries follow the thing a wh-question names: "what food does", "which vet is".
-var auxiliaries = list("auxiliaries")
+var auxiliaries = lang.List("auxiliaries")
 
 // unasked returns the thing a question names ("food" of "what food does rex eat") when
 // nothing in the data (its keys and values), the agent's vocabulary or the called tool uses
 // that word, or "" when the data may answer.
 func (r renderer) unasked(data any) string {
-	ws := scanWords(mainClause(r.asked))
+	ws := lang.ScanWords(mainClause(r.asked))
 	for i := 0; i+1 < len(ws); i++ {
-		if !whWords[ws[i].lower] {
+		if !whWords[ws[i].Lower] {
 			continue
 		}
-		w := ws[i+1].lower
-		if i+2 < len(ws) && !auxiliaries[ws[i+2].lower] {
+		w := ws[i+1].Lower
+		if i+2 < len(ws) && !auxiliaries[ws[i+2].Lower] {
 			continue // "what cheap headphones are there": a description, not the thing
 		}
-		ts := terms(w)
-		if len(ts) != 1 || isStopword(w) || lightNouns[ts[0]] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
+		ts := lang.Terms(w)
+		if len(ts) != 1 || lang.IsStopword(w) || lightNouns[ts[0]] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
 			continue
 		}
 		if r.holds(data, ts) {
@@ -42,11 +44,11 @@ func (r renderer) unasked(data any) string {
 	// enough points for a lounge pass" asks about points), it names a record ("...the socks")
 	// or it is no thing at all. Questions of state ("is my order delayed", "has my refund
 	// arrived") are answered by the records' statuses.
-	if n := len(ws); n >= 4 && doLeads[ws[0].lower] && !slices.ContainsFunc(ws[1:n-1], func(w word) bool { return scopePreps[w.lower] || possessionVerbs[w.lower] }) {
-		w := ws[n-1].lower
-		_, names := subjectOpeners[ws[n-2].lower]
-		ts := terms(w)
-		if names || len(w) < minUnaskedLetters || len(ts) == 0 || isStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
+	if n := len(ws); n >= 4 && doLeads[ws[0].Lower] && !slices.ContainsFunc(ws[1:n-1], func(w lang.Word) bool { return scopePreps[w.Lower] || possessionVerbs[w.Lower] }) {
+		w := ws[n-1].Lower
+		_, names := subjectOpeners[ws[n-2].Lower]
+		ts := lang.Terms(w)
+		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
 			slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || isNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
@@ -68,10 +70,10 @@ func (r renderer) holds(data any, ts []string) bool {
 
 // doLeads open a question whether someone does something; possessionVerbs say someone has
 // something (see language.txt).
-var doLeads, possessionVerbs = list("doLeads"), list("possessionVerbs")
+var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs")
 
 // minUnaskedLetters: see language.txt.
-var minUnaskedLetters = int(number("minUnaskedLetters"))
+var minUnaskedLetters = int(lang.Number("minUnaskedLetters"))
 
 // notInData says plainly that the data holds nothing about thing.
 func notInData(thing string, t topic) piece {

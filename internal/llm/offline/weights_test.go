@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 func TestQueryTerms(t *testing.T) {
@@ -27,7 +28,7 @@ func TestQueryTerms(t *testing.T) {
 		{"is UA 212 late", []qterm{{stem: "ua", weight: 1}, {stem: "212", weight: 1, modifier: true}, {stem: "late", weight: 1}, {stem: "#aa999", weight: 1}, {stem: "#aa_9", weight: 1}}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, queryTerms(scanWords(tt.in)), cmp.AllowUnexported(qterm{})); diff != "" {
+		if diff := cmp.Diff(tt.want, queryTerms(lang.ScanWords(tt.in)), cmp.AllowUnexported(qterm{})); diff != "" {
 			t.Errorf("queryTerms(%q) mismatch (-want +got):\n%s", tt.in, diff)
 		}
 	}
@@ -51,7 +52,7 @@ func TestShapeTerms(t *testing.T) {
 		{"", nil},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, shapeTerms(scanWords(tt.in))); diff != "" {
+		if diff := cmp.Diff(tt.want, lang.ShapeTerms(lang.ScanWords(tt.in))); diff != "" {
 			t.Errorf("shapeTerms(%q) mismatch (-want +got):\n%s", tt.in, diff)
 		}
 	}
@@ -97,7 +98,7 @@ func TestBoundedPrice(t *testing.T) {
 		{"a hotel under 150 a night", false},
 		{"dinner under 40 per person", false},
 	} {
-		ws := scanWords(tt.text)
+		ws := lang.ScanWords(tt.text)
 		got := false
 		for i := range ws {
 			got = got || boundedPrice(ws, i)

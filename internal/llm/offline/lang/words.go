@@ -1,23 +1,23 @@
-package offline
+package lang
 
 import (
 	"strings"
 	"unicode"
 )
 
-// word is one word of a text with its byte span, so clauses can be cut from the original.
-type word struct {
-	text       string // as written
-	lower      string // lowercased, curly apostrophes straightened
-	start, end int    // byte offsets in the source text
+// Word is one word of a text with its byte span, so clauses can be cut from the original.
+type Word struct {
+	Text       string // as written
+	Lower      string // lowercased, curly apostrophes straightened
+	Start, End int    // byte offsets in the source text
 }
 
-// scanWords returns the words of s: runs of letters and digits, with apostrophes and
+// ScanWords returns the words of s: runs of letters and digits, with apostrophes and
 // hyphens allowed inside a word ("what's", "check-in", "WH-1000XM5").
-func scanWords(s string) []word {
+func ScanWords(s string) []Word {
 	// Sized for chat text (a word and its space take about five bytes), so that a message is
 	// read into words in one allocation rather than growing through five or six.
-	out := make([]word, 0, len(s)/4+1)
+	out := make([]Word, 0, len(s)/4+1)
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
@@ -25,7 +25,7 @@ func scanWords(s string) []word {
 		}
 		w := strings.TrimRight(s[start:end], "'’-")
 		if w != "" {
-			out = append(out, word{text: w, lower: normalise(w), start: start, end: start + len(w)})
+			out = append(out, Word{Text: w, Lower: Normalise(w), Start: start, End: start + len(w)})
 		}
 		start = -1
 	}
@@ -45,46 +45,46 @@ func scanWords(s string) []word {
 	return out
 }
 
-func normalise(w string) string {
+func Normalise(w string) string {
 	return strings.ReplaceAll(strings.ToLower(w), "’", "'")
 }
 
-// terms returns the content stems of s: stopwords dropped, possessives and light
+// Terms returns the content stems of s: stopwords dropped, possessives and light
 // inflections removed. Both tool documents and user text go through it, so the two sides
 // always agree on a stem even where the stem is not a real word.
-func terms(s string) []string {
+func Terms(s string) []string {
 	var out []string
-	for _, w := range scanWords(s) {
-		out = appendTerms(out, w.lower)
+	for _, w := range ScanWords(s) {
+		out = AppendTerms(out, w.Lower)
 	}
 	return out
 }
 
-func appendTerms(out []string, lower string) []string {
-	if isStopword(lower) {
+func AppendTerms(out []string, lower string) []string {
+	if IsStopword(lower) {
 		return out
 	}
 	for _, part := range strings.Split(lower, "-") {
 		part = strings.TrimSuffix(part, "'s")
 		part = strings.ReplaceAll(part, "'", "")
-		if part == "" || isStopword(part) {
+		if part == "" || IsStopword(part) {
 			continue
 		}
-		if len(part) < 2 && !isDigits(part) {
+		if len(part) < 2 && !IsDigits(part) {
 			continue
 		}
-		out = append(out, stem(part))
+		out = append(out, Stem(part))
 	}
 	return out
 }
 
-// stem strips plural, -ing and -ed endings. It is deliberately light: a wrong but
+// Stem strips plural, -ing and -ed endings. It is deliberately light: a wrong but
 // consistent stem costs nothing, while an aggressive one merges unrelated words. A final e
 // goes only where Porter's stemmer drops it, so "price", "priced" and "pricing" meet while
 // "plane" stays apart from "plan" and "late" keeps its e; a final double l of a longer word
 // is made single, so "cancelled" meets "cancel".
-func stem(w string) string {
-	if len(w) <= 3 || len(w) > longestStemmed || isDigits(w) || singularInS[w] {
+func Stem(w string) string {
+	if len(w) <= 3 || len(w) > longestStemmed || IsDigits(w) || singularInS[w] {
 		return w
 	}
 	switch {
@@ -115,10 +115,10 @@ func stem(w string) string {
 }
 
 // longestStemmed bounds the words stem works on (see language.txt).
-var longestStemmed = int(number("longestStemmed"))
+var longestStemmed = int(Number("longestStemmed"))
 
 // singularInS are nouns that end in s without being plurals: "news" is not many "new"s.
-var singularInS = list("singularInS")
+var singularInS = List("singularInS")
 
 // stripVerbEnding removes an -ing or -ed ending when enough of a word is left, undoes a
 // doubled final consonant ("shopping" -> "shop") and restores the e a short syllable lost
@@ -174,7 +174,7 @@ func endsShortSyllable(w string) bool {
 		!strings.ContainsRune("wxy", rune(w[n-1]))
 }
 
-func isDigits(s string) bool {
+func IsDigits(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -186,10 +186,10 @@ func isDigits(s string) bool {
 	return true
 }
 
-// editDistance is the optimal-string-alignment distance between a and b (insertions,
+// EditDistance is the optimal-string-alignment distance between a and b (insertions,
 // deletions, substitutions and adjacent transpositions), giving up early once it exceeds
 // limit; it then returns limit+1.
-func editDistance(a, b string, limit int) int {
+func EditDistance(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
@@ -225,9 +225,9 @@ func editDistance(a, b string, limit int) int {
 	return prev[len(b)]
 }
 
-// typoBudget is how many edits a word of this length may carry and still match: none for
+// TypoBudget is how many edits a word of this length may carry and still match: none for
 // short words, where one edit usually makes another word.
-func typoBudget(n int) int {
+func TypoBudget(n int) int {
 	switch {
 	case n >= 9:
 		return 2

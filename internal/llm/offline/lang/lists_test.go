@@ -1,35 +1,37 @@
-package offline
+package lang
 
 import (
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestWordLists: language.txt parses, and every section is read by the code as a list, a
-// number or frames (a list nobody reads is a list nobody maintains).
+// TestWordLists: language.txt parses, and every section is read by the model's code (this
+// package or those that use it) as a list, a number or frames: a list nobody reads is a list
+// nobody maintains.
 func TestWordLists(t *testing.T) {
 	lists, err := parseLists(languageData)
 	if err != nil {
 		t.Fatalf("parseLists(language.txt) = %v", err)
 	}
-	entries, err := os.ReadDir(".")
+	// The readers are this package and the model's packages around it.
+	var code strings.Builder
+	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		code.Write(b)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var code strings.Builder
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
-			b, err := os.ReadFile(e.Name())
-			if err != nil {
-				t.Fatal(err)
-			}
-			code.Write(b)
-		}
-	}
-	read := regexp.MustCompile(`\b(?:list|number|phraseList|frames)\("(\w+)"\)`).FindAllStringSubmatch(code.String(), -1)
+	read := regexp.MustCompile(`\b(?:List|Number|PhraseList|Frames)\("(\w+)"\)`).FindAllStringSubmatch(code.String(), -1)
 	var used []string
 	for _, m := range read {
 		used = append(used, m[1])
@@ -56,13 +58,13 @@ func TestParseListsErrors(t *testing.T) {
 }
 
 func TestNumber(t *testing.T) {
-	if got := number("minCompoundLetters"); got <= 0 {
-		t.Errorf(`number("minCompoundLetters") = %v, want a positive count`, got)
+	if got := Number("minCompoundLetters"); got <= 0 {
+		t.Errorf(`Number("minCompoundLetters") = %v, want a positive count`, got)
 	}
 	defer func() {
 		if recover() == nil {
-			t.Error(`number("anaphora") did not panic on a word list`)
+			t.Error(`Number("anaphora") did not panic on a word list`)
 		}
 	}()
-	number("anaphora")
+	Number("anaphora")
 }

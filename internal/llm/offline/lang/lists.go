@@ -1,4 +1,4 @@
-package offline
+package lang
 
 import (
 	_ "embed"
@@ -35,20 +35,20 @@ var wordLists = func() map[string]map[string]bool {
 	return out
 }()
 
-// list returns the word list of that name from language.txt. A name the file lacks is a
+// List returns the word list of that name from language.txt. A name the file lacks is a
 // programming error, found by the first test that loads the package.
-func list(name string) map[string]bool {
+func List(name string) map[string]bool {
 	l, ok := wordLists[name]
 	if !ok {
-		panic("offline: language.txt has no [" + name + "]")
+		panic("lang: language.txt has no [" + name + "]")
 	}
 	return l
 }
 
-// frames returns the entries of that section of language.txt in file order, each split
+// Frames returns the entries of that section of language.txt in file order, each split
 // into its words: runs of words such as "how are you", tried in order.
-func frames(name string) [][]string {
-	list(name) // the section must exist
+func Frames(name string) [][]string {
+	List(name) // the section must exist
 	var out [][]string
 	for _, e := range sections[name] {
 		out = append(out, strings.Fields(e))
@@ -56,11 +56,11 @@ func frames(name string) [][]string {
 	return out
 }
 
-// phraseList returns the word list of that name from language.txt read as phrases of words,
+// PhraseList returns the word list of that name from language.txt read as phrases of words,
 // longest first, so that "oh and" is tried before "and".
-func phraseList(name string) [][]string {
+func PhraseList(name string) [][]string {
 	var out [][]string
-	for p := range list(name) {
+	for p := range List(name) {
 		out = append(out, strings.Fields(p))
 	}
 	slices.SortFunc(out, func(a, b []string) int {
@@ -72,15 +72,15 @@ func phraseList(name string) [][]string {
 	return out
 }
 
-// number returns the threshold of that name from language.txt: a section holding one number.
-func number(name string) float64 {
-	l := list(name)
+// Number returns the threshold of that name from language.txt: a section holding one number.
+func Number(name string) float64 {
+	l := List(name)
 	for w := range l {
 		if v, err := strconv.ParseFloat(w, 64); err == nil && len(l) == 1 {
 			return v
 		}
 	}
-	panic("offline: language.txt's [" + name + "] is not one number")
+	panic("lang: language.txt's [" + name + "] is not one number")
 }
 
 // parseLists reads the sections of a word-list file: "[name]" lines, each followed by
@@ -96,12 +96,12 @@ func parseLists(data string) (map[string][]string, error) {
 		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
 			name := line[1 : len(line)-1]
 			if _, dup := out[name]; dup || name == "" {
-				return nil, fmt.Errorf("offline: language.txt:%d: section %q is empty or repeated", n+1, name)
+				return nil, fmt.Errorf("lang: language.txt:%d: section %q is empty or repeated", n+1, name)
 			}
 			cur = name
 			out[name] = []string{}
 		case cur == "":
-			return nil, fmt.Errorf("offline: language.txt:%d: words before the first [section]", n+1)
+			return nil, fmt.Errorf("lang: language.txt:%d: words before the first [section]", n+1)
 		default:
 			for _, w := range strings.Split(line, ",") {
 				if w = strings.TrimSpace(w); w != "" {

@@ -1,10 +1,10 @@
-package offline
+package lang
 
 // stopwords are function words and conversational filler: they say how something is
 // asked, not what is asked, so they never count as evidence for a tool.
-var stopwords = list("stopwords")
+var stopwords = List("stopwords")
 
-func setOf(words ...string) map[string]bool {
+func SetOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
 	for _, w := range words {
 		m[w] = true
@@ -12,4 +12,4 @@ func setOf(words ...string) map[string]bool {
 	return m
 }
 
-func isStopword(w string) bool { return stopwords[w] }
+func IsStopword(w string) bool { return stopwords[w] }
