@@ -249,7 +249,7 @@ func (a *argSource) place() (any, bool) {
 		if !a.used[i+1] && !lang.IsStopword(n.Lower) && !calendarWords[n.Lower] && !a.isDomain(n.Lower) &&
 			!strings.ContainsFunc(n.Text, unicode.IsDigit) {
 			a.used[i+1] = true
-			return capitalise(n.Text), true
+			return lang.Capitalise(n.Text), true
 		}
 	}
 	for i := range a.words {

@@ -120,7 +120,7 @@ func recordsOf(data any) (string, []any) {
 	case []field:
 		if len(d) == 1 {
 			if arr, ok := d[0].val.([]any); ok && !allScalars(arr) {
-				return humanise(d[0].key), arr
+				return lang.Humanise(d[0].key), arr
 			}
 		}
 	}
@@ -183,7 +183,7 @@ func offeredTerms(tools []llms.Tool) map[string]bool {
 	offered := map[string]bool{}
 	for _, t := range tools {
 		desc, _ := splitToolExamples(t.Function.Description)
-		for _, term := range lang.Terms(humanise(t.Function.Name) + " " + desc) {
+		for _, term := range lang.Terms(lang.Humanise(t.Function.Name) + " " + desc) {
 			offered[term] = true
 		}
 	}

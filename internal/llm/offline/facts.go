@@ -116,7 +116,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 		if i == skip || i == curAt {
 			continue // a currency is shown through the amounts it qualifies
 		}
-		label := humanise(f.key)
+		label := lang.Humanise(f.key)
 		if label == "" {
 			label = "value" // keys made only of separators
 		}
@@ -180,7 +180,7 @@ func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
 	for _, f := range obj {
 		switch v := f.val.(type) {
 		case json.Number:
-			if !amountLabels[humanise(f.key)] {
+			if !amountLabels[lang.Humanise(f.key)] {
 				return "", "", false
 			}
 			amount = v
@@ -199,7 +199,7 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 	if s == "" || r.echoes[strings.ToLower(s)] {
 		return fact{}, false
 	}
-	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && readableID(s) && humanise(key) != "ID") {
+	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && readableID(s) && lang.Humanise(key) != "ID") {
 		return fact{}, false // an opaque id names the record for machines
 	}
 	if w, ok := parseWhen(s); ok {
@@ -283,7 +283,7 @@ func moneyMembers(obj []field, cur string) map[int]bool {
 		if !ok || isIdentifierKey(f.key) || isIDKey(f.key) {
 			continue
 		}
-		words := strings.Fields(humanise(f.key))
+		words := strings.Fields(lang.Humanise(f.key))
 		if len(words) == 0 || isPercent(words, n) {
 			continue
 		}
@@ -314,13 +314,13 @@ func isWhole(n json.Number) bool {
 
 // isCurrencyKey reports whether a key names a currency: "currency", "currency_code".
 func isCurrencyKey(key string) bool {
-	words := strings.Fields(humanise(key))
+	words := strings.Fields(lang.Humanise(key))
 	return slices.Contains(words, "currency")
 }
 
 // isIDKey reports whether a key names an identifier: "id", "order_id", "offerId".
 func isIDKey(key string) bool {
-	return lastWord(humanise(key)) == "ID"
+	return lastWord(lang.Humanise(key)) == "ID"
 }
 
 // readableID reports whether an id is one people quote ("CLM-20931", "A1043"): short, with

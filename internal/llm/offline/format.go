@@ -34,7 +34,7 @@ func scalar(key string, v any) string {
 }
 
 func isIdentifierKey(key string) bool {
-	for _, w := range strings.Fields(humanise(key)) {
+	for _, w := range strings.Fields(lang.Humanise(key)) {
 		if identifierWords[strings.ToLower(w)] {
 			return true
 		}
@@ -181,33 +181,6 @@ func isSnakeWord(s string) bool {
 	return true
 }
 
-// humanise turns an identifier ("points_balance", "pointsBalance", "points.balance")
-// into lower-case words.
-func humanise(id string) string {
-	var b strings.Builder
-	prev := rune(0)
-	for _, r := range id {
-		switch {
-		case r == '_' || r == '-' || r == '.' || r == ' ':
-			b.WriteByte(' ')
-		case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
-			b.WriteByte(' ')
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-		prev = r
-	}
-	words := strings.Fields(b.String())
-	for i, w := range words {
-		switch w {
-		case "id", "url", "uri":
-			words[i] = strings.ToUpper(w)
-		}
-	}
-	return strings.Join(words, " ")
-}
-
 // flagName drops an "is"/"has" prefix from a boolean's key: "is refundable" -> "refundable".
 func flagName(key string) string {
 	for _, p := range []string{"is ", "has ", "can "} {
@@ -238,13 +211,6 @@ func joinAnd(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-func capitalise(s string) string {
-	for i, r := range s {
-		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
-	}
-	return s
 }
 
 func lastWord(label string) string {

@@ -83,7 +83,7 @@ func newIndex(sources []docSource) *index {
 					ix.names[t] = true
 				}
 			}
-			if m := meaning(ts); m != nil {
+			if m := lang.Meaning(ts); m != nil {
 				ms = append(ms, m)
 			}
 			for i, t := range ts {
@@ -179,7 +179,7 @@ func (ix *index) resolve(query []string) []resolved {
 func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF float64) {
 	seen := map[string]bool{}
 	for i, r := range ix.resolve(stemsOf(query)) {
-		if seen[query[i].stem] || isNumberTerm(query[i].stem) {
+		if seen[query[i].stem] || lang.IsNumberTerm(query[i].stem) {
 			continue // a number is no evidence for an agent ("it's been like 25 days")
 		}
 		seen[query[i].stem] = true
@@ -280,12 +280,6 @@ func (ix *index) tradeWord(stem string) bool {
 	return false
 }
 
-// isNumberTerm reports whether a query term is a bare number, or the shape of one.
-func isNumberTerm(t string) bool {
-	t = strings.TrimPrefix(t, lang.ShapePrefix)
-	return t != "" && strings.Trim(t, "0123456789") == ""
-}
-
 func (ix *index) score(query []qterm) []float64 {
 	scores := make([]float64, len(ix.docs))
 	if len(ix.docs) == 0 {
@@ -333,24 +327,6 @@ func (ix *index) score(query []qterm) []float64 {
 		}
 	}
 	return scores
-}
-
-// best returns the index and score of the top document and the runner-up's score.
-// Ties go to the earlier document, so the answer never depends on map order.
-func best(scores []float64) (top int, topScore, second float64) {
-	top = -1
-	for i, s := range scores {
-		switch {
-		case top < 0 || s > topScore:
-			if top >= 0 {
-				second = topScore
-			}
-			top, topScore = i, s
-		case s > second:
-			second = s
-		}
-	}
-	return top, topScore, second
 }
 
 // toolTextWeight is how much a word of what an agent's tools say they do counts (see

@@ -71,7 +71,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 	details := strings.Join(parts, ", ")
 	switch {
 	case head < 0:
-		return capitalise(details)
+		return lang.Capitalise(details)
 	case details == "":
 		return headText(obj[head])
 	}
@@ -82,8 +82,8 @@ func (r renderer) item(v any, cur string, short bool) string {
 func headText(f field) string {
 	v := scalar(f.key, f.val)
 	if isIDKey(f.key) {
-		if noun := strings.TrimSpace(strings.TrimSuffix(humanise(f.key), "ID")); noun != "" {
-			return capitalise(noun) + " " + v
+		if noun := strings.TrimSpace(strings.TrimSuffix(lang.Humanise(f.key), "ID")); noun != "" {
+			return lang.Capitalise(noun) + " " + v
 		}
 	}
 	return v
@@ -110,7 +110,7 @@ func (r renderer) headField(obj []field) int {
 		_, isDate := parseWhen(s)
 		// An echoed identifier still names its item ("UA123" when asked about UA123); an
 		// echoed product or city would only repeat itself on every line.
-		return (fresh(s) || isIdentifierKey(k)) && !isIDKey(k) && !isDate && !bareWords[humanise(k)]
+		return (fresh(s) || isIdentifierKey(k)) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
 	}); i >= 0 {
 		return i
 	}
@@ -121,7 +121,7 @@ func (r renderer) headField(obj []field) int {
 }
 
 func isNameKey(key string) bool {
-	k := humanise(key)
+	k := lang.Humanise(key)
 	switch lastWord(k) {
 	case "name", "title", "label", "headline":
 		return true

@@ -1,62 +1,15 @@
 package offline
 
 import (
-	"math"
-	"sync"
-
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/style"
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/vectors"
 )
 
-// wordVectors are general English word vectors (GloVe's), keyed by stem. Loaded once, by New,
-// and shared.
-var wordVectors = sync.OnceValue(func() *vectors.Table {
-	t, err := vectors.New(func(w string) string { return lang.Stem(lang.Normalise(w)) })
-	if err != nil {
-		panic(err) // the vectors are embedded in the build: their own test fails first
-	}
-	return t
-})
-
-// semanticFloor, semanticMargin, rareWordRank: see language.txt, which says where each was chosen.
+// semanticFloor, semanticMargin: see language.txt, which says where each was chosen.
 var (
 	semanticFloor  = lang.Number("semanticFloor")
 	semanticMargin = lang.Number("semanticMargin")
-	rareWordRank   = lang.Number("rareWordRank")
 )
-
-// meaning is the weighted mean of the words' vectors, rarer words weighing more, scaled to
-// unit length; nil when no word has a vector.
-func meaning(stems []string) []float32 {
-	tb := wordVectors()
-	out := make([]float32, tb.Dims())
-	found := false
-	for _, s := range stems {
-		v := tb.Lookup(s)
-		if v == nil || isNumberTerm(s) {
-			continue
-		}
-		r := float64(tb.Rank(s))
-		w := float32(r / (r + rareWordRank))
-		for i, x := range v {
-			out[i] += w * float32(x)
-		}
-		found = true
-	}
-	if !found {
-		return nil
-	}
-	var n float64
-	for _, x := range out {
-		n += float64(x) * float64(x)
-	}
-	n = math.Sqrt(n)
-	for i := range out {
-		out[i] /= float32(n)
-	}
-	return out
-}
 
 // meaningLead, singleWordFloor: see language.txt, which says where each was chosen.
 var (
@@ -75,7 +28,7 @@ func stemsOf(qs []qterm) []string {
 
 // leader returns the document ahead of all others in sims by at least lead, or -1.
 func leader(sims []float64, lead float64) int {
-	top, s1, s2 := best(sims)
+	top, s1, s2 := lang.Best(sims)
 	if top < 0 || s1 <= 0 || s1-s2 < lead {
 		return -1
 	}
@@ -85,7 +38,7 @@ func leader(sims []float64, lead float64) int {
 // similarities returns, per document, how close in meaning the query comes to its closest
 // text; all zero when no query word has a vector.
 func (ix *index) similarities(stems []string) []float64 {
-	q := meaning(stems)
+	q := lang.Meaning(stems)
 	if q == nil {
 		return make([]float64, len(ix.meanings))
 	}
@@ -129,7 +82,7 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 	if sims == nil {
 		return -1, 0
 	}
-	top, s1, s2 := best(sims)
+	top, s1, s2 := lang.Best(sims)
 	leads := top >= 0 && s1-s2 >= sentenceMargin
 	if leads && (s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-p.offTopicSim(text) >= offTopicMargin) {
 		return top, s1
@@ -156,7 +109,7 @@ var (
 // its similarity, when it clears semanticFloor and leads the runner-up by semanticMargin; -1
 // otherwise.
 func (ix *index) closestInMeaning(stems []string) (int, float64) {
-	top, s1, s2 := best(ix.similarities(stems))
+	top, s1, s2 := lang.Best(ix.similarities(stems))
 	if top < 0 || s1 < semanticFloor || s1-s2 < semanticMargin {
 		return -1, 0
 	}

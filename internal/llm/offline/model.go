@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -31,7 +32,7 @@ func New(opts ...Option) *Model {
 	// The English word list, word vectors and sentence encoder are read once per process,
 	// here rather than on the first turn, which would otherwise wait about 45 ms for them.
 	dictionary()
-	wordVectors()
+	lang.WordVectors()
 	sentenceModel()
 	return &Model{opts: o, indexes: newIndexCache(), vocabs: newVocabCache(), caps: newCapCache(), offers: newOfferedCache(), domains: newDomainCache()}
 }

@@ -86,7 +86,7 @@ func (p *planner) worldQuestion(text string, plain []string) bool {
 	if sims == nil {
 		return false
 	}
-	_, s1, _ := best(sims)
+	_, s1, _ := lang.Best(sims)
 	return p.offTopicSim(text) >= s1
 }
 

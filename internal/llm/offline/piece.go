@@ -48,9 +48,9 @@ func (s piece) standalone() string {
 		return "I found " + s.found + ":\n" + s.text
 	case pieceFacts:
 		if s.topic != "" {
-			return capitalise(s.topic) + ": " + s.text
+			return lang.Capitalise(s.topic) + ": " + s.text
 		}
-		return capitalise(s.text)
+		return lang.Capitalise(s.text)
 	case pieceFailure:
 		return s.text + "."
 	}

@@ -116,7 +116,7 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 	// up" it is no reason to check a return, though the return tool takes one. It counts for
 	// the candidate the words rank first, or for one they match in a word the first lacks
 	// ("refund for order B-20931").
-	top, _, _ := best(sc)
+	top, _, _ := lang.Best(sc)
 	fit, idFit := p.boost(text)
 	for i := range sc {
 		if sc[i] <= 0 {
@@ -164,7 +164,7 @@ type reading struct {
 // in particular).
 func (p *planner) confident(text string, qs []qterm, floor, margin float64, r reading) (int, float64) {
 	sc := p.scores(text, qs)
-	top, s1, s2 := best(sc)
+	top, s1, s2 := lang.Best(sc)
 	if top < 0 || s1 <= 0 || s1 < floor {
 		return -1, 0
 	}
@@ -275,7 +275,7 @@ var (
 func (p *planner) unmatchedMeaning(qs []qterm) int {
 	var unmatched []string
 	for i, r := range p.ix.resolve(stemsOf(qs)) {
-		if r.term == "" && qs[i].weight >= 1 && !isNumberTerm(qs[i].stem) {
+		if r.term == "" && qs[i].weight >= 1 && !lang.IsNumberTerm(qs[i].stem) {
 			unmatched = append(unmatched, qs[i].stem)
 		}
 	}
@@ -444,7 +444,7 @@ func (p *planner) settleTies(text string, segs []segment, clauseTerms [][]qterm,
 			continue
 		}
 		sc := p.scores(text[seg.start:seg.end], clauseTerms[i])
-		_, s1, _ := best(sc)
+		_, s1, _ := lang.Best(sc)
 		if tiesWithAsked(sc, s1/p.margin, asked) {
 			continue
 		}

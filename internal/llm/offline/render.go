@@ -43,7 +43,7 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
-	for _, t := range lang.Terms(humanise(call.FunctionCall.Name)) {
+	for _, t := range lang.Terms(lang.Humanise(call.FunctionCall.Name)) {
 		r.tool[t] = true
 	}
 	var args map[string]any
@@ -86,7 +86,7 @@ func (r renderer) data(v any, t topic) piece {
 	case []field:
 		return r.object(v, t)
 	}
-	return piece{kind: pieceProse, text: capitalise(scalar("", v)) + "."}
+	return piece{kind: pieceProse, text: lang.Capitalise(scalar("", v)) + "."}
 }
 
 // object renders an object's scalars as one line of facts about t and its lists of
@@ -94,7 +94,7 @@ func (r renderer) data(v any, t topic) piece {
 func (r renderer) object(obj []field, t topic) piece {
 	if len(obj) == 1 {
 		if arr, ok := obj[0].val.([]any); ok {
-			return r.list(humanise(obj[0].key), arr, "")
+			return r.list(lang.Humanise(obj[0].key), arr, "")
 		}
 	}
 	facts, cur := r.facts(obj, scope{}, -1)
@@ -104,14 +104,14 @@ func (r renderer) object(obj []field, t topic) piece {
 		switch v := f.val.(type) {
 		case []any:
 			if len(v) == 0 || !allScalars(v) {
-				blocks = append(blocks, r.list(humanise(f.key), v, cur))
-				nouns = append(nouns, humanise(f.key))
+				blocks = append(blocks, r.list(lang.Humanise(f.key), v, cur))
+				nouns = append(nouns, lang.Humanise(f.key))
 			}
 		case []field: // one level of nesting reads as prefixed facts: "flight gate B12"
 			if _, _, ok := moneyObject(v); ok {
 				continue // among the facts already, as the money it is
 			}
-			prefix := humanise(f.key)
+			prefix := lang.Humanise(f.key)
 			inner, innerCur := r.facts(v, scope{currency: cur}, -1)
 			for _, fc := range inner {
 				if fc.label == "" {
@@ -123,8 +123,8 @@ func (r renderer) object(obj []field, t topic) piece {
 			}
 			for _, g := range v {
 				if arr, ok := g.val.([]any); ok && (len(arr) == 0 || !allScalars(arr)) {
-					blocks = append(blocks, r.list(prefix+" "+humanise(g.key), arr, innerCur))
-					nouns = append(nouns, prefix+" "+humanise(g.key))
+					blocks = append(blocks, r.list(prefix+" "+lang.Humanise(g.key), arr, innerCur))
+					nouns = append(nouns, prefix+" "+lang.Humanise(g.key))
 				}
 			}
 		}
@@ -271,7 +271,7 @@ func unmatchedQuery(obj []field) (string, bool) {
 	for _, f := range obj {
 		switch v := f.val.(type) {
 		case bool:
-			if w := strings.Fields(humanise(f.key)); len(w) > 0 && (w[0] == "matched" || w[0] == "match") && !v {
+			if w := strings.Fields(lang.Humanise(f.key)); len(w) > 0 && (w[0] == "matched" || w[0] == "match") && !v {
 				unmatched = true
 			}
 		case string:
@@ -293,7 +293,7 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		return piece{kind: pieceProse, text: "I didn't find any " + noun + "."}
 	}
 	if allScalars(arr) {
-		return piece{kind: pieceProse, text: capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}
+		return piece{kind: pieceProse, text: lang.Capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}
 	}
 	found := fmt.Sprintf("%d %s", len(arr), noun)
 	if len(arr) == 1 {
@@ -406,7 +406,7 @@ func (r renderer) flaggedItems(arr []any) []any {
 			obj, _ := item.([]field)
 			for _, f := range obj {
 				b, isBool := f.val.(bool)
-				if !isBool || !slices.Equal(lang.Terms(humanise(f.key)), []string{t}) {
+				if !isBool || !slices.Equal(lang.Terms(lang.Humanise(f.key)), []string{t}) {
 					continue
 				}
 				named = true
@@ -452,7 +452,7 @@ func (r renderer) dayNotHeld(arr []any) string {
 	if !dated {
 		return ""
 	}
-	return capitalise(asked)
+	return lang.Capitalise(asked)
 }
 
 // weekdays name the days of the week (see language.txt).
@@ -520,11 +520,11 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 		if !ok || len(arr) == 0 || allScalars(arr) {
 			continue
 		}
-		if b := inner.list(humanise(f.key), arr, cur); b.kind == pieceList {
+		if b := inner.list(lang.Humanise(f.key), arr, cur); b.kind == pieceList {
 			if head != "" {
 				b.found += " for " + head
 			}
-			blocks = append(blocks, capitalise(b.found)+":\n"+b.text)
+			blocks = append(blocks, lang.Capitalise(b.found)+":\n"+b.text)
 		}
 	}
 	if len(blocks) == 0 {
@@ -584,14 +584,14 @@ func (r renderer) tellingItems(arr []any) []any {
 		kinds[i] = map[string]bool{}
 		if obj, ok := item.([]field); ok {
 			for _, f := range obj {
-				if categoryKeys[lastWord(humanise(f.key))] {
+				if categoryKeys[lastWord(lang.Humanise(f.key))] {
 					valueTerms(f.val, kinds[i])
 				}
 			}
 		}
 	}
 	for _, t := range asked {
-		if r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || lang.IsStopword(t) {
+		if r.tool[t] || r.domain[t] || lightNouns[t] || lang.IsNumberTerm(t) || lang.IsStopword(t) {
 			continue
 		}
 		if i := closestRecord(t, kinds); i >= 0 {
@@ -613,7 +613,7 @@ var (
 // closestRecord returns the record whose values hold the word closest in meaning to t, when
 // it is close enough and ahead of the others (see recordCloseness), else -1.
 func closestRecord(t string, values []map[string]bool) int {
-	q := meaning([]string{t})
+	q := lang.Meaning([]string{t})
 	if q == nil {
 		return -1
 	}
@@ -621,8 +621,8 @@ func closestRecord(t string, values []map[string]bool) int {
 	for i, words := range values {
 		top := -1.0
 		for w := range words {
-			if v := meaning([]string{w}); v != nil {
-				top = max(top, dot(q, v))
+			if v := lang.Meaning([]string{w}); v != nil {
+				top = max(top, lang.Dot(q, v))
 			}
 		}
 		switch {
@@ -643,31 +643,23 @@ var claimCloseness = lang.Number("claimCloseness") // see language.txt
 // nearAny reports whether some word of words is close in meaning to t (see claimCloseness):
 // then a record may be about t in other words, and saying none is would be a guess.
 func nearAny(t string, words map[string]bool) bool {
-	q := meaning([]string{t})
+	q := lang.Meaning([]string{t})
 	if q == nil {
 		return false
 	}
 	for w := range words {
-		if v := meaning([]string{w}); v != nil && dot(q, v) >= claimCloseness {
+		if v := lang.Meaning([]string{w}); v != nil && lang.Dot(q, v) >= claimCloseness {
 			return true
 		}
 	}
 	return false
 }
 
-func dot(a, b []float32) float64 {
-	var d float64
-	for i := range a {
-		d += float64(a[i]) * float64(b[i])
-	}
-	return d
-}
-
 // telling reports whether request term t may say which record is meant: some record's values
 // use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
 // nothing about which record), and it is no word of the called tool, light noun or number.
 func (r renderer) telling(t string, values []map[string]bool, keys map[string]bool) bool {
-	if r.tool[t] || lightNouns[t] || isNumberTerm(t) || keys[t] {
+	if r.tool[t] || lightNouns[t] || lang.IsNumberTerm(t) || keys[t] {
 		return false
 	}
 	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
@@ -698,12 +690,12 @@ var tradeCloseness = lang.Number("tradeCloseness") // see language.txt
 
 // nearTrade reports whether t means nearly what a word of the agent's trade means.
 func nearTrade(t string, domain map[string]bool) bool {
-	q := meaning([]string{t})
+	q := lang.Meaning([]string{t})
 	if q == nil {
 		return false
 	}
 	for w := range domain {
-		if v := meaning([]string{w}); v != nil && dot(q, v) >= tradeCloseness {
+		if v := lang.Meaning([]string{w}); v != nil && lang.Dot(q, v) >= tradeCloseness {
 			return true
 		}
 	}
@@ -752,7 +744,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 			continue
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lightNouns[t] || isNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lightNouns[t] || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
 			nearAny(t, values) || nearTrade(t, r.domain) || misspells(word, r.domain) {
 			continue
 		}
@@ -781,7 +773,7 @@ func keyTerms(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case []field:
 		for _, f := range x {
-			for _, t := range lang.Terms(humanise(f.key)) {
+			for _, t := range lang.Terms(lang.Humanise(f.key)) {
 				into[t] = true
 			}
 			keyTerms(f.val, into)
@@ -804,7 +796,7 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	}
 	var named []string
 	for _, t := range r.askedTerm {
-		if !r.tool[t] && !lightNouns[t] && !isNumberTerm(t) {
+		if !r.tool[t] && !lightNouns[t] && !lang.IsNumberTerm(t) {
 			named = append(named, t)
 		}
 	}
@@ -833,7 +825,7 @@ func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, r
 				n++
 			}
 		}
-		if n > 0 && n < len(arr) && !lightNouns[t] && !isNumberTerm(t) {
+		if n > 0 && n < len(arr) && !lightNouns[t] && !lang.IsNumberTerm(t) {
 			telling = append(telling, t)
 		}
 	}

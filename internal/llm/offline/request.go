@@ -109,7 +109,7 @@ func (r *request) domainTerms() map[string]bool {
 	texts := []string{r.system}
 	for _, t := range r.plainTools() {
 		desc, _ := splitToolExamples(t.Function.Description)
-		texts = append(texts, humanise(t.Function.Name), desc)
+		texts = append(texts, lang.Humanise(t.Function.Name), desc)
 	}
 	for _, t := range lang.Terms(strings.Join(texts, " ")) {
 		out[t] = true

@@ -52,7 +52,7 @@ func parseExamples(system string) map[string][]string {
 		if m := exampleLine.FindStringSubmatch(line); m != nil {
 			out[m[2]] = append(out[m[2]], m[1])
 		} else if m := capabilityLine.FindStringSubmatch(line); m != nil {
-			capabilities[m[1]] = append(capabilities[m[1]], humanise(m[2])+": "+m[3])
+			capabilities[m[1]] = append(capabilities[m[1]], lang.Humanise(m[2])+": "+m[3])
 		}
 	}
 	for name, texts := range capabilities {
@@ -229,7 +229,7 @@ func routingSources(system string, tools []llms.Tool) []docSource {
 	sources := make([]docSource, len(tools))
 	for i, t := range tools {
 		name := t.Function.Name
-		texts := []string{humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
+		texts := []string{lang.Humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
 		sources[i] = docSource{texts: append(texts, examples[name]...), tools: examples[capabilityKey+name]}
 	}
 	return sources
@@ -479,7 +479,7 @@ func keepSubject(p *planner, text string, intents []intent, earlier []planned) [
 func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) *planned {
 	own := map[string]bool{}
 	for _, q := range queryTerms(ws) {
-		if q.weight >= 1 && !lightNouns[q.stem] && !isNumberTerm(q.stem) {
+		if q.weight >= 1 && !lightNouns[q.stem] && !lang.IsNumberTerm(q.stem) {
 			own[q.stem] = true
 		}
 	}

@@ -105,7 +105,7 @@ func (p *planner) tradeWordNearby(text string) func(stem string) bool {
 			f := false
 			if p.sentences {
 				if sims := p.sentenceSims(text); sims != nil {
-					_, s1, _ := best(sims)
+					_, s1, _ := lang.Best(sims)
 					f = s1 < asideFar
 				}
 			}
@@ -138,7 +138,7 @@ func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
 	if sims == nil {
 		return intents
 	}
-	main, s1, _ := best(sims)
+	main, s1, _ := lang.Best(sims)
 	if s1 < mainFloor || !slices.ContainsFunc(intents, func(in intent) bool { return in.tool == main }) {
 		return intents
 	}

@@ -12,7 +12,7 @@ func keyWords(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case []field:
 		for _, f := range x {
-			for _, w := range lang.ScanWords(humanise(f.key)) {
+			for _, w := range lang.ScanWords(lang.Humanise(f.key)) {
 				into[w.Lower] = true
 			}
 			keyWords(f.val, into)

@@ -44,7 +44,7 @@ func TestHumanise(t *testing.T) {
 		{"points.balance", "points balance"}, {"order_id", "order ID"}, {"ask_x", "ask x"},
 	}
 	for _, tt := range tests {
-		if got := humanise(tt.in); got != tt.want {
+		if got := lang.Humanise(tt.in); got != tt.want {
 			t.Errorf("humanise(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

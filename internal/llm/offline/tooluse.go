@@ -28,10 +28,10 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	for i, t := range tools {
 		desc, examples := splitToolExamples(t.Function.Description)
 		// Name and description first: newToolVocab takes the tool's vocabulary from them.
-		texts := append([]string{humanise(t.Function.Name), desc}, examples...)
+		texts := append([]string{lang.Humanise(t.Function.Name), desc}, examples...)
 		var minor []string
 		for _, p := range paramsOf(t.Function.Parameters) {
-			minor = append(minor, humanise(p.name), p.desc)
+			minor = append(minor, lang.Humanise(p.name), p.desc)
 		}
 		sources[i] = docSource{texts: texts, minor: minor}
 	}
@@ -131,7 +131,7 @@ func byExample(text string, sources []docSource) int {
 				}
 			}
 			if v := agentSentence(e); v != nil {
-				s = max(s, dot(q, v))
+				s = max(s, lang.Dot(q, v))
 			}
 		}
 		switch {

@@ -37,7 +37,7 @@ func topicOf(res toolResult) topic {
 	name, agent := strings.CutPrefix(res.name, routePrefix)
 	t.agent = agent
 	var words []string
-	for _, w := range strings.Fields(humanise(name)) {
+	for _, w := range strings.Fields(lang.Humanise(name)) {
 		if !strings.ContainsFunc(w, unicode.IsDigit) && w != "ID" {
 			words = append(words, w) // "v2" and ids are for machines
 		}

@@ -49,7 +49,7 @@ func (r renderer) unasked(data any) string {
 		_, names := subjectOpeners[ws[n-2].Lower]
 		ts := lang.Terms(w)
 		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
-			slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || isNumberTerm(t) }) || r.holds(data, ts) {
+			slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
 		return w

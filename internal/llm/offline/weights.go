@@ -105,7 +105,7 @@ func queryTerms(ws []lang.Word) []qterm {
 // is no light noun, no word of the calendar and no number ("camping stove", not "camping
 // tomorrow" or "camping next weekend").
 func namesAThing(w string, ts []string) bool {
-	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || isNumberTerm(t) })
+	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || lang.IsNumberTerm(t) })
 }
 
 // comparatives after "how much" ask for an amount, not a price: "how much more", "how much
