@@ -148,7 +148,7 @@ func toolNames(tools []llms.Tool) string {
 		if t.Function == nil {
 			continue
 		}
-		if n := lang.Humanise(strings.TrimPrefix(t.Function.Name, routePrefix)); n != "" {
+		if n := lang.Humanise(strings.TrimPrefix(t.Function.Name, lang.RoutePrefix)); n != "" {
 			names = append(names, n)
 		}
 	}

@@ -44,7 +44,7 @@ func (m *Model) compose(req *request) string {
 	if lead != "" {
 		reply = lead + "\n\n" + reply
 	}
-	if act := unofferedAction(ownPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && len(found) > 0 {
+	if act := unofferedAction(lang.OwnPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && len(found) > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
 		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply
@@ -56,8 +56,8 @@ func (m *Model) compose(req *request) string {
 // a light noun): then what that tool found, or did not, is part of the answer.
 func asksForTool(req *request, name string) bool {
 	asked := map[string]bool{}
-	for _, t := range lang.Terms(ownPart(req.lastHuman())) {
-		asked[t] = !lightNouns[t]
+	for _, t := range lang.Terms(lang.OwnPart(req.lastHuman())) {
+		asked[t] = !lang.LightNouns[t]
 	}
 	for _, t := range req.plainTools() {
 		if t.Function.Name != name {
@@ -93,7 +93,7 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	}
 	data, _ := member(obj, "data")
 	noun, arr := recordsOf(data)
-	r := newRenderer(m.opts.listLimit, res.call, spellAsData(ownPart(req.lastHuman()), v))
+	r := newRenderer(m.opts.listLimit, res.call, spellAsData(lang.OwnPart(req.lastHuman()), v))
 	r.domain = m.domains.terms(req)
 	if len(arr) == 0 || len(r.tellingItems(arr)) > 0 || r.unmatchedSubject(arr, noun) == "" {
 		return nil
@@ -268,10 +268,10 @@ func (m *Model) narrate(req *request, res toolResult) piece {
 	if err != nil {
 		return t.unavailable("") // never show what could not be read
 	}
-	r := newRenderer(m.opts.listLimit, res.call, spellAsData(ownPart(req.lastHuman()), v))
+	r := newRenderer(m.opts.listLimit, res.call, spellAsData(lang.OwnPart(req.lastHuman()), v))
 	r.domain = m.domains.terms(req)
-	if last := req.lastHuman(); ownPart(last) != last {
-		r.earlierTerm = lang.Terms(strings.ToLower(earlierPart(last)))
+	if last := req.lastHuman(); lang.OwnPart(last) != last {
+		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(last)))
 	}
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")

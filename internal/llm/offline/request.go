@@ -82,7 +82,7 @@ func (r *request) lastHuman() string {
 func (r *request) routingTools() []llms.Tool {
 	var out []llms.Tool
 	for _, t := range r.tools {
-		if t.Function != nil && strings.HasPrefix(t.Function.Name, routePrefix) {
+		if t.Function != nil && strings.HasPrefix(t.Function.Name, lang.RoutePrefix) {
 			out = append(out, t)
 		}
 	}
@@ -93,14 +93,12 @@ func (r *request) routingTools() []llms.Tool {
 func (r *request) plainTools() []llms.Tool {
 	var out []llms.Tool
 	for _, t := range r.tools {
-		if t.Function != nil && t.Function.Name != "" && !strings.HasPrefix(t.Function.Name, routePrefix) {
+		if t.Function != nil && t.Function.Name != "" && !strings.HasPrefix(t.Function.Name, lang.RoutePrefix) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
-
-const routePrefix = "ask_"
 
 // domainTerms are the terms of the system prompt and the plain tools' names and descriptions
 // (without their examples): the words of the agent's trade.

@@ -14,11 +14,11 @@ import (
 
 // exampleLine matches a few-shot line of the orchestrator's prompt, such as
 // `- "where is my parcel?" -> ask_parcels`.
-var exampleLine = regexp.MustCompile(`(?m)^\s*[-*•]?\s*["“](.+?)["”]\s*(?:->|→|=>)\s*(` + routePrefix + `[A-Za-z0-9_]+)\s*$`)
+var exampleLine = regexp.MustCompile(`(?m)^\s*[-*•]?\s*["“](.+?)["”]\s*(?:->|→|=>)\s*(` + lang.RoutePrefix + `[A-Za-z0-9_]+)\s*$`)
 
 // capabilityLine matches a line of the orchestrator's prompt that says what one of a
 // sub-agent's tools does, such as `- ask_parcels: track_parcel: Where a parcel is now.`
-var capabilityLine = regexp.MustCompile(`^\s*[-*•]\s*(` + routePrefix + `[A-Za-z0-9_]+):\s*([A-Za-z0-9_]+):\s*(.+?)\s*$`)
+var capabilityLine = regexp.MustCompile(`^\s*[-*•]\s*(` + lang.RoutePrefix + `[A-Za-z0-9_]+):\s*([A-Za-z0-9_]+):\s*(.+?)\s*$`)
 
 // capRule matches the cap rule of the orchestrator's prompt, such as "call at most 3".
 var capRule = regexp.MustCompile(`(?i)\bat\s+most\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b`)
@@ -46,7 +46,7 @@ func parseExamples(system string) map[string][]string {
 	out := map[string][]string{}
 	capabilities := map[string][]string{}
 	for line := range strings.Lines(system) {
-		if !strings.Contains(line, routePrefix) {
+		if !strings.Contains(line, lang.RoutePrefix) {
 			continue
 		}
 		if m := exampleLine.FindStringSubmatch(line); m != nil {
@@ -192,7 +192,7 @@ func (c *conversation) routeMessage(n int) []intent {
 	// A follow-up with no subject of its own stays with the previous turn's agent (see
 	// followup.go).
 	if len(intents) == 1 && n > 1 && chatKind(text) == chatNone {
-		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].text, earlierMarker) {
+		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].text, lang.EarlierMarker) {
 			same := slices.IndexFunc(prev.intents, func(in intent) bool { return in.tool == intents[0].tool })
 			switch {
 			case same >= 0 && len(ws) <= maxSubjectlessWords:
@@ -209,7 +209,7 @@ func (c *conversation) routeMessage(n int) []intent {
 			}
 		}
 		// Only a message whose words reach its agent weakly, or not at all, is read so.
-		if len(ws) <= maxSubjectlessWords && (strings.Contains(intents[0].text, earlierMarker) || p.inPassing(intents[0])) {
+		if len(ws) <= maxSubjectlessWords && (strings.Contains(intents[0].text, lang.EarlierMarker) || p.inPassing(intents[0])) {
 			if back := p.namesEarlierThing(ws, intents[0].tool, earlier()); back != nil {
 				intents = withEarlier(text, back.intents)
 			}
@@ -229,7 +229,7 @@ func routingSources(system string, tools []llms.Tool) []docSource {
 	sources := make([]docSource, len(tools))
 	for i, t := range tools {
 		name := t.Function.Name
-		texts := []string{lang.Humanise(strings.TrimPrefix(name, routePrefix)), t.Function.Description}
+		texts := []string{lang.Humanise(strings.TrimPrefix(name, lang.RoutePrefix)), t.Function.Description}
 		sources[i] = docSource{texts: append(texts, examples[name]...), tools: examples[capabilityKey+name]}
 	}
 	return sources
@@ -240,7 +240,7 @@ func routingSources(system string, tools []llms.Tool) []docSource {
 // one message, not the conversation.
 func carrySubject(intents []intent, earlier []planned) {
 	for i := range intents {
-		if strings.Contains(intents[i].text, earlierMarker) {
+		if strings.Contains(intents[i].text, lang.EarlierMarker) {
 			continue
 		}
 	search:
@@ -299,7 +299,7 @@ func withEarlier(text string, earlier []intent) []intent {
 // reads them: "can I cancel it? (earlier: where is my order)".
 func followUpText(text, earlier string) string {
 	// An earlier follow-up leans on the request that named the subject: that one is quoted.
-	return strings.TrimSpace(text) + earlierMarker + earlierPart(earlier) + ")"
+	return strings.TrimSpace(text) + lang.EarlierMarker + lang.EarlierPart(earlier) + ")"
 }
 
 // pointerFollowUp returns the previous turn's one agent, carrying the earlier request, for a
@@ -327,7 +327,7 @@ func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func(
 				return nil
 			}
 			out := slices.Clone(prev.intents)
-			out[0].text = followUpText(text, earlierPart(out[0].text))
+			out[0].text = followUpText(text, lang.EarlierPart(out[0].text))
 			return out
 		}
 	}
@@ -349,7 +349,7 @@ func asksOwnThing(ws []lang.Word) bool {
 		if j < len(ws) {
 			w := ws[j].Lower
 			ts := lang.Terms(w)
-			return len(ts) > 0 && !lang.IsStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] })
+			return len(ts) > 0 && !lang.IsStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] })
 		}
 	}
 	return false
@@ -381,7 +381,7 @@ func leadsToNewThing(ws []lang.Word) bool {
 
 // hasEarlier reports whether the intents already carry an earlier request.
 func hasEarlier(intents []intent) bool {
-	return slices.ContainsFunc(intents, func(in intent) bool { return strings.Contains(in.text, earlierMarker) })
+	return slices.ContainsFunc(intents, func(in intent) bool { return strings.Contains(in.text, lang.EarlierMarker) })
 }
 
 // pointsBack reports whether a short message, read into words ws, leans on an earlier one
@@ -479,7 +479,7 @@ func keepSubject(p *planner, text string, intents []intent, earlier []planned) [
 func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) *planned {
 	own := map[string]bool{}
 	for _, q := range queryTerms(ws) {
-		if q.weight >= 1 && !lightNouns[q.stem] && !lang.IsNumberTerm(q.stem) {
+		if q.weight >= 1 && !lang.LightNouns[q.stem] && !lang.IsNumberTerm(q.stem) {
 			own[q.stem] = true
 		}
 	}

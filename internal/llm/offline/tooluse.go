@@ -13,9 +13,6 @@ import (
 
 var maxToolUses = int(lang.Number("maxToolUses")) // see language.txt
 
-// earlierMarker separates a follow-up from the earlier request it leans on (see route).
-const earlierMarker = " (earlier: "
-
 // useTools answers a sub-agent request: call the tool(s) whose name and description best
 // match the request, with arguments taken from the request text.
 func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string) {
@@ -51,10 +48,10 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	// they name no tool ("how much will i get back" after a question on a return, "and the
 	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
 	// it was asked; closeness in meaning comes last.
-	own := ownPart(text)
+	own := lang.OwnPart(text)
 	intents := p.byWords(own, sources)
 	if len(intents) == 0 && own != text {
-		earlier := earlierPart(text)
+		earlier := lang.EarlierPart(text)
 		if intents = p.byWords(earlier, sources); len(intents) == 0 {
 			intents = p.byMeaningIntent(earlier)
 		}
@@ -72,7 +69,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	}
 	if len(intents) == 0 {
 		i := searchTool(tools)
-		if i < 0 || len(lang.Terms(ownPart(text))) == 0 {
+		if i < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
 			return nil, directAnswer(text, tools)
 		}
 		intents = []intent{{tool: i, text: text}}
@@ -85,7 +82,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	calls := make([]llms.ToolCall, len(intents))
 	for i, in := range intents {
 		fn := tools[in.tool].Function
-		args := extractArgs(fn.Parameters, ownPart(in.text), earlierPart(text), domain)
+		args := extractArgs(fn.Parameters, lang.OwnPart(in.text), lang.EarlierPart(text), domain)
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
@@ -94,8 +91,8 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 // byWords chooses tools for a request by its words, the closing clause that only says when
 // left out when that leaves any, and by the tools' examples (see byExample).
 func (p *planner) byWords(text string, sources []docSource) []intent {
-	intents := p.plan(mainClause(text))
-	if len(intents) == 0 && mainClause(text) != text {
+	intents := p.plan(lang.MainClause(text))
+	if len(intents) == 0 && lang.MainClause(text) != text {
 		intents = p.plan(text)
 	}
 	if len(intents) <= 1 {
@@ -171,29 +168,6 @@ func newToolVocab(system string, sources []docSource) toolVocab {
 	return domain
 }
 
-// trailingWhen opens a closing clause that says when rather than what: "am I going to run
-// out of data before my plan resets?" asks about the data, not the plan.
-var trailingWhen = regexp.MustCompile(`(?i)[\s,]+(?:before|after|until|till|by the time|once)\s+(?:my|the|our|i|we|it|this|that|next)\b.*$`)
-
-// mainClause drops a closing clause that only says when, if at least three words remain.
-func mainClause(text string) string {
-	loc := trailingWhen.FindStringIndex(text)
-	if loc == nil || len(strings.Fields(text[:loc[0]])) < 3 {
-		return text
-	}
-	return text[:loc[0]]
-}
-
-// earlierPart returns the earlier request a follow-up quotes, or text itself when it quotes
-// none: what a parameter the follow-up cannot fill is taken from ("can I cancel it?
-// (earlier: any deals on running shoes?)" searches for running shoes, never for "earlier").
-func earlierPart(text string) string {
-	if i := strings.Index(text, earlierMarker); i >= 0 {
-		return strings.TrimSuffix(strings.TrimSpace(text[i+len(earlierMarker):]), ")")
-	}
-	return text
-}
-
 // toolExamplesHead starts the line a sub-agent runtime adds to a tool's description to list
 // what users say when the tool is the right one (the subagents package writes it).
 const toolExamplesHead = "Users ask for this tool with requests such as:"
@@ -214,14 +188,6 @@ func splitToolExamples(desc string) (string, []string) {
 		}
 	}
 	return strings.TrimSpace(desc[:i]), examples
-}
-
-// ownPart cuts off the earlier request a follow-up quotes.
-func ownPart(text string) string {
-	if i := strings.Index(text, earlierMarker); i >= 0 {
-		return text[:i]
-	}
-	return text
 }
 
 // searchTool picks a tool for a request that names nothing the tools describe: such a

@@ -30,11 +30,11 @@ func topicOf(res toolResult) topic {
 		var args map[string]any
 		if json.Unmarshal([]byte(res.call.FunctionCall.Arguments), &args) == nil {
 			if q, ok := args["request"].(string); ok {
-				t.quote = strings.TrimRight(strings.TrimSpace(ownPart(q)), "?!., ")
+				t.quote = strings.TrimRight(strings.TrimSpace(lang.OwnPart(q)), "?!., ")
 			}
 		}
 	}
-	name, agent := strings.CutPrefix(res.name, routePrefix)
+	name, agent := strings.CutPrefix(res.name, lang.RoutePrefix)
 	t.agent = agent
 	var words []string
 	for _, w := range strings.Fields(lang.Humanise(name)) {

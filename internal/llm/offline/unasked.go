@@ -21,7 +21,7 @@ var auxiliaries = lang.List("auxiliaries")
 // nothing in the data (its keys and values), the agent's vocabulary or the called tool uses
 // that word, or "" when the data may answer.
 func (r renderer) unasked(data any) string {
-	ws := lang.ScanWords(mainClause(r.asked))
+	ws := lang.ScanWords(lang.MainClause(r.asked))
 	for i := 0; i+1 < len(ws); i++ {
 		if !whWords[ws[i].Lower] {
 			continue
@@ -31,7 +31,7 @@ func (r renderer) unasked(data any) string {
 			continue // "what cheap headphones are there": a description, not the thing
 		}
 		ts := lang.Terms(w)
-		if len(ts) != 1 || lang.IsStopword(w) || lightNouns[ts[0]] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
+		if len(ts) != 1 || lang.IsStopword(w) || lang.LightNouns[ts[0]] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
 			continue
 		}
 		if r.holds(data, ts) {
@@ -49,7 +49,7 @@ func (r renderer) unasked(data any) string {
 		_, names := subjectOpeners[ws[n-2].Lower]
 		ts := lang.Terms(w)
 		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
-			slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
+			slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
 		return w

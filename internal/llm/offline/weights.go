@@ -24,19 +24,6 @@ var (
 	scopeWeight = lang.Number("scopeWeight")
 )
 
-// lightNouns are general English nouns that name a kind of information rather than a
-// subject ("the status", "the details", "what time") and words of the calendar: they count
-// for less (language.txt says why each is there). Kept as stems.
-var lightNouns = func() map[string]bool {
-	out := map[string]bool{}
-	for w := range lang.List("lightNouns") {
-		for _, t := range lang.Terms(w) {
-			out[t] = true
-		}
-	}
-	return out
-}()
-
 // scopePreps open the part of a clause that narrows its request: "deals ON laptops",
 // "a hotel IN Lisbon". "to" is left out because it far more often marks a verb ("I need to
 // change...").
@@ -71,7 +58,7 @@ func queryTerms(ws []lang.Word) []qterm {
 		describing := modifier && len(prev) > 0 && ingForm(w.Lower)
 		for _, t := range terms {
 			q := qterm{stem: t, weight: weight, modifier: modifier}
-			if lightNouns[t] || describing {
+			if lang.LightNouns[t] || describing {
 				q.weight *= lightWeight
 			}
 			out = append(out, q)
@@ -105,7 +92,7 @@ func queryTerms(ws []lang.Word) []qterm {
 // is no light noun, no word of the calendar and no number ("camping stove", not "camping
 // tomorrow" or "camping next weekend").
 func namesAThing(w string, ts []string) bool {
-	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lightNouns[t] || lang.IsNumberTerm(t) })
+	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] || lang.IsNumberTerm(t) })
 }
 
 // comparatives after "how much" ask for an amount, not a price: "how much more", "how much
@@ -129,7 +116,7 @@ func phraseAt(ws []lang.Word, i int, phrase []string) bool {
 func substantive(qs []qterm) []qterm {
 	var out []qterm
 	for _, q := range qs {
-		if !lightNouns[q.stem] {
+		if !lang.LightNouns[q.stem] {
 			out = append(out, q)
 		}
 	}

@@ -237,3 +237,16 @@ func TypoBudget(n int) int {
 		return 0
 	}
 }
+
+// LightNouns are general English nouns that name a kind of information rather than a
+// subject ("the status", "the details", "what time") and words of the calendar: they count
+// for less (language.txt says why each is there). Kept as stems.
+var LightNouns = func() map[string]bool {
+	out := map[string]bool{}
+	for w := range List("lightNouns") {
+		for _, t := range Terms(w) {
+			out[t] = true
+		}
+	}
+	return out
+}()
