@@ -453,6 +453,12 @@ func looksLikeFollowUp(ws []lang.Word) bool {
 // timeNouns name a stretch of time: after "this", "that" or "next" they say when, not what.
 var timeNouns = lang.List("timeNouns")
 
+// whWords open a question whose next word names the thing asked for: "what food", "which vet".
+var whWords = lang.List("whWords")
+
+// auxiliaries follow the thing a wh-question names: "what food does", "which vet is".
+var auxiliaries = lang.List("auxiliaries")
+
 // secondPerson words address the assistant.
 var secondPerson = lang.List("secondPerson")
 

@@ -38,40 +38,6 @@ func TestSplitClauses(t *testing.T) {
 	}
 }
 
-func TestHumanise(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"points_balance", "points balance"}, {"pointsBalance", "points balance"},
-		{"points.balance", "points balance"}, {"order_id", "order ID"}, {"ask_x", "ask x"},
-	}
-	for _, tt := range tests {
-		if got := lang.Humanise(tt.in); got != tt.want {
-			t.Errorf("humanise(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestFormatNumber(t *testing.T) {
-	tests := []struct {
-		key, in, want string
-	}{
-		{"points", "12400", "12,400"}, {"price", "89.999", "90"}, {"price", "1234.5", "1,234.5"},
-		{"year", "2026", "2026"}, {"order_number", "40213", "40213"}, {"delta", "-15000", "-15,000"},
-	}
-	for _, tt := range tests {
-		if got := scalar(tt.key, jsonNumber(tt.in)); got != tt.want {
-			t.Errorf("scalar(%q, %s) = %q, want %q", tt.key, tt.in, got, tt.want)
-		}
-	}
-}
-
-func jsonNumber(s string) any {
-	v, err := decodeOrdered([]byte(s))
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
 func TestCompoundAt(t *testing.T) {
 	tests := []struct {
 		text string

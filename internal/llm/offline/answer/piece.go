@@ -1,4 +1,4 @@
-package offline
+package answer
 
 import (
 	"strings"
@@ -16,8 +16,8 @@ const (
 	pieceFailure                  // an acknowledgment of missing data, without its final period
 )
 
-// piece is one tool result, narrated but not yet placed in the reply.
-type piece struct {
+// Piece is one tool result, narrated but not yet placed in the reply.
+type Piece struct {
 	kind  pieceKind
 	found string // pieceList: what was found, "5 offers"
 	text  string // pieceList: the bullets; pieceFacts: the facts line(s); otherwise the sentence
@@ -28,11 +28,11 @@ type piece struct {
 	missing bool
 }
 
-func (s piece) empty() bool { return strings.TrimSpace(s.text) == "" && s.found == "" }
+func (s Piece) empty() bool { return strings.TrimSpace(s.text) == "" && s.found == "" }
 
 // withCaveat appends a caveat sentence: on its own line after a list, so that it is not
 // read as part of the last item.
-func (s piece) withCaveat(caveat string) piece {
+func (s Piece) withCaveat(caveat string) Piece {
 	if s.kind == pieceList || strings.Contains(s.text, "\n") {
 		s.text += "\n" + caveat
 	} else {
@@ -42,7 +42,7 @@ func (s piece) withCaveat(caveat string) piece {
 }
 
 // standalone renders the piece as a whole reply.
-func (s piece) standalone() string {
+func (s Piece) standalone() string {
 	switch s.kind {
 	case pieceList:
 		return "I found " + s.found + ":\n" + s.text
@@ -65,7 +65,7 @@ var (
 
 // placed renders the piece as the i-th result of a reply with several; afterBut means it
 // follows "I couldn't get X right now, but ".
-func (s piece) placed(i int, afterBut bool) string {
+func (s Piece) placed(i int, afterBut bool) string {
 	switch s.kind {
 	case pieceList:
 		if i > 0 {
@@ -114,17 +114,17 @@ var maxTitleWords = int(lang.Number("maxTitleWords")) // see language.txt
 // prosePiece reads a text result. The shapes this model narrates data in ("I found 5
 // offers:" and bullets, "Your points balance: ...") are recognised, so that a sub-agent's
 // reply can be introduced like data; anything else stays prose about t.
-func prosePiece(text string, t topic) piece {
+func prosePiece(text string, t topic) Piece {
 	first, rest, multi := strings.Cut(text, "\n")
 	if found, ok := strings.CutPrefix(first, "I found "); ok && multi && strings.HasSuffix(found, ":") &&
 		strings.HasPrefix(rest, "- ") {
-		return piece{kind: pieceList, found: strings.TrimSuffix(found, ":"), text: rest}
+		return Piece{kind: pieceList, found: strings.TrimSuffix(found, ":"), text: rest}
 	}
 	if title, ok := strings.CutPrefix(first, "Your "); ok {
 		if name, facts, ok := strings.Cut(title, ": "); ok && name != "" && facts != "" && !strings.ContainsAny(name, ".!?:") &&
 			len(strings.Fields(name)) <= maxTitleWords {
-			return piece{kind: pieceFacts, topic: "your " + name, text: strings.TrimPrefix(text, "Your "+name+": ")}
+			return Piece{kind: pieceFacts, topic: "your " + name, text: strings.TrimPrefix(text, "Your "+name+": ")}
 		}
 	}
-	return piece{kind: pieceProse, text: text, topic: t.noun}
+	return Piece{kind: pieceProse, text: text, topic: t.noun}
 }

@@ -1,4 +1,4 @@
-package offline
+package answer
 
 import (
 	"encoding/json"
@@ -77,28 +77,28 @@ func normNumber(n json.Number) string {
 var maxFacts = int(lang.Number("maxFacts")) // see language.txt
 
 // data renders a decoded value about t.
-func (r renderer) data(v any, t topic) piece {
+func (r renderer) data(v any, t topic) Piece {
 	switch v := v.(type) {
 	case nil:
-		return piece{}
+		return Piece{}
 	case []any:
 		return r.list(t.listNoun(), v, "")
 	case []field:
 		return r.object(v, t)
 	}
-	return piece{kind: pieceProse, text: lang.Capitalise(scalar("", v)) + "."}
+	return Piece{kind: pieceProse, text: lang.Capitalise(scalar("", v)) + "."}
 }
 
 // object renders an object's scalars as one line of facts about t and its lists of
 // records after it. An object that is only a wrapper around one list reads as that list.
-func (r renderer) object(obj []field, t topic) piece {
+func (r renderer) object(obj []field, t topic) Piece {
 	if len(obj) == 1 {
 		if arr, ok := obj[0].val.([]any); ok {
 			return r.list(lang.Humanise(obj[0].key), arr, "")
 		}
 	}
 	facts, cur := r.facts(obj, scope{}, -1)
-	var blocks []piece
+	var blocks []Piece
 	var nouns []string // what each block lists
 	for _, f := range obj {
 		switch v := f.val.(type) {
@@ -133,7 +133,7 @@ func (r renderer) object(obj []field, t topic) piece {
 		// "what is my shipping address" is answered with the address, not the profile, and
 		// "whats the notice period" with the notice period, however deep it sits.
 		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
-			return piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
+			return Piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
 		}
 		facts = asked
 	}
@@ -150,7 +150,7 @@ func (r renderer) object(obj []field, t topic) piece {
 				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") {
 					what = "that" // a whole question is no search term to show back
 				}
-				blocks[i] = piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
+				blocks[i] = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
 			}
 		}
 	}
@@ -163,7 +163,7 @@ func (r renderer) object(obj []field, t topic) piece {
 	if len(facts) == 0 {
 		switch len(blocks) {
 		case 0:
-			return piece{}
+			return Piece{}
 		case 1:
 			return blocks[0]
 		}
@@ -178,7 +178,7 @@ func (r renderer) object(obj []field, t topic) piece {
 	for _, b := range blocks {
 		lines = append(lines, b.standalone())
 	}
-	return piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
 
 var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
@@ -285,15 +285,15 @@ func unmatchedQuery(obj []field) (string, bool) {
 
 // list renders an array: scalars inline, records as up to listLimit bullets. cur is the
 // currency in force from the enclosing object.
-func (r renderer) list(noun string, arr []any, cur string) piece {
+func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if noun == "" {
 		noun = "results"
 	}
 	if len(arr) == 0 {
-		return piece{kind: pieceProse, text: "I didn't find any " + noun + "."}
+		return Piece{kind: pieceProse, text: "I didn't find any " + noun + "."}
 	}
 	if allScalars(arr) {
-		return piece{kind: pieceProse, text: lang.Capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}
+		return Piece{kind: pieceProse, text: lang.Capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}
 	}
 	found := fmt.Sprintf("%d %s", len(arr), noun)
 	if len(arr) == 1 {
@@ -355,7 +355,7 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		// only qualifies the list's own thing ("my boston flight") may be said in other words
 		// by the records (the flight to BOS): then they are shown after saying so.
 		if !r.qualifies(missing, noun) {
-			return piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+			return Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
 		}
 		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
 	} else if len(arr) > r.listLimit {
@@ -384,9 +384,9 @@ func (r renderer) list(noun string, arr []any, cur string) piece {
 		}
 	}
 	if len(lines) == 0 {
-		return piece{kind: pieceProse, text: "I found " + found + "."}
+		return Piece{kind: pieceProse, text: "I found " + found + "."}
 	}
-	return piece{kind: pieceList, found: found, text: strings.Join(lines, "\n"), missing: missing != ""}
+	return Piece{kind: pieceList, found: found, text: strings.Join(lines, "\n"), missing: missing != ""}
 }
 
 // flaggedItems returns the records of arr whose yes-or-no field the request names and that
@@ -501,10 +501,10 @@ var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWord
 // withNestedLists renders a list of one record whose own members hold lists of records:
 // the record's line, then each of its lists. It returns an empty piece when the record has
 // no such list.
-func (r renderer) withNestedLists(noun string, item any, cur string, short bool, found string) piece {
+func (r renderer) withNestedLists(noun string, item any, cur string, short bool, found string) Piece {
 	obj, ok := item.([]field)
 	if !ok {
-		return piece{}
+		return Piece{}
 	}
 	head := ""
 	if h := r.headField(obj); h >= 0 {
@@ -528,10 +528,10 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 		}
 	}
 	if len(blocks) == 0 {
-		return piece{}
+		return Piece{}
 	}
 	line := r.item(item, cur, short)
-	return piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
+	return Piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
 }
 
 // tellingItems returns the records of arr that carry, in their values (nested ones

@@ -1,4 +1,4 @@
-package offline
+package answer
 
 import (
 	"fmt"
@@ -76,10 +76,10 @@ var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs"
 var minUnaskedLetters = int(lang.Number("minUnaskedLetters"))
 
 // notInData says plainly that the data holds nothing about thing.
-func notInData(thing string, t topic) piece {
+func notInData(thing string, t topic) Piece {
 	where := "what I can see"
 	if t.noun != "" {
 		where = t.noun
 	}
-	return piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where)}
+	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where)}
 }

@@ -1,4 +1,4 @@
-package offline
+package answer
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
 )
 
 // topic names what a tool result is about, for transitions and acknowledgments.
@@ -24,17 +25,19 @@ var (
 	searchVerbs = lang.List("searchVerbs")
 )
 
-func topicOf(res toolResult) topic {
+// topicOf reads what a tool result is about from the tool's name and the request the call
+// quoted.
+func topicOf(name string, call *llms.ToolCall) topic {
 	var t topic
-	if res.call != nil && res.call.FunctionCall != nil {
+	if call != nil && call.FunctionCall != nil {
 		var args map[string]any
-		if json.Unmarshal([]byte(res.call.FunctionCall.Arguments), &args) == nil {
+		if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) == nil {
 			if q, ok := args["request"].(string); ok {
 				t.quote = strings.TrimRight(strings.TrimSpace(lang.OwnPart(q)), "?!., ")
 			}
 		}
 	}
-	name, agent := strings.CutPrefix(res.name, lang.RoutePrefix)
+	name, agent := strings.CutPrefix(name, lang.RoutePrefix)
 	t.agent = agent
 	var words []string
 	for _, w := range strings.Fields(lang.Humanise(name)) {
@@ -70,10 +73,10 @@ func (t topic) listNoun() string {
 // unavailable acknowledges a result that could not be used. A note that is already a plain
 // first-person sentence ("I couldn't get an answer from Rewards right now") is used as it
 // is; any other plain note follows the acknowledgment unless it only repeats it.
-func (t topic) unavailable(note string) piece {
+func (t topic) unavailable(note string) Piece {
 	n := cleanNote(note)
 	if strings.HasPrefix(n, "I ") {
-		return piece{kind: pieceFailure, text: n, plain: true}
+		return Piece{kind: pieceFailure, text: n, plain: true}
 	}
 	var text string
 	switch {
@@ -85,9 +88,9 @@ func (t topic) unavailable(note string) piece {
 		text = "I couldn't get that information right now"
 	}
 	if n == "" || restatesFailure(n) {
-		return piece{kind: pieceFailure, text: text, plain: true}
+		return Piece{kind: pieceFailure, text: text, plain: true}
 	}
-	return piece{kind: pieceFailure, text: text + ": " + n}
+	return Piece{kind: pieceFailure, text: text + ": " + n}
 }
 
 // restatesFailure reports whether a note only says again that data is missing.
@@ -103,7 +106,7 @@ func restatesFailure(note string) bool {
 // failureNote recognises a plain-text failure note ("unavailable: ...").
 func failureNote(content string) (string, bool) {
 	lower := strings.ToLower(content)
-	for _, p := range []string{resultUnavailable, resultError} {
+	for _, p := range []string{ResultUnavailable, ResultError} {
 		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || strings.ContainsRune(":-. ", rune(lower[len(p)]))) {
 			return strings.TrimLeft(content[len(p):], ":-. \t\n"), true
 		}
