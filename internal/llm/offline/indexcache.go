@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -62,22 +63,22 @@ func (c *indexCache) index(sources []docSource) *index {
 // stemming every text of them was a tenth of the offline model's time per call. The maps are
 // shared: callers only read them.
 type vocabCache struct {
-	boundedCache[[sha256.Size]byte, toolVocab]
+	boundedCache[[sha256.Size]byte, answer.ToolVocab]
 }
 
 func newVocabCache() *vocabCache {
-	return &vocabCache{boundedCache[[sha256.Size]byte, toolVocab]{limit: maxIndexes}}
+	return &vocabCache{boundedCache[[sha256.Size]byte, answer.ToolVocab]{limit: maxIndexes}}
 }
 
 // vocab returns the vocabulary of system and sources, building it the first time.
-func (c *vocabCache) vocab(system string, sources []docSource) toolVocab {
+func (c *vocabCache) vocab(system string, sources []docSource) answer.ToolVocab {
 	h := sha256.New()
 	h.Write([]byte(system))
 	fp := fingerprint(sources)
 	h.Write(fp[:])
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
-	return c.get(key, func() toolVocab { return newToolVocab(system, sources) })
+	return c.get(key, func() answer.ToolVocab { return newToolVocab(system, sources) })
 }
 
 // offeredCache keeps offeredTerms of each tool set, by the tools' names and descriptions:

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -394,9 +395,9 @@ func pointsBack(ws []lang.Word) bool {
 // unless the tool's schema declares a different single text parameter.
 func requestParam(schema any) string {
 	var text []string
-	for _, p := range paramsOf(schema) {
-		if p.typ == "" || p.typ == "string" {
-			text = append(text, p.name)
+	for _, p := range answer.ParamsOf(schema) {
+		if p.Type == "" || p.Type == "string" {
+			text = append(text, p.Name)
 		}
 	}
 	if len(text) == 1 {
@@ -458,6 +459,15 @@ var whWords = lang.List("whWords")
 
 // auxiliaries follow the thing a wh-question names: "what food does", "which vet is".
 var auxiliaries = lang.List("auxiliaries")
+
+// Word lists argument extraction reads too (see package answer and language.txt).
+var (
+	// noise are words that colour a request without saying what it is about.
+	noise = lang.List("noise")
+	// possessives and people name who a request is for: "a laptop for my daughter".
+	possessives = lang.List("possessives")
+	people      = lang.List("people")
+)
 
 // secondPerson words address the assistant.
 var secondPerson = lang.List("secondPerson")

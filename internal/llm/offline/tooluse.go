@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -27,8 +28,8 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		// Name and description first: newToolVocab takes the tool's vocabulary from them.
 		texts := append([]string{lang.Humanise(t.Function.Name), desc}, examples...)
 		var minor []string
-		for _, p := range paramsOf(t.Function.Parameters) {
-			minor = append(minor, lang.Humanise(p.name), p.desc)
+		for _, p := range answer.ParamsOf(t.Function.Parameters) {
+			minor = append(minor, lang.Humanise(p.Name), p.Desc)
 		}
 		sources[i] = docSource{texts: texts, minor: minor}
 	}
@@ -41,7 +42,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		minScore:    m.opts.minScore,
 		margin:      1 + (m.opts.margin-1)/3,
 		fallbackMin: 1e-9,
-		boost:       fitBoost(tools),
+		boost:       answer.FitBoost(tools),
 	}
 	p.modifiers = p.ix.modifiers()
 	// A follow-up is chosen for by its own words and by what users say to each tool; when
@@ -68,7 +69,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		}
 	}
 	if len(intents) == 0 {
-		i := searchTool(tools)
+		i := answer.SearchTool(tools)
 		if i < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
 			return nil, directAnswer(text, tools)
 		}
@@ -82,7 +83,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	calls := make([]llms.ToolCall, len(intents))
 	for i, in := range intents {
 		fn := tools[in.tool].Function
-		args := extractArgs(fn.Parameters, lang.OwnPart(in.text), lang.EarlierPart(text), domain)
+		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.text), lang.EarlierPart(text), domain)
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
@@ -152,20 +153,14 @@ var exampleFloor, exampleLead = lang.Number("exampleFloor"), lang.Number("exampl
 // tool's name and description; the rest are its examples, which say when the tool is right,
 // in the users' words, and are not the tool's vocabulary, which arguments leave out ("has my
 // order shipped" names no product).
-func newToolVocab(system string, sources []docSource) toolVocab {
-	domain := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
-	for _, t := range lang.Terms(system) {
-		domain.tools[t] = true
+func newToolVocab(system string, sources []docSource) answer.ToolVocab {
+	tools := make([]string, len(sources))
+	units := make([]string, len(sources))
+	for i, src := range sources {
+		tools[i] = strings.Join(src.texts[:min(2, len(src.texts))], " ")
+		units[i] = strings.Join(src.minor, " ")
 	}
-	for _, src := range sources {
-		for _, term := range lang.Terms(strings.Join(src.texts[:min(2, len(src.texts))], " ")) {
-			domain.tools[term] = true
-		}
-		for _, term := range lang.Terms(strings.Join(src.minor, " ")) {
-			domain.units[term] = true
-		}
-	}
-	return domain
+	return answer.VocabOf(system, tools, units)
 }
 
 // toolExamplesHead starts the line a sub-agent runtime adds to a tool's description to list
@@ -189,61 +184,3 @@ func splitToolExamples(desc string) (string, []string) {
 	}
 	return strings.TrimSpace(desc[:i]), examples
 }
-
-// searchTool picks a tool for a request that names nothing the tools describe: such a
-// request is most likely a search term, so the first tool with a required free-text
-// parameter wins, then the first tool at all. -1 when there are no tools.
-func searchTool(tools []llms.Tool) int {
-	for i, t := range tools {
-		for _, p := range paramsOf(t.Function.Parameters) {
-			if p.required && kindOf(p) == kindText {
-				return i
-			}
-		}
-	}
-	if len(tools) == 0 {
-		return -1
-	}
-	return 0
-}
-
-var fitBonus = lang.Number("fitBonus") // see language.txt
-
-// fitBoost rewards tools whose specific parameters the clause can fill: flights and numbers
-// in fit, identifiers apart in idFit. "refund for order A1234" fits a tool taking an order id
-// better than one listing all orders.
-func fitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
-	kinds := make([]map[paramKind]bool, len(tools))
-	for i, t := range tools {
-		kinds[i] = map[paramKind]bool{}
-		for _, p := range paramsOf(t.Function.Parameters) {
-			kinds[i][kindOf(p)] = true
-		}
-	}
-	return func(text string) (fit, idFit []float64) {
-		found := map[paramKind]bool{}
-		ws := lang.ScanWords(text) // once: each probe gets a fresh source over the same words
-		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
-			_, found[k] = argSourceOf(text, ws, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
-		}
-		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
-		for i := range tools {
-			for k, ok := range found {
-				switch {
-				case !ok || !kinds[i][k]:
-				case k == kindID:
-					idFit[i] += fitBonus
-				default:
-					fit[i] += fitBonus
-				}
-			}
-		}
-		return fit, idFit
-	}
-}
-
-// kindProbe names a parameter of each kind, to ask extract whether a text has such a value.
-var (
-	kindProbe     = map[paramKind]string{kindFlight: "flight", kindID: "id", kindNumber: "n"}
-	kindProbeType = map[paramKind]string{kindFlight: "string", kindID: "string", kindNumber: "number"}
-)

@@ -4,10 +4,6 @@ import "github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 
 // Word lists routing reads too; language.txt says why each holds what it does.
 var (
-	// measureWords count or describe a product without naming it: "a pair of", "a new".
-	measureWords = lang.List("measureWords")
-	// noise are words that colour a request without saying what it is about.
-	noise = lang.List("noise")
 	// fillers are dropped from the front of a clause.
 	fillers = lang.List("fillers")
 	// frameWords frame a question without naming its subject.
@@ -16,6 +12,12 @@ var (
 	timeNouns = lang.List("timeNouns")
 	// scopePreps open the part of a clause that narrows its request: "deals ON laptops".
 	scopePreps = lang.List("scopePreps")
+	// actionVerbs ask for something to be done rather than looked up.
+	actionVerbs = lang.List("actionVerbs")
+	// verbLeads come right before a verb: "do they run", "can we get".
+	verbLeads = lang.List("verbLeads")
+	// userLeads come before what the user does or is: "can I cancel it".
+	userLeads = lang.List("userLeads")
 	// maxOwnedWords: see language.txt.
 	maxOwnedWords = int(lang.Number("maxOwnedWords"))
 )

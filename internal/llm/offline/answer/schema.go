@@ -1,4 +1,4 @@
-package offline
+package answer
 
 import (
 	"encoding/json"
@@ -6,18 +6,18 @@ import (
 	"strings"
 )
 
-// param is one property of a tool's JSON-schema parameters.
-type param struct {
-	name     string
-	typ      string // "string", "integer", "number", "boolean", "array", "object"; "" when unset
-	desc     string
+// Param is one property of a tool's JSON-schema parameters.
+type Param struct {
+	Name     string
+	Type     string // "string", "integer", "number", "boolean", "array", "object"; "" when unset
+	Desc     string
 	enum     []string
 	required bool
 }
 
-// paramsOf reads the properties of a JSON schema. Parameters is usually a map[string]any;
+// ParamsOf reads the properties of a JSON schema. Parameters is usually a map[string]any;
 // anything else that marshals to JSON is accepted too. The result is sorted by name.
-func paramsOf(schema any) []param {
+func ParamsOf(schema any) []Param {
 	m, ok := schema.(map[string]any)
 	if !ok && schema != nil {
 		raw, err := json.Marshal(schema)
@@ -39,12 +39,12 @@ func paramsOf(schema any) []param {
 			required[s] = true
 		}
 	}
-	var out []param
+	var out []Param
 	for name, v := range props {
-		p := param{name: name, required: required[name]}
+		p := Param{Name: name, required: required[name]}
 		if spec, ok := v.(map[string]any); ok {
-			p.typ, _ = spec["type"].(string)
-			p.desc, _ = spec["description"].(string)
+			p.Type, _ = spec["type"].(string)
+			p.Desc, _ = spec["description"].(string)
 			switch e := spec["enum"].(type) {
 			case []any:
 				for _, x := range e {
@@ -58,7 +58,7 @@ func paramsOf(schema any) []param {
 		}
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b param) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
@@ -78,20 +78,20 @@ const (
 	kindOther // arrays and objects: only filled when required
 )
 
-func kindOf(p param) paramKind {
-	name := strings.ToLower(p.name)
+func kindOf(p Param) paramKind {
+	name := strings.ToLower(p.Name)
 	switch {
 	case len(p.enum) > 0:
 		return kindEnum
-	case p.typ == "integer" || p.typ == "number":
+	case p.Type == "integer" || p.Type == "number":
 		return kindNumber
-	case p.typ == "boolean":
+	case p.Type == "boolean":
 		return kindBool
-	case p.typ == "array" || p.typ == "object":
+	case p.Type == "array" || p.Type == "object":
 		return kindOther
 	case strings.Contains(name, "flight"):
 		return kindFlight
-	case isIDName(p.name):
+	case isIDName(p.Name):
 		return kindID
 	case containsAny(name, "city", "location", "destination", "place", "town", "country", "region", "origin", "where", "near"):
 		return kindPlace

@@ -1,4 +1,4 @@
-package offline
+package answer
 
 import (
 	"regexp"
@@ -16,26 +16,26 @@ type argSource struct {
 	text  string
 	words []lang.Word
 	used  []bool
-	vocab toolVocab
+	vocab ToolVocab
 	// keepUnits is set for a second try when every word of a request was tool vocabulary:
 	// words that only the parameters' descriptions use are then the user's own.
 	keepUnits bool
 }
 
-// toolVocab are the stems that describe the tools rather than what is asked about: those of
+// ToolVocab are the stems that describe the tools rather than what is asked about: those of
 // the prompt and the tools' names and descriptions, and those only the parameters'
 // descriptions use ("bags" in "2 bags of kibble" is the unit, not the product; but "running
 // shoes" in an example of a query is what the user may well be looking for).
-type toolVocab struct {
+type ToolVocab struct {
 	tools, units map[string]bool
 }
 
-func newArgSource(text string, vocab toolVocab) *argSource {
+func newArgSource(text string, vocab ToolVocab) *argSource {
 	return argSourceOf(text, lang.ScanWords(text), vocab)
 }
 
 // argSourceOf is newArgSource over text's words ws, which it only reads.
-func argSourceOf(text string, ws []lang.Word, vocab toolVocab) *argSource {
+func argSourceOf(text string, ws []lang.Word, vocab ToolVocab) *argSource {
 	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), vocab: vocab}
 }
 
@@ -48,13 +48,13 @@ func (a *argSource) markSpan(start, end int) {
 	}
 }
 
-// extractArgs fills a tool's arguments from the request. primary is the part of the
+// ExtractArgs fills a tool's arguments from the request. primary is the part of the
 // request meant for this tool; secondary (the whole request, with any earlier turn it
 // quotes) is consulted only for required parameters that primary cannot fill. Optional
 // parameters with nothing to fill them are left out.
-func extractArgs(schema any, primary, secondary string, domain toolVocab) map[string]any {
-	params := paramsOf(schema)
-	slices.SortStableFunc(params, func(a, b param) int { return int(kindOf(a)) - int(kindOf(b)) })
+func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[string]any {
+	params := ParamsOf(schema)
+	slices.SortStableFunc(params, func(a, b Param) int { return int(kindOf(a)) - int(kindOf(b)) })
 	args := map[string]any{}
 	src := newArgSource(primary, domain)
 	var alt *argSource
@@ -70,13 +70,13 @@ func extractArgs(schema any, primary, secondary string, domain toolVocab) map[st
 			v, ok = src.bestEffort(p)
 		}
 		if ok {
-			args[p.name] = v
+			args[p.Name] = v
 		}
 	}
 	return args
 }
 
-func (a *argSource) extract(p param) (any, bool) {
+func (a *argSource) extract(p Param) (any, bool) {
 	switch kindOf(p) {
 	case kindEnum:
 		return a.enumValue(p.enum)
@@ -85,7 +85,7 @@ func (a *argSource) extract(p param) (any, bool) {
 	case kindID:
 		return a.identifier()
 	case kindNumber:
-		return a.number(p.typ == "integer")
+		return a.number(p.Type == "integer")
 	case kindPlace:
 		return a.place()
 	case kindDate:
@@ -102,7 +102,7 @@ func (a *argSource) extract(p param) (any, bool) {
 }
 
 // bestEffort fills a required parameter that nothing matched.
-func (a *argSource) bestEffort(p param) (any, bool) {
+func (a *argSource) bestEffort(p Param) (any, bool) {
 	switch kindOf(p) {
 	case kindEnum:
 		return p.enum[0], true
@@ -111,7 +111,7 @@ func (a *argSource) bestEffort(p param) (any, bool) {
 	case kindNumber:
 		return nil, false
 	case kindOther:
-		if p.typ == "array" {
+		if p.Type == "array" {
 			return []any{}, true
 		}
 		return map[string]any{}, true
@@ -319,10 +319,10 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if i >= 1 && people[w.Lower] && possessives[a.words[i-1].Lower] {
 			continue // "a laptop for my daughter", "my daughter needs a laptop": who, not what
 		}
-		if lang.IsDigits(w.Lower) && priceLimitBefore(a.words, i) {
+		if lang.IsDigits(w.Lower) && PriceLimitBefore(a.words, i) {
 			continue // "under 600": a limit on the price, not words of the product
 		}
-		if i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && priceLimitBefore(a.words, i+2) {
+		if i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && PriceLimitBefore(a.words, i+2) {
 			continue // the "less" of "less than 100"
 		}
 		if a.used[i] || lang.IsStopword(w.Lower) || fillers[w.Lower] || noise[w.Lower] || shorthand[w.Lower] {
@@ -374,9 +374,9 @@ var shorthand = lang.List("shorthand")
 // does only after "less" or "cheaper": "bigger than 65 inches" describes the product.
 var priceLimits = lang.List("priceLimits")
 
-// priceLimitBefore reports whether the words before ws[i] bound a price: "under", "less
+// PriceLimitBefore reports whether the words before ws[i] bound a price: "under", "less
 // than", "up to".
-func priceLimitBefore(ws []lang.Word, i int) bool {
+func PriceLimitBefore(ws []lang.Word, i int) bool {
 	prev := func(k int) string {
 		if i-k < 0 {
 			return ""
