@@ -115,12 +115,15 @@ var smallTalkTail = lang.List("smallTalkTail")
 // leads open a message without saying anything: greetings, fillers and polite asks.
 var leads = lang.List("leads")
 
+// politeAsks open a request politely: "can you", "could you" (see language.txt).
+var politeAsks = lang.PhraseList("politeAsks")
+
 // trimLeads drops leads and a polite "can you" / "could you" from the front.
 func trimLeads(ws []string) []string {
 	for len(ws) > 0 && leads[ws[0]] {
 		ws = ws[1:]
 	}
-	for _, p := range [][]string{{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"can", "u"}} {
+	for _, p := range politeAsks {
 		if hasPrefix(ws, p) {
 			return ws[len(p):]
 		}

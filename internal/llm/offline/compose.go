@@ -115,16 +115,8 @@ func offeredTerms(tools []llms.Tool) map[string]bool {
 }
 
 // actRequests are what may come before an action verb when a message asks for the act:
-// "please cancel", "can you cancel", "can I cancel", "I want to cancel". Anything else makes
-// the verb part of a question or a description: "where can I buy", "how do I send it back",
-// "no points on my last purchase".
-var actRequests = [][]string{
-	{}, {"kindly"}, {"help", "me"}, {"help", "me", "to"},
-	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"can", "u"},
-	{"can", "i"}, {"could", "i"}, {"may", "i"}, {"can", "we"},
-	{"i", "want", "to"}, {"i", "wanna"}, {"i", "need", "to"}, {"i", "would", "like", "to"},
-	{"id", "like", "to"}, {"we", "want", "to"}, {"i", "have", "to"}, {"i", "must"},
-}
+// "please cancel", "can you cancel", "I want to cancel" (see language.txt).
+var actRequests = lang.Frames("actRequests")
 
 // asksToAct reports whether the words before an action verb make the message a request to
 // perform it.
@@ -134,6 +126,9 @@ func asksToAct(before []string) bool {
 	}
 	for len(before) > 0 && (before[len(before)-1] == "please" || before[len(before)-1] == "just" || before[len(before)-1] == "still") {
 		before = before[:len(before)-1]
+	}
+	if len(before) == 0 {
+		return true // the verb opens the request: "cancel it"
 	}
 	for _, r := range actRequests {
 		if slices.Equal(before, r) {

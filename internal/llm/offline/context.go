@@ -478,8 +478,10 @@ var firstPerson = lang.List("firstPerson")
 
 // statementOpeners open a statement: a subject or its determiner.
 var statementOpeners = func() map[string]bool {
-	out := lang.SetOf("his", "her", "their", "your", "we're", "he", "she", "they", "it", "it's", "its",
-		"he's", "she's", "they're", "there", "there's")
+	out := map[string]bool{}
+	for w := range lang.List("statementOpeners") {
+		out[w] = true
+	}
 	for w := range topicOpeners {
 		out[w] = true
 	}

@@ -415,7 +415,7 @@ func (p *planner) asksItsPrice(segs []segment, clauseTerms [][]qterm, i, c int) 
 // priceStems are the terms of asking what something costs.
 var priceStems = func() map[string]bool {
 	out := map[string]bool{}
-	for _, w := range []string{"cost", "costs", "price", "prices", "charge", "pay"} {
+	for w := range lang.List("priceWords") {
 		for _, t := range lang.Terms(w) {
 			out[t] = true
 		}

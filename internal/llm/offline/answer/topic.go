@@ -93,9 +93,12 @@ func (t topic) unavailable(note string) Piece {
 	return Piece{kind: pieceFailure, text: text + ": " + n}
 }
 
+// failurePhrases say that data is missing (see language.txt).
+var failurePhrases = lang.List("failurePhrases")
+
 // restatesFailure reports whether a note only says again that data is missing.
 func restatesFailure(note string) bool {
-	for _, p := range []string{"unavailable", "not available", "incomplete", "right now"} {
+	for p := range failurePhrases {
 		if strings.Contains(note, p) {
 			return true
 		}

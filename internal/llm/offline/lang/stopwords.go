@@ -4,12 +4,5 @@ package lang
 // asked, not what is asked, so they never count as evidence for a tool.
 var stopwords = List("stopwords")
 
-func SetOf(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
-
+// IsStopword reports whether w, lowercased, is a stopword.
 func IsStopword(w string) bool { return stopwords[w] }
