@@ -46,38 +46,40 @@
 //
 // # Map of the stages
 //
-// [Model.GenerateContent] (model.go) sorts the messages into a request (request.go) and takes
-// one of four paths.
+// Four packages, in the order a turn meets them. Paths are relative to internal/llm/offline.
 //
-// Routing, with ask_ tools (route.go): asides and world questions are answered directly
-// (aside.go, offtopic.go, chat.go, arith.go); the message is cut into clauses (clauses.go,
-// context.go, phrasal.go) and each clause is scored against every agent's texts: its name,
-// description and examples, and at a lower weight what its tools say they do, all read from the
-// orchestrator's prompt (tokens.go, stopwords.go, lexicon.go, shape.go, weights.go, index.go,
-// indexcache.go, plan.go), with closeness in meaning as the tie-break or the fallback
-// (meaning.go, sentences.go). Each earlier message of the conversation is routed the same way,
-// in the light of those before it, so a follow-up with no subject of its own continues the
-// agents the turn before it went to, and one that names an earlier thing goes back to that
-// thing's agent (followup.go). The word lists and several thresholds are in language.txt.
+//	offline (this package): the Model, the request and the dispatch
+//	  model.go       New, Prepare, GenerateContent: parse, pick one of four paths, stream
+//	  request.go     the messages sorted into system prompt, user turns, tools, results
+//	  options.go     Option, defaults from language.txt; errors.go, jsonrunes.go (usage)
+//	  indexcache.go  bounded caches of indexes, vocabularies and caps per prompt and tool set
+//	 1 routing, with ask_ tools (Model.route in route.go)
+//	  chat.go, arith.go     greetings, thanks, sums, capabilities: answered directly
+//	  aside.go, offtopic.go small talk, creative asks, world questions: answered directly
+//	  clauses.go, context.go, phrasal.go  the message cut into clauses; clauses that only
+//	                        frame or explain another join it
+//	  plan.go        each clause scored against every agent's texts; score, margin, vetoes
+//	  index.go, weights.go, lexicon.go  BM25 over agents' names, descriptions, examples and
+//	                        tools, query terms weighed (light nouns, modifiers, phrases)
+//	  meaning.go, sentences.go  closeness in meaning (GloVe words, USE sentences) as the
+//	                        tie-break and the fallback
+//	  route.go, followup.go earlier messages routed in turn; follow-ups continue them; the cap
+//	 2 tool use, with a sub-agent's tools (Model.useTools in tooluse.go): the planner above
+//	   chooses the tool; package answer fills its arguments (args.go, schema.go, tools.go)
+//	 3 answering, with tool results (Model.compose in compose.go): package answer narrates
+//	   each result (compose.go Narrate, render.go, facts.go, item.go, format.go, unasked.go,
+//	   topic.go, piece.go, spelling.go, jsonvalue.go) and Reply arranges the pieces; the
+//	   model adds what needs its caches (another tool once, lookElsewhere; acts it cannot do)
+//	 4 summaries and chat, with no tools (summary.go, chat.go)
 //
-// Tool use, with a sub-agent's tools (tooluse.go): the request's main clause is planned
-// against each tool's name, description and examples, the earlier request when the follow-up
-// names no tool, and the arguments are filled from the words the user gave for them
-// (args.go, schema.go).
+//	lang: what every stage shares about English. words.go (words, stems, terms, typos, light
+//	  nouns), shape.go (codes such as flight numbers), meaning.go (word vectors, dot, best),
+//	  names.go (identifiers read as words), request.go (the ask_ prefix and the "(earlier:
+//	  ...)" quoting of follow-ups), lists.go and language.txt: every word list and threshold,
+//	  each commented with why it is there or where it was chosen.
 //
-// Answering, with tool results (compose.go): each result is narrated (render.go, facts.go,
-// item.go, format.go, jsonvalue.go, topic.go, piece.go): a declared answer is said as written;
-// otherwise the records the question names are picked (by their words, or by closeness in
-// meaning), the facts it asks about are focused, one record's own lists and reference are
-// shown, a thing no record is about is said to be missing, and a thing the data does not hold
-// gets a plain sentence (unasked.go). A sub-agent whose one result holds nothing about the
-// thing asked calls another of its tools once before answering (compose.go, lookElsewhere).
-// The pieces are then arranged into one reply.
-//
-// Summaries and chat, with no tools (summary.go, chat.go).
-//
-// The English word lists and phrases these stages read, and their thresholds with where each
-// was chosen, are in one embedded, commented file, language.txt (read by lists.go).
+//	encoder, vectors, style, lexicon: the embedded sentence encoder, GloVe word vectors,
+//	  chat/trivia classifier and WordNet word list, each with the generator that built it.
 //
 // Goroutine model: a [Model] is immutable after [New]; every call builds its own state,
 // so one Model may serve any number of goroutines. Calls run on the caller's goroutine,
