@@ -90,9 +90,8 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	if !allowCalls {
 		return nil, directAnswer(text, tools)
 	}
-	c := &conversation{humans: req.humans, decided: map[int][]intent{}, capN: m.caps.cap(req.system),
-		p: &planner{ix: m.indexes.index(routingSources(req.system, tools)), minScore: m.opts.minScore, margin: m.opts.margin, fallbackMin: m.opts.minScore, substance: true, byMeaning: true, sentences: true}}
-	intents := c.decide(len(req.humans))
+	capN := m.caps.cap(req.system)
+	intents := decide(m.indexes.index(routingSources(req.system, tools)), req.humans, capN, m.opts.minScore, m.opts.margin)
 	if len(intents) == 0 {
 		return nil, directAnswer(text, tools)
 	}
@@ -102,6 +101,15 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
 	}
 	return calls, ""
+}
+
+// decide routes the last of the human messages of a conversation: the indexes of the agents
+// (ask_ tools) it goes to, each with the part of the message it serves, at most capN of them
+// (all when capN <= 0); none when it is answered directly. ix indexes the agents' texts.
+func decide(ix *index, humans []string, capN int, minScore, margin float64) []intent {
+	c := &conversation{humans: humans, decided: map[int][]intent{}, capN: capN,
+		p: &planner{ix: ix, minScore: minScore, margin: margin, fallbackMin: minScore, substance: true, byMeaning: true, sentences: true}}
+	return c.decide(len(humans))
 }
 
 // conversation routes the human messages of one request, each in the light of those before

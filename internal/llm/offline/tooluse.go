@@ -34,13 +34,30 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		sources[i] = docSource{texts: texts, minor: minor}
 	}
 	domain := m.vocabs.vocab(req.system, sources)
+	intents := chooseTools(m.indexes.index(sources), sources, tools, text, m.opts.minScore, m.opts.margin)
+	if intents == nil {
+		return nil, directAnswer(text, tools)
+	}
+	calls := make([]llms.ToolCall, len(intents))
+	for i, in := range intents {
+		fn := tools[in.tool].Function
+		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.text), lang.EarlierPart(text), domain)
+		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
+	}
+	return calls, ""
+}
+
+// chooseTools returns the tools a sub-agent request asks for, at most maxToolUses of them in
+// the order the request names them, with the part of the request each serves; nil when the
+// request is for no tool and gets a direct answer. ix indexes sources, the tools' texts.
+func chooseTools(ix *index, sources []docSource, tools []llms.Tool, text string, minScore, margin float64) []intent {
 	// A sub-agent's tools share most of their vocabulary, so a smaller lead is enough for
 	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
 	// overlap at all picks a tool.
 	p := &planner{
-		ix:          m.indexes.index(sources),
-		minScore:    m.opts.minScore,
-		margin:      1 + (m.opts.margin-1)/3,
+		ix:          ix,
+		minScore:    minScore,
+		margin:      1 + (margin-1)/3,
 		fallbackMin: 1e-9,
 		boost:       answer.FitBoost(tools),
 	}
@@ -71,7 +88,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	if len(intents) == 0 {
 		i := answer.SearchTool(tools)
 		if i < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
-			return nil, directAnswer(text, tools)
+			return nil
 		}
 		intents = []intent{{tool: i, text: text}}
 	}
@@ -80,13 +97,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		intents = intents[:maxToolUses]
 		slices.SortStableFunc(intents, func(a, b intent) int { return cmp.Compare(a.first, b.first) })
 	}
-	calls := make([]llms.ToolCall, len(intents))
-	for i, in := range intents {
-		fn := tools[in.tool].Function
-		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.text), lang.EarlierPart(text), domain)
-		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
-	}
-	return calls, ""
+	return intents
 }
 
 // byWords chooses tools for a request by its words, the closing clause that only says when
