@@ -78,7 +78,7 @@ func hasBoundary(gap string) bool {
 		return true
 	}
 	for i := 0; i < len(gap); i++ {
-		if (gap[i] == '.' || gap[i] == ',') && i+1 < len(gap) && isSpace(gap[i+1]) {
+		if (gap[i] == '.' || gap[i] == ',') && i+1 < len(gap) && lang.IsSpace(gap[i+1]) {
 			return true
 		}
 	}
@@ -105,20 +105,18 @@ func rangeEnd(w lang.Word) bool {
 
 // extendLeft and extendRight widen a span over symbols glued to a word ("$100", "20%").
 func extendLeft(s string, i int) int {
-	for i > 0 && !isSpace(s[i-1]) && !strings.ContainsRune("?;!.,()\"", rune(s[i-1])) {
+	for i > 0 && !lang.IsSpace(s[i-1]) && !strings.ContainsRune("?;!.,()\"", rune(s[i-1])) {
 		i--
 	}
 	return i
 }
 
 func extendRight(s string, i int) int {
-	for i < len(s) && !isSpace(s[i]) && !strings.ContainsRune("?;!.,()\"", rune(s[i])) {
+	for i < len(s) && !lang.IsSpace(s[i]) && !strings.ContainsRune("?;!.,()\"", rune(s[i])) {
 		i++
 	}
 	return i
 }
-
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // fillers are dropped from the front of a clause handed on to a tool.
 var fillers = lang.List("fillers")

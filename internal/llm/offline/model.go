@@ -150,13 +150,13 @@ func stream(ctx context.Context, text string, fn func(context.Context, []byte) e
 // chunkEnd returns the length of the first chunk: leading space, a word, trailing space.
 func chunkEnd(s string) int {
 	i := 0
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && lang.IsSpace(s[i]) {
 		i++
 	}
-	for i < len(s) && !isSpace(s[i]) {
+	for i < len(s) && !lang.IsSpace(s[i]) {
 		i++
 	}
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && lang.IsSpace(s[i]) {
 		i++
 	}
 	return i

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -32,11 +31,11 @@ var numberWords = map[string]int{
 // promptExamples keeps the examples of system prompts already parsed: the orchestrator sends
 // the same prompt every turn, and matching its example lines took a third of a turn's
 // routing.
-var promptExamples = boundedCache[string, map[string][]string]{limit: 64}
+var promptExamples = lang.Cache[string, map[string][]string]{Limit: 64}
 
 // examplesOf returns parseExamples(system), parsing each prompt once.
 func examplesOf(system string) map[string][]string {
-	return promptExamples.get(system, func() map[string][]string { return parseExamples(system) })
+	return promptExamples.Get(system, func() map[string][]string { return parseExamples(system) })
 }
 
 // parseExamples returns the few-shot examples in the system prompt, by tool name, and after
@@ -79,28 +78,6 @@ func parseCap(system string) int {
 		return 0
 	}
 	return n
-}
-
-// route answers an orchestrator request: one call per sub-agent the last message asks
-// for, or a direct answer when none clears the bar. allowCalls is false when the caller
-// set tool choice "none".
-func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
-	tools := req.routingTools()
-	text := req.lastHuman()
-	if !allowCalls {
-		return nil, directAnswer(text, tools)
-	}
-	capN := m.caps.cap(req.system)
-	intents := decide(m.indexes.index(routingSources(req.system, tools)), req.humans, capN, m.opts.minScore, m.opts.margin)
-	if len(intents) == 0 {
-		return nil, directAnswer(text, tools)
-	}
-	calls := make([]llms.ToolCall, len(intents))
-	for i, in := range intents {
-		fn := tools[in.tool].Function
-		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
-	}
-	return calls, ""
 }
 
 // decide routes the last of the human messages of a conversation: the indexes of the agents
@@ -397,21 +374,6 @@ func hasEarlier(intents []intent) bool {
 // through a word that points back ("it", "that one", "those").
 func pointsBack(ws []lang.Word) bool {
 	return looksLikeFollowUp(ws) && slices.ContainsFunc(ws, func(w lang.Word) bool { return anaphora[w.Lower] })
-}
-
-// requestParam names the argument that carries the request to a sub-agent: "request",
-// unless the tool's schema declares a different single text parameter.
-func requestParam(schema any) string {
-	var text []string
-	for _, p := range answer.ParamsOf(schema) {
-		if p.Type == "" || p.Type == "string" {
-			text = append(text, p.Name)
-		}
-	}
-	if len(text) == 1 {
-		return text[0]
-	}
-	return "request"
 }
 
 // keepStrongest keeps the n highest-scoring intents (all when n <= 0), in message order:

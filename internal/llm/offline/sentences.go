@@ -30,11 +30,11 @@ var (
 // milliseconds and the same descriptions and examples come back with every tool set built
 // from the same definitions. Users' messages are never kept: they are encoded once per turn
 // (see planner.sentenceSims). It starts over when full.
-var agentSentences = boundedCache[string, []float32]{limit: 4096}
+var agentSentences = lang.Cache[string, []float32]{Limit: 4096}
 
 // agentSentence returns the sentence vector of an agent's text, nil when it has none.
 func agentSentence(text string) []float32 {
-	return agentSentences.get(text, func() []float32 { return sentenceModel().Embed(text) })
+	return agentSentences.Get(text, func() []float32 { return sentenceModel().Embed(text) })
 }
 
 // sentenceSims returns, per candidate, the cosine of text's sentence vector and that of the

@@ -96,7 +96,7 @@ func splitSentences(text string) []string {
 		case '\n':
 			add(i + 1)
 		case '.', '!', '?':
-			if i+1 == len(text) || isSpace(text[i+1]) {
+			if i+1 == len(text) || lang.IsSpace(text[i+1]) {
 				add(i + 1)
 			}
 		}

@@ -250,3 +250,6 @@ var LightNouns = func() map[string]bool {
 	}
 	return out
 }()
+
+// IsSpace reports whether b is an ASCII space, tab or line break.
+func IsSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
