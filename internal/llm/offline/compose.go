@@ -3,6 +3,7 @@ package offline
 import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -16,7 +17,7 @@ func (m *Model) compose(req *request) string {
 		pieces[i] = m.narrate(req, res)
 	}
 	reply, found := answer.Reply(pieces, func(i int) bool { return asksForTool(req, req.results[i].name) })
-	if act := unofferedAction(lang.OwnPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && found > 0 {
+	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
 		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply

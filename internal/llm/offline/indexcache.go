@@ -6,6 +6,7 @@ import (
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -15,19 +16,19 @@ import (
 // every text: it was a sixth of the server's CPU when rebuilt per call. Indexes are
 // immutable, so turns share them.
 type indexCache struct {
-	lang.Cache[[sha256.Size]byte, *index]
+	lang.Cache[[sha256.Size]byte, *route.Index]
 }
 
 // newIndexCache returns a cache of at most maxIndexes indexes: agent sets change with reloads.
 func newIndexCache() *indexCache {
-	return &indexCache{lang.Cache[[sha256.Size]byte, *index]{Limit: maxIndexes}}
+	return &indexCache{lang.Cache[[sha256.Size]byte, *route.Index]{Limit: maxIndexes}}
 }
 
 const maxIndexes = 256
 
 // index returns the index of sources, building it the first time.
-func (c *indexCache) index(sources []docSource) *index {
-	return c.Get(fingerprint(sources), func() *index { return newIndex(sources) })
+func (c *indexCache) index(sources []route.Source) *route.Index {
+	return c.Get(fingerprint(sources), func() *route.Index { return route.NewIndex(sources) })
 }
 
 // vocabCache keeps the tool vocabulary (newToolVocab) of each sub-agent prompt and tool set,
@@ -43,7 +44,7 @@ func newVocabCache() *vocabCache {
 }
 
 // vocab returns the vocabulary of system and sources, building it the first time.
-func (c *vocabCache) vocab(system string, sources []docSource) answer.ToolVocab {
+func (c *vocabCache) vocab(system string, sources []route.Source) answer.ToolVocab {
 	h := sha256.New()
 	h.Write([]byte(system))
 	fp := fingerprint(sources)
@@ -114,25 +115,25 @@ func newCapCache() *capCache { return &capCache{lang.Cache[string, int]{Limit: m
 
 // cap returns parseCap(system), computing it the first time.
 func (c *capCache) cap(system string) int {
-	return c.Get(system, func() int { return parseCap(system) })
+	return c.Get(system, func() int { return route.ParseCap(system) })
 }
 
 // fingerprint identifies a list of sources by content.
-func fingerprint(sources []docSource) [sha256.Size]byte {
+func fingerprint(sources []route.Source) [sha256.Size]byte {
 	h := sha256.New()
 	sep := []byte{0}
 	for _, s := range sources {
-		for _, t := range s.texts {
+		for _, t := range s.Texts {
 			h.Write([]byte(t))
 			h.Write(sep)
 		}
 		h.Write([]byte{1})
-		for _, t := range s.minor {
+		for _, t := range s.Minor {
 			h.Write([]byte(t))
 			h.Write(sep)
 		}
 		h.Write([]byte{2})
-		for _, t := range s.tools {
+		for _, t := range s.Tools {
 			h.Write([]byte(t))
 			h.Write(sep)
 		}

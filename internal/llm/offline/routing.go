@@ -2,6 +2,7 @@ package offline
 
 import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -12,17 +13,17 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	tools := req.routingTools()
 	text := req.lastHuman()
 	if !allowCalls {
-		return nil, directAnswer(text, tools)
+		return nil, route.DirectAnswer(text, tools)
 	}
 	capN := m.caps.cap(req.system)
-	intents := decide(m.indexes.index(routingSources(req.system, tools)), req.humans, capN, m.opts.minScore, m.opts.margin)
+	intents := route.Decide(m.indexes.index(route.RoutingSources(req.system, tools)), req.humans, capN, m.opts.minScore, m.opts.margin)
 	if len(intents) == 0 {
-		return nil, directAnswer(text, tools)
+		return nil, route.DirectAnswer(text, tools)
 	}
 	calls := make([]llms.ToolCall, len(intents))
 	for i, in := range intents {
-		fn := tools[in.tool].Function
-		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.text})
+		fn := tools[in.Tool].Function
+		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, map[string]any{requestParam(fn.Parameters): in.Text})
 	}
 	return calls, ""
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -107,5 +108,5 @@ func splitSentences(text string) []string {
 
 // plainAnswer replies to a request with no tools and no summary instruction.
 func plainAnswer(req *request) string {
-	return directAnswer(req.lastHuman(), []llms.Tool(nil))
+	return route.DirectAnswer(req.lastHuman(), []llms.Tool(nil))
 }

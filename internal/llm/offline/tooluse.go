@@ -7,6 +7,7 @@ import (
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -16,9 +17,9 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	tools := req.plainTools()
 	text := req.lastHuman()
 	if !allowCalls {
-		return nil, directAnswer(text, tools)
+		return nil, route.DirectAnswer(text, tools)
 	}
-	sources := make([]docSource, len(tools))
+	sources := make([]route.Source, len(tools))
 	for i, t := range tools {
 		desc, examples := splitToolExamples(t.Function.Description)
 		// Name and description first: newToolVocab takes the tool's vocabulary from them.
@@ -27,17 +28,17 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		for _, p := range answer.ParamsOf(t.Function.Parameters) {
 			minor = append(minor, lang.Humanise(p.Name), p.Desc)
 		}
-		sources[i] = docSource{texts: texts, minor: minor}
+		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
 	domain := m.vocabs.vocab(req.system, sources)
-	intents := chooseTools(m.indexes.index(sources), sources, tools, text, m.opts.minScore, m.opts.margin)
+	intents := route.ChooseTools(m.indexes.index(sources), sources, tools, text, m.opts.minScore, m.opts.margin)
 	if intents == nil {
-		return nil, directAnswer(text, tools)
+		return nil, route.DirectAnswer(text, tools)
 	}
 	calls := make([]llms.ToolCall, len(intents))
 	for i, in := range intents {
-		fn := tools[in.tool].Function
-		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.text), lang.EarlierPart(text), domain)
+		fn := tools[in.Tool].Function
+		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.Text), lang.EarlierPart(text), domain)
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
@@ -48,12 +49,12 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 // tool's name and description; the rest are its examples, which say when the tool is right,
 // in the users' words, and are not the tool's vocabulary, which arguments leave out ("has my
 // order shipped" names no product).
-func newToolVocab(system string, sources []docSource) answer.ToolVocab {
+func newToolVocab(system string, sources []route.Source) answer.ToolVocab {
 	tools := make([]string, len(sources))
 	units := make([]string, len(sources))
 	for i, src := range sources {
-		tools[i] = strings.Join(src.texts[:min(2, len(src.texts))], " ")
-		units[i] = strings.Join(src.minor, " ")
+		tools[i] = strings.Join(src.Texts[:min(2, len(src.Texts))], " ")
+		units[i] = strings.Join(src.Minor, " ")
 	}
 	return answer.VocabOf(system, tools, units)
 }

@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"slices"
@@ -95,9 +95,9 @@ func chatKind(text string) chat {
 	return chatNone
 }
 
-// directAnswer replies without tools. Capabilities come from the first sentence of each
+// DirectAnswer replies without tools. Capabilities come from the first sentence of each
 // tool's description, so the answer follows whatever agents are configured.
-func directAnswer(text string, tools []llms.Tool) string {
+func DirectAnswer(text string, tools []llms.Tool) string {
 	if answer, ok := arithmetic(text); ok {
 		return answer
 	}

@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"testing"
@@ -9,9 +9,9 @@ import (
 // A misspelling is matched to the word it was meant to be; a real word is taken as written,
 // even when it is one letter from a word the agents use ("fights" are not "flights").
 func TestResolveCorrectsTyposNotWords(t *testing.T) {
-	ix := newIndex([]docSource{
-		{texts: []string{"Checks your points balance and rewards tier."}},
-		{texts: []string{"Finds flights: which plane, which gate, boarding time."}},
+	ix := NewIndex([]Source{
+		{Texts: []string{"Checks your points balance and rewards tier."}},
+		{Texts: []string{"Finds flights: which plane, which gate, boarding time."}},
 	})
 	for _, tc := range []struct{ query, want string }{
 		{"pionts", "point"},

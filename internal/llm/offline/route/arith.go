@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"math"

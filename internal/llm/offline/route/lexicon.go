@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"sync"
@@ -26,3 +26,19 @@ var phraseExpansions = []struct {
 }
 
 var phraseWeight = lang.Number("phraseWeight") // see language.txt
+
+// Load reads what routing needs once per process: the English word list, word vectors and
+// sentence encoder. A model calls it when it is made, rather than let the first turn wait
+// about 45 ms for them.
+func Load() {
+	dictionary()
+	lang.WordVectors()
+	sentenceModel()
+}
+
+// PrepareAgents computes ahead of the first turn the sentence vectors of the agents' texts ix
+// indexes, and those of the questions no agent answers (see offtopic.go).
+func PrepareAgents(ix *Index) {
+	ix.Sentences()
+	offTopicVectors()
+}

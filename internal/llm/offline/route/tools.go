@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"cmp"
@@ -11,10 +11,10 @@ import (
 
 var maxToolUses = int(lang.Number("maxToolUses")) // see language.txt
 
-// chooseTools returns the tools a sub-agent request asks for, at most maxToolUses of them in
+// ChooseTools returns the tools a sub-agent request asks for, at most maxToolUses of them in
 // the order the request names them, with the part of the request each serves; nil when the
 // request is for no tool and gets a direct answer. ix indexes sources, the tools' texts.
-func chooseTools(ix *index, sources []docSource, tools []llms.Tool, text string, minScore, margin float64) []intent {
+func ChooseTools(ix *Index, sources []Source, tools []llms.Tool, text string, minScore, margin float64) []Intent {
 	// A sub-agent's tools share most of their vocabulary, so a smaller lead is enough for
 	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
 	// overlap at all picks a tool.
@@ -38,7 +38,7 @@ func chooseTools(ix *index, sources []docSource, tools []llms.Tool, text string,
 			intents = p.byMeaningIntent(earlier)
 		}
 		for i := range intents {
-			intents[i].text = text
+			intents[i].Text = text
 		}
 	}
 	if len(intents) == 0 {
@@ -46,7 +46,7 @@ func chooseTools(ix *index, sources []docSource, tools []llms.Tool, text string,
 		// membership am i" and a tool for the member's tier), else a search.
 		intents = p.byMeaningIntent(own)
 		for i := range intents {
-			intents[i].text = text
+			intents[i].Text = text
 		}
 	}
 	if len(intents) == 0 {
@@ -54,19 +54,19 @@ func chooseTools(ix *index, sources []docSource, tools []llms.Tool, text string,
 		if i < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
 			return nil
 		}
-		intents = []intent{{tool: i, text: text}}
+		intents = []Intent{{Tool: i, Text: text}}
 	}
 	if len(intents) > maxToolUses {
-		slices.SortStableFunc(intents, func(a, b intent) int { return cmp.Compare(b.score, a.score) })
+		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(b.score, a.score) })
 		intents = intents[:maxToolUses]
-		slices.SortStableFunc(intents, func(a, b intent) int { return cmp.Compare(a.first, b.first) })
+		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(a.first, b.first) })
 	}
 	return intents
 }
 
 // byWords chooses tools for a request by its words, the closing clause that only says when
 // left out when that leaves any, and by the tools' examples (see byExample).
-func (p *planner) byWords(text string, sources []docSource) []intent {
+func (p *planner) byWords(text string, sources []Source) []Intent {
 	intents := p.plan(lang.MainClause(text))
 	if len(intents) == 0 && lang.MainClause(text) != text {
 		intents = p.plan(text)
@@ -75,16 +75,16 @@ func (p *planner) byWords(text string, sources []docSource) []intent {
 		// What users say when a tool is the right one outweighs a word the request shares
 		// with another tool's description ("what can i get with my points" and the balance).
 		if i := byExample(text, sources); i >= 0 {
-			intents = []intent{{tool: i, text: text, score: 1}}
+			intents = []Intent{{Tool: i, Text: text, score: 1}}
 		}
 	}
 	return intents
 }
 
 // byMeaningIntent is the tool closest in meaning to text, as an intent, or none.
-func (p *planner) byMeaningIntent(text string) []intent {
+func (p *planner) byMeaningIntent(text string) []Intent {
 	if top, s := p.byMeaningOnly(text); top >= 0 {
-		return []intent{{tool: top, text: text, score: s}}
+		return []Intent{{Tool: top, Text: text, score: s}}
 	}
 	return nil
 }
@@ -92,12 +92,12 @@ func (p *planner) byMeaningIntent(text string) []intent {
 // byExample returns the tool one of whose examples (a source's texts after its name and
 // description) the request's sentence comes close to, by exampleFloor, and closer by
 // exampleLead than to any other tool's examples; -1 when none does.
-func byExample(text string, sources []docSource) int {
+func byExample(text string, sources []Source) int {
 	var q []float32
 	top, s1, s2 := -1, 0.0, 0.0
 	for i, src := range sources {
 		s := 0.0
-		for _, e := range src.texts[min(2, len(src.texts)):] {
+		for _, e := range src.Texts[min(2, len(src.Texts)):] {
 			if q == nil {
 				if q = sentenceModel().Embed(text); q == nil {
 					return -1

@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"io/fs"
@@ -16,13 +16,13 @@ import (
 // copied from would say nothing. Close is what the training data was cleaned with: three
 // fifths of the distinct words of the two in common, or the example inside the message.
 func TestOffTopicExamplesAreNoEvalMessages(t *testing.T) {
-	evals := evalMessages(t, filepath.Join("..", "..", "..", "evals"))
+	evals := evalMessages(t, filepath.Join("..", "..", "..", "..", "evals"))
 	if len(evals) < 500 {
 		t.Fatalf("found %d evaluation messages, want the repository's", len(evals))
 	}
 	examples := append([]string(nil), offTopicExamples...)
 	for _, f := range []string{"service.txt", "aside.txt"} {
-		b, err := os.ReadFile(filepath.Join("style", "gen", f))
+		b, err := os.ReadFile(filepath.Join("..", "style", "gen", f))
 		if err != nil {
 			t.Fatal(err)
 		}

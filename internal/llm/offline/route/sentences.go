@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"slices"
@@ -70,13 +70,13 @@ func (p *planner) sentenceVector(text string) []float32 {
 
 // sentenceSims returns, per document, the cosine of q and the closest of the document's
 // texts.
-func (ix *index) sentenceSims(q []float32) []float64 {
-	return closestPerDoc(q, ix.sentences())
+func (ix *Index) sentenceSims(q []float32) []float64 {
+	return closestPerDoc(q, ix.Sentences())
 }
 
-// sentences returns the sentence vectors of each document's texts, encoding them the first
+// Sentences returns the sentence vectors of each document's texts, encoding them the first
 // time; concurrent turns wait for that one encoding rather than each doing it.
-func (ix *index) sentences() [][][]float32 {
+func (ix *Index) Sentences() [][][]float32 {
 	ix.sentOnce.Do(func() {
 		ix.sents = make([][][]float32, len(ix.texts))
 		for d, ts := range ix.texts {
@@ -86,9 +86,14 @@ func (ix *index) sentences() [][][]float32 {
 				}
 			}
 		}
+		ix.encoded.Store(true)
 	})
 	return ix.sents
 }
+
+// Encoded reports whether the index holds its documents' sentence vectors already, as it
+// does after PrepareAgents, so that no turn waits for them.
+func (ix *Index) Encoded() bool { return ix.encoded.Load() }
 
 var asideFar = lang.Number("asideFar") // see language.txt
 
@@ -125,7 +130,7 @@ var (
 // message that clearly means another of them (see mainFloor). A question about the user's own
 // thing stays, however rarely its agent says the word: "where's my parcel and how many points
 // do i have" (see index.namesOwnThing).
-func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
+func (p *planner) dropPassingIntents(text string, intents []Intent) []Intent {
 	if !p.sentences || len(intents) < 2 {
 		return intents
 	}
@@ -139,23 +144,23 @@ func (p *planner) dropPassingIntents(text string, intents []intent) []intent {
 		return intents
 	}
 	main, s1, _ := lang.Best(sims)
-	if s1 < mainFloor || !slices.ContainsFunc(intents, func(in intent) bool { return in.tool == main }) {
+	if s1 < mainFloor || !slices.ContainsFunc(intents, func(in Intent) bool { return in.Tool == main }) {
 		return intents
 	}
 	kept := intents[:0:0]
 	var passing []string
 	for _, in := range intents {
-		if in.tool != main && s1-sims[in.tool] >= passingLead && p.inPassing(in) && !p.ix.namesOwnThing(lang.ScanWords(in.text), in.tool) {
-			passing = append(passing, in.text)
+		if in.Tool != main && s1-sims[in.Tool] >= passingLead && p.inPassing(in) && !p.ix.namesOwnThing(lang.ScanWords(in.Text), in.Tool) {
+			passing = append(passing, in.Text)
 			continue
 		}
 		kept = append(kept, in)
 	}
 	// What the dropped clause asked belongs to the main request: "... what happened".
 	for i := range kept {
-		if kept[i].tool == main {
+		if kept[i].Tool == main {
 			for _, t := range passing {
-				kept[i].text = joinClauses(kept[i].text, t)
+				kept[i].Text = joinClauses(kept[i].Text, t)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"slices"
@@ -46,7 +46,7 @@ var frameWords = lang.List("frameWords")
 // thing ("the earliest", "so expensive"), and that none of the previous turn's agents
 // (documents prev) uses. unmatched says no agent's words reach the message: then what the user
 // does ("can i pay by card", "can you send me the details") is done to the earlier thing.
-func (ix *index) namesNewSubject(ws []lang.Word, prev []intent, unmatched bool) bool {
+func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) bool {
 	pointsBack := unmatched
 	for _, w := range ws {
 		pointsBack = pointsBack || backPointers[w.Lower]
@@ -74,7 +74,7 @@ func (ix *index) namesNewSubject(ws []lang.Word, prev []intent, unmatched bool) 
 			(i+1 == len(ws) || !auxiliaries[ws[i+1].Lower] && !modals[ws[i+1].Lower] && !userLeads[ws[i+1].Lower]) {
 			continue // "what happens next" asks what is done; "what plans do i have" names plans
 		}
-		if slices.ContainsFunc(prev, func(in intent) bool { return ix.uses(in.tool, lw) }) {
+		if slices.ContainsFunc(prev, func(in Intent) bool { return ix.uses(in.Tool, lw) }) {
 			continue
 		}
 		return true

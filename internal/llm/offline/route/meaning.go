@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -37,7 +37,7 @@ func leader(sims []float64, lead float64) int {
 
 // similarities returns, per document, how close in meaning the query comes to its closest
 // text; all zero when no query word has a vector.
-func (ix *index) similarities(stems []string) []float64 {
+func (ix *Index) similarities(stems []string) []float64 {
 	q := lang.Meaning(stems)
 	if q == nil {
 		return make([]float64, len(ix.meanings))
@@ -108,7 +108,7 @@ var (
 // closestInMeaning returns the document whose texts come closest in meaning to the query, and
 // its similarity, when it clears semanticFloor and leads the runner-up by semanticMargin; -1
 // otherwise.
-func (ix *index) closestInMeaning(stems []string) (int, float64) {
+func (ix *Index) closestInMeaning(stems []string) (int, float64) {
 	top, s1, s2 := lang.Best(ix.similarities(stems))
 	if top < 0 || s1 < semanticFloor || s1-s2 < semanticMargin {
 		return -1, 0

@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"slices"
@@ -9,7 +9,7 @@ import (
 
 // planner decides which candidates (tools) a message asks for, clause by clause.
 type planner struct {
-	ix       *index
+	ix       *Index
 	minScore float64 // a clause needs this score...
 	margin   float64 // ...and this factor over the runner-up to be its own intent
 	// fallbackMin is the score the whole message needs, when no clause is confident on its
@@ -130,10 +130,10 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 	return sc
 }
 
-// intent is one candidate chosen for part of a message.
-type intent struct {
-	tool  int     // index of the candidate
-	text  string  // the clauses for this candidate, joined
+// Intent is one candidate chosen for part of a message.
+type Intent struct {
+	Tool  int     // index of the candidate
+	Text  string  // the clauses for this candidate, joined
 	score float64 // best clause score, used when a cap keeps only the strongest
 	first int     // order of first mention, so calls follow the message
 }
@@ -296,7 +296,7 @@ func (p *planner) unmatchedMeaning(qs []qterm) int {
 // one, and merges neighbours with the same label, which
 // repairs conjunctions cut inside a phrase. It returns one intent per candidate, in order
 // of first mention; none when nothing clears the bar.
-func (p *planner) plan(text string) []intent {
+func (p *planner) plan(text string) []Intent {
 	segs := splitClauses(text)
 	labels := make([]int, len(segs))
 	scores := make([]float64, len(segs))
@@ -375,7 +375,7 @@ func (p *planner) plan(text string) []intent {
 		return p.fallback(text)
 	}
 
-	var out []intent
+	var out []Intent
 	pos := map[int]int{} // candidate -> index in out
 	for gi, g := range groups {
 		from, to := g.from, g.to
@@ -388,12 +388,12 @@ func (p *planner) plan(text string) []intent {
 		span := segment{start: segs[from].start, end: segs[to].end, words: segs[from].words}
 		t := clauseText(text, span)
 		if k, ok := pos[g.tool]; ok {
-			out[k].text = joinClauses(out[k].text, t)
+			out[k].Text = joinClauses(out[k].Text, t)
 			out[k].score = max(out[k].score, g.score)
 			continue
 		}
 		pos[g.tool] = len(out)
-		out = append(out, intent{tool: g.tool, text: t, score: g.score, first: gi})
+		out = append(out, Intent{Tool: g.tool, Text: t, score: g.score, first: gi})
 	}
 	return out
 }
@@ -493,19 +493,19 @@ func (p *planner) dropIncidental(clauseTerms [][]qterm, labels []int) {
 }
 
 // incidental reports whether every intent reaches its candidate through a word in passing.
-func (p *planner) incidental(intents []intent) bool {
-	return !slices.ContainsFunc(intents, func(in intent) bool { return !p.inPassing(in) })
+func (p *planner) incidental(intents []Intent) bool {
+	return !slices.ContainsFunc(intents, func(in Intent) bool { return !p.inPassing(in) })
 }
 
 // inPassing reports whether an intent reaches its candidate through a single word the
 // candidate's texts use only once (see index.inPassing).
-func (p *planner) inPassing(in intent) bool {
-	return p.ix.inPassing(queryTerms(lang.ScanWords(in.text)), in.tool)
+func (p *planner) inPassing(in Intent) bool {
+	return p.ix.inPassing(queryTerms(lang.ScanWords(in.Text)), in.Tool)
 }
 
 // fallback scores the whole message as one clause: a message may be one intent whose
 // words were spread over clauses that are weak on their own.
-func (p *planner) fallback(text string) []intent {
+func (p *planner) fallback(text string) []Intent {
 	ws := lang.ScanWords(text)
 	qs := queryTerms(ws)
 	if len(qs) == 0 {
@@ -517,7 +517,7 @@ func (p *planner) fallback(text string) []intent {
 		return nil
 	}
 	all := segment{start: 0, end: len(text), words: ws}
-	return []intent{{tool: top, text: clauseText(text, all), score: s1}}
+	return []Intent{{Tool: top, Text: clauseText(text, all), score: s1}}
 }
 
 var fallbackMargin = lang.Number("fallbackMargin") // see language.txt

@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"slices"
@@ -10,9 +10,9 @@ import (
 // actionVerbs ask for something to be done rather than looked up.
 var actionVerbs = lang.List("actionVerbs")
 
-// unofferedAction returns the action verb of text that none of the tools names or describes
+// UnofferedAction returns the action verb of text that none of the tools names or describes
 // (offered, see offeredTerms), or "": a sub-agent whose tools read data cannot perform it.
-func unofferedAction(text string, offered map[string]bool) string {
+func UnofferedAction(text string, offered map[string]bool) string {
 	if offered == nil { // no tools: nothing to offer or not
 		return ""
 	}

@@ -1,10 +1,11 @@
-package offline
+package route
 
 import (
 	"math"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -18,15 +19,15 @@ var (
 	bigramWeight   = lang.Number("bigramWeight")
 )
 
-// docSource is the text that describes one candidate (a tool): its name, its
+// Source is the text that describes one candidate (a tool): its name, its
 // description and any example requests, in that order (the first text is the name), plus
 // side text that counts for less.
-type docSource struct {
-	texts []string
-	minor []string // e.g. parameter names and descriptions: weak evidence
-	// tools are what the agent's own tools say they do: stronger evidence than minor text, but
+type Source struct {
+	Texts []string
+	Minor []string // e.g. parameter names and descriptions: weak evidence
+	// Tools are what the agent's own tools say they do: stronger evidence than minor text, but
 	// written about data, not as users ask.
-	tools []string
+	Tools []string
 }
 
 var minorWeight = lang.Number("minorWeight") // see language.txt
@@ -37,10 +38,10 @@ type document struct {
 	bigrams map[[2]string]bool
 }
 
-// index scores short queries against a handful of documents with BM25, a bigram bonus
+// Index scores short queries against a handful of documents with BM25, a bigram bonus
 // and typo-tolerant term lookup, and keeps each document's texts as meaning vectors for
 // messages that share no word with any of them. It is immutable once built, and shared.
-type index struct {
+type Index struct {
 	docs   []document
 	df     map[string]int
 	vocab  []string // sorted, for a deterministic typo search
@@ -48,11 +49,12 @@ type index struct {
 	// meanings holds, per document, the meaning vector of each of its texts.
 	meanings [][][]float32
 	// texts holds, per document, its texts as written, for the sentence encoder, which
-	// encodes them on first need into sents (see sentences).
+	// encodes them on first need into sents (see Sentences); encoded says it has.
 	texts    [][]string
 	names    map[string]bool // the terms of any document's name, its first text (see docSource)
 	sentOnce sync.Once
 	sents    [][][]float32
+	encoded  atomic.Bool
 	modOnce  sync.Once
 	mods     []map[string]bool
 }
@@ -60,7 +62,7 @@ type index struct {
 // modifiers returns, per document, the stems its first two texts (a tool's name and
 // description) use only as an -ing form describing the next word (see modifierStems). They
 // depend on the definitions alone, so each index works them out once, not every turn.
-func (ix *index) modifiers() []map[string]bool {
+func (ix *Index) modifiers() []map[string]bool {
 	ix.modOnce.Do(func() {
 		ix.mods = make([]map[string]bool, len(ix.texts))
 		for i, texts := range ix.texts {
@@ -70,13 +72,13 @@ func (ix *index) modifiers() []map[string]bool {
 	return ix.mods
 }
 
-func newIndex(sources []docSource) *index {
-	ix := &index{df: map[string]int{}, names: map[string]bool{}}
+func NewIndex(sources []Source) *Index {
+	ix := &Index{df: map[string]int{}, names: map[string]bool{}}
 	total := 0.0
 	for _, src := range sources {
 		d := document{tf: map[string]float64{}, bigrams: map[[2]string]bool{}}
 		var ms [][]float32
-		for i, text := range src.texts {
+		for i, text := range src.Texts {
 			ts := lang.Terms(text)
 			if i == 0 {
 				for _, t := range ts {
@@ -100,7 +102,7 @@ func newIndex(sources []docSource) *index {
 		for _, side := range []struct {
 			texts  []string
 			weight float64
-		}{{src.minor, minorWeight}, {src.tools, toolTextWeight}} {
+		}{{src.Minor, minorWeight}, {src.Tools, toolTextWeight}} {
 			for _, text := range side.texts {
 				ts := lang.Terms(text)
 				for _, t := range ts {
@@ -115,7 +117,7 @@ func newIndex(sources []docSource) *index {
 		total += d.length
 		ix.docs = append(ix.docs, d)
 		ix.meanings = append(ix.meanings, ms)
-		ix.texts = append(ix.texts, src.texts)
+		ix.texts = append(ix.texts, src.Texts)
 	}
 	if len(ix.docs) > 0 {
 		ix.avgLen = math.Max(1, total/float64(len(ix.docs)))
@@ -127,7 +129,7 @@ func newIndex(sources []docSource) *index {
 	return ix
 }
 
-func (ix *index) idf(t string) float64 {
+func (ix *Index) idf(t string) float64 {
 	n := float64(ix.df[t])
 	return math.Log(1 + (float64(len(ix.docs))+backgroundDocs-n+0.5)/(n+0.5))
 }
@@ -143,7 +145,7 @@ type resolved struct {
 // same to an agent is for its definition to say, and closeness in meaning is left to the
 // whole message (see meaning.go), where one word cannot carry a message off topic. Terms with
 // no match keep an empty term, so positions (for bigrams) are preserved.
-func (ix *index) resolve(query []string) []resolved {
+func (ix *Index) resolve(query []string) []resolved {
 	out := make([]resolved, len(query))
 	for i, q := range query {
 		if ix.df[q] > 0 {
@@ -176,7 +178,7 @@ func (ix *index) resolve(query []string) []resolved {
 // evidence counts the query's distinct words that doc matches, the query's distinct words of
 // full weight (not light nouns or scope words), and the most times doc's texts use one of the
 // matched words: how much of what was said is about doc, and how characteristic of it.
-func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF float64) {
+func (ix *Index) evidence(query []qterm, doc int) (matched, words int, maxTF float64) {
 	seen := map[string]bool{}
 	for i, r := range ix.resolve(stemsOf(query)) {
 		if seen[query[i].stem] || lang.IsNumberTerm(query[i].stem) {
@@ -196,14 +198,14 @@ func (ix *index) evidence(query []qterm, doc int) (matched, words int, maxTF flo
 
 // inPassing reports whether the query reaches doc through a single word that doc's texts use
 // only once: a word it happens to use, not a word of its trade.
-func (ix *index) inPassing(query []qterm, doc int) bool {
+func (ix *Index) inPassing(query []qterm, doc int) bool {
 	matched, _, tf := ix.evidence(query, doc)
 	return matched < 2 && tf < 2
 }
 
 // onlyThrough reports whether every query term that matches doc is one of stems: whether
 // the query reaches doc only through those words.
-func (ix *index) onlyThrough(query []qterm, doc int, stems map[string]bool) bool {
+func (ix *Index) onlyThrough(query []qterm, doc int, stems map[string]bool) bool {
 	through := false
 	for i, r := range ix.resolve(stemsOf(query)) {
 		if r.term == "" || ix.docs[doc].tf[r.term] == 0 {
@@ -220,7 +222,7 @@ func (ix *index) onlyThrough(query []qterm, doc int, stems map[string]bool) bool
 // namesOwnThing reports whether a clause matches document doc in a word after "my" or "our":
 // "where's my parcel" asks about the user's parcel, however rarely the document says
 // "parcel", while "what happened" matches through a word of no one's in particular.
-func (ix *index) namesOwnThing(ws []lang.Word, doc int) bool {
+func (ix *Index) namesOwnThing(ws []lang.Word, doc int) bool {
 	for k := 1; k < len(ws); k++ {
 		if w := ws[k-1].Lower; w != "my" && w != "our" {
 			continue
@@ -237,7 +239,7 @@ func (ix *index) namesOwnThing(ws []lang.Word, doc int) bool {
 
 // namesAction reports whether a clause matches document doc in the verb it asks to be done:
 // the first word ("return the socks") or one after "to" ("I want to return the socks").
-func (ix *index) namesAction(ws []lang.Word, doc int) bool {
+func (ix *Index) namesAction(ws []lang.Word, doc int) bool {
 	for j, w := range ws {
 		if (j == 0 || ws[j-1].Lower == "to") && ix.uses(doc, w.Lower) {
 			return true
@@ -248,7 +250,7 @@ func (ix *index) namesAction(ws []lang.Word, doc int) bool {
 
 // uses reports whether document doc's texts use word (lower-cased), in any form the index
 // matches.
-func (ix *index) uses(doc int, word string) bool {
+func (ix *Index) uses(doc int, word string) bool {
 	for _, r := range ix.resolve(lang.AppendTerms(nil, word)) {
 		if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
 			return true
@@ -260,7 +262,7 @@ func (ix *index) uses(doc int, word string) bool {
 var maxOwnedWords = int(lang.Number("maxOwnedWords")) // see language.txt
 
 // singlesOut reports whether some query term matches document doc but not document other.
-func (ix *index) singlesOut(query []qterm, doc, other int) bool {
+func (ix *Index) singlesOut(query []qterm, doc, other int) bool {
 	for _, r := range ix.resolve(stemsOf(query)) {
 		if r.term != "" && ix.docs[doc].tf[r.term] > 0 && (other < 0 || ix.docs[other].tf[r.term] == 0) {
 			return true
@@ -271,7 +273,7 @@ func (ix *index) singlesOut(query []qterm, doc, other int) bool {
 
 // tradeWord reports whether some document uses stem more than once: a word of its trade
 // ("refund" for support) rather than one it happens to use.
-func (ix *index) tradeWord(stem string) bool {
+func (ix *Index) tradeWord(stem string) bool {
 	for _, d := range ix.docs {
 		if d.tf[stem] >= 2 {
 			return true
@@ -280,7 +282,7 @@ func (ix *index) tradeWord(stem string) bool {
 	return false
 }
 
-func (ix *index) score(query []qterm) []float64 {
+func (ix *Index) score(query []qterm) []float64 {
 	scores := make([]float64, len(ix.docs))
 	if len(ix.docs) == 0 {
 		return scores

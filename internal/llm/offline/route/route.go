@@ -1,4 +1,4 @@
-package offline
+package route
 
 import (
 	"cmp"
@@ -64,8 +64,8 @@ func parseExamples(system string) map[string][]string {
 // capabilityKey marks, in parseExamples' map, what an agent's tools do apart from its examples.
 const capabilityKey = "tools:"
 
-// parseCap returns N of an "at most N" rule in the system prompt, or 0 when there is none.
-func parseCap(system string) int {
+// ParseCap returns N of an "at most N" rule in the system prompt, or 0 when there is none.
+func ParseCap(system string) int {
 	m := capRule.FindStringSubmatch(system)
 	if m == nil {
 		return 0
@@ -80,11 +80,11 @@ func parseCap(system string) int {
 	return n
 }
 
-// decide routes the last of the human messages of a conversation: the indexes of the agents
+// Decide routes the last of the human messages of a conversation: the indexes of the agents
 // (ask_ tools) it goes to, each with the part of the message it serves, at most capN of them
 // (all when capN <= 0); none when it is answered directly. ix indexes the agents' texts.
-func decide(ix *index, humans []string, capN int, minScore, margin float64) []intent {
-	c := &conversation{humans: humans, decided: map[int][]intent{}, capN: capN,
+func Decide(ix *Index, humans []string, capN int, minScore, margin float64) []Intent {
+	c := &conversation{humans: humans, decided: map[int][]Intent{}, capN: capN,
 		p: &planner{ix: ix, minScore: minScore, margin: margin, fallbackMin: minScore, substance: true, byMeaning: true, sentences: true}}
 	return c.decide(len(humans))
 }
@@ -96,7 +96,7 @@ type conversation struct {
 	p       *planner
 	humans  []string
 	capN    int
-	decided map[int][]intent // by the number of messages read: the intents of the last
+	decided map[int][]Intent // by the number of messages read: the intents of the last
 }
 
 // earlierTurns is how many messages before a follow-up are read for the subject it continues
@@ -115,7 +115,7 @@ func (c *conversation) earlier(n int) []planned {
 
 // decide returns the intents the n-th message is routed to (none when it is answered
 // directly), each decision made once.
-func (c *conversation) decide(n int) []intent {
+func (c *conversation) decide(n int) []Intent {
 	if in, ok := c.decided[n]; ok {
 		return in
 	}
@@ -125,7 +125,7 @@ func (c *conversation) decide(n int) []intent {
 }
 
 // routeMessage routes the n-th message (see decide).
-func (c *conversation) routeMessage(n int) []intent {
+func (c *conversation) routeMessage(n int) []Intent {
 	p, text := c.p, c.humans[n-1]
 	if _, sum := arithmetic(text); sum {
 		return nil
@@ -169,7 +169,7 @@ func (c *conversation) routeMessage(n int) []intent {
 	}
 	if len(intents) == 0 {
 		if top, s := p.byMeaningOnly(text); top >= 0 {
-			intents = []intent{{tool: top, text: strings.TrimSpace(text), score: s}}
+			intents = []Intent{{Tool: top, Text: strings.TrimSpace(text), score: s}}
 		}
 	}
 	if len(intents) == 0 {
@@ -178,8 +178,8 @@ func (c *conversation) routeMessage(n int) []intent {
 	// A follow-up with no subject of its own stays with the previous turn's agent (see
 	// followup.go).
 	if len(intents) == 1 && n > 1 && chatKind(text) == chatNone {
-		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].text, lang.EarlierMarker) {
-			same := slices.IndexFunc(prev.intents, func(in intent) bool { return in.tool == intents[0].tool })
+		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].Text, lang.EarlierMarker) {
+			same := slices.IndexFunc(prev.intents, func(in Intent) bool { return in.Tool == intents[0].Tool })
 			switch {
 			case same >= 0 && len(ws) <= maxSubjectlessWords:
 				// The same agent again: it gets the earlier request too, which says what the
@@ -187,16 +187,16 @@ func (c *conversation) routeMessage(n int) []intent {
 				// much is the renewal fee" after the truck's registration). The sub-agent
 				// reads the follow-up's own words first and the earlier ones only when its
 				// own name no record.
-				intents[0].text = followUpText(intents[0].text, prev.intents[same].text)
+				intents[0].Text = followUpText(intents[0].Text, prev.intents[same].Text)
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
-				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].tool, priceStems)):
+				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// What the earlier thing costs is no new subject: "how much do i owe".
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			}
 		}
 		// Only a message whose words reach its agent weakly, or not at all, is read so.
-		if len(ws) <= maxSubjectlessWords && (strings.Contains(intents[0].text, lang.EarlierMarker) || p.inPassing(intents[0])) {
-			if back := p.namesEarlierThing(ws, intents[0].tool, earlier()); back != nil {
+		if len(ws) <= maxSubjectlessWords && (strings.Contains(intents[0].Text, lang.EarlierMarker) || p.inPassing(intents[0])) {
+			if back := p.namesEarlierThing(ws, intents[0].Tool, earlier()); back != nil {
 				intents = withEarlier(text, back.intents)
 			}
 		}
@@ -208,15 +208,15 @@ func (c *conversation) routeMessage(n int) []intent {
 	return keepStrongest(intents, c.capN)
 }
 
-// routingSources returns, per ask_ tool, the texts that describe its agent: its name, its
+// RoutingSources returns, per ask_ tool, the texts that describe its agent: its name, its
 // description and the examples the system prompt gives for it.
-func routingSources(system string, tools []llms.Tool) []docSource {
+func RoutingSources(system string, tools []llms.Tool) []Source {
 	examples := examplesOf(system)
-	sources := make([]docSource, len(tools))
+	sources := make([]Source, len(tools))
 	for i, t := range tools {
 		name := t.Function.Name
 		texts := []string{lang.Humanise(strings.TrimPrefix(name, lang.RoutePrefix)), t.Function.Description}
-		sources[i] = docSource{texts: append(texts, examples[name]...), tools: examples[capabilityKey+name]}
+		sources[i] = Source{Texts: append(texts, examples[name]...), Tools: examples[capabilityKey+name]}
 	}
 	return sources
 }
@@ -224,16 +224,16 @@ func routingSources(system string, tools []llms.Tool) []docSource {
 // carrySubject gives each intent of a follow-up that points back ("can I cancel it?") the
 // earlier request the same sub-agent was asked, which says what "it" is: the sub-agent sees
 // one message, not the conversation.
-func carrySubject(intents []intent, earlier []planned) {
+func carrySubject(intents []Intent, earlier []planned) {
 	for i := range intents {
-		if strings.Contains(intents[i].text, lang.EarlierMarker) {
+		if strings.Contains(intents[i].Text, lang.EarlierMarker) {
 			continue
 		}
 	search:
 		for _, prev := range earlier {
 			for _, in := range prev.intents {
-				if in.tool == intents[i].tool {
-					intents[i].text = followUpText(intents[i].text, in.text)
+				if in.Tool == intents[i].Tool {
+					intents[i].Text = followUpText(intents[i].Text, in.Text)
 					break search
 				}
 			}
@@ -244,7 +244,7 @@ func carrySubject(intents []intent, earlier []planned) {
 // planned is an earlier message of the conversation and the intents it was planned into.
 type planned struct {
 	text    string
-	intents []intent
+	intents []Intent
 }
 
 // firstPlanned returns the newest earlier message that asked something, or nil.
@@ -260,12 +260,12 @@ func firstPlanned(earlier []planned) *planned {
 // continued returns the earlier intents a follow-up continues: of several, those whose agents
 // its own words reach, if some do and not all ("can I cancel it?" after "where is my order
 // and how many points do I have" is about the order); all of them otherwise ("and for bob?").
-func (p *planner) continued(text string, ws []lang.Word, earlier []intent) []intent {
+func (p *planner) continued(text string, ws []lang.Word, earlier []Intent) []Intent {
 	if len(earlier) < 2 {
 		return earlier
 	}
 	sc := p.scores(text, queryTerms(ws))
-	reached := slices.DeleteFunc(slices.Clone(earlier), func(in intent) bool { return sc[in.tool] <= 0 })
+	reached := slices.DeleteFunc(slices.Clone(earlier), func(in Intent) bool { return sc[in.Tool] <= 0 })
 	if len(reached) == 0 {
 		return earlier
 	}
@@ -273,10 +273,10 @@ func (p *planner) continued(text string, ws []lang.Word, earlier []intent) []int
 }
 
 // withEarlier returns copies of an earlier message's intents that carry text, the follow-up.
-func withEarlier(text string, earlier []intent) []intent {
+func withEarlier(text string, earlier []Intent) []Intent {
 	out := slices.Clone(earlier)
 	for i := range out {
-		out[i].text = followUpText(text, out[i].text)
+		out[i].Text = followUpText(text, out[i].Text)
 	}
 	return out
 }
@@ -295,7 +295,7 @@ func followUpText(text, earlier string) string {
 // booked?"), names a thing of the user's ("is it in my cart") or asks for a thing of its own
 // ("how many points did i get for it") moves on, as does one of several clauses or one after
 // a turn that asked several agents (see continued). nil when the rule does not apply.
-func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func() []planned) []intent {
+func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func() []planned) []Intent {
 	if !hasHistory || len(ws) > maxSubjectlessWords || !pointsBack(ws) || leadsToNewThing(ws) || asksOwnThing(ws) ||
 		strings.ContainsAny(strings.TrimRight(text, "?!. "), ",;…") || strings.Contains(text, "..") ||
 		!slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
@@ -313,7 +313,7 @@ func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func(
 				return nil
 			}
 			out := slices.Clone(prev.intents)
-			out[0].text = followUpText(text, lang.EarlierPart(out[0].text))
+			out[0].Text = followUpText(text, lang.EarlierPart(out[0].Text))
 			return out
 		}
 	}
@@ -366,8 +366,8 @@ func leadsToNewThing(ws []lang.Word) bool {
 }
 
 // hasEarlier reports whether the intents already carry an earlier request.
-func hasEarlier(intents []intent) bool {
-	return slices.ContainsFunc(intents, func(in intent) bool { return strings.Contains(in.text, lang.EarlierMarker) })
+func hasEarlier(intents []Intent) bool {
+	return slices.ContainsFunc(intents, func(in Intent) bool { return strings.Contains(in.Text, lang.EarlierMarker) })
 }
 
 // pointsBack reports whether a short message, read into words ws, leans on an earlier one
@@ -378,14 +378,14 @@ func pointsBack(ws []lang.Word) bool {
 
 // keepStrongest keeps the n highest-scoring intents (all when n <= 0), in message order:
 // the model's side of the fan-out cap, top-N by relevance.
-func keepStrongest(in []intent, n int) []intent {
+func keepStrongest(in []Intent, n int) []Intent {
 	if n <= 0 || len(in) <= n {
 		return in
 	}
 	ranked := slices.Clone(in)
-	slices.SortStableFunc(ranked, func(a, b intent) int { return cmp.Compare(b.score, a.score) })
+	slices.SortStableFunc(ranked, func(a, b Intent) int { return cmp.Compare(b.score, a.score) })
 	ranked = ranked[:n]
-	slices.SortStableFunc(ranked, func(a, b intent) int { return cmp.Compare(a.first, b.first) })
+	slices.SortStableFunc(ranked, func(a, b Intent) int { return cmp.Compare(a.first, b.first) })
 	return ranked
 }
 
@@ -445,14 +445,14 @@ var secondPerson = lang.List("secondPerson")
 // keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
 // as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where
 // "book" is every agent's word), else intents.
-func keepSubject(p *planner, text string, intents []intent, earlier []planned) []intent {
+func keepSubject(p *planner, text string, intents []Intent, earlier []planned) []Intent {
 	prev := firstPlanned(earlier)
-	if prev == nil || len(prev.intents) > 1 || prev.intents[0].tool == intents[0].tool {
+	if prev == nil || len(prev.intents) > 1 || prev.intents[0].Tool == intents[0].Tool {
 		return intents
 	}
 	ws := lang.ScanWords(text)
 	sc := p.scores(text, queryTerms(ws))
-	if was := prev.intents[0].tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].tool] {
+	if was := prev.intents[0].Tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].Tool] {
 		return intents
 	}
 	return withEarlier(text, prev.intents)
@@ -471,7 +471,7 @@ func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) 
 	}
 	for i := range before {
 		prev := &before[i]
-		if len(prev.intents) != 1 || prev.intents[0].tool == tool {
+		if len(prev.intents) != 1 || prev.intents[0].Tool == tool {
 			continue
 		}
 		for _, q := range queryTerms(lang.ScanWords(prev.text)) {
