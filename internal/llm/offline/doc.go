@@ -46,40 +46,49 @@
 //
 // # Map of the stages
 //
-// Four packages, in the order a turn meets them. Paths are relative to internal/llm/offline.
+// Four packages under internal/llm/offline, in the order a turn meets them:
 //
-//	offline (this package): the Model, the request and the dispatch
-//	  model.go       New, Prepare, GenerateContent: parse, pick one of four paths, stream
-//	  request.go     the messages sorted into system prompt, user turns, tools, results
-//	  options.go     Option, defaults from language.txt; errors.go, jsonrunes.go (usage)
+//	offline (this package): the Model, the request, the dispatch
+//	  model.go       New, Prepare, GenerateContent: parse, take one of four paths, stream
+//	  request.go     the messages sorted into system prompt, user turns, tools and results
+//	  options.go     Option and its defaults; errors.go; jsonrunes.go (token estimates)
 //	  indexcache.go  bounded caches of indexes, vocabularies and caps per prompt and tool set
-//	 1 routing, with ask_ tools (Model.route in route.go)
-//	  chat.go, arith.go     greetings, thanks, sums, capabilities: answered directly
-//	  aside.go, offtopic.go small talk, creative asks, world questions: answered directly
-//	  clauses.go, context.go, phrasal.go  the message cut into clauses; clauses that only
-//	                        frame or explain another join it
-//	  plan.go        each clause scored against every agent's texts; score, margin, vetoes
-//	  index.go, weights.go, lexicon.go  BM25 over agents' names, descriptions, examples and
-//	                        tools, query terms weighed (light nouns, modifiers, phrases)
-//	  meaning.go, sentences.go  closeness in meaning (GloVe words, USE sentences) as the
-//	                        tie-break and the fallback
-//	  route.go, followup.go earlier messages routed in turn; follow-ups continue them; the cap
-//	 2 tool use, with a sub-agent's tools (Model.useTools in tooluse.go): the planner above
-//	   chooses the tool; package answer fills its arguments (args.go, schema.go, tools.go)
-//	 3 answering, with tool results (Model.compose in compose.go): package answer narrates
-//	   each result (compose.go Narrate, render.go, facts.go, item.go, format.go, unasked.go,
-//	   topic.go, piece.go, spelling.go, jsonvalue.go) and Reply arranges the pieces; the
-//	   model adds what needs its caches (another tool once, lookElsewhere; acts it cannot do)
-//	 4 summaries and chat, with no tools (summary.go, chat.go)
+//	  1 routing, with ask_ tools: routing.go (Model.route) -> route.Decide
+//	  2 tool use, with a sub-agent's tools: tooluse.go (Model.useTools) -> route.ChooseTools,
+//	    then answer.ExtractArgs
+//	  3 answering, with tool results: compose.go (Model.compose) -> answer.Narrate per
+//	    result, answer.Reply; lookElsewhere calls another tool once when a result holds
+//	    nothing about the thing asked; route.UnofferedAction adds an act no tool can do
+//	  4 summaries and chat, with no tools: summary.go, route.DirectAnswer
 //
-//	lang: what every stage shares about English. words.go (words, stems, terms, typos, light
-//	  nouns), shape.go (codes such as flight numbers), meaning.go (word vectors, dot, best),
-//	  names.go (identifiers read as words), request.go (the ask_ prefix and the "(earlier:
-//	  ...)" quoting of follow-ups), lists.go and language.txt: every word list and threshold,
-//	  each commented with why it is there or where it was chosen.
+//	route: what a message asks for
+//	  chat.go, arith.go      greetings, thanks, sums, capabilities: answered directly
+//	  aside.go, offtopic.go  small talk, creative asks, world questions: answered directly
+//	  clauses.go, context.go, phrasal.go  clauses; those that only frame another join it
+//	  index.go, weights.go, lexicon.go    BM25 over each candidate's texts; query weights
+//	  plan.go                each clause to at most one candidate, on a score and a margin
+//	  meaning.go, sentences.go  closeness in meaning (GloVe words, USE sentences): the
+//	                         tie-break and the fallback
+//	  route.go, followup.go  a conversation's messages in turn; follow-ups; the cap (Decide)
+//	  tools.go, acts.go      a sub-agent's tool choice; acts no tool offers
 //
-//	encoder, vectors, style, lexicon: the embedded sentence encoder, GloVe word vectors,
-//	  chat/trivia classifier and WordNet word list, each with the generator that built it.
+//	answer: a sub-agent's arguments and reply
+//	  schema.go, args.go, tools.go  parameters read, arguments filled from the user's words
+//	  compose.go             Narrate one result, Reply with all; render.go (records, lists,
+//	                         which ones the question names), facts.go, item.go, format.go,
+//	                         unasked.go (what the data does not hold), topic.go, piece.go,
+//	                         spelling.go, jsonvalue.go
+//
+//	lang: what every stage shares about English
+//	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code shapes
+//	  meaning.go, names.go   word vectors; identifiers read as words
+//	  request.go             the ask_ prefix and the "(earlier: ...)" quoting of follow-ups
+//	  cache.go               the bounded cache every per-prompt cache is
+//	  lists.go, language.txt every word list and threshold, each commented with why it is
+//	                         there or where it was chosen, and which file reads it
+//
+// Beside them, encoder, vectors, style and lexicon hold the embedded sentence encoder, GloVe
+// word vectors, chat/trivia classifier and WordNet word list, each with its generator.
 //
 // Goroutine model: a [Model] is immutable after [New]; every call builds its own state,
 // so one Model may serve any number of goroutines. Calls run on the caller's goroutine,
