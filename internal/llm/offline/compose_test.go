@@ -154,18 +154,3 @@ func assertUserSafe(t *testing.T, text string) {
 		}
 	}
 }
-
-func TestLowerFirst(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"The next trip", "the next trip"},
-		{"I couldn't", "I couldn't"},
-		{"Lisbon is sunny", "Lisbon is sunny"},
-		{"Sorry, no", "sorry, no"},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		if got := lowerFirst(tt.in); got != tt.want {
-			t.Errorf("lowerFirst(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}

@@ -7,28 +7,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-func TestNarrates(t *testing.T) {
-	for _, tt := range []struct {
-		clause string
-		want   bool
-	}{
-		{"I moved house last month", true},
-		{"the airline refunded me", true},
-		{"my library card expired", true},
-		{"we bought a sofa in june", true},
-		{"my order never arrived", false},
-		{"i want to return the blender", false},
-		{"i cant log into my account", false},
-		{"my points balance", false},
-		{"the parcel was damaged", false},
-		{"I need a new mattress", false},
-	} {
-		if got := narrates(scanWords(tt.clause)); got != tt.want {
-			t.Errorf("narrates(%q) = %v, want %v", tt.clause, got, tt.want)
-		}
-	}
-}
-
 // A statement of what happened, or of what the user is doing, sets the scene for the question
 // after it, or explains the question before it, and asks no agent of its own; a complaint or
 // a worry is a request of its own.

@@ -46,38 +46,49 @@
 //
 // # Map of the stages
 //
-// [Model.GenerateContent] (model.go) sorts the messages into a request (request.go) and takes
-// one of four paths.
+// Four packages under internal/llm/offline, in the order a turn meets them:
 //
-// Routing, with ask_ tools (route.go): asides and world questions are answered directly
-// (aside.go, offtopic.go, chat.go, arith.go); the message is cut into clauses (clauses.go,
-// context.go, phrasal.go) and each clause is scored against every agent's texts: its name,
-// description and examples, and at a lower weight what its tools say they do, all read from the
-// orchestrator's prompt (tokens.go, stopwords.go, lexicon.go, shape.go, weights.go, index.go,
-// indexcache.go, plan.go), with closeness in meaning as the tie-break or the fallback
-// (meaning.go, sentences.go). Each earlier message of the conversation is routed the same way,
-// in the light of those before it, so a follow-up with no subject of its own continues the
-// agents the turn before it went to, and one that names an earlier thing goes back to that
-// thing's agent (followup.go). The word lists and several thresholds are in language.txt.
+//	offline (this package): the Model, the request, the dispatch
+//	  model.go       New, Prepare, GenerateContent: parse, take one of four paths, stream
+//	  request.go     the messages sorted into system prompt, user turns, tools and results
+//	  options.go     Option and its defaults; errors.go; jsonrunes.go (token estimates)
+//	  indexcache.go  bounded caches of indexes, vocabularies and caps per prompt and tool set
+//	  1 routing, with ask_ tools: routing.go (Model.route) -> route.Decide
+//	  2 tool use, with a sub-agent's tools: tooluse.go (Model.useTools) -> route.ChooseTools,
+//	    then answer.ExtractArgs
+//	  3 answering, with tool results: compose.go (Model.compose) -> answer.Narrate per
+//	    result, answer.Reply; lookElsewhere calls another tool once when a result holds
+//	    nothing about the thing asked; route.UnofferedAction adds an act no tool can do
+//	  4 summaries and chat, with no tools: summary.go, route.DirectAnswer
 //
-// Tool use, with a sub-agent's tools (tooluse.go): the request's main clause is planned
-// against each tool's name, description and examples, the earlier request when the follow-up
-// names no tool, and the arguments are filled from the words the user gave for them
-// (args.go, schema.go).
+//	route: what a message asks for
+//	  chat.go, arith.go      greetings, thanks, sums, capabilities: answered directly
+//	  aside.go, offtopic.go  small talk, creative asks, world questions: answered directly
+//	  clauses.go, context.go, phrasal.go  clauses; those that only frame another join it
+//	  index.go, weights.go, lexicon.go    BM25 over each candidate's texts; query weights
+//	  plan.go                each clause to at most one candidate, on a score and a margin
+//	  meaning.go, sentences.go  closeness in meaning (GloVe words, USE sentences): the
+//	                         tie-break and the fallback
+//	  route.go, followup.go  a conversation's messages in turn; follow-ups; the cap (Decide)
+//	  tools.go, acts.go      a sub-agent's tool choice; acts no tool offers
 //
-// Answering, with tool results (compose.go): each result is narrated (render.go, facts.go,
-// item.go, format.go, jsonvalue.go, topic.go, piece.go): a declared answer is said as written;
-// otherwise the records the question names are picked (by their words, or by closeness in
-// meaning), the facts it asks about are focused, one record's own lists and reference are
-// shown, a thing no record is about is said to be missing, and a thing the data does not hold
-// gets a plain sentence (unasked.go). A sub-agent whose one result holds nothing about the
-// thing asked calls another of its tools once before answering (compose.go, lookElsewhere).
-// The pieces are then arranged into one reply.
+//	answer: a sub-agent's arguments and reply
+//	  schema.go, args.go, tools.go  parameters read, arguments filled from the user's words
+//	  compose.go             Narrate one result, Reply with all; render.go (records, lists,
+//	                         which ones the question names), facts.go, item.go, format.go,
+//	                         unasked.go (what the data does not hold), topic.go, piece.go,
+//	                         spelling.go, jsonvalue.go
 //
-// Summaries and chat, with no tools (summary.go, chat.go).
+//	lang: what every stage shares about English
+//	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code shapes
+//	  meaning.go, names.go   word vectors; identifiers read as words
+//	  request.go             the ask_ prefix and the "(earlier: ...)" quoting of follow-ups
+//	  cache.go               the bounded cache every per-prompt cache is
+//	  lists.go, language.txt every word list and threshold, each commented with why it is
+//	                         there or where it was chosen, and which file reads it
 //
-// The English word lists and phrases these stages read, and their thresholds with where each
-// was chosen, are in one embedded, commented file, language.txt (read by lists.go).
+// Beside them, encoder, vectors, style and lexicon hold the embedded sentence encoder, GloVe
+// word vectors, chat/trivia classifier and WordNet word list, each with its generator.
 //
 // Goroutine model: a [Model] is immutable after [New]; every call builds its own state,
 // so one Model may serve any number of goroutines. Calls run on the caller's goroutine,

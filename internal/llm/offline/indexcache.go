@@ -3,38 +3,12 @@ package offline
 import (
 	"crypto/sha256"
 	"io"
-	"sync"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
-
-// boundedCache keeps values built from keys, at most limit of them: what it holds changes
-// with reloads and prompts, and a long-running process must not keep all it ever saw. Past the
-// limit it starts over. Values are built outside the lock (two callers may build one at once,
-// both correct) and shared: callers must not modify them.
-type boundedCache[K comparable, V any] struct {
-	mu    sync.Mutex
-	m     map[K]V
-	limit int
-}
-
-// get returns the value kept for key, building and keeping it the first time.
-func (c *boundedCache[K, V]) get(key K, build func() V) V {
-	c.mu.Lock()
-	v, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = build()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= c.limit {
-		c.m = make(map[K]V)
-	}
-	c.m[key] = v
-	return v
-}
 
 // indexCache keeps the search index of each tool set the model has seen, by fingerprint (see
 // newIndexCache). An index depends only on its sources (the tools' names, descriptions and
@@ -42,19 +16,19 @@ func (c *boundedCache[K, V]) get(key K, build func() V) V {
 // every text: it was a sixth of the server's CPU when rebuilt per call. Indexes are
 // immutable, so turns share them.
 type indexCache struct {
-	boundedCache[[sha256.Size]byte, *index]
+	lang.Cache[[sha256.Size]byte, *route.Index]
 }
 
 // newIndexCache returns a cache of at most maxIndexes indexes: agent sets change with reloads.
 func newIndexCache() *indexCache {
-	return &indexCache{boundedCache[[sha256.Size]byte, *index]{limit: maxIndexes}}
+	return &indexCache{lang.Cache[[sha256.Size]byte, *route.Index]{Limit: maxIndexes}}
 }
 
 const maxIndexes = 256
 
 // index returns the index of sources, building it the first time.
-func (c *indexCache) index(sources []docSource) *index {
-	return c.get(fingerprint(sources), func() *index { return newIndex(sources) })
+func (c *indexCache) index(sources []route.Source) *route.Index {
+	return c.Get(fingerprint(sources), func() *route.Index { return route.NewIndex(sources) })
 }
 
 // vocabCache keeps the tool vocabulary (newToolVocab) of each sub-agent prompt and tool set,
@@ -62,32 +36,32 @@ func (c *indexCache) index(sources []docSource) *index {
 // stemming every text of them was a tenth of the offline model's time per call. The maps are
 // shared: callers only read them.
 type vocabCache struct {
-	boundedCache[[sha256.Size]byte, toolVocab]
+	lang.Cache[[sha256.Size]byte, answer.ToolVocab]
 }
 
 func newVocabCache() *vocabCache {
-	return &vocabCache{boundedCache[[sha256.Size]byte, toolVocab]{limit: maxIndexes}}
+	return &vocabCache{lang.Cache[[sha256.Size]byte, answer.ToolVocab]{Limit: maxIndexes}}
 }
 
 // vocab returns the vocabulary of system and sources, building it the first time.
-func (c *vocabCache) vocab(system string, sources []docSource) toolVocab {
+func (c *vocabCache) vocab(system string, sources []route.Source) answer.ToolVocab {
 	h := sha256.New()
 	h.Write([]byte(system))
 	fp := fingerprint(sources)
 	h.Write(fp[:])
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
-	return c.get(key, func() toolVocab { return newToolVocab(system, sources) })
+	return c.Get(key, func() answer.ToolVocab { return newToolVocab(system, sources) })
 }
 
 // offeredCache keeps offeredTerms of each tool set, by the tools' names and descriptions:
 // stemming them on every answer was a sixth of composing it.
 type offeredCache struct {
-	boundedCache[[sha256.Size]byte, map[string]bool]
+	lang.Cache[[sha256.Size]byte, map[string]bool]
 }
 
 func newOfferedCache() *offeredCache {
-	return &offeredCache{boundedCache[[sha256.Size]byte, map[string]bool]{limit: maxIndexes}}
+	return &offeredCache{lang.Cache[[sha256.Size]byte, map[string]bool]{Limit: maxIndexes}}
 }
 
 // offered returns offeredTerms(tools), building it the first time. Callers only read it.
@@ -101,18 +75,18 @@ func (c *offeredCache) offered(tools []llms.Tool) map[string]bool {
 	}
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
-	return c.get(key, func() map[string]bool { return offeredTerms(tools) })
+	return c.Get(key, func() map[string]bool { return offeredTerms(tools) })
 }
 
 // domainCache keeps request.domainTerms of each prompt and tool set, by the prompt and the
 // tools' names and descriptions: stemming them for every tool result was a tenth of the
 // server's CPU per turn, and they change only with the agents.
 type domainCache struct {
-	boundedCache[[sha256.Size]byte, map[string]bool]
+	lang.Cache[[sha256.Size]byte, map[string]bool]
 }
 
 func newDomainCache() *domainCache {
-	return &domainCache{boundedCache[[sha256.Size]byte, map[string]bool]{limit: maxIndexes}}
+	return &domainCache{lang.Cache[[sha256.Size]byte, map[string]bool]{Limit: maxIndexes}}
 }
 
 // terms returns req.domainTerms(), building it the first time. Callers only read it.
@@ -128,38 +102,38 @@ func (c *domainCache) terms(req *request) map[string]bool {
 	}
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
-	return c.get(key, req.domainTerms)
+	return c.Get(key, req.domainTerms)
 }
 
 // capCache keeps parseCap's answer for each orchestrator prompt: the prompt changes only with
 // the agents, and matching the rule over all of it was a tenth of routing's time.
 type capCache struct {
-	boundedCache[string, int]
+	lang.Cache[string, int]
 }
 
-func newCapCache() *capCache { return &capCache{boundedCache[string, int]{limit: maxIndexes}} }
+func newCapCache() *capCache { return &capCache{lang.Cache[string, int]{Limit: maxIndexes}} }
 
 // cap returns parseCap(system), computing it the first time.
 func (c *capCache) cap(system string) int {
-	return c.get(system, func() int { return parseCap(system) })
+	return c.Get(system, func() int { return route.ParseCap(system) })
 }
 
 // fingerprint identifies a list of sources by content.
-func fingerprint(sources []docSource) [sha256.Size]byte {
+func fingerprint(sources []route.Source) [sha256.Size]byte {
 	h := sha256.New()
 	sep := []byte{0}
 	for _, s := range sources {
-		for _, t := range s.texts {
+		for _, t := range s.Texts {
 			h.Write([]byte(t))
 			h.Write(sep)
 		}
 		h.Write([]byte{1})
-		for _, t := range s.minor {
+		for _, t := range s.Minor {
 			h.Write([]byte(t))
 			h.Write(sep)
 		}
 		h.Write([]byte{2})
-		for _, t := range s.tools {
+		for _, t := range s.Tools {
 			h.Write([]byte(t))
 			h.Write(sep)
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -30,9 +32,7 @@ func New(opts ...Option) *Model {
 	}
 	// The English word list, word vectors and sentence encoder are read once per process,
 	// here rather than on the first turn, which would otherwise wait about 45 ms for them.
-	dictionary()
-	wordVectors()
-	sentenceModel()
+	route.Load()
 	return &Model{opts: o, indexes: newIndexCache(), vocabs: newVocabCache(), caps: newCapCache(), offers: newOfferedCache(), domains: newDomainCache()}
 }
 
@@ -45,8 +45,7 @@ func New(opts ...Option) *Model {
 func (m *Model) Prepare(system string, tools []llms.Tool) {
 	req := &request{system: system, tools: tools}
 	if ask := req.routingTools(); len(ask) > 0 {
-		m.indexes.index(routingSources(system, ask)).sentences()
-		offTopicVectors()
+		route.PrepareAgents(m.indexes.index(route.RoutingSources(system, ask)))
 	}
 }
 
@@ -149,13 +148,13 @@ func stream(ctx context.Context, text string, fn func(context.Context, []byte) e
 // chunkEnd returns the length of the first chunk: leading space, a word, trailing space.
 func chunkEnd(s string) int {
 	i := 0
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && lang.IsSpace(s[i]) {
 		i++
 	}
-	for i < len(s) && !isSpace(s[i]) {
+	for i < len(s) && !lang.IsSpace(s[i]) {
 		i++
 	}
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && lang.IsSpace(s[i]) {
 		i++
 	}
 	return i

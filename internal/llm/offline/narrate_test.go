@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -332,42 +331,6 @@ func TestReplayTwoLevels(t *testing.T) {
 				t.Errorf("reply mismatch (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestFormatMoney(t *testing.T) {
-	tests := []struct{ in, cur, want string }{
-		{"104", "USD", "$104.00"}, {"1299.5", "USD", "$1,299.50"}, {"104", "EUR", "104.00 EUR"},
-		{"9500", "JPY", "9,500 JPY"}, {"-5", "USD", "-$5.00"}, {"-0.001", "USD", "$0.00"},
-		{"89.9", "", "89.90"}, {"1e400", "USD", "1e400"},
-	}
-	for _, tt := range tests {
-		if got := formatMoney(json.Number(tt.in), tt.cur); got != tt.want {
-			t.Errorf("formatMoney(%s, %q) = %q, want %q", tt.in, tt.cur, got, tt.want)
-		}
-	}
-}
-
-func TestDateFact(t *testing.T) {
-	tests := []struct {
-		label, value string
-		short        bool
-		want         string
-	}{
-		{"ends", "2026-11-27", true, "until Nov 27"},
-		{"valid until", "2026-11-27", false, "valid until Nov 27, 2026"},
-		{"starts at", "2026-03-03T10:15:00Z", true, "from Mar 3 at 10:15"},
-		{"date", "2026-03-03", false, "on Mar 3, 2026"},
-		{"departs", "2026-03-03T10:15:00Z", false, "departs Mar 3, 2026 at 10:15"},
-	}
-	for _, tt := range tests {
-		w, ok := parseWhen(tt.value)
-		if !ok {
-			t.Fatalf("parseWhen(%q) failed", tt.value)
-		}
-		if got := dateFact(tt.label, w.format(tt.short)).phrase(); got != tt.want {
-			t.Errorf("dateFact(%q, %q) = %q, want %q", tt.label, tt.value, got, tt.want)
-		}
 	}
 }
 

@@ -1,5 +1,7 @@
 package offline
 
+import "github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+
 // Option tunes a [Model].
 type Option func(*options)
 
@@ -10,8 +12,15 @@ type options struct {
 	summaryWords int     // word budget of a summary
 }
 
+// defaultOptions are the settings of language.txt's [minScore], [margin], [listLimit] and
+// [summaryWords], which say where each was chosen.
 func defaultOptions() options {
-	return options{minScore: 0.9, margin: 1.3, listLimit: 5, summaryWords: 40}
+	return options{
+		minScore:     lang.Number("minScore"),
+		margin:       lang.Number("margin"),
+		listLimit:    int(lang.Number("listLimit")),
+		summaryWords: int(lang.Number("summaryWords")),
+	}
 }
 
 // WithMinScore sets the score a clause needs before it is routed to a tool. Higher values

@@ -3,6 +3,7 @@ package offline
 import (
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -81,7 +82,7 @@ func (r *request) lastHuman() string {
 func (r *request) routingTools() []llms.Tool {
 	var out []llms.Tool
 	for _, t := range r.tools {
-		if t.Function != nil && strings.HasPrefix(t.Function.Name, routePrefix) {
+		if t.Function != nil && strings.HasPrefix(t.Function.Name, lang.RoutePrefix) {
 			out = append(out, t)
 		}
 	}
@@ -92,14 +93,12 @@ func (r *request) routingTools() []llms.Tool {
 func (r *request) plainTools() []llms.Tool {
 	var out []llms.Tool
 	for _, t := range r.tools {
-		if t.Function != nil && t.Function.Name != "" && !strings.HasPrefix(t.Function.Name, routePrefix) {
+		if t.Function != nil && t.Function.Name != "" && !strings.HasPrefix(t.Function.Name, lang.RoutePrefix) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
-
-const routePrefix = "ask_"
 
 // domainTerms are the terms of the system prompt and the plain tools' names and descriptions
 // (without their examples): the words of the agent's trade.
@@ -108,9 +107,9 @@ func (r *request) domainTerms() map[string]bool {
 	texts := []string{r.system}
 	for _, t := range r.plainTools() {
 		desc, _ := splitToolExamples(t.Function.Description)
-		texts = append(texts, humanise(t.Function.Name), desc)
+		texts = append(texts, lang.Humanise(t.Function.Name), desc)
 	}
-	for _, t := range terms(strings.Join(texts, " ")) {
+	for _, t := range lang.Terms(strings.Join(texts, " ")) {
 		out[t] = true
 	}
 	return out

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -26,7 +28,7 @@ func (m *Model) summarise(req *request) string {
 	sentences := splitSentences(text)
 	freq := map[string]int{}
 	for _, s := range sentences {
-		for _, t := range terms(withoutLabel(s)) {
+		for _, t := range lang.Terms(withoutLabel(s)) {
 			freq[t]++
 		}
 	}
@@ -37,7 +39,7 @@ func (m *Model) summarise(req *request) string {
 	}
 	rs := make([]ranked, len(sentences))
 	for i, s := range sentences {
-		ts := terms(withoutLabel(s))
+		ts := lang.Terms(withoutLabel(s))
 		sum := 0
 		for _, t := range ts {
 			sum += freq[t]
@@ -95,7 +97,7 @@ func splitSentences(text string) []string {
 		case '\n':
 			add(i + 1)
 		case '.', '!', '?':
-			if i+1 == len(text) || isSpace(text[i+1]) {
+			if i+1 == len(text) || lang.IsSpace(text[i+1]) {
 				add(i + 1)
 			}
 		}
@@ -106,5 +108,5 @@ func splitSentences(text string) []string {
 
 // plainAnswer replies to a request with no tools and no summary instruction.
 func plainAnswer(req *request) string {
-	return directAnswer(req.lastHuman(), []llms.Tool(nil))
+	return route.DirectAnswer(req.lastHuman(), []llms.Tool(nil))
 }

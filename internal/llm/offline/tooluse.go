@@ -1,19 +1,15 @@
 package offline
 
 import (
-	"cmp"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
-
-var maxToolUses = int(number("maxToolUses")) // see language.txt
-
-// earlierMarker separates a follow-up from the earlier request it leans on (see route).
-const earlierMarker = " (earlier: "
 
 // useTools answers a sub-agent request: call the tool(s) whose name and description best
 // match the request, with arguments taken from the request text.
@@ -21,176 +17,46 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	tools := req.plainTools()
 	text := req.lastHuman()
 	if !allowCalls {
-		return nil, directAnswer(text, tools)
+		return nil, route.DirectAnswer(text, tools)
 	}
-	sources := make([]docSource, len(tools))
+	sources := make([]route.Source, len(tools))
 	for i, t := range tools {
 		desc, examples := splitToolExamples(t.Function.Description)
 		// Name and description first: newToolVocab takes the tool's vocabulary from them.
-		texts := append([]string{humanise(t.Function.Name), desc}, examples...)
+		texts := append([]string{lang.Humanise(t.Function.Name), desc}, examples...)
 		var minor []string
-		for _, p := range paramsOf(t.Function.Parameters) {
-			minor = append(minor, humanise(p.name), p.desc)
+		for _, p := range answer.ParamsOf(t.Function.Parameters) {
+			minor = append(minor, lang.Humanise(p.Name), p.Desc)
 		}
-		sources[i] = docSource{texts: texts, minor: minor}
+		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
 	domain := m.vocabs.vocab(req.system, sources)
-	// A sub-agent's tools share most of their vocabulary, so a smaller lead is enough for
-	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
-	// overlap at all picks a tool.
-	p := &planner{
-		ix:          m.indexes.index(sources),
-		minScore:    m.opts.minScore,
-		margin:      1 + (m.opts.margin-1)/3,
-		fallbackMin: 1e-9,
-		boost:       fitBoost(tools),
-	}
-	p.modifiers = p.ix.modifiers()
-	// A follow-up is chosen for by its own words and by what users say to each tool; when
-	// they name no tool ("how much will i get back" after a question on a return, "and the
-	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
-	// it was asked; closeness in meaning comes last.
-	own := ownPart(text)
-	intents := p.byWords(own, sources)
-	if len(intents) == 0 && own != text {
-		earlier := earlierPart(text)
-		if intents = p.byWords(earlier, sources); len(intents) == 0 {
-			intents = p.byMeaningIntent(earlier)
-		}
-		for i := range intents {
-			intents[i].text = text
-		}
-	}
-	if len(intents) == 0 {
-		// No word of the request names a tool: the one closest in meaning ("which level of
-		// membership am i" and a tool for the member's tier), else a search.
-		intents = p.byMeaningIntent(own)
-		for i := range intents {
-			intents[i].text = text
-		}
-	}
-	if len(intents) == 0 {
-		i := searchTool(tools)
-		if i < 0 || len(terms(ownPart(text))) == 0 {
-			return nil, directAnswer(text, tools)
-		}
-		intents = []intent{{tool: i, text: text}}
-	}
-	if len(intents) > maxToolUses {
-		slices.SortStableFunc(intents, func(a, b intent) int { return cmp.Compare(b.score, a.score) })
-		intents = intents[:maxToolUses]
-		slices.SortStableFunc(intents, func(a, b intent) int { return cmp.Compare(a.first, b.first) })
+	intents := route.ChooseTools(m.indexes.index(sources), sources, tools, text, m.opts.minScore, m.opts.margin)
+	if intents == nil {
+		return nil, route.DirectAnswer(text, tools)
 	}
 	calls := make([]llms.ToolCall, len(intents))
 	for i, in := range intents {
-		fn := tools[in.tool].Function
-		args := extractArgs(fn.Parameters, ownPart(in.text), earlierPart(text), domain)
+		fn := tools[in.Tool].Function
+		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.Text), lang.EarlierPart(text), domain)
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
 }
-
-// byWords chooses tools for a request by its words, the closing clause that only says when
-// left out when that leaves any, and by the tools' examples (see byExample).
-func (p *planner) byWords(text string, sources []docSource) []intent {
-	intents := p.plan(mainClause(text))
-	if len(intents) == 0 && mainClause(text) != text {
-		intents = p.plan(text)
-	}
-	if len(intents) <= 1 {
-		// What users say when a tool is the right one outweighs a word the request shares
-		// with another tool's description ("what can i get with my points" and the balance).
-		if i := byExample(text, sources); i >= 0 {
-			intents = []intent{{tool: i, text: text, score: 1}}
-		}
-	}
-	return intents
-}
-
-// byMeaningIntent is the tool closest in meaning to text, as an intent, or none.
-func (p *planner) byMeaningIntent(text string) []intent {
-	if top, s := p.byMeaningOnly(text); top >= 0 {
-		return []intent{{tool: top, text: text, score: s}}
-	}
-	return nil
-}
-
-// byExample returns the tool one of whose examples (a source's texts after its name and
-// description) the request's sentence comes close to, by exampleFloor, and closer by
-// exampleLead than to any other tool's examples; -1 when none does.
-func byExample(text string, sources []docSource) int {
-	var q []float32
-	top, s1, s2 := -1, 0.0, 0.0
-	for i, src := range sources {
-		s := 0.0
-		for _, e := range src.texts[min(2, len(src.texts)):] {
-			if q == nil {
-				if q = sentenceModel().Embed(text); q == nil {
-					return -1
-				}
-			}
-			if v := agentSentence(e); v != nil {
-				s = max(s, dot(q, v))
-			}
-		}
-		switch {
-		case s > s1:
-			top, s1, s2 = i, s, s1
-		case s > s2:
-			s2 = s
-		}
-	}
-	if s1 < exampleFloor || s1-s2 < exampleLead {
-		return -1
-	}
-	return top
-}
-
-// exampleFloor and exampleLead: see language.txt.
-var exampleFloor, exampleLead = number("exampleFloor"), number("exampleLead")
 
 // newToolVocab gathers the stems of a sub-agent's prompt and of its tools' names and
 // descriptions (tools) and of their parameters (units). A source's first two texts are its
 // tool's name and description; the rest are its examples, which say when the tool is right,
 // in the users' words, and are not the tool's vocabulary, which arguments leave out ("has my
 // order shipped" names no product).
-func newToolVocab(system string, sources []docSource) toolVocab {
-	domain := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
-	for _, t := range terms(system) {
-		domain.tools[t] = true
+func newToolVocab(system string, sources []route.Source) answer.ToolVocab {
+	tools := make([]string, len(sources))
+	units := make([]string, len(sources))
+	for i, src := range sources {
+		tools[i] = strings.Join(src.Texts[:min(2, len(src.Texts))], " ")
+		units[i] = strings.Join(src.Minor, " ")
 	}
-	for _, src := range sources {
-		for _, term := range terms(strings.Join(src.texts[:min(2, len(src.texts))], " ")) {
-			domain.tools[term] = true
-		}
-		for _, term := range terms(strings.Join(src.minor, " ")) {
-			domain.units[term] = true
-		}
-	}
-	return domain
-}
-
-// trailingWhen opens a closing clause that says when rather than what: "am I going to run
-// out of data before my plan resets?" asks about the data, not the plan.
-var trailingWhen = regexp.MustCompile(`(?i)[\s,]+(?:before|after|until|till|by the time|once)\s+(?:my|the|our|i|we|it|this|that|next)\b.*$`)
-
-// mainClause drops a closing clause that only says when, if at least three words remain.
-func mainClause(text string) string {
-	loc := trailingWhen.FindStringIndex(text)
-	if loc == nil || len(strings.Fields(text[:loc[0]])) < 3 {
-		return text
-	}
-	return text[:loc[0]]
-}
-
-// earlierPart returns the earlier request a follow-up quotes, or text itself when it quotes
-// none: what a parameter the follow-up cannot fill is taken from ("can I cancel it?
-// (earlier: any deals on running shoes?)" searches for running shoes, never for "earlier").
-func earlierPart(text string) string {
-	if i := strings.Index(text, earlierMarker); i >= 0 {
-		return strings.TrimSuffix(strings.TrimSpace(text[i+len(earlierMarker):]), ")")
-	}
-	return text
+	return answer.VocabOf(system, tools, units)
 }
 
 // toolExamplesHead starts the line a sub-agent runtime adds to a tool's description to list
@@ -214,69 +80,3 @@ func splitToolExamples(desc string) (string, []string) {
 	}
 	return strings.TrimSpace(desc[:i]), examples
 }
-
-// ownPart cuts off the earlier request a follow-up quotes.
-func ownPart(text string) string {
-	if i := strings.Index(text, earlierMarker); i >= 0 {
-		return text[:i]
-	}
-	return text
-}
-
-// searchTool picks a tool for a request that names nothing the tools describe: such a
-// request is most likely a search term, so the first tool with a required free-text
-// parameter wins, then the first tool at all. -1 when there are no tools.
-func searchTool(tools []llms.Tool) int {
-	for i, t := range tools {
-		for _, p := range paramsOf(t.Function.Parameters) {
-			if p.required && kindOf(p) == kindText {
-				return i
-			}
-		}
-	}
-	if len(tools) == 0 {
-		return -1
-	}
-	return 0
-}
-
-var fitBonus = number("fitBonus") // see language.txt
-
-// fitBoost rewards tools whose specific parameters the clause can fill: flights and numbers
-// in fit, identifiers apart in idFit. "refund for order A1234" fits a tool taking an order id
-// better than one listing all orders.
-func fitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
-	kinds := make([]map[paramKind]bool, len(tools))
-	for i, t := range tools {
-		kinds[i] = map[paramKind]bool{}
-		for _, p := range paramsOf(t.Function.Parameters) {
-			kinds[i][kindOf(p)] = true
-		}
-	}
-	return func(text string) (fit, idFit []float64) {
-		found := map[paramKind]bool{}
-		ws := scanWords(text) // once: each probe gets a fresh source over the same words
-		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
-			_, found[k] = argSourceOf(text, ws, toolVocab{}).extract(param{name: kindProbe[k], typ: kindProbeType[k]})
-		}
-		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
-		for i := range tools {
-			for k, ok := range found {
-				switch {
-				case !ok || !kinds[i][k]:
-				case k == kindID:
-					idFit[i] += fitBonus
-				default:
-					fit[i] += fitBonus
-				}
-			}
-		}
-		return fit, idFit
-	}
-}
-
-// kindProbe names a parameter of each kind, to ask extract whether a text has such a value.
-var (
-	kindProbe     = map[paramKind]string{kindFlight: "flight", kindID: "id", kindNumber: "n"}
-	kindProbeType = map[paramKind]string{kindFlight: "string", kindID: "string", kindNumber: "number"}
-)

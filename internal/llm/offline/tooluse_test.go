@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -108,16 +109,16 @@ func TestExtractArgsRequiredBestEffort(t *testing.T) {
 		"flag":  prop("boolean", ""),
 		"limit": prop("integer", ""),
 	})
-	domain := toolVocab{tools: map[string]bool{stem("offers"): true}}
-	got := extractArgs(params, "offers", "", domain)
+	domain := answer.VocabOf("", []string{"offers"}, []string{""})
+	got := answer.ExtractArgs(params, "offers", "", domain)
 	want := map[string]any{"query": "offers", "kind": "fast", "flag": false}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("extractArgs() mismatch (-want +got):\n%s", diff)
+		t.Errorf("ExtractArgs() mismatch (-want +got):\n%s", diff)
 	}
-	got = extractArgs(params, "cheap offers, top 3", "", domain)
+	got = answer.ExtractArgs(params, "cheap offers, top 3", "", domain)
 	want = map[string]any{"query": "cheap top", "kind": "cheap", "flag": false, "limit": int64(3)}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("extractArgs() mismatch (-want +got):\n%s", diff)
+		t.Errorf("ExtractArgs() mismatch (-want +got):\n%s", diff)
 	}
 }
 
@@ -127,13 +128,8 @@ func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
 	params := schema([]string{"query"}, map[string]any{
 		"query": prop("string", `What the user is shopping for, e.g. "running shoes" or "4k tv".`),
 	})
-	vocab := toolVocab{tools: map[string]bool{}, units: map[string]bool{}}
-	for _, t := range terms("search offers: Search current offers, deals and sales matching a product") {
-		vocab.tools[t] = true
-	}
-	for _, t := range terms(`query What the user is shopping for, e.g. "running shoes" or "4k tv".`) {
-		vocab.units[t] = true
-	}
+	vocab := answer.VocabOf("", []string{"search offers: Search current offers, deals and sales matching a product"},
+		[]string{`query What the user is shopping for, e.g. "running shoes" or "4k tv".`})
 	for in, want := range map[string]string{
 		"any deals on running shoes?":                             "running shoes",
 		"deals on a 4k tv":                                        "4k tv",
@@ -145,7 +141,7 @@ func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
 		"any deals on airpods rn":                                 "airpods",
 		"r there deals on airpods for u":                          "airpods",
 	} {
-		if got := extractArgs(params, in, "", vocab)["query"]; got != want {
+		if got := answer.ExtractArgs(params, in, "", vocab)["query"]; got != want {
 			t.Errorf("query for %q = %v, want %q", in, got, want)
 		}
 	}

@@ -1,0 +1,409 @@
+package answer
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// argSource is the request text that arguments are taken from. Words taken by one
+// parameter are not offered to the next.
+type argSource struct {
+	text  string
+	words []lang.Word
+	used  []bool
+	vocab ToolVocab
+	// keepUnits is set for a second try when every word of a request was tool vocabulary:
+	// words that only the parameters' descriptions use are then the user's own.
+	keepUnits bool
+}
+
+// ToolVocab are the stems that describe the tools rather than what is asked about: those of
+// the prompt and the tools' names and descriptions, and those only the parameters'
+// descriptions use ("bags" in "2 bags of kibble" is the unit, not the product; but "running
+// shoes" in an example of a query is what the user may well be looking for).
+type ToolVocab struct {
+	tools, units map[string]bool
+}
+
+func newArgSource(text string, vocab ToolVocab) *argSource {
+	return argSourceOf(text, lang.ScanWords(text), vocab)
+}
+
+// argSourceOf is newArgSource over text's words ws, which it only reads.
+func argSourceOf(text string, ws []lang.Word, vocab ToolVocab) *argSource {
+	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), vocab: vocab}
+}
+
+// markSpan marks every word inside text[start:end] as used.
+func (a *argSource) markSpan(start, end int) {
+	for i, w := range a.words {
+		if w.Start < end && w.End > start {
+			a.used[i] = true
+		}
+	}
+}
+
+// ExtractArgs fills a tool's arguments from the request. primary is the part of the
+// request meant for this tool; secondary (the whole request, with any earlier turn it
+// quotes) is consulted only for required parameters that primary cannot fill. Optional
+// parameters with nothing to fill them are left out.
+func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[string]any {
+	params := ParamsOf(schema)
+	slices.SortStableFunc(params, func(a, b Param) int { return int(kindOf(a)) - int(kindOf(b)) })
+	args := map[string]any{}
+	src := newArgSource(primary, domain)
+	var alt *argSource
+	for _, p := range params {
+		v, ok := src.extract(p)
+		if !ok && p.required && secondary != "" && secondary != primary {
+			if alt == nil {
+				alt = newArgSource(secondary, domain)
+			}
+			v, ok = alt.extract(p)
+		}
+		if !ok && p.required {
+			v, ok = src.bestEffort(p)
+		}
+		if ok {
+			args[p.Name] = v
+		}
+	}
+	return args
+}
+
+func (a *argSource) extract(p Param) (any, bool) {
+	switch kindOf(p) {
+	case kindEnum:
+		return a.enumValue(p.enum)
+	case kindFlight:
+		return a.flight()
+	case kindID:
+		return a.identifier()
+	case kindNumber:
+		return a.number(p.Type == "integer")
+	case kindPlace:
+		return a.place()
+	case kindDate:
+		return a.date()
+	case kindText:
+		if v, ok := a.content(false); ok {
+			return v, ok
+		}
+		a.keepUnits = true
+		defer func() { a.keepUnits = false }()
+		return a.content(false)
+	}
+	return nil, false
+}
+
+// bestEffort fills a required parameter that nothing matched.
+func (a *argSource) bestEffort(p Param) (any, bool) {
+	switch kindOf(p) {
+	case kindEnum:
+		return p.enum[0], true
+	case kindBool:
+		return false, true
+	case kindNumber:
+		return nil, false
+	case kindOther:
+		if p.Type == "array" {
+			return []any{}, true
+		}
+		return map[string]any{}, true
+	}
+	if v, ok := a.content(true); ok {
+		return v, true
+	}
+	if t := strings.TrimSpace(a.text); t != "" {
+		return t, true
+	}
+	return nil, false
+}
+
+func (a *argSource) enumValue(values []string) (any, bool) {
+	have := map[string]bool{}
+	for _, t := range lang.Terms(a.text) {
+		have[t] = true
+	}
+	for _, v := range values {
+		ts := lang.Terms(v)
+		if len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !have[t] }) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// flightNumber is an airline code and a number: "UA123", "UA 123", "B6 417", "ua123".
+var flightNumber = regexp.MustCompile(`\b(?:([A-Z]{2}|[A-Z][0-9]|[0-9][A-Z]) ?([0-9]{1,4})|([a-z]{2})([0-9]{1,4}))\b`)
+
+func (a *argSource) flight() (any, bool) {
+	for _, m := range flightNumber.FindAllStringSubmatchIndex(a.text, -1) {
+		if a.spanUsed(m[0], m[1]) {
+			continue
+		}
+		code := strings.ToUpper(strings.ReplaceAll(a.text[m[0]:m[1]], " ", ""))
+		a.markSpan(m[0], m[1])
+		return code, true
+	}
+	return nil, false
+}
+
+func (a *argSource) spanUsed(start, end int) bool {
+	for i, w := range a.words {
+		if a.used[i] && w.Start < end && w.End > start {
+			return true
+		}
+	}
+	return false
+}
+
+var isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+
+// identifier returns the first id-looking word: letters and digits mixed ("A1234",
+// "ORD-77"), or else three or more digits.
+func (a *argSource) identifier() (any, bool) {
+	pick := -1
+	for i, w := range a.words {
+		if a.used[i] || !strings.ContainsFunc(w.Text, unicode.IsDigit) || isoDate.MatchString(w.Text) {
+			continue
+		}
+		if strings.ContainsFunc(w.Text, unicode.IsLetter) {
+			pick = i
+			break
+		}
+		if pick < 0 && len(strings.ReplaceAll(w.Text, "-", "")) >= 3 {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return nil, false
+	}
+	a.used[pick] = true
+	return strings.TrimSuffix(a.words[pick].Text, "'s"), true
+}
+
+// number returns the first free number in the text: "5000", "5,000", "$12.50", "5k".
+func (a *argSource) number(integer bool) (any, bool) {
+	s := a.text
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' || (i > 0 && isAlnum(s[i-1])) {
+			continue
+		}
+		j := i
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ',' || s[j] == '.') {
+			j++
+		}
+		end := j
+		for end > i && (s[end-1] == ',' || s[end-1] == '.') {
+			end--
+		}
+		mult := 1.0
+		if j < len(s) && (s[j] == 'k' || s[j] == 'K') && (j+1 == len(s) || !isAlnum(s[j+1])) {
+			mult, j = 1000, j+1
+		}
+		if j < len(s) && isAlnum(s[j]) || a.spanUsed(i, end) {
+			i = j
+			continue
+		}
+		f, err := strconv.ParseFloat(strings.ReplaceAll(s[i:end], ",", ""), 64)
+		if err != nil {
+			i = j
+			continue
+		}
+		a.markSpan(i, j)
+		f *= mult
+		if integer {
+			return int64(f), true
+		}
+		return f, true
+	}
+	return nil, false
+}
+
+func isAlnum(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+var (
+	placePrepositions = lang.List("placePrepositions")
+	calendarWords     = lang.List("calendarWords")
+)
+
+// place returns a place name: capitalised words after "in", "to", "at"..., or a plain
+// word there ("hotels in paris"), or else any capitalised name in the text.
+func (a *argSource) place() (any, bool) {
+	for i, w := range a.words {
+		if !placePrepositions[w.Lower] || i+1 >= len(a.words) {
+			continue
+		}
+		if v, ok := a.nameAt(i + 1); ok {
+			return v, true
+		}
+		n := a.words[i+1]
+		if !a.used[i+1] && !lang.IsStopword(n.Lower) && !calendarWords[n.Lower] && !a.isDomain(n.Lower) &&
+			!strings.ContainsFunc(n.Text, unicode.IsDigit) {
+			a.used[i+1] = true
+			return lang.Capitalise(n.Text), true
+		}
+	}
+	for i := range a.words {
+		if v, ok := a.nameAt(i); ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// nameAt returns up to three capitalised words starting at word i, if word i is one.
+func (a *argSource) nameAt(i int) (string, bool) {
+	var parts []string
+	for j := i; j < len(a.words) && j < i+3; j++ {
+		w := a.words[j]
+		if j > i && a.text[a.words[j-1].End:w.Start] != " " {
+			break
+		}
+		if a.used[j] || !isCapitalised(w.Text) || w.Lower == "i" || lang.IsStopword(w.Lower) ||
+			calendarWords[w.Lower] || a.isDomain(w.Lower) || strings.ContainsFunc(w.Text, unicode.IsDigit) {
+			break
+		}
+		parts = append(parts, w.Text)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	for j := i; j < i+len(parts); j++ {
+		a.used[j] = true
+	}
+	return strings.Join(parts, " "), true
+}
+
+func isCapitalised(s string) bool {
+	for _, r := range s {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+// date returns an ISO date or a relative day ("tomorrow", "next friday").
+func (a *argSource) date() (any, bool) {
+	if m := isoDate.FindStringIndex(a.text); m != nil && !a.spanUsed(m[0], m[1]) {
+		a.markSpan(m[0], m[1])
+		return a.text[m[0]:m[1]], true
+	}
+	for i, w := range a.words {
+		if a.used[i] || !calendarWords[w.Lower] {
+			continue
+		}
+		a.used[i] = true
+		if i > 0 && (a.words[i-1].Lower == "next" || a.words[i-1].Lower == "this") {
+			a.used[i-1] = true
+			return a.words[i-1].Lower + " " + w.Lower, true
+		}
+		return w.Lower, true
+	}
+	return nil, false
+}
+
+// content returns the request's free words, as written: what the user asks about rather
+// than how. Words that describe the tools themselves ("offers" for a tool that searches
+// offers) are left out, unless keepDomain is set or nothing else is left.
+func (a *argSource) content(keepDomain bool) (any, bool) {
+	var idx []int
+	for i, w := range a.words {
+		if i >= 1 && people[w.Lower] && possessives[a.words[i-1].Lower] {
+			continue // "a laptop for my daughter", "my daughter needs a laptop": who, not what
+		}
+		if lang.IsDigits(w.Lower) && PriceLimitBefore(a.words, i) {
+			continue // "under 600": a limit on the price, not words of the product
+		}
+		if i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && PriceLimitBefore(a.words, i+2) {
+			continue // the "less" of "less than 100"
+		}
+		if a.used[i] || lang.IsStopword(w.Lower) || fillers[w.Lower] || noise[w.Lower] || shorthand[w.Lower] {
+			continue
+		}
+		if actionVerbs[w.Lower] && (i == 0 || verbLeads[a.words[i-1].Lower] || a.words[i-1].Lower == "please") ||
+			i > 0 && (userLeads[a.words[i-1].Lower] || subjectPronouns[a.words[i-1].Lower]) {
+			continue // "can I cancel it?", "what would I pay": the act asked, not what to search for
+		}
+		if measureWords[w.Lower] {
+			continue // "a new pair of running shoes" is a search for running shoes
+		}
+		if timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower] {
+			continue // "deals on tvs this week" is a search for tvs: the week says when
+		}
+		if !keepDomain && a.isDomain(w.Lower) {
+			continue
+		}
+		idx = append(idx, i)
+	}
+	if len(idx) == 0 {
+		return nil, false
+	}
+	parts := make([]string, len(idx))
+	for k, i := range idx {
+		a.used[i] = true
+		parts[k] = strings.TrimSuffix(a.words[i].Text, "'s")
+	}
+	return strings.Join(parts, " "), true
+}
+
+// timeDeterminers make the time noun after them say when: "this week", "next month".
+var timeDeterminers = lang.List("timeDeterminers")
+
+// subjectPronouns come before a verb: the word after one is what someone does.
+var subjectPronouns = lang.List("subjectPronouns")
+
+// measureWords count or describe a product without naming it: "a pair of", "a new", "a set of".
+var measureWords = lang.List("measureWords")
+
+// noise are words that colour a request without saying what it is about: greetings,
+// hedges and praise ("yo, any good deals on a robot vacuum or whatever").
+var noise = lang.List("noise")
+
+// shorthand are chat spellings of small words ("r", "rn"): see language.txt.
+var shorthand = lang.List("shorthand")
+
+// priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
+// does only after "less" or "cheaper": "bigger than 65 inches" describes the product.
+var priceLimits = lang.List("priceLimits")
+
+// PriceLimitBefore reports whether the words before ws[i] bound a price: "under", "less
+// than", "up to".
+func PriceLimitBefore(ws []lang.Word, i int) bool {
+	prev := func(k int) string {
+		if i-k < 0 {
+			return ""
+		}
+		return ws[i-k].Lower
+	}
+	switch {
+	case priceLimits[prev(1)]:
+		return true
+	case prev(1) == "than":
+		return prev(2) == "less" || prev(2) == "cheaper"
+	case prev(1) == "to":
+		return prev(2) == "up"
+	}
+	return false
+}
+
+// possessives and people name who a request is for: "a laptop for my daughter", "my son
+// needs", but not "a case for my iphone".
+var (
+	possessives = lang.List("possessives")
+	people      = lang.List("people")
+)
+
+func (a *argSource) isDomain(lower string) bool {
+	ts := lang.AppendTerms(nil, lower)
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool {
+		return !a.vocab.tools[t] && (a.keepUnits || !a.vocab.units[t])
+	})
+}

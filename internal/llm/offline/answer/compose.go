@@ -1,0 +1,210 @@
+package answer
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Result is one tool result the reply narrates.
+type Result struct {
+	Name    string         // the tool's name
+	Content string         // what it returned, usually the JSON of an EnricherResponse
+	Call    *llms.ToolCall // the call it answers, when the history has it
+}
+
+// Narrate renders one tool result as a piece of the reply. asked is the last user message,
+// listLimit caps the records a list shows, and domain returns the terms of the agent's trade.
+func Narrate(res Result, asked string, listLimit int, domain func() map[string]bool) Piece {
+	content := strings.TrimSpace(res.Content)
+	t := topicOf(res.Name, res.Call)
+	if note, ok := failureNote(content); ok {
+		return t.unavailable(note)
+	}
+	if !strings.HasPrefix(content, "{") && !strings.HasPrefix(content, "[") {
+		return prosePiece(content, t) // a sub-agent's own words
+	}
+	v, err := decodeOrdered([]byte(content))
+	if err != nil {
+		return t.unavailable("") // never show what could not be read
+	}
+	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v))
+	r.domain = domain()
+	if lang.OwnPart(asked) != asked {
+		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
+	}
+	obj, isObj := v.([]field)
+	status, _ := member(obj, "status")
+	s, _ := status.(string)
+	if !isObj || !isResultStatus(s) {
+		return orNothing(r.data(v, t), t)
+	}
+	data, _ := member(obj, "data")
+	note, _ := member(obj, "note")
+	noteText, _ := note.(string)
+	// A result's answer is the agent team's own statement of its data: it is said as written,
+	// in place of the model's narration of the data.
+	said := func() Piece { return orNothing(r.data(data, t), t) }
+	if thing := r.unasked(data); thing != "" {
+		said = func() Piece { return notInData(thing, t) }
+	}
+	if answer, _ := member(obj, "answer"); answer != nil {
+		if a, ok := answer.(string); ok && strings.TrimSpace(a) != "" {
+			said = func() Piece { return Piece{kind: pieceProse, text: strings.TrimSpace(a)} }
+		}
+	}
+	switch s {
+	case ResultUnavailable, ResultError:
+		return t.unavailable(noteText)
+	case ResultPartial:
+		caveat := "Some of this may be incomplete right now"
+		if n := cleanNote(noteText); n != "" && !restatesFailure(n) {
+			caveat += ": " + n
+		}
+		return said().withCaveat(caveat + ".")
+	}
+	return said()
+}
+
+// Reply arranges the narrated results of one turn as one reply and says how many found
+// something. asksFor reports whether the request names what the i-th result's tool is for:
+// then that it holds nothing about the thing asked is part of the answer.
+func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
+	var found, failed []Piece
+	for i, s := range pieces {
+		if s.missing && asksFor(i) {
+			s.missing = false // "my refund for the socks": that no return is for them is the answer
+		}
+		switch {
+		case s.kind == pieceFailure:
+			failed = append(failed, s)
+		case !s.empty():
+			found = append(found, s)
+		}
+	}
+	if slices.ContainsFunc(found, func(p Piece) bool { return !p.missing }) {
+		// Another tool found the thing the request names ("where are my socks": an order,
+		// not a return): the list that had nothing about it is no answer.
+		found = slices.DeleteFunc(found, func(p Piece) bool { return p.missing })
+	}
+	found, lead := sharedLead(found)
+	reply := arrange(found, failed)
+	if lead != "" {
+		reply = lead + "\n\n" + reply
+	}
+	return reply, len(found)
+}
+
+// NamesNothingAsked reports whether a result lists records none of which is about the thing
+// the request names ("where are my socks?" answered with returns, none for socks), so that
+// another tool may hold it. The arguments are Narrate's.
+func NamesNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
+	v, err := decodeOrdered([]byte(strings.TrimSpace(res.Content)))
+	if err != nil {
+		return false
+	}
+	obj, _ := v.([]field)
+	if status, _ := member(obj, "status"); status != ResultOK {
+		return false
+	}
+	data, _ := member(obj, "data")
+	noun, arr := recordsOf(data)
+	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v))
+	r.domain = domain()
+	return len(arr) > 0 && len(r.tellingItems(arr)) == 0 && r.unmatchedSubject(arr, noun) != ""
+}
+
+// recordsOf returns the list of records data is, or wraps alone, with its noun.
+func recordsOf(data any) (string, []any) {
+	switch d := data.(type) {
+	case []any:
+		return "results", d
+	case []field:
+		if len(d) == 1 {
+			if arr, ok := d[0].val.([]any); ok && !allScalars(arr) {
+				return lang.Humanise(d[0].key), arr
+			}
+		}
+	}
+	return "", nil
+}
+
+// sharedLead takes out the first paragraph that every one of several answers opens with
+// ("I can look this up but not cancel it for you here." from each agent asked), so that the
+// reply says it once, first.
+func sharedLead(found []Piece) ([]Piece, string) {
+	if len(found) < 2 {
+		return found, ""
+	}
+	lead, _, ok := strings.Cut(found[0].text, "\n\n")
+	if !ok || found[0].kind != pieceProse {
+		return found, ""
+	}
+	for _, p := range found[1:] {
+		if p.kind != pieceProse || !strings.HasPrefix(p.text, lead+"\n\n") {
+			return found, ""
+		}
+	}
+	out := make([]Piece, len(found))
+	for i, p := range found {
+		p.text = strings.TrimPrefix(p.text, lead+"\n\n")
+		out[i] = prosePiece(p.text, topic{noun: p.topic})
+	}
+	return out, lead
+}
+
+// arrange places narrated results in one reply. A single bare failure beside data opens
+// the reply ("I couldn't get X right now, but I found 5 offers: ..."); failures with a
+// note, or several, close it.
+func arrange(found, failed []Piece) string {
+	if len(found) == 0 {
+		if len(failed) == 0 {
+			return "I didn't find anything for that."
+		}
+		parts := make([]string, len(failed))
+		for i, f := range failed {
+			parts[i] = f.standalone()
+		}
+		return strings.Join(parts, " ")
+	}
+	if len(found) == 1 && len(failed) == 0 {
+		return found[0].standalone()
+	}
+	lead := ""
+	if len(failed) == 1 && failed[0].plain && (found[0].kind == pieceList || found[0].kind == pieceFacts && found[0].topic != "") {
+		lead, failed = failed[0].text+", but ", nil
+	}
+	parts := make([]string, 0, len(found)+len(failed))
+	for i, s := range found {
+		p := s.placed(i, i == 0 && lead != "")
+		if i == 0 {
+			p = lead + p
+		}
+		parts = append(parts, p)
+	}
+	for _, f := range failed {
+		parts = append(parts, f.standalone())
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func isResultStatus(s string) bool {
+	switch s {
+	case ResultOK, ResultPartial, ResultUnavailable, ResultError:
+		return true
+	}
+	return false
+}
+
+// orNothing says so when a result held nothing worth narrating.
+func orNothing(s Piece, t topic) Piece {
+	if !s.empty() {
+		return s
+	}
+	if t.noun != "" {
+		return Piece{kind: pieceProse, text: "I didn't find anything for " + t.noun + "."}
+	}
+	return Piece{kind: pieceProse, text: "I didn't find anything for that."}
+}

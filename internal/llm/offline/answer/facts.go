@@ -1,0 +1,358 @@
+package answer
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// fact is one scalar member of an object, read for people: a label (the humanised key, or
+// "" when the value reads on its own) and the formatted value.
+type fact struct {
+	label string
+	text  string
+	money bool // an amount of money: the price slot of a list item
+	plain bool // money under a one-word key with a currency: the amount says it all
+	// source is a seller-like member ("merchant", "store"): "at Nike" in a list item.
+	source bool
+	// opens and closes pair facts into one phrase: "20% off" or "from Mar 3" opens,
+	// "until Nov 27" or "to Lisbon" closes, giving "20% off until Nov 27".
+	opens, closes bool
+}
+
+func (f fact) phrase() string {
+	switch {
+	case f.label == "":
+		return f.text
+	case f.text == "":
+		return f.label
+	}
+	return f.label + " " + f.text
+}
+
+// joinFacts renders facts in order, separated by sep.
+func joinFacts(facts []fact, sep string) string {
+	return strings.Join(phrases(facts), sep)
+}
+
+// phrases renders facts in order, pairing an opening fact with the closing one after it.
+func phrases(facts []fact) []string {
+	var parts []string
+	for i := 0; i < len(facts); i++ {
+		p := facts[i].phrase()
+		if facts[i].opens && i+1 < len(facts) && facts[i+1].closes {
+			i++
+			p += " " + facts[i].phrase()
+		}
+		parts = append(parts, p)
+	}
+	return parts
+}
+
+// Key vocabularies. They are generic English, not any schema: they decide how a value
+// reads ("$104.00", "20% off", "until Nov 27", "at Nike"), never whether it exists.
+var (
+	// moneyWords name amounts when a currency sits beside them.
+	moneyWords = lang.List("moneyWords")
+	// pricedWords name amounts even with no currency in sight.
+	pricedWords  = lang.List("pricedWords")
+	percentWords = lang.List("percentWords")
+	discountWord = lang.List("discountWord")
+	sourceWords  = lang.List("sourceWords")
+	// bareWords are keys whose value needs no label: a name, a status, a description.
+	bareWords  = lang.List("bareWords")
+	endWords   = lang.List("endWords")
+	startWords = lang.List("startWords")
+	dayWords   = lang.List("dayWords")
+	// bookkeepingWords lead boolean flags that describe the lookup, not the data.
+	bookkeepingWords = lang.List("bookkeepingWords")
+	countWords       = lang.List("countWords")
+)
+
+// scope carries what the facts of one object read against: the currency in force and
+// whether dates may drop their year.
+type scope struct {
+	currency string
+	short    bool
+	item     bool // a list item's facts, whose objects no caller reads as prefixed facts
+}
+
+// facts classifies the scalar members of obj, in order, leaving out skip (a list item's
+// head, or -1) and everything that only echoes the request or serves machines. The
+// currency it returns is the one in force for obj's children.
+func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
+	own, curAt := "", -1
+	for i, f := range obj {
+		if isCurrencyKey(f.key) && currencyCode(f.val) != "" {
+			own, curAt = currencyCode(f.val), i
+			break
+		}
+	}
+	cur := sc.currency
+	if own != "" {
+		cur = own
+	}
+	money := moneyMembers(obj, cur)
+	lengths := map[string]bool{}
+	nested := false
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case []any:
+			lengths[strconv.Itoa(len(v))] = true
+			nested = true
+		case []field:
+			nested = true
+		}
+	}
+	if len(money) == 0 && !nested {
+		curAt = -1 // nothing here or below is priced in it: the currency is a fact of its own
+	}
+
+	var out []fact
+	for i, f := range obj {
+		if i == skip || i == curAt {
+			continue // a currency is shown through the amounts it qualifies
+		}
+		label := lang.Humanise(f.key)
+		if label == "" {
+			label = "value" // keys made only of separators
+		}
+		switch v := f.val.(type) {
+		case string:
+			if fc, ok := r.stringFact(f.key, label, v, sc.short); ok {
+				out = append(out, fc)
+			}
+		case json.Number:
+			if r.echoes[normNumber(v)] || isIDKey(f.key) && !r.mentioned(v.String()) {
+				continue
+			}
+			if countWords[lastWord(label)] && lengths[v.String()] {
+				continue // the size of a list shown anyway
+			}
+			out = append(out, numberFact(f.key, label, v, cur, money[i]))
+		case bool:
+			if bookkeepingWords[strings.Fields(label)[0]] {
+				continue
+			}
+			name := flagName(label)
+			if !v {
+				name = "not " + name
+			}
+			out = append(out, fact{label: name})
+		case []any:
+			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
+				out = append(out, fact{label: label, text: r.scalarList(f.key, v)})
+			}
+		case []field:
+			if amount, code, ok := moneyObject(v); ok {
+				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
+				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
+			} else if r.showIDs || sc.item && (len(v) == 1 || r.names(label)) {
+				// The one record asked about shows what its objects hold, as prefixed facts:
+				// "cancel how Settings > Subscriptions"; so does any record an object of one
+				// member ("dentist Dr. Osei") or one the request names ("the registration").
+				inner, _ := r.facts(v, scope{currency: cur, short: sc.short}, -1)
+				for _, fc := range inner {
+					if fc.label == "" {
+						fc.label = label
+					} else {
+						fc.label = label + " " + fc.label
+					}
+					out = append(out, fc)
+				}
+			}
+		}
+	}
+	return out, cur
+}
+
+// priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
+var priceLabels = lang.List("priceLabels")
+
+// moneyObject reads an object that is an amount and its currency, and nothing else.
+func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
+	if len(obj) != 2 {
+		return "", "", false
+	}
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case json.Number:
+			if !amountLabels[lang.Humanise(f.key)] {
+				return "", "", false
+			}
+			amount = v
+		default:
+			if !isCurrencyKey(f.key) || currencyCode(v) == "" {
+				return "", "", false
+			}
+			code = currencyCode(v)
+		}
+	}
+	return amount, code, amount != "" && code != ""
+}
+
+func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
+	s := strings.Join(strings.Fields(v), " ")
+	if s == "" || r.echoes[strings.ToLower(s)] {
+		return fact{}, false
+	}
+	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && readableID(s) && lang.Humanise(key) != "ID") {
+		return fact{}, false // an opaque id names the record for machines
+	}
+	if w, ok := parseWhen(s); ok {
+		return dateFact(label, w.format(short)), true
+	}
+	fc := fact{label: label, text: tidyString(s)}
+	switch {
+	case bareWords[label]:
+		fc.label = ""
+	case sourceWords[lastWord(label)]:
+		fc.source = true
+	case label == "from":
+		fc.opens = true
+	case label == "to":
+		fc.closes = true
+	}
+	return fc, true
+}
+
+// dateFact reads a date by what its key says about it: an end ("until Nov 27"), a start
+// ("from Mar 3"), a day ("on Mar 3"), or else its own label ("departs Mar 3").
+func dateFact(label, date string) fact {
+	switch {
+	case endWords[label]:
+		return fact{text: "until " + date, closes: true}
+	case startWords[label]:
+		return fact{text: "from " + date, opens: true}
+	case dayWords[label]:
+		return fact{text: "on " + date}
+	}
+	return fact{label: label, text: date}
+}
+
+func numberFact(key, label string, v json.Number, cur string, isMoney bool) fact {
+	words := strings.Fields(label)
+	switch {
+	case isMoney:
+		text := formatMoney(v, cur)
+		if cur == "" {
+			return fact{label: label, text: text, money: true} // no currency: the label says what it is
+		}
+		// "price per night" -> "120.00 EUR per night"; a bare "price" needs no label.
+		if per := strings.Index(label, " per "); per > 0 && moneyWords[lastWord(label[:per])] {
+			return fact{text: text + label[per:], money: true}
+		}
+		return fact{label: label, text: text, money: true, plain: len(words) == 1}
+	case isPercent(words, v):
+		var rest []string
+		discount := false
+		for _, w := range words {
+			discount = discount || discountWord[w]
+			if !percentWords[w] {
+				rest = append(rest, w)
+			}
+		}
+		if discount {
+			return fact{text: formatNumber(v) + "% off", opens: true}
+		}
+		return fact{label: strings.Join(rest, " "), text: formatNumber(v) + "%"}
+	}
+	return fact{label: label, text: scalar(key, v)}
+}
+
+func isPercent(words []string, v json.Number) bool {
+	for _, w := range words {
+		if percentWords[w] {
+			return true
+		}
+	}
+	f, err := v.Float64()
+	return len(words) == 1 && discountWord[words[0]] && err == nil && f > 0 && f <= 100
+}
+
+// moneyMembers marks the numeric members of obj that are amounts: those named like money,
+// and, beside a currency, the only other number when nothing is named like money.
+func moneyMembers(obj []field, cur string) map[int]bool {
+	out := map[int]bool{}
+	var plain []int
+	for i, f := range obj {
+		n, ok := f.val.(json.Number)
+		if !ok || isIdentifierKey(f.key) || isIDKey(f.key) {
+			continue
+		}
+		words := strings.Fields(lang.Humanise(f.key))
+		if len(words) == 0 || isPercent(words, n) {
+			continue
+		}
+		if p := slices.Index(words, "per"); p > 0 {
+			words = words[:p] // "price per night": the money word comes before "per"
+		}
+		w := words[len(words)-1]
+		named := cur != "" && moneyWords[w] || pricedWords[w] && !isWhole(n)
+		switch {
+		case named:
+			out[i] = true
+		case cur != "" && !countWords[w]:
+			plain = append(plain, i)
+		}
+	}
+	if len(out) == 0 && len(plain) == 1 {
+		out[plain[0]] = true
+	}
+	return out
+}
+
+// isWhole reports whether n has no fraction: a whole "cost" with no currency is more likely
+// points than money, so it is left as a plain number.
+func isWhole(n json.Number) bool {
+	_, err := n.Int64()
+	return err == nil
+}
+
+// isCurrencyKey reports whether a key names a currency: "currency", "currency_code".
+func isCurrencyKey(key string) bool {
+	words := strings.Fields(lang.Humanise(key))
+	return slices.Contains(words, "currency")
+}
+
+// isIDKey reports whether a key names an identifier: "id", "order_id", "offerId".
+func isIDKey(key string) bool {
+	return lastWord(lang.Humanise(key)) == "ID"
+}
+
+// readableID reports whether an id is one people quote ("CLM-20931", "A1043"): short, with
+// letters and digits, rather than a key for machines (a UUID, a long hash).
+func readableID(s string) bool {
+	if len(s) < 4 || len(s) > 12 {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c == '-' || c == '_':
+		default:
+			return false // lower-case hex and other marks read as machine keys
+		}
+	}
+	return letters > 0 && digits > 0
+}
+
+// mentioned reports whether the user's request names v, so that an id they asked about
+// is shown rather than hidden.
+func (r renderer) mentioned(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return len(v) >= 2 && strings.Contains(r.asked, v)
+}
+
+// names reports whether the request names a word of label that is no light noun: the user
+// asked about that member.
+func (r renderer) names(label string) bool {
+	return slices.ContainsFunc(lang.Terms(label), func(t string) bool { return !lang.LightNouns[t] && slices.Contains(r.askedTerm, t) })
+}

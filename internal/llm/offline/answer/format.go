@@ -1,0 +1,222 @@
+package answer
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+var identifierWords = lang.List("identifierWords")
+
+// scalar formats a scalar value; key (humanised or raw, may be "") tells numbers that are
+// codes or years apart from quantities.
+func scalar(key string, v any) string {
+	switch v := v.(type) {
+	case string:
+		return tidyString(v)
+	case json.Number:
+		if isIdentifierKey(key) {
+			return v.String() // 2026 as a year, 40213 as an order number
+		}
+		return formatNumber(v)
+	case bool:
+		if v {
+			return "yes"
+		}
+		return "no"
+	}
+	return ""
+}
+
+func isIdentifierKey(key string) bool {
+	for _, w := range strings.Fields(lang.Humanise(key)) {
+		if identifierWords[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// formatNumber groups thousands and keeps at most two decimals.
+func formatNumber(n json.Number) string {
+	if i, err := n.Int64(); err == nil {
+		return groupThousands(strconv.FormatInt(i, 10))
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return n.String()
+	}
+	s := strconv.FormatFloat(f, 'f', 2, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	whole, frac, _ := strings.Cut(s, ".")
+	if frac != "" {
+		return groupThousands(whole) + "." + frac
+	}
+	return groupThousands(whole)
+}
+
+// zeroDecimalCurrencies have no minor unit in everyday use.
+var zeroDecimalCurrencies = lang.List("zeroDecimalCurrencies")
+
+// formatMoney renders an amount in a currency: "$1,299.00" for US dollars, "104.00 EUR"
+// for any other code, and just "89.90" when the currency is unknown ("").
+func formatMoney(n json.Number, currency string) string {
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) >= 1e15 {
+		return formatNumber(n) // too odd to be money; show it as it came
+	}
+	decimals := 2
+	if zeroDecimalCurrencies[currency] {
+		decimals = 0
+	}
+	s := strconv.FormatFloat(math.Abs(f), 'f', decimals, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	amount := groupThousands(whole)
+	if frac != "" {
+		amount += "." + frac
+	}
+	sign := ""
+	if f < 0 && strings.Trim(s, "0.") != "" {
+		sign = "-"
+	}
+	switch currency {
+	case "":
+		return sign + amount
+	case "USD":
+		return sign + "$" + amount
+	}
+	return sign + amount + " " + currency
+}
+
+// currencyCode returns v as an ISO-4217-shaped code ("USD"), or "" when it is not one.
+func currencyCode(v any) string {
+	s, ok := v.(string)
+	if !ok || len(s) != 3 {
+		return ""
+	}
+	for _, r := range s {
+		if r > unicode.MaxASCII || !unicode.IsLetter(r) {
+			return ""
+		}
+	}
+	return strings.ToUpper(s)
+}
+
+func groupThousands(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	digits := strings.TrimPrefix(s, "-")
+	if len(digits) < 4 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// when is a date or timestamp found in a string value.
+type when struct {
+	t     time.Time
+	clock bool // a timestamp, not a bare date
+}
+
+func parseWhen(s string) (when, bool) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return when{t: t, clock: true}, true
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return when{t: t}, true
+	}
+	return when{}, false
+}
+
+// format renders the date for people; short leaves the year out, for lists whose dates
+// all fall in one year.
+func (w when) format(short bool) string {
+	layout := "Jan 2, 2006"
+	if short {
+		layout = "Jan 2"
+	}
+	if w.clock {
+		layout += " at 15:04"
+	}
+	return w.t.Format(layout)
+}
+
+// tidyString formats timestamps and dates for people and turns snake_case values
+// ("in_transit") into words.
+func tidyString(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if w, ok := parseWhen(s); ok {
+		return w.format(false)
+	}
+	if isSnakeWord(s) {
+		return strings.ReplaceAll(s, "_", " ")
+	}
+	return s
+}
+
+func isSnakeWord(s string) bool {
+	if !strings.Contains(s, "_") {
+		return false
+	}
+	for _, r := range s {
+		if r != '_' && !unicode.IsLower(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// flagName drops an "is"/"has" prefix from a boolean's key: "is refundable" -> "refundable".
+func flagName(key string) string {
+	for _, p := range []string{"is ", "has ", "can "} {
+		if rest, ok := strings.CutPrefix(key, p); ok {
+			return rest
+		}
+	}
+	return key
+}
+
+func singular(noun string) string {
+	switch {
+	case strings.HasSuffix(noun, "ies"):
+		return strings.TrimSuffix(noun, "ies") + "y"
+	case strings.HasSuffix(noun, "sses"), strings.HasSuffix(noun, "xes"), strings.HasSuffix(noun, "ches"), strings.HasSuffix(noun, "shes"):
+		return noun[:len(noun)-2]
+	case strings.HasSuffix(noun, "s") && !strings.HasSuffix(noun, "ss"):
+		return strings.TrimSuffix(noun, "s")
+	}
+	return noun
+}
+
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+func lastWord(label string) string {
+	ws := strings.Fields(label)
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[len(ws)-1]
+}

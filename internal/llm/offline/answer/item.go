@@ -1,0 +1,137 @@
+package answer
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+var itemExtras = int(lang.Number("itemExtras")) // see language.txt
+
+// item renders one list element as "head: price at seller, extras", for example
+// "Trail runner: $89.90 at Acme, 20% off until Nov 27". cur is the currency in force from
+// the enclosing object; short drops the year from dates.
+func (r renderer) item(v any, cur string, short bool) string {
+	obj, ok := v.([]field)
+	if !ok {
+		if arr, ok := v.([]any); ok {
+			return r.scalarList("", arr)
+		}
+		return scalar("", v)
+	}
+	head := r.headField(obj)
+	facts, _ := r.facts(obj, scope{currency: cur, short: short, item: true}, head)
+
+	var lead string
+	price, seller := -1, -1
+	for i, f := range facts {
+		if f.money && price < 0 {
+			price = i
+		}
+		if f.source && seller < 0 {
+			seller = i
+		}
+	}
+	if price >= 0 {
+		lead = facts[price].phrase()
+		if facts[price].plain {
+			lead = facts[price].text // "$104.00": a plain "price" or "total" goes without saying
+		}
+	}
+	switch {
+	case price >= 0 && seller >= 0:
+		lead += " at " + facts[seller].text
+	case seller >= 0:
+		lead = "at " + facts[seller].text
+	}
+	var rest []fact
+	for i, f := range facts {
+		if i != price && i != seller {
+			rest = append(rest, f)
+		}
+	}
+	// The facts the request names come first, so that the bound below keeps them; facts
+	// that pair into one phrase ("20% off until Nov 27") keep their order.
+	if !slices.ContainsFunc(rest, func(f fact) bool { return f.opens || f.closes }) {
+		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(b2i(r.names(b.label)), b2i(r.names(a.label))) })
+	}
+	var parts []string
+	if lead != "" {
+		parts = append(parts, lead)
+	}
+	extras := phrases(rest)
+	if limit := itemExtras; len(extras) > limit && !r.showIDs {
+		extras = extras[:limit]
+	} else if len(extras) > maxFacts {
+		extras = extras[:maxFacts] // the one record asked about shows what it holds
+	}
+	parts = append(parts, extras...)
+	details := strings.Join(parts, ", ")
+	switch {
+	case head < 0:
+		return lang.Capitalise(details)
+	case details == "":
+		return headText(obj[head])
+	}
+	return headText(obj[head]) + ": " + details
+}
+
+// headText names a list item by its head member; an id reads with its noun ("Order 40213").
+func headText(f field) string {
+	v := scalar(f.key, f.val)
+	if isIDKey(f.key) {
+		if noun := strings.TrimSpace(strings.TrimSuffix(lang.Humanise(f.key), "ID")); noun != "" {
+			return lang.Capitalise(noun) + " " + v
+		}
+	}
+	return v
+}
+
+// headField picks the member that names a list item: a name- or title-like string, else
+// the first string that is neither an echo of the request (unless a number or code), an id,
+// a date, a status nor a description, else any name, else any string (an id is then the only name there is).
+// -1 when there is none.
+func (r renderer) headField(obj []field) int {
+	pick := func(ok func(key, val string) bool) int {
+		for i, f := range obj {
+			if s, isStr := f.val.(string); isStr && strings.TrimSpace(s) != "" && !isCurrencyKey(f.key) && ok(f.key, s) {
+				return i
+			}
+		}
+		return -1
+	}
+	fresh := func(s string) bool { return !r.echoes[strings.ToLower(strings.Join(strings.Fields(s), " "))] }
+	if i := pick(func(k, s string) bool { return isNameKey(k) && fresh(s) }); i >= 0 {
+		return i
+	}
+	if i := pick(func(k, s string) bool {
+		_, isDate := parseWhen(s)
+		// An echoed identifier still names its item ("UA123" when asked about UA123); an
+		// echoed product or city would only repeat itself on every line.
+		return (fresh(s) || isIdentifierKey(k)) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
+	}); i >= 0 {
+		return i
+	}
+	if i := pick(func(k, _ string) bool { return isNameKey(k) }); i >= 0 {
+		return i
+	}
+	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate })
+}
+
+func isNameKey(key string) bool {
+	k := lang.Humanise(key)
+	switch lastWord(k) {
+	case "name", "title", "label", "headline":
+		return true
+	}
+	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

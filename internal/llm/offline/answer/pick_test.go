@@ -1,0 +1,168 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// TestRenderPicksWhatIsAsked checks the general rules of picking the record and fact a
+// question is about: a misspelt field name, a word every record carries, a yes-or-no field, and a word of the
+// enclosing record asked beside its own list.
+func TestRenderPicksWhatIsAsked(t *testing.T) {
+	bills := `{"bills":[
+		{"provider":"CityPower","service":"electricity","due_date":"2026-12-10","autopay":false},
+		{"provider":"AquaWater","service":"water","due_date":"2026-12-03","autopay":true},
+		{"provider":"FiberNet","service":"internet","due_date":"2026-12-15","autopay":true}]}`
+	cars := `{"vehicles":[
+		{"nickname":"the Civic","make":"Honda","registration":{"renewal_fee":{"amount":168,"currency":"USD"}},
+		 "service":[{"item":"Oil change","next_due":"2026-12-15"}]},
+		{"nickname":"the truck","make":"Ford","registration":{"renewal_fee":{"amount":214,"currency":"USD"}},
+		 "service":[{"item":"Brake inspection","next_due":"2026-12-01"}]}]}`
+	policies := `{"policies":[{"name":"Home","deductible":500,"premium_monthly":48.5},{"name":"Car","deductible":750,"premium_monthly":92}]}`
+	tests := []struct {
+		name, asked, earlier, data string
+		mentions, excludes         []string
+	}{
+		{
+			name:  "a word every record carries leaves the earlier words to say which",
+			asked: "is it on autopay", earlier: "how much is the wifi bill", data: bills,
+			mentions: []string{"FiberNet"}, excludes: []string{"AquaWater", "CityPower"},
+		},
+		{
+			name:  "the enclosing record's own words are no missing thing of its list",
+			asked: "how much is the renewal fee", earlier: "when does the registration on my truck expire", data: cars,
+			mentions: []string{"$214.00", "Brake inspection"}, excludes: []string{"No service for", "Civic"},
+		},
+		{
+			name:  "a yes-or-no field asked about picks the records that say yes",
+			asked: "do i have any overdue books", data: `{"loans":[{"title":"Dune","overdue":false},{"title":"Emma","overdue":true},{"title":"Ulysses","overdue":false}]}`,
+			mentions: []string{"Emma"}, excludes: []string{"Dune", "Ulysses"},
+		},
+		{
+			name:  "a misspelt field name is a field, not a missing record",
+			asked: "whats the deductable on my policies", data: policies,
+			mentions: []string{"deductible"}, excludes: []string{"no policy for"},
+		},
+		{
+			name:  "a thing no record is about is said to be missing, and no other record shown",
+			asked: "when can i refill my metformin", data: `{"prescriptions":[{"drug":"Lisinopril 10 mg","refills_left":2},{"drug":"Atorvastatin 20 mg","refills_left":0}]}`,
+			mentions: []string{"no prescription for your metformin"}, excludes: []string{"Lisinopril", "Atorvastatin"},
+		},
+		{
+			name:  "a list item shows an object of one member, and the facts asked for before the bound",
+			asked: "which dentist are the visits with", data: `{"visits":[
+				{"kind":"Cleaning","when":"2026-12-03","clinic":"Brightsmile","room":"4","chair":"B","state":"booked","dentist":{"name":"Dr. Osei"}},
+				{"kind":"Filling","when":"2026-06-12","clinic":"Brightsmile","room":"2","chair":"A","state":"completed","dentist":{"name":"Dr. Brandt"}}]}`,
+			mentions: []string{"dentist Dr. Osei", "dentist Dr. Brandt"},
+		},
+		{
+			name:  "what comes next is not what is over",
+			asked: "when is my next appointment", data: `{"appointments":[
+				{"kind":"Cleaning","when":"2026-12-03","state":"booked"},
+				{"kind":"Filling","when":"2026-06-12","state":"completed"},
+				{"kind":"Crown fitting","when":"2027-01-14","state":"booked"}]}`,
+			mentions: []string{"Cleaning", "Crown fitting"}, excludes: []string{"Filling"},
+		},
+		{
+			name:  "a word that only says which of the list's things may be said otherwise by them",
+			asked: "is my boston flight on time", data: `{"flights":[{"number":"DL 1432","from":"SFO","to":"BOS","status":"scheduled"}]}`,
+			mentions: []string{"no flight for your boston", "DL 1432"},
+		},
+		{
+			name:  "the record that carries the most of the request's telling words",
+			asked: "has the garmin strap shipped", data: `{"orders":[
+				{"item":"Nike Pegasus 41","status":"shipped"},{"item":"Balega socks","status":"delivered"},
+				{"item":"Garmin HRM-Pro heart-rate strap","status":"processing"}]}`,
+			mentions: []string{"Garmin"}, excludes: []string{"Pegasus"},
+		},
+		{
+			name:  "a day no record is on is said before the records there are",
+			asked: "what time is yoga on saturday", data: `{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday","time":"18:00"},{"name":"Spin Express","day":"Monday","time":"07:00"}]}`,
+			mentions: []string{"no class on Saturday", "Vinyasa Yoga"}, excludes: []string{"Spin"},
+		},
+		{
+			name:  "a day a record is on picks nothing out",
+			asked: "what time is yoga on tuesday", data: `{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday","time":"18:00"},{"name":"Spin Express","day":"Monday","time":"07:00"}]}`,
+			mentions: []string{"Vinyasa Yoga"}, excludes: []string{"no class"},
+		},
+		{
+			name:  "a typo of the trade's own word is no missing thing",
+			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
+			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := decodeOrdered([]byte(tt.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := newRenderer(5, nil, spellAsData(tt.asked, v))
+			r.domain = map[string]bool{"library": true, "loan": true}
+			if tt.earlier != "" {
+				r.earlierTerm = lang.Terms(tt.earlier)
+			}
+			p := r.data(v, topic{})
+			got := p.found + "\n" + p.text
+			for _, m := range tt.mentions {
+				if !strings.Contains(got, m) {
+					t.Errorf("data(%q) = %q, want it to mention %q", tt.asked, got, m)
+				}
+			}
+			for _, x := range tt.excludes {
+				if strings.Contains(got, x) {
+					t.Errorf("data(%q) = %q, want no %q", tt.asked, got, x)
+				}
+			}
+		})
+	}
+}
+
+func TestSpellAsData(t *testing.T) {
+	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}}
+	tests := []struct{ in, want string }{
+		{"whats the deductable", "whats the deductible"},
+		{"owe the libary", "owe the libary"}, // values are not keys: "library" would pick a book
+		{"the deductible", "the deductible"},
+	}
+	for _, tt := range tests {
+		if got := spellAsData(tt.in, data); got != tt.want {
+			t.Errorf("spellAsData(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// An object the request names is said once, whichever way its facts are gathered.
+func TestRenderSaysANamedObjectOnce(t *testing.T) {
+	v, err := decodeOrdered([]byte(`{"plan":"Flex","fee":{"amount":39.9,"currency":"USD"},"freeze":{"allowed":true,"max_months":3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newRenderer(5, nil, "and if i freeze it?").data(v, topic{})
+	if got := strings.Count(p.text, "max months 3"); got != 1 {
+		t.Errorf("data() = %q, says the freeze's max months %d times, want once", p.text, got)
+	}
+}
+
+// A question whether someone does a thing the data holds nothing of is told so; questions of
+// state and of what the user has are left to the data.
+func TestUnaskedDoQuestion(t *testing.T) {
+	data := `{"visits":[{"kind":"Cleaning","when":"2026-12-03","clinic":"Brightsmile","state":"booked"}],"points":1200}`
+	for asked, want := range map[string]string{
+		"does my dentist take walk-ins?":            "walk-ins",
+		"is my visit delayed":                       "",
+		"do i have enough points for a lounge pass": "",
+		"did i book the cleaning":                   "",
+		"what food does rex eat":                    "food",
+	} {
+		v, err := decodeOrdered([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := newRenderer(5, nil, asked).unasked(v); got != want {
+			t.Errorf("unasked(%q) = %q, want %q", asked, got, want)
+		}
+	}
+}

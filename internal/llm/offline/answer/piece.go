@@ -1,0 +1,130 @@
+package answer
+
+import (
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// pieceKind is the shape of one narrated tool result, which decides how it is introduced.
+type pieceKind int
+
+const (
+	pieceProse   pieceKind = iota // sentences, shown as they are
+	pieceList                     // "I found <found>:" and bullet lines
+	pieceFacts                    // one line of facts about a topic, maybe followed by lists
+	pieceFailure                  // an acknowledgment of missing data, without its final period
+)
+
+// Piece is one tool result, narrated but not yet placed in the reply.
+type Piece struct {
+	kind  pieceKind
+	found string // pieceList: what was found, "5 offers"
+	text  string // pieceList: the bullets; pieceFacts: the facts line(s); otherwise the sentence
+	topic string // what it is about, "your points balance"; "" when unknown
+	plain bool   // pieceFailure: the bare acknowledgment, with no note after it
+	// missing marks a list that holds nothing about the thing the request names ("no return
+	// for the socks"): beside a result that does, it is left out.
+	missing bool
+}
+
+func (s Piece) empty() bool { return strings.TrimSpace(s.text) == "" && s.found == "" }
+
+// withCaveat appends a caveat sentence: on its own line after a list, so that it is not
+// read as part of the last item.
+func (s Piece) withCaveat(caveat string) Piece {
+	if s.kind == pieceList || strings.Contains(s.text, "\n") {
+		s.text += "\n" + caveat
+	} else {
+		s.text += " " + caveat
+	}
+	return s
+}
+
+// standalone renders the piece as a whole reply.
+func (s Piece) standalone() string {
+	switch s.kind {
+	case pieceList:
+		return "I found " + s.found + ":\n" + s.text
+	case pieceFacts:
+		if s.topic != "" {
+			return lang.Capitalise(s.topic) + ": " + s.text
+		}
+		return lang.Capitalise(s.text)
+	case pieceFailure:
+		return s.text + "."
+	}
+	return s.text
+}
+
+// Transitions that introduce the second, third... result of a reply.
+var (
+	transitions = []string{"Also, ", "And ", "On top of that, "}
+	onTopic     = []string{"And on ", "Also, on ", "As for "}
+)
+
+// placed renders the piece as the i-th result of a reply with several; afterBut means it
+// follows "I couldn't get X right now, but ".
+func (s Piece) placed(i int, afterBut bool) string {
+	switch s.kind {
+	case pieceList:
+		if i > 0 {
+			return "I also found " + s.found + ":\n" + s.text
+		}
+		return "I found " + s.found + ":\n" + s.text
+	case pieceFacts:
+		switch {
+		case afterBut && s.topic != "":
+			return "here's " + s.topic + ": " + s.text
+		case afterBut:
+			return "here's what I found: " + s.text
+		case i == 0 && s.topic != "":
+			return "Here's " + s.topic + ": " + s.text
+		case i == 0:
+			return "Here's what I found: " + s.text
+		case s.topic != "":
+			return onTopic[(i-1)%len(onTopic)] + s.topic + ": " + s.text
+		}
+		return transitions[(i-1)%len(transitions)] + s.text
+	}
+	titled := opensItself(s.text)
+	switch {
+	case afterBut:
+		return "here's what I found. " + s.text
+	case i == 0 && titled:
+		return s.text
+	case i == 0 && s.topic != "":
+		return "Here's what I found on " + s.topic + ": " + lowerFirst(s.text)
+	case i == 0:
+		return "Here's what I found. " + s.text
+	case s.topic != "" && !titled:
+		return onTopic[(i-1)%len(onTopic)] + s.topic + ": " + lowerFirst(s.text)
+	}
+	return transitions[(i-1)%len(transitions)] + lowerFirst(s.text)
+}
+
+// opensItself reports whether prose already reads as an opener ("I found...", "Here's...").
+func opensItself(text string) bool {
+	return strings.HasPrefix(text, "I ") || strings.HasPrefix(text, "I'") || strings.HasPrefix(text, "I’") ||
+		strings.HasPrefix(text, "Here")
+}
+
+var maxTitleWords = int(lang.Number("maxTitleWords")) // see language.txt
+
+// prosePiece reads a text result. The shapes this model narrates data in ("I found 5
+// offers:" and bullets, "Your points balance: ...") are recognised, so that a sub-agent's
+// reply can be introduced like data; anything else stays prose about t.
+func prosePiece(text string, t topic) Piece {
+	first, rest, multi := strings.Cut(text, "\n")
+	if found, ok := strings.CutPrefix(first, "I found "); ok && multi && strings.HasSuffix(found, ":") &&
+		strings.HasPrefix(rest, "- ") {
+		return Piece{kind: pieceList, found: strings.TrimSuffix(found, ":"), text: rest}
+	}
+	if title, ok := strings.CutPrefix(first, "Your "); ok {
+		if name, facts, ok := strings.Cut(title, ": "); ok && name != "" && facts != "" && !strings.ContainsAny(name, ".!?:") &&
+			len(strings.Fields(name)) <= maxTitleWords {
+			return Piece{kind: pieceFacts, topic: "your " + name, text: strings.TrimPrefix(text, "Your "+name+": ")}
+		}
+	}
+	return Piece{kind: pieceProse, text: text, topic: t.noun}
+}

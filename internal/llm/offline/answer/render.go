@@ -1,0 +1,928 @@
+package answer
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// renderer turns one tool result's decoded JSON into a [piece]. It knows no schema: keys
+// are humanised, values formatted by what their keys say (money, percent, dates), lists
+// shortened, and what only echoes the request or serves machines is left out.
+type renderer struct {
+	listLimit int
+	echoes    map[string]bool // the call's scalar arguments, normalised: not worth repeating
+	asked     string          // the user's request, lower-cased: ids it names are shown
+	askedTerm []string        // the request's terms
+	tool      map[string]bool // the terms of the called tool's name: what it lists, not which
+	scoped    bool            // the call carried text arguments: the service chose already
+	argTerms  []string        // the terms of the call's text arguments: what the service was asked for
+	// domain are the terms of the agent's prompt and tools: words of its trade ("insurance"
+	// to an insurance agent), which name no record.
+	domain map[string]bool
+	// earlierTerm are the terms of the earlier request a follow-up quotes, nil for none:
+	// which record "it" is, when the follow-up's own words do not say.
+	earlierTerm []string
+	// showIDs shows ids people quote: set for the one record a reply is about, whose
+	// reference ("claim CLM-20931") the user may need.
+	showIDs bool
+	// outer are the terms of the record whose own list is being rendered, nil at the top:
+	// a word that record carries ("the renewal fee" of a car's registration) is no missing
+	// thing of its list (the car's services).
+	outer map[string]bool
+}
+
+func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
+	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}}
+	r.askedTerm = lang.Terms(r.asked)
+	if call == nil || call.FunctionCall == nil {
+		return r
+	}
+	for _, t := range lang.Terms(lang.Humanise(call.FunctionCall.Name)) {
+		r.tool[t] = true
+	}
+	var args map[string]any
+	if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) != nil {
+		return r
+	}
+	for _, v := range args {
+		switch v := v.(type) {
+		case string:
+			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
+				r.echoes[s] = true
+				r.scoped = true
+				r.argTerms = append(r.argTerms, lang.Terms(s)...)
+			}
+		case float64:
+			r.echoes[strconv.FormatFloat(v, 'g', -1, 64)] = true
+		}
+	}
+	return r
+}
+
+// normNumber spells a number the way argument numbers are keyed in echoes.
+func normNumber(n json.Number) string {
+	f, err := n.Float64()
+	if err != nil {
+		return n.String()
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+var maxFacts = int(lang.Number("maxFacts")) // see language.txt
+
+// data renders a decoded value about t.
+func (r renderer) data(v any, t topic) Piece {
+	switch v := v.(type) {
+	case nil:
+		return Piece{}
+	case []any:
+		return r.list(t.listNoun(), v, "")
+	case []field:
+		return r.object(v, t)
+	}
+	return Piece{kind: pieceProse, text: lang.Capitalise(scalar("", v)) + "."}
+}
+
+// object renders an object's scalars as one line of facts about t and its lists of
+// records after it. An object that is only a wrapper around one list reads as that list.
+func (r renderer) object(obj []field, t topic) Piece {
+	if len(obj) == 1 {
+		if arr, ok := obj[0].val.([]any); ok {
+			return r.list(lang.Humanise(obj[0].key), arr, "")
+		}
+	}
+	facts, cur := r.facts(obj, scope{}, -1)
+	var blocks []Piece
+	var nouns []string // what each block lists
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case []any:
+			if len(v) == 0 || !allScalars(v) {
+				blocks = append(blocks, r.list(lang.Humanise(f.key), v, cur))
+				nouns = append(nouns, lang.Humanise(f.key))
+			}
+		case []field: // one level of nesting reads as prefixed facts: "flight gate B12"
+			if _, _, ok := moneyObject(v); ok {
+				continue // among the facts already, as the money it is
+			}
+			prefix := lang.Humanise(f.key)
+			inner, innerCur := r.facts(v, scope{currency: cur}, -1)
+			for _, fc := range inner {
+				if fc.label == "" {
+					fc.label = prefix
+				} else {
+					fc.label = prefix + " " + fc.label
+				}
+				facts = append(facts, fc)
+			}
+			for _, g := range v {
+				if arr, ok := g.val.([]any); ok && (len(arr) == 0 || !allScalars(arr)) {
+					blocks = append(blocks, r.list(prefix+" "+lang.Humanise(g.key), arr, innerCur))
+					nouns = append(nouns, prefix+" "+lang.Humanise(g.key))
+				}
+			}
+		}
+	}
+	if asked := r.focus(facts, t); len(asked) > 0 && !hasLists(obj) {
+		// "what is my shipping address" is answered with the address, not the profile, and
+		// "whats the notice period" with the notice period, however deep it sits.
+		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
+			return Piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
+		}
+		facts = asked
+	}
+	if len(facts) > 0 && facts[0].text != "" && facts[0].label != "" &&
+		(facts[0].label == t.bare || slices.Contains(strings.Fields(t.bare), facts[0].label)) {
+		facts[0].label = "" // "Your points balance: 12,450", not "...: points 12,450"
+	}
+	if q, ok := unmatchedQuery(obj); ok {
+		// The service found nothing for what was asked and sent something else: say so,
+		// and no more, rather than fill the reply with things that were not asked for.
+		for i, b := range blocks {
+			if b.kind == pieceList {
+				what := "“" + q + "”"
+				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") {
+					what = "that" // a whole question is no search term to show back
+				}
+				blocks[i] = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
+			}
+		}
+	}
+	// A list of one named thing's records reads as the list for it: "I found 2 quotes for
+	// Kindle Paperwhite", not "The price: product Kindle Paperwhite" over "I found 2 quotes".
+	if _, unmatched := unmatchedQuery(obj); !unmatched && len(facts) == 1 && nameLabels[facts[0].label] && facts[0].text != "" && len(blocks) == 1 && blocks[0].kind == pieceList {
+		blocks[0].found += " for " + facts[0].text
+		facts = nil
+	}
+	if len(facts) == 0 {
+		switch len(blocks) {
+		case 0:
+			return Piece{}
+		case 1:
+			return blocks[0]
+		}
+	}
+	if len(facts) > maxFacts {
+		facts = facts[:maxFacts]
+	}
+	lines := []string{}
+	if len(facts) > 0 {
+		lines = append(lines, joinFacts(facts, " · ")+".")
+	}
+	for _, b := range blocks {
+		lines = append(lines, b.standalone())
+	}
+	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+}
+
+var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
+
+// nameLabels name the thing an object is about.
+var nameLabels = lang.List("nameLabels")
+
+// focusTopic names a single fact asked for: "your shipping address", or, for a label that
+// describes rather than names ("expiring soon"), what it describes: "points expiring soon".
+func focusTopic(label string, t topic) string {
+	ws := strings.Fields(label)
+	describes := len(ws) == 2 && (strings.HasSuffix(ws[0], "ing") || strings.HasSuffix(ws[0], "ed")) && particles[ws[1]]
+	if !describes || t.bare == "" {
+		return "your " + label // "your shipping address", "your billing"
+	}
+	// What it describes: the topic's plural ("loyalty points"), else its first word ("points"
+	// of "points balance").
+	if strings.HasSuffix(t.bare, "s") {
+		return t.bare + " " + label
+	}
+	head, _, _ := strings.Cut(t.bare, " ")
+	return head + " " + label
+}
+
+// particles end a participle label that describes: "expiring soon", "earned today".
+var particles = lang.List("particles")
+
+// focus returns the facts whose labels name what the request asks about, when some do but
+// not all: the user asked for those. Light nouns ("status", "details") and the words of the
+// topic itself (asking for "my points" is asking for the whole balance) name no one fact.
+func (r renderer) focus(facts []fact, t topic) []fact {
+	want := map[string]bool{}
+	for _, w := range lang.Terms(lang.MainClause(r.asked)) { // "... before my plan resets" asks for no plan
+		want[w] = !lang.LightNouns[w]
+	}
+	for _, w := range lang.Terms(t.bare) {
+		want[w] = false
+	}
+	byLabel := func(f fact) bool {
+		return slices.ContainsFunc(lang.Terms(f.label), func(w string) bool { return want[w] })
+	}
+	byValue := func(f fact) bool {
+		return f.label != "" && slices.ContainsFunc(lang.Terms(f.text), func(w string) bool { return want[w] })
+	}
+	var hit []fact
+	if slices.ContainsFunc(facts, byLabel) {
+		for _, f := range facts {
+			// A fact is asked for by its label ("points to next"), and then also by its
+			// value when the request names it ("until gold" asks for the next tier, Gold).
+			if byLabel(f) || byValue(f) {
+				hit = append(hit, f)
+			}
+		}
+	}
+	if len(hit) == len(facts) || len(hit) == 0 {
+		return nil
+	}
+	// Asked about the topic's neighbour ("the next tier"), the answer still says the topic's
+	// own value (which tier the member is in): the first fact, when it is the bare name or the
+	// topic itself.
+	topicWords := lang.Terms(t.bare)
+	related := slices.ContainsFunc(hit, func(f fact) bool {
+		return slices.ContainsFunc(lang.Terms(f.label), func(w string) bool { return slices.Contains(topicWords, w) })
+	})
+	if first := facts[0]; related && first.text != "" && (first.label == "" || first.label == t.bare) && !slices.Contains(hit, first) {
+		hit = append([]fact{first}, hit...)
+	}
+	return hit
+}
+
+// hasLists reports whether obj holds a list of records, whose facts a focused answer would
+// lose. A nested object's facts are among the facts a focus picks from.
+func hasLists(obj []field) bool {
+	for _, f := range obj {
+		if v, ok := f.val.([]any); ok && len(v) > 0 && !allScalars(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// amountLabels are the member names of a money object: its amount is the money the object's
+// key names ("monthly fee", not "monthly fee amount").
+var amountLabels = lang.List("amountLabels")
+
+// unmatchedQuery reports the query of an object that says its results do not match it: a
+// false flag named like "matched_query" or "match", beside a "query" (or "q", "search") field.
+func unmatchedQuery(obj []field) (string, bool) {
+	unmatched, query := false, ""
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case bool:
+			if w := strings.Fields(lang.Humanise(f.key)); len(w) > 0 && (w[0] == "matched" || w[0] == "match") && !v {
+				unmatched = true
+			}
+		case string:
+			if k := strings.ToLower(f.key); k == "query" || k == "q" || k == "search" {
+				query = strings.TrimSpace(v)
+			}
+		}
+	}
+	return query, unmatched && query != ""
+}
+
+// list renders an array: scalars inline, records as up to listLimit bullets. cur is the
+// currency in force from the enclosing object.
+func (r renderer) list(noun string, arr []any, cur string) Piece {
+	if noun == "" {
+		noun = "results"
+	}
+	if len(arr) == 0 {
+		return Piece{kind: pieceProse, text: "I didn't find any " + noun + "."}
+	}
+	if allScalars(arr) {
+		return Piece{kind: pieceProse, text: lang.Capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}
+	}
+	found := fmt.Sprintf("%d %s", len(arr), noun)
+	if len(arr) == 1 {
+		found = "1 " + singular(noun)
+	}
+	short := oneYear(arr)
+	var itemTerms [][]string // rendered once, for whichever of the two below needs them
+	termsOf := func() [][]string {
+		if itemTerms == nil {
+			itemTerms = make([][]string, len(arr))
+			for i, item := range arr {
+				itemTerms[i] = lang.Terms(r.item(item, cur, short))
+			}
+		}
+		return itemTerms
+	}
+	hits := r.namedItems(arr, termsOf)
+	if len(hits) == len(arr) {
+		// Words every record carries ("is it on autopay", where each bill says whether it
+		// is) name none of them: which one is meant is still to be found.
+		hits = nil
+	}
+	if len(hits) == 0 && len(arr) <= r.listLimit {
+		// A short list is the user's own records, one of which the request names; a long
+		// one (a catalog) shows what was asked for first instead (see askedFirst).
+		hits = r.tellingItems(arr)
+	}
+	if len(hits) == 0 {
+		// Which record is meant comes first ("is it on autopay" after the wifi bill); then a
+		// yes-or-no field asked about picks those that say yes.
+		hits = r.flaggedItems(arr)
+	}
+	if len(hits) == 0 {
+		// "when is my next visit": not the ones done with.
+		hits = r.pendingItems(arr)
+	}
+	missing := ""
+	if len(hits) == 0 && r.outer == nil {
+		// Only at the top: a record's own list ("the truck's service") shows what the record
+		// holds, the record being what the request named.
+		missing = r.unmatchedSubject(arr, noun)
+	}
+	if len(hits) > 0 && len(hits) < len(arr) {
+		// "where's my headphones order" is answered with the headphones, among three orders.
+		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
+		arr = hits
+	} else if hits, rest := r.matchesOfCall(arr, termsOf); len(hits) > 0 && len(rest) > 0 {
+		// A search answers with what it found nearby too: "running shoes" brings a running
+		// watch. Those that match come first, and the count says which are which.
+		match := "that match"
+		if len(hits) == 1 {
+			match = "that matches"
+		}
+		found = fmt.Sprintf("%d %s %s, and %d related", len(hits), countNoun(len(hits), noun), match, len(rest))
+		arr = append(hits, rest...)
+	} else if missing != "" {
+		// "my refund for the socks" when no return is for socks: say so, and no more. Listing
+		// the other records would present another item's refund as the answer. A word that
+		// only qualifies the list's own thing ("my boston flight") may be said in other words
+		// by the records (the flight to BOS): then they are shown after saying so.
+		if !r.qualifies(missing, noun) {
+			return Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+		}
+		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
+	} else if len(arr) > r.listLimit {
+		arr = r.askedFirst(arr, termsOf)
+	}
+	if day := r.dayNotHeld(arr); day != "" && missing == "" {
+		// "what time is yoga on saturday" when yoga is on tuesdays: say so before the class.
+		found = fmt.Sprintf("no %s on %s, only %s", singular(noun), day, found)
+	}
+	if len(arr) == 1 {
+		r.showIDs = true
+		// One record asked about: its own lists are the details asked for ("when is my
+		// dog due for his rabies shot" is in the dog's vaccinations).
+		if p := r.withNestedLists(noun, arr[0], cur, short, found); !p.empty() {
+			return p
+		}
+	}
+	var lines []string
+	for i, item := range arr {
+		if i == r.listLimit {
+			lines = append(lines, fmt.Sprintf("- and %d more", len(arr)-i))
+			break
+		}
+		if s := r.item(item, cur, short); s != "" {
+			lines = append(lines, "- "+s)
+		}
+	}
+	if len(lines) == 0 {
+		return Piece{kind: pieceProse, text: "I found " + found + "."}
+	}
+	return Piece{kind: pieceList, found: found, text: strings.Join(lines, "\n"), missing: missing != ""}
+}
+
+// flaggedItems returns the records of arr whose yes-or-no field the request names and that
+// say yes, when some do and some do not: "do i have any overdue books" is answered with the
+// overdue ones. Nil otherwise, or when the request says what it does not want.
+func (r renderer) flaggedItems(arr []any) []any {
+	if r.negates() || len(arr) < 2 {
+		return nil
+	}
+	for _, t := range r.askedTerm {
+		if r.tool[t] || lang.LightNouns[t] {
+			continue
+		}
+		var hits []any
+		named := false
+		for _, item := range arr {
+			obj, _ := item.([]field)
+			for _, f := range obj {
+				b, isBool := f.val.(bool)
+				if !isBool || !slices.Equal(lang.Terms(lang.Humanise(f.key)), []string{t}) {
+					continue
+				}
+				named = true
+				if b {
+					hits = append(hits, item)
+				}
+			}
+		}
+		if named && len(hits) > 0 && len(hits) < len(arr) {
+			return hits
+		}
+	}
+	return nil
+}
+
+// dayNotHeld returns the day of the week the request names (capitalised) when the records
+// say which day they are on and none is on that one; "" otherwise. Only at the top: a
+// record's own list is the record's.
+func (r renderer) dayNotHeld(arr []any) string {
+	if r.outer != nil {
+		return ""
+	}
+	asked := ""
+	for _, w := range lang.ScanWords(r.asked) {
+		if weekdays[w.Lower] {
+			asked = w.Lower
+		}
+	}
+	if asked == "" {
+		return ""
+	}
+	dated := false
+	for _, item := range arr {
+		values := map[string]bool{}
+		valueTerms(item, values)
+		if values[asked] {
+			return ""
+		}
+		for d := range weekdays {
+			dated = dated || values[d]
+		}
+	}
+	if !dated {
+		return ""
+	}
+	return lang.Capitalise(asked)
+}
+
+// weekdays name the days of the week (see language.txt).
+var weekdays = lang.List("weekdays")
+
+// qualifies reports whether the request's words right after the thing (as unmatchedSubject
+// returned it, "your boston") are the list's noun or the called tool's word: the thing then
+// says which of them, not what.
+func (r renderer) qualifies(thing, noun string) bool {
+	ws := lang.ScanWords(r.asked)
+	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.TrimSuffix(ws[i].Lower, "'s") != last {
+			continue
+		}
+		next := lang.Terms(ws[i+1].Lower)
+		return slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] })
+	}
+	return false
+}
+
+// pendingItems returns the records of arr that are not over, when the request asks what comes
+// next and some records are over and some not: a status that says a record is finished
+// (finishedWords) is over. Nil otherwise.
+func (r renderer) pendingItems(arr []any) []any {
+	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool { return aheadWords[strings.Trim(w, ",.?!")] }) {
+		return nil
+	}
+	var pending []any
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if !slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] }) {
+			pending = append(pending, item)
+		}
+	}
+	if len(pending) == 0 || len(pending) == len(arr) {
+		return nil
+	}
+	return pending
+}
+
+// aheadWords ask about what is still to come; finishedWords say a record is over (see
+// language.txt).
+var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWords")
+
+// withNestedLists renders a list of one record whose own members hold lists of records:
+// the record's line, then each of its lists. It returns an empty piece when the record has
+// no such list.
+func (r renderer) withNestedLists(noun string, item any, cur string, short bool, found string) Piece {
+	obj, ok := item.([]field)
+	if !ok {
+		return Piece{}
+	}
+	head := ""
+	if h := r.headField(obj); h >= 0 {
+		head = headText(obj[h])
+	}
+	inner := r
+	inner.outer = map[string]bool{}
+	valueTerms(item, inner.outer)
+	keyTerms(item, inner.outer)
+	var blocks []string
+	for _, f := range obj {
+		arr, ok := f.val.([]any)
+		if !ok || len(arr) == 0 || allScalars(arr) {
+			continue
+		}
+		if b := inner.list(lang.Humanise(f.key), arr, cur); b.kind == pieceList {
+			if head != "" {
+				b.found += " for " + head
+			}
+			blocks = append(blocks, lang.Capitalise(b.found)+":\n"+b.text)
+		}
+	}
+	if len(blocks) == 0 {
+		return Piece{}
+	}
+	line := r.item(item, cur, short)
+	return Piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
+}
+
+// tellingItems returns the records of arr that carry, in their values (nested ones
+// included), a word the request uses that some records carry and others do not: "luna" or
+// "dog" among two pets, "car" among two policies. Words of the called tool, light nouns and
+// numbers tell nothing. Nil when no such word is asked.
+func (r renderer) tellingItems(arr []any) []any {
+	if r.scoped || r.negates() || len(arr) < 2 {
+		return nil
+	}
+	values := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		values[i] = map[string]bool{}
+		valueTerms(item, values[i])
+	}
+	keys := map[string]bool{}
+	for _, item := range arr {
+		keyTerms(item, keys)
+	}
+	asked := r.askedTerm
+	if r.earlierTerm != nil && !slices.ContainsFunc(asked, func(t string) bool { return r.telling(t, values, keys) }) {
+		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
+	}
+	// The records that carry the most of the telling words: "has the garmin strap shipped"
+	// is about the strap, not about another order that has shipped.
+	var hits []any
+	most := 0
+	for i, item := range arr {
+		n := 0
+		for _, t := range asked {
+			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
+				n++
+			}
+		}
+		switch {
+		case n == 0 || n < most:
+		case n > most:
+			hits, most = []any{item}, n
+		default:
+			hits = append(hits, item)
+		}
+	}
+	if len(hits) > 0 {
+		return hits
+	}
+	// No record uses the request's own word; one whose kind is clearly the closest in meaning
+	// is the one meant ("my power bill" among electricity, water and internet).
+	kinds := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		kinds[i] = map[string]bool{}
+		if obj, ok := item.([]field); ok {
+			for _, f := range obj {
+				if categoryKeys[lastWord(lang.Humanise(f.key))] {
+					valueTerms(f.val, kinds[i])
+				}
+			}
+		}
+	}
+	for _, t := range asked {
+		if r.tool[t] || r.domain[t] || lang.LightNouns[t] || lang.IsNumberTerm(t) || lang.IsStopword(t) {
+			continue
+		}
+		if i := closestRecord(t, kinds); i >= 0 {
+			return []any{arr[i]}
+		}
+	}
+	return nil
+}
+
+// categoryKeys name the field that says what kind of thing a record is: see language.txt.
+var categoryKeys = lang.List("categoryKeys")
+
+// recordCloseness, recordLead: see language.txt, which says where each was chosen.
+var (
+	recordCloseness = lang.Number("recordCloseness")
+	recordLead      = lang.Number("recordLead")
+)
+
+// closestRecord returns the record whose values hold the word closest in meaning to t, when
+// it is close enough and ahead of the others (see recordCloseness), else -1.
+func closestRecord(t string, values []map[string]bool) int {
+	q := lang.Meaning([]string{t})
+	if q == nil {
+		return -1
+	}
+	best, second, at := -1.0, -1.0, -1
+	for i, words := range values {
+		top := -1.0
+		for w := range words {
+			if v := lang.Meaning([]string{w}); v != nil {
+				top = max(top, lang.Dot(q, v))
+			}
+		}
+		switch {
+		case top > best:
+			best, second, at = top, best, i
+		case top > second:
+			second = top
+		}
+	}
+	if best < recordCloseness || best-second < recordLead {
+		return -1
+	}
+	return at
+}
+
+var claimCloseness = lang.Number("claimCloseness") // see language.txt
+
+// nearAny reports whether some word of words is close in meaning to t (see claimCloseness):
+// then a record may be about t in other words, and saying none is would be a guess.
+func nearAny(t string, words map[string]bool) bool {
+	q := lang.Meaning([]string{t})
+	if q == nil {
+		return false
+	}
+	for w := range words {
+		if v := lang.Meaning([]string{w}); v != nil && lang.Dot(q, v) >= claimCloseness {
+			return true
+		}
+	}
+	return false
+}
+
+// telling reports whether request term t may say which record is meant: some record's values
+// use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
+// nothing about which record), and it is no word of the called tool, light noun or number.
+func (r renderer) telling(t string, values []map[string]bool, keys map[string]bool) bool {
+	if r.tool[t] || lang.LightNouns[t] || lang.IsNumberTerm(t) || keys[t] {
+		return false
+	}
+	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
+}
+
+// valueTerms adds the terms of every string value in v, however deep.
+func valueTerms(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		for _, t := range lang.Terms(x) {
+			into[t] = true
+		}
+	case []field:
+		for _, f := range x {
+			valueTerms(f.val, into)
+		}
+	case []any:
+		for _, c := range x {
+			valueTerms(c, into)
+		}
+	}
+}
+
+// recordWords stand for a record of any kind ("my package"): see language.txt.
+var recordWords = lang.List("recordWords")
+
+var tradeCloseness = lang.Number("tradeCloseness") // see language.txt
+
+// nearTrade reports whether t means nearly what a word of the agent's trade means.
+func nearTrade(t string, domain map[string]bool) bool {
+	q := lang.Meaning([]string{t})
+	if q == nil {
+		return false
+	}
+	for w := range domain {
+		if v := lang.Meaning([]string{w}); v != nil && lang.Dot(q, v) >= tradeCloseness {
+			return true
+		}
+	}
+	return false
+}
+
+// misspells reports whether word is a typo of a word of the trade ("the libary" for the
+// library): the agent's own subject, not a thing no record is about.
+func misspells(word string, domain map[string]bool) bool {
+	budget := lang.TypoBudget(len(word))
+	for w := range domain {
+		if budget > 0 && lang.EditDistance(word, w, budget) <= budget {
+			return true
+		}
+	}
+	return false
+}
+
+// subjectOpeners open the noun phrase that names what a request is about.
+var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your", "his": "his", "her": "her",
+	"their": "their", "a": "", "an": "", "any": ""}
+
+// unmatchedSubject returns the thing a request names that no record of arr is about, as
+// the user put it ("the socks", "your hamster"), or "". The thing is the word right after
+// "the" or "my"; it is not one when a record's values, the called tool or the list's keys use
+// it (then it says which field, not which record).
+func (r renderer) unmatchedSubject(arr []any, noun string) string {
+	if r.scoped || r.negates() || len(arr) == 0 {
+		return ""
+	}
+	nounTerms := lang.Terms(noun)
+	values := map[string]bool{}
+	for _, item := range arr {
+		valueTerms(item, values)
+		keyTerms(item, values)
+	}
+	ws := lang.ScanWords(r.asked)
+	for i := 1; i < len(ws); i++ {
+		opener, ok := subjectOpeners[ws[i-1].Lower]
+		if !ok {
+			continue
+		}
+		word := strings.TrimSuffix(ws[i].Lower, "'s")
+		ts := lang.Terms(word)
+		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] {
+			continue
+		}
+		t := ts[0]
+		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.LightNouns[t] || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+			nearAny(t, values) || nearTrade(t, r.domain) || misspells(word, r.domain) {
+			continue
+		}
+		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
+		// plus subscription" is disney plus.
+		phrase := []string{ws[i].Text}
+		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].Lower, "'s"); j++ {
+			w := ws[j].Lower
+			wt := lang.Terms(w)
+			if len(wt) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+				break
+			}
+			phrase = append(phrase, ws[j].Text)
+		}
+		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
+		if opener == "" {
+			return name
+		}
+		return opener + " " + name
+	}
+	return ""
+}
+
+// keyTerms adds the terms of every key in v, however deep.
+func keyTerms(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case []field:
+		for _, f := range x {
+			for _, t := range lang.Terms(lang.Humanise(f.key)) {
+				into[t] = true
+			}
+			keyTerms(f.val, into)
+		}
+	case []any:
+		for _, c := range x {
+			keyTerms(c, into)
+		}
+	}
+}
+
+// namedItems returns the records of arr that mention every word the request names a thing
+// by: its words that are not the called tool's ("order" for list_recent_orders), light nouns
+// or numbers. It returns nil when the request names no thing.
+func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
+	// A list the service chose by the call's own words ("coupons for headphones") may hold
+	// what applies to anything; and "other than the headphones" names what not to show.
+	if r.scoped || r.negates() {
+		return nil
+	}
+	var named []string
+	for _, t := range r.askedTerm {
+		if !r.tool[t] && !lang.LightNouns[t] && !lang.IsNumberTerm(t) {
+			named = append(named, t)
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	hits, _ := partition(arr, itemTerms(), func(ts []string) bool {
+		return !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) })
+	})
+	return hits
+}
+
+// matchesOfCall splits a list the service chose by the call's text arguments into the records
+// that carry every word of them that tells records apart (one some records have and others
+// lack) and the others. With no such word, all are hits.
+func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, rest []any) {
+	if !r.scoped || len(arr) < 2 || r.negates() {
+		return arr, nil
+	}
+	its := itemTerms()
+	var telling []string
+	for _, t := range r.argTerms {
+		n := 0
+		for _, ts := range its {
+			if slices.Contains(ts, t) {
+				n++
+			}
+		}
+		if n > 0 && n < len(arr) && !lang.LightNouns[t] && !lang.IsNumberTerm(t) {
+			telling = append(telling, t)
+		}
+	}
+	if len(telling) == 0 {
+		return arr, nil
+	}
+	return partition(arr, its, func(ts []string) bool {
+		return !slices.ContainsFunc(telling, func(t string) bool { return !slices.Contains(ts, t) })
+	})
+}
+
+// countNoun is noun (a plural) for n things.
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return singular(noun)
+	}
+	return noun
+}
+
+// negates reports whether the request says what it does not want: "other than the headphones".
+func (r renderer) negates() bool {
+	return slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] })
+}
+
+// negators turn the thing a request names into the thing it does not want.
+var negators = lang.List("negators")
+
+// askedFirst returns a list too long to show whole with the records that name a word of the
+// request first, the others after them, each in the service's order: asked whether points pay
+// for "the hotel", the reply shows the hotel night rather than "and 2 more".
+func (r renderer) askedFirst(arr []any, itemTerms func() [][]string) []any {
+	if len(r.askedTerm) == 0 {
+		return arr
+	}
+	hits, rest := partition(arr, itemTerms(), func(ts []string) bool {
+		return slices.ContainsFunc(ts, func(t string) bool { return slices.Contains(r.askedTerm, t) })
+	})
+	if len(hits) == 0 || len(rest) == 0 {
+		return arr
+	}
+	return append(hits, rest...)
+}
+
+// partition splits arr, whose items have itemTerms, into those whose terms satisfy keep and
+// the others, each in arr's order.
+func partition(arr []any, itemTerms [][]string, keep func([]string) bool) (hits, rest []any) {
+	for i, item := range arr {
+		if keep(itemTerms[i]) {
+			hits = append(hits, item)
+		} else {
+			rest = append(rest, item)
+		}
+	}
+	return hits, rest
+}
+
+func (r renderer) scalarList(key string, arr []any) string {
+	var items []string
+	for i, v := range arr {
+		if i == r.listLimit {
+			items = append(items, fmt.Sprintf("%d more", len(arr)-i))
+			break
+		}
+		if s := scalar(key, v); s != "" {
+			items = append(items, s)
+		}
+	}
+	return joinAnd(items)
+}
+
+func allScalars(arr []any) bool {
+	for _, v := range arr {
+		switch v.(type) {
+		case []any, []field:
+			return false
+		}
+	}
+	return true
+}
+
+// oneYear reports whether the dates in a list's records all fall in one year, so that
+// they can be shown as "Nov 27" without it.
+func oneYear(arr []any) bool {
+	year := 0
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		for _, f := range obj {
+			s, _ := f.val.(string)
+			w, ok := parseWhen(s)
+			switch {
+			case !ok:
+			case year == 0:
+				year = w.t.Year()
+			case w.t.Year() != year:
+				return false
+			}
+		}
+	}
+	return year != 0
+}

@@ -1,0 +1,124 @@
+package answer
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Param is one property of a tool's JSON-schema parameters.
+type Param struct {
+	Name     string
+	Type     string // "string", "integer", "number", "boolean", "array", "object"; "" when unset
+	Desc     string
+	enum     []string
+	required bool
+}
+
+// ParamsOf reads the properties of a JSON schema. Parameters is usually a map[string]any;
+// anything else that marshals to JSON is accepted too. The result is sorted by name.
+func ParamsOf(schema any) []Param {
+	m, ok := schema.(map[string]any)
+	if !ok && schema != nil {
+		raw, err := json.Marshal(schema)
+		if err != nil || json.Unmarshal(raw, &m) != nil {
+			return nil
+		}
+	}
+	props, _ := m["properties"].(map[string]any)
+	required := map[string]bool{}
+	switch r := m["required"].(type) {
+	case []any:
+		for _, v := range r {
+			if s, ok := v.(string); ok {
+				required[s] = true
+			}
+		}
+	case []string:
+		for _, s := range r {
+			required[s] = true
+		}
+	}
+	var out []Param
+	for name, v := range props {
+		p := Param{Name: name, required: required[name]}
+		if spec, ok := v.(map[string]any); ok {
+			p.Type, _ = spec["type"].(string)
+			p.Desc, _ = spec["description"].(string)
+			switch e := spec["enum"].(type) {
+			case []any:
+				for _, x := range e {
+					if s, ok := x.(string); ok {
+						p.enum = append(p.enum, s)
+					}
+				}
+			case []string:
+				p.enum = e
+			}
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// paramKind says how a value for a parameter is looked for in the request.
+type paramKind int
+
+// Kinds in extraction order: the most specific patterns take their words first.
+const (
+	kindEnum paramKind = iota
+	kindFlight
+	kindID
+	kindNumber
+	kindPlace
+	kindDate
+	kindBool
+	kindText
+	kindOther // arrays and objects: only filled when required
+)
+
+func kindOf(p Param) paramKind {
+	name := strings.ToLower(p.Name)
+	switch {
+	case len(p.enum) > 0:
+		return kindEnum
+	case p.Type == "integer" || p.Type == "number":
+		return kindNumber
+	case p.Type == "boolean":
+		return kindBool
+	case p.Type == "array" || p.Type == "object":
+		return kindOther
+	case strings.Contains(name, "flight"):
+		return kindFlight
+	case isIDName(p.Name):
+		return kindID
+	case containsAny(name, "city", "location", "destination", "place", "town", "country", "region", "origin", "where", "near"):
+		return kindPlace
+	case containsAny(name, "date", "day", "when"):
+		return kindDate
+	}
+	return kindText
+}
+
+// isIDName reports whether a parameter holds an identifier: "id", "order_id", "orderId",
+// "confirmation_number", "booking_ref".
+func isIDName(name string) bool {
+	lower := strings.ToLower(name)
+	switch {
+	case lower == "id", strings.HasSuffix(lower, "_id"), strings.HasSuffix(lower, "-id"):
+		return true
+	case len(name) > 2 && strings.HasSuffix(name, "Id"), strings.HasSuffix(name, "ID"):
+		return true
+	}
+	return containsAny(lower, "number", "reference", "_ref", "code", "confirmation")
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

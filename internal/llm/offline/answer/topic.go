@@ -1,0 +1,170 @@
+package answer
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// topic names what a tool result is about, for transitions and acknowledgments.
+type topic struct {
+	noun  string // "your points balance", "the offers": from the tool's name
+	bare  string // the same without a determiner: "points balance"
+	quote string // the user's words, from a sub-agent call's request
+	agent bool   // the tool is a sub-agent (ask_*)
+}
+
+var (
+	// toolVerbs lead tool names without saying what the data is.
+	toolVerbs = lang.List("toolVerbs")
+	// searchVerbs look beyond the user's own data: "search_offers" is about the offers,
+	// "get_points_balance" about your points balance.
+	searchVerbs = lang.List("searchVerbs")
+)
+
+// topicOf reads what a tool result is about from the tool's name and the request the call
+// quoted.
+func topicOf(name string, call *llms.ToolCall) topic {
+	var t topic
+	if call != nil && call.FunctionCall != nil {
+		var args map[string]any
+		if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) == nil {
+			if q, ok := args["request"].(string); ok {
+				t.quote = strings.TrimRight(strings.TrimSpace(lang.OwnPart(q)), "?!., ")
+			}
+		}
+	}
+	name, agent := strings.CutPrefix(name, lang.RoutePrefix)
+	t.agent = agent
+	var words []string
+	for _, w := range strings.Fields(lang.Humanise(name)) {
+		if !strings.ContainsFunc(w, unicode.IsDigit) && w != "ID" {
+			words = append(words, w) // "v2" and ids are for machines
+		}
+	}
+	searched := false
+	for len(words) > 1 && toolVerbs[words[0]] {
+		searched = searched || searchVerbs[words[0]]
+		words = words[1:]
+	}
+	if len(words) == 0 || toolVerbs[words[0]] {
+		return t
+	}
+	t.bare = strings.Join(words, " ")
+	if searched {
+		t.noun = "the " + t.bare
+	} else {
+		t.noun = "your " + t.bare
+	}
+	return t
+}
+
+// listNoun names the items of a bare top-level list: the topic when it reads as a plural.
+func (t topic) listNoun() string {
+	if w := lastWord(t.bare); len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return t.bare
+	}
+	return ""
+}
+
+// unavailable acknowledges a result that could not be used. A note that is already a plain
+// first-person sentence ("I couldn't get an answer from Rewards right now") is used as it
+// is; any other plain note follows the acknowledgment unless it only repeats it.
+func (t topic) unavailable(note string) Piece {
+	n := cleanNote(note)
+	if strings.HasPrefix(n, "I ") {
+		return Piece{kind: pieceFailure, text: n, plain: true}
+	}
+	var text string
+	switch {
+	case t.quote != "" && (t.agent || t.noun == ""):
+		text = "I couldn't get an answer to \"" + t.quote + "\" right now"
+	case t.noun != "":
+		text = "I couldn't get " + t.noun + " right now"
+	default:
+		text = "I couldn't get that information right now"
+	}
+	if n == "" || restatesFailure(n) {
+		return Piece{kind: pieceFailure, text: text, plain: true}
+	}
+	return Piece{kind: pieceFailure, text: text + ": " + n}
+}
+
+// failurePhrases say that data is missing (see language.txt).
+var failurePhrases = lang.List("failurePhrases")
+
+// restatesFailure reports whether a note only says again that data is missing.
+func restatesFailure(note string) bool {
+	for p := range failurePhrases {
+		if strings.Contains(note, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// failureNote recognises a plain-text failure note ("unavailable: ...").
+func failureNote(content string) (string, bool) {
+	lower := strings.ToLower(content)
+	for _, p := range []string{ResultUnavailable, ResultError} {
+		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || strings.ContainsRune(":-. ", rune(lower[len(p)]))) {
+			return strings.TrimLeft(content[len(p):], ":-. \t\n"), true
+		}
+	}
+	return "", false
+}
+
+// cleanNote keeps a failure note only when it reads as plain words: a note carrying
+// anything code-like (identifiers, status codes, braces) is dropped whole rather than
+// shown half-redacted.
+func cleanNote(note string) string {
+	note = strings.TrimRight(strings.Join(strings.Fields(note), " "), ".!; ")
+	if note == "" || len(note) > 200 {
+		return ""
+	}
+	for _, f := range strings.Fields(note) {
+		if looksLikeCode(f) {
+			return ""
+		}
+	}
+	return lowerFirst(note)
+}
+
+var codeWords = lang.List("codeWords")
+
+func looksLikeCode(tok string) bool {
+	t := strings.Trim(tok, ".,;:!?()\"'")
+	if strings.ContainsAny(t, "_{}[]<>=/\\:@#$") || codeWords[strings.ToLower(t)] {
+		return true
+	}
+	if lang.IsDigits(t) && len(t) == 3 && t[0] >= '1' && t[0] <= '5' {
+		return true // an HTTP status
+	}
+	hasDigit, hasUpper, hasLower := false, false, false
+	for _, r := range t {
+		hasDigit = hasDigit || unicode.IsDigit(r)
+		hasUpper = hasUpper || unicode.IsUpper(r)
+		hasLower = hasLower || unicode.IsLower(r)
+	}
+	return hasDigit && (hasUpper || hasLower) // E5001, err42
+}
+
+// lowerFirst lower-cases the first word when it is a common word, so that it can follow
+// a transition; names and "I" keep their capital.
+func lowerFirst(s string) string {
+	end := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
+	if end < 0 {
+		end = len(s)
+	}
+	first := strings.ToLower(s[:end])
+	if first == "" || strings.HasPrefix(first, "i'") || first == "i" || !lang.IsStopword(first) && !transitionSafe[first] {
+		return s
+	}
+	return first + s[end:]
+}
+
+// transitionSafe are sentence openers that are not stopwords but read fine lower-cased.
+var transitionSafe = lang.List("transitionSafe")

@@ -1,0 +1,85 @@
+package answer
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// A question can ask for something its data does not hold: "what food does rex eat?" of a pet
+// profile without food. Stating the profile would answer another question; the reply says
+// plainly that the thing is not there.
+
+// whWords open a question whose next word names the thing asked for: "what food", "which vet".
+var whWords = lang.List("whWords")
+
+// auxiliaries follow the thing a wh-question names: "what food does", "which vet is".
+var auxiliaries = lang.List("auxiliaries")
+
+// unasked returns the thing a question names ("food" of "what food does rex eat") when
+// nothing in the data (its keys and values), the agent's vocabulary or the called tool uses
+// that word, or "" when the data may answer.
+func (r renderer) unasked(data any) string {
+	ws := lang.ScanWords(lang.MainClause(r.asked))
+	for i := 0; i+1 < len(ws); i++ {
+		if !whWords[ws[i].Lower] {
+			continue
+		}
+		w := ws[i+1].Lower
+		if i+2 < len(ws) && !auxiliaries[ws[i+2].Lower] {
+			continue // "what cheap headphones are there": a description, not the thing
+		}
+		ts := lang.Terms(w)
+		if len(ts) != 1 || lang.IsStopword(w) || lang.LightNouns[ts[0]] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
+			continue
+		}
+		if r.holds(data, ts) {
+			return ""
+		}
+		return w
+	}
+	// A question whether someone does a thing asks about the thing it ends on ("does my
+	// dentist take walk-ins"), unless a preposition or "have" came before it ("do i have
+	// enough points for a lounge pass" asks about points), it names a record ("...the socks")
+	// or it is no thing at all. Questions of state ("is my order delayed", "has my refund
+	// arrived") are answered by the records' statuses.
+	if n := len(ws); n >= 4 && doLeads[ws[0].Lower] && !slices.ContainsFunc(ws[1:n-1], func(w lang.Word) bool { return scopePreps[w.Lower] || possessionVerbs[w.Lower] }) {
+		w := ws[n-1].Lower
+		_, names := subjectOpeners[ws[n-2].Lower]
+		ts := lang.Terms(w)
+		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
+			slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
+			return ""
+		}
+		return w
+	}
+	return ""
+}
+
+// holds reports whether data, the agent's vocabulary or the called tool use one of the terms
+// ts, or the data comes near one in meaning: then the data may answer.
+func (r renderer) holds(data any, ts []string) bool {
+	known := map[string]bool{}
+	valueTerms(data, known)
+	keyTerms(data, known)
+	return slices.ContainsFunc(ts, func(t string) bool {
+		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known) || misspells(t, r.domain)
+	})
+}
+
+// doLeads open a question whether someone does something; possessionVerbs say someone has
+// something (see language.txt).
+var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs")
+
+// minUnaskedLetters: see language.txt.
+var minUnaskedLetters = int(lang.Number("minUnaskedLetters"))
+
+// notInData says plainly that the data holds nothing about thing.
+func notInData(thing string, t topic) Piece {
+	where := "what I can see"
+	if t.noun != "" {
+		where = t.noun
+	}
+	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where)}
+}

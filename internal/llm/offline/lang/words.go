@@ -1,0 +1,255 @@
+package lang
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Word is one word of a text with its byte span, so clauses can be cut from the original.
+type Word struct {
+	Text       string // as written
+	Lower      string // lowercased, curly apostrophes straightened
+	Start, End int    // byte offsets in the source text
+}
+
+// ScanWords returns the words of s: runs of letters and digits, with apostrophes and
+// hyphens allowed inside a word ("what's", "check-in", "WH-1000XM5").
+func ScanWords(s string) []Word {
+	// Sized for chat text (a word and its space take about five bytes), so that a message is
+	// read into words in one allocation rather than growing through five or six.
+	out := make([]Word, 0, len(s)/4+1)
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := strings.TrimRight(s[start:end], "'’-")
+		if w != "" {
+			out = append(out, Word{Text: w, Lower: Normalise(w), Start: start, End: start + len(w)})
+		}
+		start = -1
+	}
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if start < 0 {
+				start = i
+			}
+		case (r == '\'' || r == '’' || r == '-') && start >= 0:
+			// kept inside a word; trailing ones are trimmed by flush
+		default:
+			flush(i)
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+func Normalise(w string) string {
+	return strings.ReplaceAll(strings.ToLower(w), "’", "'")
+}
+
+// Terms returns the content stems of s: stopwords dropped, possessives and light
+// inflections removed. Both tool documents and user text go through it, so the two sides
+// always agree on a stem even where the stem is not a real word.
+func Terms(s string) []string {
+	var out []string
+	for _, w := range ScanWords(s) {
+		out = AppendTerms(out, w.Lower)
+	}
+	return out
+}
+
+func AppendTerms(out []string, lower string) []string {
+	if IsStopword(lower) {
+		return out
+	}
+	for _, part := range strings.Split(lower, "-") {
+		part = strings.TrimSuffix(part, "'s")
+		part = strings.ReplaceAll(part, "'", "")
+		if part == "" || IsStopword(part) {
+			continue
+		}
+		if len(part) < 2 && !IsDigits(part) {
+			continue
+		}
+		out = append(out, Stem(part))
+	}
+	return out
+}
+
+// Stem strips plural, -ing and -ed endings. It is deliberately light: a wrong but
+// consistent stem costs nothing, while an aggressive one merges unrelated words. A final e
+// goes only where Porter's stemmer drops it, so "price", "priced" and "pricing" meet while
+// "plane" stays apart from "plan" and "late" keeps its e; a final double l of a longer word
+// is made single, so "cancelled" meets "cancel".
+func Stem(w string) string {
+	if len(w) <= 3 || len(w) > longestStemmed || IsDigits(w) || singularInS[w] {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ied") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"),
+		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	case strings.HasSuffix(w, "ing"):
+		w = stripVerbEnding(w, 3)
+	case strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
+		w = stripVerbEnding(w, 2)
+	}
+	if n := len(w); n > 3 && w[n-1] == 'e' {
+		if base := w[:n-1]; measure(base) > 1 || (measure(base) == 1 && !endsShortSyllable(base)) {
+			w = base
+		}
+	}
+	if n := len(w); n > 4 && strings.HasSuffix(w, "ll") && measure(w) > 1 {
+		w = w[:n-1]
+	}
+	return w
+}
+
+// longestStemmed bounds the words stem works on (see language.txt).
+var longestStemmed = int(Number("longestStemmed"))
+
+// singularInS are nouns that end in s without being plurals: "news" is not many "new"s.
+var singularInS = List("singularInS")
+
+// stripVerbEnding removes an -ing or -ed ending when enough of a word is left, undoes a
+// doubled final consonant ("shopping" -> "shop") and restores the e a short syllable lost
+// ("pricing" -> "price").
+func stripVerbEnding(w string, n int) string {
+	base := w[:len(w)-n]
+	if len(base) == 2 && !isConsonant(base, 0) && isConsonant(base, 1) {
+		return base + "e" // owed, owing, used: two letters left are a word's first two
+	}
+	if len(base) < 3 || !strings.ContainsAny(base, "aeiouy") {
+		return w
+	}
+	if l := len(base); l >= 2 && base[l-1] == base[l-2] && !strings.ContainsRune("aeioulsz", rune(base[l-1])) {
+		return base[:l-1]
+	}
+	if measure(base) == 1 && endsShortSyllable(base) {
+		return base + "e"
+	}
+	return base
+}
+
+// isConsonant reports whether w[i] is a consonant in Porter's sense: y after a consonant is
+// a vowel.
+func isConsonant(w string, i int) bool {
+	switch w[i] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return false
+	case 'y':
+		return i == 0 || !isConsonant(w, i-1)
+	}
+	return true
+}
+
+// measure is Porter's m: how many vowel-consonant sequences w has ("plan" 1, "cancel" 2).
+func measure(w string) int {
+	m, vowel := 0, false
+	for i := range len(w) {
+		// y is a vowel after a consonant: the previous letter's kind is known here.
+		consonant := !strings.ContainsRune("aeiou", rune(w[i])) && (w[i] != 'y' || i == 0 || vowel)
+		if consonant && vowel {
+			m++
+		}
+		vowel = !consonant
+	}
+	return m
+}
+
+// endsShortSyllable reports whether w ends consonant-vowel-consonant, the last not w, x or
+// y: the syllable of "plan" and "pric" that a final e lengthens.
+func endsShortSyllable(w string) bool {
+	n := len(w)
+	return n >= 3 && isConsonant(w, n-3) && !isConsonant(w, n-2) && isConsonant(w, n-1) &&
+		!strings.ContainsRune("wxy", rune(w[n-1]))
+}
+
+func IsDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// EditDistance is the optimal-string-alignment distance between a and b (insertions,
+// deletions, substitutions and adjacent transpositions), giving up early once it exceeds
+// limit; it then returns limit+1.
+func EditDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	if prev[len(b)] > limit {
+		return limit + 1
+	}
+	return prev[len(b)]
+}
+
+// TypoBudget is how many edits a word of this length may carry and still match: none for
+// short words, where one edit usually makes another word.
+func TypoBudget(n int) int {
+	switch {
+	case n >= 9:
+		return 2
+	case n >= 5:
+		return 1
+	default:
+		return 0
+	}
+}
+
+// LightNouns are general English nouns that name a kind of information rather than a
+// subject ("the status", "the details", "what time") and words of the calendar: they count
+// for less (language.txt says why each is there). Kept as stems.
+var LightNouns = func() map[string]bool {
+	out := map[string]bool{}
+	for w := range List("lightNouns") {
+		for _, t := range Terms(w) {
+			out[t] = true
+		}
+	}
+	return out
+}()
+
+// IsSpace reports whether b is an ASCII space, tab or line break.
+func IsSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -1,0 +1,75 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestStem(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"offers", "offer"}, {"coupons", "coupon"}, {"shopping", "shop"}, {"booked", "book"},
+		{"prices", "price"}, {"pricing", "price"}, {"priced", "price"}, {"price", "price"},
+		{"deliveries", "delivery"}, {"boxes", "box"}, {"status", "status"}, {"address", "address"},
+		{"need", "need"}, {"string", "string"}, {"running", "run"}, {"shoes", "shoe"}, {"2026", "2026"},
+		// A final e stays after a short syllable, so "plane" is not "plan" and "late" not "lat".
+		{"plane", "plane"}, {"plans", "plan"}, {"planned", "plan"}, {"late", "late"}, {"rated", "rate"},
+		{"charge", "charg"}, {"charged", "charg"}, {"sizes", "size"}, {"leaving", "leav"}, {"leave", "leav"},
+		{"news", "news"}, {"series", "series"},
+		{strings.Repeat("y", 40) + "ed", strings.Repeat("y", 40) + "ed"}, // longer than any word stem works on
+		{"cancelled", "cancel"}, {"cancelling", "cancel"}, {"travelling", "travel"}, {"fill", "fill"},
+		// Two letters left by -ed or -ing are the start of a short word: "balance owed".
+		{"owed", "owe"}, {"owing", "owe"}, {"owe", "owe"}, {"used", "use"},
+	}
+	for _, tt := range tests {
+		if got := Stem(tt.in); got != tt.want {
+			t.Errorf("Stem(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	got := Terms("What's Bob's points-balance? Any COUPONS for check-in, please!")
+	want := []string{"bob", "point", "balanc", "coupon"} // "check-in" is two stopwords
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Terms() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"points", "points", 1, 0},
+		{"pionts", "points", 1, 1}, // transposition
+		{"coupn", "coupon", 1, 1},
+		{"hotel", "motels", 1, 2}, // over the limit: limit+1
+		{"a", "abcdef", 2, 3},
+	}
+	for _, tt := range tests {
+		if got := EditDistance(tt.a, tt.b, tt.limit); got != tt.want {
+			t.Errorf("EditDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkStemLongWord stems a word as long as a request body allows: the cost must stay
+// that of a short word, whatever a client sends.
+func BenchmarkStemLongWord(b *testing.B) {
+	w := strings.Repeat("y", 64000) + "e"
+	for b.Loop() {
+		Stem(w)
+	}
+}
+
+func TestMeasure(t *testing.T) {
+	for w, want := range map[string]int{"tr": 0, "ee": 0, "tree": 0, "y": 0, "by": 0, "trouble": 1, "oats": 1, "trees": 1, "ivy": 1,
+		"troubles": 2, "private": 2, "oaten": 2, "orrery": 2, "plan": 1, "cancel": 2, "yyyy": 1} {
+		if got := measure(w); got != want {
+			t.Errorf("measure(%q) = %d, want %d", w, got, want)
+		}
+	}
+}

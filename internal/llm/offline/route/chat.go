@@ -1,0 +1,162 @@
+package route
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// chat is the kind of message answered without any tool.
+type chat int
+
+const (
+	chatNone chat = iota
+	chatGreeting
+	chatThanks
+	chatBye
+	chatAck
+	chatCapabilities
+	chatSmallTalk
+	// chatAside is a question about the world or a creative request: answered like anything
+	// else no tool serves, and never taken for a follow-up of an earlier message.
+	chatAside
+)
+
+var (
+	greetingWords = lang.List("greetingWords")
+	thanksWords   = lang.List("thanksWords")
+	byeWords      = lang.List("byeWords")
+	ackWords      = lang.List("ackWords")
+)
+
+// capabilityPhrases ask what the assistant can do.
+var capabilityPhrases = []string{
+	"what can you do", "what can you help", "what do you do", "how can you help",
+	"what are you", "who are you", "what can i ask", "what can i do", "capabilit",
+	"what are your", "what do you know", "what else can you",
+}
+
+// chatKind classifies a message that is pure chit-chat; chatNone for anything else.
+func chatKind(text string) chat {
+	lower := strings.Join(strings.Fields(lang.Normalise(text)), " ")
+	for _, p := range capabilityPhrases {
+		if strings.Contains(lower, p) {
+			return chatCapabilities
+		}
+	}
+	ws := lang.ScanWords(text)
+	if len(ws) == 0 {
+		return chatGreeting
+	}
+	pw := plainWordsOf(ws)
+	if isClosing(pw) {
+		if slices.ContainsFunc(pw, func(w string) bool { return thanksWords[w] }) {
+			return chatThanks
+		}
+		return chatBye
+	}
+	if isSmallTalk(pw) {
+		return chatSmallTalk
+	}
+	if len(ws) <= 2 && ws[0].Lower == "help" {
+		return chatCapabilities
+	}
+	var greet, thanks, bye, ack bool
+	for _, w := range ws {
+		switch {
+		case thanksWords[w.Lower]:
+			thanks = true
+		case byeWords[w.Lower]:
+			bye = true
+		case greetingWords[w.Lower]:
+			greet = true
+		case ackWords[w.Lower]:
+			ack = true
+		case lang.IsStopword(w.Lower):
+		default:
+			return chatNone
+		}
+	}
+	switch {
+	case thanks:
+		return chatThanks
+	case bye:
+		return chatBye
+	case greet:
+		return chatGreeting
+	case ack:
+		return chatAck
+	}
+	if isAside(pw, nil) {
+		return chatAside
+	}
+	return chatNone
+}
+
+// DirectAnswer replies without tools. Capabilities come from the first sentence of each
+// tool's description, so the answer follows whatever agents are configured.
+func DirectAnswer(text string, tools []llms.Tool) string {
+	if answer, ok := arithmetic(text); ok {
+		return answer
+	}
+	// One friendly sentence naming what the assistant can help with: the tools' names, never
+	// their descriptions pasted in full.
+	offer := ""
+	if names := toolNames(tools); names != "" {
+		offer = "I can help with " + names + "."
+	}
+	switch chatKind(text) {
+	case chatGreeting:
+		if offer == "" {
+			return "Hello! How can I help?"
+		}
+		return "Hello! " + offer + " What would you like to do?"
+	case chatThanks:
+		return "You're welcome! Is there anything else I can help with?"
+	case chatBye:
+		return "Goodbye! Come back any time."
+	case chatAck:
+		return "Glad to help. Anything else?"
+	case chatCapabilities:
+		if offer == "" {
+			return "I can chat, but I have no tools to look anything up in this conversation."
+		}
+		return offer + " Just ask."
+	case chatSmallTalk:
+		hello := ""
+		if pw := plainWords(text); len(afterGreeting(pw)) < len(pw) {
+			hello = "Hello! " // "good morning, how are you?" greets too
+		}
+		if offer == "" {
+			return hello + "I'm doing well, thanks for asking!"
+		}
+		return hello + "I'm doing well, thanks for asking! " + offer
+	}
+	if offer == "" {
+		return "I'm sorry, I can't help with that here: I have no tools to look it up."
+	}
+	return "Sorry, I can't help with that here. " + offer
+}
+
+// toolNames lists the tools by name, in words ("shop, rewards, support and travel"): for the
+// orchestrator these are its sub-agents.
+func toolNames(tools []llms.Tool) string {
+	var names []string
+	for _, t := range tools {
+		if t.Function == nil {
+			continue
+		}
+		if n := lang.Humanise(strings.TrimPrefix(t.Function.Name, lang.RoutePrefix)); n != "" {
+			names = append(names, n)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

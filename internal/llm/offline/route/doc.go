@@ -1,0 +1,16 @@
+// Package route is the model's reading of what a message asks for: which agents an
+// orchestrator's message goes to (Decide), which tools a sub-agent's request calls
+// (ChooseTools), and when a message is answered directly instead (DirectAnswer).
+//
+// A message is cut into clauses (clauses.go, context.go, phrasal.go); asides, small talk and
+// world questions are told apart (aside.go, offtopic.go, chat.go, arith.go); each clause is
+// scored against every candidate's texts with BM25 over stems, typo tolerance and the shapes
+// of codes (index.go, weights.go, lexicon.go) and chosen on a score and a margin (plan.go),
+// with closeness in meaning as the tie-break and the fallback (meaning.go, sentences.go).
+// Earlier messages are routed in turn, so a follow-up continues what the turn before it went
+// to (route.go, followup.go). Tool choice (tools.go) runs the same planner over a
+// sub-agent's tools; acts.go says when a request asks for an act no tool offers.
+//
+// An Index is immutable once built, but for the sentence vectors it computes once, on
+// first need; it is safe for concurrent use.
+package route

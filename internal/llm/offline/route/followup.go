@@ -1,0 +1,90 @@
+package route
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// A follow-up with no subject of its own ("when do they run out" after a points question,
+// "how much am i getting paid out" after a claim, "can I cancel it?" after an order) is about
+// the previous turn's subject, however well one of its words suits another agent: "run" is a
+// shop word, "paid" and "how much" price words, "cancel" a gym word. Such a message only says
+// what to do or know about the earlier thing. A thing it names itself ("how much are neck
+// pillows", "any coupons for headphones"), that the earlier agent's texts do not use, moves the
+// conversation on, whether or not an agent knows the word.
+
+var maxSubjectlessWords = int(lang.Number("maxSubjectlessWords")) // see language.txt
+
+// verbLeads come right before a verb: "do they run", "can we get", "getting paid". A word
+// after one is what is done, not the thing it is done to.
+var verbLeads = lang.List("verbLeads")
+
+// userLeads come before what the user does or is: "can I cancel it" is about the earlier
+// thing, but "when do i fly out next" and "am i gold yet" name a subject of their own. The
+// word after one is read as a verb only when the message points back.
+var userLeads = lang.List("userLeads")
+
+// subjectWh ask who or what does something: the -s word after one is then its verb.
+var subjectWh = lang.List("subjectWh")
+
+// backPointers point back at a person or things named before.
+var backPointers = lang.List("backPointers")
+
+// whenLeads come right before a word that says when, not what: "after school", "before work".
+var whenLeads = lang.List("whenLeads")
+
+// degreeWords say how much of a quality the earlier thing has: "so expensive", "too late".
+var degreeWords = lang.List("degreeWords")
+
+// frameWords frame a question without naming its subject.
+var frameWords = lang.List("frameWords")
+
+// namesNewSubject reports whether the message, read into words ws, names a thing of its own:
+// a content word that is not a verb, a time, a question frame or a description of the earlier
+// thing ("the earliest", "so expensive"), and that none of the previous turn's agents
+// (documents prev) uses. unmatched says no agent's words reach the message: then what the user
+// does ("can i pay by card", "can you send me the details") is done to the earlier thing.
+func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) bool {
+	pointsBack := unmatched
+	for _, w := range ws {
+		pointsBack = pointsBack || backPointers[w.Lower]
+	}
+	for i, w := range ws {
+		lw := w.Lower
+		if lang.IsStopword(lw) || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
+			anaphora[lw] || lang.IsDigits(lw) || lang.LightNouns[lang.Stem(lw)] {
+			continue
+		}
+		if i > 0 && (verbLeads[ws[i-1].Lower] || pointsBack && userLeads[ws[i-1].Lower] || whenLeads[ws[i-1].Lower]) {
+			continue
+		}
+		// A closing superlative or a degree names no thing: "whats the earliest", "why so
+		// expensive".
+		if i == len(ws)-1 && i > 0 && (degreeWords[ws[i-1].Lower] || ws[i-1].Lower == "the" && strings.HasSuffix(lw, "est")) {
+			continue
+		}
+		// A word right before one that points back is what is done to the earlier thing:
+		// "make it friday", "push that back"; not before a time ("tutoring that day").
+		if i+1 < len(ws) && backPointers[ws[i+1].Lower] && !(topicOpeners[ws[i+1].Lower] && i+2 < len(ws) && timeNouns[ws[i+2].Lower]) {
+			continue
+		}
+		if i > 0 && subjectWh[ws[i-1].Lower] && strings.HasSuffix(lw, "s") &&
+			(i+1 == len(ws) || !auxiliaries[ws[i+1].Lower] && !modals[ws[i+1].Lower] && !userLeads[ws[i+1].Lower]) {
+			continue // "what happens next" asks what is done; "what plans do i have" names plans
+		}
+		if slices.ContainsFunc(prev, func(in Intent) bool { return ix.uses(in.Tool, lw) }) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// asksSomething reports whether a message, read into words ws, asks a question or for
+// something to be done, rather than telling or chatting ("im bored").
+func asksSomething(text string, ws []lang.Word) bool {
+	plain := plainWordsOf(afterPivots(ws))
+	return len(plain) > 0 && (strings.Contains(text, "?") || questionOpeners[plain[0]] || modals[plain[0]] || imperative(ws))
+}

@@ -1,0 +1,336 @@
+package route
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// bm25K1, bm25B, backgroundDocs, fuzzyWeight, bigramWeight: see language.txt, which says where each was chosen.
+var (
+	bm25K1         = lang.Number("bm25K1")
+	bm25B          = lang.Number("bm25B")
+	backgroundDocs = lang.Number("backgroundDocs")
+	fuzzyWeight    = lang.Number("fuzzyWeight")
+	bigramWeight   = lang.Number("bigramWeight")
+)
+
+// Source is the text that describes one candidate (a tool): its name, its
+// description and any example requests, in that order (the first text is the name), plus
+// side text that counts for less.
+type Source struct {
+	Texts []string
+	Minor []string // e.g. parameter names and descriptions: weak evidence
+	// Tools are what the agent's own tools say they do: stronger evidence than minor text, but
+	// written about data, not as users ask.
+	Tools []string
+}
+
+var minorWeight = lang.Number("minorWeight") // see language.txt
+
+type document struct {
+	tf      map[string]float64
+	length  float64
+	bigrams map[[2]string]bool
+}
+
+// Index scores short queries against a handful of documents with BM25, a bigram bonus
+// and typo-tolerant term lookup, and keeps each document's texts as meaning vectors for
+// messages that share no word with any of them. It is immutable once built, and shared.
+type Index struct {
+	docs   []document
+	df     map[string]int
+	vocab  []string // sorted, for a deterministic typo search
+	avgLen float64
+	// meanings holds, per document, the meaning vector of each of its texts.
+	meanings [][][]float32
+	// texts holds, per document, its texts as written, for the sentence encoder, which
+	// encodes them on first need into sents (see Sentences); encoded says it has.
+	texts    [][]string
+	names    map[string]bool // the terms of any document's name, its first text (see docSource)
+	sentOnce sync.Once
+	sents    [][][]float32
+	encoded  atomic.Bool
+	modOnce  sync.Once
+	mods     []map[string]bool
+}
+
+// modifiers returns, per document, the stems its first two texts (a tool's name and
+// description) use only as an -ing form describing the next word (see modifierStems). They
+// depend on the definitions alone, so each index works them out once, not every turn.
+func (ix *Index) modifiers() []map[string]bool {
+	ix.modOnce.Do(func() {
+		ix.mods = make([]map[string]bool, len(ix.texts))
+		for i, texts := range ix.texts {
+			ix.mods[i] = modifierStems(strings.Join(texts[:min(2, len(texts))], ". "))
+		}
+	})
+	return ix.mods
+}
+
+func NewIndex(sources []Source) *Index {
+	ix := &Index{df: map[string]int{}, names: map[string]bool{}}
+	total := 0.0
+	for _, src := range sources {
+		d := document{tf: map[string]float64{}, bigrams: map[[2]string]bool{}}
+		var ms [][]float32
+		for i, text := range src.Texts {
+			ts := lang.Terms(text)
+			if i == 0 {
+				for _, t := range ts {
+					ix.names[t] = true
+				}
+			}
+			if m := lang.Meaning(ts); m != nil {
+				ms = append(ms, m)
+			}
+			for i, t := range ts {
+				d.tf[t]++
+				if i > 0 {
+					d.bigrams[[2]string{ts[i-1], t}] = true
+				}
+			}
+			d.length += float64(len(ts))
+			for _, t := range lang.ShapeTerms(lang.ScanWords(text)) {
+				d.tf[t]++
+			}
+		}
+		for _, side := range []struct {
+			texts  []string
+			weight float64
+		}{{src.Minor, minorWeight}, {src.Tools, toolTextWeight}} {
+			for _, text := range side.texts {
+				ts := lang.Terms(text)
+				for _, t := range ts {
+					d.tf[t] += side.weight
+				}
+				d.length += side.weight * float64(len(ts))
+			}
+		}
+		for t := range d.tf {
+			ix.df[t]++
+		}
+		total += d.length
+		ix.docs = append(ix.docs, d)
+		ix.meanings = append(ix.meanings, ms)
+		ix.texts = append(ix.texts, src.Texts)
+	}
+	if len(ix.docs) > 0 {
+		ix.avgLen = math.Max(1, total/float64(len(ix.docs)))
+	}
+	for t := range ix.df {
+		ix.vocab = append(ix.vocab, t)
+	}
+	slices.Sort(ix.vocab)
+	return ix
+}
+
+func (ix *Index) idf(t string) float64 {
+	n := float64(ix.df[t])
+	return math.Log(1 + (float64(len(ix.docs))+backgroundDocs-n+0.5)/(n+0.5))
+}
+
+// resolved is a query term mapped onto the index vocabulary.
+type resolved struct {
+	term   string
+	weight float64 // 1 for an exact match, less after a typo correction
+}
+
+// resolve maps query terms onto the vocabulary: exact stems first, then the closest
+// vocabulary term within the word's typo budget. It knows no synonyms: which words mean the
+// same to an agent is for its definition to say, and closeness in meaning is left to the
+// whole message (see meaning.go), where one word cannot carry a message off topic. Terms with
+// no match keep an empty term, so positions (for bigrams) are preserved.
+func (ix *Index) resolve(query []string) []resolved {
+	out := make([]resolved, len(query))
+	for i, q := range query {
+		if ix.df[q] > 0 {
+			out[i] = resolved{term: q, weight: 1}
+			continue
+		}
+		budget := lang.TypoBudget(len(q))
+		if budget == 0 || lang.IsDigits(q) || strings.HasPrefix(q, lang.ShapePrefix) || dictionary().Known(q) {
+			continue // a word of the language is meant as written, not a typo of another
+		}
+		best, bestDist := "", budget+1
+		for _, v := range ix.vocab {
+			if len(v) < 4 {
+				continue
+			}
+			if d := lang.EditDistance(q, v, budget); d < bestDist {
+				best, bestDist = v, d
+			}
+		}
+		if best != "" {
+			out[i] = resolved{term: best, weight: fuzzyWeight / float64(bestDist)}
+		}
+	}
+	return out
+}
+
+// score returns one BM25 score per document for the weighted query terms. A term repeated
+// in the query counts once, at its highest weight: saying "points" twice is not twice the
+// evidence.
+// evidence counts the query's distinct words that doc matches, the query's distinct words of
+// full weight (not light nouns or scope words), and the most times doc's texts use one of the
+// matched words: how much of what was said is about doc, and how characteristic of it.
+func (ix *Index) evidence(query []qterm, doc int) (matched, words int, maxTF float64) {
+	seen := map[string]bool{}
+	for i, r := range ix.resolve(stemsOf(query)) {
+		if seen[query[i].stem] || lang.IsNumberTerm(query[i].stem) {
+			continue // a number is no evidence for an agent ("it's been like 25 days")
+		}
+		seen[query[i].stem] = true
+		if query[i].weight >= 1 {
+			words++
+		}
+		if r.term != "" && doc < len(ix.docs) && ix.docs[doc].tf[r.term] > 0 {
+			matched++
+			maxTF = max(maxTF, ix.docs[doc].tf[r.term])
+		}
+	}
+	return matched, words, maxTF
+}
+
+// inPassing reports whether the query reaches doc through a single word that doc's texts use
+// only once: a word it happens to use, not a word of its trade.
+func (ix *Index) inPassing(query []qterm, doc int) bool {
+	matched, _, tf := ix.evidence(query, doc)
+	return matched < 2 && tf < 2
+}
+
+// onlyThrough reports whether every query term that matches doc is one of stems: whether
+// the query reaches doc only through those words.
+func (ix *Index) onlyThrough(query []qterm, doc int, stems map[string]bool) bool {
+	through := false
+	for i, r := range ix.resolve(stemsOf(query)) {
+		if r.term == "" || ix.docs[doc].tf[r.term] == 0 {
+			continue
+		}
+		if !stems[query[i].stem] && !stems[r.term] {
+			return false
+		}
+		through = true
+	}
+	return through
+}
+
+// namesOwnThing reports whether a clause matches document doc in a word after "my" or "our":
+// "where's my parcel" asks about the user's parcel, however rarely the document says
+// "parcel", while "what happened" matches through a word of no one's in particular.
+func (ix *Index) namesOwnThing(ws []lang.Word, doc int) bool {
+	for k := 1; k < len(ws); k++ {
+		if w := ws[k-1].Lower; w != "my" && w != "our" {
+			continue
+		}
+		// The thing is the noun phrase: "my nike order" names an order.
+		for j := k; j < len(ws) && j < k+maxOwnedWords && !lang.IsStopword(ws[j].Lower); j++ {
+			if ix.uses(doc, ws[j].Lower) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesAction reports whether a clause matches document doc in the verb it asks to be done:
+// the first word ("return the socks") or one after "to" ("I want to return the socks").
+func (ix *Index) namesAction(ws []lang.Word, doc int) bool {
+	for j, w := range ws {
+		if (j == 0 || ws[j-1].Lower == "to") && ix.uses(doc, w.Lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// uses reports whether document doc's texts use word (lower-cased), in any form the index
+// matches.
+func (ix *Index) uses(doc int, word string) bool {
+	for _, r := range ix.resolve(lang.AppendTerms(nil, word)) {
+		if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+var maxOwnedWords = int(lang.Number("maxOwnedWords")) // see language.txt
+
+// singlesOut reports whether some query term matches document doc but not document other.
+func (ix *Index) singlesOut(query []qterm, doc, other int) bool {
+	for _, r := range ix.resolve(stemsOf(query)) {
+		if r.term != "" && ix.docs[doc].tf[r.term] > 0 && (other < 0 || ix.docs[other].tf[r.term] == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// tradeWord reports whether some document uses stem more than once: a word of its trade
+// ("refund" for support) rather than one it happens to use.
+func (ix *Index) tradeWord(stem string) bool {
+	for _, d := range ix.docs {
+		if d.tf[stem] >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *Index) score(query []qterm) []float64 {
+	scores := make([]float64, len(ix.docs))
+	if len(ix.docs) == 0 {
+		return scores
+	}
+	stems := make([]string, len(query))
+	for i, q := range query {
+		stems[i] = q.stem
+	}
+	rs := ix.resolve(stems)
+	weight := map[string]float64{}
+	var order []string
+	for i, r := range rs {
+		if r.term == "" {
+			continue
+		}
+		w := r.weight * query[i].weight
+		if _, ok := weight[r.term]; !ok {
+			order = append(order, r.term)
+		}
+		weight[r.term] = max(weight[r.term], w)
+	}
+	for _, t := range order {
+		idf := ix.idf(t)
+		for i, d := range ix.docs {
+			tf := d.tf[t]
+			if tf == 0 {
+				continue
+			}
+			norm := 1 - bm25B + bm25B*d.length/ix.avgLen
+			scores[i] += weight[t] * idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+		}
+	}
+	for j := 1; j < len(rs); j++ {
+		a, b := rs[j-1].term, rs[j].term
+		if a == "" || b == "" || a == b {
+			continue
+		}
+		w := min(query[j-1].weight, query[j].weight)
+		bonus := w * bigramWeight * (ix.idf(a) + ix.idf(b)) / 2
+		for i, d := range ix.docs {
+			if d.bigrams[[2]string{a, b}] {
+				scores[i] += bonus
+			}
+		}
+	}
+	return scores
+}
+
+// toolTextWeight is how much a word of what an agent's tools say they do counts (see
+// docSource.tools).
+var toolTextWeight = lang.Number("toolTextWeight")

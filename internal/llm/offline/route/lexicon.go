@@ -1,0 +1,44 @@
+package route
+
+import (
+	"sync"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lexicon"
+)
+
+// dictionary is the English word list (WordNet's), keyed by stem so that query words look it
+// up as the index has them. Loaded once, by New, and shared.
+var dictionary = sync.OnceValue(func() *lexicon.Lexicon {
+	lx, err := lexicon.New(func(w string) string { return lang.Stem(lang.Normalise(w)) })
+	if err != nil {
+		panic(err) // the list is embedded in the build: its own test fails first
+	}
+	return lx
+})
+
+// phraseExpansions map a run of stopwords that still carries meaning to terms.
+var phraseExpansions = []struct {
+	words []string
+	terms []string
+}{
+	{[]string{"how", "much"}, []string{"price"}},
+}
+
+var phraseWeight = lang.Number("phraseWeight") // see language.txt
+
+// Load reads what routing needs once per process: the English word list, word vectors and
+// sentence encoder. A model calls it when it is made, rather than let the first turn wait
+// about 45 ms for them.
+func Load() {
+	dictionary()
+	lang.WordVectors()
+	sentenceModel()
+}
+
+// PrepareAgents computes ahead of the first turn the sentence vectors of the agents' texts ix
+// indexes, and those of the questions no agent answers (see offtopic.go).
+func PrepareAgents(ix *Index) {
+	ix.Sentences()
+	offTopicVectors()
+}

@@ -1,0 +1,117 @@
+package route
+
+import (
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/style"
+)
+
+// semanticFloor, semanticMargin: see language.txt, which says where each was chosen.
+var (
+	semanticFloor  = lang.Number("semanticFloor")
+	semanticMargin = lang.Number("semanticMargin")
+)
+
+// meaningLead, singleWordFloor: see language.txt, which says where each was chosen.
+var (
+	meaningLead     = lang.Number("meaningLead")
+	singleWordFloor = lang.Number("singleWordFloor")
+)
+
+// stemsOf returns the stems of query terms, in order.
+func stemsOf(qs []qterm) []string {
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = q.stem
+	}
+	return out
+}
+
+// leader returns the document ahead of all others in sims by at least lead, or -1.
+func leader(sims []float64, lead float64) int {
+	top, s1, s2 := lang.Best(sims)
+	if top < 0 || s1 <= 0 || s1-s2 < lead {
+		return -1
+	}
+	return top
+}
+
+// similarities returns, per document, how close in meaning the query comes to its closest
+// text; all zero when no query word has a vector.
+func (ix *Index) similarities(stems []string) []float64 {
+	q := lang.Meaning(stems)
+	if q == nil {
+		return make([]float64, len(ix.meanings))
+	}
+	return closestPerDoc(q, ix.meanings)
+}
+
+// closestPerDoc returns, per document, the largest dot product of unit vector q with one of
+// the document's vectors (a cosine, as all are unit length); 0 for a document with none.
+func closestPerDoc(q []float32, docs [][][]float32) []float64 {
+	sims := make([]float64, len(docs))
+	for d, vs := range docs {
+		for _, v := range vs {
+			var dot float32
+			for i := range v {
+				dot += v[i] * q[i]
+			}
+			sims[d] = max(sims[d], float64(dot))
+		}
+	}
+	return sims
+}
+
+// byMeaningOnly returns the candidate closest in meaning to text and how close, or -1: the last
+// resort for a message whose words chose none. Light nouns alone ("what's the status?") ask
+// for nothing in particular.
+//
+// With sentences set it reads the whole sentence (see sentences.go), as word vectors cannot:
+// "the courier never showed up with my stuff" is about a delivery though none of its words
+// is. Word vectors still decide when the sentence leans the same way without clearing its
+// own bar ("can my son see a pediatrician this week").
+func (p *planner) byMeaningOnly(text string) (int, float64) {
+	ws := lang.ScanWords(text)
+	stems := stemsOf(substantive(queryTerms(ws)))
+	if !p.sentences {
+		return p.ix.closestInMeaning(stems)
+	}
+	if len(stems) == 0 {
+		return -1, 0
+	}
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		return -1, 0
+	}
+	top, s1, s2 := lang.Best(sims)
+	leads := top >= 0 && s1-s2 >= sentenceMargin
+	if leads && (s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-p.offTopicSim(text) >= offTopicMargin) {
+		return top, s1
+	}
+	if c, s := p.ix.closestInMeaning(stems); c >= 0 && leader(sims, 0) == c {
+		return c, s
+	}
+	// A message that reads as a request to a service ("anyone flogging a PS5 for under 400
+	// quid atm") is one, though none of its words is an agent's: it goes to the agent its
+	// sentence comes closest to, when that one leads.
+	if leads && len(ws) >= minRequestWords && chatKind(text) == chatNone && style.Aside(p.sentenceVector(text)) < requestCeiling {
+		return top, s1
+	}
+	return -1, 0
+}
+
+// minRequestWords, requestCeiling: see language.txt, which says where each was chosen.
+var (
+	minRequestWords = int(lang.Number("minRequestWords"))
+	requestCeiling  = lang.Number("requestCeiling")
+)
+
+// closestInMeaning returns the document whose texts come closest in meaning to the query, and
+// its similarity, when it clears semanticFloor and leads the runner-up by semanticMargin; -1
+// otherwise.
+func (ix *Index) closestInMeaning(stems []string) (int, float64) {
+	top, s1, s2 := lang.Best(ix.similarities(stems))
+	if top < 0 || s1 < semanticFloor || s1-s2 < semanticMargin {
+		return -1, 0
+	}
+	return top, s1
+}

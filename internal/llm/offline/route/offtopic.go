@@ -1,0 +1,175 @@
+package route
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/style"
+)
+
+// A question about the world asks no agent anything, even in an agent's own words: "what year
+// did netflix start" beside a streaming agent, "is being a plumber a good career" beside a
+// handyman. The frames of aside.go name the common shapes of such questions; a question of
+// another shape is told apart by meaning. Asked impersonally (no I, my or number ties it to
+// the user's affairs), it is an aside when its sentence comes at least as close to one of the
+// questions of offTopicExamples (language.txt), which no agent of a service answers, as to
+// anything an agent says.
+//
+// The same questions tell a faint request from idle chat in the last resort (see
+// byMeaningOnly and sentenceLowFloor).
+//
+// An agent whose trade is one of their topics (a weather agent, a tutor) still wins when its
+// texts come closer.
+var offTopicExamples = func() []string {
+	var out []string
+	for _, f := range lang.Frames("offTopicExamples") {
+		out = append(out, strings.Join(f, " "))
+	}
+	return out
+}()
+
+// offTopicVectors are the sentence vectors of offTopicExamples, encoded once.
+var offTopicVectors = sync.OnceValue(func() [][][]float32 {
+	var vs [][]float32
+	for _, s := range offTopicExamples {
+		if v := sentenceModel().Embed(s); v != nil {
+			vs = append(vs, v)
+		}
+	}
+	return [][][]float32{vs}
+})
+
+// offTopicSim returns the cosine of text's sentence vector and the closest of the questions
+// no agent answers; 0 when text has no vector.
+func (p *planner) offTopicSim(text string) float64 {
+	q := p.sentenceVector(text)
+	if q == nil {
+		return 0
+	}
+	return closestPerDoc(q, offTopicVectors())[0]
+}
+
+// worldQuestion reports whether text, whose plain words are plain, asks impersonally about the
+// world, or asks for advice on life in general, and its sentence comes at least as close to a
+// question no agent answers as to any agent's texts.
+func (p *planner) worldQuestion(text string, plain []string) bool {
+	if !p.sentences {
+		return false
+	}
+	ws := trimLeads(plain)
+	// Three words say too little to be read as a sentence ("whitening cost?"), a question
+	// that points back ("why did they charge it twice") is about the conversation, and one
+	// about what is on offer ("what's on clearance in garden tools") is for an agent.
+	if len(ws) < 4 || !questionOpeners[ws[0]] || asksWhatIsOffered(ws) {
+		return false
+	}
+	// One that names someone ("when's lily's next lesson") is about the user's affairs.
+	if namesSomeone(lang.ScanWords(text)) {
+		return false
+	}
+	// Advice is asked in the first person ("should i become a dentist or a doctor"); whether
+	// it is advice on life or on an agent's service ("how do i change my delivery address")
+	// is for the sentence to say.
+	rest, advice := matchFrame(ws, adviceFrames)
+	if !advice {
+		rest = ws
+		if hasPersonalStake(ws) {
+			return false
+		}
+	}
+	if slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] }) {
+		return false
+	}
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		return false
+	}
+	_, s1, _ := lang.Best(sims)
+	return p.offTopicSim(text) >= s1
+}
+
+// asideFloor, personalAsideFloor: see language.txt, which says where each was chosen.
+var (
+	asideFloor         = lang.Number("asideFloor")
+	personalAsideFloor = lang.Number("personalAsideFloor")
+)
+
+var minAsideWords = int(lang.Number("minAsideWords")) // see language.txt
+
+var maxAsideWords = int(lang.Number("maxAsideWords")) // see language.txt
+
+// soundsAside reports whether text, read into words raw and their plain forms plain, reads as a
+// message that asks a service nothing (see asideFloor); about the user's own affairs it must read
+// so more surely, unless it asks advice on life ("should i learn spanish or french"). A message
+// that points back at an earlier one (conversing says there is one), asks what is on offer (see
+// offerFrames) or names someone ("what did mr patel say about jake's essay") is about the user's
+// affairs, whatever it sounds like.
+func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conversing bool) bool {
+	if !p.sentences {
+		return false
+	}
+	ws := trimLeads(plain)
+	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" && !asksForTips(ws) || asksWhatIsOffered(ws) {
+		return false
+	}
+	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
+	// to read: "book me a table for two on friday night" is never read for its style.
+	if imperative(raw) || wishes(raw) || conversing && pointsBack(raw) || namesSomeone(raw) {
+		return false
+	}
+	floor := asideFloor
+	if _, advice := matchFrame(ws, adviceFrames); !advice && hasPersonalStake(ws) {
+		floor = personalAsideFloor
+	}
+	if p.namesAnAgent(raw) {
+		floor = max(floor, namedAgentAsideFloor)
+	}
+	return style.Aside(p.sentenceVector(text)) >= floor
+}
+
+// asksForTips reports whether words open by asking for tips or advice: "any tips for
+// sleeping on a plane" asks for something anyone might know, where "any deals on" asks a
+// business. The classifier still decides, and it errs both ways: "any tips for getting more
+// points" reads to it as chat, though the points agent could answer it.
+func asksForTips(ws []string) bool {
+	return len(ws) > 1 && ws[0] == "any" && tipWords[ws[1]]
+}
+
+// tipWords, after "any", ask for advice anyone might give.
+var tipWords = lang.List("tipWords")
+
+// offerFrames ask what is on offer or on the programme.
+var offerFrames = lang.PhraseList("offerFrames") // see language.txt
+
+// asksWhatIsOffered reports whether ws open with one of offerFrames.
+func asksWhatIsOffered(ws []string) bool {
+	return slices.ContainsFunc(offerFrames, func(f []string) bool { return hasPrefix(ws, f) })
+}
+
+// namesSomeone reports whether words speak of someone or something in particular: "his
+// lesson", "jake's essay" (and, as it reads possessives only, "today's menu").
+func namesSomeone(ws []lang.Word) bool {
+	return slices.ContainsFunc(ws, func(w lang.Word) bool {
+		base, possessive := strings.CutSuffix(w.Lower, "'s")
+		return w.Lower == "his" || w.Lower == "her" || possessive && !lang.IsStopword(base)
+	})
+}
+
+// adviceFrames ask what to do, in general or about the user's own life.
+var adviceFrames = lang.PhraseList("adviceFrames") // see language.txt
+
+// questionOpeners open a question. Modal verbs are left out: "can the electrician come on
+// thursday" asks for a service, impersonal as it is.
+var questionOpeners = lang.List("questionOpeners")
+
+// namedAgentAsideFloor is how sure the style must be that a message naming an agent by its
+// own name is an aside (see language.txt).
+var namedAgentAsideFloor = lang.Number("namedAgentAsideFloor")
+
+// namesAnAgent reports whether words name an agent by its own name ("the tutor never tells me
+// anything" beside a tutoring agent): most such messages are about the agent's service.
+func (p *planner) namesAnAgent(ws []lang.Word) bool {
+	return slices.ContainsFunc(queryTerms(ws), func(q qterm) bool { return p.ix.names[q.stem] })
+}

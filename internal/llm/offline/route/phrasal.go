@@ -1,0 +1,79 @@
+package route
+
+import (
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// A phrasal verb means something its verb alone does not: "send back" is a return, "sign up"
+// an enrolment, "take off" a departure. Such a verb, with its particle next to it or after a
+// pronoun ("sign me up", "send it back"), adds the word it means to the message, at
+// phraseWeight. These are English, not any agent's: an agent whose texts say "return" meets
+// "send back" through them.
+var phrasalVerbs = lang.List("phrasalVerbs") // see language.txt
+
+// phrasalObjects may stand between a phrasal verb and its particle.
+var phrasalObjects = lang.List("phrasalObjects")
+
+// phrasalMeanings returns the words the phrasal verb starting at ws[i] means, if one does.
+// Paying with points, or using them to pay, is redeeming them: "can I use points to pay for
+// the hotel". Paying with a card is not.
+func phrasalMeanings(ws []lang.Word, i int) []string {
+	if redeems(ws, i) {
+		return []string{"redeem"}
+	}
+	j := i + 1
+	if j < len(ws) && phrasalObjects[ws[j].Lower] {
+		j++
+	}
+	if j < len(ws) {
+		return phrasalByForm[[2]string{ws[i].Lower, ws[j].Lower}]
+	}
+	return nil
+}
+
+// phrasalByForm indexes the phrasal verbs of language.txt by verb form and particle
+// (queryTerms asks for every word of every clause). A phrasal verb means something its verb
+// alone does not: "send back" is a return, "sign up" an enrolment. With its particle next to it
+// or after a pronoun ("sign me up") it adds the word it means to the message, at phraseWeight.
+var phrasalByForm = func() map[[2]string][]string {
+	out := map[[2]string][]string{}
+	for entry := range phrasalVerbs { // "send sends sent sending + back = return"
+		verbs, rest, _ := strings.Cut(entry, " + ")
+		particle, means, _ := strings.Cut(rest, " = ")
+		for _, v := range strings.Fields(verbs) {
+			out[[2]string{v, particle}] = strings.Fields(means)
+		}
+	}
+	return out
+}()
+
+// redeems reports whether ws[i] opens "use <points> to pay/buy" or "pay with <points>", with at
+// most one word (such as "my") before the points.
+func redeems(ws []lang.Word, i int) bool {
+	word := func(k int) string {
+		if k < len(ws) {
+			return ws[k].Lower
+		}
+		return ""
+	}
+	units := func(k int) (next int, ok bool) { // "[my] points" at ws[k]
+		if !loyaltyUnits[word(k)] {
+			k++
+		}
+		return k + 1, loyaltyUnits[word(k)]
+	}
+	switch word(i) {
+	case "use", "using":
+		k, ok := units(i + 1)
+		return ok && word(k) == "to" && (word(k+1) == "pay" || word(k+1) == "buy")
+	case "pay", "paying":
+		_, ok := units(i + 2)
+		return word(i+1) == "with" && ok
+	}
+	return false
+}
+
+// loyaltyUnits are what a loyalty scheme pays out in.
+var loyaltyUnits = lang.List("loyaltyUnits")

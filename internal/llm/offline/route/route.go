@@ -1,0 +1,484 @@
+package route
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// exampleLine matches a few-shot line of the orchestrator's prompt, such as
+// `- "where is my parcel?" -> ask_parcels`.
+var exampleLine = regexp.MustCompile(`(?m)^\s*[-*•]?\s*["“](.+?)["”]\s*(?:->|→|=>)\s*(` + lang.RoutePrefix + `[A-Za-z0-9_]+)\s*$`)
+
+// capabilityLine matches a line of the orchestrator's prompt that says what one of a
+// sub-agent's tools does, such as `- ask_parcels: track_parcel: Where a parcel is now.`
+var capabilityLine = regexp.MustCompile(`^\s*[-*•]\s*(` + lang.RoutePrefix + `[A-Za-z0-9_]+):\s*([A-Za-z0-9_]+):\s*(.+?)\s*$`)
+
+// capRule matches the cap rule of the orchestrator's prompt, such as "call at most 3".
+var capRule = regexp.MustCompile(`(?i)\bat\s+most\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b`)
+
+var numberWords = map[string]int{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+	"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}
+
+// promptExamples keeps the examples of system prompts already parsed: the orchestrator sends
+// the same prompt every turn, and matching its example lines took a third of a turn's
+// routing.
+var promptExamples = lang.Cache[string, map[string][]string]{Limit: 64}
+
+// examplesOf returns parseExamples(system), parsing each prompt once.
+func examplesOf(system string) map[string][]string {
+	return promptExamples.Get(system, func() map[string][]string { return parseExamples(system) })
+}
+
+// parseExamples returns the few-shot examples in the system prompt, by tool name, and after
+// them the lines that say what the agent's own tools do (its tool's name and description).
+// Only lines that name a routing tool are matched: run over a whole prompt, the pattern
+// backtracks through every line.
+func parseExamples(system string) map[string][]string {
+	out := map[string][]string{}
+	capabilities := map[string][]string{}
+	for line := range strings.Lines(system) {
+		if !strings.Contains(line, lang.RoutePrefix) {
+			continue
+		}
+		if m := exampleLine.FindStringSubmatch(line); m != nil {
+			out[m[2]] = append(out[m[2]], m[1])
+		} else if m := capabilityLine.FindStringSubmatch(line); m != nil {
+			capabilities[m[1]] = append(capabilities[m[1]], lang.Humanise(m[2])+": "+m[3])
+		}
+	}
+	for name, texts := range capabilities {
+		out[capabilityKey+name] = texts
+	}
+	return out
+}
+
+// capabilityKey marks, in parseExamples' map, what an agent's tools do apart from its examples.
+const capabilityKey = "tools:"
+
+// ParseCap returns N of an "at most N" rule in the system prompt, or 0 when there is none.
+func ParseCap(system string) int {
+	m := capRule.FindStringSubmatch(system)
+	if m == nil {
+		return 0
+	}
+	if n, ok := numberWords[strings.ToLower(m[1])]; ok {
+		return n
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
+
+// Decide routes the last of the human messages of a conversation: the indexes of the agents
+// (ask_ tools) it goes to, each with the part of the message it serves, at most capN of them
+// (all when capN <= 0); none when it is answered directly. ix indexes the agents' texts.
+func Decide(ix *Index, humans []string, capN int, minScore, margin float64) []Intent {
+	c := &conversation{humans: humans, decided: map[int][]Intent{}, capN: capN,
+		p: &planner{ix: ix, minScore: minScore, margin: margin, fallbackMin: minScore, substance: true, byMeaning: true, sentences: true}}
+	return c.decide(len(humans))
+}
+
+// conversation routes the human messages of one request, each in the light of those before
+// it, so that a follow-up continues what the turn before it was routed to (which may itself
+// have been a follow-up), not what that turn's words alone would reach.
+type conversation struct {
+	p       *planner
+	humans  []string
+	capN    int
+	decided map[int][]Intent // by the number of messages read: the intents of the last
+}
+
+// earlierTurns is how many messages before a follow-up are read for the subject it continues
+// (see language.txt).
+var earlierTurns = int(lang.Number("earlierTurns"))
+
+// earlier returns the messages before the n-th, newest first, up to earlierTurns, each with
+// the intents it was routed to.
+func (c *conversation) earlier(n int) []planned {
+	var out []planned
+	for i := n - 1; i >= 1 && len(out) < earlierTurns; i-- {
+		out = append(out, planned{text: c.humans[i-1], intents: c.decide(i)})
+	}
+	return out
+}
+
+// decide returns the intents the n-th message is routed to (none when it is answered
+// directly), each decision made once.
+func (c *conversation) decide(n int) []Intent {
+	if in, ok := c.decided[n]; ok {
+		return in
+	}
+	in := c.routeMessage(n)
+	c.decided[n] = in
+	return in
+}
+
+// routeMessage routes the n-th message (see decide).
+func (c *conversation) routeMessage(n int) []Intent {
+	p, text := c.p, c.humans[n-1]
+	if _, sum := arithmetic(text); sum {
+		return nil
+	}
+	// The message is read into words once: a long one costs its words' allocation each time.
+	ws := lang.ScanWords(text)
+	plain := plainWordsOf(ws)
+	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
+	intents := pointerFollowUp(text, ws, n > 1, earlier)
+	if intents == nil {
+		if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain) {
+			return nil
+		}
+		intents = p.plan(text)
+		// An aside is one thought: a message that asks two agents is read no further for its style.
+		if len(intents) <= 1 && p.soundsAside(text, ws, plain, n > 1) {
+			return nil
+		}
+	}
+	// A follow-up continues the earlier subject when it names none of its own, or when it
+	// points back ("can I cancel it?") and reaches an agent only through one word that agent
+	// uses in passing ("noise cancelling headphones"), or when its words name the earlier
+	// subject nearly as strongly as the agent they chose (see keepSubject).
+	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
+		switch {
+		case len(intents) == 0 || pointsBack(ws) && p.incidental(intents):
+			if prev := firstPlanned(earlier()); prev != nil {
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			}
+		case len(intents) == 1:
+			intents = keepSubject(p, text, intents, earlier())
+		}
+	}
+	// A message that names nothing of its own continues the previous turn's agents however
+	// it opens ("how much is left to pay" after a bill): its words say what to do or know
+	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
+	if len(intents) == 0 && n > 1 && chatKind(text) == chatNone {
+		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, asksSomething(text, ws)) {
+			intents = withEarlier(text, p.continued(text, ws, prev.intents))
+		}
+	}
+	if len(intents) == 0 {
+		if top, s := p.byMeaningOnly(text); top >= 0 {
+			intents = []Intent{{Tool: top, Text: strings.TrimSpace(text), score: s}}
+		}
+	}
+	if len(intents) == 0 {
+		return nil
+	}
+	// A follow-up with no subject of its own stays with the previous turn's agent (see
+	// followup.go).
+	if len(intents) == 1 && n > 1 && chatKind(text) == chatNone {
+		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].Text, lang.EarlierMarker) {
+			same := slices.IndexFunc(prev.intents, func(in Intent) bool { return in.Tool == intents[0].Tool })
+			switch {
+			case same >= 0 && len(ws) <= maxSubjectlessWords:
+				// The same agent again: it gets the earlier request too, which says what the
+				// follow-up is about ("how much will i get back" after a return's status, "how
+				// much is the renewal fee" after the truck's registration). The sub-agent
+				// reads the follow-up's own words first and the earlier ones only when its
+				// own name no record.
+				intents[0].Text = followUpText(intents[0].Text, prev.intents[same].Text)
+			case same < 0 && len(ws) <= maxSubjectlessWords &&
+				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
+				// What the earlier thing costs is no new subject: "how much do i owe".
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			}
+		}
+		// Only a message whose words reach its agent weakly, or not at all, is read so.
+		if len(ws) <= maxSubjectlessWords && (strings.Contains(intents[0].Text, lang.EarlierMarker) || p.inPassing(intents[0])) {
+			if back := p.namesEarlierThing(ws, intents[0].Tool, earlier()); back != nil {
+				intents = withEarlier(text, back.intents)
+			}
+		}
+	}
+	intents = p.dropPassingIntents(text, intents)
+	if pointsBack(ws) {
+		carrySubject(intents, earlier())
+	}
+	return keepStrongest(intents, c.capN)
+}
+
+// RoutingSources returns, per ask_ tool, the texts that describe its agent: its name, its
+// description and the examples the system prompt gives for it.
+func RoutingSources(system string, tools []llms.Tool) []Source {
+	examples := examplesOf(system)
+	sources := make([]Source, len(tools))
+	for i, t := range tools {
+		name := t.Function.Name
+		texts := []string{lang.Humanise(strings.TrimPrefix(name, lang.RoutePrefix)), t.Function.Description}
+		sources[i] = Source{Texts: append(texts, examples[name]...), Tools: examples[capabilityKey+name]}
+	}
+	return sources
+}
+
+// carrySubject gives each intent of a follow-up that points back ("can I cancel it?") the
+// earlier request the same sub-agent was asked, which says what "it" is: the sub-agent sees
+// one message, not the conversation.
+func carrySubject(intents []Intent, earlier []planned) {
+	for i := range intents {
+		if strings.Contains(intents[i].Text, lang.EarlierMarker) {
+			continue
+		}
+	search:
+		for _, prev := range earlier {
+			for _, in := range prev.intents {
+				if in.Tool == intents[i].Tool {
+					intents[i].Text = followUpText(intents[i].Text, in.Text)
+					break search
+				}
+			}
+		}
+	}
+}
+
+// planned is an earlier message of the conversation and the intents it was planned into.
+type planned struct {
+	text    string
+	intents []Intent
+}
+
+// firstPlanned returns the newest earlier message that asked something, or nil.
+func firstPlanned(earlier []planned) *planned {
+	for i := range earlier {
+		if len(earlier[i].intents) > 0 {
+			return &earlier[i]
+		}
+	}
+	return nil
+}
+
+// continued returns the earlier intents a follow-up continues: of several, those whose agents
+// its own words reach, if some do and not all ("can I cancel it?" after "where is my order
+// and how many points do I have" is about the order); all of them otherwise ("and for bob?").
+func (p *planner) continued(text string, ws []lang.Word, earlier []Intent) []Intent {
+	if len(earlier) < 2 {
+		return earlier
+	}
+	sc := p.scores(text, queryTerms(ws))
+	reached := slices.DeleteFunc(slices.Clone(earlier), func(in Intent) bool { return sc[in.Tool] <= 0 })
+	if len(reached) == 0 {
+		return earlier
+	}
+	return reached
+}
+
+// withEarlier returns copies of an earlier message's intents that carry text, the follow-up.
+func withEarlier(text string, earlier []Intent) []Intent {
+	out := slices.Clone(earlier)
+	for i := range out {
+		out[i].Text = followUpText(text, out[i].Text)
+	}
+	return out
+}
+
+// followUpText joins a follow-up and the earlier request it leans on, the way the sub-agent
+// reads them: "can I cancel it? (earlier: where is my order)".
+func followUpText(text, earlier string) string {
+	// An earlier follow-up leans on the request that named the subject: that one is quoted.
+	return strings.TrimSpace(text) + lang.EarlierMarker + lang.EarlierPart(earlier) + ")"
+}
+
+// pointerFollowUp returns the previous turn's one agent, carrying the earlier request, for a
+// short question whose subject is a word pointing back ("is it on autopay", "what time do they
+// close on saturday", "when will it get here"): whatever its other words suit, they ask about
+// the earlier thing. A message that opens as a follow-up with a thing ("and the hotel, is it
+// booked?"), names a thing of the user's ("is it in my cart") or asks for a thing of its own
+// ("how many points did i get for it") moves on, as does one of several clauses or one after
+// a turn that asked several agents (see continued). nil when the rule does not apply.
+func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func() []planned) []Intent {
+	if !hasHistory || len(ws) > maxSubjectlessWords || !pointsBack(ws) || leadsToNewThing(ws) || asksOwnThing(ws) ||
+		strings.ContainsAny(strings.TrimRight(text, "?!. "), ",;…") || strings.Contains(text, "..") ||
+		!slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
+		return nil // one clause only: "does it have wifi... nvm, any coupons" moves on
+	}
+	for i, w := range ws {
+		if possessives[w.Lower] && i+1 < len(ws) && !lang.IsStopword(ws[i+1].Lower) {
+			return nil
+		}
+	}
+	for i, w := range ws {
+		if subjectPointers[w.Lower] && i > 0 && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) {
+			prev := firstPlanned(earlier())
+			if prev == nil || len(prev.intents) != 1 {
+				return nil
+			}
+			out := slices.Clone(prev.intents)
+			out[0].Text = followUpText(text, lang.EarlierPart(out[0].Text))
+			return out
+		}
+	}
+	return nil
+}
+
+// asksOwnThing reports whether the question's wh-phrase names the thing it asks for: "how
+// many points did i get for it" asks for points, whatever "it" was; "what time do they close"
+// and "how much do i owe on it" name none (a light noun, a verb).
+func asksOwnThing(ws []lang.Word) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		j := i + 1
+		switch {
+		case ws[i].Lower == "how" && (ws[j].Lower == "many" || ws[j].Lower == "much"):
+			j++
+		case !whWords[ws[i].Lower]:
+			continue
+		}
+		if j < len(ws) {
+			w := ws[j].Lower
+			ts := lang.Terms(w)
+			return len(ts) > 0 && !lang.IsStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] })
+		}
+	}
+	return false
+}
+
+// subjectPointers stand for a thing or person named before (see language.txt).
+var subjectPointers = lang.List("subjectPointers")
+
+// opensFollowUp reports whether the message opens with one of followUpLeads.
+func opensFollowUp(ws []lang.Word) bool {
+	for _, lead := range followUpLeads {
+		if len(ws) >= len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w lang.Word, s string) bool { return w.Lower == s }) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadsToNewThing reports whether the message opens with one of followUpLeads and then a
+// thing rather than a question ("and netflix, is it...", not "and how much do i owe on it").
+func leadsToNewThing(ws []lang.Word) bool {
+	for _, lead := range followUpLeads {
+		if len(ws) > len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w lang.Word, s string) bool { return w.Lower == s }) {
+			return !questionOpeners[ws[len(lead)].Lower] && !modals[ws[len(lead)].Lower]
+		}
+	}
+	return false
+}
+
+// hasEarlier reports whether the intents already carry an earlier request.
+func hasEarlier(intents []Intent) bool {
+	return slices.ContainsFunc(intents, func(in Intent) bool { return strings.Contains(in.Text, lang.EarlierMarker) })
+}
+
+// pointsBack reports whether a short message, read into words ws, leans on an earlier one
+// through a word that points back ("it", "that one", "those").
+func pointsBack(ws []lang.Word) bool {
+	return looksLikeFollowUp(ws) && slices.ContainsFunc(ws, func(w lang.Word) bool { return anaphora[w.Lower] })
+}
+
+// keepStrongest keeps the n highest-scoring intents (all when n <= 0), in message order:
+// the model's side of the fan-out cap, top-N by relevance.
+func keepStrongest(in []Intent, n int) []Intent {
+	if n <= 0 || len(in) <= n {
+		return in
+	}
+	ranked := slices.Clone(in)
+	slices.SortStableFunc(ranked, func(a, b Intent) int { return cmp.Compare(b.score, a.score) })
+	ranked = ranked[:n]
+	slices.SortStableFunc(ranked, func(a, b Intent) int { return cmp.Compare(a.first, b.first) })
+	return ranked
+}
+
+// followUpLeads open a message that continues the previous one.
+var followUpLeads = lang.PhraseList("followUpLeads") // see language.txt
+
+// anaphora point back at something said before.
+var anaphora = lang.List("anaphora")
+
+// looksLikeFollowUp reports whether a short message, read into words ws, leans on the
+// previous one: "what about bob's?", "and the other one?".
+func looksLikeFollowUp(ws []lang.Word) bool {
+	if len(ws) < 2 || len(ws) > 12 {
+		return false
+	}
+	if !slices.ContainsFunc(ws, func(w lang.Word) bool { return !ackWords[w.Lower] }) {
+		return false // "ok great" closes a topic rather than continuing it
+	}
+	if opensFollowUp(ws) {
+		return true
+	}
+	for i, w := range ws {
+		if anaphora[w.Lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) {
+			return true // "this week" points at the calendar, not at an earlier message
+		}
+		if base, ok := strings.CutSuffix(w.Lower, "'s"); ok && !lang.IsStopword(base) {
+			return true // a possessive of someone not named in the tools: "bob's"
+		}
+	}
+	// A question made only of function words and light nouns ("how many do I have?",
+	// "any update?") names its subject in an earlier message, unless it is about the
+	// assistant ("how are you?").
+	return len(substantive(queryTerms(ws))) == 0 && !slices.ContainsFunc(ws, func(w lang.Word) bool { return secondPerson[w.Lower] })
+}
+
+// timeNouns name a stretch of time: after "this", "that" or "next" they say when, not what.
+var timeNouns = lang.List("timeNouns")
+
+// whWords open a question whose next word names the thing asked for: "what food", "which vet".
+var whWords = lang.List("whWords")
+
+// auxiliaries follow the thing a wh-question names: "what food does", "which vet is".
+var auxiliaries = lang.List("auxiliaries")
+
+// Word lists argument extraction reads too (see package answer and language.txt).
+var (
+	// noise are words that colour a request without saying what it is about.
+	noise = lang.List("noise")
+	// possessives and people name who a request is for: "a laptop for my daughter".
+	possessives = lang.List("possessives")
+	people      = lang.List("people")
+)
+
+// secondPerson words address the assistant.
+var secondPerson = lang.List("secondPerson")
+
+// keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
+// as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where
+// "book" is every agent's word), else intents.
+func keepSubject(p *planner, text string, intents []Intent, earlier []planned) []Intent {
+	prev := firstPlanned(earlier)
+	if prev == nil || len(prev.intents) > 1 || prev.intents[0].Tool == intents[0].Tool {
+		return intents
+	}
+	ws := lang.ScanWords(text)
+	sc := p.scores(text, queryTerms(ws))
+	if was := prev.intents[0].Tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].Tool] {
+		return intents
+	}
+	return withEarlier(text, prev.intents)
+}
+
+// namesEarlierThing returns the earlier message, of those before (newest first), whose agent a
+// short message goes back to by naming a thing that message named ("so will the shirts be done
+// by thursday" after the shirts went to the laundry and a question about the flight), or nil.
+// It must be routed to another agent now, and reach it through none of the shared words.
+func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) *planned {
+	own := map[string]bool{}
+	for _, q := range queryTerms(ws) {
+		if q.weight >= 1 && !lang.LightNouns[q.stem] && !lang.IsNumberTerm(q.stem) {
+			own[q.stem] = true
+		}
+	}
+	for i := range before {
+		prev := &before[i]
+		if len(prev.intents) != 1 || prev.intents[0].Tool == tool {
+			continue
+		}
+		for _, q := range queryTerms(lang.ScanWords(prev.text)) {
+			if own[q.stem] && q.weight >= 1 && !p.ix.uses(tool, q.stem) {
+				return prev
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package route
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/encoder"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// sentenceModel is the sentence encoder (see package encoder). Loaded once, by New, and
+// shared.
+var sentenceModel = sync.OnceValue(func() *encoder.Model {
+	m, err := encoder.Load()
+	if err != nil {
+		panic(err) // the model is embedded in the build: its own test fails first
+	}
+	return m
+})
+
+// sentenceFloor, sentenceMargin, sentenceLowFloor, offTopicMargin: see language.txt, which says where each was chosen.
+var (
+	sentenceFloor    = lang.Number("sentenceFloor")
+	sentenceMargin   = lang.Number("sentenceMargin")
+	sentenceLowFloor = lang.Number("sentenceLowFloor")
+	offTopicMargin   = lang.Number("offTopicMargin")
+)
+
+// agentSentences keeps the vectors of agents' texts already encoded, as encoding one costs
+// milliseconds and the same descriptions and examples come back with every tool set built
+// from the same definitions. Users' messages are never kept: they are encoded once per turn
+// (see planner.sentenceSims). It starts over when full.
+var agentSentences = lang.Cache[string, []float32]{Limit: 4096}
+
+// agentSentence returns the sentence vector of an agent's text, nil when it has none.
+func agentSentence(text string) []float32 {
+	return agentSentences.Get(text, func() []float32 { return sentenceModel().Embed(text) })
+}
+
+// sentenceSims returns, per candidate, the cosine of text's sentence vector and that of the
+// closest of the candidate's texts; nil when text has no vector. Each text is encoded once
+// per turn.
+func (p *planner) sentenceSims(text string) []float64 {
+	if sims, ok := p.sims[text]; ok {
+		return sims
+	}
+	var sims []float64
+	if q := p.sentenceVector(text); q != nil {
+		sims = p.ix.sentenceSims(q)
+	}
+	if p.sims == nil {
+		p.sims = map[string][]float64{}
+	}
+	p.sims[text] = sims
+	return sims
+}
+
+// sentenceVector returns text's sentence vector, encoding it once per turn.
+func (p *planner) sentenceVector(text string) []float32 {
+	if v, ok := p.vecs[text]; ok {
+		return v
+	}
+	v := sentenceModel().Embed(text)
+	if p.vecs == nil {
+		p.vecs = map[string][]float32{}
+	}
+	p.vecs[text] = v
+	return v
+}
+
+// sentenceSims returns, per document, the cosine of q and the closest of the document's
+// texts.
+func (ix *Index) sentenceSims(q []float32) []float64 {
+	return closestPerDoc(q, ix.Sentences())
+}
+
+// Sentences returns the sentence vectors of each document's texts, encoding them the first
+// time; concurrent turns wait for that one encoding rather than each doing it.
+func (ix *Index) Sentences() [][][]float32 {
+	ix.sentOnce.Do(func() {
+		ix.sents = make([][][]float32, len(ix.texts))
+		for d, ts := range ix.texts {
+			for _, t := range ts {
+				if v := agentSentence(t); v != nil {
+					ix.sents[d] = append(ix.sents[d], v)
+				}
+			}
+		}
+		ix.encoded.Store(true)
+	})
+	return ix.sents
+}
+
+// Encoded reports whether the index holds its documents' sentence vectors already, as it
+// does after PrepareAgents, so that no turn waits for them.
+func (ix *Index) Encoded() bool { return ix.encoded.Load() }
+
+var asideFar = lang.Number("asideFar") // see language.txt
+
+// tradeWordNearby returns the test isAside makes of a question's words: a word of some
+// agent's trade, in a message whose sentence is not far from every agent. The sentence is
+// read only when a trade word is found, and once.
+func (p *planner) tradeWordNearby(text string) func(stem string) bool {
+	var far *bool
+	return func(stem string) bool {
+		if !p.ix.tradeWord(stem) {
+			return false
+		}
+		if far == nil {
+			f := false
+			if p.sentences {
+				if sims := p.sentenceSims(text); sims != nil {
+					_, s1, _ := lang.Best(sims)
+					f = s1 < asideFar
+				}
+			}
+			far = &f
+		}
+		return !*far
+	}
+}
+
+// mainFloor, passingLead: see language.txt, which says where each was chosen.
+var (
+	mainFloor   = lang.Number("mainFloor")
+	passingLead = lang.Number("passingLead")
+)
+
+// dropPassingIntents returns intents without those that rest on a word in passing in a
+// message that clearly means another of them (see mainFloor). A question about the user's own
+// thing stays, however rarely its agent says the word: "where's my parcel and how many points
+// do i have" (see index.namesOwnThing).
+func (p *planner) dropPassingIntents(text string, intents []Intent) []Intent {
+	if !p.sentences || len(intents) < 2 {
+		return intents
+	}
+	// Only a message with an intent on a word in passing is read as a sentence: most are not,
+	// and reading costs milliseconds.
+	if !slices.ContainsFunc(intents, p.inPassing) {
+		return intents
+	}
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		return intents
+	}
+	main, s1, _ := lang.Best(sims)
+	if s1 < mainFloor || !slices.ContainsFunc(intents, func(in Intent) bool { return in.Tool == main }) {
+		return intents
+	}
+	kept := intents[:0:0]
+	var passing []string
+	for _, in := range intents {
+		if in.Tool != main && s1-sims[in.Tool] >= passingLead && p.inPassing(in) && !p.ix.namesOwnThing(lang.ScanWords(in.Text), in.Tool) {
+			passing = append(passing, in.Text)
+			continue
+		}
+		kept = append(kept, in)
+	}
+	// What the dropped clause asked belongs to the main request: "... what happened".
+	for i := range kept {
+		if kept[i].Tool == main {
+			for _, t := range passing {
+				kept[i].Text = joinClauses(kept[i].Text, t)
+			}
+		}
+	}
+	return kept
+}

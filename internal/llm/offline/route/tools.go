@@ -1,0 +1,124 @@
+package route
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
+)
+
+var maxToolUses = int(lang.Number("maxToolUses")) // see language.txt
+
+// ChooseTools returns the tools a sub-agent request asks for, at most maxToolUses of them in
+// the order the request names them, with the part of the request each serves; nil when the
+// request is for no tool and gets a direct answer. ix indexes sources, the tools' texts.
+func ChooseTools(ix *Index, sources []Source, tools []llms.Tool, text string, minScore, margin float64) []Intent {
+	// A sub-agent's tools share most of their vocabulary, so a smaller lead is enough for
+	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
+	// overlap at all picks a tool.
+	p := &planner{
+		ix:          ix,
+		minScore:    minScore,
+		margin:      1 + (margin-1)/3,
+		fallbackMin: 1e-9,
+		boost:       answer.FitBoost(tools),
+	}
+	p.modifiers = p.ix.modifiers()
+	// A follow-up is chosen for by its own words and by what users say to each tool; when
+	// they name no tool ("how much will i get back" after a question on a return, "and the
+	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
+	// it was asked; closeness in meaning comes last.
+	own := lang.OwnPart(text)
+	intents := p.byWords(own, sources)
+	if len(intents) == 0 && own != text {
+		earlier := lang.EarlierPart(text)
+		if intents = p.byWords(earlier, sources); len(intents) == 0 {
+			intents = p.byMeaningIntent(earlier)
+		}
+		for i := range intents {
+			intents[i].Text = text
+		}
+	}
+	if len(intents) == 0 {
+		// No word of the request names a tool: the one closest in meaning ("which level of
+		// membership am i" and a tool for the member's tier), else a search.
+		intents = p.byMeaningIntent(own)
+		for i := range intents {
+			intents[i].Text = text
+		}
+	}
+	if len(intents) == 0 {
+		i := answer.SearchTool(tools)
+		if i < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
+			return nil
+		}
+		intents = []Intent{{Tool: i, Text: text}}
+	}
+	if len(intents) > maxToolUses {
+		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(b.score, a.score) })
+		intents = intents[:maxToolUses]
+		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(a.first, b.first) })
+	}
+	return intents
+}
+
+// byWords chooses tools for a request by its words, the closing clause that only says when
+// left out when that leaves any, and by the tools' examples (see byExample).
+func (p *planner) byWords(text string, sources []Source) []Intent {
+	intents := p.plan(lang.MainClause(text))
+	if len(intents) == 0 && lang.MainClause(text) != text {
+		intents = p.plan(text)
+	}
+	if len(intents) <= 1 {
+		// What users say when a tool is the right one outweighs a word the request shares
+		// with another tool's description ("what can i get with my points" and the balance).
+		if i := byExample(text, sources); i >= 0 {
+			intents = []Intent{{Tool: i, Text: text, score: 1}}
+		}
+	}
+	return intents
+}
+
+// byMeaningIntent is the tool closest in meaning to text, as an intent, or none.
+func (p *planner) byMeaningIntent(text string) []Intent {
+	if top, s := p.byMeaningOnly(text); top >= 0 {
+		return []Intent{{Tool: top, Text: text, score: s}}
+	}
+	return nil
+}
+
+// byExample returns the tool one of whose examples (a source's texts after its name and
+// description) the request's sentence comes close to, by exampleFloor, and closer by
+// exampleLead than to any other tool's examples; -1 when none does.
+func byExample(text string, sources []Source) int {
+	var q []float32
+	top, s1, s2 := -1, 0.0, 0.0
+	for i, src := range sources {
+		s := 0.0
+		for _, e := range src.Texts[min(2, len(src.Texts)):] {
+			if q == nil {
+				if q = sentenceModel().Embed(text); q == nil {
+					return -1
+				}
+			}
+			if v := agentSentence(e); v != nil {
+				s = max(s, lang.Dot(q, v))
+			}
+		}
+		switch {
+		case s > s1:
+			top, s1, s2 = i, s, s1
+		case s > s2:
+			s2 = s
+		}
+	}
+	if s1 < exampleFloor || s1-s2 < exampleLead {
+		return -1
+	}
+	return top
+}
+
+// exampleFloor and exampleLead: see language.txt.
+var exampleFloor, exampleLead = lang.Number("exampleFloor"), lang.Number("exampleLead")

@@ -1,0 +1,200 @@
+package route
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// qterm is one query term and how much it counts as evidence. Words of a message are not
+// equally telling: a general noun or a word describing the scope of a request says less
+// about which tool is meant than the thing asked for.
+type qterm struct {
+	stem   string
+	weight float64
+	// modifier says the word stands before another content word, as in a compound: "ski" in
+	// "ski helmet" says what kind of helmet.
+	modifier bool
+}
+
+// lightWeight, scopeWeight: see language.txt, which says where each was chosen.
+var (
+	lightWeight = lang.Number("lightWeight")
+	scopeWeight = lang.Number("scopeWeight")
+)
+
+// scopePreps open the part of a clause that narrows its request: "deals ON laptops",
+// "a hotel IN Lisbon". "to" is left out because it far more often marks a verb ("I need to
+// change...").
+var scopePreps = lang.List("scopePreps")
+
+// queryTerms returns the weighted content stems of a clause's words plus the terms of
+// meaningful stopword phrases ("how much" asks for a price). Words after the first scope
+// preposition that follows some content count for less, and so do light nouns.
+func queryTerms(ws []lang.Word) []qterm {
+	var out []qterm
+	weight := 1.0
+	var prev, terms, next []string // the stems of ws[i-1], ws[i] and ws[i+1], each found once
+	if len(ws) > 0 {
+		next = lang.AppendTerms(nil, ws[0].Lower)
+	}
+	for i, w := range ws {
+		if weight == 1 && scopePreps[w.Lower] && len(out) > 0 {
+			weight = scopeWeight
+		}
+		// A closing clause that says when only dates the request: in "i need my shirts
+		// cleaned before my trip" the user asks about the shirts.
+		if whenClause(ws, i) && len(out) > 0 {
+			weight = min(weight, whenClauseWeight)
+		}
+		prev, terms, next = terms, next, nil
+		if i+1 < len(ws) {
+			next = lang.AppendTerms(nil, ws[i+1].Lower)
+		}
+		modifier := i+1 < len(ws) && namesAThing(ws[i+1].Lower, next)
+		// Between two nouns an -ing form is part of an adjective: "noise cancelling
+		// headphones" cancel nothing.
+		describing := modifier && len(prev) > 0 && ingForm(w.Lower)
+		for _, t := range terms {
+			q := qterm{stem: t, weight: weight, modifier: modifier}
+			if lang.LightNouns[t] || describing {
+				q.weight *= lightWeight
+			}
+			out = append(out, q)
+		}
+		if c := compoundAt(ws, i); c != "" {
+			out = append(out, qterm{stem: c, weight: weight})
+		}
+		for _, m := range phrasalMeanings(ws, i) {
+			out = append(out, qterm{stem: lang.Stem(m), weight: phraseWeight})
+		}
+		if boundedPrice(ws, i) {
+			out = append(out, qterm{stem: lang.Stem("price"), weight: phraseWeight})
+		}
+		for _, p := range phraseExpansions {
+			if !phraseAt(ws, i, p.words) || (i+len(p.words) < len(ws) && comparatives[ws[i+len(p.words)].Lower]) {
+				continue
+			}
+			for _, t := range p.terms {
+				out = append(out, qterm{stem: lang.Stem(t), weight: phraseWeight})
+			}
+		}
+	}
+	for _, t := range lang.ShapeTerms(ws) {
+		out = append(out, qterm{stem: t, weight: 1})
+	}
+	return out
+}
+
+// namesAThing reports whether a word, whose stems are ts, could be the head of a compound: a
+// content word that
+// is no light noun, no word of the calendar and no number ("camping stove", not "camping
+// tomorrow" or "camping next weekend").
+func namesAThing(w string, ts []string) bool {
+	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] || lang.IsNumberTerm(t) })
+}
+
+// comparatives after "how much" ask for an amount, not a price: "how much more", "how much
+// longer".
+var comparatives = lang.List("comparatives")
+
+func phraseAt(ws []lang.Word, i int, phrase []string) bool {
+	if i+len(phrase) > len(ws) {
+		return false
+	}
+	for k, pw := range phrase {
+		if ws[i+k].Lower != pw {
+			return false
+		}
+	}
+	return true
+}
+
+// substantive drops light nouns: what is left must match a tool for a clause to be a
+// request of its own.
+func substantive(qs []qterm) []qterm {
+	var out []qterm
+	for _, q := range qs {
+		if !lang.LightNouns[q.stem] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// boundedPrice reports whether ws[i] is an amount bounded the way a price is: "an espresso
+// machine for under 150 bucks", "anything below $80". A count of people, time or size is no
+// price: "kids under 12", "up to 6 people", "under 3 hours".
+func boundedPrice(ws []lang.Word, i int) bool {
+	if !lang.IsDigits(ws[i].Lower) || !answer.PriceLimitBefore(ws, i) {
+		return false
+	}
+	if i+1 < len(ws) {
+		next := ws[i+1].Lower
+		if currencyWords[next] {
+			return true
+		}
+		if !lang.IsStopword(next) {
+			return false // "6 people", "3 hours", "65 inches"
+		}
+		if (next == "a" || next == "per") && i+2 < len(ws) && (timeNouns[ws[i+2].Lower] || rateUnits[ws[i+2].Lower]) {
+			return false // "under 150 a night" is a rate: a hotel's, a plan's
+		}
+	}
+	// "kids under 12": the bound says whom, not how much.
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if people[ws[k].Lower] || ageNouns[ws[k].Lower] {
+			return false
+		}
+	}
+	return true
+}
+
+// rateUnits, after "a" or "per", make an amount a rate: "per person", "an hour".
+var rateUnits = lang.List("rateUnits")
+
+// currencyWords name money after an amount.
+var currencyWords = lang.List("currencyWords")
+
+// ageNouns are bounded by age: "kids under 12".
+var ageNouns = lang.List("ageNouns")
+
+// compoundAt returns the stem of the word ws[i] and ws[i+1] make when written as one, if
+// English has it: people write "pick up" and "lap top" where a tool's text says "pickup" and
+// "laptop". "" when they make none, or ws[i] is a function word ("in line" is no "inline").
+func compoundAt(ws []lang.Word, i int) string {
+	if i+1 >= len(ws) || lang.IsStopword(ws[i].Lower) || !isLetters(ws[i].Lower) || !isLetters(ws[i+1].Lower) {
+		return ""
+	}
+	joined := ws[i].Lower + ws[i+1].Lower
+	if len(joined) < minCompoundLetters || !dictionary().Known(lang.Stem(joined)) {
+		return ""
+	}
+	return lang.Stem(joined)
+}
+
+// minCompoundLetters: shorter joins are mostly accidents of two short words (see
+// language.txt).
+var minCompoundLetters = int(lang.Number("minCompoundLetters"))
+
+func isLetters(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' })
+}
+
+// whenClauseLeads open a clause that says when something is wanted: "before my trip", "while
+// i travel", "until we move".
+var whenClauseLeads = lang.List("whenClauseLeads")
+
+// whenClauseOwners follow a whenClauseLeads word when it opens a clause about the user's own
+// plans rather than a time of day ("before 9").
+var whenClauseOwners = lang.List("whenClauseOwners")
+
+// whenClauseWeight is how much a word of a closing when-clause counts (see language.txt).
+var whenClauseWeight = lang.Number("whenClauseWeight")
+
+// whenClause reports whether ws[i] opens a clause that says when (see whenClauseLeads).
+func whenClause(ws []lang.Word, i int) bool {
+	return whenClauseLeads[ws[i].Lower] && i+1 < len(ws) && whenClauseOwners[ws[i+1].Lower]
+}
