@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"google.golang.org/grpc/credentials"
 )
 
 func init() {
@@ -18,6 +19,13 @@ func init() {
 		}
 		if c.Compression == "gzip" {
 			opts = append(opts, otlptracegrpc.WithCompressor("gzip"))
+		}
+		if c.Certificate != "" {
+			creds, err := credentials.NewClientTLSFromFile(c.Certificate, "")
+			if err != nil {
+				return nil, fmt.Errorf("%w: OTLP certificate: %v", ErrInvalidConfig, err)
+			}
+			opts = append(opts, otlptracegrpc.WithTLSCredentials(creds))
 		}
 		if c.Timeout > 0 {
 			opts = append(opts, otlptracegrpc.WithTimeout(c.Timeout))

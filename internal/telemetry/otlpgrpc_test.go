@@ -4,6 +4,7 @@ package telemetry
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"sync"
@@ -78,4 +79,13 @@ func TestOTLPGRPC(t *testing.T) {
 		t.Errorf("x-team metadata = %q, want core", got)
 	}
 	checkExportBody(t, col.reqs[0].body)
+}
+
+func TestOTLPGRPCRefusesAMissingCertificate(t *testing.T) {
+	_, err := Setup(t.Context(), Config{ServiceName: "s", OTLP: OTLPConfig{
+		Endpoint: "https://collector:4317", Protocol: ProtocolGRPC, Certificate: t.TempDir() + "/none.pem",
+	}})
+	if !errors.Is(err, ErrInvalidConfig) {
+		t.Fatalf("Setup() with a missing certificate error = %v, want ErrInvalidConfig", err)
+	}
 }

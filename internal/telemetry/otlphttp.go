@@ -38,7 +38,10 @@ var _ otlptrace.Client = (*httpClient)(nil)
 
 // newHTTPClient checks c and builds its transport. c.Endpoint is the whole traces URL.
 func newHTTPClient(c OTLPConfig) (*httpClient, error) {
-	u, _ := url.Parse(c.Endpoint) // checked by newOTLPExporter
+	u, err := url.Parse(c.Endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("%w: OTLP endpoint is not a URL", ErrInvalidConfig) // the endpoint may carry credentials
+	}
 	if c.Insecure {
 		u.Scheme = "http"
 	}
@@ -53,11 +56,6 @@ func newHTTPClient(c OTLPConfig) (*httpClient, error) {
 			return nil, fmt.Errorf("%w: OTLP certificate %s holds no PEM certificate", ErrInvalidConfig, c.Certificate)
 		}
 		tr.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
-	}
-	switch c.Compression {
-	case "", "none", "gzip":
-	default:
-		return nil, fmt.Errorf("%w: unsupported OTLP compression %q (want gzip or none)", ErrInvalidConfig, c.Compression)
 	}
 	timeout := c.Timeout
 	if timeout <= 0 {
@@ -100,14 +98,16 @@ func (h *httpClient) UploadTraces(ctx context.Context, spans []*tracepb.Resource
 		body = b.Bytes()
 	}
 	delay := h.backoff
+	var last error // what the attempt before a cancelled one met: the cause an operator needs
 	for {
 		wait, err := h.post(ctx, body)
 		if err == nil {
 			return nil
 		}
 		if wait < 0 {
-			return err
+			return errors.Join(last, err)
 		}
+		last = err
 		if wait == 0 {
 			wait = delay
 			delay = min(2*delay, h.maxDelay)
@@ -116,7 +116,7 @@ func (h *httpClient) UploadTraces(ctx context.Context, spans []*tracepb.Resource
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return errors.Join(err, ctx.Err())
+			return errors.Join(last, ctx.Err())
 		case <-t.C:
 		}
 	}
@@ -142,7 +142,15 @@ func (h *httpClient) post(ctx context.Context, body []byte) (time.Duration, erro
 		if ctx.Err() != nil {
 			return -1, ctx.Err()
 		}
-		return 0, errors.New("otlp: collector unreachable")
+		// url.Error names the URL; what it wraps names at most the host.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		if untrusted(err) {
+			return -1, fmt.Errorf("otlp: the collector's certificate is not trusted: %w", err)
+		}
+		return 0, fmt.Errorf("otlp: collector unreachable: %w", err)
 	}
 	// Drain a little so that the connection can be reused; a partial success (some spans
 	// rejected) is still a 200 and nothing a retry would change.
@@ -157,6 +165,16 @@ func (h *httpClient) post(ctx context.Context, body []byte) (time.Duration, erro
 	default:
 		return -1, fmt.Errorf("otlp: collector refused the spans with %d", code)
 	}
+}
+
+// untrusted reports whether err is a failed check of the collector's certificate, which no
+// retry mends: it needs OTEL_EXPORTER_OTLP_CERTIFICATE or a collector with another one.
+func untrusted(err error) bool {
+	var verify *tls.CertificateVerificationError
+	var authority x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	return errors.As(err, &verify) || errors.As(err, &authority) || errors.As(err, &host) || errors.As(err, &invalid)
 }
 
 // retryAfter reads a Retry-After header given in seconds; dates and garbage mean the usual

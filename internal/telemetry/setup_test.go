@@ -75,6 +75,8 @@ func TestSetupInvalidConfig(t *testing.T) {
 	}{
 		{"no service name", Config{}},
 		{"unknown protocol", Config{ServiceName: "s", OTLP: OTLPConfig{Endpoint: "http://c:4318", Protocol: "http/json"}}},
+		{"unknown compression", Config{ServiceName: "s", OTLP: OTLPConfig{Endpoint: "http://c:4318/v1/traces", Compression: "zstd"}}},
+		{"unknown compression over grpc", Config{ServiceName: "s", OTLP: OTLPConfig{Endpoint: "http://c:4317", Protocol: ProtocolGRPC, Compression: "zstd"}}},
 		{"endpoint without scheme", Config{ServiceName: "s", OTLP: OTLPConfig{Endpoint: "collector:4317", Protocol: ProtocolGRPC}}},
 		{"endpoint without host", Config{ServiceName: "s", OTLP: OTLPConfig{Endpoint: "http:///v1/traces"}}},
 	}

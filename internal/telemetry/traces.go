@@ -57,6 +57,11 @@ func newOTLPExporter(ctx context.Context, c OTLPConfig) (sdktrace.SpanExporter, 
 		// The endpoint is left out of the message: it may carry credentials.
 		return nil, fmt.Errorf("%w: OTLP endpoint must be an http:// or https:// URL", ErrInvalidConfig)
 	}
+	switch c.Compression {
+	case "", "none", "gzip":
+	default:
+		return nil, fmt.Errorf("%w: unsupported OTLP compression %q (want gzip or none)", ErrInvalidConfig, c.Compression)
+	}
 	headers := c.Headers
 	if headers == nil {
 		headers = map[string]string{}
