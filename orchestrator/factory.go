@@ -38,8 +38,10 @@ type options struct {
 	now func() time.Time
 }
 
-// WithFewShot attaches the sub-agents' examples to the system prompt as routing hints.
-// On by default: the offline model routes by them, and real models route better with them.
+// WithFewShot attaches routing hints to the system prompt: the sub-agents' examples and their
+// tools' examples as example requests, and what each sub-agent's tools can look up (from
+// their descriptions). On by default: the offline model routes by them, and real models
+// route better with them; off, the prompt lists the sub-agents' descriptions only.
 func WithFewShot(on bool) Option { return func(o *options) { o.fewShot = on } }
 
 // WithCadence sets how long a sub-agent may run silently before the orchestrator shows a

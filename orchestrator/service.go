@@ -373,6 +373,12 @@ func (s *Service) Wait(ctx context.Context) error {
 	}
 }
 
+// Close ends the goroutines the Service keeps between turns for reuse; a turn still running
+// finishes on its own. Call it after [Service.Wait], when the Service is done with.
+func (s *Service) Close() {
+	s.workers.stop()
+}
+
 // CancelAll cancels every running turn (shutdown past its grace period).
 func (s *Service) CancelAll() {
 	s.mu.Lock()

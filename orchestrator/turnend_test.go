@@ -149,9 +149,7 @@ func TestTurnEndSurvivesStoreOutage(t *testing.T) {
 				if err != nil {
 					t.Fatalf("NewService() = %v", err)
 				}
-				// The goroutine that ran the turn waits this long for another before it ends;
-				// the bubble must see it end.
-				defer time.Sleep(workerIdle)
+				defer svc.Close() // the goroutine kept for the next turn must end inside the bubble
 				rec, _, err := svc.Start(t.Context(), StartRequest{Principal: "alice", Message: "my points?"})
 				if err != nil {
 					t.Fatalf("Start() = %v", err)

@@ -45,3 +45,28 @@ func TestWorkersReuseAndEnd(t *testing.T) {
 		synctest.Wait()
 	})
 }
+
+// stop ends a waiting worker at once, however long its idle time, and a function started
+// afterwards still runs.
+func TestWorkersStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorkers()
+		w.idle = time.Hour
+		before := runtime.NumGoroutine()
+		done := make(chan struct{})
+		w.Go(func() { done <- struct{}{} })
+		<-done
+		synctest.Wait() // the worker is waiting for its next function
+		if n := runtime.NumGoroutine(); n != before+1 {
+			t.Fatalf("%d goroutines with one idle worker, want %d", n, before+1)
+		}
+		w.stop()
+		synctest.Wait()
+		if n := runtime.NumGoroutine(); n != before {
+			t.Errorf("%d goroutines after stop, want %d: the idle worker is still there", n, before)
+		}
+		w.Go(func() { done <- struct{}{} })
+		<-done
+		w.stop() // twice is fine
+	})
+}

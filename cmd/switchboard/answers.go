@@ -82,6 +82,8 @@ func samplePayload(demo *ccsdemo.Server, t definitions.Tool, user string) (json.
 	return env.Payload, true
 }
 
+var _ http.ResponseWriter = (*recorder)(nil)
+
 // recorder keeps what an in-process handler answers. It stands in for httptest's, which
 // would link the test server and its certificates into the binary for this one call.
 type recorder struct {

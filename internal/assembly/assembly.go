@@ -173,6 +173,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	a.closers = append(a.closers, func() error { a.Service.Close(); return nil })
 	if s, ok := st.(recoverer); ok {
 		// Ends the turns a process that died (this one before a restart, another replica) left
 		// running, which followers and cancels would otherwise wait on forever, and on every

@@ -30,7 +30,10 @@ type Config struct {
 	// Dev samples every span, ignoring an upstream "not sampled" traceparent flag.
 	Dev bool
 	// Sampler, when set, decides which traces are recorded (see [SamplerFromEnv]), in dev
-	// too; nil samples every trace whose upstream caller did not decide otherwise.
+	// too; nil samples every trace whose upstream caller did not decide otherwise. It decides
+	// on the span's name, kind and parent: switchboard sets its ids (turn, episode, agent) on
+	// a span after it starts, once, and only when the span records, so a sampler does not see
+	// them.
 	Sampler sdktrace.Sampler
 	// TraceStdout prints each span, pretty JSON, to Stdout (os.Stdout when nil) as it ends.
 	TraceStdout bool
