@@ -186,13 +186,13 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 // fails or says nothing, the reply is composed here from the same tool results, so the user
 // always gets the answers that did arrive.
 func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept []keptCall, results []dispatchResult) (string, error) {
-	var streamed streamedText
+	var streamed stream.Text
 	onChunk := func(_ context.Context, chunk []byte) error {
 		if len(chunk) == 0 {
 			return nil
 		}
 		text := string(chunk)
-		streamed.add(text)
+		streamed.Write(text)
 		tr.out.Publish(stream.ReplyDelta{Text: text})
 		return nil
 	}
@@ -207,7 +207,7 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 		if err != nil { // the stream broke off: say so rather than pass a cut reply as whole
 			tr.composeCut = true
 			tr.out.Publish(stream.ReplyDelta{Text: cutNote})
-			streamed.add(cutNote)
+			streamed.Write(cutNote)
 		}
 		return streamed.String(), nil
 	}
@@ -220,33 +220,6 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 	}
 	publishChunked(tr.out, text)
 	return text, nil
-}
-
-// streamedText collects a streamed reply. A reply often arrives in one chunk, whose string its
-// delta holds already: only a second chunk starts a copy.
-type streamedText struct {
-	first string
-	more  strings.Builder // the whole text once a second chunk arrived
-}
-
-func (s *streamedText) add(chunk string) {
-	switch {
-	case s.first == "" && s.more.Len() == 0:
-		s.first = chunk
-		return
-	case s.more.Len() == 0:
-		s.more.WriteString(s.first)
-	}
-	s.more.WriteString(chunk)
-}
-
-func (s *streamedText) Len() int { return max(len(s.first), s.more.Len()) }
-
-func (s *streamedText) String() string {
-	if s.more.Len() > 0 {
-		return s.more.String()
-	}
-	return s.first
 }
 
 // fail answers when the orchestrator's own LLM could not route the turn.

@@ -357,17 +357,3 @@ func TestInheritedContext(t *testing.T) {
 		t.Errorf("Request = %q, want the tool call's argument", request)
 	}
 }
-
-func TestStreamedText(t *testing.T) {
-	for _, chunks := range [][]string{nil, {"one"}, {"one ", "two"}, {"a", "b", "c"}} {
-		var s streamedText
-		want := ""
-		for _, c := range chunks {
-			s.add(c)
-			want += c
-		}
-		if got := s.String(); got != want || s.Len() != len(want) {
-			t.Errorf("streamedText of %q = %q (Len %d), want %q (Len %d)", chunks, got, s.Len(), want, len(want))
-		}
-	}
-}

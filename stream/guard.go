@@ -37,8 +37,8 @@ type Guard struct {
 
 	mu       sync.Mutex
 	stream   streamScrubber
-	raw      pieces // the reply's deltas as received
-	sent     pieces // the reply's deltas as emitted
+	raw      Text // the reply's deltas as received
+	sent     Text // the reply's deltas as emitted
 	scrubbed int
 	reply    string // the text of the last ReplyCompleted emitted
 	replied  bool
@@ -83,7 +83,7 @@ func (g *Guard) Publish(ev Event) {
 	defer g.mu.Unlock()
 	switch e := ev.(type) {
 	case ReplyDelta:
-		g.raw.write(e.Text)
+		g.raw.Write(e.Text)
 		out, n := g.stream.write(e.Text)
 		g.scrubbed += n
 		g.emitDelta(out)
@@ -159,19 +159,20 @@ func (g *Guard) emitDelta(text string) {
 	if text == "" {
 		return
 	}
-	g.sent.write(text)
+	g.sent.Write(text)
 	g.next.Publish(ReplyDelta{Text: text})
 }
 
-// pieces collects a reply's text as it streams. A reply that comes in one piece, as it does
+// Text collects a reply's text as it streams. A reply that comes in one piece, as it does
 // from a model that answers at once, is kept as the string it came as rather than copied into
-// a buffer; a second piece starts the buffer.
-type pieces struct {
+// a buffer; a second piece starts the buffer. The zero value is empty and ready.
+type Text struct {
 	one  string
 	many strings.Builder
 }
 
-func (p *pieces) write(s string) {
+// Write appends s.
+func (p *Text) Write(s string) {
 	switch {
 	case p.many.Len() > 0:
 		p.many.WriteString(s)
@@ -185,14 +186,19 @@ func (p *pieces) write(s string) {
 	}
 }
 
-func (p *pieces) String() string {
+// Len returns the length of the text so far, in bytes.
+func (p *Text) Len() int { return max(len(p.one), p.many.Len()) }
+
+// String returns the text so far.
+func (p *Text) String() string {
 	if p.many.Len() > 0 {
 		return p.many.String()
 	}
 	return p.one
 }
 
-func (p *pieces) Reset() {
+// Reset empties p.
+func (p *Text) Reset() {
 	p.one = ""
 	p.many.Reset()
 }

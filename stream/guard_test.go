@@ -390,7 +390,7 @@ func TestFoldBytes(t *testing.T) {
 	}
 }
 
-func TestPiecesJoinsWhatIsWritten(t *testing.T) {
+func TestTextJoinsWhatIsWritten(t *testing.T) {
 	tests := []struct {
 		name   string
 		writes []string
@@ -405,15 +405,15 @@ func TestPiecesJoinsWhatIsWritten(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var p pieces
+			var p Text
 			for _, s := range tt.writes {
-				p.write(s)
+				p.Write(s)
 			}
-			if got := p.String(); got != tt.want {
-				t.Errorf("String() = %q, want %q", got, tt.want)
+			if got := p.String(); got != tt.want || p.Len() != len(tt.want) {
+				t.Errorf("String() = %q (Len %d), want %q (Len %d)", got, p.Len(), tt.want, len(tt.want))
 			}
 			p.Reset()
-			p.write("again")
+			p.Write("again")
 			if got := p.String(); got != "again" {
 				t.Errorf("after Reset, String() = %q, want %q", got, "again")
 			}
