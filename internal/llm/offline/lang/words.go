@@ -45,6 +45,8 @@ func ScanWords(s string) []Word {
 	return out
 }
 
+// Normalise lowercases w and turns a typographic apostrophe into a plain one, so that
+// "Where’s" and "where's" are one word.
 func Normalise(w string) string {
 	return strings.ReplaceAll(strings.ToLower(w), "’", "'")
 }
@@ -60,6 +62,8 @@ func Terms(s string) []string {
 	return out
 }
 
+// AppendTerms appends to out the content stems of one lowercased word, as Terms does for
+// each word of a text: a stopword adds nothing, a hyphenated word adds each of its parts.
 func AppendTerms(out []string, lower string) []string {
 	if IsStopword(lower) {
 		return out
@@ -174,6 +178,7 @@ func endsShortSyllable(w string) bool {
 		!strings.ContainsRune("wxy", rune(w[n-1]))
 }
 
+// IsDigits reports whether s is non-empty and holds only the ASCII digits 0-9.
 func IsDigits(s string) bool {
 	if s == "" {
 		return false
