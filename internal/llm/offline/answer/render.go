@@ -212,7 +212,7 @@ var particles = lang.List("particles")
 func (r renderer) focus(facts []fact, t topic) []fact {
 	want := map[string]bool{}
 	for _, w := range lang.Terms(lang.MainClause(r.asked)) { // "... before my plan resets" asks for no plan
-		want[w] = !lang.LightNouns[w]
+		want[w] = !lang.IsLightNoun(w)
 	}
 	for _, w := range lang.Terms(t.bare) {
 		want[w] = false
@@ -397,7 +397,7 @@ func (r renderer) flaggedItems(arr []any) []any {
 		return nil
 	}
 	for _, t := range r.askedTerm {
-		if r.tool[t] || lang.LightNouns[t] {
+		if r.tool[t] || lang.IsLightNoun(t) {
 			continue
 		}
 		var hits []any
@@ -591,7 +591,7 @@ func (r renderer) tellingItems(arr []any) []any {
 		}
 	}
 	for _, t := range asked {
-		if r.tool[t] || r.domain[t] || lang.LightNouns[t] || lang.IsNumberTerm(t) || lang.IsStopword(t) {
+		if r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || lang.IsStopword(t) {
 			continue
 		}
 		if i := closestRecord(t, kinds); i >= 0 {
@@ -659,7 +659,7 @@ func nearAny(t string, words map[string]bool) bool {
 // use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
 // nothing about which record), and it is no word of the called tool, light noun or number.
 func (r renderer) telling(t string, values []map[string]bool, keys map[string]bool) bool {
-	if r.tool[t] || lang.LightNouns[t] || lang.IsNumberTerm(t) || keys[t] {
+	if r.tool[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || keys[t] {
 		return false
 	}
 	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
@@ -744,7 +744,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 			continue
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.LightNouns[t] || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
 			nearAny(t, values) || nearTrade(t, r.domain) || misspells(word, r.domain) {
 			continue
 		}
@@ -796,7 +796,7 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	}
 	var named []string
 	for _, t := range r.askedTerm {
-		if !r.tool[t] && !lang.LightNouns[t] && !lang.IsNumberTerm(t) {
+		if !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
 			named = append(named, t)
 		}
 	}
@@ -825,7 +825,7 @@ func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, r
 				n++
 			}
 		}
-		if n > 0 && n < len(arr) && !lang.LightNouns[t] && !lang.IsNumberTerm(t) {
+		if n > 0 && n < len(arr) && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
 			telling = append(telling, t)
 		}
 	}

@@ -11,9 +11,12 @@ import (
 // rareWordRank: see language.txt, which says where it was chosen.
 var rareWordRank = Number("rareWordRank")
 
-// WordVectors are general English word vectors (GloVe's), keyed by stem. Loaded once, on
-// first use (route.Load asks for them when a model is made), and shared.
-var WordVectors = sync.OnceValue(func() *vectors.Table {
+// WordVectors returns general English word vectors (GloVe's), keyed by stem. They are loaded
+// once, on first use (route.Load asks for them when a model is made), and shared.
+func WordVectors() *vectors.Table { return wordVectors() }
+
+// wordVectors loads the table WordVectors returns, once.
+var wordVectors = sync.OnceValue(func() *vectors.Table {
 	t, err := vectors.New(func(w string) string { return Stem(Normalise(w)) })
 	if err != nil {
 		panic(err) // the vectors are embedded in the build: their own test fails first

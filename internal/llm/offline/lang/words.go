@@ -243,10 +243,13 @@ func TypoBudget(n int) int {
 	}
 }
 
-// LightNouns are general English nouns that name a kind of information rather than a
-// subject ("the status", "the details", "what time") and words of the calendar: they count
-// for less (language.txt says why each is there). Kept as stems.
-var LightNouns = func() map[string]bool {
+// IsLightNoun reports whether stem is the stem of a general English noun that names a kind
+// of information rather than a subject ("the status", "the details", "what time") or a word
+// of the calendar: such words count for less (language.txt says why each is there).
+func IsLightNoun(stem string) bool { return lightNouns[stem] }
+
+// lightNouns are the stems IsLightNoun reports.
+var lightNouns = func() map[string]bool {
 	out := map[string]bool{}
 	for w := range List("lightNouns") {
 		for _, t := range Terms(w) {

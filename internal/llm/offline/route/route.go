@@ -31,7 +31,7 @@ var numberWords = map[string]int{
 // promptExamples keeps the examples of system prompts already parsed: the orchestrator sends
 // the same prompt every turn, and matching its example lines took a third of a turn's
 // routing.
-var promptExamples = lang.Cache[string, map[string][]string]{Limit: 64}
+var promptExamples = lang.NewCache[string, map[string][]string](64)
 
 // examplesOf returns parseExamples(system), parsing each prompt once.
 func examplesOf(system string) map[string][]string {
@@ -335,7 +335,7 @@ func asksOwnThing(ws []lang.Word) bool {
 		if j < len(ws) {
 			w := ws[j].Lower
 			ts := lang.Terms(w)
-			return len(ts) > 0 && !lang.IsStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] })
+			return len(ts) > 0 && !lang.IsStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, lang.IsLightNoun)
 		}
 	}
 	return false
@@ -465,7 +465,7 @@ func keepSubject(p *planner, text string, intents []Intent, earlier []planned) [
 func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) *planned {
 	own := map[string]bool{}
 	for _, q := range queryTerms(ws) {
-		if q.weight >= 1 && !lang.LightNouns[q.stem] && !lang.IsNumberTerm(q.stem) {
+		if q.weight >= 1 && !lang.IsLightNoun(q.stem) && !lang.IsNumberTerm(q.stem) {
 			own[q.stem] = true
 		}
 	}

@@ -30,7 +30,7 @@ var (
 // milliseconds and the same descriptions and examples come back with every tool set built
 // from the same definitions. Users' messages are never kept: they are encoded once per turn
 // (see planner.sentenceSims). It starts over when full.
-var agentSentences = lang.Cache[string, []float32]{Limit: 4096}
+var agentSentences = lang.NewCache[string, []float32](4096)
 
 // agentSentence returns the sentence vector of an agent's text, nil when it has none.
 func agentSentence(text string) []float32 {
