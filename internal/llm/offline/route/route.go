@@ -80,12 +80,21 @@ func ParseCap(system string) int {
 	return n
 }
 
+// Settings are the bars a clause's scores must clear for it to choose a candidate.
+type Settings struct {
+	// MinScore is the score a clause needs before it is routed to a candidate.
+	MinScore float64
+	// Margin is how many times the runner-up's score the best candidate must reach for a
+	// clause to count as its own intent.
+	Margin float64
+}
+
 // Decide routes the last of the human messages of a conversation: the indexes of the agents
 // (ask_ tools) it goes to, each with the part of the message it serves, at most capN of them
 // (all when capN <= 0); none when it is answered directly. ix indexes the agents' texts.
-func Decide(ix *Index, humans []string, capN int, minScore, margin float64) []Intent {
+func Decide(ix *Index, humans []string, capN int, s Settings) []Intent {
 	c := &conversation{humans: humans, decided: map[int][]Intent{}, capN: capN,
-		p: &planner{ix: ix, minScore: minScore, margin: margin, fallbackMin: minScore, substance: true, byMeaning: true, sentences: true}}
+		p: &planner{ix: ix, minScore: s.MinScore, margin: s.Margin, fallbackMin: s.MinScore, substance: true, byMeaning: true, sentences: true}}
 	return c.decide(len(humans))
 }
 
