@@ -113,14 +113,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 			}
 			prefix := lang.Humanise(f.key)
 			inner, innerCur := r.facts(v, scope{currency: cur}, -1)
-			for _, fc := range inner {
-				if fc.label == "" {
-					fc.label = prefix
-				} else {
-					fc.label = prefix + " " + fc.label
-				}
-				facts = append(facts, fc)
-			}
+			facts = appendPrefixed(facts, prefix, inner)
 			for _, g := range v {
 				if arr, ok := g.val.([]any); ok && (len(arr) == 0 || !allScalars(arr)) {
 					blocks = append(blocks, r.list(prefix+" "+lang.Humanise(g.key), arr, innerCur))
@@ -617,21 +610,16 @@ func closestRecord(t string, values []map[string]bool) int {
 	if q == nil {
 		return -1
 	}
-	best, second, at := -1.0, -1.0, -1
+	closeness := make([]float64, len(values))
 	for i, words := range values {
-		top := -1.0
+		closeness[i] = -1
 		for w := range words {
 			if v := lang.Meaning([]string{w}); v != nil {
-				top = max(top, lang.Dot(q, v))
+				closeness[i] = max(closeness[i], lang.Dot(q, v))
 			}
 		}
-		switch {
-		case top > best:
-			best, second, at = top, best, i
-		case top > second:
-			second = top
-		}
 	}
+	at, best, second := lang.Best(closeness)
 	if best < recordCloseness || best-second < recordLead {
 		return -1
 	}
@@ -640,15 +628,16 @@ func closestRecord(t string, values []map[string]bool) int {
 
 var claimCloseness = lang.Number("claimCloseness") // see language.txt
 
-// nearAny reports whether some word of words is close in meaning to t (see claimCloseness):
-// then a record may be about t in other words, and saying none is would be a guess.
-func nearAny(t string, words map[string]bool) bool {
+// nearAny reports whether some word of words is close in meaning to t, by floor at least:
+// with claimCloseness, a record may be about t in other words, and saying none is would be
+// a guess; with tradeCloseness, t means nearly what a word of the agent's trade means.
+func nearAny(t string, words map[string]bool, floor float64) bool {
 	q := lang.Meaning([]string{t})
 	if q == nil {
 		return false
 	}
 	for w := range words {
-		if v := lang.Meaning([]string{w}); v != nil && lang.Dot(q, v) >= claimCloseness {
+		if v := lang.Meaning([]string{w}); v != nil && lang.Dot(q, v) >= floor {
 			return true
 		}
 	}
@@ -687,20 +676,6 @@ func valueTerms(v any, into map[string]bool) {
 var recordWords = lang.List("recordWords")
 
 var tradeCloseness = lang.Number("tradeCloseness") // see language.txt
-
-// nearTrade reports whether t means nearly what a word of the agent's trade means.
-func nearTrade(t string, domain map[string]bool) bool {
-	q := lang.Meaning([]string{t})
-	if q == nil {
-		return false
-	}
-	for w := range domain {
-		if v := lang.Meaning([]string{w}); v != nil && lang.Dot(q, v) >= tradeCloseness {
-			return true
-		}
-	}
-	return false
-}
 
 // misspells reports whether word is a typo of a word of the trade ("the libary" for the
 // library): the agent's own subject, not a thing no record is about.
@@ -745,7 +720,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 		}
 		t := ts[0]
 		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
-			nearAny(t, values) || nearTrade(t, r.domain) || misspells(word, r.domain) {
+			nearAny(t, values, claimCloseness) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney

@@ -64,7 +64,7 @@ func (r renderer) holds(data any, ts []string) bool {
 	valueTerms(data, known)
 	keyTerms(data, known)
 	return slices.ContainsFunc(ts, func(t string) bool {
-		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known) || misspells(t, r.domain)
+		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness) || misspells(t, r.domain)
 	})
 }
 

@@ -95,9 +95,8 @@ func (p *planner) byMeaningIntent(text string) []Intent {
 // exampleLead than to any other tool's examples; -1 when none does.
 func (ix *Index) byExample(text string) int {
 	var q []float32
-	top, s1, s2 := -1, 0.0, 0.0
+	closeness := make([]float64, len(ix.texts))
 	for i, texts := range ix.texts {
-		s := 0.0
 		for _, e := range texts[min(2, len(texts)):] {
 			if q == nil {
 				if q = sentenceModel().Embed(text); q == nil {
@@ -105,16 +104,11 @@ func (ix *Index) byExample(text string) int {
 				}
 			}
 			if v := agentSentence(e); v != nil {
-				s = max(s, lang.Dot(q, v))
+				closeness[i] = max(closeness[i], lang.Dot(q, v))
 			}
 		}
-		switch {
-		case s > s1:
-			top, s1, s2 = i, s, s1
-		case s > s2:
-			s2 = s
-		}
 	}
+	top, s1, s2 := lang.Best(closeness)
 	if s1 < exampleFloor || s1-s2 < exampleLead {
 		return -1
 	}
