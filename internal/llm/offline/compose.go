@@ -30,7 +30,7 @@ func (m *Model) compose(req *request) string {
 func asksForTool(req *request, name string) bool {
 	asked := map[string]bool{}
 	for _, t := range lang.Terms(lang.OwnPart(req.lastHuman())) {
-		asked[t] = !lang.LightNouns[t]
+		asked[t] = !lang.IsLightNoun(t)
 	}
 	for _, t := range req.plainTools() {
 		if t.Function.Name != name {

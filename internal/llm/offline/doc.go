@@ -74,10 +74,11 @@
 //
 //	answer: a sub-agent's arguments and reply
 //	  schema.go, args.go, tools.go  parameters read, arguments filled from the user's words
-//	  compose.go             Narrate one result, Reply with all; render.go (records, lists,
-//	                         which ones the question names), facts.go, item.go, format.go,
-//	                         unasked.go (what the data does not hold), topic.go, piece.go,
-//	                         spelling.go, jsonvalue.go
+//	  compose.go             Narrate one result, Reply with all; render.go (an object, a
+//	                         list), records.go (which records the question names),
+//	                         closeness.go (words close in meaning, typos of the trade),
+//	                         facts.go, item.go, format.go, unasked.go (what the data does
+//	                         not hold), topic.go, piece.go, spelling.go, jsonvalue.go
 //
 //	lang: what every stage shares about English
 //	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code shapes

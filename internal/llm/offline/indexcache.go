@@ -16,12 +16,12 @@ import (
 // every text: it was a sixth of the server's CPU when rebuilt per call. Indexes are
 // immutable, so turns share them.
 type indexCache struct {
-	lang.Cache[[sha256.Size]byte, *route.Index]
+	*lang.Cache[[sha256.Size]byte, *route.Index]
 }
 
 // newIndexCache returns a cache of at most maxIndexes indexes: agent sets change with reloads.
 func newIndexCache() *indexCache {
-	return &indexCache{lang.Cache[[sha256.Size]byte, *route.Index]{Limit: maxIndexes}}
+	return &indexCache{lang.NewCache[[sha256.Size]byte, *route.Index](maxIndexes)}
 }
 
 const maxIndexes = 256
@@ -36,11 +36,11 @@ func (c *indexCache) index(sources []route.Source) *route.Index {
 // stemming every text of them was a tenth of the offline model's time per call. The maps are
 // shared: callers only read them.
 type vocabCache struct {
-	lang.Cache[[sha256.Size]byte, answer.ToolVocab]
+	*lang.Cache[[sha256.Size]byte, answer.ToolVocab]
 }
 
 func newVocabCache() *vocabCache {
-	return &vocabCache{lang.Cache[[sha256.Size]byte, answer.ToolVocab]{Limit: maxIndexes}}
+	return &vocabCache{lang.NewCache[[sha256.Size]byte, answer.ToolVocab](maxIndexes)}
 }
 
 // vocab returns the vocabulary of system and sources, building it the first time.
@@ -57,11 +57,11 @@ func (c *vocabCache) vocab(system string, sources []route.Source) answer.ToolVoc
 // offeredCache keeps offeredTerms of each tool set, by the tools' names and descriptions:
 // stemming them on every answer was a sixth of composing it.
 type offeredCache struct {
-	lang.Cache[[sha256.Size]byte, map[string]bool]
+	*lang.Cache[[sha256.Size]byte, map[string]bool]
 }
 
 func newOfferedCache() *offeredCache {
-	return &offeredCache{lang.Cache[[sha256.Size]byte, map[string]bool]{Limit: maxIndexes}}
+	return &offeredCache{lang.NewCache[[sha256.Size]byte, map[string]bool](maxIndexes)}
 }
 
 // offered returns offeredTerms(tools), building it the first time. Callers only read it.
@@ -82,11 +82,11 @@ func (c *offeredCache) offered(tools []llms.Tool) map[string]bool {
 // tools' names and descriptions: stemming them for every tool result was a tenth of the
 // server's CPU per turn, and they change only with the agents.
 type domainCache struct {
-	lang.Cache[[sha256.Size]byte, map[string]bool]
+	*lang.Cache[[sha256.Size]byte, map[string]bool]
 }
 
 func newDomainCache() *domainCache {
-	return &domainCache{lang.Cache[[sha256.Size]byte, map[string]bool]{Limit: maxIndexes}}
+	return &domainCache{lang.NewCache[[sha256.Size]byte, map[string]bool](maxIndexes)}
 }
 
 // terms returns req.domainTerms(), building it the first time. Callers only read it.
@@ -108,10 +108,10 @@ func (c *domainCache) terms(req *request) map[string]bool {
 // capCache keeps parseCap's answer for each orchestrator prompt: the prompt changes only with
 // the agents, and matching the rule over all of it was a tenth of routing's time.
 type capCache struct {
-	lang.Cache[string, int]
+	*lang.Cache[string, int]
 }
 
-func newCapCache() *capCache { return &capCache{lang.Cache[string, int]{Limit: maxIndexes}} }
+func newCapCache() *capCache { return &capCache{lang.NewCache[string, int](maxIndexes)} }
 
 // cap returns parseCap(system), computing it the first time.
 func (c *capCache) cap(system string) int {

@@ -209,7 +209,9 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-// Prepare reads the agents' texts when a server binds them, so no turn waits for it.
+// Prepare reads the agents' texts when a server binds them, so no turn waits for it: it
+// keeps the index the first turn will use (route's TestPrepareAgentsEncodesTheTexts checks
+// that the index it prepares holds the texts' sentence vectors).
 func TestPrepareReadsTheAgentsTexts(t *testing.T) {
 	m := New()
 	system := orchestratorPrompt(3, conciergeAgents...)
@@ -218,9 +220,10 @@ func TestPrepareReadsTheAgentsTexts(t *testing.T) {
 		Prepare(string, []llms.Tool)
 	} = m
 	m.Prepare(system, tools)
-	ix := m.indexes.index(route.RoutingSources(system, tools))
-	if !ix.Encoded() {
-		t.Fatal("after Prepare, the agents' texts have no sentence vectors yet")
-	}
+	sources := route.RoutingSources(system, tools)
+	m.indexes.Get(fingerprint(sources), func() *route.Index {
+		t.Fatal("after Prepare, the routing index is not kept yet")
+		return nil
+	})
 	m.Prepare(system, nil) // no ask_ tools: nothing to do, and no panic
 }

@@ -1,23 +1,24 @@
 package offline
 
-import "github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+import (
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
+)
 
 // Option tunes a [Model].
 type Option func(*options)
 
 type options struct {
-	minScore     float64 // a clause routes to a tool only when its score reaches this
-	margin       float64 // ...and beats the runner-up by this factor
-	listLimit    int     // items shown per list when narrating tool results
-	summaryWords int     // word budget of a summary
+	routing      route.Settings // the score and margin a clause needs to choose a tool
+	listLimit    int            // items shown per list when narrating tool results
+	summaryWords int            // word budget of a summary
 }
 
 // defaultOptions are the settings of language.txt's [minScore], [margin], [listLimit] and
 // [summaryWords], which say where each was chosen.
 func defaultOptions() options {
 	return options{
-		minScore:     lang.Number("minScore"),
-		margin:       lang.Number("margin"),
+		routing:      route.Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")},
 		listLimit:    int(lang.Number("listLimit")),
 		summaryWords: int(lang.Number("summaryWords")),
 	}
@@ -28,7 +29,7 @@ func defaultOptions() options {
 func WithMinScore(v float64) Option {
 	return func(o *options) {
 		if v > 0 {
-			o.minScore = v
+			o.routing.MinScore = v
 		}
 	}
 }
@@ -38,7 +39,7 @@ func WithMinScore(v float64) Option {
 func WithMargin(v float64) Option {
 	return func(o *options) {
 		if v >= 1 {
-			o.margin = v
+			o.routing.Margin = v
 		}
 	}
 }

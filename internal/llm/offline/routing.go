@@ -16,7 +16,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 		return nil, route.DirectAnswer(text, tools)
 	}
 	capN := m.caps.cap(req.system)
-	intents := route.Decide(m.indexes.index(route.RoutingSources(req.system, tools)), req.humans, capN, m.opts.minScore, m.opts.margin)
+	intents := route.Decide(m.indexes.index(route.RoutingSources(req.system, tools)), req.humans, capN, m.opts.routing)
 	if len(intents) == 0 {
 		return nil, route.DirectAnswer(text, tools)
 	}

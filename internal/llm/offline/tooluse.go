@@ -31,7 +31,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
 	domain := m.vocabs.vocab(req.system, sources)
-	intents := route.ChooseTools(m.indexes.index(sources), sources, tools, text, m.opts.minScore, m.opts.margin)
+	intents := route.ChooseTools(m.indexes.index(sources), tools, text, m.opts.routing)
 	if intents == nil {
 		return nil, route.DirectAnswer(text, tools)
 	}

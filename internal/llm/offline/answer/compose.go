@@ -56,9 +56,9 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 		}
 	}
 	switch s {
-	case ResultUnavailable, ResultError:
+	case resultUnavailable, resultError:
 		return t.unavailable(noteText)
-	case ResultPartial:
+	case resultPartial:
 		caveat := "Some of this may be incomplete right now"
 		if n := cleanNote(noteText); n != "" && !restatesFailure(n) {
 			caveat += ": " + n
@@ -106,7 +106,7 @@ func NamesNothingAsked(res Result, asked string, listLimit int, domain func() ma
 		return false
 	}
 	obj, _ := v.([]field)
-	if status, _ := member(obj, "status"); status != ResultOK {
+	if status, _ := member(obj, "status"); status != resultOK {
 		return false
 	}
 	data, _ := member(obj, "data")
@@ -192,7 +192,7 @@ func arrange(found, failed []Piece) string {
 
 func isResultStatus(s string) bool {
 	switch s {
-	case ResultOK, ResultPartial, ResultUnavailable, ResultError:
+	case resultOK, resultPartial, resultUnavailable, resultError:
 		return true
 	}
 	return false

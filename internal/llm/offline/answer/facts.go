@@ -155,18 +155,25 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 				// "cancel how Settings > Subscriptions"; so does any record an object of one
 				// member ("dentist Dr. Osei") or one the request names ("the registration").
 				inner, _ := r.facts(v, scope{currency: cur, short: sc.short}, -1)
-				for _, fc := range inner {
-					if fc.label == "" {
-						fc.label = label
-					} else {
-						fc.label = label + " " + fc.label
-					}
-					out = append(out, fc)
-				}
+				out = appendPrefixed(out, label, inner)
 			}
 		}
 	}
 	return out, cur
+}
+
+// appendPrefixed appends to out the facts of an inner object, each labelled with the
+// object's label before its own ("flight" and "gate" make "flight gate").
+func appendPrefixed(out []fact, label string, inner []fact) []fact {
+	for _, fc := range inner {
+		if fc.label == "" {
+			fc.label = label
+		} else {
+			fc.label = label + " " + fc.label
+		}
+		out = append(out, fc)
+	}
+	return out
 }
 
 // priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
@@ -354,5 +361,5 @@ func (r renderer) mentioned(v string) bool {
 // names reports whether the request names a word of label that is no light noun: the user
 // asked about that member.
 func (r renderer) names(label string) bool {
-	return slices.ContainsFunc(lang.Terms(label), func(t string) bool { return !lang.LightNouns[t] && slices.Contains(r.askedTerm, t) })
+	return slices.ContainsFunc(lang.Terms(label), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(r.askedTerm, t) })
 }

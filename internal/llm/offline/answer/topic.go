@@ -109,7 +109,7 @@ func restatesFailure(note string) bool {
 // failureNote recognises a plain-text failure note ("unavailable: ...").
 func failureNote(content string) (string, bool) {
 	lower := strings.ToLower(content)
-	for _, p := range []string{ResultUnavailable, ResultError} {
+	for _, p := range []string{resultUnavailable, resultError} {
 		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || strings.ContainsRune(":-. ", rune(lower[len(p)]))) {
 			return strings.TrimLeft(content[len(p):], ":-. \t\n"), true
 		}

@@ -31,7 +31,7 @@ func (r renderer) unasked(data any) string {
 			continue // "what cheap headphones are there": a description, not the thing
 		}
 		ts := lang.Terms(w)
-		if len(ts) != 1 || lang.IsStopword(w) || lang.LightNouns[ts[0]] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
+		if len(ts) != 1 || lang.IsStopword(w) || lang.IsLightNoun(ts[0]) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
 			continue
 		}
 		if r.holds(data, ts) {
@@ -49,7 +49,7 @@ func (r renderer) unasked(data any) string {
 		_, names := subjectOpeners[ws[n-2].Lower]
 		ts := lang.Terms(w)
 		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
-			slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
+			slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
 		return w
@@ -64,7 +64,7 @@ func (r renderer) holds(data any, ts []string) bool {
 	valueTerms(data, known)
 	keyTerms(data, known)
 	return slices.ContainsFunc(ts, func(t string) bool {
-		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known) || misspells(t, r.domain)
+		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness) || misspells(t, r.domain)
 	})
 }
 

@@ -24,8 +24,8 @@ var (
 
 // Statuses of the tool wrapper a sub-agent gives its LLM, and of failure notes.
 const (
-	ResultOK          = "ok"
-	ResultPartial     = "partial"
-	ResultUnavailable = "unavailable"
-	ResultError       = "error"
+	resultOK          = "ok"
+	resultPartial     = "partial"
+	resultUnavailable = "unavailable"
+	resultError       = "error"
 )

@@ -35,8 +35,9 @@ var wordLists = func() map[string]map[string]bool {
 	return out
 }()
 
-// List returns the word list of that name from language.txt. A name the file lacks is a
-// programming error, found by the first test that loads the package.
+// List returns the word list of that name from language.txt. The set is shared by every
+// caller: callers must not modify it. A name the file lacks is a programming error, found by
+// the first test that loads the package.
 func List(name string) map[string]bool {
 	l, ok := wordLists[name]
 	if !ok {

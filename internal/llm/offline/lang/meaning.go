@@ -11,9 +11,12 @@ import (
 // rareWordRank: see language.txt, which says where it was chosen.
 var rareWordRank = Number("rareWordRank")
 
-// WordVectors are general English word vectors (GloVe's), keyed by stem. Loaded once, by the
-// model's New, and shared.
-var WordVectors = sync.OnceValue(func() *vectors.Table {
+// WordVectors returns general English word vectors (GloVe's), keyed by stem. They are loaded
+// once, on first use (route.Load asks for them when a model is made), and shared.
+func WordVectors() *vectors.Table { return wordVectors() }
+
+// wordVectors loads the table WordVectors returns, once.
+var wordVectors = sync.OnceValue(func() *vectors.Table {
 	t, err := vectors.New(func(w string) string { return Stem(Normalise(w)) })
 	if err != nil {
 		panic(err) // the vectors are embedded in the build: their own test fails first
@@ -53,6 +56,8 @@ func Meaning(stems []string) []float32 {
 	return out
 }
 
+// Dot returns the dot product of a and b (b at least as long as a): the cosine of two
+// vectors of unit length, such as Meaning's.
 func Dot(a, b []float32) float64 {
 	var d float64
 	for i := range a {

@@ -32,6 +32,7 @@ func Humanise(id string) string {
 	return strings.Join(words, " ")
 }
 
+// Capitalise returns s with its first letter in upper case and the rest as it was.
 func Capitalise(s string) string {
 	for i, r := range s {
 		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]

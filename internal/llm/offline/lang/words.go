@@ -45,6 +45,8 @@ func ScanWords(s string) []Word {
 	return out
 }
 
+// Normalise lowercases w and turns a typographic apostrophe into a plain one, so that
+// "Where’s" and "where's" are one word.
 func Normalise(w string) string {
 	return strings.ReplaceAll(strings.ToLower(w), "’", "'")
 }
@@ -60,6 +62,8 @@ func Terms(s string) []string {
 	return out
 }
 
+// AppendTerms appends to out the content stems of one lowercased word, as Terms does for
+// each word of a text: a stopword adds nothing, a hyphenated word adds each of its parts.
 func AppendTerms(out []string, lower string) []string {
 	if IsStopword(lower) {
 		return out
@@ -174,6 +178,7 @@ func endsShortSyllable(w string) bool {
 		!strings.ContainsRune("wxy", rune(w[n-1]))
 }
 
+// IsDigits reports whether s is non-empty and holds only the ASCII digits 0-9.
 func IsDigits(s string) bool {
 	if s == "" {
 		return false
@@ -238,10 +243,13 @@ func TypoBudget(n int) int {
 	}
 }
 
-// LightNouns are general English nouns that name a kind of information rather than a
-// subject ("the status", "the details", "what time") and words of the calendar: they count
-// for less (language.txt says why each is there). Kept as stems.
-var LightNouns = func() map[string]bool {
+// IsLightNoun reports whether stem is the stem of a general English noun that names a kind
+// of information rather than a subject ("the status", "the details", "what time") or a word
+// of the calendar: such words count for less (language.txt says why each is there).
+func IsLightNoun(stem string) bool { return lightNouns[stem] }
+
+// lightNouns are the stems IsLightNoun reports.
+var lightNouns = func() map[string]bool {
 	out := map[string]bool{}
 	for w := range List("lightNouns") {
 		for _, t := range Terms(w) {

@@ -54,7 +54,7 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 	for i, w := range ws {
 		lw := w.Lower
 		if lang.IsStopword(lw) || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
-			anaphora[lw] || lang.IsDigits(lw) || lang.LightNouns[lang.Stem(lw)] {
+			anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
 			continue
 		}
 		if i > 0 && (verbLeads[ws[i-1].Lower] || pointsBack && userLeads[ws[i-1].Lower] || whenLeads[ws[i-1].Lower]) {

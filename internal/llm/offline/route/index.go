@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -49,12 +48,11 @@ type Index struct {
 	// meanings holds, per document, the meaning vector of each of its texts.
 	meanings [][][]float32
 	// texts holds, per document, its texts as written, for the sentence encoder, which
-	// encodes them on first need into sents (see Sentences); encoded says it has.
+	// encodes them on first need into sents (see sentences).
 	texts    [][]string
 	names    map[string]bool // the terms of any document's name, its first text (see docSource)
 	sentOnce sync.Once
 	sents    [][][]float32
-	encoded  atomic.Bool
 	modOnce  sync.Once
 	mods     []map[string]bool
 }
@@ -72,6 +70,9 @@ func (ix *Index) modifiers() []map[string]bool {
 	return ix.mods
 }
 
+// NewIndex builds the index of sources, one document per source in the same order, so that
+// a document's number is its source's. Sentence vectors are left for the first turn that
+// needs them, or PrepareAgents.
 func NewIndex(sources []Source) *Index {
 	ix := &Index{df: map[string]int{}, names: map[string]bool{}}
 	total := 0.0

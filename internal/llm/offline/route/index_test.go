@@ -28,3 +28,21 @@ func TestResolveCorrectsTyposNotWords(t *testing.T) {
 		}
 	}
 }
+
+// PrepareAgents encodes every text of the index ahead of the first turn, so no turn waits
+// for the sentence encoder.
+func TestPrepareAgentsEncodesTheTexts(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"ask_loyalty", "Checks your points balance and rewards tier."}},
+		{Texts: []string{"ask_flights", "Finds flights: which plane, which gate, boarding time."}},
+	})
+	PrepareAgents(ix)
+	if len(ix.sents) != 2 {
+		t.Fatalf("after PrepareAgents, len(sents) = %d, want 2", len(ix.sents))
+	}
+	for d, vs := range ix.sents {
+		if len(vs) != 2 {
+			t.Errorf("after PrepareAgents, document %d has %d sentence vectors, want 2", d, len(vs))
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // dictionary is the English word list (WordNet's), keyed by stem so that query words look it
-// up as the index has them. Loaded once, by New, and shared.
+// up as the index has them. Loaded once, by Load, and shared.
 var dictionary = sync.OnceValue(func() *lexicon.Lexicon {
 	lx, err := lexicon.New(func(w string) string { return lang.Stem(lang.Normalise(w)) })
 	if err != nil {
@@ -39,6 +39,6 @@ func Load() {
 // PrepareAgents computes ahead of the first turn the sentence vectors of the agents' texts ix
 // indexes, and those of the questions no agent answers (see offtopic.go).
 func PrepareAgents(ix *Index) {
-	ix.Sentences()
+	ix.sentences()
 	offTopicVectors()
 }

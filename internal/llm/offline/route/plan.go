@@ -80,7 +80,7 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 	if p.substance {
 		cloned := false // the caller's terms are left alone
 		for i, q := range qs {
-			if q.weight < 1 && p.ix.names[q.stem] && !lang.LightNouns[q.stem] {
+			if q.weight < 1 && p.ix.names[q.stem] && !lang.IsLightNoun(q.stem) {
 				if !cloned {
 					qs, cloned = slices.Clone(qs), true
 				}

@@ -31,7 +31,7 @@ var numberWords = map[string]int{
 // promptExamples keeps the examples of system prompts already parsed: the orchestrator sends
 // the same prompt every turn, and matching its example lines took a third of a turn's
 // routing.
-var promptExamples = lang.Cache[string, map[string][]string]{Limit: 64}
+var promptExamples = lang.NewCache[string, map[string][]string](64)
 
 // examplesOf returns parseExamples(system), parsing each prompt once.
 func examplesOf(system string) map[string][]string {
@@ -80,12 +80,21 @@ func ParseCap(system string) int {
 	return n
 }
 
+// Settings are the bars a clause's scores must clear for it to choose a candidate.
+type Settings struct {
+	// MinScore is the score a clause needs before it is routed to a candidate.
+	MinScore float64
+	// Margin is how many times the runner-up's score the best candidate must reach for a
+	// clause to count as its own intent.
+	Margin float64
+}
+
 // Decide routes the last of the human messages of a conversation: the indexes of the agents
 // (ask_ tools) it goes to, each with the part of the message it serves, at most capN of them
 // (all when capN <= 0); none when it is answered directly. ix indexes the agents' texts.
-func Decide(ix *Index, humans []string, capN int, minScore, margin float64) []Intent {
+func Decide(ix *Index, humans []string, capN int, s Settings) []Intent {
 	c := &conversation{humans: humans, decided: map[int][]Intent{}, capN: capN,
-		p: &planner{ix: ix, minScore: minScore, margin: margin, fallbackMin: minScore, substance: true, byMeaning: true, sentences: true}}
+		p: &planner{ix: ix, minScore: s.MinScore, margin: s.Margin, fallbackMin: s.MinScore, substance: true, byMeaning: true, sentences: true}}
 	return c.decide(len(humans))
 }
 
@@ -335,7 +344,7 @@ func asksOwnThing(ws []lang.Word) bool {
 		if j < len(ws) {
 			w := ws[j].Lower
 			ts := lang.Terms(w)
-			return len(ts) > 0 && !lang.IsStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] })
+			return len(ts) > 0 && !lang.IsStopword(w) && !auxiliaries[w] && !modals[w] && !slices.ContainsFunc(ts, lang.IsLightNoun)
 		}
 	}
 	return false
@@ -465,7 +474,7 @@ func keepSubject(p *planner, text string, intents []Intent, earlier []planned) [
 func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) *planned {
 	own := map[string]bool{}
 	for _, q := range queryTerms(ws) {
-		if q.weight >= 1 && !lang.LightNouns[q.stem] && !lang.IsNumberTerm(q.stem) {
+		if q.weight >= 1 && !lang.IsLightNoun(q.stem) && !lang.IsNumberTerm(q.stem) {
 			own[q.stem] = true
 		}
 	}

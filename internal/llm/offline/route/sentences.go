@@ -8,7 +8,7 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
-// sentenceModel is the sentence encoder (see package encoder). Loaded once, by New, and
+// sentenceModel is the sentence encoder (see package encoder). Loaded once, by Load, and
 // shared.
 var sentenceModel = sync.OnceValue(func() *encoder.Model {
 	m, err := encoder.Load()
@@ -30,7 +30,7 @@ var (
 // milliseconds and the same descriptions and examples come back with every tool set built
 // from the same definitions. Users' messages are never kept: they are encoded once per turn
 // (see planner.sentenceSims). It starts over when full.
-var agentSentences = lang.Cache[string, []float32]{Limit: 4096}
+var agentSentences = lang.NewCache[string, []float32](4096)
 
 // agentSentence returns the sentence vector of an agent's text, nil when it has none.
 func agentSentence(text string) []float32 {
@@ -71,12 +71,12 @@ func (p *planner) sentenceVector(text string) []float32 {
 // sentenceSims returns, per document, the cosine of q and the closest of the document's
 // texts.
 func (ix *Index) sentenceSims(q []float32) []float64 {
-	return closestPerDoc(q, ix.Sentences())
+	return closestPerDoc(q, ix.sentences())
 }
 
-// Sentences returns the sentence vectors of each document's texts, encoding them the first
+// sentences returns the sentence vectors of each document's texts, encoding them the first
 // time; concurrent turns wait for that one encoding rather than each doing it.
-func (ix *Index) Sentences() [][][]float32 {
+func (ix *Index) sentences() [][][]float32 {
 	ix.sentOnce.Do(func() {
 		ix.sents = make([][][]float32, len(ix.texts))
 		for d, ts := range ix.texts {
@@ -86,14 +86,9 @@ func (ix *Index) Sentences() [][][]float32 {
 				}
 			}
 		}
-		ix.encoded.Store(true)
 	})
 	return ix.sents
 }
-
-// Encoded reports whether the index holds its documents' sentence vectors already, as it
-// does after PrepareAgents, so that no turn waits for them.
-func (ix *Index) Encoded() bool { return ix.encoded.Load() }
 
 var asideFar = lang.Number("asideFar") // see language.txt
 

@@ -13,15 +13,16 @@ var maxToolUses = int(lang.Number("maxToolUses")) // see language.txt
 
 // ChooseTools returns the tools a sub-agent request asks for, at most maxToolUses of them in
 // the order the request names them, with the part of the request each serves; nil when the
-// request is for no tool and gets a direct answer. ix indexes sources, the tools' texts.
-func ChooseTools(ix *Index, sources []Source, tools []llms.Tool, text string, minScore, margin float64) []Intent {
+// request is for no tool and gets a direct answer. ix indexes the tools' texts, one document
+// per tool in the order of tools.
+func ChooseTools(ix *Index, tools []llms.Tool, text string, s Settings) []Intent {
 	// A sub-agent's tools share most of their vocabulary, so a smaller lead is enough for
 	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
 	// overlap at all picks a tool.
 	p := &planner{
 		ix:          ix,
-		minScore:    minScore,
-		margin:      1 + (margin-1)/3,
+		minScore:    s.MinScore,
+		margin:      1 + (s.Margin-1)/3,
 		fallbackMin: 1e-9,
 		boost:       answer.FitBoost(tools),
 	}
@@ -31,10 +32,10 @@ func ChooseTools(ix *Index, sources []Source, tools []llms.Tool, text string, mi
 	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
 	// it was asked; closeness in meaning comes last.
 	own := lang.OwnPart(text)
-	intents := p.byWords(own, sources)
+	intents := p.byWords(own)
 	if len(intents) == 0 && own != text {
 		earlier := lang.EarlierPart(text)
-		if intents = p.byWords(earlier, sources); len(intents) == 0 {
+		if intents = p.byWords(earlier); len(intents) == 0 {
 			intents = p.byMeaningIntent(earlier)
 		}
 		for i := range intents {
@@ -66,7 +67,7 @@ func ChooseTools(ix *Index, sources []Source, tools []llms.Tool, text string, mi
 
 // byWords chooses tools for a request by its words, the closing clause that only says when
 // left out when that leaves any, and by the tools' examples (see byExample).
-func (p *planner) byWords(text string, sources []Source) []Intent {
+func (p *planner) byWords(text string) []Intent {
 	intents := p.plan(lang.MainClause(text))
 	if len(intents) == 0 && lang.MainClause(text) != text {
 		intents = p.plan(text)
@@ -74,7 +75,7 @@ func (p *planner) byWords(text string, sources []Source) []Intent {
 	if len(intents) <= 1 {
 		// What users say when a tool is the right one outweighs a word the request shares
 		// with another tool's description ("what can i get with my points" and the balance).
-		if i := byExample(text, sources); i >= 0 {
+		if i := p.ix.byExample(text); i >= 0 {
 			intents = []Intent{{Tool: i, Text: text, score: 1}}
 		}
 	}
@@ -89,31 +90,25 @@ func (p *planner) byMeaningIntent(text string) []Intent {
 	return nil
 }
 
-// byExample returns the tool one of whose examples (a source's texts after its name and
+// byExample returns the tool one of whose examples (a document's texts after its name and
 // description) the request's sentence comes close to, by exampleFloor, and closer by
 // exampleLead than to any other tool's examples; -1 when none does.
-func byExample(text string, sources []Source) int {
+func (ix *Index) byExample(text string) int {
 	var q []float32
-	top, s1, s2 := -1, 0.0, 0.0
-	for i, src := range sources {
-		s := 0.0
-		for _, e := range src.Texts[min(2, len(src.Texts)):] {
+	closeness := make([]float64, len(ix.texts))
+	for i, texts := range ix.texts {
+		for _, e := range texts[min(2, len(texts)):] {
 			if q == nil {
 				if q = sentenceModel().Embed(text); q == nil {
 					return -1
 				}
 			}
 			if v := agentSentence(e); v != nil {
-				s = max(s, lang.Dot(q, v))
+				closeness[i] = max(closeness[i], lang.Dot(q, v))
 			}
 		}
-		switch {
-		case s > s1:
-			top, s1, s2 = i, s, s1
-		case s > s2:
-			s2 = s
-		}
 	}
+	top, s1, s2 := lang.Best(closeness)
 	if s1 < exampleFloor || s1-s2 < exampleLead {
 		return -1
 	}

@@ -59,7 +59,7 @@ func queryTerms(ws []lang.Word) []qterm {
 		describing := modifier && len(prev) > 0 && ingForm(w.Lower)
 		for _, t := range terms {
 			q := qterm{stem: t, weight: weight, modifier: modifier}
-			if lang.LightNouns[t] || describing {
+			if lang.IsLightNoun(t) || describing {
 				q.weight *= lightWeight
 			}
 			out = append(out, q)
@@ -93,7 +93,7 @@ func queryTerms(ws []lang.Word) []qterm {
 // is no light noun, no word of the calendar and no number ("camping stove", not "camping
 // tomorrow" or "camping next weekend").
 func namesAThing(w string, ts []string) bool {
-	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lang.LightNouns[t] || lang.IsNumberTerm(t) })
+	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) })
 }
 
 // comparatives after "how much" ask for an amount, not a price: "how much more", "how much
@@ -117,7 +117,7 @@ func phraseAt(ws []lang.Word, i int, phrase []string) bool {
 func substantive(qs []qterm) []qterm {
 	var out []qterm
 	for _, q := range qs {
-		if !lang.LightNouns[q.stem] {
+		if !lang.IsLightNoun(q.stem) {
 			out = append(out, q)
 		}
 	}

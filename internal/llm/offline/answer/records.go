@@ -1,0 +1,378 @@
+package answer
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// flaggedItems returns the records of arr whose yes-or-no field the request names and that
+// say yes, when some do and some do not: "do i have any overdue books" is answered with the
+// overdue ones. Nil otherwise, or when the request says what it does not want.
+func (r renderer) flaggedItems(arr []any) []any {
+	if r.negates() || len(arr) < 2 {
+		return nil
+	}
+	for _, t := range r.askedTerm {
+		if r.tool[t] || lang.IsLightNoun(t) {
+			continue
+		}
+		var hits []any
+		named := false
+		for _, item := range arr {
+			obj, _ := item.([]field)
+			for _, f := range obj {
+				b, isBool := f.val.(bool)
+				if !isBool || !slices.Equal(lang.Terms(lang.Humanise(f.key)), []string{t}) {
+					continue
+				}
+				named = true
+				if b {
+					hits = append(hits, item)
+				}
+			}
+		}
+		if named && len(hits) > 0 && len(hits) < len(arr) {
+			return hits
+		}
+	}
+	return nil
+}
+
+// dayNotHeld returns the day of the week the request names (capitalised) when the records
+// say which day they are on and none is on that one; "" otherwise. Only at the top: a
+// record's own list is the record's.
+func (r renderer) dayNotHeld(arr []any) string {
+	if r.outer != nil {
+		return ""
+	}
+	asked := ""
+	for _, w := range lang.ScanWords(r.asked) {
+		if weekdays[w.Lower] {
+			asked = w.Lower
+		}
+	}
+	if asked == "" {
+		return ""
+	}
+	dated := false
+	for _, item := range arr {
+		values := map[string]bool{}
+		valueTerms(item, values)
+		if values[asked] {
+			return ""
+		}
+		for d := range weekdays {
+			dated = dated || values[d]
+		}
+	}
+	if !dated {
+		return ""
+	}
+	return lang.Capitalise(asked)
+}
+
+// weekdays name the days of the week (see language.txt).
+var weekdays = lang.List("weekdays")
+
+// qualifies reports whether the request's words right after the thing (as unmatchedSubject
+// returned it, "your boston") are the list's noun or the called tool's word: the thing then
+// says which of them, not what.
+func (r renderer) qualifies(thing, noun string) bool {
+	ws := lang.ScanWords(r.asked)
+	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.TrimSuffix(ws[i].Lower, "'s") != last {
+			continue
+		}
+		next := lang.Terms(ws[i+1].Lower)
+		return slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] })
+	}
+	return false
+}
+
+// pendingItems returns the records of arr that are not over, when the request asks what comes
+// next and some records are over and some not: a status that says a record is finished
+// (finishedWords) is over. Nil otherwise.
+func (r renderer) pendingItems(arr []any) []any {
+	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool { return aheadWords[strings.Trim(w, ",.?!")] }) {
+		return nil
+	}
+	var pending []any
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if !slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] }) {
+			pending = append(pending, item)
+		}
+	}
+	if len(pending) == 0 || len(pending) == len(arr) {
+		return nil
+	}
+	return pending
+}
+
+// aheadWords ask about what is still to come; finishedWords say a record is over (see
+// language.txt).
+var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWords")
+
+// tellingItems returns the records of arr that carry, in their values (nested ones
+// included), a word the request uses that some records carry and others do not: "luna" or
+// "dog" among two pets, "car" among two policies. Words of the called tool, light nouns and
+// numbers tell nothing. Nil when no such word is asked.
+func (r renderer) tellingItems(arr []any) []any {
+	if r.scoped || r.negates() || len(arr) < 2 {
+		return nil
+	}
+	values := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		values[i] = map[string]bool{}
+		valueTerms(item, values[i])
+	}
+	keys := map[string]bool{}
+	for _, item := range arr {
+		keyTerms(item, keys)
+	}
+	asked := r.askedTerm
+	if r.earlierTerm != nil && !slices.ContainsFunc(asked, func(t string) bool { return r.telling(t, values, keys) }) {
+		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
+	}
+	// The records that carry the most of the telling words: "has the garmin strap shipped"
+	// is about the strap, not about another order that has shipped.
+	var hits []any
+	most := 0
+	for i, item := range arr {
+		n := 0
+		for _, t := range asked {
+			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
+				n++
+			}
+		}
+		switch {
+		case n == 0 || n < most:
+		case n > most:
+			hits, most = []any{item}, n
+		default:
+			hits = append(hits, item)
+		}
+	}
+	if len(hits) > 0 {
+		return hits
+	}
+	// No record uses the request's own word; one whose kind is clearly the closest in meaning
+	// is the one meant ("my power bill" among electricity, water and internet).
+	kinds := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		kinds[i] = map[string]bool{}
+		if obj, ok := item.([]field); ok {
+			for _, f := range obj {
+				if categoryKeys[lastWord(lang.Humanise(f.key))] {
+					valueTerms(f.val, kinds[i])
+				}
+			}
+		}
+	}
+	for _, t := range asked {
+		if r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || lang.IsStopword(t) {
+			continue
+		}
+		if i := closestRecord(t, kinds); i >= 0 {
+			return []any{arr[i]}
+		}
+	}
+	return nil
+}
+
+// categoryKeys name the field that says what kind of thing a record is: see language.txt.
+var categoryKeys = lang.List("categoryKeys")
+
+// telling reports whether request term t may say which record is meant: some record's values
+// use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
+// nothing about which record), and it is no word of the called tool, light noun or number.
+func (r renderer) telling(t string, values []map[string]bool, keys map[string]bool) bool {
+	if r.tool[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || keys[t] {
+		return false
+	}
+	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
+}
+
+// valueTerms adds the terms of every string value in v, however deep.
+func valueTerms(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		for _, t := range lang.Terms(x) {
+			into[t] = true
+		}
+	case []field:
+		for _, f := range x {
+			valueTerms(f.val, into)
+		}
+	case []any:
+		for _, c := range x {
+			valueTerms(c, into)
+		}
+	}
+}
+
+// recordWords stand for a record of any kind ("my package"): see language.txt.
+var recordWords = lang.List("recordWords")
+
+// subjectOpeners open the noun phrase that names what a request is about.
+var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your", "his": "his", "her": "her",
+	"their": "their", "a": "", "an": "", "any": ""}
+
+// unmatchedSubject returns the thing a request names that no record of arr is about, as
+// the user put it ("the socks", "your hamster"), or "". The thing is the word right after
+// "the" or "my"; it is not one when a record's values, the called tool or the list's keys use
+// it (then it says which field, not which record).
+func (r renderer) unmatchedSubject(arr []any, noun string) string {
+	if r.scoped || r.negates() || len(arr) == 0 {
+		return ""
+	}
+	nounTerms := lang.Terms(noun)
+	values := map[string]bool{}
+	for _, item := range arr {
+		valueTerms(item, values)
+		keyTerms(item, values)
+	}
+	ws := lang.ScanWords(r.asked)
+	for i := 1; i < len(ws); i++ {
+		opener, ok := subjectOpeners[ws[i-1].Lower]
+		if !ok {
+			continue
+		}
+		word := strings.TrimSuffix(ws[i].Lower, "'s")
+		ts := lang.Terms(word)
+		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] {
+			continue
+		}
+		t := ts[0]
+		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+			nearAny(t, values, claimCloseness) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
+			continue
+		}
+		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
+		// plus subscription" is disney plus.
+		phrase := []string{ws[i].Text}
+		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].Lower, "'s"); j++ {
+			w := ws[j].Lower
+			wt := lang.Terms(w)
+			if len(wt) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+				break
+			}
+			phrase = append(phrase, ws[j].Text)
+		}
+		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
+		if opener == "" {
+			return name
+		}
+		return opener + " " + name
+	}
+	return ""
+}
+
+// keyTerms adds the terms of every key in v, however deep.
+func keyTerms(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case []field:
+		for _, f := range x {
+			for _, t := range lang.Terms(lang.Humanise(f.key)) {
+				into[t] = true
+			}
+			keyTerms(f.val, into)
+		}
+	case []any:
+		for _, c := range x {
+			keyTerms(c, into)
+		}
+	}
+}
+
+// namedItems returns the records of arr that mention every word the request names a thing
+// by: its words that are not the called tool's ("order" for list_recent_orders), light nouns
+// or numbers. It returns nil when the request names no thing.
+func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
+	// A list the service chose by the call's own words ("coupons for headphones") may hold
+	// what applies to anything; and "other than the headphones" names what not to show.
+	if r.scoped || r.negates() {
+		return nil
+	}
+	var named []string
+	for _, t := range r.askedTerm {
+		if !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
+			named = append(named, t)
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	hits, _ := partition(arr, itemTerms(), func(ts []string) bool {
+		return !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) })
+	})
+	return hits
+}
+
+// matchesOfCall splits a list the service chose by the call's text arguments into the records
+// that carry every word of them that tells records apart (one some records have and others
+// lack) and the others. With no such word, all are hits.
+func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, rest []any) {
+	if !r.scoped || len(arr) < 2 || r.negates() {
+		return arr, nil
+	}
+	its := itemTerms()
+	var telling []string
+	for _, t := range r.argTerms {
+		n := 0
+		for _, ts := range its {
+			if slices.Contains(ts, t) {
+				n++
+			}
+		}
+		if n > 0 && n < len(arr) && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
+			telling = append(telling, t)
+		}
+	}
+	if len(telling) == 0 {
+		return arr, nil
+	}
+	return partition(arr, its, func(ts []string) bool {
+		return !slices.ContainsFunc(telling, func(t string) bool { return !slices.Contains(ts, t) })
+	})
+}
+
+// negates reports whether the request says what it does not want: "other than the headphones".
+func (r renderer) negates() bool {
+	return slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] })
+}
+
+// negators turn the thing a request names into the thing it does not want.
+var negators = lang.List("negators")
+
+// askedFirst returns a list too long to show whole with the records that name a word of the
+// request first, the others after them, each in the service's order: asked whether points pay
+// for "the hotel", the reply shows the hotel night rather than "and 2 more".
+func (r renderer) askedFirst(arr []any, itemTerms func() [][]string) []any {
+	if len(r.askedTerm) == 0 {
+		return arr
+	}
+	hits, rest := partition(arr, itemTerms(), func(ts []string) bool {
+		return slices.ContainsFunc(ts, func(t string) bool { return slices.Contains(r.askedTerm, t) })
+	})
+	if len(hits) == 0 || len(rest) == 0 {
+		return arr
+	}
+	return append(hits, rest...)
+}
+
+// partition splits arr, whose items have itemTerms, into those whose terms satisfy keep and
+// the others, each in arr's order.
+func partition(arr []any, itemTerms [][]string, keep func([]string) bool) (hits, rest []any) {
+	for i, item := range arr {
+		if keep(itemTerms[i]) {
+			hits = append(hits, item)
+		} else {
+			rest = append(rest, item)
+		}
+	}
+	return hits, rest
+}
