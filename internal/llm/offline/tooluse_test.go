@@ -223,6 +223,15 @@ func TestUseToolsFollowUpTakesTheEarlierChoice(t *testing.T) {
 		fnTool("get_account_profile", "Load the user's account profile (name, email, phone, shipping address, sign-in settings).", nil),
 	}
 	text := "and the keyboard? (earlier: did i get my money back for the fitbit)"
+	got := calledTools(t, tools, text)
+	if len(got) != 1 || got[0] != "get_return_status" {
+		t.Errorf("GenerateContent(%q) calls %v, want [get_return_status]", text, got)
+	}
+}
+
+// calledTools returns the names of the tools the model calls for a sub-agent's request text.
+func calledTools(t *testing.T, tools []llms.Tool, text string) []string {
+	t.Helper()
 	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}
 	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
 	if err != nil {
@@ -232,9 +241,7 @@ func TestUseToolsFollowUpTakesTheEarlierChoice(t *testing.T) {
 	for _, c := range resp.Choices[0].ToolCalls {
 		got = append(got, c.FunctionCall.Name)
 	}
-	if len(got) != 1 || got[0] != "get_return_status" {
-		t.Errorf("GenerateContent(%q) calls %v, want [get_return_status]", text, got)
-	}
+	return got
 }
 
 // withExamples is a tool description with the examples line a sub-agent runtime adds.
@@ -255,15 +262,7 @@ func TestUseToolsModifierWordCountsLess(t *testing.T) {
 		fnTool("get_account_profile", withExamples("Load the user's account profile (name, email, phone, shipping address, sign-in settings).", "what email is on my account", "update my shipping address"), nil),
 	}
 	text := "has the garmin strap shipped"
-	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}
-	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
-	if err != nil {
-		t.Fatalf("GenerateContent() error = %v", err)
-	}
-	var got []string
-	for _, c := range resp.Choices[0].ToolCalls {
-		got = append(got, c.FunctionCall.Name)
-	}
+	got := calledTools(t, tools, text)
 	if len(got) != 1 || got[0] != "list_recent_orders" {
 		t.Errorf("GenerateContent(%q) calls %v, want [list_recent_orders]", text, got)
 	}
