@@ -319,10 +319,10 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if i >= 1 && people[w.Lower] && possessives[a.words[i-1].Lower] {
 			continue // "a laptop for my daughter", "my daughter needs a laptop": who, not what
 		}
-		if lang.IsDigits(w.Lower) && PriceLimitBefore(a.words, i) {
+		if lang.IsDigits(w.Lower) && lang.PriceLimitBefore(a.words, i) {
 			continue // "under 600": a limit on the price, not words of the product
 		}
-		if i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && PriceLimitBefore(a.words, i+2) {
+		if i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && lang.PriceLimitBefore(a.words, i+2) {
 			continue // the "less" of "less than 100"
 		}
 		if a.used[i] || lang.IsStopword(w.Lower) || fillers[w.Lower] || noise[w.Lower] || shorthand[w.Lower] {
@@ -369,30 +369,6 @@ var noise = lang.List("noise")
 
 // shorthand are chat spellings of small words ("r", "rn"): see language.txt.
 var shorthand = lang.List("shorthand")
-
-// priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
-// does only after "less" or "cheaper": "bigger than 65 inches" describes the product.
-var priceLimits = lang.List("priceLimits")
-
-// PriceLimitBefore reports whether the words before ws[i] bound a price: "under", "less
-// than", "up to".
-func PriceLimitBefore(ws []lang.Word, i int) bool {
-	prev := func(k int) string {
-		if i-k < 0 {
-			return ""
-		}
-		return ws[i-k].Lower
-	}
-	switch {
-	case priceLimits[prev(1)]:
-		return true
-	case prev(1) == "than":
-		return prev(2) == "less" || prev(2) == "cheaper"
-	case prev(1) == "to":
-		return prev(2) == "up"
-	}
-	return false
-}
 
 // possessives and people name who a request is for: "a laptop for my daughter", "my son
 // needs", but not "a case for my iphone".

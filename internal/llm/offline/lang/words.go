@@ -191,6 +191,30 @@ func IsDigits(s string) bool {
 	return true
 }
 
+// priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
+// does only after "less" or "cheaper": "bigger than 65 inches" describes the product.
+var priceLimits = List("priceLimits")
+
+// PriceLimitBefore reports whether the words before ws[i] bound a price: "under", "less
+// than", "up to".
+func PriceLimitBefore(ws []Word, i int) bool {
+	prev := func(k int) string {
+		if i-k < 0 {
+			return ""
+		}
+		return ws[i-k].Lower
+	}
+	switch {
+	case priceLimits[prev(1)]:
+		return true
+	case prev(1) == "than":
+		return prev(2) == "less" || prev(2) == "cheaper"
+	case prev(1) == "to":
+		return prev(2) == "up"
+	}
+	return false
+}
+
 // EditDistance is the optimal-string-alignment distance between a and b (insertions,
 // deletions, substitutions and adjacent transpositions), giving up early once it exceeds
 // limit; it then returns limit+1.

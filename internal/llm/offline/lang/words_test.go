@@ -73,3 +73,26 @@ func TestMeasure(t *testing.T) {
 		}
 	}
 }
+
+func TestPriceLimitBefore(t *testing.T) {
+	tests := []struct {
+		text string
+		i    int // the word the limit would bound
+		want bool
+	}{
+		{"laptops under 600", 2, true},
+		{"max 50", 1, true},
+		{"less than 100", 2, true},
+		{"cheaper than 80", 2, true},
+		{"up to 200", 2, true},
+		{"bigger than 65 inches", 2, false},
+		{"go to 5", 2, false},
+		{"600", 0, false}, // nothing before it
+		{"order 600", 1, false},
+	}
+	for _, tt := range tests {
+		if got := PriceLimitBefore(ScanWords(tt.text), tt.i); got != tt.want {
+			t.Errorf("PriceLimitBefore(%q, %d) = %v, want %v", tt.text, tt.i, got, tt.want)
+		}
+	}
+}

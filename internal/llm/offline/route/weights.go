@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
@@ -128,7 +127,7 @@ func substantive(qs []qterm) []qterm {
 // machine for under 150 bucks", "anything below $80". A count of people, time or size is no
 // price: "kids under 12", "up to 6 people", "under 3 hours".
 func boundedPrice(ws []lang.Word, i int) bool {
-	if !lang.IsDigits(ws[i].Lower) || !answer.PriceLimitBefore(ws, i) {
+	if !lang.IsDigits(ws[i].Lower) || !lang.PriceLimitBefore(ws, i) {
 		return false
 	}
 	if i+1 < len(ws) {
