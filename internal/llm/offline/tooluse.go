@@ -31,7 +31,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
 	domain := m.vocabs.vocab(req.system, sources)
-	intents := route.ChooseTools(m.indexes.index(sources), tools, text, m.opts.routing)
+	intents := route.ChooseTools(m.indexes.index(sources), text, m.opts.routing, answer.FitBoost(tools), answer.SearchTool(tools))
 	if intents == nil {
 		return nil, route.DirectAnswer(text, tools)
 	}

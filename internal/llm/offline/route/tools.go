@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
-	"github.com/tmc/langchaingo/llms"
 )
 
 var maxToolUses = int(lang.Number("maxToolUses")) // see language.txt
@@ -14,8 +12,11 @@ var maxToolUses = int(lang.Number("maxToolUses")) // see language.txt
 // ChooseTools returns the tools a sub-agent request asks for, at most maxToolUses of them in
 // the order the request names them, with the part of the request each serves; nil when the
 // request is for no tool and gets a direct answer. ix indexes the tools' texts, one document
-// per tool in the order of tools.
-func ChooseTools(ix *Index, tools []llms.Tool, text string, s Settings) []Intent {
+// per tool. What the tools' parameters say comes from the caller, since route reads no
+// schema: boost scores each tool by the values a clause holds that its parameters take (see
+// planner.boost), and search is the tool a request naming nothing the tools describe goes
+// to as a search term, -1 for none.
+func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fit, idFit []float64), search int) []Intent {
 	// A sub-agent's tools share most of their vocabulary, so a smaller lead is enough for
 	// a clause to be its own intent; and a sub-agent must act on what it was asked, so any
 	// overlap at all picks a tool.
@@ -24,7 +25,7 @@ func ChooseTools(ix *Index, tools []llms.Tool, text string, s Settings) []Intent
 		minScore:    s.MinScore,
 		margin:      1 + (s.Margin-1)/3,
 		fallbackMin: 1e-9,
-		boost:       answer.FitBoost(tools),
+		boost:       boost,
 	}
 	p.modifiers = p.ix.modifiers()
 	// A follow-up is chosen for by its own words and by what users say to each tool; when
@@ -51,11 +52,10 @@ func ChooseTools(ix *Index, tools []llms.Tool, text string, s Settings) []Intent
 		}
 	}
 	if len(intents) == 0 {
-		i := answer.SearchTool(tools)
-		if i < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
+		if search < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
 			return nil
 		}
-		intents = []Intent{{Tool: i, Text: text}}
+		intents = []Intent{{Tool: search, Text: text}}
 	}
 	if len(intents) > maxToolUses {
 		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(b.score, a.score) })
