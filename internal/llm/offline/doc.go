@@ -46,7 +46,10 @@
 //
 // # Map of the stages
 //
-// Four packages under internal/llm/offline, in the order a turn meets them:
+// Four packages under internal/llm/offline, in the order a turn meets them. Among them,
+// imports run one way: lang stands alone, route builds on lang only, answer on lang (and may
+// on route), and offline wires them together, handing route what only answer can read (a
+// tool's parameters):
 //
 //	offline (this package): the Model, the request, the dispatch
 //	  model.go       New, Prepare, GenerateContent: parse, take one of four paths, stream
@@ -55,7 +58,7 @@
 //	  indexcache.go  bounded caches of indexes, vocabularies and caps per prompt and tool set
 //	  1 routing, with ask_ tools: routing.go (Model.route) -> route.Decide
 //	  2 tool use, with a sub-agent's tools: tooluse.go (Model.useTools) -> route.ChooseTools,
-//	    then answer.ExtractArgs
+//	    given answer.FitBoost and answer.SearchTool, then answer.ExtractArgs
 //	  3 answering, with tool results: compose.go (Model.compose) -> answer.Narrate per
 //	    result, answer.Reply; lookElsewhere calls another tool once when a result holds
 //	    nothing about the thing asked; route.UnofferedAction adds an act no tool can do
@@ -73,7 +76,8 @@
 //	  tools.go, acts.go      a sub-agent's tool choice; acts no tool offers
 //
 //	answer: a sub-agent's arguments and reply
-//	  schema.go, args.go, tools.go  parameters read, arguments filled from the user's words
+//	  schema.go, args.go     parameters read, arguments filled from the user's words
+//	  tools.go               the tools' vocabulary; what a request's values fit, for tool choice
 //	  compose.go             Narrate one result, Reply with all; render.go (an object, a
 //	                         list), records.go (which records the question names),
 //	                         closeness.go (words close in meaning, typos of the trade),
@@ -81,7 +85,8 @@
 //	                         not hold), topic.go, piece.go, spelling.go, jsonvalue.go
 //
 //	lang: what every stage shares about English
-//	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code shapes
+//	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code
+//	                         shapes, the words that bound a price
 //	  meaning.go, names.go   word vectors; identifiers read as words
 //	  request.go             the ask_ prefix and the "(earlier: ...)" quoting of follow-ups
 //	  cache.go               the bounded cache every per-prompt cache is

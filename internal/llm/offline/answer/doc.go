@@ -4,7 +4,8 @@
 // Arguments (args.go, schema.go, tools.go): ParamsOf reads a tool's JSON-schema parameters,
 // ExtractArgs fills each from the request by its kind (flight numbers, ids, numbers, places,
 // dates, free text without the words the tools are described with, see VocabOf), and FitBoost
-// and SearchTool help the model's tool choice with what the request's values fit.
+// and SearchTool tell the model's tool choice (route.ChooseTools, which reads no schema) what
+// the request's values fit.
 //
 // Replies (compose.go and the files it calls): Narrate turns one result into a piece (a
 // declared answer as written; otherwise the records the question names, the facts it asks

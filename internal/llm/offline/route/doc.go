@@ -9,7 +9,10 @@
 // with closeness in meaning as the tie-break and the fallback (meaning.go, sentences.go).
 // Earlier messages are routed in turn, so a follow-up continues what the turn before it went
 // to (route.go, followup.go). Tool choice (tools.go) runs the same planner over a
-// sub-agent's tools; acts.go says when a request asks for an act no tool offers.
+// sub-agent's tools, with what their parameters fit given by the caller, since route reads
+// no schema; acts.go says when a request asks for an act no tool offers.
+//
+// route builds on lang alone, so that answer may build on it.
 //
 // An Index is immutable once built, but for the sentence vectors it computes once, on
 // first need; it is safe for concurrent use.
