@@ -2,6 +2,7 @@ package surfacetest
 
 import (
 	"bytes"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/principal"
 )
 
@@ -71,5 +73,40 @@ func CheckRecoversPanics(t *testing.T, mount Mount, path string) {
 	}
 	if !strings.Contains(logs.String(), "s3cr3t") {
 		t.Errorf("log = %q, want the panic in it", logs.String())
+	}
+}
+
+// MethodCase is a request a surface answers with an error: its status, the error code in
+// the JSON error shape and the Allow header ("" for none).
+type MethodCase struct {
+	Method, Path string
+	WantStatus   int
+	WantCode     string
+	WantAllow    string
+}
+
+// CheckMethods sends each case to srv and checks the answer.
+func CheckMethods(t *testing.T, srv *httptest.Server, cases []MethodCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.Method+" "+tt.Path, func(t *testing.T) {
+			req, err := http.NewRequestWithContext(t.Context(), tt.Method, srv.URL+tt.Path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var body httpkit.ErrorResponse
+			_ = json.NewDecoder(resp.Body).Decode(&body)
+			if resp.StatusCode != tt.WantStatus || body.Error.Code != tt.WantCode {
+				t.Errorf("%s %s = %d %q, want %d %q", tt.Method, tt.Path, resp.StatusCode, body.Error.Code, tt.WantStatus, tt.WantCode)
+			}
+			if got := resp.Header.Get("Allow"); got != tt.WantAllow {
+				t.Errorf("Allow = %q, want %q", got, tt.WantAllow)
+			}
+		})
 	}
 }
