@@ -136,6 +136,11 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"UA 837"},
 		},
 		{
+			name: "my flight: the next one first, the others after", user: ccsdemo.Bob, tool: "get_flight_status",
+			question: "is my flight on time",
+			want:     []string{"UA 837 from SFO to NRT is on time, departing Dec 9, 2026 18:20 from gate G98.", "Also booked: AA 2211"},
+		},
+		{
 			name: "an unknown flight", user: ccsdemo.Alice, tool: "get_flight_status",
 			question: "is flight BA 117 delayed", params: map[string]any{"flight": "BA 117"},
 			want:    []string{"I couldn't find that flight among your bookings."},
