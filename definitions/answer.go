@@ -171,6 +171,8 @@ func answerFuncs(in AnswerInput) template.FuncMap {
 			return xs[:min(max(n, 0), len(xs))]
 		},
 		"question": func() string { return in.Question },
+		"words":    words,
+		"sortby":   sortBy,
 	}
 }
 

@@ -58,7 +58,8 @@ func TestAnswerTemplateProblems(t *testing.T) {
 
 func TestAnswerRender(t *testing.T) {
 	payload := []byte(`{"member": "Alice", "tier": "Silver", "points": 2550, "balance": {"amount": 1234.5, "currency": "EUR"},
-		"expires": "2026-12-18", "returns": [
+		"expires": "2026-12-18", "offers": [{"name": "A", "price": {"amount": 30, "currency": "USD"}}, {"name": "X"},
+		{"name": "B", "price": {"amount": 12.5, "currency": "USD"}}], "returns": [
 		{"item": "Wool hiking socks", "refund": 18, "status": "refund issued"},
 		{"item": "Trail running shoes", "refund": 120, "status": "in transit"}]}`)
 	tests := []struct {
@@ -79,6 +80,13 @@ func TestAnswerRender(t *testing.T) {
 			tmpl: `{{list (about .returns) "item"}}`, want: "Wool hiking socks and Trail running shoes"},
 		{name: "asks", question: "When do my points expire?", tmpl: `{{if asks "expire" "expiry"}}{{date .expires}}{{end}}`,
 			want: "Dec 18, 2026"},
+		{name: "timestamp with an offset says its zone", tmpl: `{{date "2026-12-09T18:20:00+09:00"}}, {{date "2026-12-09T06:05:00Z"}}, {{date "2026-12-09T06:05:00-03:30"}}`,
+			want: "Dec 9, 2026 18:20 UTC+9, Dec 9, 2026 06:05 UTC, Dec 9, 2026 06:05 UTC-3:30"},
+		{name: "words", tmpl: `{{words "in_transit"}}, {{words "ON-TIME"}}, {{words "Out for delivery"}}, {{words 3}}`,
+			want: "in transit, on time, Out for delivery, 3"},
+		{name: "sortby numbers, money and text", tmpl: `{{list (sortby "refund" .returns) "item"}}; {{list (sortby "status" .returns) "item"}}; ` +
+			`{{with first 1 (sortby "price" .offers)}}{{range .}}{{.name}}{{end}}{{end}}; {{list (sortby "nope" .returns) "item"}}`,
+			want: "Wool hiking socks and Trail running shoes; Trail running shoes and Wool hiking socks; B; Wool hiking socks and Trail running shoes"},
 		{name: "plural and blank lines folded", tmpl: "{{plural (len .returns) \"return\" \"returns\"}}\n\n\n\nend  ",
 			want: "2 returns\n\nend"},
 	}
@@ -124,7 +132,7 @@ func FuzzAnswerRender(f *testing.F) {
 	f.Add([]byte(`[1, 2]`), "what", "en_GB")
 	f.Add([]byte(`{"items": [null, 1, "a", []], "total": null}`), "a a a", "xx-YY-zz")
 	tmpl, err := definitions.Tool{Name: "t", Answer: `{{with .items}}{{range about .}}{{money .}} {{date .}} {{number .}}{{end}}` +
-		`{{list (matching .) "name"}}{{len (first 2 .)}}{{end}}{{plural .total "x" "xs"}}{{if asks "socks"}}{{question}}{{end}}`}.AnswerTemplate()
+		`{{list (matching .) "name"}}{{len (first 2 .)}}{{range sortby "price" .}}{{words .}}{{end}}{{end}}{{plural .total "x" "xs"}}{{if asks "socks"}}{{question}}{{end}}`}.AnswerTemplate()
 	if err != nil {
 		f.Fatal(err)
 	}

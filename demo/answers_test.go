@@ -138,7 +138,7 @@ func TestDemoAnswers(t *testing.T) {
 		{
 			name: "my flight: the next one first, the others after", user: ccsdemo.Bob, tool: "get_flight_status",
 			question: "is my flight on time",
-			want:     []string{"UA 837 from SFO to NRT is on time, departing Dec 9, 2026 18:20 from gate G98.", "Also booked: AA 2211"},
+			want:     []string{"UA 837 from SFO to NRT is on time, departing Dec 9, 2026 18:20 UTC from gate G98.", "Also booked: AA 2211"},
 		},
 		{
 			name: "an unknown flight", user: ccsdemo.Alice, tool: "get_flight_status",
