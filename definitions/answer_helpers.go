@@ -182,11 +182,11 @@ func (l locale) list(v any, field ...string) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " " + and + " " + parts[len(parts)-1]
 }
 
-// matching returns the records that share a telling word with the question: a word the
+// matchingRecords returns the records that share a telling word with the question: a word the
 // record's text holds and not every record's text holds, so that "the socks" picks the socks
 // and "my order" picks no order in particular. Words that name a field ("refund" of a record
 // with a refund) ask what to say, not which record.
-func matching(records []any, q map[string]bool) []any {
+func matchingRecords(records []any, q map[string]bool) []any {
 	if len(q) == 0 || len(records) == 0 {
 		return nil
 	}
