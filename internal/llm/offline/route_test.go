@@ -823,3 +823,23 @@ func TestRouteBackToAnEarlierThing(t *testing.T) {
 		{"a thing named before, asked of another agent", []string{"is my flight to rome on time", "what tier am i", "rome guidebooks, any deals going?"}, []string{"ask_shop"}},
 	})
 }
+
+// A follow-up whose only words are a contraction of a function word ("when's") and words that
+// point back names no subject of its own: it stays with the earlier agent, though "next" is
+// the travel and rewards agents' word too.
+func TestRouteContractionNamesNoSubject(t *testing.T) {
+	tutoring := agentFixture{id: "tutoring", description: "Private tutoring for your children: lessons with a tutor, the lesson schedule and progress reports.", examples: []string{"book a maths lesson for sam on monday", "when is jack's next session with his tutor"}}
+	travel := agentFixture{id: "travel", description: "Trips: the upcoming itinerary with flights and hotels.", examples: []string{"when is my next trip", "whats on my itinerary next week"}}
+	checkRoutes(t, []agentFixture{tutoring, travel, conciergeAgents[1]}, []routeCase{
+		{"after a lesson", []string{"how did max get on in his last english lesson", "and when's the next one?"}, []string{"ask_tutoring"}},
+	})
+}
+
+// In a conversation, a message that opens as a follow-up ("and what would ...") continues it:
+// it is not read for whether it sounds like chat.
+func TestRouteFollowUpLeadIsNoAside(t *testing.T) {
+	marina := agentFixture{id: "marina", description: "Marina: annual and seasonal berths and moorings for boats, visitor berths per night and the nightly rate, the fuel dock and harbour fees.", examples: []string{"do you have a visitor berth for two nights this weekend", "what are the harbour fees for a visiting boat"}}
+	checkRoutes(t, append([]agentFixture{marina}, conciergeAgents...), []routeCase{
+		{"after a berth", []string{"is there a visitor berth free this saturday for a 9 metre boat", "and what would two nights come to?"}, []string{"ask_marina"}},
+	})
+}

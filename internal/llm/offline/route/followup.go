@@ -53,7 +53,7 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 	}
 	for i, w := range ws {
 		lw := w.Lower
-		if lang.IsStopword(lw) || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
+		if len(lang.AppendTerms(nil, lw)) == 0 || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
 			anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
 			continue
 		}

@@ -116,7 +116,7 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 	}
 	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
 	// to read: "book me a table for two on friday night" is never read for its style.
-	if imperative(raw) || wishes(raw) || conversing && pointsBack(raw) || namesSomeone(raw) {
+	if imperative(raw) || wishes(raw) || conversing && (pointsBack(raw) || opensFollowUp(raw)) || namesSomeone(raw) {
 		return false
 	}
 	floor := asideFloor
