@@ -843,3 +843,18 @@ func TestRouteFollowUpLeadIsNoAside(t *testing.T) {
 		{"after a berth", []string{"is there a visitor berth free this saturday for a 9 metre boat", "and what would two nights come to?"}, []string{"ask_marina"}},
 	})
 }
+
+// An agent described without examples is read phrase by phrase: its description as one
+// sentence is far from any question about one of its subjects, and agents with examples
+// (questions, as users ask) would win every contest of sentences. A world question is still
+// told against what agents say of themselves as a whole.
+func TestRouteReadsADescriptionPhraseByPhrase(t *testing.T) {
+	pets := agentFixture{id: "pets", description: "Pet care assistant for the user's registered pets (dogs, cats): their profiles, vaccination and booster shots with due dates, vet appointments and check-ups, medication and flea or worm treatments."}
+	dental := agentFixture{id: "dental", description: "Dental care assistant for the user's dentist: upcoming and past dental visits (cleanings, fillings, check-ups), the treatment plan with cost estimates and insurance coverage, and the balance owed to the dental office."}
+	checkRoutes(t, append([]agentFixture{pets, dental}, conciergeAgents...), []routeCase{
+		{"shots", []string{"when does rex need his shots"}, []string{"ask_pets"}},
+		{"vaccines", []string{"is luna up to date on her vaccines"}, []string{"ask_pets"}},
+		{"a crown", []string{"what will my crown cost and does insurance cover it"}, []string{"ask_dental"}},
+		{"a world question", []string{"why do airlines overbook flights"}, nil},
+	})
+}

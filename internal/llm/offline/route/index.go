@@ -47,12 +47,15 @@ type Index struct {
 	avgLen float64
 	// meanings holds, per document, the meaning vector of each of its texts.
 	meanings [][][]float32
-	// texts holds, per document, its texts as written, for the sentence encoder, which
-	// encodes them on first need into sents (see sentences).
+	// texts holds, per document, its texts as written; readings holds them with the phrases
+	// of its description and what its tools do (see sentenceTexts), for the sentence encoder,
+	// which encodes them on first need into sents (see sentences).
 	texts    [][]string
+	readings [][]string
 	names    map[string]bool // the terms of any document's name, its first text (see docSource)
 	sentOnce sync.Once
 	sents    [][][]float32
+	wholeN   []int // per document, how many of sents are of whole texts (the rest are phrases)
 	modOnce  sync.Once
 	mods     []map[string]bool
 }
@@ -119,6 +122,7 @@ func NewIndex(sources []Source) *Index {
 		ix.docs = append(ix.docs, d)
 		ix.meanings = append(ix.meanings, ms)
 		ix.texts = append(ix.texts, src.Texts)
+		ix.readings = append(ix.readings, sentenceTexts(src))
 	}
 	if len(ix.docs) > 0 {
 		ix.avgLen = math.Max(1, total/float64(len(ix.docs)))

@@ -82,7 +82,7 @@ func (p *planner) worldQuestion(text string, plain []string) bool {
 	if slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] }) {
 		return false
 	}
-	sims := p.sentenceSims(text)
+	sims := p.wholeSims(text)
 	if sims == nil {
 		return false
 	}
