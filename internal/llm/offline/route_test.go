@@ -858,3 +858,21 @@ func TestRouteReadsADescriptionPhraseByPhrase(t *testing.T) {
 		{"a world question", []string{"why do airlines overbook flights"}, nil},
 	})
 }
+
+// A follow-up names no subject of its own in what the earlier thing costs ("fee", "pay"), when
+// or in what order ("first", "last") or someone named before ("she"): it stays with the
+// earlier agent, though another agent's texts use its words.
+func TestRouteFollowUpWithoutASubjectStays(t *testing.T) {
+	vehicle := agentFixture{id: "vehicle", description: "Car owner assistant for the user's registered vehicles: registration renewal, the next service and oil change, and the monthly car loan payment.", examples: []string{"when is my car due for service", "when do i need to renew my car registration"}}
+	gym := agentFixture{id: "gym", description: "Gym membership help: the membership plan, monthly fee, freezing or pausing the membership and its fee, cancelling and the notice period.", examples: []string{"how do i cancel my gym membership"}}
+	dental := agentFixture{id: "dental", description: "Dental care: upcoming dental visits, the treatment plan with cost estimates, and the balance owed to the dental office.", examples: []string{"do i owe the dentist anything"}}
+	insurance := agentFixture{id: "insurance", description: "Home and car insurance: the user's policies and what they cover, the deductible and premium, and claims.", examples: []string{"does my home policy cover water damage"}}
+	subs := agentFixture{id: "subscriptions", description: "Streaming and app subscriptions: which services the user pays for, what each costs per month and when it renews.", examples: []string{"how much am i paying for netflix"}}
+	school := agentFixture{id: "school", description: "School portal for the user's children: grades per subject, teachers and absences, homework and the lunch account.", examples: []string{"how is my son doing in math"}}
+	checkRoutes(t, []agentFixture{vehicle, gym, insurance, subs, school, dental}, []routeCase{
+		{"a fee", []string{"when does the registration on my truck expire", "how much is the renewal fee"}, []string{"ask_vehicle"}},
+		{"pay first", []string{"does my car policy cover a windscreen", "how much would i pay first"}, []string{"ask_insurance"}},
+		{"last pay", []string{"do i owe the dentist money", "when did i last pay"}, []string{"ask_dental"}},
+		{"she, days", []string{"how is my daughter doing in science", "has she missed any days"}, []string{"ask_school"}},
+	})
+}

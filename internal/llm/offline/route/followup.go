@@ -38,6 +38,9 @@ var whenLeads = lang.List("whenLeads")
 // degreeWords say how much of a quality the earlier thing has: "so expensive", "too late".
 var degreeWords = lang.List("degreeWords")
 
+// orderWords say when or in what order, not what: "how much would i pay first".
+var orderWords = lang.List("orderWords")
+
 // frameWords frame a question without naming its subject.
 var frameWords = lang.List("frameWords")
 
@@ -53,8 +56,14 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 	}
 	for i, w := range ws {
 		lw := w.Lower
-		if len(lang.AppendTerms(nil, lw)) == 0 || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
-			anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
+		ts := lang.AppendTerms(nil, lw)
+		if len(ts) == 0 || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
+			orderWords[lw] || anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
+			continue
+		}
+		// What the earlier thing costs is no new subject: "how much is the renewal fee", "when
+		// did i last pay".
+		if slices.ContainsFunc(ts, func(t string) bool { return priceStems[t] }) {
 			continue
 		}
 		if i > 0 && (verbLeads[ws[i-1].Lower] || pointsBack && userLeads[ws[i-1].Lower] || whenLeads[ws[i-1].Lower]) {
