@@ -67,3 +67,33 @@ func TestPhrases(t *testing.T) {
 		}
 	}
 }
+
+// A word is matched to another form of it that a derivational ending makes, not to a longer
+// word that merely starts the same way.
+func TestDerived(t *testing.T) {
+	ix := NewIndex([]Source{{Texts: []string{"utilities", "electricity bills, card payments and a practical guide"}}})
+	for _, tt := range []struct{ q, want string }{
+		{lang.Stem("electric"), "electricity"},
+		{lang.Stem("practice"), lang.Stem("practical")},
+		{"car", ""},
+		{lang.Stem("utility"), ""}, // "utilities" is its plural, which the stemmer meets
+		{"electrician", ""},
+	} {
+		if got := ix.derived(tt.q); got != tt.want {
+			t.Errorf("derived(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+// "the electric bill" scores the agent of "electricity bills" above one whose texts say "bill"
+// more often.
+func TestScoreMeetsAnotherFormOfAWord(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"utilities", "Home utilities help: the user's electricity, water and internet bills, amounts due and due dates, autopay."}},
+		{Texts: []string{"phone", "Mobile phone plan: data used on each line, the monthly phone bill and its charges.", "whats on my phone bill this month"}},
+	})
+	sc := ix.score(queryTerms(lang.ScanWords("how much is the electric bill")))
+	if sc[0] <= sc[1] {
+		t.Errorf("score(the electric bill) = %v, want utilities (0) above phone (1)", sc)
+	}
+}
