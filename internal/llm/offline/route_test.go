@@ -876,3 +876,14 @@ func TestRouteFollowUpWithoutASubjectStays(t *testing.T) {
 		{"she, days", []string{"how is my daughter doing in science", "has she missed any days"}, []string{"ask_school"}},
 	})
 }
+
+// A unit after "per" and an -ing word after a form of "be" name no subject: "how much per head"
+// after a catering menu and "who's teaching" after a lesson stay with the earlier agent.
+func TestRouteFollowUpUnitsAndProgressives(t *testing.T) {
+	catering := agentFixture{id: "catering", description: "Event and office catering: the catering menus (breakfasts, working lunches, sandwich and buffet platters) with their dietary options, and prices a catering quote.", examples: []string{"what's on the working lunch menu", "quote me sandwich platters for 20"}}
+	ski := agentFixture{id: "ski", description: "Ski resort: lift passes, ski and snowboard rental, and ski and snowboard lessons (group, private, kids).", examples: []string{"book a private snowboard lesson for saturday", "how much is a 3 day lift pass"}}
+	checkRoutes(t, append([]agentFixture{catering, ski}, conciergeAgents...), []routeCase{
+		{"per head", []string{"what's on the working lunch menu", "how much per head"}, []string{"ask_catering"}},
+		{"who's teaching", []string{"book a private snowboard lesson for my son on tuesday", "who's teaching"}, []string{"ask_ski"}},
+	})
+}

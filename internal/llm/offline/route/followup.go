@@ -69,6 +69,11 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 		if i > 0 && (verbLeads[ws[i-1].Lower] || pointsBack && userLeads[ws[i-1].Lower] || whenLeads[ws[i-1].Lower]) {
 			continue
 		}
+		// After "per" a word is a unit of the price ("how much per head"); after a form of
+		// "be" an -ing word is what is going on ("who's teaching").
+		if lw == "per" || i > 0 && (ws[i-1].Lower == "per" || ingForm(lw) && beForm(ws[i-1].Lower)) {
+			continue
+		}
 		// A closing superlative or a degree names no thing: "whats the earliest", "why so
 		// expensive".
 		if i == len(ws)-1 && i > 0 && (degreeWords[ws[i-1].Lower] || ws[i-1].Lower == "the" && strings.HasSuffix(lw, "est")) {
@@ -96,4 +101,10 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 func asksSomething(text string, ws []lang.Word) bool {
 	plain := plainWordsOf(afterPivots(ws))
 	return len(plain) > 0 && (strings.Contains(text, "?") || questionOpeners[plain[0]] || modals[plain[0]] || imperative(ws))
+}
+
+// beForm reports whether a lowercased word is one of beForms, or ends in a form of "be": "is",
+// "who's", "they're".
+func beForm(w string) bool {
+	return beForms[w] || strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'re")
 }
