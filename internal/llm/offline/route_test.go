@@ -887,3 +887,13 @@ func TestRouteFollowUpUnitsAndProgressives(t *testing.T) {
 		{"who's teaching", []string{"book a private snowboard lesson for my son on tuesday", "who's teaching"}, []string{"ask_ski"}},
 	})
 }
+
+// A closing "more" stands for more of the earlier thing: "can i buy more" after meeting room
+// credits is no shopping.
+func TestRouteFollowUpMoreOfTheSame(t *testing.T) {
+	coworking := agentFixture{id: "coworking", description: "Coworking space: books desks and meeting rooms, shows the membership plan, and the desk days and room credits left this month.", examples: []string{"book me a desk for thursday", "how many room credits do i have left"}}
+	shop := agentFixture{id: "shop", description: "Shopping deals: current offers and discounts, and the cheapest place to buy a product.", examples: []string{"where can i buy airpods cheapest", "any deals on tvs"}}
+	checkRoutes(t, []agentFixture{coworking, shop}, []routeCase{
+		{"buy more", []string{"how many room credits have i got left this month", "can i buy more"}, []string{"ask_coworking"}},
+	})
+}

@@ -50,7 +50,8 @@ var frameWords = lang.List("frameWords")
 // (documents prev) uses. unmatched says no agent's words reach the message: then what the user
 // does ("can i pay by card", "can you send me the details") is done to the earlier thing.
 func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) bool {
-	pointsBack := unmatched
+	// A closing "more" stands for more of the earlier thing: "can i buy more".
+	pointsBack := unmatched || len(ws) > 0 && ws[len(ws)-1].Lower == "more"
 	for _, w := range ws {
 		pointsBack = pointsBack || backPointers[w.Lower]
 	}
