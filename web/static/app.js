@@ -329,7 +329,7 @@
       if (all.length > offers.length) {
         const more = document.createElement('p');
         more.className = 'more';
-        more.textContent = `${all.length} offers in all, listed in the answer`;
+        more.textContent = `${all.length} offers in all`;
         box.append(more);
       }
       return box;
