@@ -61,7 +61,7 @@ func TestAnswers(t *testing.T) {
 const minDev2 = 17
 
 // minDev3 is how many turns of dev3.yaml pass today: a change that answers fewer fails.
-const minDev3 = 31
+const minDev3 = 33
 
 // runAnswerSet plays every case of the set at file over the agents in dir, reports each
 // miss through miss, and returns how many turns passed of how many.

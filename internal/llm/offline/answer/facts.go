@@ -78,7 +78,11 @@ type scope struct {
 	currency string
 	short    bool
 	item     bool // a list item's facts, whose objects no caller reads as prefixed facts
+	depth    int  // how deep in objects these facts sit
 }
+
+// maxNesting bounds how deep objects inside objects are read as facts.
+var maxNesting = int(lang.Number("maxNesting")) // see language.txt
 
 // facts classifies the scalar members of obj, in order, leaving out skip (a list item's
 // head, or -1) and everything that only echoes the request or serves machines. The
@@ -137,11 +141,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if bookkeepingWords[strings.Fields(label)[0]] {
 				continue
 			}
-			name := flagName(label)
-			if !v {
-				name = "not " + name
-			}
-			out = append(out, fact{label: name})
+			out = append(out, fact{label: flagText(label, v)})
 		case []any:
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
 				out = append(out, fact{label: label, text: r.scalarList(f.key, v)})
@@ -150,12 +150,15 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
-			} else if r.showIDs || sc.item && (len(v) == 1 || r.names(label)) {
-				// The one record asked about shows what its objects hold, as prefixed facts:
-				// "cancel how Settings > Subscriptions"; so does any record an object of one
-				// member ("dentist Dr. Osei") or one the request names ("the registration").
-				inner, _ := r.facts(v, scope{currency: cur, short: sc.short}, -1)
-				out = appendPrefixed(out, label, inner)
+			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) {
+				// An object's objects read as prefixed facts, however deep: "last top up on
+				// Oct 30". In a list item only for the one record asked about ("cancel how
+				// Settings > Subscriptions"), an object of one member ("dentist Dr. Osei") or
+				// one the request names ("the registration").
+				if sc.depth < maxNesting {
+					inner, _ := r.facts(v, scope{currency: cur, short: sc.short, depth: sc.depth + 1}, -1)
+					out = appendPrefixed(out, label, inner)
+				}
 			}
 		}
 	}

@@ -88,6 +88,29 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Vinyasa Yoga"}, excludes: []string{"no class"},
 		},
 		{
+			name:  "an object two levels down is read, and a wrapper of one object adds no prefix",
+			asked: "when was the lunch card last topped up", data: `{"lunch_account":{"balance":{"amount":6.25,"currency":"USD"},
+				"last_top_up":{"amount":{"amount":40,"currency":"USD"},"on":"2026-10-30"}}}`,
+			mentions: []string{"last top up on Oct 30", "$40.00"}, excludes: []string{"lunch account"},
+		},
+		{
+			name:  "a fact asked for leaves out the lists the request names nothing of",
+			asked: "is it on autopay", data: `{"statement":{"total":{"amount":72.5,"currency":"USD"},"autopay":false,
+				"charges":[{"description":"Roaming","amount":{"amount":10,"currency":"USD"}},{"description":"Plan","amount":{"amount":60,"currency":"USD"}}]}}`,
+			mentions: []string{"no autopay"}, excludes: []string{"Roaming", "$72.50"},
+		},
+		{
+			name:  "a fact asked for keeps a list the request names a record of",
+			asked: "how much data has sam used this cycle", data: `{"cycle":{"started":"2026-11-14","resets":"2026-12-14"},
+				"lines":[{"owner":"Alice","data_used_gb":17.2},{"owner":"Sam","data_used_gb":3.1}]}`,
+			mentions: []string{"3.1"}, excludes: []string{"17.2"},
+		},
+		{
+			name:  "a false quality reads not, a false thing no",
+			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
+			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

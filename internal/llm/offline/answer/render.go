@@ -93,38 +93,45 @@ func (r renderer) data(v any, t topic) Piece {
 // records after it. An object that is only a wrapper around one list reads as that list.
 func (r renderer) object(obj []field, t topic) Piece {
 	if len(obj) == 1 {
-		if arr, ok := obj[0].val.([]any); ok {
-			return r.list(lang.Humanise(obj[0].key), arr, "")
+		switch v := obj[0].val.(type) {
+		case []any:
+			return r.list(lang.Humanise(obj[0].key), v, "")
+		case []field:
+			if _, _, money := moneyObject(v); !money {
+				// {"statement": {...}} is the statement itself: its facts need no prefix.
+				return r.object(v, t)
+			}
 		}
 	}
-	facts, cur := r.facts(obj, scope{}, -1)
+	facts, cur := r.facts(obj, scope{}, -1) // nested objects read as prefixed facts: "flight gate B12"
 	var blocks []Piece
 	var nouns []string // what each block lists
-	for _, f := range obj {
-		switch v := f.val.(type) {
-		case []any:
-			if len(v) == 0 || !allScalars(v) {
-				blocks = append(blocks, r.list(lang.Humanise(f.key), v, cur))
-				nouns = append(nouns, lang.Humanise(f.key))
-			}
-		case []field: // one level of nesting reads as prefixed facts: "flight gate B12"
-			if _, _, ok := moneyObject(v); ok {
-				continue // among the facts already, as the money it is
-			}
-			prefix := lang.Humanise(f.key)
-			inner, innerCur := r.facts(v, scope{currency: cur}, -1)
-			facts = appendPrefixed(facts, prefix, inner)
-			for _, g := range v {
-				if arr, ok := g.val.([]any); ok && (len(arr) == 0 || !allScalars(arr)) {
-					blocks = append(blocks, r.list(prefix+" "+lang.Humanise(g.key), arr, innerCur))
-					nouns = append(nouns, prefix+" "+lang.Humanise(g.key))
+	var asks []bool    // whether the request names something in each block's list
+	var lists func(prefix string, obj []field, cur string, depth int)
+	lists = func(prefix string, obj []field, cur string, depth int) {
+		for _, f := range obj {
+			switch v := f.val.(type) {
+			case []any:
+				if len(v) == 0 || !allScalars(v) {
+					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
+					blocks = append(blocks, r.list(noun, v, cur))
+					nouns = append(nouns, noun)
+					asks = append(asks, r.asksAbout(noun, v, t))
+				}
+			case []field:
+				if _, _, money := moneyObject(v); !money && depth < maxNesting {
+					_, innerCur := r.facts(v, scope{currency: cur}, -1)
+					lists(strings.TrimSpace(prefix+" "+lang.Humanise(f.key)), v, innerCur, depth+1)
 				}
 			}
 		}
 	}
-	if asked := r.focus(facts, t); len(asked) > 0 && !hasLists(obj) {
+	lists("", obj, cur, 0)
+	if asked := r.focus(facts, t); len(asked) > 0 && !slices.Contains(asks, true) {
 		// "what is my shipping address" is answered with the address, not the profile, and
-		// "whats the notice period" with the notice period, however deep it sits.
+		// "whats the notice period" with the notice period, however deep it sits; "is it on
+		// autopay" with whether the bill is, not its charges.
+		blocks, nouns = nil, nil
 		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
 			return Piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
 		}
@@ -242,15 +249,20 @@ func (r renderer) focus(facts []fact, t topic) []fact {
 	return hit
 }
 
-// hasLists reports whether obj holds a list of records, whose facts a focused answer would
-// lose. A nested object's facts are among the facts a focus picks from.
-func hasLists(obj []field) bool {
-	for _, f := range obj {
-		if v, ok := f.val.([]any); ok && len(v) > 0 && !allScalars(v) {
-			return true
-		}
+// asksAbout reports whether the request names the list of records arr under noun, or a word
+// its records hold in their keys or values, other than the topic's, the called tool's and
+// light nouns: then a focused answer keeps the list.
+func (r renderer) asksAbout(noun string, arr []any, t topic) bool {
+	words := map[string]bool{}
+	valueTerms(arr, words)
+	keyTerms(arr, words)
+	for _, w := range lang.Terms(noun) {
+		words[w] = true
 	}
-	return false
+	topicWords := lang.Terms(t.bare)
+	return slices.ContainsFunc(r.askedTerm, func(w string) bool {
+		return words[w] && !r.tool[w] && !lang.IsLightNoun(w) && !slices.Contains(topicWords, w)
+	})
 }
 
 // amountLabels are the member names of a money object: its amount is the money the object's
