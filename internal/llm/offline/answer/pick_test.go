@@ -106,6 +106,19 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"3.1"}, excludes: []string{"17.2"},
 		},
 		{
+			name:  "a fact of the one record named by its head word leaves out the record's lists",
+			asked: "who is maya's teacher", data: `{"children":[
+				{"name":"Maya","teacher":"Ms. Alvarez","subjects":[{"subject":"Math","mark":"A-"},{"subject":"Science","mark":"B+"}]},
+				{"name":"Leo","teacher":"Mr. Park","subjects":[{"subject":"Math","mark":"B"}]}]}`,
+			mentions: []string{"Ms. Alvarez"}, excludes: []string{"A-", "Mr. Park"},
+		},
+		{
+			name:  "when every label names a word asked, the one naming most is asked for",
+			asked: "when does my cycle reset", data: `{"cycle":{"started":"2026-11-14","resets":"2026-12-14"},
+				"lines":[{"owner":"Alice","data_used_gb":17.2},{"owner":"Sam","data_used_gb":3.1}]}`,
+			mentions: []string{"Dec 14"}, excludes: []string{"Nov 14", "Alice"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},

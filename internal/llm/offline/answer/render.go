@@ -217,18 +217,34 @@ func (r renderer) focus(facts []fact, t topic) []fact {
 	for _, w := range lang.Terms(t.bare) {
 		want[w] = false
 	}
-	byLabel := func(f fact) bool {
-		return slices.ContainsFunc(lang.Terms(f.label), func(w string) bool { return want[w] })
-	}
 	byValue := func(f fact) bool {
 		return f.label != "" && slices.ContainsFunc(lang.Terms(f.text), func(w string) bool { return want[w] })
 	}
+	// A fact is asked for by its label ("points to next"), and then also by its value when
+	// the request names it ("until gold" asks for the next tier, Gold). When every label
+	// names a word of the request, those that name the most of them are asked for ("cycle
+	// resets" over "cycle started" for "when does my cycle reset").
+	byLabel := func(f fact) int {
+		n := 0
+		for _, w := range lang.Terms(f.label) {
+			if want[w] {
+				n++
+			}
+		}
+		return n
+	}
+	least, most := len(r.askedTerm), 0
+	for _, f := range facts {
+		least, most = min(least, byLabel(f)), max(most, byLabel(f))
+	}
+	floor := 1
+	if least > 0 {
+		floor = most
+	}
 	var hit []fact
-	if slices.ContainsFunc(facts, byLabel) {
+	if most > 0 {
 		for _, f := range facts {
-			// A fact is asked for by its label ("points to next"), and then also by its
-			// value when the request names it ("until gold" asks for the next tier, Gold).
-			if byLabel(f) || byValue(f) {
+			if byLabel(f) >= floor || byValue(f) {
 				hit = append(hit, f)
 			}
 		}
@@ -410,10 +426,16 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 	inner.outer = map[string]bool{}
 	valueTerms(item, inner.outer)
 	keyTerms(item, inner.outer)
+	// A question that names one of the record's own facts by its head word ("who is maya's
+	// teacher") asks for none of its lists (her subjects) unless it names something in them.
+	namesFact := slices.ContainsFunc(obj, func(f field) bool {
+		_, isList := f.val.([]any)
+		return !isList && r.names(lastWord(lang.Humanise(f.key)))
+	})
 	var blocks []string
 	for _, f := range obj {
 		arr, ok := f.val.([]any)
-		if !ok || len(arr) == 0 || allScalars(arr) {
+		if !ok || len(arr) == 0 || allScalars(arr) || namesFact && !r.asksAbout(lang.Humanise(f.key), arr, topic{}) {
 			continue
 		}
 		if b := inner.list(lang.Humanise(f.key), arr, cur); b.kind == pieceList {
