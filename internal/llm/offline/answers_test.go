@@ -58,7 +58,7 @@ func TestAnswers(t *testing.T) {
 
 // minDev2 is how many turns of dev2.yaml pass today, with the four verticals of dev3.yaml
 // competing for its turns: a change that answers fewer fails.
-const minDev2 = 17
+const minDev2 = 18
 
 // minDev3 is how many turns of dev3.yaml pass today: a change that answers fewer fails.
 const minDev3 = 33

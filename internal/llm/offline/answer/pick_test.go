@@ -119,6 +119,16 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dec 14"}, excludes: []string{"Nov 14", "Alice"},
 		},
 		{
+			name:  "a thing as close in meaning to every record as to any is none of them",
+			asked: "when does my tesla need service", data: `{"vehicles":[{"nickname":"the Civic","make":"Honda"},{"nickname":"the truck","make":"Ford"}]}`,
+			mentions: []string{"no vehicle for your tesla"}, excludes: []string{"Honda", "Ford"},
+		},
+		{
+			name:  "a thing close in meaning to one record of several may be it",
+			asked: "did i get my refund for the shoes", data: `{"returns":[{"item":"Adidas Ultraboost","status":"refunded"},{"item":"Kettle","status":"pending"}]}`,
+			excludes: []string{"no return for"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},

@@ -231,9 +231,12 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 	}
 	nounTerms := lang.Terms(noun)
 	values := map[string]bool{}
-	for _, item := range arr {
+	each := make([]map[string]bool, len(arr)) // each record's value words
+	for i, item := range arr {
 		valueTerms(item, values)
 		keyTerms(item, values)
+		each[i] = map[string]bool{}
+		valueTerms(item, each[i])
 	}
 	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
@@ -248,7 +251,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 		}
 		t := ts[0]
 		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
-			nearAny(t, values, claimCloseness) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
+			claimed(t, each) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
