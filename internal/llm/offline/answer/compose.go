@@ -113,7 +113,8 @@ func NamesNothingAsked(res Result, asked string, listLimit int, domain func() ma
 	noun, arr := recordsOf(data)
 	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v))
 	r.domain = domain()
-	return len(arr) > 0 && len(r.tellingItems(arr)) == 0 && r.unmatchedSubject(arr, noun) != ""
+	thing, _ := r.unmatchedSubject(arr, noun)
+	return len(arr) > 0 && len(r.tellingItems(arr, noun)) == 0 && thing != ""
 }
 
 // recordsOf returns the list of records data is, or wraps alone, with its noun.

@@ -12,13 +12,13 @@ import (
 // enclosing record asked beside its own list.
 func TestRenderPicksWhatIsAsked(t *testing.T) {
 	bills := `{"bills":[
-		{"provider":"CityPower","service":"electricity","due_date":"2026-12-10","autopay":false},
-		{"provider":"AquaWater","service":"water","due_date":"2026-12-03","autopay":true},
+		{"provider":"CityPower","service":"electricity","due_date":"2026-12-10","status":"unpaid","autopay":false},
+		{"provider":"AquaWater","service":"water","due_date":"2026-12-03","status":"paid","autopay":true},
 		{"provider":"FiberNet","service":"internet","due_date":"2026-12-15","autopay":true}]}`
 	cars := `{"vehicles":[
 		{"nickname":"the Civic","make":"Honda","registration":{"renewal_fee":{"amount":168,"currency":"USD"}},
 		 "service":[{"item":"Oil change","next_due":"2026-12-15"}]},
-		{"nickname":"the truck","make":"Ford","registration":{"renewal_fee":{"amount":214,"currency":"USD"}},
+		{"nickname":"the truck","make":"Ford","model":"F-150","registration":{"renewal_fee":{"amount":214,"currency":"USD"}},
 		 "service":[{"item":"Brake inspection","next_due":"2026-12-01"}]}]}`
 	policies := `{"policies":[{"name":"Home","deductible":500,"premium_monthly":48.5},{"name":"Car","deductible":750,"premium_monthly":92}]}`
 	tests := []struct {
@@ -127,6 +127,21 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			name:  "a thing close in meaning to one record of several may be it",
 			asked: "did i get my refund for the shoes", data: `{"returns":[{"item":"Adidas Ultraboost","status":"refunded"},{"item":"Kettle","status":"pending"}]}`,
 			excludes: []string{"no return for"},
+		},
+		{
+			name:  "the thing named is missing though another word of the request picks a record",
+			asked: "has the kettle i ordered shipped", data: `{"orders":[{"item":"Nike Pegasus 41","status":"shipped"},{"item":"Balega socks","status":"delivered"}]}`,
+			mentions: []string{"no order for the kettle"}, excludes: []string{"Pegasus"},
+		},
+		{
+			name:  "the subject's words pick the record before the state asked about",
+			asked: "is the electric bill paid", data: bills,
+			mentions: []string{"CityPower"}, excludes: []string{"AquaWater", "FiberNet"},
+		},
+		{
+			name:  "a code written with other marks is the record's",
+			asked: "whens the brake check on the f150", data: cars,
+			mentions: []string{"Brake inspection"}, excludes: []string{"no vehicle", "Oil change"},
 		},
 		{
 			name:  "a false quality reads not, a false thing no",

@@ -3,6 +3,7 @@ package answer
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -116,14 +117,50 @@ func (r renderer) pendingItems(arr []any) []any {
 // language.txt).
 var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWords")
 
-// tellingItems returns the records of arr that carry, in their values (nested ones
-// included), a word the request uses that some records carry and others do not: "luna" or
-// "dog" among two pets, "car" among two policies. Words of the called tool, light nouns and
-// numbers tell nothing. Nil when no such word is asked.
-func (r renderer) tellingItems(arr []any) []any {
+// tellingItems returns the records of arr, a list of noun, that carry, in their values
+// (nested ones included), a word the request uses that some records carry and others do not:
+// "luna" or "dog" among two pets, "car" among two policies. Words of the called tool, light
+// nouns and numbers tell nothing. The words that name the request's subject ("the electric"
+// of "is the electric bill paid") decide before the others (a bill that is paid). Nil when no
+// such word is asked.
+func (r renderer) tellingItems(arr []any, noun string) []any {
 	if r.scoped || r.negates() || len(arr) < 2 {
 		return nil
 	}
+	if subject := r.subjectTerms(noun); len(subject) > 0 {
+		if hits := r.tellingBy(arr, subject); len(hits) > 0 {
+			return hits
+		}
+	}
+	return r.tellingBy(arr, r.askedTerm)
+}
+
+// subjectTerms are the terms of the words that name what the request is about: those after
+// "the", "my" and the like, up to a word of the list's noun, the called tool or the agent's
+// trade, or a little word ("has the kettle i ordered shipped" is about the kettle).
+func (r renderer) subjectTerms(noun string) []string {
+	nounTerms := lang.Terms(noun)
+	ws := lang.ScanWords(r.asked)
+	var out []string
+	for i := 1; i < len(ws); i++ {
+		if _, ok := subjectOpeners[ws[i-1].Lower]; !ok {
+			continue
+		}
+		for j := i; j < len(ws) && j < i+maxOwnedWords; j++ {
+			w := strings.TrimSuffix(ws[j].Lower, "'s")
+			ts := lang.Terms(w)
+			if len(ts) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || r.tool[ts[0]] || r.domain[ts[0]] ||
+				slices.Contains(nounTerms, ts[0]) || lang.IsLightNoun(ts[0]) {
+				break
+			}
+			out = append(out, ts[0])
+		}
+	}
+	return out
+}
+
+// tellingBy is tellingItems by the request terms asked.
+func (r renderer) tellingBy(arr []any, asked []string) []any {
 	values := make([]map[string]bool, len(arr))
 	for i, item := range arr {
 		values[i] = map[string]bool{}
@@ -133,7 +170,6 @@ func (r renderer) tellingItems(arr []any) []any {
 	for _, item := range arr {
 		keyTerms(item, keys)
 	}
-	asked := r.askedTerm
 	if r.earlierTerm != nil && !slices.ContainsFunc(asked, func(t string) bool { return r.telling(t, values, keys) }) {
 		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
 	}
@@ -222,16 +258,18 @@ var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your"
 	"their": "their", "a": "", "an": "", "any": ""}
 
 // unmatchedSubject returns the thing a request names that no record of arr is about, as
-// the user put it ("the socks", "your hamster"), or "". The thing is the word right after
-// "the" or "my"; it is not one when a record's values, the called tool or the list's keys use
-// it (then it says which field, not which record).
-func (r renderer) unmatchedSubject(arr []any, noun string) string {
+// the user put it ("the socks", "your hamster"), or "", and whether it was named as one
+// thing ("the", "my") rather than any ("any shots"). The thing is the word right after the
+// opener; it is not one when a record's values, the called tool or the list's keys use it
+// (then it says which field, not which record), or a record's value is it written otherwise
+// ("the f150" and an F-150).
+func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	if r.scoped || r.negates() || len(arr) == 0 {
-		return ""
+		return "", false
 	}
 	nounTerms := lang.Terms(noun)
 	values := map[string]bool{}
-	each := make([]map[string]bool, len(arr)) // each record's value words
+	each := make([]map[string]bool, len(arr)) // each record's value words, for closeness
 	for i, item := range arr {
 		valueTerms(item, values)
 		keyTerms(item, values)
@@ -250,8 +288,8 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 			continue
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
-			claimed(t, each) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
+		if values[t] || r.outer[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+			claimed(t, each) || closestRecord(t, each) >= 0 || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
@@ -267,11 +305,38 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 		}
 		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
 		if opener == "" {
-			return name
+			return name, false
 		}
-		return opener + " " + name
+		return opener + " " + name, true
 	}
-	return ""
+	return "", false
+}
+
+// writtenIn reports whether a word of letters and digits ("f150") is some string value of v,
+// however deep, written with other marks or spaces ("F-150", "F 150").
+func writtenIn(word string, v any) bool {
+	if !strings.ContainsAny(word, "0123456789") || strings.Trim(word, "0123456789") == "" {
+		return false
+	}
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(squash(x), word)
+	case []field:
+		return slices.ContainsFunc(x, func(f field) bool { return writtenIn(word, f.val) })
+	case []any:
+		return slices.ContainsFunc(x, func(c any) bool { return writtenIn(word, c) })
+	}
+	return false
+}
+
+// squash lower-cases s and keeps only its letters and digits.
+func squash(s string) string {
+	return strings.Map(func(c rune) rune {
+		if unicode.IsLetter(c) || unicode.IsDigit(c) {
+			return unicode.ToLower(c)
+		}
+		return -1
+	}, s)
 }
 
 // keyTerms adds the terms of every key in v, however deep.

@@ -331,6 +331,18 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		}
 		return itemTerms
 	}
+	missing, definite := "", false
+	if r.outer == nil {
+		// Only at the top: a record's own list ("the truck's service") shows what the record
+		// holds, the record being what the request named.
+		missing, definite = r.unmatchedSubject(arr, noun)
+	}
+	if definite && !r.qualifies(missing, noun) {
+		// "has the kettle shipped" when no order is for a kettle: say so before the request's
+		// other words pick a record (an order that has shipped), which would be presented as
+		// the kettle's.
+		return Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+	}
 	hits := r.namedItems(arr, termsOf)
 	if len(hits) == len(arr) {
 		// Words every record carries ("is it on autopay", where each bill says whether it
@@ -340,7 +352,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if len(hits) == 0 && len(arr) <= r.listLimit {
 		// A short list is the user's own records, one of which the request names; a long
 		// one (a catalog) shows what was asked for first instead (see askedFirst).
-		hits = r.tellingItems(arr)
+		hits = r.tellingItems(arr, noun)
 	}
 	if len(hits) == 0 {
 		// Which record is meant comes first ("is it on autopay" after the wifi bill); then a
@@ -351,11 +363,8 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "when is my next visit": not the ones done with.
 		hits = r.pendingItems(arr)
 	}
-	missing := ""
-	if len(hits) == 0 && r.outer == nil {
-		// Only at the top: a record's own list ("the truck's service") shows what the record
-		// holds, the record being what the request named.
-		missing = r.unmatchedSubject(arr, noun)
+	if len(hits) > 0 {
+		missing = ""
 	}
 	if len(hits) > 0 && len(hits) < len(arr) {
 		// "where's my headphones order" is answered with the headphones, among three orders.
