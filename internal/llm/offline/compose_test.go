@@ -70,6 +70,13 @@ func TestCompose(t *testing.T) {
 			want: "I found 1 coupon that matches, and 1 related:\n- 10% off headphones\n- 5 off anything",
 		},
 		{
+			name: "a result that holds nothing about the thing asked gives way to one that does",
+			msgs: turnWithResults("does my car insurance cover theft",
+				[3]string{"list_claims", `{}`, `{"status":"ok","data":{"claims":[{"claim_id":"CLM-1","type":"water damage","status":"approved"}]}}`},
+				[3]string{"get_policies", `{}`, `{"status":"ok","data":{"policies":[{"name":"Home","covers":["fire"]},{"name":"Car","covers":["collision","theft"]}]}}`}),
+			want: "I found 1 of 2 policies:\n- Car: covers collision and theft",
+		},
+		{
 			name: "a list the request names nothing of stays whole",
 			msgs: turnWithResults("where are my orders", [3]string{"list_recent_orders", `{}`,
 				`{"status":"ok","data":{"orders":[{"item":"Packing cubes","status":"processing"},{"item":"Sony headphones","status":"delivered"}]}}`}),

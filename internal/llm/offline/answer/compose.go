@@ -74,7 +74,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 	var found, failed []Piece
 	for i, s := range pieces {
-		if s.missing && asksFor(i) {
+		if s.missing && !s.unheld && asksFor(i) {
 			s.missing = false // "my refund for the socks": that no return is for them is the answer
 		}
 		switch {

@@ -26,6 +26,10 @@ type Piece struct {
 	// missing marks a list that holds nothing about the thing the request names ("no return
 	// for the socks"): beside a result that does, it is left out.
 	missing bool
+	// unheld marks a result that holds nothing about the thing asked ("I couldn't find
+	// anything about theft in your claims"): beside a result that does, it is left out,
+	// even when the request names its tool.
+	unheld bool
 }
 
 func (s Piece) empty() bool { return strings.TrimSpace(s.text) == "" && s.found == "" }

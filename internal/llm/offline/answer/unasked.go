@@ -81,5 +81,5 @@ func notInData(thing string, t topic) Piece {
 	if t.noun != "" {
 		where = t.noun
 	}
-	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where)}
+	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where), missing: true, unheld: true}
 }
