@@ -144,6 +144,25 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Brake inspection"}, excludes: []string{"no vehicle", "Oil change"},
 		},
 		{
+			name:  "a month names the records dated in it, before the state asked about",
+			asked: "is my february leave approved", data: `{"requests":[
+				{"type":"vacation","from":"2026-12-22","status":"approved"},{"type":"vacation","from":"2027-02-16","status":"pending"}]}`,
+			mentions: []string{"Feb 16", "pending"}, excludes: []string{"Dec 22"},
+		},
+		{
+			name:  "the last one is the latest dated record, with its own lists",
+			asked: "how much tax came out of my last paycheck", data: `{"payslips":[
+				{"period":"Oct 16 to Oct 31","paid_on":"2026-10-31","net":{"amount":2200,"currency":"USD"},"deductions":[{"kind":"Federal tax","amount":{"amount":440,"currency":"USD"}}]},
+				{"period":"Nov 1 to Nov 15","paid_on":"2026-11-15","net":{"amount":2262.5,"currency":"USD"},"deductions":[{"kind":"Federal tax","amount":{"amount":465,"currency":"USD"}}]}]}`,
+			mentions: []string{"Nov 1 to Nov 15", "$465.00"}, excludes: []string{"Oct 16", "$440.00"},
+		},
+		{
+			name:  "last month names a time, not the latest record",
+			asked: "what did i spend last month", data: `{"transactions":[
+				{"merchant":"Grocer","date":"2026-10-30"},{"merchant":"Cafe","date":"2026-11-02"}]}`,
+			mentions: []string{"Grocer", "Cafe"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},

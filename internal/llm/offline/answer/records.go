@@ -3,6 +3,7 @@ package answer
 import (
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -113,6 +114,48 @@ func (r renderer) pendingItems(arr []any) []any {
 	return pending
 }
 
+// latestItems returns the one record of arr with the latest date, when the request asks for
+// the latest ("what was my net pay last time", "my most recent order") and several records
+// are dated by their first date member. Nil otherwise. "last month" asks for a time, not for
+// the latest record.
+func (r renderer) latestItems(arr []any) []any {
+	ws := lang.ScanWords(r.asked)
+	asks := slices.ContainsFunc(ws, func(w lang.Word) bool { return latestWords[w.Lower] })
+	for i := 0; i+1 < len(ws); i++ {
+		if latestWords[ws[i].Lower] && timeNouns[ws[i+1].Lower] && ws[i+1].Lower != "time" {
+			asks = false
+		}
+	}
+	if !asks || len(arr) < 2 {
+		return nil
+	}
+	var latest any
+	var at time.Time
+	dated, tie := 0, false
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); _, date := parseWhen(s); return ok && date })
+		if i < 0 {
+			continue
+		}
+		w, _ := parseWhen(obj[i].val.(string))
+		dated++
+		switch {
+		case latest == nil || w.t.After(at):
+			latest, at, tie = item, w.t, false
+		case w.t.Equal(at):
+			tie = true
+		}
+	}
+	if dated < 2 || tie {
+		return nil
+	}
+	return []any{latest}
+}
+
+// latestWords ask for the latest record: see language.txt.
+var latestWords = lang.List("latestWords")
+
 // aheadWords ask about what is still to come; finishedWords say a record is over (see
 // language.txt).
 var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWords")
@@ -137,7 +180,8 @@ func (r renderer) tellingItems(arr []any, noun string) []any {
 
 // subjectTerms are the terms of the words that name what the request is about: those after
 // "the", "my" and the like, up to a word of the list's noun, the called tool or the agent's
-// trade, or a little word ("has the kettle i ordered shipped" is about the kettle).
+// trade, a little word ("has the kettle i ordered shipped" is about the kettle) or a past
+// participle, which says what is asked of it ("is my february leave approved").
 func (r renderer) subjectTerms(noun string) []string {
 	nounTerms := lang.Terms(noun)
 	ws := lang.ScanWords(r.asked)
@@ -149,8 +193,8 @@ func (r renderer) subjectTerms(noun string) []string {
 		for j := i; j < len(ws) && j < i+maxOwnedWords; j++ {
 			w := strings.TrimSuffix(ws[j].Lower, "'s")
 			ts := lang.Terms(w)
-			if len(ts) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || r.tool[ts[0]] || r.domain[ts[0]] ||
-				slices.Contains(nounTerms, ts[0]) || lang.IsLightNoun(ts[0]) {
+			if len(ts) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || r.tool[ts[0]] || r.domain[ts[0]] ||
+				slices.Contains(nounTerms, ts[0]) || lang.IsLightNoun(ts[0]) && !calendarWords[ts[0]] {
 				break
 			}
 			out = append(out, ts[0])
@@ -224,18 +268,23 @@ var categoryKeys = lang.List("categoryKeys")
 
 // telling reports whether request term t may say which record is meant: some record's values
 // use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
-// nothing about which record), and it is no word of the called tool, light noun or number.
+// nothing about which record), and it is no word of the called tool, light noun or number. A
+// month or weekday is light to routing but names the records dated in it.
 func (r renderer) telling(t string, values []map[string]bool, keys map[string]bool) bool {
-	if r.tool[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || keys[t] {
+	if r.tool[t] || lang.IsLightNoun(t) && !calendarWords[t] || lang.IsNumberTerm(t) || keys[t] {
 		return false
 	}
 	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
 }
 
-// valueTerms adds the terms of every string value in v, however deep.
+// valueTerms adds the terms of every string value in v, however deep; a date adds the names
+// of its month and weekday, by which people name it ("my february leave").
 func valueTerms(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case string:
+		if w, ok := parseWhen(x); ok {
+			x += " " + w.t.Month().String() + " " + w.t.Weekday().String()
+		}
 		for _, t := range lang.Terms(x) {
 			into[t] = true
 		}

@@ -363,6 +363,10 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "when is my next visit": not the ones done with.
 		hits = r.pendingItems(arr)
 	}
+	if len(hits) == 0 {
+		// "what was my net pay last time": the latest payslip.
+		hits = r.latestItems(arr)
+	}
 	if len(hits) > 0 {
 		missing = ""
 	}
