@@ -163,6 +163,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Grocer", "Cafe"},
 		},
 		{
+			name:  "the one fact beside a list, asked for, is the answer",
+			asked: "when is my next payday", data: `{"next_payday":"2026-11-30","payslips":[
+				{"period":"Oct 16 to Oct 31","net":{"amount":2200,"currency":"USD"}},{"period":"Nov 1 to Nov 15","net":{"amount":2262.5,"currency":"USD"}}]}`,
+			mentions: []string{"Nov 30, 2026"}, excludes: []string{"Oct 16", "$2,200.00"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},

@@ -127,7 +127,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	lists("", obj, cur, 0)
-	if asked := r.focus(facts, t); len(asked) > 0 && !slices.Contains(asks, true) {
+	if asked := r.focus(facts, t, len(blocks) > 0); len(asked) > 0 && !slices.Contains(asks, true) {
 		// "what is my shipping address" is answered with the address, not the profile, and
 		// "whats the notice period" with the notice period, however deep it sits; "is it on
 		// autopay" with whether the bill is, not its charges.
@@ -207,9 +207,9 @@ func focusTopic(label string, t topic) string {
 var particles = lang.List("particles")
 
 // focus returns the facts whose labels name what the request asks about, when some do but
-// not all: the user asked for those. Light nouns ("status", "details") and the words of the
+// not all, or all of them beside lists (see object): the user asked for those. Light nouns ("status", "details") and the words of the
 // topic itself (asking for "my points" is asking for the whole balance) name no one fact.
-func (r renderer) focus(facts []fact, t topic) []fact {
+func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 	want := map[string]bool{}
 	for _, w := range lang.Terms(lang.MainClause(r.asked)) { // "... before my plan resets" asks for no plan
 		want[w] = !lang.IsLightNoun(w)
@@ -249,7 +249,7 @@ func (r renderer) focus(facts []fact, t topic) []fact {
 			}
 		}
 	}
-	if len(hit) == len(facts) || len(hit) == 0 {
+	if len(hit) == len(facts) && !lists || len(hit) == 0 {
 		return nil
 	}
 	// Asked about the topic's neighbour ("the next tier"), the answer still says the topic's
