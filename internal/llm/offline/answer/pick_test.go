@@ -169,6 +169,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Nov 30, 2026"}, excludes: []string{"Oct 16", "$2,200.00"},
 		},
 		{
+			name:  "what follows the list's noun and for says which record, and none is",
+			asked: "do i have tickets for taylor swift", data: `{"tickets":[{"event":"Phoebe Bridgers","date":"2026-12-12"},{"event":"Hamilton","date":"2027-01-23"}]}`,
+			mentions: []string{"no ticket for taylor swift"}, excludes: []string{"Hamilton", "Phoebe"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},

@@ -328,7 +328,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
-		if !ok {
+		if !ok && !r.forWhich(ws, i, nounTerms) {
 			continue
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
@@ -386,6 +386,14 @@ func squash(s string) string {
 		}
 		return -1
 	}, s)
+}
+
+// forWhich reports whether ws[i] follows the list's noun or a word of the called tool and
+// "for": "taylor" in "do i have tickets for taylor swift" says which tickets.
+func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
+	return i >= 2 && ws[i-1].Lower == "for" && slices.ContainsFunc(lang.Terms(ws[i-2].Lower), func(t string) bool {
+		return r.tool[t] || slices.Contains(nounTerms, t)
+	})
 }
 
 // keyTerms adds the terms of every key in v, however deep.
