@@ -174,6 +174,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no ticket for taylor swift"}, excludes: []string{"Hamilton", "Phoebe"},
 		},
 		{
+			name:  "a follow-up that names no fact is about the one the earlier request named",
+			asked: "can you change it", earlier: "what's my shipping address",
+			data:     `{"name":"Alice Johnson","email":"a@example.com","shipping_address":"221 Harbor Way"}`,
+			mentions: []string{"221 Harbor Way"}, excludes: []string{"a@example.com"},
+		},
+		{
+			name:  "a follow-up asking a question of its own is not narrowed by the earlier one",
+			asked: "and how much do i still owe on it", earlier: "how much is my car payment",
+			data:     `{"monthly_payment":{"amount":312.4,"currency":"USD"},"remaining_balance":{"amount":6820.55,"currency":"USD"}}`,
+			mentions: []string{"$6,820.55"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},

@@ -147,8 +147,10 @@ func (r renderer) object(obj []field, t topic) Piece {
 		for i, b := range blocks {
 			if b.kind == pieceList {
 				what := "“" + q + "”"
-				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") {
-					what = "that" // a whole question is no search term to show back
+				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") || !r.quotable(q) {
+					// A whole question is no search term to show back, and a piece of the
+					// user's words ("pay" of "deals on pay pair") would read as nonsense.
+					what = "that"
 				}
 				blocks[i] = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
 			}
@@ -183,6 +185,21 @@ func (r renderer) object(obj []field, t topic) Piece {
 
 var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
 
+// quotable reports whether q is a whole phrase of the request: its words in a row, run on
+// neither from a word before them nor into one after them but for little words ("cheap tent"
+// of "find me a cheap tent", not "pay" of "deals on pay pair").
+func (r renderer) quotable(q string) bool {
+	qs, ws := lang.ScanWords(strings.ToLower(q)), lang.ScanWords(r.asked)
+	for i := 0; i+len(qs) <= len(ws) && len(qs) > 0; i++ {
+		if slices.IndexFunc(qs, func(w lang.Word) bool { return w.Lower != ws[i+slices.Index(qs, w)].Lower }) >= 0 {
+			continue
+		}
+		end := i + len(qs)
+		return (i == 0 || lang.IsStopword(ws[i-1].Lower)) && (end == len(ws) || lang.IsStopword(ws[end].Lower))
+	}
+	return false
+}
+
 // nameLabels name the thing an object is about.
 var nameLabels = lang.List("nameLabels")
 
@@ -210,8 +227,22 @@ var particles = lang.List("particles")
 // not all, or all of them beside lists (see object): the user asked for those. Light nouns ("status", "details") and the words of the
 // topic itself (asking for "my points" is asking for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
+	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
+	if hit == nil && r.earlierTerm != nil && !slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return askWords[w.Lower] }) {
+		// "can you change it" after "what's my shipping address": the earlier words say what.
+		// A question of its own ("and how much do i still owe on it") asks for something else.
+		hit = r.focusOn(r.earlierTerm, facts, t, lists)
+	}
+	return hit
+}
+
+// askWords open a question of its own: see language.txt.
+var askWords = lang.List("askWords")
+
+// focusOn is focus by the request terms asked.
+func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []fact {
 	want := map[string]bool{}
-	for _, w := range lang.Terms(lang.MainClause(r.asked)) { // "... before my plan resets" asks for no plan
+	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
 	}
 	for _, w := range lang.Terms(t.bare) {
