@@ -130,7 +130,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 				out = append(out, fc)
 			}
 		case json.Number:
-			if r.echoes[normNumber(v)] || isIDKey(f.key) && !r.mentioned(v.String()) {
+			if r.echoes[normNumber(v)] || isIDKey(f.key) && !r.mentioned(v.String()) && !(r.showIDs && r.asksForID()) {
 				continue
 			}
 			if countWords[lastWord(label)] && lengths[v.String()] {
@@ -209,8 +209,8 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 	if s == "" || r.echoes[strings.ToLower(s)] {
 		return fact{}, false
 	}
-	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && readableID(s) && lang.Humanise(key) != "ID") {
-		return fact{}, false // an opaque id names the record for machines
+	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && (readableID(s) && lang.Humanise(key) != "ID" || r.asksForID())) {
+		return fact{}, false // an opaque id names the record for machines, unless asked for
 	}
 	if w, ok := parseWhen(s); ok {
 		return dateFact(label, w.format(short)), true
@@ -353,6 +353,15 @@ func readableID(s string) bool {
 	}
 	return letters > 0 && digits > 0
 }
+
+// asksForID reports whether the request asks for a record's identifier: "what's my order
+// number for the socks", "the reference of my claim".
+func (r renderer) asksForID() bool {
+	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return idAsks[w.Lower] })
+}
+
+// idAsks ask for an identifier: see language.txt.
+var idAsks = lang.List("idAsks")
 
 // mentioned reports whether the user's request names v, so that an id they asked about
 // is shown rather than hidden.

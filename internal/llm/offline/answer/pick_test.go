@@ -186,6 +186,16 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$6,820.55"},
 		},
 		{
+			name:  "an id asked for is shown, though its key says only id",
+			asked: "whats my order number for the socks", data: `{"orders":[{"id":"A-10231","item":"Nike Pegasus 41","status":"shipped"},{"id":"A-10198","item":"Balega socks","status":"delivered"}]}`,
+			mentions: []string{"A-10198"}, excludes: []string{"A-10231"},
+		},
+		{
+			name:  "an id not asked for stays hidden",
+			asked: "where are my socks", data: `{"orders":[{"id":"A-10231","item":"Nike Pegasus 41","status":"shipped"},{"id":"A-10198","item":"Balega socks","status":"delivered"}]}`,
+			mentions: []string{"Balega"}, excludes: []string{"A-10198"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},
