@@ -77,6 +77,13 @@ func TestCompose(t *testing.T) {
 			want: "I found 1 of 2 policies:\n- Car: covers collision and theft",
 		},
 		{
+			name: "several results that hold nothing for one thing say so once",
+			msgs: turnWithResults("is my kettle here yet",
+				[3]string{"list_orders", `{}`, `{"status":"ok","data":{"orders":[{"item":"Nike Pegasus","status":"shipped"},{"item":"Balega socks","status":"delivered"}]}}`},
+				[3]string{"list_returns", `{}`, `{"status":"ok","data":{"returns":[{"item":"Fitbit","status":"refunded"},{"item":"Logitech keyboard","status":"in transit"}]}}`}),
+			want: "I found no order or return for your kettle.",
+		},
+		{
 			name: "a list the request names nothing of stays whole",
 			msgs: turnWithResults("where are my orders", [3]string{"list_recent_orders", `{}`,
 				`{"status":"ok","data":{"orders":[{"item":"Packing cubes","status":"processing"},{"item":"Sony headphones","status":"delivered"}]}}`}),

@@ -89,6 +89,7 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 		// not a return): the list that had nothing about it is no answer.
 		found = slices.DeleteFunc(found, func(p Piece) bool { return p.missing })
 	}
+	found = sayNoneOnce(found)
 	found, lead := sharedLead(found)
 	reply := arrange(found, failed)
 	if lead != "" {

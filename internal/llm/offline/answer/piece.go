@@ -1,6 +1,8 @@
 package answer
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -30,6 +32,36 @@ type Piece struct {
 	// anything about theft in your claims"): beside a result that does, it is left out,
 	// even when the request names its tool.
 	unheld bool
+	// noneOf and noneFor are what a "no <noneOf> for <noneFor>" answer says is missing:
+	// several such answers about one thing are said as one.
+	noneOf, noneFor string
+}
+
+// noneFound says that no record, a noun, is for thing.
+func noneFound(noun, thing string) Piece {
+	return Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", noun, thing), missing: true, noneOf: noun, noneFor: thing}
+}
+
+// sayNoneOnce turns several answers that one thing has no record into one sentence: "I found
+// no event or order for taylor swift", not the same sentence per tool.
+func sayNoneOnce(found []Piece) []Piece {
+	if len(found) < 2 {
+		return found
+	}
+	var nouns []string
+	for _, p := range found {
+		if p.noneFor == "" || p.noneFor != found[0].noneFor {
+			return found
+		}
+		if !slices.Contains(nouns, p.noneOf) {
+			nouns = append(nouns, p.noneOf)
+		}
+	}
+	or := nouns[len(nouns)-1]
+	if len(nouns) > 1 {
+		or = strings.Join(nouns[:len(nouns)-1], ", ") + " or " + or
+	}
+	return []Piece{noneFound(or, found[0].noneFor)}
 }
 
 func (s Piece) empty() bool { return strings.TrimSpace(s.text) == "" && s.found == "" }

@@ -372,7 +372,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "has the kettle shipped" when no order is for a kettle: say so before the request's
 		// other words pick a record (an order that has shipped), which would be presented as
 		// the kettle's.
-		return Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+		return noneFound(singular(noun), missing)
 	}
 	hits := r.namedItems(arr, termsOf)
 	if len(hits) == len(arr) {
@@ -420,7 +420,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// only qualifies the list's own thing ("my boston flight") may be said in other words
 		// by the records (the flight to BOS): then they are shown after saying so.
 		if !r.qualifies(missing, noun) {
-			return Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+			return noneFound(singular(noun), missing)
 		}
 		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
 	} else if len(arr) > r.listLimit {
