@@ -12,11 +12,16 @@ import (
 // a plain acknowledgment of what could not be fetched. No JSON, status word or tool name
 // reaches the text.
 func (m *Model) compose(req *request) string {
-	pieces := make([]answer.Piece, len(req.results))
-	for i, res := range req.results {
-		pieces[i] = m.narrate(req, res)
+	var pieces []answer.Piece
+	var results []toolResult
+	for _, res := range req.results {
+		p := m.narrate(req, res)
+		if res.round > 1 && p.OffTopic() {
+			continue // looked up elsewhere (lookElsewhere) and no nearer what was asked
+		}
+		pieces, results = append(pieces, p), append(results, res)
 	}
-	reply, found := answer.Reply(pieces, func(i int) bool { return asksForTool(req, req.results[i].name) })
+	reply, found := answer.Reply(pieces, func(i int) bool { return asksForTool(req, results[i].name) })
 	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
@@ -48,8 +53,9 @@ func asksForTool(req *request, name string) bool {
 
 // lookElsewhere calls another of the sub-agent's tools when every result so far holds
 // nothing about the thing the request names ("where are my socks?" answered with returns,
-// none for socks): the socks may be an order. It looks once: with two results or more, the
-// reply says what was found.
+// none for socks: the socks may be an order), or none of the words it asks with ("when is
+// pilates" answered with the membership). It looks once: with two results or more, the
+// reply says what was found, leaving out a second look that held no more (see compose).
 func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	tools := req.plainTools()
 	if len(req.results) != 1 || len(tools) < 2 {

@@ -168,3 +168,49 @@ func assertUserSafe(t *testing.T, text string) {
 		}
 	}
 }
+
+// TestLookElsewhereOffTopic checks that a result holding none of the words the request asks
+// with has another tool asked, and that the reply then keeps the result that holds them and
+// leaves out a second look that holds no more than the first.
+func TestLookElsewhereOffTopic(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("get_membership", "The user's gym membership plan, fee and cancellation terms.", nil),
+		fnTool("list_classes", "Fitness classes this week with times and free spots.", nil),
+	}
+	membership := `{"status":"ok","data":{"plan":"Flex Monthly","monthly_fee":{"amount":39.9,"currency":"USD"}}}`
+	classes := `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"},{"name":"Pilates Core","day":"Thursday"}]}}`
+	m := New()
+	first := turnWithResults("when is pilates", [3]string{"get_membership", `{}`, membership})
+	resp, err := m.GenerateContent(t.Context(), first, llms.WithTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var called []string
+	for _, c := range resp.Choices[0].ToolCalls {
+		called = append(called, c.FunctionCall.Name)
+	}
+	if diff := cmp.Diff([]string{"list_classes"}, called); diff != "" {
+		t.Errorf("calls after an off-topic result (-want +got):\n%s", diff)
+	}
+
+	tests := []struct {
+		name, human, second, want string
+	}{
+		{"the result that holds the word asked replaces the one that does not", "when is pilates", classes,
+			"I found 1 of 2 classes:\n- Pilates Core: day Thursday"},
+		{"a second look that holds no more is left out", "when is zumba", `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"}]}}`,
+			"Your membership: plan Flex Monthly · monthly fee $39.90."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := turnWithResults(tt.human, [3]string{"get_membership", `{}`, membership}, [3]string{"list_classes", `{}`, tt.second})
+			resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, resp.Choices[0].Content); diff != "" {
+				t.Errorf("reply (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

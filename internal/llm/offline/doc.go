@@ -61,7 +61,8 @@
 //	    given answer.FitBoost and answer.SearchTool, then answer.ExtractArgs
 //	  3 answering, with tool results: compose.go (Model.compose) -> answer.Narrate per
 //	    result, answer.Reply; lookElsewhere calls another tool once when a result holds
-//	    nothing about the thing asked; route.UnofferedAction adds an act no tool can do
+//	    nothing about the thing asked, or none of its words (the one that does answers);
+//	    route.UnofferedAction adds an act no tool can do
 //	  4 summaries and chat, with no tools: summary.go, route.DirectAnswer
 //
 //	route: what a message asks for

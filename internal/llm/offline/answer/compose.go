@@ -46,7 +46,11 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	noteText, _ := note.(string)
 	// A result's answer is the agent team's own statement of its data: it is said as written,
 	// in place of the model's narration of the data.
-	said := func() Piece { return orNothing(r.data(data, t), t) }
+	said := func() Piece {
+		p := orNothing(r.data(data, t), t)
+		p.offTopic = !p.missing && r.offTopic(data) // "no return for the socks" is about the socks
+		return p
+	}
 	if thing := r.unasked(data); thing != "" {
 		said = func() Piece { return notInData(thing, t) }
 	}
@@ -74,7 +78,8 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 	var found, failed []Piece
 	for i, s := range pieces {
-		if s.missing && !s.unheld && asksFor(i) {
+		s.named = asksFor(i)
+		if s.missing && !s.unheld && s.named {
 			s.missing = false // "my refund for the socks": that no return is for them is the answer
 		}
 		switch {
@@ -88,6 +93,12 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 		// Another tool found the thing the request names ("where are my socks": an order,
 		// not a return): the list that had nothing about it is no answer.
 		found = slices.DeleteFunc(found, func(p Piece) bool { return p.missing })
+	}
+	if slices.ContainsFunc(found, func(p Piece) bool { return !p.offTopic && !p.missing }) {
+		// "when is pilates": the classes that hold pilates answer it, not the membership. A
+		// result of a tool the request names ("is my flight to boston on time", the flight
+		// to BOS) stays.
+		found = slices.DeleteFunc(found, func(p Piece) bool { return p.offTopic && !p.named })
 	}
 	found = sayNoneOnce(found)
 	found, lead := sharedLead(found)
@@ -114,9 +125,59 @@ func NamesNothingAsked(res Result, asked string, listLimit int, domain func() ma
 	noun, arr := recordsOf(data)
 	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v))
 	r.domain = domain()
+	if lang.OwnPart(asked) != asked {
+		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
+	}
 	thing, _ := r.unmatchedSubject(arr, noun)
-	return len(arr) > 0 && len(r.tellingItems(arr, noun)) == 0 && thing != ""
+	return len(arr) > 0 && len(r.tellingItems(arr, noun)) == 0 && thing != "" || r.offTopic(data)
 }
+
+// offTopic reports whether data holds none of the words the request asks with, when it asks
+// with any beyond the agent's trade, the called tool's name, light nouns and numbers: "when
+// is pilates" answered with the membership, which says nothing of pilates. A word the data
+// uses or misspells counts as held; one only near in meaning does not, since another result
+// that holds it takes this one's place.
+func (r renderer) offTopic(data any) bool {
+	var asked []string
+	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+		ts := lang.Terms(w.Lower)
+		if len(ts) != 1 || strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] {
+			continue // verbs ("seeing", "shipped") and "next" name no thing data would hold
+		}
+		if t := ts[0]; !r.domain[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && !lang.IsStopword(t) && !timeNouns[t] {
+			asked = append(asked, t)
+		}
+	}
+	if len(asked) == 0 {
+		return false
+	}
+	if holdsNothing(data) {
+		return false // no records: that none is there is the answer
+	}
+	known := map[string]bool{}
+	valueTerms(data, known)
+	keyTerms(data, known)
+	held := func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
+	// A follow-up's earlier words may be what the data is about ("when is it due" after "how
+	// much is my car payment").
+	return !slices.ContainsFunc(asked, held) && !slices.ContainsFunc(r.earlierTerm, held)
+}
+
+// holdsNothing reports whether v is nothing but empty lists and nulls: {"orders": []}.
+func holdsNothing(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case []any:
+		return len(x) == 0
+	case []field:
+		return !slices.ContainsFunc(x, func(f field) bool { return !holdsNothing(f.val) })
+	}
+	return false
+}
+
+// minTypoLetters: see language.txt.
+var minTypoLetters = int(lang.Number("minTypoLetters"))
 
 // recordsOf returns the list of records data is, or wraps alone, with its noun.
 func recordsOf(data any) (string, []any) {

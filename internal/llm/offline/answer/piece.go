@@ -32,6 +32,10 @@ type Piece struct {
 	// anything about theft in your claims"): beside a result that does, it is left out,
 	// even when the request names its tool.
 	unheld bool
+	// offTopic marks data that holds none of the words the request asks with: beside a
+	// result that holds some, it is left out.
+	offTopic bool
+	named    bool // the request names what the piece's tool is for
 	// noneOf and noneFor are what a "no <noneOf> for <noneFor>" answer says is missing:
 	// several such answers about one thing are said as one.
 	noneOf, noneFor string
@@ -63,6 +67,9 @@ func sayNoneOnce(found []Piece) []Piece {
 	}
 	return []Piece{noneFound(or, found[0].noneFor)}
 }
+
+// OffTopic reports whether the piece's data holds none of the words the request asks with.
+func (s Piece) OffTopic() bool { return s.offTopic }
 
 func (s Piece) empty() bool { return strings.TrimSpace(s.text) == "" && s.found == "" }
 
