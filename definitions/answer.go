@@ -137,14 +137,26 @@ func tidy(s string) string {
 func answerFuncs(in AnswerInput) template.FuncMap {
 	loc := parseLocale(in.Locale)
 	q := questionWords(in.Question)
+	// A request that quotes context in parentheses ("and the fitbit? (earlier: did i get my
+	// refund for the keyboard)") names its records by its own words first.
+	own := q
+	if i := strings.Index(in.Question, "("); i > 0 {
+		own = questionWords(in.Question[:i])
+	}
+	matching := func(v any) []any {
+		if m := matchingRecords(items(v), own); len(m) > 0 {
+			return m
+		}
+		return matchingRecords(items(v), q)
+	}
 	return template.FuncMap{
 		"money":    func(v any, cur ...string) string { return loc.money(v, cur...) },
 		"number":   func(v any) string { return loc.number(v) },
 		"date":     func(v any) string { return loc.date(v) },
 		"list":     func(v any, field ...string) string { return loc.list(v, field...) },
-		"matching": func(v any) []any { return matching(items(v), q) },
+		"matching": matching,
 		"about": func(v any) []any {
-			if m := matching(items(v), q); len(m) > 0 {
+			if m := matching(v); len(m) > 0 {
 				return m
 			}
 			return items(v)
@@ -171,6 +183,8 @@ func answerFuncs(in AnswerInput) template.FuncMap {
 			return xs[:min(max(n, 0), len(xs))]
 		},
 		"question": func() string { return in.Question },
+		"words":    words,
+		"sortby":   sortBy,
 	}
 }
 

@@ -144,6 +144,9 @@ func (l locale) date(v any) string {
 		}
 		if layout != "2006-01-02" && (t.Hour() != 0 || t.Minute() != 0) {
 			day += " " + t.Format("15:04") // a timestamp's time of day is part of what it says
+			if layout == time.RFC3339 {
+				day += " " + zoneName(t) // and so is the zone it was given in: 18:20 where?
+			}
 		}
 		return day
 	}
@@ -179,11 +182,11 @@ func (l locale) list(v any, field ...string) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " " + and + " " + parts[len(parts)-1]
 }
 
-// matching returns the records that share a telling word with the question: a word the
+// matchingRecords returns the records that share a telling word with the question: a word the
 // record's text holds and not every record's text holds, so that "the socks" picks the socks
 // and "my order" picks no order in particular. Words that name a field ("refund" of a record
 // with a refund) ask what to say, not which record.
-func matching(records []any, q map[string]bool) []any {
+func matchingRecords(records []any, q map[string]bool) []any {
 	if len(q) == 0 || len(records) == 0 {
 		return nil
 	}
@@ -298,3 +301,91 @@ var answerStopwords = func() map[string]bool {
 	}
 	return m
 }()
+
+// zoneName is t's offset from UTC as people write it: "UTC", "UTC+9", "UTC-3:30".
+func zoneName(t time.Time) string {
+	_, off := t.Zone()
+	if off == 0 {
+		return "UTC"
+	}
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	if m := off % 3600 / 60; m != 0 {
+		return fmt.Sprintf("UTC%s%d:%02d", sign, off/3600, m)
+	}
+	return fmt.Sprintf("UTC%s%d", sign, off/3600)
+}
+
+// words prints a machine value as words: "in_transit" and "IN-TRANSIT" read "in transit".
+func words(v any) string {
+	if v == nil {
+		return ""
+	}
+	s := strings.TrimSpace(fmt.Sprint(v))
+	if strings.ContainsRune(s, ' ') { // already words
+		return s
+	}
+	s = strings.NewReplacer("_", " ", "-", " ").Replace(s)
+	if strings.ToUpper(s) == s { // an enum's capitals are not emphasis
+		s = strings.ToLower(s)
+	}
+	return s
+}
+
+// sortBy returns the records of v ordered by their field, smallest first: numbers (and money
+// objects, by amount) by value, anything else as text, so ISO dates come earliest first.
+// Records without the field keep their order, after the others.
+func sortBy(field string, v any) []any {
+	xs := slices.Clone(items(v))
+	key := func(x any) (f float64, s string, num, ok bool) {
+		m, isMap := x.(map[string]any)
+		if !isMap {
+			return 0, "", false, false
+		}
+		val, has := m[field]
+		if !has || val == nil {
+			return 0, "", false, false
+		}
+		if obj, isObj := val.(map[string]any); isObj {
+			val = obj["amount"]
+		}
+		if f, err := toFloat(val); err == nil && !math.IsNaN(f) {
+			return f, "", true, true
+		}
+		return 0, fmt.Sprint(val), false, true
+	}
+	slices.SortStableFunc(xs, func(a, b any) int {
+		fa, sa, na, oka := key(a)
+		fb, sb, nb, okb := key(b)
+		switch {
+		case oka != okb: // records with the field first
+			if oka {
+				return -1
+			}
+			return 1
+		case !oka:
+			return 0
+		case na && nb:
+			return cmpFloat(fa, fb)
+		case na != nb: // numbers before text
+			if na {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(sa, sb)
+	})
+	return xs
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

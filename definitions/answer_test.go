@@ -58,7 +58,8 @@ func TestAnswerTemplateProblems(t *testing.T) {
 
 func TestAnswerRender(t *testing.T) {
 	payload := []byte(`{"member": "Alice", "tier": "Silver", "points": 2550, "balance": {"amount": 1234.5, "currency": "EUR"},
-		"expires": "2026-12-18", "returns": [
+		"expires": "2026-12-18", "offers": [{"name": "A", "price": {"amount": 30, "currency": "USD"}}, {"name": "X"},
+		{"name": "B", "price": {"amount": 12.5, "currency": "USD"}}], "returns": [
 		{"item": "Wool hiking socks", "refund": 18, "status": "refund issued"},
 		{"item": "Trail running shoes", "refund": 120, "status": "in transit"}]}`)
 	tests := []struct {
@@ -73,12 +74,23 @@ func TestAnswerRender(t *testing.T) {
 		{name: "timestamp keeps its time", tmpl: `{{date "2026-11-28T19:30"}}`, locale: "en-GB", want: "28 Nov 2026 19:30"},
 		{name: "matching picks the socks", question: "did i get my refund for the socks?",
 			tmpl: `{{range matching .returns}}{{.item}}: {{money .refund}}{{end}}`, want: "Wool hiking socks: $18.00"},
+		{name: "matching reads a follow-up's own words first", question: "and the shoes? (earlier: did i get my refund for the socks)",
+			tmpl: `{{list (matching .returns) "item"}}`, want: "Trail running shoes"},
+		{name: "matching reads quoted words when the own ones name nothing", question: "is it back yet? (earlier: did i get my refund for the socks)",
+			tmpl: `{{list (matching .returns) "item"}}`, want: "Wool hiking socks"},
 		{name: "matching is empty when nothing is named", question: "where is my refund?",
 			tmpl: `{{with matching .returns}}some{{else}}none{{end}}`, want: "none"},
 		{name: "about falls back to all", question: "where is my refund?",
 			tmpl: `{{list (about .returns) "item"}}`, want: "Wool hiking socks and Trail running shoes"},
 		{name: "asks", question: "When do my points expire?", tmpl: `{{if asks "expire" "expiry"}}{{date .expires}}{{end}}`,
 			want: "Dec 18, 2026"},
+		{name: "timestamp with an offset says its zone", tmpl: `{{date "2026-12-09T18:20:00+09:00"}}, {{date "2026-12-09T06:05:00Z"}}, {{date "2026-12-09T06:05:00-03:30"}}`,
+			want: "Dec 9, 2026 18:20 UTC+9, Dec 9, 2026 06:05 UTC, Dec 9, 2026 06:05 UTC-3:30"},
+		{name: "words", tmpl: `{{words "in_transit"}}, {{words "ON-TIME"}}, {{words "Out for delivery"}}, {{words 3}}`,
+			want: "in transit, on time, Out for delivery, 3"},
+		{name: "sortby numbers, money and text", tmpl: `{{list (sortby "refund" .returns) "item"}}; {{list (sortby "status" .returns) "item"}}; ` +
+			`{{with first 1 (sortby "price" .offers)}}{{range .}}{{.name}}{{end}}{{end}}; {{list (sortby "nope" .returns) "item"}}`,
+			want: "Wool hiking socks and Trail running shoes; Trail running shoes and Wool hiking socks; B; Wool hiking socks and Trail running shoes"},
 		{name: "plural and blank lines folded", tmpl: "{{plural (len .returns) \"return\" \"returns\"}}\n\n\n\nend  ",
 			want: "2 returns\n\nend"},
 	}
@@ -124,7 +136,7 @@ func FuzzAnswerRender(f *testing.F) {
 	f.Add([]byte(`[1, 2]`), "what", "en_GB")
 	f.Add([]byte(`{"items": [null, 1, "a", []], "total": null}`), "a a a", "xx-YY-zz")
 	tmpl, err := definitions.Tool{Name: "t", Answer: `{{with .items}}{{range about .}}{{money .}} {{date .}} {{number .}}{{end}}` +
-		`{{list (matching .) "name"}}{{len (first 2 .)}}{{end}}{{plural .total "x" "xs"}}{{if asks "socks"}}{{question}}{{end}}`}.AnswerTemplate()
+		`{{list (matching .) "name"}}{{len (first 2 .)}}{{range sortby "price" .}}{{words .}}{{end}}{{end}}{{plural .total "x" "xs"}}{{if asks "socks"}}{{question}}{{end}}`}.AnswerTemplate()
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -56,6 +56,7 @@ func metrics(base, cur *Report) []metric {
 		{"overall.intent_switch_accuracy", higherBetter, func(r *Report) (float64, bool) {
 			return r.Overall.IntentSwitchAccuracy, r.Overall.IntentSwitchTurns > 0
 		}},
+		{"overall.follow_up_accuracy", higherBetter, func(r *Report) (float64, bool) { return r.Overall.FollowUpAccuracy, r.Overall.FollowUpTurns > 0 }},
 		{"overall.fan_out_accuracy", higherBetter, func(r *Report) (float64, bool) { return r.Overall.FanOutAccuracy, r.Overall.FanOutTurns > 0 }},
 		{"overall.failure_ack_rate", higherBetter, func(r *Report) (float64, bool) { return r.Overall.FailureAckRate, r.Overall.FailureAckTurns > 0 }},
 		{"overall.answer_accuracy", higherBetter, func(r *Report) (float64, bool) { return r.Overall.AnswerAccuracy, r.Overall.AnswerTurns > 0 }},

@@ -83,6 +83,11 @@ type Overall struct {
 	// differs from the previous turn's.
 	IntentSwitchAccuracy float64 `json:"intent_switch_accuracy"`
 	IntentSwitchTurns    int     `json:"intent_switch_turns"`
+	// FollowUpAccuracy is RoutingAccuracy over the turns whose single expected sub-agent is
+	// the previous turn's: follow-ups, which often name no subject of their own ("when is it
+	// due?") and must stay where the conversation is.
+	FollowUpAccuracy float64 `json:"follow_up_accuracy"`
+	FollowUpTurns    int     `json:"follow_up_turns"`
 	// FanOutAccuracy is the share of multi-intent turns that reached every expected
 	// sub-agent (the cap's worth when over it), stayed within the cap and ran them concurrently.
 	FanOutAccuracy float64 `json:"fan_out_accuracy"`
@@ -196,6 +201,7 @@ type TurnReport struct {
 	LatencyMS      float64       `json:"latency_ms"`
 	RoutingCorrect bool          `json:"routing_correct"`
 	IntentSwitch   bool          `json:"intent_switch,omitempty"`
+	FollowUp       bool          `json:"follow_up,omitempty"`
 	OverCap        bool          `json:"over_cap,omitempty"`
 	FanOut         *bool         `json:"fan_out_correct,omitempty"`
 	Acknowledged   *bool         `json:"acknowledged,omitempty"`

@@ -11,9 +11,9 @@ import (
 func (r *Report) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	o := r.Overall
-	fmt.Fprintf(&b, "cases %d/%d passed, %d turns: routing %s, no-route precision %s recall %s, intent switch %s, fan-out %s, failure ack %s, leaks %d, p50 %.0fms p95 %.0fms",
+	fmt.Fprintf(&b, "cases %d/%d passed, %d turns: routing %s, no-route precision %s recall %s, intent switch %s, follow-ups %s, fan-out %s, failure ack %s, leaks %d, p50 %.0fms p95 %.0fms",
 		o.CasesPassed, o.Cases, o.Turns, pct(o.RoutingAccuracy), pctOf(o.NoRoutePrecision, o.NoRouteAnswered), pctOf(o.NoRouteRecall, o.NoRouteTurns),
-		pctOf(o.IntentSwitchAccuracy, o.IntentSwitchTurns),
+		pctOf(o.IntentSwitchAccuracy, o.IntentSwitchTurns), pctOf(o.FollowUpAccuracy, o.FollowUpTurns),
 		pctOf(o.FanOutAccuracy, o.FanOutTurns), pctOf(o.FailureAckRate, o.FailureAckTurns), r.Leaks, r.LatencyMS.P50, r.LatencyMS.P95)
 	if o.AnswerTurns > 0 {
 		// Last on the line: scripts read the fields before it by position.

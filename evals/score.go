@@ -38,12 +38,12 @@ func (s *scorer) score(runs []*caseRun) *Report {
 	}
 	conf := newConfusion(s.ids)
 	var (
-		latencies                                      []time.Duration
-		correct, switches, switchOK, fanouts, fanoutOK int
-		acks, ackOK, answers, answerOK                 int
-		noRouteExpected, noRoutePredicted, noRouteBoth int
-		dsCorrect                                      = map[string]int{}
-		dsAnswered                                     = map[string]int{}
+		latencies                                                             []time.Duration
+		correct, switches, switchOK, followUps, followUpOK, fanouts, fanoutOK int
+		acks, ackOK, answers, answerOK                                        int
+		noRouteExpected, noRoutePredicted, noRouteBoth                        int
+		dsCorrect                                                             = map[string]int{}
+		dsAnswered                                                            = map[string]int{}
 	)
 	for _, cr := range runs {
 		ds := cr.dataset.Name
@@ -118,11 +118,19 @@ func (s *scorer) score(runs []*caseRun) *Report {
 
 			if i > 0 {
 				prev := cr.c.Turns[i-1].Expect
-				if len(prev) == 1 && len(t.Expect) == 1 && prev[0] != t.Expect[0] {
+				switch {
+				case len(prev) != 1 || len(t.Expect) != 1:
+				case prev[0] != t.Expect[0]:
 					tr.IntentSwitch = true
 					switches++
 					if tr.RoutingCorrect {
 						switchOK++
+					}
+				default:
+					tr.FollowUp = true
+					followUps++
+					if tr.RoutingCorrect {
+						followUpOK++
 					}
 				}
 			}
@@ -201,6 +209,7 @@ func (s *scorer) score(runs []*caseRun) *Report {
 	rep.Overall.NoRoutePrecision, rep.Overall.NoRouteRecall = ratioOr(noRouteBoth, noRoutePredicted, 0), ratioOr(noRouteBoth, noRouteExpected, 0)
 	rep.Overall.NoRouteTurns, rep.Overall.NoRouteAnswered = noRouteExpected, noRoutePredicted
 	rep.Overall.IntentSwitchAccuracy, rep.Overall.IntentSwitchTurns = ratioOr(switchOK, switches, 0), switches
+	rep.Overall.FollowUpAccuracy, rep.Overall.FollowUpTurns = ratioOr(followUpOK, followUps, 0), followUps
 	rep.Overall.FanOutAccuracy, rep.Overall.FanOutTurns = ratioOr(fanoutOK, fanouts, 0), fanouts
 	rep.Overall.FailureAckRate, rep.Overall.FailureAckTurns = ratioOr(ackOK, acks, 0), acks
 	rep.Overall.AnswerAccuracy, rep.Overall.AnswerTurns = ratioOr(answerOK, answers, 0), answers

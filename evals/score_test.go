@@ -2,6 +2,7 @@ package evals
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -112,18 +113,38 @@ func TestScoreVerticals(t *testing.T) {
 	}
 }
 
-func TestScoreIntentSwitch(t *testing.T) {
+func TestScoreIntentSwitchAndFollowUp(t *testing.T) {
 	ds := &Dataset{Name: "s"}
 	c := Case{ID: "c", User: "alice", Turns: []Turn{
-		{Message: "a", Expect: []string{"shop"}}, {Message: "b", Expect: []string{"rewards"}}, {Message: "c", Expect: []string{"rewards"}}, {Message: "d", Expect: []string{"travel"}},
+		{Message: "a", Expect: []string{"shop"}},
+		{Message: "b", Expect: []string{"rewards"}},        // a switch, routed right
+		{Message: "c", Expect: []string{"rewards"}},        // a follow-up, routed right
+		{Message: "d", Expect: []string{"travel"}},         // a switch, routed wrong
+		{Message: "e", Expect: []string{"travel"}},         // a follow-up, routed wrong
+		{Message: "f", Expect: []string{"travel", "shop"}}, // two intents: neither
+		{Message: "g", Expect: []string{"shop"}},           // after two intents: neither
 	}}
 	out := func(inv ...string) turnRun {
 		return turnRun{out: TurnOutput{Decision: &orchestrator.Decision{Invoked: inv, Cap: 3}}}
 	}
-	runs := []*caseRun{{dataset: ds, c: c, turns: []turnRun{out("shop"), out("rewards"), out("rewards"), out("support")}}}
+	runs := []*caseRun{{dataset: ds, c: c, turns: []turnRun{
+		out("shop"), out("rewards"), out("rewards"), out("support"), out("shop"), out("travel", "shop"), out("shop"),
+	}}}
 	rep := newScorer(testAgents, 3).score(runs)
 	if rep.Overall.IntentSwitchTurns != 2 || rep.Overall.IntentSwitchAccuracy != 0.5 {
 		t.Errorf("intent switch = %d turns at %v, want 2 at 0.5", rep.Overall.IntentSwitchTurns, rep.Overall.IntentSwitchAccuracy)
+	}
+	if rep.Overall.FollowUpTurns != 2 || rep.Overall.FollowUpAccuracy != 0.5 {
+		t.Errorf("follow-ups = %d turns at %v, want 2 at 0.5", rep.Overall.FollowUpTurns, rep.Overall.FollowUpAccuracy)
+	}
+	var marked []int
+	for _, tr := range rep.Cases[0].Turns {
+		if tr.FollowUp {
+			marked = append(marked, tr.Index)
+		}
+	}
+	if want := []int{3, 5}; !slices.Equal(marked, want) {
+		t.Errorf("turns marked follow_up = %v, want %v", marked, want)
 	}
 }
 

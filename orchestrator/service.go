@@ -169,8 +169,11 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 
 // start does the work of Start once the principal's limits have admitted the turn.
 func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, existing bool, err error) {
-	hash := requestHash(req) // before an episode id is assigned: the client's request as sent
-	b := s.bound.Load()      // the whole turn runs on the set it started with
+	var hash string
+	if req.IdempotencyKey != "" { // only a retry under the same key is compared with it
+		hash = requestHash(req) // before an episode id is assigned: the client's request as sent
+	}
+	b := s.bound.Load() // the whole turn runs on the set it started with
 	var history []Exchange
 	if req.EpisodeID != "" {
 		// Only the window the LLM sees: an episode may be long, and each turn carries its

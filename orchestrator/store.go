@@ -64,7 +64,7 @@ type TurnRecord struct {
 	Locale         string              `json:"locale,omitempty"`
 	Location       string              `json:"location,omitempty"`
 	IdempotencyKey string              `json:"-"`
-	RequestHash    string              `json:"-"`
+	RequestHash    string              `json:"-"` // of the request first sent under IdempotencyKey; empty without one
 	State          TurnState           `json:"state"`
 	Outcome        stream.Outcome      `json:"outcome,omitempty"`
 	Reply          string              `json:"reply,omitempty"`

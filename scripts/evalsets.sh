@@ -62,14 +62,15 @@ one() {
   fi
   local file=${datasets##*/} # blind.yaml or dev.yaml: what the set was written as
   [ "$s" = tuned ] && file=datasets/
-  local line answers
+  local line answers follow
   line=$(grep -m1 '^cases ' "$log")
   # Sets whose turns assert on replies (reply_mentions/reply_excludes) also report answers.
   answers=$(sed -nE 's/.*, answers ([0-9.]+%) of .*/\1/p' <<<"$line")
+  follow=$(sed -nE 's/.*, follow-ups ([0-9.]+%|n\/a), .*/\1/p' <<<"$line")
   sed -E 's/^cases [0-9]+\/[0-9]+ passed, ([0-9]+) turns: routing ([0-9.]+%), no-route precision ([^ ]+) recall ([^,]+),.*/\1 \2 \3 \4/' <<<"$line" |
     { read -r turns routing precision recall
-      printf '%-8s  %-10s  %5s turns  routing %6s  no-route precision %6s  recall %6s%s\n' \
-        "$s" "$file" "$turns" "$routing" "$precision" "$recall" "${answers:+  answers $answers}"; }
+      printf '%-8s  %-10s  %5s turns  routing %6s  no-route precision %6s  recall %6s  follow-ups %6s%s\n' \
+        "$s" "$file" "$turns" "$routing" "$precision" "$recall" "$follow" "${answers:+  answers $answers}"; }
 }
 export -f one spec
 export bin

@@ -42,6 +42,9 @@ go test -count=1 -cpu 1 ./...
 echo "--- embedding example (an outside module built through the root package)"
 (cd examples/embed && go vet ./... && go test -race -count=1 ./... && go run . >/dev/null)
 
+echo "--- peer benchmark against eino (its own module): built, vetted and run once per case"
+(cd bench/peer && go vet . && go test -run XXX -bench BenchmarkPeer -benchtime 1x .)
+
 echo "--- routing eval gate (offline model, shipped datasets)"
 go run ./cmd/switchboard eval --agents demo --dataset evals/testdata/datasets/*.yaml --report out/eval \
   --baseline evals/testdata/baseline.json --fail-on-regression

@@ -208,10 +208,14 @@ func (sc *scrubber) scrub(s string) (string, int) {
 func (sc *scrubber) find(s string) [][]int {
 	var room [512]byte
 	folded := foldBytes(room[:0], s)
+	// One pass over the text, trying only the anchors that start with each byte, rather than a
+	// search of the whole text per anchor: most bytes start none.
 	var mask uint64
-	for _, a := range sc.anchors {
-		if mask&(1<<a.alt) == 0 && bytes.Contains(folded, a.text) {
-			mask |= 1 << a.alt
+	for i, c := range folded {
+		for _, a := range sc.byFirst[c] {
+			if mask&(1<<a.alt) == 0 && bytes.HasPrefix(folded[i:], a.text) {
+				mask |= 1 << a.alt
+			}
 		}
 	}
 	if mask == 0 {

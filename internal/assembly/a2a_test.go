@@ -120,8 +120,8 @@ func TestA2AEndToEnd(t *testing.T) {
 		if task.Kind != "task" || task.Status.State != "completed" {
 			t.Fatalf("task = %+v, want completed", task)
 		}
-		if reply := strings.ToLower(task.reply()); !strings.Contains(reply, "points") || !strings.Contains(reply, "offer") {
-			t.Errorf("reply = %q, want offers and points", reply)
+		if reply := strings.ToLower(task.reply()); !strings.Contains(reply, "points") || !strings.Contains(reply, "pegasus") {
+			t.Errorf("reply = %q, want an offer (the Pegasus) and points", reply)
 		}
 		rec, err := ta.Service.Turn(t.Context(), "alice", task.ID)
 		if err != nil || rec.EpisodeID != task.ContextID || rec.Reply != task.reply() {
@@ -294,7 +294,7 @@ func TestRemoteSubAgentIsAnotherSwitchboard(t *testing.T) {
 			}
 			t.Logf("hub reply: %q", rec.Reply)
 			reply := strings.ToLower(rec.Reply)
-			if tc.wantOK && !strings.Contains(reply, "flight") {
+			if tc.wantOK && !strings.Contains(reply, "dl 1432") {
 				t.Errorf("reply = %q, want the spoke's flight answer", rec.Reply)
 			}
 			ep, err := spoke.Service.Episode(t.Context(), "alice", started.EpisodeID)
@@ -345,7 +345,7 @@ func TestTwoSwitchboardsDelegateWithAServiceCredential(t *testing.T) {
 				t.Errorf("travel outcome = %q, want ok = %v", travel, tc.wantOK)
 			}
 			ep, err := spoke.Service.Episode(t.Context(), "alice", started.EpisodeID)
-			if tc.wantOK && (err != nil || len(ep.Turns) != 1 || !strings.Contains(strings.ToLower(rec.Reply), "flight")) {
+			if tc.wantOK && (err != nil || len(ep.Turns) != 1 || !strings.Contains(rec.Reply, "DL 1432")) {
 				t.Errorf("spoke episode for alice = %+v, %v; hub reply %q; want the spoke's flight answer, stored as alice's", ep.Turns, err, rec.Reply)
 			}
 			if !tc.wantOK && !errors.Is(err, orchestrator.ErrNotFound) {

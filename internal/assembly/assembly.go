@@ -101,16 +101,12 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		return nil, err
 	}
 	a.closers = append(a.closers, breakers.Close)
-	reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record), llm.WithBreakers(breakers), llm.WithMeterProvider(o.MeterProvider))
+	reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record), llm.WithBreakers(breakers),
+		llm.WithMeterProvider(o.MeterProvider), llm.WithModels(o.Models))
 	if err != nil {
 		return nil, err
 	}
 	a.Providers = reg.Describe()
-	for i, p := range a.Providers {
-		if _, ok := o.Models[p.Alias]; ok {
-			a.Providers[i] = llm.ProviderInfo{Alias: p.Alias, Provider: "supplied by the embedding program"}
-		}
-	}
 	models := func(alias string) (llmModel, error) {
 		if m, ok := o.Models[alias]; ok {
 			return m, nil

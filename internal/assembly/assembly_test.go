@@ -180,8 +180,8 @@ func TestTwoIntentTurnEndToEnd(t *testing.T) {
 		t.Error("no reply.delta events")
 	}
 	low := strings.ToLower(reply)
-	if !strings.Contains(low, "offer") || !strings.Contains(low, "points") {
-		t.Errorf("reply does not mention offers and points: %q", reply)
+	if !strings.Contains(low, "pegasus") || !strings.Contains(low, "points") {
+		t.Errorf("reply does not mention an offer (the Pegasus) and points: %q", reply)
 	}
 
 	resp := ta.do(t, http.MethodGet, "/v1/episodes/"+episode, tok, nil, nil)

@@ -64,7 +64,7 @@ func TestFailureAxesAreAcknowledgedInWords(t *testing.T) {
 				t.Errorf("outcome = %q, want %q", outcome, tc.want)
 			}
 			low := strings.ToLower(reply)
-			if !strings.Contains(low, "offer") {
+			if !strings.Contains(low, "pegasus") {
 				t.Errorf("reply lost the offers: %q", reply)
 			}
 			if tc.name == "partial" {
@@ -133,7 +133,7 @@ func TestHangingCCSTripsPerAgentTimeout(t *testing.T) {
 	if got["rewards"] != ask.OutcomeTimeout || got["shop"] != ask.OutcomeOK {
 		t.Errorf("outcomes = %v, want rewards timeout and shop ok", got)
 	}
-	if !strings.Contains(strings.ToLower(rec.Reply), "offer") {
+	if !strings.Contains(strings.ToLower(rec.Reply), "pegasus") {
 		t.Errorf("reply lost the offers: %q", rec.Reply)
 	}
 }

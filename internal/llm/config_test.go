@@ -177,6 +177,39 @@ func TestNewRegistry(t *testing.T) {
 	}
 }
 
+func TestNewRegistryServesSuppliedModels(t *testing.T) {
+	built := false
+	offline := func() llms.Model { built = true; return fakeOffline{} }
+	own := fakeOffline{}
+	r, err := NewRegistry(t.Context(), map[string]ModelConfig{
+		"fast": {Provider: ProviderOffline, Fallback: []string{"default"}},
+	}, WithOffline(offline), WithModels(map[string]llms.Model{"default": own}))
+	if err != nil {
+		t.Fatalf("NewRegistry() error = %v", err)
+	}
+	if m, err := r.Model("default"); err != nil || m != llms.Model(own) {
+		t.Errorf("Model(%q) = %v, %v; want the supplied model", "default", m, err)
+	}
+	want := []ProviderInfo{
+		{Alias: "default", Provider: SuppliedProvider},
+		{Alias: "fast", Provider: ProviderOffline, Offline: true, Fallback: []string{"default"}},
+	}
+	if diff := cmp.Diff(want, r.Describe()); diff != "" {
+		t.Errorf("Describe() mismatch (-want +got):\n%s", diff)
+	}
+	// "fast" is configured as offline, so the offline model is built once, for it alone.
+	if !built {
+		t.Error("the offline model for \"fast\" was not built")
+	}
+	built = false
+	if _, err := NewRegistry(t.Context(), nil, WithOffline(offline), WithModels(map[string]llms.Model{"default": own})); err != nil {
+		t.Fatalf("NewRegistry() error = %v", err)
+	}
+	if built {
+		t.Error("the offline model was built for an alias the program supplied")
+	}
+}
+
 func TestNewRegistryReportsAllProblems(t *testing.T) {
 	cfgs := map[string]ModelConfig{
 		"default": {Provider: "openai", Model: "gpt-4o-mini", APIKeyEnv: "OPENAI_API_KEY"},

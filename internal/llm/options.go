@@ -24,6 +24,8 @@ type options struct {
 	// breakers and meters: see breakers.go.
 	breakers *breaker.Set
 	meters   metric.MeterProvider
+	// supplied are models the embedding program brings, by alias: see [WithModels].
+	supplied map[string]llms.Model
 }
 
 func newOptions(opts []Option) options {
@@ -65,6 +67,14 @@ func WithOffline(fn func() llms.Model) Option {
 			o.newOffline = fn
 		}
 	}
+}
+
+// WithModels serves each alias of models with the model given instead of building it from its
+// configuration: a program embedding switchboard with models of its own pays nothing for what
+// they replace (the offline model alone holds about 50 MB). No breaker or fallback wraps a
+// supplied model; other aliases may fall back to it.
+func WithModels(models map[string]llms.Model) Option {
+	return func(o *options) { o.supplied = models }
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

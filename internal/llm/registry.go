@@ -30,6 +30,10 @@ type ProviderInfo struct {
 	Fallback []string `json:"fallback,omitempty"`
 }
 
+// SuppliedProvider is the provider [Registry.Describe] gives an alias served by a model of the
+// embedding program's own (see [WithModels]).
+const SuppliedProvider = "supplied by the embedding program"
+
 // NewRegistry validates every alias and builds its model. All configuration problems
 // are reported at once (joined, each wrapping [ErrInvalidConfig]), fallbacks included (see
 // [CheckFallbacks]). When cfgs has no [DefaultAlias], it is added as the offline model.
@@ -50,6 +54,11 @@ func NewRegistry(ctx context.Context, cfgs map[string]ModelConfig, opts ...Optio
 	errs := []error{CheckFallbacks(all)}
 	for _, alias := range aliases {
 		cfg := all[alias]
+		if m, ok := o.supplied[alias]; ok {
+			r.models[alias] = m
+			r.infos = append(r.infos, ProviderInfo{Alias: alias, Provider: SuppliedProvider})
+			continue
+		}
 		m, err := build(ctx, alias, cfg, o)
 		if err != nil {
 			errs = append(errs, err)
@@ -87,6 +96,9 @@ func (r *Registry) addFallbacks(cfgs map[string]ModelConfig, o options) error {
 	}
 	plain := maps.Clone(r.models)
 	for i, info := range r.infos {
+		if info.Provider == SuppliedProvider {
+			continue
+		}
 		order := fallbackOrder(cfgs, info.Alias)
 		if len(order) < 2 {
 			continue
