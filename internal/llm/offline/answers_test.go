@@ -67,14 +67,14 @@ func TestAnswers(t *testing.T) {
 // minDev2 is how many turns of dev2.yaml pass today, with the eight verticals of dev3.yaml
 // and dev4.yaml competing for its turns (dev4's parking agent takes "how much is the renewal
 // fee", and "what colour is my civic" now routes nowhere): a change that answers fewer fails.
-const minDev2 = 16
+const minDev2 = 17
 
 // minDev3 is how many turns of dev3.yaml pass today: a change that answers fewer fails.
 const minDev3 = 33
 
 // minDev4 is how many turns of dev4.yaml, written before any model change of its round, pass
 // today: a change that answers fewer fails.
-const minDev4 = 23
+const minDev4 = 27
 
 // runAnswerSet plays every case of the set at file over the agents in dir, reports each
 // miss through miss, and returns how many turns passed of how many.
