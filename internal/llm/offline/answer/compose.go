@@ -30,8 +30,9 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	if err != nil {
 		return t.unavailable("") // never show what could not be read
 	}
-	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v))
-	r.domain = domain()
+	dom := domain()
+	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
+	r.domain = dom
 	if lang.OwnPart(asked) != asked {
 		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
 	}
@@ -123,8 +124,9 @@ func NamesNothingAsked(res Result, asked string, listLimit int, domain func() ma
 	}
 	data, _ := member(obj, "data")
 	noun, arr := recordsOf(data)
-	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v))
-	r.domain = domain()
+	dom := domain()
+	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
+	r.domain = dom
 	if lang.OwnPart(asked) != asked {
 		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
 	}

@@ -212,8 +212,9 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := newRenderer(5, nil, spellAsData(tt.asked, v))
-			r.domain = map[string]bool{"library": true, "loan": true}
+			domain := map[string]bool{"library": true, "loan": true}
+			r := newRenderer(5, nil, spellAsData(tt.asked, v, domain))
+			r.domain = domain
 			if tt.earlier != "" {
 				r.earlierTerm = lang.Terms(tt.earlier)
 			}
@@ -234,14 +235,16 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 }
 
 func TestSpellAsData(t *testing.T) {
-	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}}
+	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}}
+	domain := map[string]bool{"library": true}
 	tests := []struct{ in, want string }{
 		{"whats the deductable", "whats the deductible"},
-		{"owe the libary", "owe the libary"}, // values are not keys: "library" would pick a book
+		{"owe the libary", "owe the libary"}, // the agent's trade, not the book named "Library"
+		{"my seatle rental", "my seattle rental"},
 		{"the deductible", "the deductible"},
 	}
 	for _, tt := range tests {
-		if got := spellAsData(tt.in, data); got != tt.want {
+		if got := spellAsData(tt.in, data, domain); got != tt.want {
 			t.Errorf("spellAsData(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
