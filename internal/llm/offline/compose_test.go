@@ -92,7 +92,7 @@ func TestCompose(t *testing.T) {
 		{
 			name: "ok empty list",
 			msgs: turnWithResults("coupons", [3]string{"list_coupons", `{}`, `{"status":"ok","data":{"coupons":[]}}`}),
-			want: "I didn't find any coupons.",
+			want: "I found no coupons.",
 		},
 		{
 			name: "partial adds a caveat",

@@ -187,7 +187,7 @@ func TestNarrateShapes(t *testing.T) {
 			name: "only echoes and bookkeeping left",
 			tool: "search_offers", args: `{"query":"kites"}`,
 			data: `{"query":"kites","matched_query":false,"offers":[]}`,
-			want: "I didn't find any offers.",
+			want: "I found no offers.",
 		},
 	}
 	m := New()

@@ -272,6 +272,7 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		"do i have enough points for a lounge pass": "",
 		"did i book the cleaning":                   "",
 		"what food does rex eat":                    "food",
+		"did the cleaning refund come thru":         "",
 	} {
 		v, err := decodeOrdered([]byte(data))
 		if err != nil {

@@ -342,7 +342,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		noun = "results"
 	}
 	if len(arr) == 0 {
-		return Piece{kind: pieceProse, text: "I didn't find any " + noun + "."}
+		return Piece{kind: pieceProse, text: "I found no " + noun + "."} // "no permits": plainly none
 	}
 	if allScalars(arr) {
 		return Piece{kind: pieceProse, text: lang.Capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}

@@ -48,7 +48,7 @@ func (r renderer) unasked(data any) string {
 		w := ws[n-1].Lower
 		_, names := subjectOpeners[ws[n-2].Lower]
 		ts := lang.Terms(w)
-		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
+		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
 			slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
@@ -71,6 +71,9 @@ func (r renderer) holds(data any, ts []string) bool {
 // doLeads open a question whether someone does something; possessionVerbs say someone has
 // something (see language.txt).
 var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs")
+
+// chatParticles: see language.txt.
+var chatParticles = lang.List("chatParticles")
 
 // minUnaskedLetters: see language.txt.
 var minUnaskedLetters = int(lang.Number("minUnaskedLetters"))
