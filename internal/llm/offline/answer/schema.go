@@ -102,13 +102,13 @@ func kindOf(p Param) paramKind {
 }
 
 // isIDName reports whether a parameter holds an identifier: "id", "order_id", "orderId",
-// "confirmation_number", "booking_ref".
+// "confirmation_number", "booking_ref", "citation_no".
 func isIDName(name string) bool {
 	lower := strings.ToLower(name)
 	switch {
-	case lower == "id", strings.HasSuffix(lower, "_id"), strings.HasSuffix(lower, "-id"):
+	case lower == "id", strings.HasSuffix(lower, "_id"), strings.HasSuffix(lower, "-id"), strings.HasSuffix(lower, "_no"):
 		return true
-	case len(name) > 2 && strings.HasSuffix(name, "Id"), strings.HasSuffix(name, "ID"):
+	case len(name) > 2 && strings.HasSuffix(name, "Id"), strings.HasSuffix(name, "ID"), strings.HasSuffix(name, "No"):
 		return true
 	}
 	return containsAny(lower, "number", "reference", "_ref", "code", "confirmation")
