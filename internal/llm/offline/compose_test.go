@@ -84,6 +84,12 @@ func TestCompose(t *testing.T) {
 			want: "I found no order or return for your kettle.",
 		},
 		{
+			name: "records of the kind the call named are the answer, the others no related ones",
+			msgs: turnWithResults("how many vacation days have i got left", [3]string{"time_off", `{"leave_type":"vacation"}`,
+				`{"status":"ok","data":{"balances":[{"type":"Vacation","available_days":7.5},{"type":"Sick leave","available_days":4}]}}`}),
+			want: "I found 1 of 2 balances:\n- Vacation: available days 7.5",
+		},
+		{
 			name: "a list the request names nothing of stays whole",
 			msgs: turnWithResults("where are my orders", [3]string{"list_recent_orders", `{}`,
 				`{"status":"ok","data":{"orders":[{"item":"Packing cubes","status":"processing"},{"item":"Sony headphones","status":"delivered"}]}}`}),

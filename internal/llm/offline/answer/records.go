@@ -465,6 +465,25 @@ func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, r
 	})
 }
 
+// echoedItems returns the records of arr one of whose string members is, as a whole, a text
+// argument of the call (the kind "Vacation" for "leave_type": "vacation"), or nil.
+func (r renderer) echoedItems(arr []any) []any {
+	if !r.scoped {
+		return nil
+	}
+	var hits []any
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if slices.ContainsFunc(obj, func(f field) bool {
+			s, ok := f.val.(string)
+			return ok && r.echoes[strings.ToLower(strings.Join(strings.Fields(s), " "))]
+		}) {
+			hits = append(hits, item)
+		}
+	}
+	return hits
+}
+
 // negates reports whether the request says what it does not want: "other than the headphones".
 func (r renderer) negates() bool {
 	return slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] })

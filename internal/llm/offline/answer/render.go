@@ -405,6 +405,11 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "where's my headphones order" is answered with the headphones, among three orders.
 		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
 		arr = hits
+	} else if exact := r.echoedItems(arr); len(exact) > 0 && len(exact) < len(arr) {
+		// The call named a kind some records are ("leave_type": "vacation"): those are the
+		// answer, and the others are not related but of other kinds.
+		found = fmt.Sprintf("%d of %d %s", len(exact), len(arr), noun)
+		arr = exact
 	} else if hits, rest := r.matchesOfCall(arr, termsOf); len(hits) > 0 && len(rest) > 0 {
 		// A search answers with what it found nearby too: "running shoes" brings a running
 		// watch. Those that match come first, and the count says which are which.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // Param is one property of a tool's JSON-schema parameters.
@@ -61,6 +63,32 @@ func ParamsOf(schema any) []Param {
 	slices.SortFunc(out, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
+
+// listedOptions returns the values a text parameter's description lists, lower-cased, when
+// it opens with a list of at least three short ones ("Vacation, sick leave or floating
+// holiday; omit for all"): the parameter then takes one of them or nothing, never other words
+// of the request. Nil otherwise.
+func (p Param) listedOptions() []string {
+	head, _, _ := strings.Cut(p.Desc, ";")
+	head = strings.TrimSuffix(strings.TrimSpace(head), ".")
+	items, last, ok := strings.Cut(head, " or ")
+	if !ok || strings.Contains(last, " or ") {
+		return nil
+	}
+	opts := append(strings.Split(items, ","), last)
+	for i, o := range opts {
+		opts[i] = strings.ToLower(strings.TrimSpace(o))
+		if n := len(strings.Fields(opts[i])); n == 0 || n > maxOptionWords {
+			return nil
+		}
+	}
+	if len(opts) < 3 {
+		return nil
+	}
+	return opts
+}
+
+var maxOptionWords = int(lang.Number("maxOptionWords")) // see language.txt
 
 // paramKind says how a value for a parameter is looked for in the request.
 type paramKind int
