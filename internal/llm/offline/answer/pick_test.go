@@ -196,6 +196,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Balega"}, excludes: []string{"A-10198"},
 		},
 		{
+			name:  "a word that only qualifies the list's thing, past words of the trade, shows the records",
+			asked: "when does my blue parking permit run out", data: `{"permits":[{"permit_no":"RP-1","kind":"Zone 14 resident","expires":"2026-12-31"},{"permit_no":"VP-2","kind":"Visitor day passes","expires":"2026-12-31"}]}`,
+			mentions: []string{"no permit for your blue, only 2 permits", "Zone 14 resident"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},
@@ -212,7 +217,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			domain := map[string]bool{"library": true, "loan": true}
+			domain := map[string]bool{"library": true, "loan": true, "park": true}
 			r := newRenderer(5, nil, spellAsData(tt.asked, v, domain))
 			r.domain = domain
 			if tt.earlier != "" {

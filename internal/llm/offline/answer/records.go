@@ -79,8 +79,8 @@ func (r renderer) dayNotHeld(arr []any) string {
 var weekdays = lang.List("weekdays")
 
 // qualifies reports whether the request's words right after the thing (as unmatchedSubject
-// returned it, "your boston") are the list's noun or the called tool's word: the thing then
-// says which of them, not what.
+// returned it, "your boston"), past words of the agent's trade ("my street parking permit"),
+// are the list's noun or the called tool's word: the thing then says which of them, not what.
 func (r renderer) qualifies(thing, noun string) bool {
 	ws := lang.ScanWords(r.asked)
 	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
@@ -88,8 +88,16 @@ func (r renderer) qualifies(thing, noun string) bool {
 		if strings.TrimSuffix(ws[i].Lower, "'s") != last {
 			continue
 		}
-		next := lang.Terms(ws[i+1].Lower)
-		return slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] })
+		for _, w := range ws[i+1:] {
+			next := lang.Terms(w.Lower)
+			if slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] }) {
+				return true
+			}
+			if len(next) != 1 || !r.domain[next[0]] {
+				return false
+			}
+		}
+		return false
 	}
 	return false
 }
