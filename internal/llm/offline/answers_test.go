@@ -74,7 +74,7 @@ const minDev3 = 33
 
 // minDev4 is how many turns of dev4.yaml, written before any model change of its round, pass
 // today: a change that answers fewer fails.
-const minDev4 = 35
+const minDev4 = 36
 
 // runAnswerSet plays every case of the set at file over the agents in dir, reports each
 // miss through miss, and returns how many turns passed of how many.

@@ -29,9 +29,14 @@ func (f fact) phrase() string {
 		return f.text
 	case f.text == "":
 		return f.label
+	case remainderWords[lastWord(f.label)] && strings.Trim(f.text, "0123456789.,") == "":
+		return f.text + " " + f.label // "6 passes left", not "passes left 6"
 	}
 	return f.label + " " + f.text
 }
+
+// remainderWords end a label that counts what is left: see language.txt.
+var remainderWords = lang.List("remainderWords")
 
 // joinFacts renders facts in order, separated by sep.
 func joinFacts(facts []fact, sep string) string {

@@ -201,6 +201,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no permit for your blue, only 2 permits", "Zone 14 resident"},
 		},
 		{
+			name:  "a word only some records have a member for picks them, and a count left reads first",
+			asked: "how many guest passes have i got left", data: `{"permits":[
+				{"permit_no":"RP-1","kind":"Zone 14 resident","expires":"2026-12-31"},
+				{"permit_no":"VP-2","kind":"Visitor day","expires":"2026-12-31","passes":{"total":20,"left":6}}]}`,
+			mentions: []string{"VP-2", "6 passes left"}, excludes: []string{"RP-1"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},

@@ -219,10 +219,20 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 		valueTerms(item, values[i])
 	}
 	keys := map[string]bool{}
-	for _, item := range arr {
+	keysOf := make([]map[string]bool, len(arr))
+	for i, item := range arr {
 		keyTerms(item, keys)
+		keysOf[i] = map[string]bool{}
+		keyTerms(item, keysOf[i])
 	}
-	if r.earlierTerm != nil && !slices.ContainsFunc(asked, func(t string) bool { return r.telling(t, values, keys) }) {
+	// A word only some records have a member for ("guest passes left" of the one permit with
+	// "passes") tells those records apart, as a value some records carry does.
+	someKey := func(t string) bool {
+		return !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && keys[t] &&
+			slices.ContainsFunc(keysOf, func(k map[string]bool) bool { return !k[t] })
+	}
+	tells := func(t string) bool { return r.telling(t, values, keys) || someKey(t) }
+	if r.earlierTerm != nil && !slices.ContainsFunc(asked, tells) {
 		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
 	}
 	// The records that carry the most of the telling words: "has the garmin strap shipped"
@@ -232,7 +242,8 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	for i, item := range arr {
 		n := 0
 		for _, t := range asked {
-			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
+			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) ||
+				someKey(t) && keysOf[i][t] {
 				n++
 			}
 		}
