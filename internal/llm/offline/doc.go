@@ -8,8 +8,9 @@
 //
 //   - routing: with ask_* tools and no tool results yet, it splits the last user message
 //     into clauses, scores each clause against every tool's description and the few-shot
-//     examples in the system prompt (BM25 with light stemming, typo tolerance and the
-//     shapes of codes such as flight numbers), and returns one tool call per chosen tool,
+//     examples in the system prompt (BM25 with light stemming, other forms of a word
+//     ("electric", "electricity"), typo tolerance and the shapes of codes such as flight
+//     numbers; "back" counts only in a phrasal verb), and returns one tool call per chosen tool,
 //     honouring an "at most N" cap in the prompt. A clause maps to at most one tool, and
 //     only when it clears a score and a margin over the runner-up on more than light nouns
 //     ("status", "time"); words narrowing a request ("coupons for travel gear") count for
@@ -19,7 +20,8 @@
 //     joins it instead of adding a tool. When the words choose
 //     no tool, or leave room for doubt in a message of one clause, the message is read as a
 //     sentence (the Universal Sentence Encoder Lite, a small transformer run in Go, see
-//     package encoder): one clearly closest to one tool's texts goes to that tool, and one
+//     package encoder): one clearly closest to one tool's texts (its examples, each phrase
+//     of its description and what its tools do) goes to that tool, and one
 //     far from everything the words' tool says goes nowhere (GloVe word vectors, package
 //     vectors, settle ties between tools the words put level). Bare sums and asides are
 //     answered directly: greetings, thanks, small talk, creative asks ("tell me a joke about

@@ -823,3 +823,77 @@ func TestRouteBackToAnEarlierThing(t *testing.T) {
 		{"a thing named before, asked of another agent", []string{"is my flight to rome on time", "what tier am i", "rome guidebooks, any deals going?"}, []string{"ask_shop"}},
 	})
 }
+
+// A follow-up whose only words are a contraction of a function word ("when's") and words that
+// point back names no subject of its own: it stays with the earlier agent, though "next" is
+// the travel and rewards agents' word too.
+func TestRouteContractionNamesNoSubject(t *testing.T) {
+	tutoring := agentFixture{id: "tutoring", description: "Private tutoring for your children: lessons with a tutor, the lesson schedule and progress reports.", examples: []string{"book a maths lesson for sam on monday", "when is jack's next session with his tutor"}}
+	travel := agentFixture{id: "travel", description: "Trips: the upcoming itinerary with flights and hotels.", examples: []string{"when is my next trip", "whats on my itinerary next week"}}
+	checkRoutes(t, []agentFixture{tutoring, travel, conciergeAgents[1]}, []routeCase{
+		{"after a lesson", []string{"how did max get on in his last english lesson", "and when's the next one?"}, []string{"ask_tutoring"}},
+	})
+}
+
+// In a conversation, a message that opens as a follow-up ("and what would ...") continues it:
+// it is not read for whether it sounds like chat.
+func TestRouteFollowUpLeadIsNoAside(t *testing.T) {
+	marina := agentFixture{id: "marina", description: "Marina: annual and seasonal berths and moorings for boats, visitor berths per night and the nightly rate, the fuel dock and harbour fees.", examples: []string{"do you have a visitor berth for two nights this weekend", "what are the harbour fees for a visiting boat"}}
+	checkRoutes(t, append([]agentFixture{marina}, conciergeAgents...), []routeCase{
+		{"after a berth", []string{"is there a visitor berth free this saturday for a 9 metre boat", "and what would two nights come to?"}, []string{"ask_marina"}},
+	})
+}
+
+// An agent described without examples is read phrase by phrase: its description as one
+// sentence is far from any question about one of its subjects, and agents with examples
+// (questions, as users ask) would win every contest of sentences. A world question is still
+// told against what agents say of themselves as a whole.
+func TestRouteReadsADescriptionPhraseByPhrase(t *testing.T) {
+	pets := agentFixture{id: "pets", description: "Pet care assistant for the user's registered pets (dogs, cats): their profiles, vaccination and booster shots with due dates, vet appointments and check-ups, medication and flea or worm treatments."}
+	dental := agentFixture{id: "dental", description: "Dental care assistant for the user's dentist: upcoming and past dental visits (cleanings, fillings, check-ups), the treatment plan with cost estimates and insurance coverage, and the balance owed to the dental office."}
+	checkRoutes(t, append([]agentFixture{pets, dental}, conciergeAgents...), []routeCase{
+		{"shots", []string{"when does rex need his shots"}, []string{"ask_pets"}},
+		{"vaccines", []string{"is luna up to date on her vaccines"}, []string{"ask_pets"}},
+		{"a crown", []string{"what will my crown cost and does insurance cover it"}, []string{"ask_dental"}},
+		{"a world question", []string{"why do airlines overbook flights"}, nil},
+	})
+}
+
+// A follow-up names no subject of its own in what the earlier thing costs ("fee", "pay"), when
+// or in what order ("first", "last") or someone named before ("she"): it stays with the
+// earlier agent, though another agent's texts use its words.
+func TestRouteFollowUpWithoutASubjectStays(t *testing.T) {
+	vehicle := agentFixture{id: "vehicle", description: "Car owner assistant for the user's registered vehicles: registration renewal, the next service and oil change, and the monthly car loan payment.", examples: []string{"when is my car due for service", "when do i need to renew my car registration"}}
+	gym := agentFixture{id: "gym", description: "Gym membership help: the membership plan, monthly fee, freezing or pausing the membership and its fee, cancelling and the notice period.", examples: []string{"how do i cancel my gym membership"}}
+	dental := agentFixture{id: "dental", description: "Dental care: upcoming dental visits, the treatment plan with cost estimates, and the balance owed to the dental office.", examples: []string{"do i owe the dentist anything"}}
+	insurance := agentFixture{id: "insurance", description: "Home and car insurance: the user's policies and what they cover, the deductible and premium, and claims.", examples: []string{"does my home policy cover water damage"}}
+	subs := agentFixture{id: "subscriptions", description: "Streaming and app subscriptions: which services the user pays for, what each costs per month and when it renews.", examples: []string{"how much am i paying for netflix"}}
+	school := agentFixture{id: "school", description: "School portal for the user's children: grades per subject, teachers and absences, homework and the lunch account.", examples: []string{"how is my son doing in math"}}
+	checkRoutes(t, []agentFixture{vehicle, gym, insurance, subs, school, dental}, []routeCase{
+		{"a fee", []string{"when does the registration on my truck expire", "how much is the renewal fee"}, []string{"ask_vehicle"}},
+		{"pay first", []string{"does my car policy cover a windscreen", "how much would i pay first"}, []string{"ask_insurance"}},
+		{"last pay", []string{"do i owe the dentist money", "when did i last pay"}, []string{"ask_dental"}},
+		{"she, days", []string{"how is my daughter doing in science", "has she missed any days"}, []string{"ask_school"}},
+	})
+}
+
+// A unit after "per" and an -ing word after a form of "be" name no subject: "how much per head"
+// after a catering menu and "who's teaching" after a lesson stay with the earlier agent.
+func TestRouteFollowUpUnitsAndProgressives(t *testing.T) {
+	catering := agentFixture{id: "catering", description: "Event and office catering: the catering menus (breakfasts, working lunches, sandwich and buffet platters) with their dietary options, and prices a catering quote.", examples: []string{"what's on the working lunch menu", "quote me sandwich platters for 20"}}
+	ski := agentFixture{id: "ski", description: "Ski resort: lift passes, ski and snowboard rental, and ski and snowboard lessons (group, private, kids).", examples: []string{"book a private snowboard lesson for saturday", "how much is a 3 day lift pass"}}
+	checkRoutes(t, append([]agentFixture{catering, ski}, conciergeAgents...), []routeCase{
+		{"per head", []string{"what's on the working lunch menu", "how much per head"}, []string{"ask_catering"}},
+		{"who's teaching", []string{"book a private snowboard lesson for my son on tuesday", "who's teaching"}, []string{"ask_ski"}},
+	})
+}
+
+// A closing "more" stands for more of the earlier thing: "can i buy more" after meeting room
+// credits is no shopping.
+func TestRouteFollowUpMoreOfTheSame(t *testing.T) {
+	coworking := agentFixture{id: "coworking", description: "Coworking space: books desks and meeting rooms, shows the membership plan, and the desk days and room credits left this month.", examples: []string{"book me a desk for thursday", "how many room credits do i have left"}}
+	shop := agentFixture{id: "shop", description: "Shopping deals: current offers and discounts, and the cheapest place to buy a product.", examples: []string{"where can i buy airpods cheapest", "any deals on tvs"}}
+	checkRoutes(t, []agentFixture{coworking, shop}, []routeCase{
+		{"buy more", []string{"how many room credits have i got left this month", "can i buy more"}, []string{"ask_coworking"}},
+	})
+}

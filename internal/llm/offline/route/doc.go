@@ -4,9 +4,10 @@
 //
 // A message is cut into clauses (clauses.go, context.go, phrasal.go); asides, small talk and
 // world questions are told apart (aside.go, offtopic.go, chat.go, arith.go); each clause is
-// scored against every candidate's texts with BM25 over stems, typo tolerance and the shapes
-// of codes (index.go, weights.go, lexicon.go) and chosen on a score and a margin (plan.go),
-// with closeness in meaning as the tie-break and the fallback (meaning.go, sentences.go).
+// scored against every candidate's texts with BM25 over stems and their other forms, typo
+// tolerance and the shapes of codes (index.go, weights.go, lexicon.go) and chosen on a score
+// and a margin (plan.go), with closeness in meaning as the tie-break and the fallback
+// (meaning.go, sentences.go, which reads a description phrase by phrase).
 // Earlier messages are routed in turn, so a follow-up continues what the turn before it went
 // to (route.go, followup.go). Tool choice (tools.go) runs the same planner over a
 // sub-agent's tools, with what their parameters fit given by the caller, since route reads

@@ -38,6 +38,9 @@ var whenLeads = lang.List("whenLeads")
 // degreeWords say how much of a quality the earlier thing has: "so expensive", "too late".
 var degreeWords = lang.List("degreeWords")
 
+// orderWords say when or in what order, not what: "how much would i pay first".
+var orderWords = lang.List("orderWords")
+
 // frameWords frame a question without naming its subject.
 var frameWords = lang.List("frameWords")
 
@@ -47,17 +50,29 @@ var frameWords = lang.List("frameWords")
 // (documents prev) uses. unmatched says no agent's words reach the message: then what the user
 // does ("can i pay by card", "can you send me the details") is done to the earlier thing.
 func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) bool {
-	pointsBack := unmatched
+	// A closing "more" stands for more of the earlier thing: "can i buy more".
+	pointsBack := unmatched || len(ws) > 0 && ws[len(ws)-1].Lower == "more"
 	for _, w := range ws {
 		pointsBack = pointsBack || backPointers[w.Lower]
 	}
 	for i, w := range ws {
 		lw := w.Lower
-		if lang.IsStopword(lw) || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
-			anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
+		ts := lang.AppendTerms(nil, lw)
+		if len(ts) == 0 || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
+			orderWords[lw] || anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
+			continue
+		}
+		// What the earlier thing costs is no new subject: "how much is the renewal fee", "when
+		// did i last pay".
+		if slices.ContainsFunc(ts, func(t string) bool { return priceStems[t] }) {
 			continue
 		}
 		if i > 0 && (verbLeads[ws[i-1].Lower] || pointsBack && userLeads[ws[i-1].Lower] || whenLeads[ws[i-1].Lower]) {
+			continue
+		}
+		// After "per" a word is a unit of the price ("how much per head"); after a form of
+		// "be" an -ing word is what is going on ("who's teaching").
+		if lw == "per" || i > 0 && (ws[i-1].Lower == "per" || ingForm(lw) && beForm(ws[i-1].Lower)) {
 			continue
 		}
 		// A closing superlative or a degree names no thing: "whats the earliest", "why so
@@ -87,4 +102,10 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 func asksSomething(text string, ws []lang.Word) bool {
 	plain := plainWordsOf(afterPivots(ws))
 	return len(plain) > 0 && (strings.Contains(text, "?") || questionOpeners[plain[0]] || modals[plain[0]] || imperative(ws))
+}
+
+// beForm reports whether a lowercased word is one of beForms, or ends in a form of "be": "is",
+// "who's", "they're".
+func beForm(w string) bool {
+	return beForms[w] || strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'re")
 }

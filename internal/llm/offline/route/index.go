@@ -47,12 +47,15 @@ type Index struct {
 	avgLen float64
 	// meanings holds, per document, the meaning vector of each of its texts.
 	meanings [][][]float32
-	// texts holds, per document, its texts as written, for the sentence encoder, which
-	// encodes them on first need into sents (see sentences).
+	// texts holds, per document, its texts as written; readings holds them with the phrases
+	// of its description and what its tools do (see sentenceTexts), for the sentence encoder,
+	// which encodes them on first need into sents (see sentences).
 	texts    [][]string
+	readings [][]string
 	names    map[string]bool // the terms of any document's name, its first text (see docSource)
 	sentOnce sync.Once
 	sents    [][][]float32
+	wholeN   []int // per document, how many of sents are of whole texts (the rest are phrases)
 	modOnce  sync.Once
 	mods     []map[string]bool
 }
@@ -119,6 +122,7 @@ func NewIndex(sources []Source) *Index {
 		ix.docs = append(ix.docs, d)
 		ix.meanings = append(ix.meanings, ms)
 		ix.texts = append(ix.texts, src.Texts)
+		ix.readings = append(ix.readings, sentenceTexts(src))
 	}
 	if len(ix.docs) > 0 {
 		ix.avgLen = math.Max(1, total/float64(len(ix.docs)))
@@ -153,6 +157,10 @@ func (ix *Index) resolve(query []string) []resolved {
 			out[i] = resolved{term: q, weight: 1}
 			continue
 		}
+		if v := ix.derived(q); v != "" {
+			out[i] = resolved{term: v, weight: derivedWeight}
+			continue
+		}
 		budget := lang.TypoBudget(len(q))
 		if budget == 0 || lang.IsDigits(q) || strings.HasPrefix(q, lang.ShapePrefix) || dictionary().Known(q) {
 			continue // a word of the language is meant as written, not a typo of another
@@ -172,6 +180,34 @@ func (ix *Index) resolve(query []string) []resolved {
 	}
 	return out
 }
+
+// derived returns the vocabulary term that is q with a derivational ending (derivedEndings)
+// added or taken away, such as "electricity" for "electric" or "practical" for "practice", or
+// "" when there is none: the stemmer removes only inflections, and a description names a
+// subject in one form ("electricity and water bills") where users say another ("the electric
+// bill"). The shorter form keeps minDerivedStem letters: "car" is no "card".
+func (ix *Index) derived(q string) string {
+	if len(q) < minDerivedStem || lang.IsDigits(q) || strings.HasPrefix(q, lang.ShapePrefix) {
+		return ""
+	}
+	for _, v := range ix.vocab {
+		short, long := v, q
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		if len(short) >= minDerivedStem && strings.HasPrefix(long, short) && derivedEndings[long[len(short):]] {
+			return v
+		}
+	}
+	return ""
+}
+
+// minDerivedStem, derivedEndings, derivedWeight: see language.txt, which says where each was chosen.
+var (
+	minDerivedStem = int(lang.Number("minDerivedStem"))
+	derivedEndings = lang.List("derivedEndings")
+	derivedWeight  = lang.Number("derivedWeight")
+)
 
 // score returns one BM25 score per document for the weighted query terms. A term repeated
 // in the query counts once, at its highest weight: saying "points" twice is not twice the

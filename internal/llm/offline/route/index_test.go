@@ -3,6 +3,8 @@ package route
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
@@ -29,20 +31,69 @@ func TestResolveCorrectsTyposNotWords(t *testing.T) {
 	}
 }
 
-// PrepareAgents encodes every text of the index ahead of the first turn, so no turn waits
-// for the sentence encoder.
+// PrepareAgents encodes every text of the index, and the phrases of its descriptions, ahead of
+// the first turn, so no turn waits for the sentence encoder.
 func TestPrepareAgentsEncodesTheTexts(t *testing.T) {
 	ix := NewIndex([]Source{
 		{Texts: []string{"ask_loyalty", "Checks your points balance and rewards tier."}},
-		{Texts: []string{"ask_flights", "Finds flights: which plane, which gate, boarding time."}},
+		{Texts: []string{"ask_flights", "Finds flights: which plane, which gate, boarding time."}, Tools: []string{"Get gate: the gate of a flight."}},
 	})
 	PrepareAgents(ix)
 	if len(ix.sents) != 2 {
 		t.Fatalf("after PrepareAgents, len(sents) = %d, want 2", len(ix.sents))
 	}
-	for d, vs := range ix.sents {
-		if len(vs) != 2 {
-			t.Errorf("after PrepareAgents, document %d has %d sentence vectors, want 2", d, len(vs))
+	for d, want := range []int{2, 5} {
+		if got := len(ix.sents[d]); got != want {
+			t.Errorf("after PrepareAgents, document %d has %d sentence vectors, want %d", d, got, want)
 		}
+		if got := ix.wholeN[d]; got != 2 {
+			t.Errorf("after PrepareAgents, document %d has %d vectors of whole texts, want 2", d, got)
+		}
+	}
+}
+
+// A description is read as its phrases, a list's short items joined.
+func TestPhrases(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"Checks your points balance and rewards tier.", nil},
+		{"Finds flights: which plane, which gate, boarding time.", []string{"Finds flights which plane", "which gate boarding time"}},
+		{"Pet care (dogs, cats): vaccination and booster shots with due dates, vet visits", []string{"Pet care dogs", "cats vaccination and booster shots with due dates vet visits"}},
+	} {
+		if diff := cmp.Diff(tt.want, phrases(tt.text)); diff != "" {
+			t.Errorf("phrases(%q) (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}
+
+// A word is matched to another form of it that a derivational ending makes, not to a longer
+// word that merely starts the same way.
+func TestDerived(t *testing.T) {
+	ix := NewIndex([]Source{{Texts: []string{"utilities", "electricity bills, card payments and a practical guide"}}})
+	for _, tt := range []struct{ q, want string }{
+		{lang.Stem("electric"), "electricity"},
+		{lang.Stem("practice"), lang.Stem("practical")},
+		{"car", ""},
+		{lang.Stem("utility"), ""}, // "utilities" is its plural, which the stemmer meets
+		{"electrician", ""},
+	} {
+		if got := ix.derived(tt.q); got != tt.want {
+			t.Errorf("derived(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+// "the electric bill" scores the agent of "electricity bills" above one whose texts say "bill"
+// more often.
+func TestScoreMeetsAnotherFormOfAWord(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"utilities", "Home utilities help: the user's electricity, water and internet bills, amounts due and due dates, autopay."}},
+		{Texts: []string{"phone", "Mobile phone plan: data used on each line, the monthly phone bill and its charges.", "whats on my phone bill this month"}},
+	})
+	sc := ix.score(queryTerms(lang.ScanWords("how much is the electric bill")))
+	if sc[0] <= sc[1] {
+		t.Errorf("score(the electric bill) = %v, want utilities (0) above phone (1)", sc)
 	}
 }

@@ -53,8 +53,9 @@ func (p *planner) offTopicSim(text string) float64 {
 
 // worldQuestion reports whether text, whose plain words are plain, asks impersonally about the
 // world, or asks for advice on life in general, and its sentence comes at least as close to a
-// question no agent answers as to any agent's texts.
-func (p *planner) worldQuestion(text string, plain []string) bool {
+// question no agent answers as to any agent's texts. In a conversation (conversing), "he" or
+// "she" is someone named before: "has she missed any days" asks about the user's daughter.
+func (p *planner) worldQuestion(text string, plain []string, conversing bool) bool {
 	if !p.sentences {
 		return false
 	}
@@ -79,10 +80,10 @@ func (p *planner) worldQuestion(text string, plain []string) bool {
 			return false
 		}
 	}
-	if slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] }) {
+	if slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] || conversing && backPointers[w] }) {
 		return false
 	}
-	sims := p.sentenceSims(text)
+	sims := p.wholeSims(text)
 	if sims == nil {
 		return false
 	}
@@ -116,7 +117,7 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 	}
 	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
 	// to read: "book me a table for two on friday night" is never read for its style.
-	if imperative(raw) || wishes(raw) || conversing && pointsBack(raw) || namesSomeone(raw) {
+	if imperative(raw) || wishes(raw) || conversing && (pointsBack(raw) || opensFollowUp(raw)) || namesSomeone(raw) {
 		return false
 	}
 	floor := asideFloor

@@ -49,6 +49,19 @@ var phrasalByForm = func() map[[2]string][]string {
 	return out
 }()
 
+// endsPhrasal reports whether ws[i] is the particle of one of phrasalVerbs, at most
+// maxPhrasalGap words after its verb: "back" in "sent it back", "send the shoes back".
+func endsPhrasal(ws []lang.Word, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-1-maxPhrasalGap; j-- {
+		if _, ok := phrasalByForm[[2]string{ws[j].Lower, ws[i].Lower}]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+var maxPhrasalGap = int(lang.Number("maxPhrasalGap")) // see language.txt
+
 // redeems reports whether ws[i] opens "use <points> to pay/buy" or "pay with <points>", with at
 // most one word (such as "my") before the points.
 func redeems(ws []lang.Word, i int) bool {

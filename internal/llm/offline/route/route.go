@@ -145,7 +145,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
 	intents := pointerFollowUp(text, ws, n > 1, earlier)
 	if intents == nil {
-		if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain) {
+		if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1) {
 			return nil
 		}
 		intents = p.plan(text)

@@ -2,6 +2,7 @@ package route
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/encoder"
@@ -69,20 +70,42 @@ func (p *planner) sentenceVector(text string) []float32 {
 }
 
 // sentenceSims returns, per document, the cosine of q and the closest of the document's
-// texts.
+// texts and their phrases (see sentenceTexts).
 func (ix *Index) sentenceSims(q []float32) []float64 {
 	return closestPerDoc(q, ix.sentences())
 }
 
-// sentences returns the sentence vectors of each document's texts, encoding them the first
-// time; concurrent turns wait for that one encoding rather than each doing it.
+// wholeSims returns text's sentenceSims over the documents' whole texts alone: whether a
+// question is about the world or for an agent is told against what an agent says of itself,
+// not against a phrase of it ("flight information such as delays" is near every question
+// about flying).
+func (p *planner) wholeSims(text string) []float64 {
+	q := p.sentenceVector(text)
+	if q == nil {
+		return nil
+	}
+	sents := p.ix.sentences()
+	whole := make([][][]float32, len(sents))
+	for d, vs := range sents {
+		whole[d] = vs[:p.ix.wholeN[d]]
+	}
+	return closestPerDoc(q, whole)
+}
+
+// sentences returns the sentence vectors of each document's texts, then of its phrases,
+// encoding them the first time; concurrent turns wait for that one encoding rather than each
+// doing it.
 func (ix *Index) sentences() [][][]float32 {
 	ix.sentOnce.Do(func() {
-		ix.sents = make([][][]float32, len(ix.texts))
-		for d, ts := range ix.texts {
-			for _, t := range ts {
+		ix.sents = make([][][]float32, len(ix.readings))
+		ix.wholeN = make([]int, len(ix.readings))
+		for d, ts := range ix.readings {
+			for i, t := range ts {
 				if v := agentSentence(t); v != nil {
 					ix.sents[d] = append(ix.sents[d], v)
+					if i < len(ix.texts[d]) {
+						ix.wholeN[d]++
+					}
 				}
 			}
 		}
@@ -161,3 +184,44 @@ func (p *planner) dropPassingIntents(text string, intents []Intent) []Intent {
 	}
 	return kept
 }
+
+// sentenceTexts returns the texts of a source the sentence encoder reads: its texts, each
+// phrase of its description, and what its tools do. A description packs a dozen subjects into
+// one sentence, whose vector is near none of the questions about one of them, while examples
+// are single questions: read whole, an agent described without examples ("vaccination and
+// booster shots with due dates, vet appointments and check-ups") loses every sentence contest
+// to one with them ("when is my next trip"). Each phrase, read alone, is one subject.
+func sentenceTexts(src Source) []string {
+	out := slices.Clone(src.Texts)
+	if len(src.Texts) > 1 {
+		out = append(out, phrases(src.Texts[1])...)
+	}
+	return append(out, src.Tools...)
+}
+
+// phrases cuts a description into its phrases: at sentence ends, colons, semicolons,
+// brackets and commas. A piece of fewer than minPhraseWords words ("dogs", "cats") joins the
+// next, as a list's items say little one by one.
+func phrases(text string) []string {
+	var out []string
+	carry := ""
+	for _, piece := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(".;:(),", r) }) {
+		words := strings.Fields(carry + " " + piece)
+		piece = strings.Join(words, " ")
+		if len(words) < minPhraseWords {
+			carry = piece
+			continue
+		}
+		carry = ""
+		out = append(out, piece)
+	}
+	if carry != "" && len(out) > 0 {
+		out[len(out)-1] += " " + carry
+	}
+	if len(out) < 2 {
+		return nil // one phrase is the description itself
+	}
+	return out
+}
+
+var minPhraseWords = int(lang.Number("minPhraseWords")) // see language.txt

@@ -57,6 +57,9 @@ func queryTerms(ws []lang.Word) []qterm {
 		// headphones" cancel nothing.
 		describing := modifier && len(prev) > 0 && ingForm(w.Lower)
 		for _, t := range terms {
+			if verbParticles[w.Lower] && !endsPhrasal(ws, i) {
+				break // "back" says which way, not what: "when will it be back", "due back"
+			}
 			q := qterm{stem: t, weight: weight, modifier: modifier}
 			if lang.IsLightNoun(t) || describing {
 				q.weight *= lightWeight
@@ -94,6 +97,10 @@ func queryTerms(ws []lang.Word) []qterm {
 func namesAThing(w string, ts []string) bool {
 	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) })
 }
+
+// verbParticles complete a verb: alone they are no evidence of a subject, and with their verb
+// they mean what phrasalVerbs says ("send back" is a return).
+var verbParticles = lang.List("verbParticles")
 
 // comparatives after "how much" ask for an amount, not a price: "how much more", "how much
 // longer".

@@ -1,6 +1,7 @@
 package route
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -105,6 +106,25 @@ func TestBoundedPrice(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("boundedPrice in %q = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// "back" alone says which way, not what, and adds no term ("my coat came back", "due back");
+// as the particle of a phrasal verb it stays, with the verb's meaning ("send the shoes back").
+func TestQueryTermsParticles(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		back bool
+	}{
+		{"my coat came back from cleaning", false},
+		{"when is dune due back", false},
+		{"i sent it back two weeks ago", true},
+		{"can i send the shoes back", true},
+	} {
+		got := slices.ContainsFunc(queryTerms(lang.ScanWords(tt.text)), func(q qterm) bool { return q.stem == "back" })
+		if got != tt.back {
+			t.Errorf("queryTerms(%q) has back = %v, want %v", tt.text, got, tt.back)
 		}
 	}
 }
