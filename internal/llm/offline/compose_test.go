@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,6 +198,20 @@ func TestLookElsewhereOffTopic(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"list_classes"}, called); diff != "" {
 		t.Errorf("calls after an off-topic result (-want +got):\n%s", diff)
+	}
+	// With more tools, the next best by the words and another that needs no argument.
+	more := append(tools, fnTool("gym_hours", "Opening hours of the gym.", nil),
+		fnTool("book_class", "Book a class.", schema([]string{"class"}, map[string]any{"class": prop("string", "which class")})))
+	resp, err = m.GenerateContent(t.Context(), first, llms.WithTools(more))
+	if err != nil {
+		t.Fatal(err)
+	}
+	called = nil
+	for _, c := range resp.Choices[0].ToolCalls {
+		called = append(called, c.FunctionCall.Name)
+	}
+	if len(called) != 2 || !slices.Contains(called, "list_classes") || slices.Contains(called, "book_class") {
+		t.Errorf("calls after an off-topic result with four tools = %v, want list_classes and one more needing no argument", called)
 	}
 
 	tests := []struct {

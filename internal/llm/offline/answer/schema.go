@@ -64,6 +64,11 @@ func ParamsOf(schema any) []Param {
 	return out
 }
 
+// NeedsArguments reports whether a tool's parameters require any argument.
+func NeedsArguments(schema any) bool {
+	return slices.ContainsFunc(ParamsOf(schema), func(p Param) bool { return p.required })
+}
+
 // listedOptions returns the values a text parameter's description lists, lower-cased, when
 // it opens with a list of at least three short ones ("Vacation, sick leave or floating
 // holiday; omit for all"): the parameter then takes one of them or nothing, never other words
