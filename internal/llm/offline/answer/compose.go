@@ -146,7 +146,9 @@ func (r renderer) offTopic(data any) bool {
 		if len(ts) != 1 || strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] {
 			continue // verbs ("seeing", "shipped") and "next" name no thing data would hold
 		}
-		if t := ts[0]; !r.domain[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && !lang.IsStopword(t) && !timeNouns[t] {
+		// A month or weekday is light to routing but data dated in it holds it ("on saturday").
+		if t := ts[0]; !r.domain[t] && !r.tool[t] && !lang.IsNumberTerm(t) && !lang.IsStopword(t) &&
+			(calendarWords[t] || !lang.IsLightNoun(t) && !timeNouns[t]) {
 			asked = append(asked, t)
 		}
 	}

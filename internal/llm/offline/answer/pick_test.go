@@ -208,6 +208,19 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"VP-2", "6 passes left"}, excludes: []string{"RP-1"},
 		},
 		{
+			name:  "the last one of records some done and some booked is the latest done",
+			asked: "when was my last visit", data: `{"visits":[
+				{"kind":"Cleaning","when":"2026-12-03","state":"booked"},{"kind":"Filling","when":"2026-06-12","state":"completed"},
+				{"kind":"Check-up","when":"2026-01-10","state":"completed"}]}`,
+			mentions: []string{"Filling"}, excludes: []string{"Cleaning", "Check-up"},
+		},
+		{
+			name:  "a word followed by of names what of a thing, not a thing",
+			asked: "whats my share of the crown going to be", data: `{"treatments":[
+				{"procedure":"Crown, lower left molar","you_pay":{"amount":625,"currency":"USD"}},{"procedure":"Teeth whitening","you_pay":{"amount":380,"currency":"USD"}}]}`,
+			mentions: []string{"$625.00"}, excludes: []string{"no treatment for", "$380.00"},
+		},
+		{
 			name:  "a false quality reads not, a false thing no",
 			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},

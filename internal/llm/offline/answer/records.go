@@ -61,7 +61,7 @@ func (r renderer) dayNotHeld(arr []any) string {
 	dated := false
 	for _, item := range arr {
 		values := map[string]bool{}
-		valueTerms(item, values)
+		valueWords(item, values) // the days records say, not those their dates fall on
 		if values[asked] {
 			return ""
 		}
@@ -137,6 +137,17 @@ func (r renderer) latestItems(arr []any) []any {
 	if !asks || len(arr) < 2 {
 		return nil
 	}
+	// "when did i last see the dentist": of the visits done with, when some are and some not.
+	var done []any
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] }) {
+			done = append(done, item)
+		}
+	}
+	if len(done) > 0 {
+		arr = done
+	}
 	var latest any
 	var at time.Time
 	dated, tie := 0, false
@@ -155,7 +166,7 @@ func (r renderer) latestItems(arr []any) []any {
 			tie = true
 		}
 	}
-	if dated < 2 || tie {
+	if dated == 0 || tie || dated == 1 && len(done) == 0 {
 		return nil
 	}
 	return []any{latest}
@@ -352,8 +363,8 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
-		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] {
-			continue
+		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
+			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
 		if values[t] || r.outer[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
