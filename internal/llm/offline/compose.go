@@ -21,7 +21,9 @@ func (m *Model) compose(req *request) string {
 		}
 		pieces, results = append(pieces, p), append(results, res)
 	}
-	reply, found := answer.Reply(pieces, func(i int) bool { return asksForTool(req, results[i].name) })
+	// A look elsewhere that found nothing for the thing named is no answer, whatever tool it
+	// asked ("no receipt for the seattle" beside the Seattle reservation).
+	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].name) })
 	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.

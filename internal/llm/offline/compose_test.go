@@ -219,6 +219,8 @@ func TestLookElsewhereOffTopic(t *testing.T) {
 	}{
 		{"the result that holds the word asked replaces the one that does not", "when is pilates", classes,
 			"I found 1 of 2 classes:\n- Pilates Core: day Thursday"},
+		{"a second look that found nothing for the thing named is left out", "when is the zumba class", `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"},{"name":"Pilates Core","day":"Thursday"}]}}`,
+			"Your membership: plan Flex Monthly · monthly fee $39.90."},
 		{"a second look that holds no more is left out", "when is zumba", `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"}]}}`,
 			"Your membership: plan Flex Monthly · monthly fee $39.90."},
 	}
