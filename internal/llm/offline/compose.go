@@ -53,18 +53,17 @@ func asksForTool(req *request, name string) bool {
 	return false
 }
 
-// lookElsewhere calls another of the sub-agent's tools when every result so far holds
-// nothing about the thing the request names ("where are my socks?" answered with returns,
-// none for socks: the socks may be an order), or none of the words it asks with ("when is
-// pilates" answered with the membership). It looks once: with two results or more, the
-// reply says what was found, leaving out a second look that held no more (see compose).
+// lookElsewhere calls other tools of the sub-agent when the one result so far holds none of
+// the words the request asks with ("where are my socks?" answered with returns, none for
+// socks: the socks may be an order; "when is pilates" answered with the membership). It looks
+// once: the reply then says what was found, leaving out looks that held no more (see compose).
 func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	tools := req.plainTools()
 	if len(req.results) != 1 || len(tools) < 2 {
 		return nil
 	}
 	res := req.results[0]
-	if !answer.NamesNothingAsked(asResult(res), req.lastHuman(), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
+	if !answer.HoldsNothingAsked(asResult(res), req.lastHuman(), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
 		return nil
 	}
 	var rest []llms.Tool

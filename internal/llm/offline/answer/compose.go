@@ -110,10 +110,11 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 	return reply, len(found)
 }
 
-// NamesNothingAsked reports whether a result lists records none of which is about the thing
-// the request names ("where are my socks?" answered with returns, none for socks), so that
-// another tool may hold it. The arguments are Narrate's.
-func NamesNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
+// HoldsNothingAsked reports whether a result's data holds none of the words the request asks
+// with (see offTopic): "when is pilates" answered with the membership, "where are my socks"
+// with returns none of which is for socks. Another tool may hold them. The arguments are
+// Narrate's.
+func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
 	v, err := decodeOrdered([]byte(strings.TrimSpace(res.Content)))
 	if err != nil {
 		return false
@@ -123,15 +124,13 @@ func NamesNothingAsked(res Result, asked string, listLimit int, domain func() ma
 		return false
 	}
 	data, _ := member(obj, "data")
-	noun, arr := recordsOf(data)
 	dom := domain()
 	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
 	r.domain = dom
 	if lang.OwnPart(asked) != asked {
 		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
 	}
-	thing, _ := r.unmatchedSubject(arr, noun)
-	return len(arr) > 0 && len(r.tellingItems(arr, noun)) == 0 && thing != "" || r.offTopic(data)
+	return r.offTopic(data)
 }
 
 // offTopic reports whether data holds none of the words the request asks with, when it asks
@@ -182,21 +181,6 @@ func holdsNothing(v any) bool {
 
 // minTypoLetters: see language.txt.
 var minTypoLetters = int(lang.Number("minTypoLetters"))
-
-// recordsOf returns the list of records data is, or wraps alone, with its noun.
-func recordsOf(data any) (string, []any) {
-	switch d := data.(type) {
-	case []any:
-		return "results", d
-	case []field:
-		if len(d) == 1 {
-			if arr, ok := d[0].val.([]any); ok && !allScalars(arr) {
-				return lang.Humanise(d[0].key), arr
-			}
-		}
-	}
-	return "", nil
-}
 
 // sharedLead takes out the first paragraph that every one of several answers opens with
 // ("I can look this up but not cancel it for you here." from each agent asked), so that the
