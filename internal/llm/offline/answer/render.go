@@ -191,7 +191,11 @@ var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
 func (r renderer) quotable(q string) bool {
 	qs, ws := lang.ScanWords(strings.ToLower(q)), lang.ScanWords(r.asked)
 	for i := 0; i+len(qs) <= len(ws) && len(qs) > 0; i++ {
-		if slices.IndexFunc(qs, func(w lang.Word) bool { return w.Lower != ws[i+slices.Index(qs, w)].Lower }) >= 0 {
+		same := true
+		for j, w := range qs {
+			same = same && ws[i+j].Lower == w.Lower
+		}
+		if !same {
 			continue
 		}
 		end := i + len(qs)
@@ -224,8 +228,9 @@ func focusTopic(label string, t topic) string {
 var particles = lang.List("particles")
 
 // focus returns the facts whose labels name what the request asks about, when some do but
-// not all, or all of them beside lists (see object): the user asked for those. Light nouns ("status", "details") and the words of the
-// topic itself (asking for "my points" is asking for the whole balance) name no one fact.
+// not all, or all of them beside lists (see object): the user asked for those. Light nouns
+// ("status", "details") and the words of the topic itself (asking for "my points" is asking
+// for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
 	if hit == nil && r.earlierTerm != nil && !slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return askWords[w.Lower] }) {
