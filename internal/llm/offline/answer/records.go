@@ -109,13 +109,7 @@ func (r renderer) pendingItems(arr []any) []any {
 	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool { return aheadWords[strings.Trim(w, ",.?!")] }) {
 		return nil
 	}
-	var pending []any
-	for _, item := range arr {
-		obj, _ := item.([]field)
-		if !slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] }) {
-			pending = append(pending, item)
-		}
-	}
+	_, pending := partitionItems(arr, isOver)
 	if len(pending) == 0 || len(pending) == len(arr) {
 		return nil
 	}
@@ -138,13 +132,7 @@ func (r renderer) latestItems(arr []any) []any {
 		return nil
 	}
 	// "when did i last see the dentist": of the visits done with, when some are and some not.
-	var done []any
-	for _, item := range arr {
-		obj, _ := item.([]field)
-		if slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] }) {
-			done = append(done, item)
-		}
-	}
+	done, _ := partitionItems(arr, isOver)
 	if len(done) > 0 {
 		arr = done
 	}
@@ -174,6 +162,24 @@ func (r renderer) latestItems(arr []any) []any {
 
 // latestWords ask for the latest record: see language.txt.
 var latestWords = lang.List("latestWords")
+
+// isOver reports whether a record's status says it is finished (finishedWords).
+func isOver(item any) bool {
+	obj, _ := item.([]field)
+	return slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] })
+}
+
+// partitionItems splits arr into the records keep holds for and the others, in order.
+func partitionItems(arr []any, keep func(any) bool) (hits, rest []any) {
+	for _, item := range arr {
+		if keep(item) {
+			hits = append(hits, item)
+		} else {
+			rest = append(rest, item)
+		}
+	}
+	return hits, rest
+}
 
 // aheadWords ask about what is still to come; finishedWords say a record is over (see
 // language.txt).
