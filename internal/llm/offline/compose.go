@@ -12,11 +12,18 @@ import (
 // a plain acknowledgment of what could not be fetched. No JSON, status word or tool name
 // reaches the text.
 func (m *Model) compose(req *request) string {
-	pieces := make([]answer.Piece, len(req.results))
-	for i, res := range req.results {
-		pieces[i] = m.narrate(req, res)
+	var pieces []answer.Piece
+	var results []toolResult
+	for _, res := range req.results {
+		p := m.narrate(req, res)
+		if res.round > 1 && p.OffTopic() {
+			continue // looked up elsewhere (lookElsewhere) and no nearer what was asked
+		}
+		pieces, results = append(pieces, p), append(results, res)
 	}
-	reply, found := answer.Reply(pieces, func(i int) bool { return asksForTool(req, req.results[i].name) })
+	// A look elsewhere that found nothing for the thing named is no answer, whatever tool it
+	// asked ("no receipt for the seattle" beside the Seattle reservation).
+	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].name) })
 	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
@@ -46,17 +53,17 @@ func asksForTool(req *request, name string) bool {
 	return false
 }
 
-// lookElsewhere calls another of the sub-agent's tools when every result so far holds
-// nothing about the thing the request names ("where are my socks?" answered with returns,
-// none for socks): the socks may be an order. It looks once: with two results or more, the
-// reply says what was found.
+// lookElsewhere calls other tools of the sub-agent when the one result so far holds none of
+// the words the request asks with ("where are my socks?" answered with returns, none for
+// socks: the socks may be an order; "when is pilates" answered with the membership). It looks
+// once: the reply then says what was found, leaving out looks that held no more (see compose).
 func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	tools := req.plainTools()
 	if len(req.results) != 1 || len(tools) < 2 {
 		return nil
 	}
 	res := req.results[0]
-	if !answer.NamesNothingAsked(asResult(res), req.lastHuman(), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
+	if !answer.HoldsNothingAsked(asResult(res), req.lastHuman(), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
 		return nil
 	}
 	var rest []llms.Tool
@@ -70,8 +77,19 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	if len(calls) > 1 {
 		calls = calls[:1]
 	}
+	// The tools the request's words rank below it may hold the thing as well ("that scratch
+	// they say i put on the car": neither the reservations nor the receipts, but the damage
+	// claims): those that need no argument are asked too, up to maxLooks in all.
+	for _, t := range rest {
+		if len(calls) >= maxLooks || len(calls) > 0 && calls[0].FunctionCall.Name == t.Function.Name || answer.NeedsArguments(t.Function.Parameters) {
+			continue
+		}
+		calls = append(calls, newToolCall(req.nCalls+len(calls)+1, t.Function.Name, map[string]any{}))
+	}
 	return calls
 }
+
+var maxLooks = int(lang.Number("maxLooks")) // see language.txt
 
 // offeredTerms are the stems of what tools offer: their names and descriptions; nil when there
 // are no tools.

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,6 +71,26 @@ func TestCompose(t *testing.T) {
 			want: "I found 1 coupon that matches, and 1 related:\n- 10% off headphones\n- 5 off anything",
 		},
 		{
+			name: "a result that holds nothing about the thing asked gives way to one that does",
+			msgs: turnWithResults("does my car insurance cover theft",
+				[3]string{"list_claims", `{}`, `{"status":"ok","data":{"claims":[{"claim_id":"CLM-1","type":"water damage","status":"approved"}]}}`},
+				[3]string{"get_policies", `{}`, `{"status":"ok","data":{"policies":[{"name":"Home","covers":["fire"]},{"name":"Car","covers":["collision","theft"]}]}}`}),
+			want: "I found 1 of 2 policies:\n- Car: covers collision and theft",
+		},
+		{
+			name: "several results that hold nothing for one thing say so once",
+			msgs: turnWithResults("is my kettle here yet",
+				[3]string{"list_orders", `{}`, `{"status":"ok","data":{"orders":[{"item":"Nike Pegasus","status":"shipped"},{"item":"Balega socks","status":"delivered"}]}}`},
+				[3]string{"list_returns", `{}`, `{"status":"ok","data":{"returns":[{"item":"Fitbit","status":"refunded"},{"item":"Logitech keyboard","status":"in transit"}]}}`}),
+			want: "I found no order or return for your kettle.",
+		},
+		{
+			name: "records of the kind the call named are the answer, the others no related ones",
+			msgs: turnWithResults("how many vacation days have i got left", [3]string{"time_off", `{"leave_type":"vacation"}`,
+				`{"status":"ok","data":{"balances":[{"type":"Vacation","available_days":7.5},{"type":"Sick leave","available_days":4}]}}`}),
+			want: "I found 1 of 2 balances:\n- Vacation: available days 7.5",
+		},
+		{
 			name: "a list the request names nothing of stays whole",
 			msgs: turnWithResults("where are my orders", [3]string{"list_recent_orders", `{}`,
 				`{"status":"ok","data":{"orders":[{"item":"Packing cubes","status":"processing"},{"item":"Sony headphones","status":"delivered"}]}}`}),
@@ -78,7 +99,7 @@ func TestCompose(t *testing.T) {
 		{
 			name: "ok empty list",
 			msgs: turnWithResults("coupons", [3]string{"list_coupons", `{}`, `{"status":"ok","data":{"coupons":[]}}`}),
-			want: "I didn't find any coupons.",
+			want: "I found no coupons.",
 		},
 		{
 			name: "partial adds a caveat",
@@ -152,5 +173,67 @@ func assertUserSafe(t *testing.T, text string) {
 		if strings.Contains(text, bad) {
 			t.Errorf("text %q contains %q", text, bad)
 		}
+	}
+}
+
+// TestLookElsewhereOffTopic checks that a result holding none of the words the request asks
+// with has another tool asked, and that the reply then keeps the result that holds them and
+// leaves out a second look that holds no more than the first.
+func TestLookElsewhereOffTopic(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("get_membership", "The user's gym membership plan, fee and cancellation terms.", nil),
+		fnTool("list_classes", "Fitness classes this week with times and free spots.", nil),
+	}
+	membership := `{"status":"ok","data":{"plan":"Flex Monthly","monthly_fee":{"amount":39.9,"currency":"USD"}}}`
+	classes := `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"},{"name":"Pilates Core","day":"Thursday"}]}}`
+	m := New()
+	first := turnWithResults("when is pilates", [3]string{"get_membership", `{}`, membership})
+	resp, err := m.GenerateContent(t.Context(), first, llms.WithTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var called []string
+	for _, c := range resp.Choices[0].ToolCalls {
+		called = append(called, c.FunctionCall.Name)
+	}
+	if diff := cmp.Diff([]string{"list_classes"}, called); diff != "" {
+		t.Errorf("calls after an off-topic result (-want +got):\n%s", diff)
+	}
+	// With more tools, the next best by the words and another that needs no argument.
+	more := append(tools, fnTool("gym_hours", "Opening hours of the gym.", nil),
+		fnTool("book_class", "Book a class.", schema([]string{"class"}, map[string]any{"class": prop("string", "which class")})))
+	resp, err = m.GenerateContent(t.Context(), first, llms.WithTools(more))
+	if err != nil {
+		t.Fatal(err)
+	}
+	called = nil
+	for _, c := range resp.Choices[0].ToolCalls {
+		called = append(called, c.FunctionCall.Name)
+	}
+	if len(called) != 2 || !slices.Contains(called, "list_classes") || slices.Contains(called, "book_class") {
+		t.Errorf("calls after an off-topic result with four tools = %v, want list_classes and one more needing no argument", called)
+	}
+
+	tests := []struct {
+		name, human, second, want string
+	}{
+		{"the result that holds the word asked replaces the one that does not", "when is pilates", classes,
+			"I found 1 of 2 classes:\n- Pilates Core: day Thursday"},
+		{"a second look that found nothing for the thing named is left out", "when is the zumba class", `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"},{"name":"Pilates Core","day":"Thursday"}]}}`,
+			"Your membership: plan Flex Monthly · monthly fee $39.90."},
+		{"a second look that holds no more is left out", "when is zumba", `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"}]}}`,
+			"Your membership: plan Flex Monthly · monthly fee $39.90."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := turnWithResults(tt.human, [3]string{"get_membership", `{}`, membership}, [3]string{"list_classes", `{}`, tt.second})
+			resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, resp.Choices[0].Content); diff != "" {
+				t.Errorf("reply (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

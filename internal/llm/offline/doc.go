@@ -62,8 +62,9 @@
 //	  2 tool use, with a sub-agent's tools: tooluse.go (Model.useTools) -> route.ChooseTools,
 //	    given answer.FitBoost and answer.SearchTool, then answer.ExtractArgs
 //	  3 answering, with tool results: compose.go (Model.compose) -> answer.Narrate per
-//	    result, answer.Reply; lookElsewhere calls another tool once when a result holds
-//	    nothing about the thing asked; route.UnofferedAction adds an act no tool can do
+//	    result, answer.Reply; lookElsewhere calls other tools once when a result holds
+//	    none of the words asked with (the one that does answers);
+//	    route.UnofferedAction adds an act no tool can do
 //	  4 summaries and chat, with no tools: summary.go, route.DirectAnswer
 //
 //	route: what a message asks for

@@ -114,11 +114,19 @@ func TestNarrateShapes(t *testing.T) {
 			want: "I found 2 offers:\n- Brooks Ghost 16 running shoes: $118.95 at Running Warehouse\n- Nike Pegasus 41 road running shoes: $104.00 at Nike",
 		},
 		{
-			name: "a search that matched nothing says so, and shows nothing else as if it matched",
-			tool: "search_offers", args: `{"query":"laptop"}`,
+			name:  "a search that matched nothing says so, and shows nothing else as if it matched",
+			human: "any deals on a laptop?",
+			tool:  "search_offers", args: `{"query":"laptop"}`,
 			data: `{"query":"laptop","matched_query":false,"offers":[` +
 				`{"id":"off-a-107","title":"Hydro Flask 24 oz","merchant":"REI","price":29.95,"currency":"USD","discount_percent":25,"ends":"2026-12-06"}]}`,
 			want: "I found no offers for “laptop” right now.",
+		},
+		{
+			name:  "a search term that is only a piece of the user's words is not shown back",
+			human: "got any deals on pay pair",
+			tool:  "search_offers", args: `{"query":"pay"}`,
+			data: `{"query":"pay","matched_query":false,"offers":[{"title":"Hydro Flask 24 oz","price":29.95}]}`,
+			want: "I found no offers for that right now.",
 		},
 		{
 			name: "items inherit the currency of the object around them",
@@ -179,7 +187,7 @@ func TestNarrateShapes(t *testing.T) {
 			name: "only echoes and bookkeeping left",
 			tool: "search_offers", args: `{"query":"kites"}`,
 			data: `{"query":"kites","matched_query":false,"offers":[]}`,
-			want: "I didn't find any offers.",
+			want: "I found no offers.",
 		},
 	}
 	m := New()

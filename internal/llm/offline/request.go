@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -22,16 +23,22 @@ type toolResult struct {
 	name    string
 	content string
 	call    *llms.ToolCall // the call it answers, when the history has it
+	round   int            // which round of calls since the last human message asked for it, from 1
 }
 
 func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
 	req := &request{calls: map[string]llms.ToolCall{}, tools: tools}
 	var system []string
+	round := 0
 	for _, m := range messages {
 		if m.Role == llms.ChatMessageTypeHuman {
 			req.humans = append(req.humans, textOf(m))
 			req.results = nil // only results after the last human message count
+			round = 0
 			continue
+		}
+		if slices.ContainsFunc(m.Parts, func(p llms.ContentPart) bool { _, ok := p.(llms.ToolCall); return ok }) {
+			round++
 		}
 		for _, p := range m.Parts {
 			switch p := p.(type) {
@@ -45,7 +52,7 @@ func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
 					req.calls[p.ID] = p
 				}
 			case llms.ToolCallResponse:
-				r := toolResult{name: p.Name, content: p.Content}
+				r := toolResult{name: p.Name, content: p.Content, round: round}
 				if c, ok := req.calls[p.ToolCallID]; ok && p.ToolCallID != "" {
 					r.call = &c
 					if r.name == "" && c.FunctionCall != nil {

@@ -71,6 +71,14 @@ func TestUseTools(t *testing.T) {
 			[]usedTool{{"points_balance", map[string]any{}}, {"tier_status", map[string]any{}}}},
 		{"follow-up quoted by the orchestrator", travelTools, "", "what about Berlin? (earlier: find me a hotel in Lisbon)",
 			[]usedTool{{"search_hotels", map[string]any{"city": "Berlin"}}}},
+		{"a place is no identifier for a parameter named like one", []llms.Tool{
+			fnTool("tickets", "Parking tickets issued to the user's plates", schema(nil, map[string]any{"citation_no": prop("string", "one ticket's citation number")})),
+		}, "", "did i get a ticket on pine st",
+			[]usedTool{{"tickets", map[string]any{}}}},
+		{"a text parameter whose description lists values takes one of them or none", []llms.Tool{
+			fnTool("time_off", "Paid time off balances per leave type", schema(nil, map[string]any{"leave_type": prop("string", "Vacation, sick leave or floating holiday; omit for all.")})),
+		}, "", "how many vacation days have i got left",
+			[]usedTool{{"time_off", map[string]any{"leave_type": "vacation"}}}},
 		{"a new vertical", petTools, "", "please reorder 2 bags of kibble",
 			[]usedTool{{"reorder_food", map[string]any{"product": "kibble", "bags": float64(2)}}}},
 		{"a new vertical, date", petTools, "", "book the vet for Rex next friday",

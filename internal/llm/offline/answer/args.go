@@ -91,6 +91,9 @@ func (a *argSource) extract(p Param) (any, bool) {
 	case kindDate:
 		return a.date()
 	case kindText:
+		if opts := p.listedOptions(); opts != nil {
+			return a.enumValue(opts)
+		}
 		if v, ok := a.content(false); ok {
 			return v, ok
 		}

@@ -49,6 +49,20 @@ func nearAny(t string, words map[string]bool, floor float64) bool {
 	return false
 }
 
+// claimed reports whether a record may be about t in other words: one record's value words
+// come close in meaning to t (see claimCloseness). When every one of several records does,
+// t is one more of their kind rather than any of them: "my tesla" is as close to the Ford
+// as to the Honda, and is neither.
+func claimed(t string, records []map[string]bool) bool {
+	near := 0
+	for _, words := range records {
+		if nearAny(t, words, claimCloseness) {
+			near++
+		}
+	}
+	return near > 0 && (near < len(records) || len(records) == 1)
+}
+
 var tradeCloseness = lang.Number("tradeCloseness") // see language.txt
 
 // misspells reports whether word is a typo of a word of the trade ("the libary" for the

@@ -30,8 +30,9 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	if err != nil {
 		return t.unavailable("") // never show what could not be read
 	}
-	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v))
-	r.domain = domain()
+	dom := domain()
+	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
+	r.domain = dom
 	if lang.OwnPart(asked) != asked {
 		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
 	}
@@ -46,7 +47,11 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	noteText, _ := note.(string)
 	// A result's answer is the agent team's own statement of its data: it is said as written,
 	// in place of the model's narration of the data.
-	said := func() Piece { return orNothing(r.data(data, t), t) }
+	said := func() Piece {
+		p := orNothing(r.data(data, t), t)
+		p.offTopic = !p.missing && r.offTopic(data) // "no return for the socks" is about the socks
+		return p
+	}
 	if thing := r.unasked(data); thing != "" {
 		said = func() Piece { return notInData(thing, t) }
 	}
@@ -74,7 +79,8 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 	var found, failed []Piece
 	for i, s := range pieces {
-		if s.missing && asksFor(i) {
+		s.named = asksFor(i)
+		if s.missing && !s.unheld && s.named {
 			s.missing = false // "my refund for the socks": that no return is for them is the answer
 		}
 		switch {
@@ -89,6 +95,13 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 		// not a return): the list that had nothing about it is no answer.
 		found = slices.DeleteFunc(found, func(p Piece) bool { return p.missing })
 	}
+	if slices.ContainsFunc(found, func(p Piece) bool { return !p.offTopic && !p.missing }) {
+		// "when is pilates": the classes that hold pilates answer it, not the membership. A
+		// result of a tool the request names ("is my flight to boston on time", the flight
+		// to BOS) stays.
+		found = slices.DeleteFunc(found, func(p Piece) bool { return p.offTopic && !p.named })
+	}
+	found = sayNoneOnce(found)
 	found, lead := sharedLead(found)
 	reply := arrange(found, failed)
 	if lead != "" {
@@ -97,10 +110,11 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 	return reply, len(found)
 }
 
-// NamesNothingAsked reports whether a result lists records none of which is about the thing
-// the request names ("where are my socks?" answered with returns, none for socks), so that
-// another tool may hold it. The arguments are Narrate's.
-func NamesNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
+// HoldsNothingAsked reports whether a result's data holds none of the words the request asks
+// with (see offTopic): "when is pilates" answered with the membership, "where are my socks"
+// with returns none of which is for socks. Another tool may hold them. The arguments are
+// Narrate's.
+func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
 	v, err := decodeOrdered([]byte(strings.TrimSpace(res.Content)))
 	if err != nil {
 		return false
@@ -110,26 +124,63 @@ func NamesNothingAsked(res Result, asked string, listLimit int, domain func() ma
 		return false
 	}
 	data, _ := member(obj, "data")
-	noun, arr := recordsOf(data)
-	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v))
-	r.domain = domain()
-	return len(arr) > 0 && len(r.tellingItems(arr)) == 0 && r.unmatchedSubject(arr, noun) != ""
+	dom := domain()
+	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
+	r.domain = dom
+	if lang.OwnPart(asked) != asked {
+		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
+	}
+	return r.offTopic(data)
 }
 
-// recordsOf returns the list of records data is, or wraps alone, with its noun.
-func recordsOf(data any) (string, []any) {
-	switch d := data.(type) {
-	case []any:
-		return "results", d
-	case []field:
-		if len(d) == 1 {
-			if arr, ok := d[0].val.([]any); ok && !allScalars(arr) {
-				return lang.Humanise(d[0].key), arr
-			}
+// offTopic reports whether data holds none of the words the request asks with, when it asks
+// with any beyond the agent's trade, the called tool's name, light nouns and numbers: "when
+// is pilates" answered with the membership, which says nothing of pilates. A word the data
+// uses or misspells counts as held; one only near in meaning does not, since another result
+// that holds it takes this one's place.
+func (r renderer) offTopic(data any) bool {
+	var asked []string
+	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+		ts := lang.Terms(w.Lower)
+		if len(ts) != 1 || strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] {
+			continue // verbs ("seeing", "shipped") and "next" name no thing data would hold
+		}
+		// A month or weekday is light to routing but data dated in it holds it ("on saturday").
+		if t := ts[0]; !r.domain[t] && !r.tool[t] && !lang.IsNumberTerm(t) && !lang.IsStopword(t) &&
+			(calendarWords[t] || !lang.IsLightNoun(t) && !timeNouns[t]) {
+			asked = append(asked, t)
 		}
 	}
-	return "", nil
+	if len(asked) == 0 {
+		return false
+	}
+	if holdsNothing(data) {
+		return false // no records: that none is there is the answer
+	}
+	known := map[string]bool{}
+	valueTerms(data, known)
+	keyTerms(data, known)
+	held := func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
+	// A follow-up's earlier words may be what the data is about ("when is it due" after "how
+	// much is my car payment").
+	return !slices.ContainsFunc(asked, held) && !slices.ContainsFunc(r.earlierTerm, held)
 }
+
+// holdsNothing reports whether v is nothing but empty lists and nulls: {"orders": []}.
+func holdsNothing(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case []any:
+		return len(x) == 0
+	case []field:
+		return !slices.ContainsFunc(x, func(f field) bool { return !holdsNothing(f.val) })
+	}
+	return false
+}
+
+// minTypoLetters: see language.txt.
+var minTypoLetters = int(lang.Number("minTypoLetters"))
 
 // sharedLead takes out the first paragraph that every one of several answers opens with
 // ("I can look this up but not cancel it for you here." from each agent asked), so that the

@@ -29,9 +29,14 @@ func (f fact) phrase() string {
 		return f.text
 	case f.text == "":
 		return f.label
+	case remainderWords[lastWord(f.label)] && strings.Trim(f.text, "0123456789.,") == "":
+		return f.text + " " + f.label // "6 passes left", not "passes left 6"
 	}
 	return f.label + " " + f.text
 }
+
+// remainderWords end a label that counts what is left: see language.txt.
+var remainderWords = lang.List("remainderWords")
 
 // joinFacts renders facts in order, separated by sep.
 func joinFacts(facts []fact, sep string) string {
@@ -78,7 +83,11 @@ type scope struct {
 	currency string
 	short    bool
 	item     bool // a list item's facts, whose objects no caller reads as prefixed facts
+	depth    int  // how deep in objects these facts sit
 }
+
+// maxNesting bounds how deep objects inside objects are read as facts.
+var maxNesting = int(lang.Number("maxNesting")) // see language.txt
 
 // facts classifies the scalar members of obj, in order, leaving out skip (a list item's
 // head, or -1) and everything that only echoes the request or serves machines. The
@@ -126,7 +135,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 				out = append(out, fc)
 			}
 		case json.Number:
-			if r.echoes[normNumber(v)] || isIDKey(f.key) && !r.mentioned(v.String()) {
+			if r.echoes[normNumber(v)] || isIDKey(f.key) && !r.mentioned(v.String()) && !(r.showIDs && r.asksForID()) {
 				continue
 			}
 			if countWords[lastWord(label)] && lengths[v.String()] {
@@ -137,11 +146,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if bookkeepingWords[strings.Fields(label)[0]] {
 				continue
 			}
-			name := flagName(label)
-			if !v {
-				name = "not " + name
-			}
-			out = append(out, fact{label: name})
+			out = append(out, fact{label: flagText(label, v)})
 		case []any:
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
 				out = append(out, fact{label: label, text: r.scalarList(f.key, v)})
@@ -150,12 +155,15 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
-			} else if r.showIDs || sc.item && (len(v) == 1 || r.names(label)) {
-				// The one record asked about shows what its objects hold, as prefixed facts:
-				// "cancel how Settings > Subscriptions"; so does any record an object of one
-				// member ("dentist Dr. Osei") or one the request names ("the registration").
-				inner, _ := r.facts(v, scope{currency: cur, short: sc.short}, -1)
-				out = appendPrefixed(out, label, inner)
+			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) {
+				// An object's objects read as prefixed facts, however deep: "last top up on
+				// Oct 30". In a list item only for the one record asked about ("cancel how
+				// Settings > Subscriptions"), an object of one member ("dentist Dr. Osei") or
+				// one the request names ("the registration").
+				if sc.depth < maxNesting {
+					inner, _ := r.facts(v, scope{currency: cur, short: sc.short, depth: sc.depth + 1}, -1)
+					out = appendPrefixed(out, label, inner)
+				}
 			}
 		}
 	}
@@ -206,8 +214,8 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 	if s == "" || r.echoes[strings.ToLower(s)] {
 		return fact{}, false
 	}
-	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && readableID(s) && lang.Humanise(key) != "ID") {
-		return fact{}, false // an opaque id names the record for machines
+	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && (readableID(s) && lang.Humanise(key) != "ID" || r.asksForID())) {
+		return fact{}, false // an opaque id names the record for machines, unless asked for
 	}
 	if w, ok := parseWhen(s); ok {
 		return dateFact(label, w.format(short)), true
@@ -350,6 +358,15 @@ func readableID(s string) bool {
 	}
 	return letters > 0 && digits > 0
 }
+
+// asksForID reports whether the request asks for a record's identifier: "what's my order
+// number for the socks", "the reference of my claim".
+func (r renderer) asksForID() bool {
+	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return idAsks[w.Lower] })
+}
+
+// idAsks ask for an identifier: see language.txt.
+var idAsks = lang.List("idAsks")
 
 // mentioned reports whether the user's request names v, so that an id they asked about
 // is shown rather than hidden.

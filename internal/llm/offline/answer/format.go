@@ -2,7 +2,9 @@ package answer
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -181,15 +183,46 @@ func isSnakeWord(s string) bool {
 	return true
 }
 
-// flagName drops an "is"/"has" prefix from a boolean's key: "is refundable" -> "refundable".
-func flagName(key string) string {
+// flagText reads a yes-or-no member by its key: an "is"/"has" prefix goes ("is refundable"
+// -> "refundable"), and false says "not" of a quality ("not overdue", "not handed in") but
+// "no" of a thing ("no autopay", "has wifi" -> "no wifi").
+func flagText(key string, v bool) string {
+	name, quality := key, false
 	for _, p := range []string{"is ", "has ", "can "} {
 		if rest, ok := strings.CutPrefix(key, p); ok {
-			return rest
+			name, quality = rest, p != "has "
+			break
 		}
 	}
-	return key
+	switch {
+	case v:
+		return name
+	case quality || describes(name):
+		return "not " + name
+	}
+	return "no " + name
 }
+
+// describes reports whether a flag's name is a quality rather than a thing: a phrase led by
+// a preposition ("in stock"), or one whose first word is an adjective by its ending
+// ("handed in", "refundable") or by the list of plain adjectives (see language.txt).
+func describes(name string) bool {
+	ws := strings.Fields(name)
+	if len(ws) == 0 {
+		return true
+	}
+	if flagPrepositions[ws[0]] || flagAdjectives[ws[0]] {
+		return true
+	}
+	return slices.ContainsFunc(adjectiveEndings, func(end string) bool { return strings.HasSuffix(ws[0], end) && len(ws[0]) > len(end)+2 })
+}
+
+// flagPrepositions, flagAdjectives and adjectiveEndings: see language.txt.
+var (
+	flagPrepositions = lang.List("flagPrepositions")
+	flagAdjectives   = lang.List("flagAdjectives")
+	adjectiveEndings = slices.Sorted(maps.Keys(lang.List("adjectiveEndings")))
+)
 
 func singular(noun string) string {
 	switch {

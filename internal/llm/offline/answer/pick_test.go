@@ -12,13 +12,13 @@ import (
 // enclosing record asked beside its own list.
 func TestRenderPicksWhatIsAsked(t *testing.T) {
 	bills := `{"bills":[
-		{"provider":"CityPower","service":"electricity","due_date":"2026-12-10","autopay":false},
-		{"provider":"AquaWater","service":"water","due_date":"2026-12-03","autopay":true},
+		{"provider":"CityPower","service":"electricity","due_date":"2026-12-10","status":"unpaid","autopay":false},
+		{"provider":"AquaWater","service":"water","due_date":"2026-12-03","status":"paid","autopay":true},
 		{"provider":"FiberNet","service":"internet","due_date":"2026-12-15","autopay":true}]}`
 	cars := `{"vehicles":[
 		{"nickname":"the Civic","make":"Honda","registration":{"renewal_fee":{"amount":168,"currency":"USD"}},
 		 "service":[{"item":"Oil change","next_due":"2026-12-15"}]},
-		{"nickname":"the truck","make":"Ford","registration":{"renewal_fee":{"amount":214,"currency":"USD"}},
+		{"nickname":"the truck","make":"Ford","model":"F-150","registration":{"renewal_fee":{"amount":214,"currency":"USD"}},
 		 "service":[{"item":"Brake inspection","next_due":"2026-12-01"}]}]}`
 	policies := `{"policies":[{"name":"Home","deductible":500,"premium_monthly":48.5},{"name":"Car","deductible":750,"premium_monthly":92}]}`
 	tests := []struct {
@@ -88,6 +88,144 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Vinyasa Yoga"}, excludes: []string{"no class"},
 		},
 		{
+			name:  "an object two levels down is read, and a wrapper of one object adds no prefix",
+			asked: "when was the lunch card last topped up", data: `{"lunch_account":{"balance":{"amount":6.25,"currency":"USD"},
+				"last_top_up":{"amount":{"amount":40,"currency":"USD"},"on":"2026-10-30"}}}`,
+			mentions: []string{"last top up on Oct 30", "$40.00"}, excludes: []string{"lunch account"},
+		},
+		{
+			name:  "a fact asked for leaves out the lists the request names nothing of",
+			asked: "is it on autopay", data: `{"statement":{"total":{"amount":72.5,"currency":"USD"},"autopay":false,
+				"charges":[{"description":"Roaming","amount":{"amount":10,"currency":"USD"}},{"description":"Plan","amount":{"amount":60,"currency":"USD"}}]}}`,
+			mentions: []string{"no autopay"}, excludes: []string{"Roaming", "$72.50"},
+		},
+		{
+			name:  "a fact asked for keeps a list the request names a record of",
+			asked: "how much data has sam used this cycle", data: `{"cycle":{"started":"2026-11-14","resets":"2026-12-14"},
+				"lines":[{"owner":"Alice","data_used_gb":17.2},{"owner":"Sam","data_used_gb":3.1}]}`,
+			mentions: []string{"3.1"}, excludes: []string{"17.2"},
+		},
+		{
+			name:  "a fact of the one record named by its head word leaves out the record's lists",
+			asked: "who is maya's teacher", data: `{"children":[
+				{"name":"Maya","teacher":"Ms. Alvarez","subjects":[{"subject":"Math","mark":"A-"},{"subject":"Science","mark":"B+"}]},
+				{"name":"Leo","teacher":"Mr. Park","subjects":[{"subject":"Math","mark":"B"}]}]}`,
+			mentions: []string{"Ms. Alvarez"}, excludes: []string{"A-", "Mr. Park"},
+		},
+		{
+			name:  "when every label names a word asked, the one naming most is asked for",
+			asked: "when does my cycle reset", data: `{"cycle":{"started":"2026-11-14","resets":"2026-12-14"},
+				"lines":[{"owner":"Alice","data_used_gb":17.2},{"owner":"Sam","data_used_gb":3.1}]}`,
+			mentions: []string{"Dec 14"}, excludes: []string{"Nov 14", "Alice"},
+		},
+		{
+			name:  "a thing as close in meaning to every record as to any is none of them",
+			asked: "when does my tesla need service", data: `{"vehicles":[{"nickname":"the Civic","make":"Honda"},{"nickname":"the truck","make":"Ford"}]}`,
+			mentions: []string{"no vehicle for your tesla"}, excludes: []string{"Honda", "Ford"},
+		},
+		{
+			name:  "a thing close in meaning to one record of several may be it",
+			asked: "did i get my refund for the shoes", data: `{"returns":[{"item":"Adidas Ultraboost","status":"refunded"},{"item":"Kettle","status":"pending"}]}`,
+			excludes: []string{"no return for"},
+		},
+		{
+			name:  "the thing named is missing though another word of the request picks a record",
+			asked: "has the kettle i ordered shipped", data: `{"orders":[{"item":"Nike Pegasus 41","status":"shipped"},{"item":"Balega socks","status":"delivered"}]}`,
+			mentions: []string{"no order for the kettle"}, excludes: []string{"Pegasus"},
+		},
+		{
+			name:  "the subject's words pick the record before the state asked about",
+			asked: "is the electric bill paid", data: bills,
+			mentions: []string{"CityPower"}, excludes: []string{"AquaWater", "FiberNet"},
+		},
+		{
+			name:  "a code written with other marks is the record's",
+			asked: "whens the brake check on the f150", data: cars,
+			mentions: []string{"Brake inspection"}, excludes: []string{"no vehicle", "Oil change"},
+		},
+		{
+			name:  "a month names the records dated in it, before the state asked about",
+			asked: "is my february leave approved", data: `{"requests":[
+				{"type":"vacation","from":"2026-12-22","status":"approved"},{"type":"vacation","from":"2027-02-16","status":"pending"}]}`,
+			mentions: []string{"Feb 16", "pending"}, excludes: []string{"Dec 22"},
+		},
+		{
+			name:  "the last one is the latest dated record, with its own lists",
+			asked: "how much tax came out of my last paycheck", data: `{"payslips":[
+				{"period":"Oct 16 to Oct 31","paid_on":"2026-10-31","net":{"amount":2200,"currency":"USD"},"deductions":[{"kind":"Federal tax","amount":{"amount":440,"currency":"USD"}}]},
+				{"period":"Nov 1 to Nov 15","paid_on":"2026-11-15","net":{"amount":2262.5,"currency":"USD"},"deductions":[{"kind":"Federal tax","amount":{"amount":465,"currency":"USD"}}]}]}`,
+			mentions: []string{"Nov 1 to Nov 15", "$465.00"}, excludes: []string{"Oct 16", "$440.00"},
+		},
+		{
+			name:  "last month names a time, not the latest record",
+			asked: "what did i spend last month", data: `{"transactions":[
+				{"merchant":"Grocer","date":"2026-10-30"},{"merchant":"Cafe","date":"2026-11-02"}]}`,
+			mentions: []string{"Grocer", "Cafe"},
+		},
+		{
+			name:  "the one fact beside a list, asked for, is the answer",
+			asked: "when is my next payday", data: `{"next_payday":"2026-11-30","payslips":[
+				{"period":"Oct 16 to Oct 31","net":{"amount":2200,"currency":"USD"}},{"period":"Nov 1 to Nov 15","net":{"amount":2262.5,"currency":"USD"}}]}`,
+			mentions: []string{"Nov 30, 2026"}, excludes: []string{"Oct 16", "$2,200.00"},
+		},
+		{
+			name:  "what follows the list's noun and for says which record, and none is",
+			asked: "do i have tickets for taylor swift", data: `{"tickets":[{"event":"Phoebe Bridgers","date":"2026-12-12"},{"event":"Hamilton","date":"2027-01-23"}]}`,
+			mentions: []string{"no ticket for taylor swift"}, excludes: []string{"Hamilton", "Phoebe"},
+		},
+		{
+			name:  "a follow-up that names no fact is about the one the earlier request named",
+			asked: "can you change it", earlier: "what's my shipping address",
+			data:     `{"name":"Alice Johnson","email":"a@example.com","shipping_address":"221 Harbor Way"}`,
+			mentions: []string{"221 Harbor Way"}, excludes: []string{"a@example.com"},
+		},
+		{
+			name:  "a follow-up asking a question of its own is not narrowed by the earlier one",
+			asked: "and how much do i still owe on it", earlier: "how much is my car payment",
+			data:     `{"monthly_payment":{"amount":312.4,"currency":"USD"},"remaining_balance":{"amount":6820.55,"currency":"USD"}}`,
+			mentions: []string{"$6,820.55"},
+		},
+		{
+			name:  "an id asked for is shown, though its key says only id",
+			asked: "whats my order number for the socks", data: `{"orders":[{"id":"A-10231","item":"Nike Pegasus 41","status":"shipped"},{"id":"A-10198","item":"Balega socks","status":"delivered"}]}`,
+			mentions: []string{"A-10198"}, excludes: []string{"A-10231"},
+		},
+		{
+			name:  "an id not asked for stays hidden",
+			asked: "where are my socks", data: `{"orders":[{"id":"A-10231","item":"Nike Pegasus 41","status":"shipped"},{"id":"A-10198","item":"Balega socks","status":"delivered"}]}`,
+			mentions: []string{"Balega"}, excludes: []string{"A-10198"},
+		},
+		{
+			name:  "a word that only qualifies the list's thing, past words of the trade, shows the records",
+			asked: "when does my blue parking permit run out", data: `{"permits":[{"permit_no":"RP-1","kind":"Zone 14 resident","expires":"2026-12-31"},{"permit_no":"VP-2","kind":"Visitor day passes","expires":"2026-12-31"}]}`,
+			mentions: []string{"no permit for your blue, only 2 permits", "Zone 14 resident"},
+		},
+		{
+			name:  "a word only some records have a member for picks them, and a count left reads first",
+			asked: "how many guest passes have i got left", data: `{"permits":[
+				{"permit_no":"RP-1","kind":"Zone 14 resident","expires":"2026-12-31"},
+				{"permit_no":"VP-2","kind":"Visitor day","expires":"2026-12-31","passes":{"total":20,"left":6}}]}`,
+			mentions: []string{"VP-2", "6 passes left"}, excludes: []string{"RP-1"},
+		},
+		{
+			name:  "the last one of records some done and some booked is the latest done",
+			asked: "when was my last visit", data: `{"visits":[
+				{"kind":"Cleaning","when":"2026-12-03","state":"booked"},{"kind":"Filling","when":"2026-06-12","state":"completed"},
+				{"kind":"Check-up","when":"2026-01-10","state":"completed"}]}`,
+			mentions: []string{"Filling"}, excludes: []string{"Cleaning", "Check-up"},
+		},
+		{
+			name:  "a word followed by of names what of a thing, not a thing",
+			asked: "whats my share of the crown going to be", data: `{"treatments":[
+				{"procedure":"Crown, lower left molar","you_pay":{"amount":625,"currency":"USD"}},{"procedure":"Teeth whitening","you_pay":{"amount":380,"currency":"USD"}}]}`,
+			mentions: []string{"$625.00"}, excludes: []string{"no treatment for", "$380.00"},
+		},
+		{
+			name:  "a false quality reads not, a false thing no",
+			asked: "what are my loans", data: `{"loans":[{"title":"Dune","overdue":false,"has_audio":false,"autopay":false,"in_stock":false,"handed_in":false}]}`,
+			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
@@ -99,8 +237,9 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := newRenderer(5, nil, spellAsData(tt.asked, v))
-			r.domain = map[string]bool{"library": true, "loan": true}
+			domain := map[string]bool{"library": true, "loan": true, "park": true}
+			r := newRenderer(5, nil, spellAsData(tt.asked, v, domain))
+			r.domain = domain
 			if tt.earlier != "" {
 				r.earlierTerm = lang.Terms(tt.earlier)
 			}
@@ -121,14 +260,16 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 }
 
 func TestSpellAsData(t *testing.T) {
-	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}}
+	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}}
+	domain := map[string]bool{"library": true}
 	tests := []struct{ in, want string }{
 		{"whats the deductable", "whats the deductible"},
-		{"owe the libary", "owe the libary"}, // values are not keys: "library" would pick a book
+		{"owe the libary", "owe the libary"}, // the agent's trade, not the book named "Library"
+		{"my seatle rental", "my seattle rental"},
 		{"the deductible", "the deductible"},
 	}
 	for _, tt := range tests {
-		if got := spellAsData(tt.in, data); got != tt.want {
+		if got := spellAsData(tt.in, data, domain); got != tt.want {
 			t.Errorf("spellAsData(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
@@ -156,6 +297,7 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		"do i have enough points for a lounge pass": "",
 		"did i book the cleaning":                   "",
 		"what food does rex eat":                    "food",
+		"did the cleaning refund come thru":         "",
 	} {
 		v, err := decodeOrdered([]byte(data))
 		if err != nil {

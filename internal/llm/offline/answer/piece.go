@@ -1,6 +1,8 @@
 package answer
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -26,7 +28,48 @@ type Piece struct {
 	// missing marks a list that holds nothing about the thing the request names ("no return
 	// for the socks"): beside a result that does, it is left out.
 	missing bool
+	// unheld marks a result that holds nothing about the thing asked ("I couldn't find
+	// anything about theft in your claims"): beside a result that does, it is left out,
+	// even when the request names its tool.
+	unheld bool
+	// offTopic marks data that holds none of the words the request asks with: beside a
+	// result that holds some, it is left out.
+	offTopic bool
+	named    bool // the request names what the piece's tool is for
+	// noneOf and noneFor are what a "no <noneOf> for <noneFor>" answer says is missing:
+	// several such answers about one thing are said as one.
+	noneOf, noneFor string
 }
+
+// noneFound says that no record, a noun, is for thing.
+func noneFound(noun, thing string) Piece {
+	return Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", noun, thing), missing: true, noneOf: noun, noneFor: thing}
+}
+
+// sayNoneOnce turns several answers that one thing has no record into one sentence: "I found
+// no event or order for taylor swift", not the same sentence per tool.
+func sayNoneOnce(found []Piece) []Piece {
+	if len(found) < 2 {
+		return found
+	}
+	var nouns []string
+	for _, p := range found {
+		if p.noneFor == "" || p.noneFor != found[0].noneFor {
+			return found
+		}
+		if !slices.Contains(nouns, p.noneOf) {
+			nouns = append(nouns, p.noneOf)
+		}
+	}
+	or := nouns[len(nouns)-1]
+	if len(nouns) > 1 {
+		or = strings.Join(nouns[:len(nouns)-1], ", ") + " or " + or
+	}
+	return []Piece{noneFound(or, found[0].noneFor)}
+}
+
+// OffTopic reports whether the piece's data holds none of the words the request asks with.
+func (s Piece) OffTopic() bool { return s.offTopic }
 
 func (s Piece) empty() bool { return strings.TrimSpace(s.text) == "" && s.found == "" }
 

@@ -3,6 +3,8 @@ package answer
 import (
 	"slices"
 	"strings"
+	"time"
+	"unicode"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -59,7 +61,7 @@ func (r renderer) dayNotHeld(arr []any) string {
 	dated := false
 	for _, item := range arr {
 		values := map[string]bool{}
-		valueTerms(item, values)
+		valueWords(item, values) // the days records say, not those their dates fall on
 		if values[asked] {
 			return ""
 		}
@@ -77,8 +79,8 @@ func (r renderer) dayNotHeld(arr []any) string {
 var weekdays = lang.List("weekdays")
 
 // qualifies reports whether the request's words right after the thing (as unmatchedSubject
-// returned it, "your boston") are the list's noun or the called tool's word: the thing then
-// says which of them, not what.
+// returned it, "your boston"), past words of the agent's trade ("my street parking permit"),
+// are the list's noun or the called tool's word: the thing then says which of them, not what.
 func (r renderer) qualifies(thing, noun string) bool {
 	ws := lang.ScanWords(r.asked)
 	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
@@ -86,8 +88,16 @@ func (r renderer) qualifies(thing, noun string) bool {
 		if strings.TrimSuffix(ws[i].Lower, "'s") != last {
 			continue
 		}
-		next := lang.Terms(ws[i+1].Lower)
-		return slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] })
+		for _, w := range ws[i+1:] {
+			next := lang.Terms(w.Lower)
+			if slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] }) {
+				return true
+			}
+			if len(next) != 1 || !r.domain[next[0]] {
+				return false
+			}
+		}
+		return false
 	}
 	return false
 }
@@ -99,42 +109,147 @@ func (r renderer) pendingItems(arr []any) []any {
 	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool { return aheadWords[strings.Trim(w, ",.?!")] }) {
 		return nil
 	}
-	var pending []any
-	for _, item := range arr {
-		obj, _ := item.([]field)
-		if !slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] }) {
-			pending = append(pending, item)
-		}
-	}
+	_, pending := partitionItems(arr, isOver)
 	if len(pending) == 0 || len(pending) == len(arr) {
 		return nil
 	}
 	return pending
 }
 
+// latestItems returns the one record of arr with the latest date, when the request asks for
+// the latest ("what was my net pay last time", "my most recent order") and several records
+// are dated by their first date member. Nil otherwise. "last month" asks for a time, not for
+// the latest record.
+func (r renderer) latestItems(arr []any) []any {
+	ws := lang.ScanWords(r.asked)
+	asks := slices.ContainsFunc(ws, func(w lang.Word) bool { return latestWords[w.Lower] })
+	for i := 0; i+1 < len(ws); i++ {
+		if latestWords[ws[i].Lower] && timeNouns[ws[i+1].Lower] && ws[i+1].Lower != "time" {
+			asks = false
+		}
+	}
+	if !asks || len(arr) < 2 {
+		return nil
+	}
+	// "when did i last see the dentist": of the visits done with, when some are and some not.
+	done, _ := partitionItems(arr, isOver)
+	if len(done) > 0 {
+		arr = done
+	}
+	var latest any
+	var at time.Time
+	dated, tie := 0, false
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); _, date := parseWhen(s); return ok && date })
+		if i < 0 {
+			continue
+		}
+		w, _ := parseWhen(obj[i].val.(string))
+		dated++
+		switch {
+		case latest == nil || w.t.After(at):
+			latest, at, tie = item, w.t, false
+		case w.t.Equal(at):
+			tie = true
+		}
+	}
+	if dated == 0 || tie || dated == 1 && len(done) == 0 {
+		return nil
+	}
+	return []any{latest}
+}
+
+// latestWords ask for the latest record: see language.txt.
+var latestWords = lang.List("latestWords")
+
+// isOver reports whether a record's status says it is finished (finishedWords).
+func isOver(item any) bool {
+	obj, _ := item.([]field)
+	return slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] })
+}
+
+// partitionItems splits arr into the records keep holds for and the others, in order.
+func partitionItems(arr []any, keep func(any) bool) (hits, rest []any) {
+	for _, item := range arr {
+		if keep(item) {
+			hits = append(hits, item)
+		} else {
+			rest = append(rest, item)
+		}
+	}
+	return hits, rest
+}
+
 // aheadWords ask about what is still to come; finishedWords say a record is over (see
 // language.txt).
 var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWords")
 
-// tellingItems returns the records of arr that carry, in their values (nested ones
-// included), a word the request uses that some records carry and others do not: "luna" or
-// "dog" among two pets, "car" among two policies. Words of the called tool, light nouns and
-// numbers tell nothing. Nil when no such word is asked.
-func (r renderer) tellingItems(arr []any) []any {
+// tellingItems returns the records of arr, a list of noun, that carry, in their values
+// (nested ones included), a word the request uses that some records carry and others do not:
+// "luna" or "dog" among two pets, "car" among two policies. Words of the called tool, light
+// nouns and numbers tell nothing. The words that name the request's subject ("the electric"
+// of "is the electric bill paid") decide before the others (a bill that is paid). Nil when no
+// such word is asked.
+func (r renderer) tellingItems(arr []any, noun string) []any {
 	if r.scoped || r.negates() || len(arr) < 2 {
 		return nil
 	}
+	if subject := r.subjectTerms(noun); len(subject) > 0 {
+		if hits := r.tellingBy(arr, subject); len(hits) > 0 {
+			return hits
+		}
+	}
+	return r.tellingBy(arr, r.askedTerm)
+}
+
+// subjectTerms are the terms of the words that name what the request is about: those after
+// "the", "my" and the like, up to a word of the list's noun, the called tool or the agent's
+// trade, a little word ("has the kettle i ordered shipped" is about the kettle) or a past
+// participle, which says what is asked of it ("is my february leave approved").
+func (r renderer) subjectTerms(noun string) []string {
+	nounTerms := lang.Terms(noun)
+	ws := lang.ScanWords(r.asked)
+	var out []string
+	for i := 1; i < len(ws); i++ {
+		if _, ok := subjectOpeners[ws[i-1].Lower]; !ok {
+			continue
+		}
+		for j := i; j < len(ws) && j < i+maxOwnedWords; j++ {
+			w := strings.TrimSuffix(ws[j].Lower, "'s")
+			ts := lang.Terms(w)
+			if len(ts) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || r.tool[ts[0]] || r.domain[ts[0]] ||
+				slices.Contains(nounTerms, ts[0]) || lang.IsLightNoun(ts[0]) && !calendarWords[ts[0]] {
+				break
+			}
+			out = append(out, ts[0])
+		}
+	}
+	return out
+}
+
+// tellingBy is tellingItems by the request terms asked.
+func (r renderer) tellingBy(arr []any, asked []string) []any {
 	values := make([]map[string]bool, len(arr))
 	for i, item := range arr {
 		values[i] = map[string]bool{}
 		valueTerms(item, values[i])
 	}
 	keys := map[string]bool{}
-	for _, item := range arr {
+	keysOf := make([]map[string]bool, len(arr))
+	for i, item := range arr {
 		keyTerms(item, keys)
+		keysOf[i] = map[string]bool{}
+		keyTerms(item, keysOf[i])
 	}
-	asked := r.askedTerm
-	if r.earlierTerm != nil && !slices.ContainsFunc(asked, func(t string) bool { return r.telling(t, values, keys) }) {
+	// A word only some records have a member for ("guest passes left" of the one permit with
+	// "passes") tells those records apart, as a value some records carry does.
+	someKey := func(t string) bool {
+		return !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && keys[t] &&
+			slices.ContainsFunc(keysOf, func(k map[string]bool) bool { return !k[t] })
+	}
+	tells := func(t string) bool { return r.telling(t, values, keys) || someKey(t) }
+	if r.earlierTerm != nil && !slices.ContainsFunc(asked, tells) {
 		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
 	}
 	// The records that carry the most of the telling words: "has the garmin strap shipped"
@@ -144,7 +259,8 @@ func (r renderer) tellingItems(arr []any) []any {
 	for i, item := range arr {
 		n := 0
 		for _, t := range asked {
-			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) {
+			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) ||
+				someKey(t) && keysOf[i][t] {
 				n++
 			}
 		}
@@ -188,18 +304,23 @@ var categoryKeys = lang.List("categoryKeys")
 
 // telling reports whether request term t may say which record is meant: some record's values
 // use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
-// nothing about which record), and it is no word of the called tool, light noun or number.
+// nothing about which record), and it is no word of the called tool, light noun or number. A
+// month or weekday is light to routing but names the records dated in it.
 func (r renderer) telling(t string, values []map[string]bool, keys map[string]bool) bool {
-	if r.tool[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || keys[t] {
+	if r.tool[t] || lang.IsLightNoun(t) && !calendarWords[t] || lang.IsNumberTerm(t) || keys[t] {
 		return false
 	}
 	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
 }
 
-// valueTerms adds the terms of every string value in v, however deep.
+// valueTerms adds the terms of every string value in v, however deep; a date adds the names
+// of its month and weekday, by which people name it ("my february leave").
 func valueTerms(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case string:
+		if w, ok := parseWhen(x); ok {
+			x += " " + w.t.Month().String() + " " + w.t.Weekday().String()
+		}
 		for _, t := range lang.Terms(x) {
 			into[t] = true
 		}
@@ -222,33 +343,38 @@ var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your"
 	"their": "their", "a": "", "an": "", "any": ""}
 
 // unmatchedSubject returns the thing a request names that no record of arr is about, as
-// the user put it ("the socks", "your hamster"), or "". The thing is the word right after
-// "the" or "my"; it is not one when a record's values, the called tool or the list's keys use
-// it (then it says which field, not which record).
-func (r renderer) unmatchedSubject(arr []any, noun string) string {
+// the user put it ("the socks", "your hamster"), or "", and whether it was named as one
+// thing ("the", "my") rather than any ("any shots"). The thing is the word right after the
+// opener; it is not one when a record's values, the called tool or the list's keys use it
+// (then it says which field, not which record), or a record's value is it written otherwise
+// ("the f150" and an F-150).
+func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	if r.scoped || r.negates() || len(arr) == 0 {
-		return ""
+		return "", false
 	}
 	nounTerms := lang.Terms(noun)
 	values := map[string]bool{}
-	for _, item := range arr {
+	each := make([]map[string]bool, len(arr)) // each record's value words, for closeness
+	for i, item := range arr {
 		valueTerms(item, values)
 		keyTerms(item, values)
+		each[i] = map[string]bool{}
+		valueTerms(item, each[i])
 	}
 	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
-		if !ok {
+		if !ok && !r.forWhich(ws, i, nounTerms) {
 			continue
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
-		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] {
-			continue
+		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
+			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
-			nearAny(t, values, claimCloseness) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
+		if values[t] || r.outer[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+			claimed(t, each) || closestRecord(t, each) >= 0 || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
@@ -257,18 +383,53 @@ func (r renderer) unmatchedSubject(arr []any, noun string) string {
 		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].Lower, "'s"); j++ {
 			w := ws[j].Lower
 			wt := lang.Terms(w)
-			if len(wt) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+			if len(wt) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
 				break
 			}
 			phrase = append(phrase, ws[j].Text)
 		}
 		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
 		if opener == "" {
-			return name
+			return name, false
 		}
-		return opener + " " + name
+		return opener + " " + name, true
 	}
-	return ""
+	return "", false
+}
+
+// writtenIn reports whether a word of letters and digits ("f150") is some string value of v,
+// however deep, written with other marks or spaces ("F-150", "F 150").
+func writtenIn(word string, v any) bool {
+	if !strings.ContainsAny(word, "0123456789") || strings.Trim(word, "0123456789") == "" {
+		return false
+	}
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(squash(x), word)
+	case []field:
+		return slices.ContainsFunc(x, func(f field) bool { return writtenIn(word, f.val) })
+	case []any:
+		return slices.ContainsFunc(x, func(c any) bool { return writtenIn(word, c) })
+	}
+	return false
+}
+
+// squash lower-cases s and keeps only its letters and digits.
+func squash(s string) string {
+	return strings.Map(func(c rune) rune {
+		if unicode.IsLetter(c) || unicode.IsDigit(c) {
+			return unicode.ToLower(c)
+		}
+		return -1
+	}, s)
+}
+
+// forWhich reports whether ws[i] follows the list's noun or a word of the called tool and
+// "for": "taylor" in "do i have tickets for taylor swift" says which tickets.
+func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
+	return i >= 2 && ws[i-1].Lower == "for" && slices.ContainsFunc(lang.Terms(ws[i-2].Lower), func(t string) bool {
+		return r.tool[t] || slices.Contains(nounTerms, t)
+	})
 }
 
 // keyTerms adds the terms of every key in v, however deep.
@@ -338,6 +499,25 @@ func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, r
 	return partition(arr, its, func(ts []string) bool {
 		return !slices.ContainsFunc(telling, func(t string) bool { return !slices.Contains(ts, t) })
 	})
+}
+
+// echoedItems returns the records of arr one of whose string members is, as a whole, a text
+// argument of the call (the kind "Vacation" for "leave_type": "vacation"), or nil.
+func (r renderer) echoedItems(arr []any) []any {
+	if !r.scoped {
+		return nil
+	}
+	var hits []any
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if slices.ContainsFunc(obj, func(f field) bool {
+			s, ok := f.val.(string)
+			return ok && r.echoes[strings.ToLower(strings.Join(strings.Fields(s), " "))]
+		}) {
+			hits = append(hits, item)
+		}
+	}
+	return hits
 }
 
 // negates reports whether the request says what it does not want: "other than the headphones".

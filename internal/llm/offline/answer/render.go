@@ -93,38 +93,45 @@ func (r renderer) data(v any, t topic) Piece {
 // records after it. An object that is only a wrapper around one list reads as that list.
 func (r renderer) object(obj []field, t topic) Piece {
 	if len(obj) == 1 {
-		if arr, ok := obj[0].val.([]any); ok {
-			return r.list(lang.Humanise(obj[0].key), arr, "")
+		switch v := obj[0].val.(type) {
+		case []any:
+			return r.list(lang.Humanise(obj[0].key), v, "")
+		case []field:
+			if _, _, money := moneyObject(v); !money {
+				// {"statement": {...}} is the statement itself: its facts need no prefix.
+				return r.object(v, t)
+			}
 		}
 	}
-	facts, cur := r.facts(obj, scope{}, -1)
+	facts, cur := r.facts(obj, scope{}, -1) // nested objects read as prefixed facts: "flight gate B12"
 	var blocks []Piece
 	var nouns []string // what each block lists
-	for _, f := range obj {
-		switch v := f.val.(type) {
-		case []any:
-			if len(v) == 0 || !allScalars(v) {
-				blocks = append(blocks, r.list(lang.Humanise(f.key), v, cur))
-				nouns = append(nouns, lang.Humanise(f.key))
-			}
-		case []field: // one level of nesting reads as prefixed facts: "flight gate B12"
-			if _, _, ok := moneyObject(v); ok {
-				continue // among the facts already, as the money it is
-			}
-			prefix := lang.Humanise(f.key)
-			inner, innerCur := r.facts(v, scope{currency: cur}, -1)
-			facts = appendPrefixed(facts, prefix, inner)
-			for _, g := range v {
-				if arr, ok := g.val.([]any); ok && (len(arr) == 0 || !allScalars(arr)) {
-					blocks = append(blocks, r.list(prefix+" "+lang.Humanise(g.key), arr, innerCur))
-					nouns = append(nouns, prefix+" "+lang.Humanise(g.key))
+	var asks []bool    // whether the request names something in each block's list
+	var lists func(prefix string, obj []field, cur string, depth int)
+	lists = func(prefix string, obj []field, cur string, depth int) {
+		for _, f := range obj {
+			switch v := f.val.(type) {
+			case []any:
+				if len(v) == 0 || !allScalars(v) {
+					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
+					blocks = append(blocks, r.list(noun, v, cur))
+					nouns = append(nouns, noun)
+					asks = append(asks, r.asksAbout(noun, v, t))
+				}
+			case []field:
+				if _, _, money := moneyObject(v); !money && depth < maxNesting {
+					_, innerCur := r.facts(v, scope{currency: cur}, -1)
+					lists(strings.TrimSpace(prefix+" "+lang.Humanise(f.key)), v, innerCur, depth+1)
 				}
 			}
 		}
 	}
-	if asked := r.focus(facts, t); len(asked) > 0 && !hasLists(obj) {
+	lists("", obj, cur, 0)
+	if asked := r.focus(facts, t, len(blocks) > 0); len(asked) > 0 && !slices.Contains(asks, true) {
 		// "what is my shipping address" is answered with the address, not the profile, and
-		// "whats the notice period" with the notice period, however deep it sits.
+		// "whats the notice period" with the notice period, however deep it sits; "is it on
+		// autopay" with whether the bill is, not its charges.
+		blocks, nouns = nil, nil
 		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
 			return Piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
 		}
@@ -140,8 +147,10 @@ func (r renderer) object(obj []field, t topic) Piece {
 		for i, b := range blocks {
 			if b.kind == pieceList {
 				what := "“" + q + "”"
-				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") {
-					what = "that" // a whole question is no search term to show back
+				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") || !r.quotable(q) {
+					// A whole question is no search term to show back, and a piece of the
+					// user's words ("pay" of "deals on pay pair") would read as nonsense.
+					what = "that"
 				}
 				blocks[i] = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
 			}
@@ -176,6 +185,25 @@ func (r renderer) object(obj []field, t topic) Piece {
 
 var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
 
+// quotable reports whether q is a whole phrase of the request: its words in a row, run on
+// neither from a word before them nor into one after them but for little words ("cheap tent"
+// of "find me a cheap tent", not "pay" of "deals on pay pair").
+func (r renderer) quotable(q string) bool {
+	qs, ws := lang.ScanWords(strings.ToLower(q)), lang.ScanWords(r.asked)
+	for i := 0; i+len(qs) <= len(ws) && len(qs) > 0; i++ {
+		same := true
+		for j, w := range qs {
+			same = same && ws[i+j].Lower == w.Lower
+		}
+		if !same {
+			continue
+		}
+		end := i + len(qs)
+		return (i == 0 || lang.IsStopword(ws[i-1].Lower)) && (end == len(ws) || lang.IsStopword(ws[end].Lower))
+	}
+	return false
+}
+
 // nameLabels name the thing an object is about.
 var nameLabels = lang.List("nameLabels")
 
@@ -200,33 +228,64 @@ func focusTopic(label string, t topic) string {
 var particles = lang.List("particles")
 
 // focus returns the facts whose labels name what the request asks about, when some do but
-// not all: the user asked for those. Light nouns ("status", "details") and the words of the
-// topic itself (asking for "my points" is asking for the whole balance) name no one fact.
-func (r renderer) focus(facts []fact, t topic) []fact {
+// not all, or all of them beside lists (see object): the user asked for those. Light nouns
+// ("status", "details") and the words of the topic itself (asking for "my points" is asking
+// for the whole balance) name no one fact.
+func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
+	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
+	if hit == nil && r.earlierTerm != nil && !slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return askWords[w.Lower] }) {
+		// "can you change it" after "what's my shipping address": the earlier words say what.
+		// A question of its own ("and how much do i still owe on it") asks for something else.
+		hit = r.focusOn(r.earlierTerm, facts, t, lists)
+	}
+	return hit
+}
+
+// askWords open a question of its own: see language.txt.
+var askWords = lang.List("askWords")
+
+// focusOn is focus by the request terms asked.
+func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []fact {
 	want := map[string]bool{}
-	for _, w := range lang.Terms(lang.MainClause(r.asked)) { // "... before my plan resets" asks for no plan
+	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
 	}
 	for _, w := range lang.Terms(t.bare) {
 		want[w] = false
 	}
-	byLabel := func(f fact) bool {
-		return slices.ContainsFunc(lang.Terms(f.label), func(w string) bool { return want[w] })
-	}
 	byValue := func(f fact) bool {
 		return f.label != "" && slices.ContainsFunc(lang.Terms(f.text), func(w string) bool { return want[w] })
 	}
+	// A fact is asked for by its label ("points to next"), and then also by its value when
+	// the request names it ("until gold" asks for the next tier, Gold). When every label
+	// names a word of the request, those that name the most of them are asked for ("cycle
+	// resets" over "cycle started" for "when does my cycle reset").
+	byLabel := func(f fact) int {
+		n := 0
+		for _, w := range lang.Terms(f.label) {
+			if want[w] {
+				n++
+			}
+		}
+		return n
+	}
+	least, most := len(r.askedTerm), 0
+	for _, f := range facts {
+		least, most = min(least, byLabel(f)), max(most, byLabel(f))
+	}
+	floor := 1
+	if least > 0 {
+		floor = most
+	}
 	var hit []fact
-	if slices.ContainsFunc(facts, byLabel) {
+	if most > 0 {
 		for _, f := range facts {
-			// A fact is asked for by its label ("points to next"), and then also by its
-			// value when the request names it ("until gold" asks for the next tier, Gold).
-			if byLabel(f) || byValue(f) {
+			if byLabel(f) >= floor || byValue(f) {
 				hit = append(hit, f)
 			}
 		}
 	}
-	if len(hit) == len(facts) || len(hit) == 0 {
+	if len(hit) == len(facts) && !lists || len(hit) == 0 {
 		return nil
 	}
 	// Asked about the topic's neighbour ("the next tier"), the answer still says the topic's
@@ -242,15 +301,20 @@ func (r renderer) focus(facts []fact, t topic) []fact {
 	return hit
 }
 
-// hasLists reports whether obj holds a list of records, whose facts a focused answer would
-// lose. A nested object's facts are among the facts a focus picks from.
-func hasLists(obj []field) bool {
-	for _, f := range obj {
-		if v, ok := f.val.([]any); ok && len(v) > 0 && !allScalars(v) {
-			return true
-		}
+// asksAbout reports whether the request names the list of records arr under noun, or a word
+// its records hold in their keys or values, other than the topic's, the called tool's and
+// light nouns: then a focused answer keeps the list.
+func (r renderer) asksAbout(noun string, arr []any, t topic) bool {
+	words := map[string]bool{}
+	valueTerms(arr, words)
+	keyTerms(arr, words)
+	for _, w := range lang.Terms(noun) {
+		words[w] = true
 	}
-	return false
+	topicWords := lang.Terms(t.bare)
+	return slices.ContainsFunc(r.askedTerm, func(w string) bool {
+		return words[w] && !r.tool[w] && !lang.IsLightNoun(w) && !slices.Contains(topicWords, w)
+	})
 }
 
 // amountLabels are the member names of a money object: its amount is the money the object's
@@ -283,7 +347,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		noun = "results"
 	}
 	if len(arr) == 0 {
-		return Piece{kind: pieceProse, text: "I didn't find any " + noun + "."}
+		return Piece{kind: pieceProse, text: "I found no " + noun + "."} // "no permits": plainly none
 	}
 	if allScalars(arr) {
 		return Piece{kind: pieceProse, text: lang.Capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}
@@ -303,6 +367,18 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		}
 		return itemTerms
 	}
+	missing, definite := "", false
+	if r.outer == nil {
+		// Only at the top: a record's own list ("the truck's service") shows what the record
+		// holds, the record being what the request named.
+		missing, definite = r.unmatchedSubject(arr, noun)
+	}
+	if definite && !r.qualifies(missing, noun) {
+		// "has the kettle shipped" when no order is for a kettle: say so before the request's
+		// other words pick a record (an order that has shipped), which would be presented as
+		// the kettle's.
+		return noneFound(singular(noun), missing)
+	}
 	hits := r.namedItems(arr, termsOf)
 	if len(hits) == len(arr) {
 		// Words every record carries ("is it on autopay", where each bill says whether it
@@ -312,7 +388,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if len(hits) == 0 && len(arr) <= r.listLimit {
 		// A short list is the user's own records, one of which the request names; a long
 		// one (a catalog) shows what was asked for first instead (see askedFirst).
-		hits = r.tellingItems(arr)
+		hits = r.tellingItems(arr, noun)
 	}
 	if len(hits) == 0 {
 		// Which record is meant comes first ("is it on autopay" after the wifi bill); then a
@@ -323,16 +399,22 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "when is my next visit": not the ones done with.
 		hits = r.pendingItems(arr)
 	}
-	missing := ""
-	if len(hits) == 0 && r.outer == nil {
-		// Only at the top: a record's own list ("the truck's service") shows what the record
-		// holds, the record being what the request named.
-		missing = r.unmatchedSubject(arr, noun)
+	if len(hits) == 0 {
+		// "what was my net pay last time": the latest payslip.
+		hits = r.latestItems(arr)
+	}
+	if len(hits) > 0 {
+		missing = ""
 	}
 	if len(hits) > 0 && len(hits) < len(arr) {
 		// "where's my headphones order" is answered with the headphones, among three orders.
 		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
 		arr = hits
+	} else if exact := r.echoedItems(arr); len(exact) > 0 && len(exact) < len(arr) {
+		// The call named a kind some records are ("leave_type": "vacation"): those are the
+		// answer, and the others are not related but of other kinds.
+		found = fmt.Sprintf("%d of %d %s", len(exact), len(arr), noun)
+		arr = exact
 	} else if hits, rest := r.matchesOfCall(arr, termsOf); len(hits) > 0 && len(rest) > 0 {
 		// A search answers with what it found nearby too: "running shoes" brings a running
 		// watch. Those that match come first, and the count says which are which.
@@ -348,7 +430,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// only qualifies the list's own thing ("my boston flight") may be said in other words
 		// by the records (the flight to BOS): then they are shown after saying so.
 		if !r.qualifies(missing, noun) {
-			return Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s.", singular(noun), missing), missing: true}
+			return noneFound(singular(noun), missing)
 		}
 		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
 	} else if len(arr) > r.listLimit {
@@ -398,10 +480,16 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 	inner.outer = map[string]bool{}
 	valueTerms(item, inner.outer)
 	keyTerms(item, inner.outer)
+	// A question that names one of the record's own facts by its head word ("who is maya's
+	// teacher") asks for none of its lists (her subjects) unless it names something in them.
+	namesFact := slices.ContainsFunc(obj, func(f field) bool {
+		_, isList := f.val.([]any)
+		return !isList && r.names(lastWord(lang.Humanise(f.key)))
+	})
 	var blocks []string
 	for _, f := range obj {
 		arr, ok := f.val.([]any)
-		if !ok || len(arr) == 0 || allScalars(arr) {
+		if !ok || len(arr) == 0 || allScalars(arr) || namesFact && !r.asksAbout(lang.Humanise(f.key), arr, topic{}) {
 			continue
 		}
 		if b := inner.list(lang.Humanise(f.key), arr, cur); b.kind == pieceList {

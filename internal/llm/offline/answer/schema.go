@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
 // Param is one property of a tool's JSON-schema parameters.
@@ -62,6 +64,37 @@ func ParamsOf(schema any) []Param {
 	return out
 }
 
+// NeedsArguments reports whether a tool's parameters require any argument.
+func NeedsArguments(schema any) bool {
+	return slices.ContainsFunc(ParamsOf(schema), func(p Param) bool { return p.required })
+}
+
+// listedOptions returns the values a text parameter's description lists, lower-cased, when
+// it opens with a list of at least three short ones ("Vacation, sick leave or floating
+// holiday; omit for all"): the parameter then takes one of them or nothing, never other words
+// of the request. Nil otherwise.
+func (p Param) listedOptions() []string {
+	head, _, _ := strings.Cut(p.Desc, ";")
+	head = strings.TrimSuffix(strings.TrimSpace(head), ".")
+	items, last, ok := strings.Cut(head, " or ")
+	if !ok || strings.Contains(last, " or ") {
+		return nil
+	}
+	opts := append(strings.Split(items, ","), last)
+	for i, o := range opts {
+		opts[i] = strings.ToLower(strings.TrimSpace(o))
+		if n := len(strings.Fields(opts[i])); n == 0 || n > maxOptionWords {
+			return nil
+		}
+	}
+	if len(opts) < 3 {
+		return nil
+	}
+	return opts
+}
+
+var maxOptionWords = int(lang.Number("maxOptionWords")) // see language.txt
+
 // paramKind says how a value for a parameter is looked for in the request.
 type paramKind int
 
@@ -102,13 +135,13 @@ func kindOf(p Param) paramKind {
 }
 
 // isIDName reports whether a parameter holds an identifier: "id", "order_id", "orderId",
-// "confirmation_number", "booking_ref".
+// "confirmation_number", "booking_ref", "citation_no".
 func isIDName(name string) bool {
 	lower := strings.ToLower(name)
 	switch {
-	case lower == "id", strings.HasSuffix(lower, "_id"), strings.HasSuffix(lower, "-id"):
+	case lower == "id", strings.HasSuffix(lower, "_id"), strings.HasSuffix(lower, "-id"), strings.HasSuffix(lower, "_no"):
 		return true
-	case len(name) > 2 && strings.HasSuffix(name, "Id"), strings.HasSuffix(name, "ID"):
+	case len(name) > 2 && strings.HasSuffix(name, "Id"), strings.HasSuffix(name, "ID"), strings.HasSuffix(name, "No"):
 		return true
 	}
 	return containsAny(lower, "number", "reference", "_ref", "code", "confirmation")

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -24,22 +25,53 @@ func keyWords(v any, into map[string]bool) {
 	}
 }
 
+// valueWords adds the lowercased words of every string value in v, however deep.
+func valueWords(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		for _, w := range lang.ScanWords(x) {
+			into[w.Lower] = true
+			for _, part := range strings.Split(w.Lower, "-") { // "Seattle-Tacoma"
+				into[part] = true
+			}
+		}
+	case []field:
+		for _, f := range x {
+			valueWords(f.val, into)
+		}
+	case []any:
+		for _, c := range x {
+			valueWords(c, into)
+		}
+	}
+}
+
+// minValueTypoLetters: see language.txt.
+var minValueTypoLetters = int(lang.Number("minValueTypoLetters"))
+
 // spellAsData rewrites the words of asked that are a typo of exactly one word of the data's
 // keys ("deductable" for a "deductible" field) in the data's spelling, so that the facts asked
-// for are found and the word is not taken for a record no data is about. Only keys: a typo
-// corrected to a word of some record's value ("libary" to "The Midnight Library") would pick
-// that record. A word the keys use as written, a stopword, or one near several key words
-// stays as it is.
-func spellAsData(asked string, data any) string {
-	vocab := map[string]bool{}
-	keyWords(data, vocab)
+// for are found and the word is not taken for a record no data is about. A longer word may
+// also be a typo of a word of some record's value ("my seatle rental" for Seattle), unless it
+// is a typo of the agent's trade (domain): "libary" is the library the agent serves, not "The
+// Midnight Library". A word the data uses as written, a stopword, or one near several data
+// words stays as it is.
+func spellAsData(asked string, data any, domain map[string]bool) string {
+	keys, values := map[string]bool{}, map[string]bool{}
+	keyWords(data, keys)
+	valueWords(data, values)
 	ws := lang.ScanWords(asked)
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
 		budget := lang.TypoBudget(len(w.Lower))
-		if budget == 0 || vocab[w.Lower] || lang.IsStopword(w.Lower) {
+		if budget == 0 || keys[w.Lower] || values[w.Lower] || lang.IsStopword(w.Lower) {
 			continue
+		}
+		vocab := keys
+		if len(w.Lower) >= minValueTypoLetters && !misspells(w.Lower, domain) {
+			vocab = values
+			maps.Copy(vocab, keys)
 		}
 		fix := ""
 		for v := range vocab {

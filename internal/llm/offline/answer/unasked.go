@@ -48,7 +48,7 @@ func (r renderer) unasked(data any) string {
 		w := ws[n-1].Lower
 		_, names := subjectOpeners[ws[n-2].Lower]
 		ts := lang.Terms(w)
-		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
+		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
 			slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
@@ -72,6 +72,9 @@ func (r renderer) holds(data any, ts []string) bool {
 // something (see language.txt).
 var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs")
 
+// chatParticles: see language.txt.
+var chatParticles = lang.List("chatParticles")
+
 // minUnaskedLetters: see language.txt.
 var minUnaskedLetters = int(lang.Number("minUnaskedLetters"))
 
@@ -81,5 +84,5 @@ func notInData(thing string, t topic) Piece {
 	if t.noun != "" {
 		where = t.noun
 	}
-	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where)}
+	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where), missing: true, unheld: true}
 }
