@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"github.com/switchboard-ai/switchboard/ask"
 )
 
 // AnswerTemplate is a tool's compiled `answer`: a Go text/template whose dot is the tool's
@@ -18,14 +20,20 @@ import (
 //	                 a numeric string, or an object with amount and currency; CUR (an ISO code)
 //	                 is the currency when X carries none, else USD.
 //	number X         a number with the locale's digit grouping: "12,450".
-//	date X           an ISO date or timestamp in the locale's style: "Dec 18, 2026", "18 Dec 2026".
+//	date X           an ISO date or timestamp in the locale's style: "Dec 18, 2026", "18 Dec 2026";
+//	                 a timestamp's time of day, unless midnight, and its zone when it has one.
 //	list XS [FIELD]  the items (or each item's FIELD) as words: "a, b and c".
 //	matching XS      the records of XS whose text shares a word with the user's question and
-//	                 not with every record ("the socks", "Rex"); empty when none does.
+//	                 not with every record ("the socks", "Rex"); empty when none does. A
+//	                 follow-up quoting its earlier request ([ask.EarlierMarker]) is read by its
+//	                 own words when they name a record of the payload.
 //	about XS         matching XS, or all of XS when the question names none of them.
 //	asks WORD...     whether the question uses one of the words (singular or plural).
 //	plural N ONE MANY  "1 order", "3 orders".
 //	first N XS       the first N items.
+//	sortby FIELD XS  the records by FIELD, smallest first: numbers and money by value, text
+//	                 (ISO dates too) in order; records without it last.
+//	words X          a machine value as words: "in_transit" reads "in transit".
 //	or X Y           the builtin: Y when X is empty.
 //	question         the user's question.
 //
@@ -74,7 +82,7 @@ func (t Tool) AnswerTemplate() (*AnswerTemplate, error) {
 	if strings.TrimSpace(t.Answer) == "" {
 		return nil, nil
 	}
-	tmpl, err := template.New(t.Name).Option("missingkey=error").Funcs(answerFuncs(AnswerInput{})).Parse(t.Answer)
+	tmpl, err := template.New(t.Name).Option("missingkey=error").Funcs(answerFuncs(AnswerInput{}, nil)).Parse(t.Answer)
 	if err != nil {
 		return nil, t.locate(err)
 	}
@@ -94,7 +102,7 @@ func (a *AnswerTemplate) Render(payload any, in AnswerInput) (string, error) {
 		return "", &AnswerError{Source: a.src, Message: err.Error()}
 	}
 	var b strings.Builder
-	if err := tmpl.Funcs(answerFuncs(in)).Execute(&b, data); err != nil {
+	if err := tmpl.Funcs(answerFuncs(in, data)).Execute(&b, data); err != nil {
 		return "", Tool{AnswerSource: a.src}.locate(err)
 	}
 	return tidy(b.String()), nil
@@ -133,22 +141,20 @@ func tidy(s string) string {
 	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }
 
-// answerFuncs binds the helpers to one question and locale.
-func answerFuncs(in AnswerInput) template.FuncMap {
+// answerFuncs binds the helpers to one question, locale and payload.
+func answerFuncs(in AnswerInput, data any) template.FuncMap {
 	loc := parseLocale(in.Locale)
 	q := questionWords(in.Question)
-	// A request that quotes context in parentheses ("and the fitbit? (earlier: did i get my
-	// refund for the keyboard)") names its records by its own words first.
-	own := q
-	if i := strings.Index(in.Question, "("); i > 0 {
-		own = questionWords(in.Question[:i])
-	}
-	matching := func(v any) []any {
-		if m := matchingRecords(items(v), own); len(m) > 0 {
-			return m
+	// A follow-up that quotes its earlier request ("and the fitbit? (earlier: did i get my
+	// refund for the keyboard)") is about what its own words name, when they name a record of
+	// the payload: decided once, so that a template calling matching record by record does not
+	// pick the earlier thing too.
+	if own, _, quoted := strings.Cut(in.Question, ask.EarlierMarker); quoted {
+		if ow := questionWords(own); namesRecord(data, ow) {
+			q = ow
 		}
-		return matchingRecords(items(v), q)
 	}
+	matching := func(v any) []any { return matchingRecords(items(v), q) }
 	return template.FuncMap{
 		"money":    func(v any, cur ...string) string { return loc.money(v, cur...) },
 		"number":   func(v any) string { return loc.number(v) },

@@ -1,6 +1,7 @@
 package definitions
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -368,7 +369,7 @@ func sortBy(field string, v any) []any {
 		case !oka:
 			return 0
 		case na && nb:
-			return cmpFloat(fa, fb)
+			return cmp.Compare(fa, fb)
 		case na != nb: // numbers before text
 			if na {
 				return -1
@@ -380,12 +381,24 @@ func sortBy(field string, v any) []any {
 	return xs
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// namesRecord reports whether q's words pick a record of some list in v, at any depth.
+func namesRecord(v any, q map[string]bool) bool {
+	switch x := v.(type) {
+	case []any:
+		if len(matchingRecords(x, q)) > 0 {
+			return true
+		}
+		for _, e := range x {
+			if namesRecord(e, q) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if namesRecord(e, q) {
+				return true
+			}
+		}
 	}
-	return 0
+	return false
 }

@@ -180,7 +180,7 @@ func TestNewRegistry(t *testing.T) {
 func TestNewRegistryServesSuppliedModels(t *testing.T) {
 	built := false
 	offline := func() llms.Model { built = true; return fakeOffline{} }
-	own := fakeOffline{}
+	own := &fakeOffline{} // a pointer: two fakeOffline values would compare equal
 	r, err := NewRegistry(t.Context(), map[string]ModelConfig{
 		"fast": {Provider: ProviderOffline, Fallback: []string{"default"}},
 	}, WithOffline(offline), WithModels(map[string]llms.Model{"default": own}))

@@ -69,10 +69,11 @@ func WithOffline(fn func() llms.Model) Option {
 	}
 }
 
-// WithModels serves each alias of models with the model given instead of building it from its
-// configuration: a program embedding switchboard with models of its own pays nothing for what
-// they replace (the offline model alone holds about 50 MB). No breaker or fallback wraps a
-// supplied model; other aliases may fall back to it.
+// WithModels serves each configured alias (and "default") that models has with the model given
+// instead of building it from its configuration: a program embedding switchboard with models
+// of its own pays nothing for what they replace (the offline model alone holds about 50 MB).
+// Keys that name no configured alias are ignored here. No breaker or fallback wraps a supplied
+// model; other aliases may fall back to it.
 func WithModels(models map[string]llms.Model) Option {
 	return func(o *options) { o.supplied = models }
 }

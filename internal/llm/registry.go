@@ -96,7 +96,7 @@ func (r *Registry) addFallbacks(cfgs map[string]ModelConfig, o options) error {
 	}
 	plain := maps.Clone(r.models)
 	for i, info := range r.infos {
-		if info.Provider == SuppliedProvider {
+		if _, ok := o.supplied[info.Alias]; ok {
 			continue
 		}
 		order := fallbackOrder(cfgs, info.Alias)
