@@ -4,7 +4,7 @@
 // in-process turn service, or a running server over HTTP and SSE), scores what happened and
 // writes report.json, report.md and report.html. It owns the dataset format, the scorers
 // (exact-set routing, per-vertical precision and recall, the confusion matrix, intent-switch
-// accuracy, fan-out correctness, failure acknowledgment, answer accuracy, leak detection,
+// and follow-up accuracy, fan-out correctness, failure acknowledgment, answer accuracy, leak detection,
 // latency, an optional LLM judge), the comparison with a baseline report, the gates
 // `switchboard eval` exits on (minimum routing and answer accuracy, coverage of every ordered
 // pair of sub-agents) and the candidate examples [Suggest] draws from the misses.

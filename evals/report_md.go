@@ -35,7 +35,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "| no-route precision | %s (%d turns answered without a sub-agent) |\n", pctOf(o.NoRoutePrecision, o.NoRouteAnswered), o.NoRouteAnswered)
 	fmt.Fprintf(&b, "| no-route recall | %s (%d turns expecting none) |\n", pctOf(o.NoRouteRecall, o.NoRouteTurns), o.NoRouteTurns)
 	fmt.Fprintf(&b, "| intent-switch accuracy | %s (%d turns) |\n", pct(o.IntentSwitchAccuracy), o.IntentSwitchTurns)
-	fmt.Fprintf(&b, "| follow-up accuracy | %s (%d turns staying with the previous turn's sub-agent) |\n", pctOf(o.FollowUpAccuracy, o.FollowUpTurns), o.FollowUpTurns)
+	fmt.Fprintf(&b, "| follow-up accuracy | %s (%d turns expecting the previous turn's sub-agent) |\n", pctOf(o.FollowUpAccuracy, o.FollowUpTurns), o.FollowUpTurns)
 	fmt.Fprintf(&b, "| fan-out correctness | %s (%d turns) |\n", pct(o.FanOutAccuracy), o.FanOutTurns)
 	fmt.Fprintf(&b, "| answer accuracy | %s (%d turns with reply assertions) |\n", pctOf(o.AnswerAccuracy, o.AnswerTurns), o.AnswerTurns)
 	fmt.Fprintf(&b, "| failure acknowledgment | %s (%d turns) |\n", pct(o.FailureAckRate), o.FailureAckTurns)

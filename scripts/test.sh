@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README): formatting, vet, staticcheck, the race-enabled test
-# suite, the routing eval gate on the shipped datasets, the browser test of the chat page, the
-# AG-UI test of POST /agui with the reference client and the A2A test with @a2a-js/sdk.
+# suite, the embedding example, the peer benchmark module (built and run once), the routing
+# eval gate on the shipped datasets, the browser test of the chat page, the AG-UI test of
+# POST /agui with the reference client and the A2A test with @a2a-js/sdk.
 #
 # A part whose tool is missing is skipped with the command that installs it, and listed again
 # at the end. Under CI (CI=true) a skipped part fails the run: .ci/run installs everything.

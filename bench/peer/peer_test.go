@@ -41,7 +41,7 @@ var subAgents = []string{"ask_shop", "ask_rewards", "ask_support"}
 // per turn, which moves less than wall time with the machine's other load.
 func BenchmarkPeer(b *testing.B) {
 	b.Run("eino-react", func(b *testing.B) { // sub-agents are plain model calls
-		benchEino(b, func(name string) tool.BaseTool { return modelTool{name: name} })
+		benchEino(b, func(_ *testing.B, name string) tool.BaseTool { return modelTool{name: name} })
 	})
 	b.Run("eino-react-nested", func(b *testing.B) { // sub-agents are react agents, as switchboard's
 		benchEino(b, newAgentTool)
@@ -58,11 +58,11 @@ func BenchmarkPeer(b *testing.B) {
 }
 
 // benchEino runs eino's react agent over the three sub-agents newTool makes.
-func benchEino(b *testing.B, newTool func(name string) tool.BaseTool) {
-	ctx := context.Background()
+func benchEino(b *testing.B, newTool func(b *testing.B, name string) tool.BaseTool) {
+	ctx := b.Context()
 	var tools []tool.BaseTool
 	for _, name := range subAgents {
-		tools = append(tools, newTool(name))
+		tools = append(tools, newTool(b, name))
 	}
 	ag, err := react.NewAgent(ctx, &react.AgentConfig{
 		ToolCallingModel: &orchestratorModel{}, ToolsConfig: compose.ToolsNodeConfig{Tools: tools}, MaxStep: 6,
@@ -187,12 +187,12 @@ type agentTool struct {
 	ag   *react.Agent
 }
 
-func newAgentTool(name string) tool.BaseTool {
-	ag, err := react.NewAgent(context.Background(), &react.AgentConfig{
+func newAgentTool(b *testing.B, name string) tool.BaseTool {
+	ag, err := react.NewAgent(b.Context(), &react.AgentConfig{
 		ToolCallingModel: answerModel{}, ToolsConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{modelTool{name: "lookup"}}}, MaxStep: 6,
 	})
 	if err != nil {
-		panic(err)
+		b.Fatal(err)
 	}
 	return agentTool{name: name, ag: ag}
 }

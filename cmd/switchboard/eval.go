@@ -42,7 +42,7 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	noCoverage := fs.Bool("no-coverage-gate", false, "report but do not gate on intent-switch pair coverage (datasets covering some verticals only)")
 	judge := fs.String("judge-model", "", "model alias that rates reply quality (LLM-as-judge); off by default")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: switchboard eval --dataset FILE... [flags]\n\nReplays eval datasets through the real turn loop and scores routing accuracy per vertical,\nintent switches, fan-out, failure acknowledgment, leaks and, for turns with reply_mentions or\nreply_excludes, answer accuracy per vertical. Exit status 1 when a gate fails.")
+		fmt.Fprintln(stderr, "Usage: switchboard eval --dataset FILE... [flags]\n\nReplays eval datasets through the real turn loop and scores routing accuracy per vertical,\nintent switches, follow-ups, fan-out, failure acknowledgment, leaks and, for turns with\nreply_mentions or reply_excludes, answer accuracy per vertical. Exit status 1 when a gate fails.")
 		fs.PrintDefaults()
 	}
 	// A shell glob after --dataset expands to several words; keep parsing flags after them.
