@@ -165,6 +165,27 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"Also booked: UA 837"},
 		},
 		{
+			name: "a status the template does not name, in words", tool: "get_flight_status",
+			question: "is DL 88 boarding",
+			raw:      `{"flights": [{"number": "DL 88", "from": "JFK", "to": "LHR", "departs": "2026-12-01T22:10:00Z", "status": "now_boarding", "gate": "B4"}]}`,
+			want:     []string{"DL 88 from JFK to LHR is now boarding, departing"},
+			exclude:  []string{"now_boarding"},
+		},
+		{
+			name: "an order status the template does not name, in words", tool: "list_recent_orders",
+			question: "where is my order",
+			raw:      `{"orders": [{"id": "C-1", "item": "Desk lamp", "status": "out_for_delivery", "eta": "2026-11-27"}]}`,
+			want:     []string{"Your Desk lamp (order C-1) is out for delivery"},
+			exclude:  []string{"out_for_delivery"},
+		},
+		{
+			name: "a return status the template does not name, in words", tool: "get_return_status",
+			question: "whats happening with the return for the desk lamp",
+			raw:      `{"returns": [{"order_id": "C-1", "item": "Desk lamp", "status": "awaiting_inspection", "refund_amount": 45, "currency": "USD", "updated": "2026-11-26"}]}`,
+			want:     []string{"the return is awaiting inspection, and your refund of $45.00 has not been issued yet"},
+			exclude:  []string{"awaiting_inspection"},
+		},
+		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
 			question: "find me a hotel in lisbn", params: map[string]any{"city": "lisbn"},
 			want:    []string{"I couldn't find any hotels there."},
