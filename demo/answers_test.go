@@ -186,6 +186,35 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"awaiting_inspection"},
 		},
 		{
+			name: "several flights named: a lead line, then bullets", user: ccsdemo.Bob, tool: "get_flight_status",
+			question: "are my flights from SFO on time",
+			want:     []string{"I found 2 flights:\n- UA 837", "\n- AA 2211"},
+		},
+		{
+			name: "every order: a lead line, then bullets", user: ccsdemo.Alice, tool: "list_recent_orders",
+			question: "what are my recent orders",
+			want:     []string{"I found 3 orders:\n- Nike Pegasus 41", "\n- Balega", "\n- Garmin HRM-Pro Plus"},
+		},
+		{
+			name: "several orders named: a lead line", user: ccsdemo.Bob, tool: "list_recent_orders",
+			question: "where are the charger and the packing cubes",
+			want:     []string{"I found 2 orders:\n- Samsonite packing cubes", "\n- Anker 65W"},
+			exclude:  []string{"Sony"},
+		},
+		{
+			name: "several returns named: a lead line", user: ccsdemo.Bob, tool: "get_return_status",
+			question: "did the refunds for the keyboard and the fitbit go through",
+			want:     []string{"I found 2 returns:\n- Logitech MX Keys keyboard", "\n- Fitbit Charge 6"},
+		},
+		{
+			// The tool was asked about the order the earlier turn named: its one return is a
+			// sentence, not a lone bullet.
+			name: "the one return of the order asked about", user: ccsdemo.Bob, tool: "get_return_status",
+			question: "is that return done yet", params: map[string]any{"order_id": "B-55790"},
+			want:    []string{"Your return of the Logitech MX Keys keyboard (order B-55790): the item is on its way back"},
+			exclude: []string{"- ", "Fitbit"},
+		},
+		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
 			question: "find me a hotel in lisbn", params: map[string]any{"city": "lisbn"},
 			want:    []string{"I couldn't find any hotels there."},
