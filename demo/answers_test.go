@@ -156,6 +156,21 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"Tokyo"},
 		},
 		{
+			name: "next trip: the one that starts first", user: ccsdemo.Bob, tool: "list_upcoming_trips",
+			question: "when is my next trip",
+			want:     []string{"Your trip: Tokyo, Japan (TR-B-31)"},
+			exclude:  []string{"Chicago"},
+		},
+		{
+			name: "next trip: the earliest start, whatever the service's order", tool: "list_upcoming_trips",
+			question: "when is my next trip",
+			raw: `{"trips": [
+				{"id": "TR-2", "destination": "Chicago, IL", "start": "2027-01-06", "end": "2027-01-08"},
+				{"id": "TR-1", "destination": "Tokyo, Japan", "start": "2026-12-09", "end": "2026-12-16"}]}`,
+			want:    []string{"Your trip: Tokyo, Japan (TR-1)"},
+			exclude: []string{"Chicago"},
+		},
+		{
 			name: "my flight: the earliest departure, whatever the tracker's order", tool: "get_flight_status",
 			question: "is my flight on time",
 			raw: `{"flights": [
@@ -170,20 +185,6 @@ func TestDemoAnswers(t *testing.T) {
 			raw:      `{"flights": [{"number": "DL 88", "from": "JFK", "to": "LHR", "departs": "2026-12-01T22:10:00Z", "status": "now_boarding", "gate": "B4"}]}`,
 			want:     []string{"DL 88 from JFK to LHR is now boarding, departing"},
 			exclude:  []string{"now_boarding"},
-		},
-		{
-			name: "an order status the template does not name, in words", tool: "list_recent_orders",
-			question: "where is my order",
-			raw:      `{"orders": [{"id": "C-1", "item": "Desk lamp", "status": "out_for_delivery", "eta": "2026-11-27"}]}`,
-			want:     []string{"Your Desk lamp (order C-1) is out for delivery"},
-			exclude:  []string{"out_for_delivery"},
-		},
-		{
-			name: "a return status the template does not name, in words", tool: "get_return_status",
-			question: "whats happening with the return for the desk lamp",
-			raw:      `{"returns": [{"order_id": "C-1", "item": "Desk lamp", "status": "awaiting_inspection", "refund_amount": 45, "currency": "USD", "updated": "2026-11-26"}]}`,
-			want:     []string{"the return is awaiting inspection, and your refund of $45.00 has not been issued yet"},
-			exclude:  []string{"awaiting_inspection"},
 		},
 		{
 			name: "several flights named: a lead line, then bullets", user: ccsdemo.Bob, tool: "get_flight_status",
@@ -202,6 +203,13 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"Sony"},
 		},
 		{
+			name: "an order status the template does not name, in words", tool: "list_recent_orders",
+			question: "where is my order",
+			raw:      `{"orders": [{"id": "C-1", "item": "Desk lamp", "status": "out_for_delivery", "eta": "2026-11-27"}]}`,
+			want:     []string{"Your Desk lamp (order C-1) is out for delivery"},
+			exclude:  []string{"out_for_delivery"},
+		},
+		{
 			name: "several returns named: a lead line", user: ccsdemo.Bob, tool: "get_return_status",
 			question: "did the refunds for the keyboard and the fitbit go through",
 			want:     []string{"I found 2 returns:\n- Logitech MX Keys keyboard", "\n- Fitbit Charge 6"},
@@ -213,6 +221,13 @@ func TestDemoAnswers(t *testing.T) {
 			question: "is that return done yet", params: map[string]any{"order_id": "B-55790"},
 			want:    []string{"Your return of the Logitech MX Keys keyboard (order B-55790): the item is on its way back"},
 			exclude: []string{"- ", "Fitbit"},
+		},
+		{
+			name: "a return status the template does not name, in words", tool: "get_return_status",
+			question: "whats happening with the return for the desk lamp",
+			raw:      `{"returns": [{"order_id": "C-1", "item": "Desk lamp", "status": "awaiting_inspection", "refund_amount": 45, "currency": "USD", "updated": "2026-11-26"}]}`,
+			want:     []string{"the return is awaiting inspection, and your refund of $45.00 has not been issued yet"},
+			exclude:  []string{"awaiting_inspection"},
 		},
 		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
