@@ -149,10 +149,18 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 	// refund for the keyboard)") is about what its own words name, when they name a record of
 	// the payload: decided once, so that a template calling matching record by record does not
 	// pick the earlier thing too.
+	heard := in.Question
 	if own, _, quoted := strings.Cut(in.Question, ask.EarlierMarker); quoted {
 		if ow := questionWords(own); namesRecord(data, ow) {
 			q = ow
+			heard = own
 		}
+	}
+	// asks reads every word the question uses: "next" and "last" never name a record, so
+	// they are not among q, yet a template may well ask whether they were said.
+	used := map[string]bool{}
+	for _, w := range textWords(heard) {
+		used[w] = true
 	}
 	matching := func(v any) []any { return matchingRecords(items(v), q) }
 	return template.FuncMap{
@@ -170,7 +178,7 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 		"asks": func(words ...string) bool {
 			for _, w := range words {
 				for _, t := range textWords(w) {
-					if q[t] {
+					if used[t] {
 						return true
 					}
 				}

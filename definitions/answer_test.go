@@ -88,6 +88,8 @@ func TestAnswerRender(t *testing.T) {
 			tmpl: `{{list (about .returns) "item"}}`, want: "Wool hiking socks and Trail running shoes"},
 		{name: "asks", question: "When do my points expire?", tmpl: `{{if asks "expire" "expiry"}}{{date .expires}}{{end}}`,
 			want: "Dec 18, 2026"},
+		{name: "asks hears words that never name a record", question: "When is my next trip?",
+			tmpl: `{{if asks "next"}}next{{end}}{{if asks "last"}}last{{end}}`, want: "next"},
 		{name: "timestamp with an offset says its zone", tmpl: `{{date "2026-12-09T18:20:00+09:00"}}, {{date "2026-12-09T06:05:00Z"}}, {{date "2026-12-09T06:05:00-03:30"}}`,
 			want: "Dec 9, 2026 18:20 UTC+9, Dec 9, 2026 06:05 UTC, Dec 9, 2026 06:05 UTC-3:30"},
 		{name: "words", tmpl: `{{words "in_transit"}}, {{words "ON-TIME"}}, {{words "Out for delivery"}}, {{words 3}}`,

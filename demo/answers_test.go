@@ -35,7 +35,10 @@ func TestDemoAnswers(t *testing.T) {
 	tests := []struct {
 		name, user, tool, question string
 		params                     map[string]any
-		want, exclude              []string
+		// raw, when set, is the payload in place of the demo CCS's: data the demo users
+		// do not have (an order the tracker lists late, a status the templates do not name).
+		raw           string
+		want, exclude []string
 	}{
 		{
 			name: "tier names the current one first", user: ccsdemo.Alice, tool: "get_tier",
@@ -153,6 +156,80 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"Tokyo"},
 		},
 		{
+			name: "next trip: the one that starts first", user: ccsdemo.Bob, tool: "list_upcoming_trips",
+			question: "when is my next trip",
+			want:     []string{"Your trip: Tokyo, Japan (TR-B-31)"},
+			exclude:  []string{"Chicago"},
+		},
+		{
+			name: "next trip: the earliest start, whatever the service's order", tool: "list_upcoming_trips",
+			question: "when is my next trip",
+			raw: `{"trips": [
+				{"id": "TR-2", "destination": "Chicago, IL", "start": "2027-01-06", "end": "2027-01-08"},
+				{"id": "TR-1", "destination": "Tokyo, Japan", "start": "2026-12-09", "end": "2026-12-16"}]}`,
+			want:    []string{"Your trip: Tokyo, Japan (TR-1)"},
+			exclude: []string{"Chicago"},
+		},
+		{
+			name: "my flight: the earliest departure, whatever the tracker's order", tool: "get_flight_status",
+			question: "is my flight on time",
+			raw: `{"flights": [
+				{"number": "AA 2211", "from": "SFO", "to": "ORD", "departs": "2027-01-06T14:45:00Z", "status": "scheduled"},
+				{"number": "UA 837", "from": "SFO", "to": "NRT", "departs": "2026-12-09T18:20:00Z", "status": "on_time", "gate": "G98"}]}`,
+			want:    []string{"UA 837 from SFO to NRT is on time", "Also booked: AA 2211"},
+			exclude: []string{"Also booked: UA 837"},
+		},
+		{
+			name: "a status the template does not name, in words", tool: "get_flight_status",
+			question: "is DL 88 boarding",
+			raw:      `{"flights": [{"number": "DL 88", "from": "JFK", "to": "LHR", "departs": "2026-12-01T22:10:00Z", "status": "now_boarding", "gate": "B4"}]}`,
+			want:     []string{"DL 88 from JFK to LHR is now boarding, departing"},
+			exclude:  []string{"now_boarding"},
+		},
+		{
+			name: "several flights named: a lead line, then bullets", user: ccsdemo.Bob, tool: "get_flight_status",
+			question: "are my flights from SFO on time",
+			want:     []string{"I found 2 flights:\n- UA 837", "\n- AA 2211"},
+		},
+		{
+			name: "every order: a lead line, then bullets", user: ccsdemo.Alice, tool: "list_recent_orders",
+			question: "what are my recent orders",
+			want:     []string{"I found 3 orders:\n- Nike Pegasus 41", "\n- Balega", "\n- Garmin HRM-Pro Plus"},
+		},
+		{
+			name: "several orders named: a lead line", user: ccsdemo.Bob, tool: "list_recent_orders",
+			question: "where are the charger and the packing cubes",
+			want:     []string{"I found 2 orders:\n- Samsonite packing cubes", "\n- Anker 65W"},
+			exclude:  []string{"Sony"},
+		},
+		{
+			name: "an order status the template does not name, in words", tool: "list_recent_orders",
+			question: "where is my order",
+			raw:      `{"orders": [{"id": "C-1", "item": "Desk lamp", "status": "out_for_delivery", "eta": "2026-11-27"}]}`,
+			want:     []string{"Your Desk lamp (order C-1) is out for delivery"},
+			exclude:  []string{"out_for_delivery"},
+		},
+		{
+			name: "several returns named: a lead line", user: ccsdemo.Bob, tool: "get_return_status",
+			question: "did the refunds for the keyboard and the fitbit go through",
+			want:     []string{"I found 2 returns:\n- Logitech MX Keys keyboard", "\n- Fitbit Charge 6"},
+		},
+		{
+			// The tool was asked about the order the earlier turn named: its one return is a
+			// sentence, not a lone bullet.
+			name: "the one return of the order asked about", user: ccsdemo.Bob, tool: "get_return_status",
+			question: "is that return done yet", params: map[string]any{"order_id": "B-55790"},
+			want:    []string{"Your return of the Logitech MX Keys keyboard (order B-55790): the item is on its way back"},
+			exclude: []string{"- ", "Fitbit"},
+		},
+		{
+			name: "a return status the template does not name, in words", tool: "get_return_status",
+			question: "whats happening with the return for the desk lamp",
+			raw:      `{"returns": [{"order_id": "C-1", "item": "Desk lamp", "status": "awaiting_inspection", "refund_amount": 45, "currency": "USD", "updated": "2026-11-26"}]}`,
+			want:     []string{"the return is awaiting inspection, and your refund of $45.00 has not been issued yet"},
+			exclude:  []string{"awaiting_inspection"},
+		},
+		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
 			question: "find me a hotel in lisbn", params: map[string]any{"city": "lisbn"},
 			want:    []string{"I couldn't find any hotels there."},
@@ -169,7 +246,11 @@ func TestDemoAnswers(t *testing.T) {
 			if err != nil || tmpl == nil {
 				t.Fatalf("%s.AnswerTemplate() = %v, %v; want a template", tt.tool, tmpl, err)
 			}
-			got, err := tmpl.Render(payload(t, server, tt.user, tool.Enricher, tt.params), definitions.AnswerInput{Question: tt.question})
+			data := json.RawMessage(tt.raw)
+			if tt.raw == "" {
+				data = payload(t, server, tt.user, tool.Enricher, tt.params)
+			}
+			got, err := tmpl.Render(data, definitions.AnswerInput{Question: tt.question})
 			if err != nil {
 				t.Fatalf("Render(%q) error: %v", tt.question, err)
 			}
