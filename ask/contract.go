@@ -21,11 +21,6 @@ type Func func(ctx context.Context, q Question) (Answer, error)
 // Ask calls f.
 func (f Func) Ask(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
 
-// EarlierMarker is how a request that follows up an earlier one may quote it, at its end:
-// "can I cancel it? (earlier: any deals on running shoes?)". The offline model writes requests
-// so, and answer templates read a request's own words before what it quotes.
-const EarlierMarker = " (earlier: "
-
 // Question is one dispatch to a sub-agent.
 type Question struct {
 	// Request is what the orchestrator's LLM asked this sub-agent, in words.

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
-
-	"github.com/switchboard-ai/switchboard/ask"
 )
 
 // AnswerTemplate is a tool's compiled `answer`: a Go text/template whose dot is the tool's
@@ -25,7 +23,7 @@ import (
 //	list XS [FIELD]  the items (or each item's FIELD) as words: "a, b and c".
 //	matching XS      the records of XS whose text shares a word with the user's question and
 //	                 not with every record ("the socks", "Rex"); empty when none does. A
-//	                 follow-up quoting its earlier request ([ask.EarlierMarker]) is read by its
+//	                 follow-up quoting its earlier request ([EarlierMarker]) is read by its
 //	                 own words when they name a record of the payload.
 //	about XS         matching XS, or all of XS when the question names none of them.
 //	asks WORD...     whether the question uses one of the words (singular or plural).
@@ -43,6 +41,11 @@ type AnswerTemplate struct {
 	tmpl *template.Template
 	src  Source
 }
+
+// EarlierMarker is how a request that follows up an earlier one may quote it, at its end:
+// "can I cancel it? (earlier: any deals on running shoes?)". The offline model writes requests
+// so, and answer templates read a request's own words before what it quotes.
+const EarlierMarker = " (earlier: "
 
 // AnswerInput is what an answer is rendered for: the user's question and locale ("en-US",
 // "de-DE"; empty means en-US).
@@ -150,7 +153,7 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 	// the payload: decided once, so that a template calling matching record by record does not
 	// pick the earlier thing too.
 	heard := in.Question
-	if own, _, quoted := strings.Cut(in.Question, ask.EarlierMarker); quoted {
+	if own, _, quoted := strings.Cut(in.Question, EarlierMarker); quoted {
 		if ow := questionWords(own); namesRecord(data, ow) {
 			q = ow
 			heard = own

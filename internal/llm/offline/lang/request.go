@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/switchboard-ai/switchboard/ask"
+	"github.com/switchboard-ai/switchboard/definitions"
 )
 
 // RoutePrefix starts the names of the orchestrator's tools, one per agent: a request offering
@@ -16,7 +16,7 @@ const RoutePrefix = "ask_"
 // EarlierMarker separates a follow-up from the earlier request it leans on: routing writes
 // "can I cancel it? (earlier: any deals on running shoes?)" into the sub-agent's request, and
 // tool use and answering read both parts back.
-const EarlierMarker = ask.EarlierMarker
+const EarlierMarker = definitions.EarlierMarker
 
 // OwnPart cuts off the earlier request a follow-up quotes.
 func OwnPart(text string) string {
