@@ -72,10 +72,10 @@ const minDev2 = 20
 const minDev3 = 33
 
 // minDev4 is how many turns of dev4.yaml, written before any model change of its round, pass
-// today: a change that answers fewer fails. It was 23 before the routing work that ran beside
-// its writing (routing-q, which never saw it): 22 after, "how much did i get back for the
+// today: a change that answers fewer fails. It was 23 before the routing changes made beside
+// the set's writing, which never saw it: 22 after, "how much did i get back for the
 // ultraboosts" going to shop now that "back" alone is no evidence for support; 35 after the
-// answering work beside it (answers-q), which tuned on it once it landed.
+// answering changes made beside it, which were tuned on it once it landed.
 const minDev4 = 35
 
 // runAnswerSet plays every case of the set at file over the agents in dir, reports each

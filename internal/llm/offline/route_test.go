@@ -877,6 +877,20 @@ func TestRouteFollowUpWithoutASubjectStays(t *testing.T) {
 	})
 }
 
+// In a conversation "he" or "she" is someone named before, so a question with one is about
+// the user's affairs; "that" or "their" in a question about the world points back at nothing,
+// and it is still answered directly.
+func TestRouteWorldQuestionInAConversation(t *testing.T) {
+	school := agentFixture{id: "school", description: "School portal for the user's children: grades per subject, teachers and absences, homework and the lunch account.", examples: []string{"how is my son doing in math"}}
+	agents := append([]agentFixture{streamingAgent, gardenAgent, dentistAgent, school}, conciergeAgents...)
+	checkRoutes(t, agents, []routeCase{
+		{"that, after a flight", []string{"is my flight to rome on time", "is flying that often bad for the environment"}, nil},
+		{"that, after a cleaning", []string{"book me a cleaning next week", "is coffee that strong bad for your teeth"}, nil},
+		{"their, after a plan", []string{"how much is the premium plan", "how do streaming services pay their actors"}, nil},
+		{"she, after a child", []string{"how is my daughter doing in science", "has she missed any days"}, []string{"ask_school"}},
+	})
+}
+
 // A unit after "per" and an -ing word after a form of "be" name no subject: "how much per head"
 // after a catering menu and "who's teaching" after a lesson stay with the earlier agent.
 func TestRouteFollowUpUnitsAndProgressives(t *testing.T) {

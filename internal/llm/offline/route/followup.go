@@ -44,6 +44,15 @@ var orderWords = lang.List("orderWords")
 // frameWords frame a question without naming its subject.
 var frameWords = lang.List("frameWords")
 
+// moreWords, closing a follow-up, stand for more of the earlier thing: "can i buy more".
+var moreWords = lang.List("moreWords")
+
+// unitLeads come before the unit of a price: "how much per head".
+var unitLeads = lang.List("unitLeads")
+
+// beEndings end a contracted form of "be": "who's", "they're".
+var beEndings = lang.List("beEndings")
+
 // namesNewSubject reports whether the message, read into words ws, names a thing of its own:
 // a content word that is not a verb, a time, a question frame or a description of the earlier
 // thing ("the earliest", "so expensive"), and that none of the previous turn's agents
@@ -51,7 +60,7 @@ var frameWords = lang.List("frameWords")
 // does ("can i pay by card", "can you send me the details") is done to the earlier thing.
 func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) bool {
 	// A closing "more" stands for more of the earlier thing: "can i buy more".
-	pointsBack := unmatched || len(ws) > 0 && ws[len(ws)-1].Lower == "more"
+	pointsBack := unmatched || len(ws) > 0 && moreWords[ws[len(ws)-1].Lower]
 	for _, w := range ws {
 		pointsBack = pointsBack || backPointers[w.Lower]
 	}
@@ -72,7 +81,7 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 		}
 		// After "per" a word is a unit of the price ("how much per head"); after a form of
 		// "be" an -ing word is what is going on ("who's teaching").
-		if lw == "per" || i > 0 && (ws[i-1].Lower == "per" || ingForm(lw) && beForm(ws[i-1].Lower)) {
+		if unitLeads[lw] || i > 0 && (unitLeads[ws[i-1].Lower] || ingForm(lw) && beForm(ws[i-1].Lower)) {
 			continue
 		}
 		// A closing superlative or a degree names no thing: "whats the earliest", "why so
@@ -104,8 +113,16 @@ func asksSomething(text string, ws []lang.Word) bool {
 	return len(plain) > 0 && (strings.Contains(text, "?") || questionOpeners[plain[0]] || modals[plain[0]] || imperative(ws))
 }
 
-// beForm reports whether a lowercased word is one of beForms, or ends in a form of "be": "is",
-// "who's", "they're".
+// beForm reports whether a lowercased word is one of beForms, or ends in one of beEndings:
+// "is", "who's", "they're".
 func beForm(w string) bool {
-	return beForms[w] || strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'re")
+	if beForms[w] {
+		return true
+	}
+	for end := range beEndings {
+		if strings.HasSuffix(w, end) {
+			return true
+		}
+	}
+	return false
 }

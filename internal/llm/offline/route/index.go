@@ -55,7 +55,7 @@ type Index struct {
 	names    map[string]bool // the terms of any document's name, its first text (see docSource)
 	sentOnce sync.Once
 	sents    [][][]float32
-	wholeN   []int // per document, how many of sents are of whole texts (the rest are phrases)
+	wholeN   []int // per document, how many of sents are of whole texts (the rest are phrases and tool texts)
 	modOnce  sync.Once
 	mods     []map[string]bool
 }

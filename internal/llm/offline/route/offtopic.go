@@ -54,7 +54,9 @@ func (p *planner) offTopicSim(text string) float64 {
 // worldQuestion reports whether text, whose plain words are plain, asks impersonally about the
 // world, or asks for advice on life in general, and its sentence comes at least as close to a
 // question no agent answers as to any agent's texts. In a conversation (conversing), "he" or
-// "she" is someone named before: "has she missed any days" asks about the user's daughter.
+// "she" (personalPronouns) is someone named before: "has she missed any days" asks about the
+// user's daughter. Other words that point back do not count: "why is that the tallest
+// mountain" asks about the world whenever it comes.
 func (p *planner) worldQuestion(text string, plain []string, conversing bool) bool {
 	if !p.sentences {
 		return false
@@ -80,7 +82,7 @@ func (p *planner) worldQuestion(text string, plain []string, conversing bool) bo
 			return false
 		}
 	}
-	if slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] || conversing && backPointers[w] }) {
+	if slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] || conversing && personalPronouns[w] }) {
 		return false
 	}
 	sims := p.wholeSims(text)
@@ -90,6 +92,9 @@ func (p *planner) worldQuestion(text string, plain []string, conversing bool) bo
 	_, s1, _ := lang.Best(sims)
 	return p.offTopicSim(text) >= s1
 }
+
+// personalPronouns stand for someone named in an earlier message: "has she missed any days".
+var personalPronouns = lang.List("personalPronouns")
 
 // asideFloor, personalAsideFloor: see language.txt, which says where each was chosen.
 var (
