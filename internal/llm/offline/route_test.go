@@ -911,3 +911,18 @@ func TestRouteFollowUpMoreOfTheSame(t *testing.T) {
 		{"buy more", []string{"how many room credits have i got left this month", "can i buy more"}, []string{"ask_coworking"}},
 	})
 }
+
+// A follow-up in chat shorthand, with an adverb, or that sounds like a question about the
+// world stays with the previous turn's agent; a reaction made only of colour words is
+// answered directly.
+func TestRouteColloquialFollowUps(t *testing.T) {
+	school := agentFixture{id: "school", description: "School portal assistant for the user's children: their grades per subject, teachers and absences, homework and assignments with due dates, and the school lunch account balance.", examples: []string{"how is my son doing in math", "does my daughter have homework due"}}
+	checkRoutes(t, append([]agentFixture{school}, conciergeAgents...), []routeCase{
+		{"shorthand", []string{"is my flight delayed?", "why tho"}, []string{"ask_travel"}},
+		{"shorthand after a price word", []string{"did my refund go through", "when?", "how much tho"}, []string{"ask_support"}},
+		{"an adverb", []string{"does my daughter have homework due", "and her brother?", "when exactly"}, []string{"ask_school"}},
+		{"an adverb after points", []string{"how many points do i have", "how quickly"}, []string{"ask_rewards"}},
+		{"sounds like the world", []string{"does my daughter have homework due", "why so many absences"}, []string{"ask_school"}},
+		{"a reaction", []string{"how many points do i have", "lol nice"}, nil},
+	})
+}

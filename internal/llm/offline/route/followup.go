@@ -50,6 +50,9 @@ var moreWords = lang.List("moreWords")
 // unitLeads come before the unit of a price: "how much per head".
 var unitLeads = lang.List("unitLeads")
 
+// shorthand are chat spellings of small words ("tho", "rn", "em"): never a subject.
+var shorthand = lang.List("shorthand")
+
 // beEndings end a contracted form of "be": "who's", "they're".
 var beEndings = lang.List("beEndings")
 
@@ -67,8 +70,12 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 	for i, w := range ws {
 		lw := w.Lower
 		ts := lang.AppendTerms(nil, lw)
-		if len(ts) == 0 || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
+		if len(ts) == 0 || fillers[lw] || noise[lw] || shorthand[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
 			orderWords[lw] || anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
+			continue
+		}
+		// An adverb of manner or degree says how, not what: "when exactly", "how quickly".
+		if adverb(lw) {
 			continue
 		}
 		// What the earlier thing costs is no new subject: "how much is the renewal fee", "when
@@ -121,6 +128,56 @@ func beForm(w string) bool {
 	}
 	for end := range beEndings {
 		if strings.HasSuffix(w, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// minAdverbLetters: see language.txt.
+var minAdverbLetters = int(lang.Number("minAdverbLetters"))
+
+// adverb reports whether a lowercased word is an adverb made of an English word and "ly"
+// ("exactly", "quickly", "monthly"), which says how or how often rather than naming a thing.
+// Short words and those whose base is no word ("reply", "family", "supply") are left alone.
+func adverb(w string) bool {
+	base, ok := strings.CutSuffix(w, "ly")
+	return ok && len(w) >= minAdverbLetters && dictionary().Known(lang.Stem(lang.Normalise(base)))
+}
+
+// onlyColour reports whether a message, read into words ws, is made only of words that
+// colour a request, acknowledge or are chat shorthand ("lol nice", "ok cool"): it reacts to
+// the earlier answer and asks nothing to continue.
+func onlyColour(ws []lang.Word) bool {
+	return !slices.ContainsFunc(ws, func(w lang.Word) bool {
+		return !noise[w.Lower] && !ackWords[w.Lower] && !shorthand[w.Lower] && !fillers[w.Lower]
+	})
+}
+
+// asksOnEarlierSubject reports whether a message that reads as small talk or a question about
+// the world (plain, ws its words) is, in a conversation, a question about what the previous
+// turn asked: it asks something, is no greeting, thanks or creative ask, and points back
+// ("which one renews next") or uses a word of the previous turn's agent ("why so many
+// absences" after grades).
+func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier func() []planned) bool {
+	if len(ws) > maxSubjectlessWords || isClosing(plain) || isSmallTalk(plain) || !asksSomething(strings.Join(plain, " "), ws) {
+		return false
+	}
+	if _, creative := matchFrame(trimLeads(plain), creativeFrames); creative {
+		return false
+	}
+	prev := firstPlanned(earlier())
+	if prev == nil {
+		return false
+	}
+	if pointsBack(ws) {
+		return true
+	}
+	for _, w := range ws {
+		if lang.IsStopword(w.Lower) || noise[w.Lower] || lang.IsLightNoun(lang.Stem(w.Lower)) {
+			continue
+		}
+		if slices.ContainsFunc(prev.intents, func(in Intent) bool { return p.ix.uses(in.Tool, w.Lower) }) {
 			return true
 		}
 	}

@@ -145,7 +145,10 @@ func (c *conversation) routeMessage(n int) []Intent {
 	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
 	intents := pointerFollowUp(text, ws, n > 1, earlier)
 	if intents == nil {
-		if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1) {
+		// In a conversation, a question on what the previous turn asked ("why so many
+		// absences" after grades) is no aside, however much it sounds like one.
+		if (isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1)) &&
+			!(n > 1 && p.asksOnEarlierSubject(plain, ws, earlier)) {
 			return nil
 		}
 		intents = p.plan(text)
@@ -171,7 +174,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// A message that names nothing of its own continues the previous turn's agents however
 	// it opens ("how much is left to pay" after a bill): its words say what to do or know
 	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
-	if len(intents) == 0 && n > 1 && chatKind(text) == chatNone {
+	if len(intents) == 0 && n > 1 && chatKind(text) == chatNone && !onlyColour(ws) {
 		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, asksSomething(text, ws)) {
 			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
