@@ -926,3 +926,18 @@ func TestRouteColloquialFollowUps(t *testing.T) {
 		{"a reaction", []string{"how many points do i have", "lol nice"}, nil},
 	})
 }
+
+// A short follow-up that reaches another agent through one word its texts use once, or that
+// is a question made of acknowledging words ("fine"), stays with the previous turn's agent;
+// one that names a thing of its own moves on.
+func TestRouteFollowUpReachingAnotherInPassing(t *testing.T) {
+	daycare := agentFixture{id: "daycare", description: "Childcare centre assistant for parents: each child's room, teacher, hours and pick-up time, who is allowed to pick a child up, the monthly tuition invoices, and the weekly lunch menu.", examples: []string{"what time is pickup at daycare", "how much is the daycare bill this month"}}
+	parking := agentFixture{id: "parking", description: "City parking assistant: the user's residential zone permits with the expiry date and renewal fee, and parking tickets issued to the user's plates with the fine, due date and dispute status.", examples: []string{"when does my parking permit expire", "did i get a parking ticket"}}
+	library := agentFixture{id: "library", description: "Public library account: the books the user has borrowed with their due dates, overdue fines owed, and holds waiting for pickup.", examples: []string{"when are my library books due", "do i have any library fines"}}
+	support := agentFixture{id: "support", description: "Customer support for orders: order status, delivery and tracking, a late, lost, damaged or missing package, returns and refunds.", examples: []string{"where is my order", "my package hasnt arrived yet"}}
+	checkRoutes(t, []agentFixture{daycare, parking, library, support}, []routeCase{
+		{"a word in passing", []string{"what time do i have to get ivy from daycare", "what if im late"}, []string{"ask_daycare"}},
+		{"a question of acknowledging words", []string{"did i get a parking ticket last week", "how much is the fine"}, []string{"ask_parking"}},
+		{"a thing of its own", []string{"what time do i have to get ivy from daycare", "has my package arrived yet"}, []string{"ask_support"}},
+	})
+}

@@ -37,6 +37,7 @@ func TestRoutingFollowups(t *testing.T) {
 	}
 }
 
-// minRoutingFollowups is how many turns of testdata/routing/followups.yaml route right today:
+// minRoutingFollowups is how many turns of testdata/routing/followups.yaml route right today
+// (128 when the set was written, before any change for it):
 // a change that routes fewer fails.
-const minRoutingFollowups = 128
+const minRoutingFollowups = 138

@@ -156,9 +156,10 @@ func onlyColour(ws []lang.Word) bool {
 
 // asksOnEarlierSubject reports whether a message that reads as small talk or a question about
 // the world (plain, ws its words) is, in a conversation, a question about what the previous
-// turn asked: it asks something, is no greeting, thanks or creative ask, and points back
-// ("which one renews next") or uses a word of the previous turn's agent ("why so many
-// absences" after grades).
+// turn asked: it asks something, is no greeting, thanks or creative ask, and each of its words
+// that says what it is about is one the previous turn's agent uses ("why so many absences"
+// after grades) or points back ("which one renews next"). A word of its own ("is flying that
+// often bad for the environment") makes it a question about the world.
 func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier func() []planned) bool {
 	if len(ws) > maxSubjectlessWords || isClosing(plain) || isSmallTalk(plain) || !asksSomething(strings.Join(plain, " "), ws) {
 		return false
@@ -170,16 +171,21 @@ func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier f
 	if prev == nil {
 		return false
 	}
-	if pointsBack(ws) {
-		return true
-	}
+	about := false
 	for _, w := range ws {
-		if lang.IsStopword(w.Lower) || noise[w.Lower] || lang.IsLightNoun(lang.Stem(w.Lower)) {
+		lw := w.Lower
+		if anaphora[lw] {
+			about = about || looksLikeFollowUp(ws)
 			continue
 		}
-		if slices.ContainsFunc(prev.intents, func(in Intent) bool { return p.ix.uses(in.Tool, w.Lower) }) {
-			return true
+		if len(lang.AppendTerms(nil, lw)) == 0 || lang.IsStopword(lw) || noise[lw] || shorthand[lw] || timeNouns[lw] ||
+			lang.IsLightNoun(lang.Stem(lw)) || adverb(lw) {
+			continue
 		}
+		if !slices.ContainsFunc(prev.intents, func(in Intent) bool { return p.ix.uses(in.Tool, lw) }) {
+			return false
+		}
+		about = true
 	}
-	return false
+	return about
 }
