@@ -357,6 +357,7 @@ func TestRouteDemoAgents(t *testing.T) {
 		{"the action asked for stands against what its object means", []string{"I want to return the socks"}, []string{"ask_support"}},
 		{"a follow-up to two requests continues the one its words reach", []string{"where is my order and how many points do I have", "can I cancel it?"}, []string{"ask_support"}},
 		{"a follow-up to two requests whose words reach neither continues both", []string{"where is my order and how many points do I have", "and for bob?"}, []string{"ask_support", "ask_rewards"}},
+		{"a short switch to a thing no agent names moves on", []string{"how many points do i have", "nice, now find me a cheap blender"}, []string{"ask_shop"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -189,3 +189,25 @@ func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier f
 	}
 	return about
 }
+
+// onlyKnownWords reports whether a message, read into words ws, reaches agent tool through at
+// least one word, and each of its words that could say what it is about is used by that agent
+// or by one of the earlier intents' agents: it names nothing new to either.
+func (ix *Index) onlyKnownWords(ws []lang.Word, tool int, earlier []Intent) bool {
+	reached := false
+	for _, w := range ws {
+		lw := w.Lower
+		if len(lang.AppendTerms(nil, lw)) == 0 || lang.IsStopword(lw) || noise[lw] || shorthand[lw] || fillers[lw] ||
+			anaphora[lw] || timeNouns[lw] || lang.IsDigits(lw) {
+			continue
+		}
+		if ix.uses(tool, lw) {
+			reached = true
+			continue
+		}
+		if !slices.ContainsFunc(earlier, func(in Intent) bool { return ix.uses(in.Tool, lw) }) {
+			return false
+		}
+	}
+	return reached
+}

@@ -210,10 +210,12 @@ func (c *conversation) routeMessage(n int) []Intent {
 				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// What the earlier thing costs is no new subject: "how much do i owe".
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
-			case same < 0 && len(ws) <= maxSubjectlessWords && p.inPassing(intents[0]) && !leadsToNewThing(ws) && !p.ix.namesOwnThing(ws, intents[0].Tool):
+			case same < 0 && len(ws) <= maxSubjectlessWords && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
+				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
 				// A short message that reaches another agent only through one word its texts
-				// use once ("what if im late" after a pick-up time, where a parcel is late)
-				// asks on about the earlier thing.
+				// use once ("what if im late" after a pick-up time, where a parcel is late),
+				// and names nothing neither agent knows ("a cheap blender"), asks on about the
+				// earlier thing.
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			}
 		}
