@@ -926,6 +926,10 @@ func TestRouteColloquialFollowUps(t *testing.T) {
 		{"sounds like the world", []string{"does my daughter have homework due", "why so many absences"}, []string{"ask_school"}},
 		{"a reaction", []string{"how many points do i have", "lol nice"}, nil},
 	})
+	banking := agentFixture{id: "banking", description: "Everyday banking: balances of the user's checking and savings accounts, recent card transactions and payments, pending charges and transfers between accounts.", examples: []string{"whats my checking balance", "show my recent card payments"}}
+	checkRoutes(t, append([]agentFixture{banking}, conciergeAgents...), []routeCase{
+		{"you in shorthand", []string{"whats in my checking account", "can u move 200 over"}, []string{"ask_banking"}},
+	})
 }
 
 // A short follow-up that reaches another agent through one word its texts use once, or that
