@@ -357,6 +357,7 @@ func TestRouteDemoAgents(t *testing.T) {
 		{"the action asked for stands against what its object means", []string{"I want to return the socks"}, []string{"ask_support"}},
 		{"a follow-up to two requests continues the one its words reach", []string{"where is my order and how many points do I have", "can I cancel it?"}, []string{"ask_support"}},
 		{"a follow-up to two requests whose words reach neither continues both", []string{"where is my order and how many points do I have", "and for bob?"}, []string{"ask_support", "ask_rewards"}},
+		{"a short switch to a thing no agent names moves on", []string{"how many points do i have", "nice, now find me a cheap blender"}, []string{"ask_shop"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -909,5 +910,39 @@ func TestRouteFollowUpMoreOfTheSame(t *testing.T) {
 	shop := agentFixture{id: "shop", description: "Shopping deals: current offers and discounts, and the cheapest place to buy a product.", examples: []string{"where can i buy airpods cheapest", "any deals on tvs"}}
 	checkRoutes(t, []agentFixture{coworking, shop}, []routeCase{
 		{"buy more", []string{"how many room credits have i got left this month", "can i buy more"}, []string{"ask_coworking"}},
+	})
+}
+
+// A follow-up in chat shorthand, with an adverb, or that sounds like a question about the
+// world stays with the previous turn's agent; a reaction made only of colour words is
+// answered directly.
+func TestRouteColloquialFollowUps(t *testing.T) {
+	school := agentFixture{id: "school", description: "School portal assistant for the user's children: their grades per subject, teachers and absences, homework and assignments with due dates, and the school lunch account balance.", examples: []string{"how is my son doing in math", "does my daughter have homework due"}}
+	checkRoutes(t, append([]agentFixture{school}, conciergeAgents...), []routeCase{
+		{"shorthand", []string{"is my flight delayed?", "why tho"}, []string{"ask_travel"}},
+		{"shorthand after a price word", []string{"did my refund go through", "when?", "how much tho"}, []string{"ask_support"}},
+		{"an adverb", []string{"does my daughter have homework due", "and her brother?", "when exactly"}, []string{"ask_school"}},
+		{"an adverb after points", []string{"how many points do i have", "how quickly"}, []string{"ask_rewards"}},
+		{"sounds like the world", []string{"does my daughter have homework due", "why so many absences"}, []string{"ask_school"}},
+		{"a reaction", []string{"how many points do i have", "lol nice"}, nil},
+	})
+	banking := agentFixture{id: "banking", description: "Everyday banking: balances of the user's checking and savings accounts, recent card transactions and payments, pending charges and transfers between accounts.", examples: []string{"whats my checking balance", "show my recent card payments"}}
+	checkRoutes(t, append([]agentFixture{banking}, conciergeAgents...), []routeCase{
+		{"you in shorthand", []string{"whats in my checking account", "can u move 200 over"}, []string{"ask_banking"}},
+	})
+}
+
+// A short follow-up that reaches another agent through one word its texts use once, or that
+// is a question made of acknowledging words ("fine"), stays with the previous turn's agent;
+// one that names a thing of its own moves on.
+func TestRouteFollowUpReachingAnotherInPassing(t *testing.T) {
+	daycare := agentFixture{id: "daycare", description: "Childcare centre assistant for parents: each child's room, teacher, hours and pick-up time, who is allowed to pick a child up, the monthly tuition invoices, and the weekly lunch menu.", examples: []string{"what time is pickup at daycare", "how much is the daycare bill this month"}}
+	parking := agentFixture{id: "parking", description: "City parking assistant: the user's residential zone permits with the expiry date and renewal fee, and parking tickets issued to the user's plates with the fine, due date and dispute status.", examples: []string{"when does my parking permit expire", "did i get a parking ticket"}}
+	library := agentFixture{id: "library", description: "Public library account: the books the user has borrowed with their due dates, overdue fines owed, and holds waiting for pickup.", examples: []string{"when are my library books due", "do i have any library fines"}}
+	support := agentFixture{id: "support", description: "Customer support for orders: order status, delivery and tracking, a late, lost, damaged or missing package, returns and refunds.", examples: []string{"where is my order", "my package hasnt arrived yet"}}
+	checkRoutes(t, []agentFixture{daycare, parking, library, support}, []routeCase{
+		{"a word in passing", []string{"what time do i have to get ivy from daycare", "what if im late"}, []string{"ask_daycare"}},
+		{"a question of acknowledging words", []string{"did i get a parking ticket last week", "how much is the fine"}, []string{"ask_parking"}},
+		{"a thing of its own", []string{"what time do i have to get ivy from daycare", "has my package arrived yet"}, []string{"ask_support"}},
 	})
 }

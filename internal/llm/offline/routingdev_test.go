@@ -20,3 +20,24 @@ func TestRoutingDevSet(t *testing.T) {
 // minRoutingDev is how many turns of testdata/routing/dev.yaml route right today: a change
 // that routes fewer fails.
 const minRoutingDev = 67
+
+// TestRoutingFollowups routes the follow-up development set (testdata/routing/followups.yaml,
+// run with the answer agents: agent-level examples, no tool examples) through the whole
+// service and fails when fewer turns reach the right agents than minRoutingFollowups. Most
+// turns are follow-ups with no subject of their own, which must stay with the previous turn's
+// agent; each miss and the figure are logged (go test -v).
+func TestRoutingFollowups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole service")
+	}
+	passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/routing/followups.yaml", t.Logf)
+	t.Logf("routing follow-ups: %d of %d turns routed right (%.1f%%)", passed, total, 100*float64(passed)/float64(total))
+	if passed < minRoutingFollowups {
+		t.Errorf("routing follow-ups: %d of %d turns routed right, want at least %d", passed, total, minRoutingFollowups)
+	}
+}
+
+// minRoutingFollowups is how many turns of testdata/routing/followups.yaml route right today
+// (128 when the set was written, before any change for it):
+// a change that routes fewer fails.
+const minRoutingFollowups = 139

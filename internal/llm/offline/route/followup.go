@@ -50,6 +50,9 @@ var moreWords = lang.List("moreWords")
 // unitLeads come before the unit of a price: "how much per head".
 var unitLeads = lang.List("unitLeads")
 
+// shorthand are chat spellings of small words ("tho", "rn", "em"): never a subject.
+var shorthand = lang.List("shorthand")
+
 // beEndings end a contracted form of "be": "who's", "they're".
 var beEndings = lang.List("beEndings")
 
@@ -67,8 +70,12 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 	for i, w := range ws {
 		lw := w.Lower
 		ts := lang.AppendTerms(nil, lw)
-		if len(ts) == 0 || fillers[lw] || noise[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
+		if len(ts) == 0 || fillers[lw] || noise[lw] || shorthand[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
 			orderWords[lw] || anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
+			continue
+		}
+		// An adverb of manner or degree says how, not what: "when exactly", "how quickly".
+		if adverb(lw) {
 			continue
 		}
 		// What the earlier thing costs is no new subject: "how much is the renewal fee", "when
@@ -125,4 +132,82 @@ func beForm(w string) bool {
 		}
 	}
 	return false
+}
+
+// minAdverbLetters: see language.txt.
+var minAdverbLetters = int(lang.Number("minAdverbLetters"))
+
+// adverb reports whether a lowercased word is an adverb made of an English word and "ly"
+// ("exactly", "quickly", "monthly"), which says how or how often rather than naming a thing.
+// Short words and those whose base is no word ("reply", "family", "supply") are left alone.
+func adverb(w string) bool {
+	base, ok := strings.CutSuffix(w, "ly")
+	return ok && len(w) >= minAdverbLetters && dictionary().Known(lang.Stem(lang.Normalise(base)))
+}
+
+// onlyColour reports whether a message, read into words ws, is made only of words that
+// colour a request, acknowledge or are chat shorthand ("lol nice", "ok cool"): it reacts to
+// the earlier answer and asks nothing to continue.
+func onlyColour(ws []lang.Word) bool {
+	return !slices.ContainsFunc(ws, func(w lang.Word) bool {
+		return !noise[w.Lower] && !ackWords[w.Lower] && !shorthand[w.Lower] && !fillers[w.Lower]
+	})
+}
+
+// asksOnEarlierSubject reports whether a message that reads as small talk or a question about
+// the world (plain, ws its words) is, in a conversation, a question about what the previous
+// turn asked: it asks something, is no greeting, thanks or creative ask, and each of its words
+// that says what it is about is one the previous turn's agent uses ("why so many absences"
+// after grades) or points back ("which one renews next"). A word of its own ("is flying that
+// often bad for the environment") makes it a question about the world.
+func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier func() []planned) bool {
+	if len(ws) > maxSubjectlessWords || isClosing(plain) || isSmallTalk(plain) || !asksSomething(strings.Join(plain, " "), ws) {
+		return false
+	}
+	if _, creative := matchFrame(trimLeads(plain), creativeFrames); creative {
+		return false
+	}
+	prev := firstPlanned(earlier())
+	if prev == nil {
+		return false
+	}
+	about := false
+	for _, w := range ws {
+		lw := w.Lower
+		if anaphora[lw] {
+			about = about || looksLikeFollowUp(ws)
+			continue
+		}
+		if len(lang.AppendTerms(nil, lw)) == 0 || lang.IsStopword(lw) || noise[lw] || shorthand[lw] || timeNouns[lw] ||
+			lang.IsLightNoun(lang.Stem(lw)) || adverb(lw) {
+			continue
+		}
+		if !slices.ContainsFunc(prev.intents, func(in Intent) bool { return p.ix.uses(in.Tool, lw) }) {
+			return false
+		}
+		about = true
+	}
+	return about
+}
+
+// onlyKnownWords reports whether a message, read into words ws, reaches agent tool through at
+// least one word, and each of its words that could say what it is about is used by that agent
+// or by one of the earlier intents' agents: it names nothing new to either.
+func (ix *Index) onlyKnownWords(ws []lang.Word, tool int, earlier []Intent) bool {
+	reached := false
+	for _, w := range ws {
+		lw := w.Lower
+		if len(lang.AppendTerms(nil, lw)) == 0 || lang.IsStopword(lw) || noise[lw] || shorthand[lw] || fillers[lw] ||
+			anaphora[lw] || timeNouns[lw] || lang.IsDigits(lw) {
+			continue
+		}
+		if ix.uses(tool, lw) {
+			reached = true
+			continue
+		}
+		if !slices.ContainsFunc(earlier, func(in Intent) bool { return ix.uses(in.Tool, lw) }) {
+			return false
+		}
+	}
+	return reached
 }

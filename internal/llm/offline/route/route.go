@@ -143,9 +143,18 @@ func (c *conversation) routeMessage(n int) []Intent {
 	ws := lang.ScanWords(text)
 	plain := plainWordsOf(ws)
 	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
+	// A question made of acknowledging words ("how much is the fine", "is that ok") still
+	// asks something: it is read as a request, not as an acknowledgment.
+	kind := chatKind(text)
+	if kind == chatAck && asksSomething(text, ws) {
+		kind = chatNone
+	}
 	intents := pointerFollowUp(text, ws, n > 1, earlier)
 	if intents == nil {
-		if isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1) {
+		// In a conversation, a question on what the previous turn asked ("why so many
+		// absences" after grades) is no aside, however much it sounds like one.
+		if (isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1)) &&
+			!(n > 1 && p.asksOnEarlierSubject(plain, ws, earlier)) {
 			return nil
 		}
 		intents = p.plan(text)
@@ -158,7 +167,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
 	// uses in passing ("noise cancelling headphones"), or when its words name the earlier
 	// subject nearly as strongly as the agent they chose (see keepSubject).
-	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
+	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, kind) {
 		switch {
 		case len(intents) == 0 || pointsBack(ws) && p.incidental(intents):
 			if prev := firstPlanned(earlier()); prev != nil {
@@ -171,7 +180,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// A message that names nothing of its own continues the previous turn's agents however
 	// it opens ("how much is left to pay" after a bill): its words say what to do or know
 	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
-	if len(intents) == 0 && n > 1 && chatKind(text) == chatNone {
+	if len(intents) == 0 && n > 1 && kind == chatNone && !onlyColour(ws) {
 		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, asksSomething(text, ws)) {
 			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
@@ -186,7 +195,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	}
 	// A follow-up with no subject of its own stays with the previous turn's agent (see
 	// followup.go).
-	if len(intents) == 1 && n > 1 && chatKind(text) == chatNone {
+	if len(intents) == 1 && n > 1 && kind == chatNone {
 		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].Text, lang.EarlierMarker) {
 			same := slices.IndexFunc(prev.intents, func(in Intent) bool { return in.Tool == intents[0].Tool })
 			switch {
@@ -200,6 +209,13 @@ func (c *conversation) routeMessage(n int) []Intent {
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
 				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// What the earlier thing costs is no new subject: "how much do i owe".
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			case same < 0 && len(ws) <= maxSubjectlessWords && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
+				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
+				// A short message that reaches another agent only through one word its texts
+				// use once ("what if im late" after a pick-up time, where a parcel is late),
+				// and names nothing neither agent knows ("a cheap blender"), asks on about the
+				// earlier thing.
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			}
 		}
