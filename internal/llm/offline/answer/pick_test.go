@@ -51,6 +51,20 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no prescription for your metformin"}, excludes: []string{"Lisinopril", "Atorvastatin"},
 		},
 		{
+			name:  "a lapsed record beside one in force is left out when neither is named",
+			asked: "when does my parking permit run out", data: `{"permits":[
+				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},
+				{"permit_no":"RP-2","zone":"Zone 9","expires":"2025-12-31","status":"expired"}]}`,
+			mentions: []string{"Zone 14"}, excludes: []string{"Zone 9", "2025"},
+		},
+		{
+			name:  "a lapsed record named is still shown",
+			asked: "when did my zone 9 permit expire", data: `{"permits":[
+				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},
+				{"permit_no":"RP-2","zone":"Zone 9","expires":"2025-12-31","status":"expired"}]}`,
+			mentions: []string{"Zone 9"},
+		},
+		{
 			name:  "a list item shows an object of one member, and the facts asked for before the bound",
 			asked: "which dentist are the visits with", data: `{"visits":[
 				{"kind":"Cleaning","when":"2026-12-03","clinic":"Brightsmile","room":"4","chair":"B","state":"booked","dentist":{"name":"Dr. Osei"}},

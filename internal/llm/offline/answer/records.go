@@ -169,6 +169,29 @@ func isOver(item any) bool {
 	return slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] })
 }
 
+// currentItems returns the records of arr that still hold, when some have lapsed (their
+// status is in lapsedWords: an expired permit, a cancelled booking) and some have not: a
+// request that names neither (tellingItems would have picked those it names) means the ones
+// in force. Nil otherwise, and when the request says the status ("when did it expire").
+func (r renderer) currentItems(arr []any) []any {
+	var said []string // the lapsed statuses held, as terms
+	lapsed, current := partitionItems(arr, func(item any) bool {
+		obj, _ := item.([]field)
+		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && lapsedWords[strings.ToLower(s)] })
+		if i >= 0 {
+			said = append(said, lang.Terms(obj[i].val.(string))...)
+		}
+		return i >= 0
+	})
+	if len(lapsed) == 0 || len(current) == 0 || slices.ContainsFunc(lang.Terms(r.asked), func(t string) bool { return slices.Contains(said, t) }) {
+		return nil
+	}
+	return current
+}
+
+// lapsedWords are statuses that say a record no longer holds (see language.txt).
+var lapsedWords = lang.List("lapsedWords")
+
 // partitionItems splits arr into the records keep holds for and the others, in order.
 func partitionItems(arr []any, keep func(any) bool) (hits, rest []any) {
 	for _, item := range arr {

@@ -403,6 +403,10 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "what was my net pay last time": the latest payslip.
 		hits = r.latestItems(arr)
 	}
+	if len(hits) == 0 && r.outer == nil {
+		// "when does my permit run out": the one in force, not last year's that expired.
+		hits = r.currentItems(arr)
+	}
 	if len(hits) > 0 {
 		missing = ""
 	}
