@@ -378,5 +378,7 @@ func (r renderer) mentioned(v string) bool {
 // names reports whether the request names a word of label that is no light noun: the user
 // asked about that member.
 func (r renderer) names(label string) bool {
-	return slices.ContainsFunc(lang.Terms(label), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(r.askedTerm, t) })
+	return slices.ContainsFunc(lang.Terms(label), func(t string) bool {
+		return !lang.IsLightNoun(t) && slices.ContainsFunc(r.askedTerm, func(a string) bool { return a == t || lang.IsOtherForm(a, t) })
+	})
 }

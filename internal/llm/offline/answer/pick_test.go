@@ -58,6 +58,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Zone 14"}, excludes: []string{"Zone 9", "2025"},
 		},
 		{
+			name:  "a verb asks for the field its noun names",
+			asked: "how much to renew", data: `{"permits":[
+				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",
+				 "renewal":{"opens":"2026-12-01","fee":{"amount":65,"currency":"USD"}}},
+				{"permit_no":"VP-2","kind":"Visitor day passes","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active"}]}`,
+			mentions: []string{"$65.00"},
+		},
+		{
 			name:  "a lapsed record named is still shown",
 			asked: "when did my zone 9 permit expire", data: `{"permits":[
 				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},
