@@ -66,6 +66,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$65.00"},
 		},
 		{
+			name:  "a unit in a field's name follows its number",
+			asked: "how many sick days have i used", data: `{"balances":[{"leave_type":"Sick leave","available_days":4,"used_this_year_days":2,"carry_over_max_days":1}]}`,
+			mentions: []string{"used this year 2 days", "available 4 days", "carry over max 1 day"}, excludes: []string{"days 2"},
+		},
+		{
 			name:  "a lapsed record named is still shown",
 			asked: "when did my zone 9 permit expire", data: `{"permits":[
 				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},
@@ -304,7 +309,7 @@ func TestRenderSaysANamedObjectOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newRenderer(5, nil, "and if i freeze it?").data(v, topic{})
-	if got := strings.Count(p.text, "max months 3"); got != 1 {
+	if got := strings.Count(p.text, "max 3 months"); got != 1 {
 		t.Errorf("data() = %q, says the freeze's max months %d times, want once", p.text, got)
 	}
 }
