@@ -49,7 +49,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	// in place of the model's narration of the data.
 	said := func() Piece {
 		p := orNothing(r.data(data, t), t)
-		p.offTopic = !p.missing && r.offTopic(data) // "no return for the socks" is about the socks
+		p.offTopic = !p.missing && r.offTopic(data, false) // "no return for the socks" is about the socks
 		return p
 	}
 	if thing := r.unasked(data); thing != "" {
@@ -130,7 +130,7 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 	if lang.OwnPart(asked) != asked {
 		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
 	}
-	return r.offTopic(data)
+	return r.offTopic(data, true)
 }
 
 // offTopic reports whether data holds none of the words the request asks with, when it asks
@@ -138,7 +138,7 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 // is pilates" answered with the membership, which says nothing of pilates. A word the data
 // uses or misspells counts as held; one only near in meaning does not, since another result
 // that holds it takes this one's place.
-func (r renderer) offTopic(data any) bool {
+func (r renderer) offTopic(data any, strict bool) bool {
 	var asked []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
 		ts := lang.Terms(w.Lower)
@@ -161,6 +161,13 @@ func (r renderer) offTopic(data any) bool {
 	valueTerms(data, known)
 	keyTerms(data, known)
 	held := func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
+	// A month or weekday dates the thing asked for and says nothing of which thing it is:
+	// strict, when other words ask, one of those must be held ("what are the kids eating
+	// wednesday" is not answered by the children's weekdays alone, so other tools are asked;
+	// their results, dated that day, then stand beside it).
+	if things := slices.DeleteFunc(slices.Clone(asked), func(t string) bool { return calendarWords[t] }); strict && len(things) > 0 {
+		asked = things
+	}
 	// A follow-up's earlier words may be what the data is about ("when is it due" after "how
 	// much is my car payment").
 	return !slices.ContainsFunc(asked, held) && !slices.ContainsFunc(r.earlierTerm, held)

@@ -335,3 +335,23 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		}
 	}
 }
+
+// A result holding only the day a request names, none of the things it asks about, holds
+// nothing asked: other tools are asked too. Kept beside them, it is not off topic.
+func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
+	children := `{"status":"ok","data":{"children":[{"name":"Ivy","days":["Monday","Wednesday"]},{"name":"Theo","days":["Friday"]}]}}`
+	tests := []struct {
+		asked string
+		want  bool
+	}{
+		{"what are the kids eating wednesday", true},
+		{"which days does ivy go", false},
+		{"and on wednesday", false}, // the day alone is asked, and held
+	}
+	for _, tt := range tests {
+		res := Result{Name: "children", Content: children}
+		if got := HoldsNothingAsked(res, tt.asked, 5, func() map[string]bool { return map[string]bool{"daycare": true} }); got != tt.want {
+			t.Errorf("HoldsNothingAsked(%q) = %v, want %v", tt.asked, got, tt.want)
+		}
+	}
+}
