@@ -71,6 +71,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"used this year 2 days", "available 4 days", "carry over max 1 day"}, excludes: []string{"days 2"},
 		},
 		{
+			name:  "a month spelled out names the record for it, not one dated in it",
+			asked: "how much do i owe for november", data: `{"invoices":[
+				{"number":"INV-11","month":"November 2026","total":{"amount":2135,"currency":"USD"},"due":"2026-12-05","status":"unpaid"},
+				{"number":"INV-10","month":"October 2026","total":{"amount":2090,"currency":"USD"},"due":"2026-11-05","status":"paid"},
+				{"number":"INV-09","month":"September 2026","total":{"amount":2165,"currency":"USD"},"due":"2026-10-05","status":"paid"}]}`,
+			mentions: []string{"2,135"}, excludes: []string{"2,090", "2,165"},
+		},
+		{
 			name:  "a lapsed record named is still shown",
 			asked: "when did my zone 9 permit expire", data: `{"permits":[
 				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},

@@ -189,6 +189,35 @@ func (r renderer) currentItems(arr []any) []any {
 	return current
 }
 
+// spelledPeriodItems returns those of hits, records the request was found to name, whose
+// own values spell out each month or weekday the request names ("month": "November 2026"),
+// when some do and some only hold a date in it ("due": "2026-11-05"): a period written out
+// says what the record is for, a date only when something about it happens. Nil otherwise.
+func (r renderer) spelledPeriodItems(hits []any) []any {
+	var periods []string
+	for _, w := range lang.ScanWords(r.asked) {
+		if calendarWords[w.Lower] && w.Lower != "week" && w.Lower != "month" && !aheadWords[w.Lower] {
+			periods = append(periods, w.Lower)
+		}
+	}
+	if len(hits) < 2 || len(periods) == 0 {
+		return nil
+	}
+	spelled, _ := partitionItems(hits, func(item any) bool {
+		obj, _ := item.([]field)
+		return !slices.ContainsFunc(periods, func(p string) bool {
+			return !slices.ContainsFunc(obj, func(f field) bool {
+				s, ok := f.val.(string)
+				return ok && slices.ContainsFunc(lang.ScanWords(s), func(w lang.Word) bool { return w.Lower == p })
+			})
+		})
+	})
+	if len(spelled) == len(hits) {
+		return nil
+	}
+	return spelled
+}
+
 // lapsedWords are statuses that say a record no longer holds (see language.txt).
 var lapsedWords = lang.List("lapsedWords")
 

@@ -407,6 +407,10 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "when does my permit run out": the one in force, not last year's that expired.
 		hits = r.currentItems(arr)
 	}
+	if spelled := r.spelledPeriodItems(hits); len(spelled) > 0 {
+		// "what do i owe for november": the November invoice, not October's due on Nov 5.
+		hits = spelled
+	}
 	if len(hits) > 0 {
 		missing = ""
 	}
