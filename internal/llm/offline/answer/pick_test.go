@@ -79,6 +79,21 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"2,135"}, excludes: []string{"2,090", "2,165"},
 		},
 		{
+			name:  "what is owed is summed over the records not paid",
+			asked: "how much do i owe in tickets", data: `{"citations":[
+				{"citation_no":"PC-1","violation":"Expired meter","fine":{"amount":47,"currency":"USD"},"status":"open"},
+				{"citation_no":"PC-2","violation":"Street cleaning","fine":{"amount":52,"currency":"USD"},"status":"paid"},
+				{"citation_no":"PC-3","violation":"Bus zone","fine":{"amount":39.5,"currency":"USD"},"status":"open"}]}`,
+			mentions: []string{"$86.50 to pay on 2 of them"},
+		},
+		{
+			name:  "a total asked sums every record shown",
+			asked: "what do my subscriptions cost altogether", data: `{"subscriptions":[
+				{"name":"Netflix","price":{"amount":15.49,"currency":"USD"}},
+				{"name":"Spotify","price":{"amount":11.99,"currency":"USD"}}]}`,
+			mentions: []string{"$27.48 in all"},
+		},
+		{
 			name:  "a lapsed record named is still shown",
 			asked: "when did my zone 9 permit expire", data: `{"permits":[
 				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},

@@ -448,6 +448,14 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "what time is yoga on saturday" when yoga is on tuesdays: say so before the class.
 		found = fmt.Sprintf("no %s on %s, only %s", singular(noun), day, found)
 	}
+	if total, n := r.totalOf(arr, cur); total != "" {
+		// "how much do i owe in tickets": the sum, not only the amounts to add up.
+		if n == len(arr) {
+			found += ", " + total + " in all"
+		} else {
+			found += fmt.Sprintf(", %s to pay on %d of them", total, n)
+		}
+	}
 	if len(arr) == 1 {
 		r.showIDs = true
 		// One record asked about: its own lists are the details asked for ("when is my
