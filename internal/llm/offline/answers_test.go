@@ -80,8 +80,9 @@ const minDev3 = 33
 // asked for the field its noun names ("how much to renew", the renewal fee); 39 once a unit
 // in a field's name followed its number ("used this year 2 days"); 40 once a result holding
 // only the day asked for sent the sub-agent to its other tools; 42 once a month spelled out in
-// a record ("November 2026") named it before a date in that month did.
-const minDev4 = 42
+// a record ("November 2026") named it before a date in that month did; 43 once a follow-up in
+// the trade's words only ("isn't that covered") was checked against the earlier request's.
+const minDev4 = 43
 
 // runAnswerSet plays every case of the set at file over the agents in dir, reports each
 // miss through miss, and returns how many turns passed of how many.

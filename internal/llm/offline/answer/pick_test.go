@@ -370,6 +370,9 @@ func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
 		{"what are the kids eating wednesday", true},
 		{"which days does ivy go", false},
 		{"and on wednesday", false}, // the day alone is asked, and held
+		// A follow-up in the trade's words only is about what the earlier request named.
+		{"how much is it (earlier: how much do i owe for november)", true},
+		{"how much is it (earlier: which days does ivy go)", false},
 	}
 	for _, tt := range tests {
 		res := Result{Name: "children", Content: children}
