@@ -79,12 +79,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"2,135"}, excludes: []string{"2,090", "2,165"},
 		},
 		{
-			name:  "what is owed is summed over the records not paid",
+			name:  "what is owed is the records not paid, and their sum",
 			asked: "how much do i owe in tickets", data: `{"citations":[
 				{"citation_no":"PC-1","violation":"Expired meter","fine":{"amount":47,"currency":"USD"},"status":"open"},
 				{"citation_no":"PC-2","violation":"Street cleaning","fine":{"amount":52,"currency":"USD"},"status":"paid"},
 				{"citation_no":"PC-3","violation":"Bus zone","fine":{"amount":39.5,"currency":"USD"},"status":"open"}]}`,
-			mentions: []string{"$86.50 to pay on 2 of them"},
+			mentions: []string{"$86.50 in all"}, excludes: []string{"Street cleaning"},
 		},
 		{
 			name:  "a total asked sums every record shown",

@@ -103,10 +103,13 @@ func (r renderer) qualifies(thing, noun string) bool {
 }
 
 // pendingItems returns the records of arr that are not over, when the request asks what comes
-// next and some records are over and some not: a status that says a record is finished
-// (finishedWords) is over. Nil otherwise.
+// next or what is still owed and some records are over and some not: a status that says a
+// record is finished (finishedWords) is over. Nil otherwise.
 func (r renderer) pendingItems(arr []any) []any {
-	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool { return aheadWords[strings.Trim(w, ",.?!")] }) {
+	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool {
+		w = strings.Trim(w, ",.?!")
+		return aheadWords[w] || oweWords[w]
+	}) {
 		return nil
 	}
 	_, pending := partitionItems(arr, isOver)
