@@ -88,7 +88,7 @@ func TestCompose(t *testing.T) {
 			name: "records of the kind the call named are the answer, the others no related ones",
 			msgs: turnWithResults("how many vacation days have i got left", [3]string{"time_off", `{"leave_type":"vacation"}`,
 				`{"status":"ok","data":{"balances":[{"type":"Vacation","available_days":7.5},{"type":"Sick leave","available_days":4}]}}`}),
-			want: "I found 1 of 2 balances:\n- Vacation: available days 7.5",
+			want: "I found 1 of 2 balances:\n- Vacation: available 7.5 days",
 		},
 		{
 			name: "a list the request names nothing of stays whole",

@@ -85,7 +85,8 @@
 //	                         list), records.go (which records the question names),
 //	                         closeness.go (words close in meaning, typos of the trade),
 //	                         facts.go, item.go, format.go, unasked.go (what the data does
-//	                         not hold), topic.go, piece.go, spelling.go, jsonvalue.go
+//	                         not hold), total.go (sums asked for), topic.go, piece.go,
+//	                         spelling.go, jsonvalue.go
 //
 //	lang: what every stage shares about English
 //	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code

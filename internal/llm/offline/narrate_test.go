@@ -77,7 +77,7 @@ func TestNarrateShapes(t *testing.T) {
 			name: "flight status: the asked-for flight is not echoed",
 			tool: "flight_status", args: `{"flight":"UA123"}`,
 			data: `{"flight":"UA123","status":"delayed","departure":"2026-03-03T10:15:00Z","gate":"B12","delay_minutes":25}`,
-			want: "Your flight status: delayed · departure Mar 3, 2026 at 10:15 · gate B12 · delay minutes 25.",
+			want: "Your flight status: delayed · departure Mar 3, 2026 at 10:15 · gate B12 · delay 25 minutes.",
 		},
 		{
 			name: "tier with the next tier and points to it",

@@ -49,7 +49,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	// in place of the model's narration of the data.
 	said := func() Piece {
 		p := orNothing(r.data(data, t), t)
-		p.offTopic = !p.missing && r.offTopic(data) // "no return for the socks" is about the socks
+		p.offTopic = !p.missing && r.offTopic(data, false) // "no return for the socks" is about the socks
 		return p
 	}
 	if thing := r.unasked(data); thing != "" {
@@ -130,7 +130,7 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 	if lang.OwnPart(asked) != asked {
 		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
 	}
-	return r.offTopic(data)
+	return r.offTopic(data, true)
 }
 
 // offTopic reports whether data holds none of the words the request asks with, when it asks
@@ -138,22 +138,15 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 // is pilates" answered with the membership, which says nothing of pilates. A word the data
 // uses or misspells counts as held; one only near in meaning does not, since another result
 // that holds it takes this one's place.
-func (r renderer) offTopic(data any) bool {
-	var asked []string
+func (r renderer) offTopic(data any, strict bool) bool {
+	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
-		ts := lang.Terms(w.Lower)
-		if len(ts) != 1 || strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] {
+		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] {
 			continue // verbs ("seeing", "shipped") and "next" name no thing data would hold
 		}
-		// A month or weekday is light to routing but data dated in it holds it ("on saturday").
-		if t := ts[0]; !r.domain[t] && !r.tool[t] && !lang.IsNumberTerm(t) && !lang.IsStopword(t) &&
-			(calendarWords[t] || !lang.IsLightNoun(t) && !timeNouns[t]) {
-			asked = append(asked, t)
-		}
+		words = append(words, lang.Terms(w.Lower)...)
 	}
-	if len(asked) == 0 {
-		return false
-	}
+	asked, earlier := r.thingTerms(words, strict), r.earlierTerm
 	if holdsNothing(data) {
 		return false // no records: that none is there is the answer
 	}
@@ -161,9 +154,52 @@ func (r renderer) offTopic(data any) bool {
 	valueTerms(data, known)
 	keyTerms(data, known)
 	held := func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
+	if strict {
+		// The earlier words' month or weekday no more says which thing than the request's.
+		earlier = dropCalendar(earlier)
+		// A follow-up in the trade's words only ("why's it more than last month" after "how
+		// much do i owe for november") is about what the earlier words name, unless the data
+		// holds one of its own words ("when does it charge next", the pass's next charge).
+		if len(asked) == 0 && !slices.ContainsFunc(words, func(t string) bool {
+			return held(t) && !lang.IsStopword(t) && !calendarWords[t] && !timeNouns[t] && !lang.IsLightNoun(t)
+		}) {
+			asked, earlier = r.thingTerms(earlier, true), nil
+		}
+	}
+	if len(asked) == 0 {
+		return false
+	}
 	// A follow-up's earlier words may be what the data is about ("when is it due" after "how
 	// much is my car payment").
-	return !slices.ContainsFunc(asked, held) && !slices.ContainsFunc(r.earlierTerm, held)
+	return !slices.ContainsFunc(asked, held) && !slices.ContainsFunc(earlier, held)
+}
+
+// thingTerms keeps the terms that may name a thing data would hold: not the agent's trade,
+// the called tool's name, numbers, light nouns or words of time, but months and weekdays
+// (data dated in one holds it: "on saturday"). A month or weekday dates the thing asked for
+// and says nothing of which thing it is: strict, when other terms are kept, it is left out
+// ("what are the kids eating wednesday" is not answered by the children's weekdays alone, so
+// other tools are asked; their results, dated that day, then stand beside it).
+func (r renderer) thingTerms(terms []string, strict bool) []string {
+	var out []string
+	for _, t := range terms {
+		if !r.domain[t] && !r.tool[t] && !lang.IsNumberTerm(t) && !lang.IsStopword(t) &&
+			(calendarWords[t] || !lang.IsLightNoun(t) && !timeNouns[t]) {
+			out = append(out, t)
+		}
+	}
+	if strict {
+		return dropCalendar(out)
+	}
+	return out
+}
+
+// dropCalendar returns terms without its months and weekdays, or terms when that leaves none.
+func dropCalendar(terms []string) []string {
+	if things := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return calendarWords[t] }); len(things) > 0 {
+		return things
+	}
+	return terms
 }
 
 // holdsNothing reports whether v is nothing but empty lists and nulls: {"orders": []}.

@@ -31,9 +31,20 @@ func (f fact) phrase() string {
 		return f.label
 	case remainderWords[lastWord(f.label)] && strings.Trim(f.text, "0123456789.,") == "":
 		return f.text + " " + f.label // "6 passes left", not "passes left 6"
+	case unitWords[lastWord(f.label)] && strings.Trim(f.text, "0123456789.,") == "":
+		// "used this year 2 days", not "used this year days 2": the unit follows its number.
+		unit := lastWord(f.label)
+		head := strings.TrimSpace(strings.TrimSuffix(f.label, unit))
+		if f.text == "1" {
+			unit = strings.TrimSuffix(unit, "s")
+		}
+		return strings.TrimSpace(head + " " + f.text + " " + unit)
 	}
 	return f.label + " " + f.text
 }
+
+// unitWords end a label whose number counts them: see language.txt.
+var unitWords = lang.List("unitWords")
 
 // remainderWords end a label that counts what is left: see language.txt.
 var remainderWords = lang.List("remainderWords")
@@ -378,5 +389,7 @@ func (r renderer) mentioned(v string) bool {
 // names reports whether the request names a word of label that is no light noun: the user
 // asked about that member.
 func (r renderer) names(label string) bool {
-	return slices.ContainsFunc(lang.Terms(label), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(r.askedTerm, t) })
+	return slices.ContainsFunc(lang.Terms(label), func(t string) bool {
+		return !lang.IsLightNoun(t) && slices.ContainsFunc(r.askedTerm, func(a string) bool { return a == t || lang.IsOtherForm(a, t) })
+	})
 }

@@ -51,6 +51,56 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no prescription for your metformin"}, excludes: []string{"Lisinopril", "Atorvastatin"},
 		},
 		{
+			name:  "a lapsed record beside one in force is left out when neither is named",
+			asked: "when does my parking permit run out", data: `{"permits":[
+				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},
+				{"permit_no":"RP-2","zone":"Zone 9","expires":"2025-12-31","status":"expired"}]}`,
+			mentions: []string{"Zone 14"}, excludes: []string{"Zone 9", "2025"},
+		},
+		{
+			name:  "a verb asks for the field its noun names",
+			asked: "how much to renew", data: `{"permits":[
+				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",
+				 "renewal":{"opens":"2026-12-01","fee":{"amount":65,"currency":"USD"}}},
+				{"permit_no":"VP-2","kind":"Visitor day passes","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active"}]}`,
+			mentions: []string{"$65.00"},
+		},
+		{
+			name:  "a unit in a field's name follows its number",
+			asked: "how many sick days have i used", data: `{"balances":[{"leave_type":"Sick leave","available_days":4,"used_this_year_days":2,"carry_over_max_days":1}]}`,
+			mentions: []string{"used this year 2 days", "available 4 days", "carry over max 1 day"}, excludes: []string{"days 2"},
+		},
+		{
+			name:  "a month spelled out names the record for it, not one dated in it",
+			asked: "how much do i owe for november", data: `{"invoices":[
+				{"number":"INV-11","month":"November 2026","total":{"amount":2135,"currency":"USD"},"due":"2026-12-05","status":"unpaid"},
+				{"number":"INV-10","month":"October 2026","total":{"amount":2090,"currency":"USD"},"due":"2026-11-05","status":"paid"},
+				{"number":"INV-09","month":"September 2026","total":{"amount":2165,"currency":"USD"},"due":"2026-10-05","status":"paid"}]}`,
+			mentions: []string{"2,135"}, excludes: []string{"2,090", "2,165"},
+		},
+		{
+			name:  "what is owed is the records not paid, and their sum",
+			asked: "how much do i owe in tickets", data: `{"citations":[
+				{"citation_no":"PC-1","violation":"Expired meter","fine":{"amount":47,"currency":"USD"},"status":"open"},
+				{"citation_no":"PC-2","violation":"Street cleaning","fine":{"amount":52,"currency":"USD"},"status":"paid"},
+				{"citation_no":"PC-3","violation":"Bus zone","fine":{"amount":39.5,"currency":"USD"},"status":"open"}]}`,
+			mentions: []string{"$86.50 in all"}, excludes: []string{"Street cleaning"},
+		},
+		{
+			name:  "a total asked sums every record shown",
+			asked: "what do my subscriptions cost altogether", data: `{"subscriptions":[
+				{"name":"Netflix","price":{"amount":15.49,"currency":"USD"}},
+				{"name":"Spotify","price":{"amount":11.99,"currency":"USD"}}]}`,
+			mentions: []string{"$27.48 in all"},
+		},
+		{
+			name:  "a lapsed record named is still shown",
+			asked: "when did my zone 9 permit expire", data: `{"permits":[
+				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},
+				{"permit_no":"RP-2","zone":"Zone 9","expires":"2025-12-31","status":"expired"}]}`,
+			mentions: []string{"Zone 9"},
+		},
+		{
 			name:  "a list item shows an object of one member, and the facts asked for before the bound",
 			asked: "which dentist are the visits with", data: `{"visits":[
 				{"kind":"Cleaning","when":"2026-12-03","clinic":"Brightsmile","room":"4","chair":"B","state":"booked","dentist":{"name":"Dr. Osei"}},
@@ -282,7 +332,7 @@ func TestRenderSaysANamedObjectOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newRenderer(5, nil, "and if i freeze it?").data(v, topic{})
-	if got := strings.Count(p.text, "max months 3"); got != 1 {
+	if got := strings.Count(p.text, "max 3 months"); got != 1 {
 		t.Errorf("data() = %q, says the freeze's max months %d times, want once", p.text, got)
 	}
 }
@@ -305,6 +355,29 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		}
 		if got := newRenderer(5, nil, asked).unasked(v); got != want {
 			t.Errorf("unasked(%q) = %q, want %q", asked, got, want)
+		}
+	}
+}
+
+// A result holding only the day a request names, none of the things it asks about, holds
+// nothing asked: other tools are asked too. Kept beside them, it is not off topic.
+func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
+	children := `{"status":"ok","data":{"children":[{"name":"Ivy","days":["Monday","Wednesday"]},{"name":"Theo","days":["Friday"]}]}}`
+	tests := []struct {
+		asked string
+		want  bool
+	}{
+		{"what are the kids eating wednesday", true},
+		{"which days does ivy go", false},
+		{"and on wednesday", false}, // the day alone is asked, and held
+		// A follow-up in the trade's words only is about what the earlier request named.
+		{"how much is it (earlier: how much do i owe for november)", true},
+		{"how much is it (earlier: which days does ivy go)", false},
+	}
+	for _, tt := range tests {
+		res := Result{Name: "children", Content: children}
+		if got := HoldsNothingAsked(res, tt.asked, 5, func() map[string]bool { return map[string]bool{"daycare": true} }); got != tt.want {
+			t.Errorf("HoldsNothingAsked(%q) = %v, want %v", tt.asked, got, tt.want)
 		}
 	}
 }

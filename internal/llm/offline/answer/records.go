@@ -103,10 +103,13 @@ func (r renderer) qualifies(thing, noun string) bool {
 }
 
 // pendingItems returns the records of arr that are not over, when the request asks what comes
-// next and some records are over and some not: a status that says a record is finished
-// (finishedWords) is over. Nil otherwise.
+// next or what is still owed and some records are over and some not: a status that says a
+// record is finished (finishedWords) is over. Nil otherwise.
 func (r renderer) pendingItems(arr []any) []any {
-	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool { return aheadWords[strings.Trim(w, ",.?!")] }) {
+	if len(arr) < 2 || !slices.ContainsFunc(strings.Fields(strings.ToLower(r.asked)), func(w string) bool {
+		w = strings.Trim(w, ",.?!")
+		return aheadWords[w] || oweWords[w]
+	}) {
 		return nil
 	}
 	_, pending := partitionItems(arr, isOver)
@@ -168,6 +171,58 @@ func isOver(item any) bool {
 	obj, _ := item.([]field)
 	return slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && finishedWords[strings.ToLower(s)] })
 }
+
+// currentItems returns the records of arr that still hold, when some have lapsed (their
+// status is in lapsedWords: an expired permit, a cancelled booking) and some have not: a
+// request that names neither (tellingItems would have picked those it names) means the ones
+// in force. Nil otherwise, and when the request says the status ("when did it expire").
+func (r renderer) currentItems(arr []any) []any {
+	var said []string // the lapsed statuses held, as terms
+	lapsed, current := partitionItems(arr, func(item any) bool {
+		obj, _ := item.([]field)
+		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && lapsedWords[strings.ToLower(s)] })
+		if i >= 0 {
+			said = append(said, lang.Terms(obj[i].val.(string))...)
+		}
+		return i >= 0
+	})
+	if len(lapsed) == 0 || len(current) == 0 || slices.ContainsFunc(lang.Terms(r.asked), func(t string) bool { return slices.Contains(said, t) }) {
+		return nil
+	}
+	return current
+}
+
+// spelledPeriodItems returns those of hits, records the request was found to name, whose
+// own values spell out each month or weekday the request names ("month": "November 2026"),
+// when some do and some only hold a date in it ("due": "2026-11-05"): a period written out
+// says what the record is for, a date only when something about it happens. Nil otherwise.
+func (r renderer) spelledPeriodItems(hits []any) []any {
+	var periods []string
+	for _, w := range lang.ScanWords(r.asked) {
+		if calendarWords[w.Lower] && w.Lower != "week" && w.Lower != "month" && !aheadWords[w.Lower] {
+			periods = append(periods, w.Lower)
+		}
+	}
+	if len(hits) < 2 || len(periods) == 0 {
+		return nil
+	}
+	spelled, _ := partitionItems(hits, func(item any) bool {
+		obj, _ := item.([]field)
+		return !slices.ContainsFunc(periods, func(p string) bool {
+			return !slices.ContainsFunc(obj, func(f field) bool {
+				s, ok := f.val.(string)
+				return ok && slices.ContainsFunc(lang.ScanWords(s), func(w lang.Word) bool { return w.Lower == p })
+			})
+		})
+	})
+	if len(spelled) == len(hits) {
+		return nil
+	}
+	return spelled
+}
+
+// lapsedWords are statuses that say a record no longer holds (see language.txt).
+var lapsedWords = lang.List("lapsedWords")
 
 // partitionItems splits arr into the records keep holds for and the others, in order.
 func partitionItems(arr []any, keep func(any) bool) (hits, rest []any) {

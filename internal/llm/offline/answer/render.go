@@ -403,6 +403,14 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// "what was my net pay last time": the latest payslip.
 		hits = r.latestItems(arr)
 	}
+	if len(hits) == 0 && r.outer == nil {
+		// "when does my permit run out": the one in force, not last year's that expired.
+		hits = r.currentItems(arr)
+	}
+	if spelled := r.spelledPeriodItems(hits); len(spelled) > 0 {
+		// "what do i owe for november": the November invoice, not October's due on Nov 5.
+		hits = spelled
+	}
 	if len(hits) > 0 {
 		missing = ""
 	}
@@ -439,6 +447,14 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if day := r.dayNotHeld(arr); day != "" && missing == "" {
 		// "what time is yoga on saturday" when yoga is on tuesdays: say so before the class.
 		found = fmt.Sprintf("no %s on %s, only %s", singular(noun), day, found)
+	}
+	if total, n := r.totalOf(arr, cur); total != "" {
+		// "how much do i owe in tickets": the sum, not only the amounts to add up.
+		if n == len(arr) {
+			found += ", " + total + " in all"
+		} else {
+			found += fmt.Sprintf(", %s to pay on %d of them", total, n)
+		}
 	}
 	if len(arr) == 1 {
 		r.showIDs = true

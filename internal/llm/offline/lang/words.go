@@ -285,3 +285,22 @@ var lightNouns = func() map[string]bool {
 
 // IsSpace reports whether b is an ASCII space, tab or line break.
 func IsSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// IsOtherForm reports whether one of two stems is the other with a derivational ending
+// (derivedEndings) added, the shorter keeping minDerivedStem letters: "renew" and "renewal",
+// "electric" and "electricity". The stemmer removes only inflections, while a question says
+// "how much to renew" of data that holds a "renewal" fee.
+func IsOtherForm(a, b string) bool {
+	short, long := a, b
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	return len(short) >= minDerivedStem && short != long && strings.HasPrefix(long, short) &&
+		derivedEndings[long[len(short):]] && !IsDigits(short)
+}
+
+// minDerivedStem and derivedEndings: see language.txt.
+var (
+	minDerivedStem = int(Number("minDerivedStem"))
+	derivedEndings = List("derivedEndings")
+)

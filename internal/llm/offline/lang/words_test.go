@@ -96,3 +96,21 @@ func TestPriceLimitBefore(t *testing.T) {
 		}
 	}
 }
+
+func TestIsOtherForm(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"renew", "renewal", true},
+		{"electricity", "electric", true},
+		{"renew", "renew", false}, // the same word is no other form
+		{"car", "card", false},    // too short to carry an ending
+		{"charg", "charger", false},
+	}
+	for _, tt := range tests {
+		if got := IsOtherForm(Stem(tt.a), Stem(tt.b)); got != tt.want {
+			t.Errorf("IsOtherForm(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

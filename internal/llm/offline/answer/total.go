@@ -1,0 +1,71 @@
+package answer
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+// totalOf adds up the records of arr when the request asks for a sum ("how much do i owe in
+// tickets", "what do they come to altogether"): each record's first amount of money, in one
+// currency. A request that asks what is owed leaves out the records that are over (a paid
+// ticket). It returns the sum as it reads ("$99.00") and how many records it adds, or "" when
+// the request asks no sum, fewer than two records have an amount, or currencies differ.
+func (r renderer) totalOf(arr []any, cur string) (string, int) {
+	ws := lang.ScanWords(r.asked)
+	owes := slices.ContainsFunc(ws, func(w lang.Word) bool { return oweWords[w.Lower] })
+	if !owes && !slices.ContainsFunc(ws, func(w lang.Word) bool { return totalWords[w.Lower] }) {
+		return "", 0
+	}
+	var sum float64
+	code, n := "", 0
+	for _, item := range arr {
+		if owes && isOver(item) {
+			continue
+		}
+		amount, c, ok := firstAmount(item, cur)
+		if !ok || n > 0 && c != code {
+			return "", 0
+		}
+		sum, code, n = sum+amount, c, n+1
+	}
+	if n < 2 {
+		return "", 0
+	}
+	return formatMoney(json.Number(strconv.FormatFloat(sum, 'f', 2, 64)), code), n
+}
+
+// firstAmount returns the first amount of money among a record's own members: an amount
+// object ({"amount": 47, "currency": "USD"}) or a number named like money beside the
+// currency in force.
+func firstAmount(item any, cur string) (float64, string, bool) {
+	obj, _ := item.([]field)
+	money := moneyMembers(obj, cur)
+	for i, f := range obj {
+		var n json.Number
+		code := cur
+		switch v := f.val.(type) {
+		case []field:
+			amount, c, ok := moneyObject(v)
+			if !ok {
+				continue
+			}
+			n, code = amount, c
+		case json.Number:
+			if !money[i] {
+				continue
+			}
+			n = v
+		default:
+			continue
+		}
+		x, err := n.Float64()
+		return x, code, err == nil
+	}
+	return 0, "", false
+}
+
+// oweWords ask what is still to pay; totalWords ask for a sum (see language.txt).
+var oweWords, totalWords = lang.List("oweWords"), lang.List("totalWords")
