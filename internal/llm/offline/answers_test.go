@@ -82,7 +82,7 @@ const minDev3 = 33
 // only the day asked for sent the sub-agent to its other tools; 42 once a month spelled out in
 // a record ("November 2026") named it before a date in that month did; 43 once a follow-up in
 // the trade's words only ("isn't that covered") was checked against the earlier request's.
-const minDev4 = 43
+const minDev4 = 44
 
 // runAnswerSet plays every case of the set at file over the agents in dir, reports each
 // miss through miss, and returns how many turns passed of how many.
