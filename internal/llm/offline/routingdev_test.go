@@ -7,14 +7,7 @@ import "testing"
 // talk) through the whole service and fails when fewer turns reach the right agents than
 // minRoutingDev; each miss and the figure are logged (go test -v).
 func TestRoutingDevSet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole service")
-	}
-	passed, total := runAnswerSet(t, "testdata/routing/agents", "testdata/routing/dev.yaml", t.Logf)
-	t.Logf("routing dev set: %d of %d turns routed right (%.1f%%)", passed, total, 100*float64(passed)/float64(total))
-	if passed < minRoutingDev {
-		t.Errorf("routing dev set: %d of %d turns routed right, want at least %d", passed, total, minRoutingDev)
-	}
+	checkRoutingSet(t, "routing dev set", "testdata/routing/agents", "testdata/routing/dev.yaml", minRoutingDev)
 }
 
 // minRoutingDev is how many turns of testdata/routing/dev.yaml route right today: a change
@@ -27,17 +20,23 @@ const minRoutingDev = 67
 // turns are follow-ups with no subject of their own, which must stay with the previous turn's
 // agent; each miss and the figure are logged (go test -v).
 func TestRoutingFollowups(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole service")
-	}
-	passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/routing/followups.yaml", t.Logf)
-	t.Logf("routing follow-ups: %d of %d turns routed right (%.1f%%)", passed, total, 100*float64(passed)/float64(total))
-	if passed < minRoutingFollowups {
-		t.Errorf("routing follow-ups: %d of %d turns routed right, want at least %d", passed, total, minRoutingFollowups)
-	}
+	checkRoutingSet(t, "routing follow-ups", "testdata/answers/agents", "testdata/routing/followups.yaml", minRoutingFollowups)
 }
 
 // minRoutingFollowups is how many turns of testdata/routing/followups.yaml route right today
-// (128 when the set was written, before any change for it):
-// a change that routes fewer fails.
+// (128 when the set was written, before any change for it): a change that routes fewer fails.
 const minRoutingFollowups = 139
+
+// checkRoutingSet runs the set at file over the agents in dir and fails when fewer than want
+// turns reach the right agents.
+func checkRoutingSet(t *testing.T, name, dir, file string, want int) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the whole service")
+	}
+	passed, total := runAnswerSet(t, dir, file, t.Logf)
+	t.Logf("%s: %d of %d turns routed right (%.1f%%)", name, passed, total, 100*float64(passed)/float64(total))
+	if passed < want {
+		t.Errorf("%s: %d of %d turns routed right, want at least %d", name, passed, total, want)
+	}
+}
