@@ -191,21 +191,16 @@ func (ix *Index) derived(q string) string {
 		return ""
 	}
 	for _, v := range ix.vocab {
-		short, long := v, q
-		if len(short) > len(long) {
-			short, long = long, short
-		}
-		if len(short) >= minDerivedStem && strings.HasPrefix(long, short) && derivedEndings[long[len(short):]] {
+		if lang.IsOtherForm(v, q) {
 			return v
 		}
 	}
 	return ""
 }
 
-// minDerivedStem, derivedEndings, derivedWeight: see language.txt, which says where each was chosen.
+// minDerivedStem, derivedWeight: see language.txt, which says where each was chosen.
 var (
 	minDerivedStem = int(lang.Number("minDerivedStem"))
-	derivedEndings = lang.List("derivedEndings")
 	derivedWeight  = lang.Number("derivedWeight")
 )
 
