@@ -371,21 +371,43 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 // valueTerms adds the terms of every string value in v, however deep; a date adds the names
 // of its month and weekday, by which people name it ("my february leave").
 func valueTerms(v any, into map[string]bool) {
-	switch x := v.(type) {
-	case string:
-		if w, ok := parseWhen(x); ok {
-			x += " " + w.t.Month().String() + " " + w.t.Weekday().String()
+	eachString(v, func(s string) {
+		if w, ok := parseWhen(s); ok {
+			s += " " + w.t.Month().String() + " " + w.t.Weekday().String()
 		}
-		for _, t := range lang.Terms(x) {
+		for _, t := range lang.Terms(s) {
 			into[t] = true
 		}
+	})
+}
+
+// eachString calls fn with every string value in v, however deep, in order.
+func eachString(v any, fn func(string)) {
+	switch x := v.(type) {
+	case string:
+		fn(x)
 	case []field:
 		for _, f := range x {
-			valueTerms(f.val, into)
+			eachString(f.val, fn)
 		}
 	case []any:
 		for _, c := range x {
-			valueTerms(c, into)
+			eachString(c, fn)
+		}
+	}
+}
+
+// eachKey calls fn with every key in v, however deep, in order.
+func eachKey(v any, fn func(string)) {
+	switch x := v.(type) {
+	case []field:
+		for _, f := range x {
+			fn(f.key)
+			eachKey(f.val, fn)
+		}
+	case []any:
+		for _, c := range x {
+			eachKey(c, fn)
 		}
 	}
 }
@@ -489,19 +511,11 @@ func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
 
 // keyTerms adds the terms of every key in v, however deep.
 func keyTerms(v any, into map[string]bool) {
-	switch x := v.(type) {
-	case []field:
-		for _, f := range x {
-			for _, t := range lang.Terms(lang.Humanise(f.key)) {
-				into[t] = true
-			}
-			keyTerms(f.val, into)
+	eachKey(v, func(key string) {
+		for _, t := range lang.Terms(lang.Humanise(key)) {
+			into[t] = true
 		}
-	case []any:
-		for _, c := range x {
-			keyTerms(c, into)
-		}
-	}
+	})
 }
 
 // namedItems returns the records of arr that mention every word the request names a thing

@@ -10,40 +10,23 @@ import (
 // keyWords adds the lowercased words of every key (humanised) in v, however deep: the
 // data's own spelling of what it holds.
 func keyWords(v any, into map[string]bool) {
-	switch x := v.(type) {
-	case []field:
-		for _, f := range x {
-			for _, w := range lang.ScanWords(lang.Humanise(f.key)) {
-				into[w.Lower] = true
-			}
-			keyWords(f.val, into)
+	eachKey(v, func(key string) {
+		for _, w := range lang.ScanWords(lang.Humanise(key)) {
+			into[w.Lower] = true
 		}
-	case []any:
-		for _, c := range x {
-			keyWords(c, into)
-		}
-	}
+	})
 }
 
 // valueWords adds the lowercased words of every string value in v, however deep.
 func valueWords(v any, into map[string]bool) {
-	switch x := v.(type) {
-	case string:
-		for _, w := range lang.ScanWords(x) {
+	eachString(v, func(s string) {
+		for _, w := range lang.ScanWords(s) {
 			into[w.Lower] = true
 			for _, part := range strings.Split(w.Lower, "-") { // "Seattle-Tacoma"
 				into[part] = true
 			}
 		}
-	case []field:
-		for _, f := range x {
-			valueWords(f.val, into)
-		}
-	case []any:
-		for _, c := range x {
-			valueWords(c, into)
-		}
-	}
+	})
 }
 
 // minValueTypoLetters: see language.txt.
