@@ -339,46 +339,47 @@ func words(v any) string {
 // objects, by amount) by value, anything else as text, so ISO dates come earliest first.
 // Records without the field keep their order, after the others.
 func sortBy(field string, v any) []any {
-	xs := slices.Clone(items(v))
-	key := func(x any) (f float64, s string, num, ok bool) {
-		m, isMap := x.(map[string]any)
-		if !isMap {
-			return 0, "", false, false
-		}
-		val, has := m[field]
-		if !has || val == nil {
-			return 0, "", false, false
-		}
+	// Each record's key is read once: rank 0 is a number, 1 text, 2 no field.
+	type keyed struct {
+		rank int
+		f    float64
+		s    string
+		x    any
+	}
+	xs := items(v)
+	keys := make([]keyed, len(xs))
+	for i, x := range xs {
+		keys[i] = keyed{rank: 2, x: x}
+		m, _ := x.(map[string]any)
+		val := m[field]
 		if obj, isObj := val.(map[string]any); isObj {
 			val = obj["amount"]
 		}
-		if f, err := toFloat(val); err == nil && !math.IsNaN(f) {
-			return f, "", true, true
+		switch f, err := toFloat(val); {
+		case val == nil:
+		case err == nil && !math.IsNaN(f):
+			keys[i].rank, keys[i].f = 0, f
+		default:
+			keys[i].rank, keys[i].s = 1, fmt.Sprint(val)
 		}
-		return 0, fmt.Sprint(val), false, true
 	}
-	slices.SortStableFunc(xs, func(a, b any) int {
-		fa, sa, na, oka := key(a)
-		fb, sb, nb, okb := key(b)
-		switch {
-		case oka != okb: // records with the field first
-			if oka {
-				return -1
-			}
-			return 1
-		case !oka:
-			return 0
-		case na && nb:
-			return cmp.Compare(fa, fb)
-		case na != nb: // numbers before text
-			if na {
-				return -1
-			}
-			return 1
+	slices.SortStableFunc(keys, func(a, b keyed) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
 		}
-		return strings.Compare(sa, sb)
+		switch a.rank {
+		case 0:
+			return cmp.Compare(a.f, b.f)
+		case 1:
+			return strings.Compare(a.s, b.s)
+		}
+		return 0
 	})
-	return xs
+	out := make([]any, len(keys))
+	for i, k := range keys {
+		out[i] = k.x
+	}
+	return out
 }
 
 // namesRecord reports whether q's words pick a record of some list in v, at any depth.
