@@ -23,8 +23,9 @@ type Hub struct {
 	turns   map[string]*liveTurn
 	timers  map[string]*time.Timer // pending [Hub.Done] evictions
 	closed  bool
-	closing chan struct{}  // closed by Close: writers store what is queued without waiting
-	writers sync.WaitGroup // TurnLog writer goroutines; Add only under mu while !closed
+	closing chan struct{}         // closed by Close: a store write being retried gives up
+	writers sync.WaitGroup        // scheduled or running batches of turn logs; Add only under mu while !closed
+	writing map[*TurnLog]struct{} // the logs counted in writers, for Close to hurry
 }
 
 type hubOptions struct {
@@ -65,7 +66,7 @@ func NewHub(store LogStore, opts ...HubOption) *Hub {
 		opt(&o)
 	}
 	return &Hub{store: store, opts: o, turns: map[string]*liveTurn{}, timers: map[string]*time.Timer{},
-		closing: make(chan struct{})}
+		closing: make(chan struct{}), writing: map[*TurnLog]struct{}{}}
 }
 
 // liveTurn is the in-memory log of a turn running here. recs only grows, and a record is never
@@ -180,7 +181,16 @@ func (h *Hub) Close() {
 		delete(h.timers, id)
 	}
 	clear(h.turns)
+	logs := make([]*TurnLog, 0, len(h.writing))
+	for l := range h.writing {
+		logs = append(logs, l)
+	}
 	h.mu.Unlock()
+	for _, l := range logs { // outside mu: a log's lock is taken before the hub's
+		l.turn.mu.Lock()
+		l.hurry()
+		l.turn.mu.Unlock()
+	}
 	h.writers.Wait()
 }
 

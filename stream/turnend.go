@@ -56,7 +56,9 @@ func (l *TurnLog) PublishEnd(ev TurnCompleted, commit func(ctx context.Context, 
 		l.Stored(rec.ID) // Err is nil again: the store has the whole log
 	}
 	<-l.sem
-	l.nudge() // a background writer finds what is left, or nothing, and ends
+	t.mu.Lock()
+	l.hurry() // the scheduled batch stores what is left now, or is cancelled if nothing is
+	t.mu.Unlock()
 	return err
 }
 

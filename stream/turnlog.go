@@ -25,13 +25,13 @@ type TurnLog struct {
 	turn   *liveTurn
 
 	// Guarded by turn.mu, so that queue order is id order.
-	pending    []Record  // published, not yet handed to the store
-	held       []Record  // refused by the store until retryUntil, and every record after them
-	retryUntil time.Time // failed writes are retried until then
-	writing    bool      // a writer (goroutine or inline) is draining pending
+	pending    []Record    // published, not yet handed to the store
+	held       []Record    // refused by the store until retryUntil, and every record after them
+	retryUntil time.Time   // failed writes are retried until then
+	writing    bool        // a batch is scheduled or being written (see [TurnLog.schedule])
+	timer      *time.Timer // runs fire when the scheduled batch is due
 
-	kick chan struct{} // capacity 1: tells the writer to write now rather than at its deadline
-	sem  chan struct{} // capacity 1: one batch at a time, so batches commit in id order
+	sem chan struct{} // capacity 1: one batch at a time, so batches commit in id order
 
 	errMu sync.Mutex
 	err   error
@@ -48,7 +48,7 @@ func (h *Hub) Open(turnID string) *TurnLog {
 	t := h.turns[turnID]
 	if t == nil {
 		t = &liveTurn{}
-		t.writer = TurnLog{hub: h, turnID: turnID, turn: t, kick: make(chan struct{}, 1), sem: make(chan struct{}, 1)}
+		t.writer = TurnLog{hub: h, turnID: turnID, turn: t, sem: make(chan struct{}, 1)}
 		t.log = &t.writer
 		h.turns[turnID] = t
 	}
@@ -83,8 +83,8 @@ func (l *TurnLog) Publish(ev Event) {
 		t.closing = true
 		t.mu.Unlock()
 		_ = l.Flush(context.Background()) // a failure is kept for Err
-		l.nudge()                         // the background writer, if any, finds nothing left and ends
 		t.mu.Lock()
+		l.hurry() // the scheduled batch, if any, finds nothing left
 		t.appendFramed(rec, frame)
 		t.completed = true
 		t.broadcast()
@@ -93,15 +93,17 @@ func (l *TurnLog) Publish(ev Event) {
 	}
 	t.appendFramed(rec, frame)
 	t.broadcast()
-	start := !l.writing
-	l.writing = true
-	full := len(l.pending) >= batchRecords
-	t.mu.Unlock()
+	inline := false
 	switch {
-	case start:
-		l.hub.startWriter(l)
-	case full:
-		l.nudge()
+	case !l.writing:
+		l.writing = true
+		inline = !l.schedule(batchDelay)
+	case len(l.pending) >= batchRecords:
+		l.hurry()
+	}
+	t.mu.Unlock()
+	if inline {
+		l.writeInline()
 	}
 }
 

@@ -70,11 +70,11 @@ func (p plainStore) Events(ctx context.Context, turnID string, after uint64) ([]
 	return p.s.Events(ctx, turnID, after)
 }
 
-// writerRunning reports whether any TurnLog writer goroutine is alive.
+// writerRunning reports whether any TurnLog batch is being written.
 func writerRunning() bool {
 	buf := make([]byte, 1<<20)
 	n := runtime.Stack(buf, true)
-	return bytes.Contains(buf[:n], []byte("stream.(*TurnLog).writeLoop"))
+	return bytes.Contains(buf[:n], []byte("stream.(*TurnLog).fire"))
 }
 
 func stored(t *testing.T, s stream.LogStore, turnID string) []stream.Record {

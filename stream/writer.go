@@ -16,34 +16,64 @@ const (
 	batchRecords = 64
 )
 
-// startWriter runs l's writeLoop in a goroutine of its own, which Close waits for. Once the
-// hub is closed it runs it in the caller instead, so nothing is left running after Close and a
-// turn still finishing keeps its records (it then stores synchronously, as writeLoop does not
-// wait on a closed hub).
-func (h *Hub) startWriter(l *TurnLog) {
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		l.writeLoop()
+// A log's batches are written by a timer's function, not by a goroutine of its own: a turn
+// that ends within batchDelay (most do: the end stores whatever is queued) never starts one,
+// and a long reply runs one short-lived goroutine per batch. writing is true from the
+// timer's arming until the queue is found empty, and the hub counts that time among its
+// writers, so that Close can fire pending batches at once and wait for them.
+
+// schedule arms the log's next batch to go out after d. It returns false once the hub is
+// closed: the caller then stores the queue itself ([TurnLog.writeInline]), so that nothing is
+// left running after Close. turn.mu must be held.
+func (l *TurnLog) schedule(d time.Duration) bool {
+	if !l.hub.addWriter(l) {
+		return false
+	}
+	if l.timer == nil {
+		l.timer = time.AfterFunc(d, l.fire)
+	} else {
+		l.timer.Reset(d)
+	}
+	return true
+}
+
+// fire stores the queued batch when its time comes, then schedules the next one if records
+// arrived meanwhile: at once if a full batch waits or the turn or the hub is ending.
+func (l *TurnLog) fire() {
+	_ = l.writePending(context.Background())
+	l.turn.mu.Lock()
+	defer l.turn.mu.Unlock()
+	if len(l.pending) == 0 {
+		l.writing = false
+		l.hub.doneWriter(l)
 		return
 	}
-	h.writers.Add(1)
-	h.mu.Unlock()
-	go h.write(l)
+	d := batchDelay
+	if len(l.pending) >= batchRecords || l.turn.closing || l.hub.isClosed() {
+		d = 0
+	}
+	l.timer.Reset(d) // still counted among the hub's writers
 }
 
-// write is the writer goroutine of l.
-func (h *Hub) write(l *TurnLog) {
-	defer h.writers.Done()
-	l.writeLoop()
+// hurry makes a scheduled batch go out now rather than at its deadline, or cancels it when
+// the queue is empty (the turn's end stored it). A batch being written is left alone: fire
+// looks at the queue again when it is done. turn.mu must be held.
+func (l *TurnLog) hurry() {
+	if !l.writing || l.timer == nil || !l.timer.Stop() {
+		return
+	}
+	if len(l.pending) == 0 {
+		l.writing = false
+		l.hub.doneWriter(l)
+		return
+	}
+	l.timer.Reset(0)
 }
 
-// writeLoop drains the log's queue to the store, a batch at a time, and returns when the
-// queue is empty: a writer exists only while records wait, so an idle or finished turn holds
-// no goroutine. Publish starts the next one.
-func (l *TurnLog) writeLoop() {
+// writeInline stores the queue on the caller's goroutine until it is empty: how a log writes
+// once its hub is closed.
+func (l *TurnLog) writeInline() {
 	for {
-		l.waitForBatch()
 		// Only cancellation could fail this, and Background is never cancelled.
 		_ = l.writePending(context.Background())
 		l.turn.mu.Lock()
@@ -56,36 +86,31 @@ func (l *TurnLog) writeLoop() {
 	}
 }
 
-// waitForBatch returns when the queued batch should go out: batchDelay after it began, or
-// sooner once batchRecords wait, the queue is empty (the turn's end was stored by Flush), the
-// turn is ending or the hub closes. A nudge can outlive its batch: "full" publishes that raced
-// with the write that took them leave one behind, and it must not cut the next batch short.
-func (l *TurnLog) waitForBatch() {
-	timer := time.NewTimer(batchDelay)
-	defer timer.Stop()
-	for {
-		select {
-		case <-timer.C:
-			return
-		case <-l.hub.closing:
-			return
-		case <-l.kick:
-			l.turn.mu.Lock()
-			n, ending := len(l.pending), l.turn.closing
-			l.turn.mu.Unlock()
-			if n == 0 || n >= batchRecords || ending {
-				return
-			}
-		}
+// addWriter counts l's scheduled batch among the hub's writers, unless the hub is closed.
+func (h *Hub) addWriter(l *TurnLog) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
 	}
+	h.writing[l] = struct{}{}
+	h.writers.Add(1)
+	return true
 }
 
-// nudge asks the writer to write now. A nudge nobody takes stays buffered and only makes the
-// next batch go out early.
-func (l *TurnLog) nudge() {
+func (h *Hub) doneWriter(l *TurnLog) {
+	h.mu.Lock()
+	delete(h.writing, l)
+	h.mu.Unlock()
+	h.writers.Done()
+}
+
+func (h *Hub) isClosed() bool {
 	select {
-	case l.kick <- struct{}{}:
+	case <-h.closing:
+		return true
 	default:
+		return false
 	}
 }
 
