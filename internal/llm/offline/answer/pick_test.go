@@ -276,6 +276,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},
 		},
 		{
+			name:  "a word of the object around a list is no missing thing of the list",
+			asked: "has there been any delay on my remodel", data: `{"name":"Kitchen remodel","start":"2026-09-14",
+				"delays":[{"cause":"Backordered cabinet hardware","days":5}]}`,
+			mentions: []string{"Backordered cabinet hardware"}, excludes: []string{"no delay for"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

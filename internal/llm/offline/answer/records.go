@@ -450,7 +450,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.outer[t] || r.around[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
 			claimed(t, each) || closestRecord(t, each) >= 0 || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}

@@ -35,6 +35,9 @@ type renderer struct {
 	// a word that record carries ("the renewal fee" of a car's registration) is no missing
 	// thing of its list (the car's services).
 	outer map[string]bool
+	// around are the terms of the object whose list is being rendered: a word it carries
+	// ("the delays on my remodel" of a project named a remodel) is no missing thing of its list.
+	around map[string]bool
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
@@ -104,6 +107,9 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	facts, cur := r.facts(obj, scope{}, -1) // nested objects read as prefixed facts: "flight gate B12"
+	inner := r
+	inner.around = map[string]bool{}
+	valueTerms(obj, inner.around)
 	var blocks []Piece
 	var nouns []string // what each block lists
 	var asks []bool    // whether the request names something in each block's list
@@ -114,7 +120,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 			case []any:
 				if len(v) == 0 || !allScalars(v) {
 					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
-					blocks = append(blocks, r.list(noun, v, cur))
+					blocks = append(blocks, inner.list(noun, v, cur))
 					nouns = append(nouns, noun)
 					asks = append(asks, r.asksAbout(noun, v, t))
 				}
