@@ -15,6 +15,7 @@ type fact struct {
 	label string
 	text  string
 	money bool // an amount of money: the price slot of a list item
+	date  bool // a date or timestamp
 	plain bool // money under a one-word key with a currency: the amount says it all
 	// source is a seller-like member ("merchant", "store"): "at Nike" in a list item.
 	source bool
@@ -229,7 +230,9 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 		return fact{}, false // an opaque id names the record for machines, unless asked for
 	}
 	if w, ok := parseWhen(s); ok {
-		return dateFact(label, w.format(short)), true
+		fc := dateFact(label, w.format(short))
+		fc.date = true
+		return fc, true
 	}
 	fc := fact{label: label, text: tidyString(s)}
 	switch {

@@ -282,6 +282,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Backordered cabinet hardware"}, excludes: []string{"no delay for"},
 		},
 		{
+			name:  "an amount named by its label leaves out the record's other amounts",
+			asked: "how much do i owe on it", data: `{"bills":[
+				{"bill_no":"CL-1","charges":{"amount":186,"currency":"USD"},"insurance":{"paid":{"amount":121.4,"currency":"USD"}},
+				 "you_owe":{"amount":32,"currency":"USD"},"service_date":"2026-10-06","due":"2026-12-10","status":"unpaid"}]}`,
+			mentions: []string{"you owe $32.00", "Dec 10"}, excludes: []string{"$186.00", "$121.40"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
