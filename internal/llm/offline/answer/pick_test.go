@@ -323,13 +323,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 }
 
 func TestSpellAsData(t *testing.T) {
-	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}}
+	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}, {key: "count", val: "4"}}
 	domain := map[string]bool{"library": true}
 	tests := []struct{ in, want string }{
 		{"whats the deductable", "whats the deductible"},
 		{"owe the libary", "owe the libary"}, // the agent's trade, not the book named "Library"
 		{"my seatle rental", "my seattle rental"},
 		{"the deductible", "the deductible"},
+		{"my tennis court", "my tennis court"}, // an English word, not a typo of "count"
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, data, domain); got != tt.want {
@@ -375,7 +376,7 @@ func TestUnaskedDoQuestion(t *testing.T) {
 // A result holding only the day a request names, none of the things it asks about, holds
 // nothing asked: other tools are asked too. Kept beside them, it is not off topic.
 func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
-	children := `{"status":"ok","data":{"children":[{"name":"Ivy","days":["Monday","Wednesday"]},{"name":"Theo","days":["Friday"]}]}}`
+	children := `{"status":"ok","data":{"count":2,"children":[{"name":"Ivy","days":["Monday","Wednesday"]},{"name":"Theo","days":["Friday"]}]}}`
 	tests := []struct {
 		asked string
 		want  bool
@@ -386,6 +387,7 @@ func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
 		// A follow-up in the trade's words only is about what the earlier request named.
 		{"how much is it (earlier: how much do i owe for november)", true},
 		{"how much is it (earlier: which days does ivy go)", false},
+		{"what time is my tennis court", true}, // "court" is no typo of the children's "count"
 	}
 	for _, tt := range tests {
 		res := Result{Name: "children", Content: children}
