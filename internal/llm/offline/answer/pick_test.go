@@ -289,6 +289,20 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"you owe $32.00", "Dec 10"}, excludes: []string{"$186.00", "$121.40"},
 		},
 		{
+			name:  "a superlative picks the record with the extreme of the number it names",
+			asked: "which of my loans has the highest interest rate", data: `{"loans":[
+				{"type":"Direct Subsidized","interest_rate":3.76,"balance":{"amount":2118.44,"currency":"USD"}},
+				{"type":"Grad PLUS","interest_rate":7.6,"balance":{"amount":19240.77,"currency":"USD"}},
+				{"type":"Direct Unsubsidized","interest_rate":4.45,"balance":{"amount":4870.12,"currency":"USD"}}]}`,
+			mentions: []string{"Grad PLUS"}, excludes: []string{"Subsidized", "no loan for"},
+		},
+		{
+			name:  "a superlative of price reads the records' amounts",
+			asked: "which is the cheapest", data: `{"offers":[
+				{"seller":"Acme","price":{"amount":89.9,"currency":"USD"}},{"seller":"Bolt","price":{"amount":79,"currency":"USD"}}]}`,
+			mentions: []string{"Bolt"}, excludes: []string{"Acme"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

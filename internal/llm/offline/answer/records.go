@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -162,6 +163,66 @@ func (r renderer) latestItems(arr []any) []any {
 	}
 	return []any{latest}
 }
+
+// extremeItems returns the record of arr with the largest number the request names by its
+// label, when it asks for the largest ("which loan has the highest interest rate"), or the
+// smallest; with no number named, a superlative that names the price itself ("the cheapest")
+// reads the records' first amounts of money. Nil otherwise, and for a tie.
+func (r renderer) extremeItems(arr []any) []any {
+	sign := 0.0
+	for _, w := range lang.ScanWords(r.asked) {
+		switch {
+		case mostWords[w.Lower]:
+			sign = 1
+		case leastWords[w.Lower]:
+			sign = -1
+		}
+	}
+	if sign == 0 || len(arr) < 2 {
+		return nil
+	}
+	number := func(item any, named bool) (float64, bool) {
+		obj, _ := item.([]field)
+		for _, f := range obj {
+			if named && !r.names(lang.Humanise(f.key)) {
+				continue
+			}
+			n, ok := f.val.(json.Number)
+			if inner, isObj := f.val.([]field); isObj {
+				n, _, ok = moneyObject(inner)
+			} else if !named {
+				ok = false // only money objects are prices when no label is named
+			}
+			if v, err := n.Float64(); ok && err == nil {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	for _, named := range []bool{true, false} {
+		best, at, tie := 0.0, -1, false
+		for i, item := range arr {
+			v, ok := number(item, named)
+			switch {
+			case !ok:
+			case at < 0 || v*sign > best*sign:
+				best, at, tie = v, i, false
+			case v == best:
+				tie = true
+			}
+		}
+		if at >= 0 {
+			if tie {
+				return nil
+			}
+			return []any{arr[at]}
+		}
+	}
+	return nil
+}
+
+// mostWords and leastWords ask for the largest or smallest: see language.txt.
+var mostWords, leastWords = lang.List("mostWords"), lang.List("leastWords")
 
 // latestWords ask for the latest record: see language.txt.
 var latestWords = lang.List("latestWords")
@@ -446,7 +507,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
-		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
+		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] || mostWords[word] || leastWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]

@@ -396,6 +396,11 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// one (a catalog) shows what was asked for first instead (see askedFirst).
 		hits = r.tellingItems(arr, noun)
 	}
+	if extreme := r.extremeItems(hits); len(extreme) > 0 {
+		hits = extreme // "the cheapest of my tokyo hotels": of those named, the cheapest
+	} else if extreme := r.extremeItems(arr); len(hits) == 0 && len(extreme) > 0 {
+		hits = extreme // "which loan has the highest interest rate"
+	}
 	if len(hits) == 0 {
 		// Which record is meant comes first ("is it on autopay" after the wifi bill); then a
 		// yes-or-no field asked about picks those that say yes.
