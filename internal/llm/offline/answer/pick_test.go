@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
 )
 
 // TestRenderPicksWhatIsAsked checks the general rules of picking the record and fact a
@@ -407,6 +408,41 @@ func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
 		res := Result{Name: "children", Content: children}
 		if got := HoldsNothingAsked(res, tt.asked, 5, func() map[string]bool { return map[string]bool{"daycare": true} }); got != tt.want {
 			t.Errorf("HoldsNothingAsked(%q) = %v, want %v", tt.asked, got, tt.want)
+		}
+	}
+}
+
+// A list the call's words asked for, holding records that carry none of them, was not chosen
+// by the service: the records the request names are picked as if it had asked for all.
+func TestRenderUnfilteredCall(t *testing.T) {
+	data := `{"bookings":[{"amenity":"Clubhouse great room","deposit":{"amount":200,"currency":"USD"}},
+		{"amenity":"Pool cabana","deposit":{"amount":50,"currency":"USD"},"status":"refunded"}]}`
+	tests := []struct {
+		asked, args        string
+		mentions, excludes []string
+	}{
+		{"did i get my cabana deposit back", `{"amenity":"cabana"}`, []string{"1 of 2 bookings", "Pool cabana"}, []string{"Clubhouse", "related"}},
+		{"any hot tub bookings", `{"amenity":"hot tub"}`, []string{"no booking for hot tub"}, nil},
+		// A service that chose by the words returns only records that carry them.
+		{"my cabana booking", `{"amenity":"cabana"}`, nil, []string{"Clubhouse"}},
+	}
+	for _, tt := range tests {
+		v, err := decodeOrdered([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		call := &llms.ToolCall{FunctionCall: &llms.FunctionCall{Name: "bookings", Arguments: tt.args}}
+		p := newRenderer(5, call, tt.asked).data(v, topic{})
+		got := p.found + "\n" + p.text
+		for _, m := range tt.mentions {
+			if !strings.Contains(got, m) {
+				t.Errorf("data(%q, %s) = %q, want it to mention %q", tt.asked, tt.args, got, m)
+			}
+		}
+		for _, x := range tt.excludes {
+			if strings.Contains(got, x) {
+				t.Errorf("data(%q, %s) = %q, want no %q", tt.asked, tt.args, got, x)
+			}
 		}
 	}
 }

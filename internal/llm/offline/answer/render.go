@@ -358,6 +358,9 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if allScalars(arr) {
 		return Piece{kind: pieceProse, text: lang.Capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}
 	}
+	if r.scoped && len(arr) <= r.listLimit && r.unfiltered(arr) {
+		r.scoped = false
+	}
 	found := fmt.Sprintf("%d %s", len(arr), noun)
 	if len(arr) == 1 {
 		found = "1 " + singular(noun)
@@ -584,4 +587,15 @@ func oneYear(arr []any) bool {
 		}
 	}
 	return year != 0
+}
+
+// unfiltered reports whether a list the call's text arguments asked for holds records that
+// carry none of their words: the service did not choose by them (a fixture answers every call
+// alike), so which records the request names is still to be found.
+func (r renderer) unfiltered(arr []any) bool {
+	return slices.ContainsFunc(arr, func(item any) bool {
+		terms := map[string]bool{}
+		valueTerms(item, terms)
+		return !slices.ContainsFunc(r.argTerms, func(t string) bool { return terms[t] && !lang.IsStopword(t) })
+	})
 }
