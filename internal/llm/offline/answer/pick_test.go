@@ -304,6 +304,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Bolt"}, excludes: []string{"Acme"},
 		},
 		{
+			name:  "the bound on an object's facts keeps those asked for",
+			asked: "is autopay turned on for my dues", data: `{"account_no":"WC-1","owner":"Alice","lot":"Lot 112",
+				"dues":{"amount":{"amount":285,"currency":"USD"},"frequency":"quarterly","next_due":"2027-01-01","grace_period_days":15,"late_fee":{"amount":35,"currency":"USD"}},
+				"balance":{"amount":120,"currency":"USD"},"autopay":{"enabled":false},
+				"charges":[{"description":"Q4 dues","amount":{"amount":285,"currency":"USD"}}]}`,
+			mentions: []string{"autopay not enabled"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -177,7 +177,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	if len(facts) > maxFacts {
-		facts = facts[:maxFacts]
+		facts = r.boundFacts(facts, t)
 	}
 	lines := []string{}
 	if len(facts) > 0 {
@@ -187,6 +187,31 @@ func (r renderer) object(obj []field, t topic) Piece {
 		lines = append(lines, b.standalone())
 	}
 	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+}
+
+// boundFacts keeps maxFacts of an object's facts, in order: those the request names first
+// ("is autopay on" of an account with many facts before its autopay), then the others.
+func (r renderer) boundFacts(facts []fact, t topic) []fact {
+	asked := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true)
+	keep := make([]bool, len(facts))
+	n := 0
+	for i, f := range facts {
+		if n < maxFacts && slices.Contains(asked, f) {
+			keep[i], n = true, n+1
+		}
+	}
+	for i := range facts {
+		if n < maxFacts && !keep[i] {
+			keep[i], n = true, n+1
+		}
+	}
+	var out []fact
+	for i, f := range facts {
+		if keep[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
