@@ -312,6 +312,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"autopay not enabled"},
 		},
 		{
+			name:  "asked what is owed, the balance is the answer, not the amounts beside it",
+			asked: "how much do i owe right now", data: `{"account":{"owner":"Alice","dues":{"amount":{"amount":285,"currency":"USD"},"frequency":"quarterly"},
+				"balance":{"amount":120,"currency":"USD"}}}`,
+			mentions: []string{"$120.00"}, excludes: []string{"$285.00"},
+		},
+		{
+			name:  "an amount asked for comes with the date its label shares a word with",
+			asked: "do i owe them money", data: `{"account":{"balance_due":{"amount":95,"currency":"USD"},"due_date":"2026-12-20",
+				"last_payment":{"amount":{"amount":40,"currency":"USD"},"paid_on":"2026-11-02"}}}`,
+			mentions: []string{"$95.00", "Dec 20"}, excludes: []string{"$40.00"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

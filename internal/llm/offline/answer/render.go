@@ -272,6 +272,9 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 	return hit
 }
 
+// owedLabels name what is owed: see language.txt.
+var owedLabels = lang.List("owedLabels")
+
 // askWords open a question of its own: see language.txt.
 var askWords = lang.List("askWords")
 
@@ -280,6 +283,13 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	want := map[string]bool{}
 	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
+	}
+	if slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return oweWords[w.Lower] }) {
+		for w := range owedLabels {
+			for _, t := range lang.Terms(w) {
+				want[t] = true // "how much do i owe" asks for the balance
+			}
+		}
 	}
 	for _, w := range lang.Terms(t.bare) {
 		want[w] = false
@@ -318,6 +328,13 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	}
 	if len(hit) == len(facts) && !lists || len(hit) == 0 {
 		return nil
+	}
+	// An amount asked for comes with the date its label shares a word with: the "balance due"
+	// with the "due date".
+	for _, f := range facts {
+		if f.date && !slices.Contains(hit, f) && slices.ContainsFunc(hit, func(h fact) bool { return h.money && sharesTerm(h.label, f.label) }) {
+			hit = append(hit, f)
+		}
 	}
 	// Asked about the topic's neighbour ("the next tier"), the answer still says the topic's
 	// own value (which tier the member is in): the first fact, when it is the bare name or the
@@ -623,4 +640,10 @@ func (r renderer) unfiltered(arr []any) bool {
 		valueTerms(item, terms)
 		return !slices.ContainsFunc(r.argTerms, func(t string) bool { return terms[t] && !lang.IsStopword(t) })
 	})
+}
+
+// sharesTerm reports whether two labels share a term that is no light noun.
+func sharesTerm(a, b string) bool {
+	bs := lang.Terms(b)
+	return slices.ContainsFunc(lang.Terms(a), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(bs, t) })
 }
