@@ -324,6 +324,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$95.00", "Dec 20"}, excludes: []string{"$40.00"},
 		},
 		{
+			name:  "an object every list of which holds nothing about the thing named holds nothing about it",
+			asked: "what time does the music have to stop", data: `{"owner":"Alice","lot":"Lot 112",
+				"charges":[{"description":"Key fob","amount":{"amount":45,"currency":"USD"}}],
+				"assessments":[{"name":"Roof","total":{"amount":300,"currency":"USD"}}]}`,
+			mentions: []string{"couldn't find anything about the music"}, excludes: []string{"Lot 112", "no charge for"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -133,7 +133,14 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	lists("", obj, cur, 0)
-	if asked := r.focus(facts, t, len(blocks) > 0); len(asked) > 0 && !slices.Contains(asks, true) {
+	asked := r.focus(facts, t, len(blocks) > 0)
+	if thing := noneOfAll(blocks); thing != "" && len(asked) == 0 {
+		// Every list says it holds nothing about the thing named, and no fact is asked for:
+		// the object holds nothing about it, said once rather than list by list beside a dump
+		// of its facts.
+		return notInData(thing, t)
+	}
+	if len(asked) > 0 && !slices.Contains(asks, true) {
 		// "what is my shipping address" is answered with the address, not the profile, and
 		// "whats the notice period" with the notice period, however deep it sits; "is it on
 		// autopay" with whether the bill is, not its charges.
@@ -187,6 +194,14 @@ func (r renderer) object(obj []field, t topic) Piece {
 		lines = append(lines, b.standalone())
 	}
 	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+}
+
+// noneOfAll returns the thing every one of blocks says no record is for, or "".
+func noneOfAll(blocks []Piece) string {
+	if len(blocks) == 0 || slices.ContainsFunc(blocks, func(b Piece) bool { return b.noneFor == "" || b.noneFor != blocks[0].noneFor }) {
+		return ""
+	}
+	return blocks[0].noneFor
 }
 
 // boundFacts keeps maxFacts of an object's facts, in order: those the request names first
