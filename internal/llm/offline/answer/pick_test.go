@@ -331,6 +331,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"couldn't find anything about the music"}, excludes: []string{"Lot 112", "no charge for"},
 		},
 		{
+			name:  "the name of a missing thing ends before a preposition",
+			asked: "is there a discount because of the delay", data: `{"delays":[{"cause":"Backordered hardware","days":5},{"cause":"Rain","days":2}]}`,
+			mentions: []string{"no delay for discount"}, excludes: []string{"because"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -521,7 +521,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].Lower, "'s"); j++ {
 			w := ws[j].Lower
 			wt := lang.Terms(w)
-			if len(wt) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+			if len(wt) != 1 || lang.IsStopword(w) || phraseEnds[w] || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
 				break
 			}
 			phrase = append(phrase, ws[j].Text)
@@ -534,6 +534,9 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	}
 	return "", false
 }
+
+// phraseEnds end the name of a thing: see language.txt.
+var phraseEnds = lang.List("phraseEnds")
 
 // writtenIn reports whether a word of letters and digits ("f150") is some string value of v,
 // however deep, written with other marks or spaces ("F-150", "F 150").
