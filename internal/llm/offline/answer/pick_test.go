@@ -336,6 +336,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no delay for discount"}, excludes: []string{"because"},
 		},
 		{
+			name:  "a question when reads the dates of a record's objects",
+			asked: "when do i go in", data: `{"orders":[
+				{"ordered_by":"Dr. Liu","ordered_on":"2026-11-18","tests":["Lipid panel"],"fasting":{"required":true,"hours":12},"status":"scheduled",
+				 "appointment":{"date":"2026-12-02","time":"07:45","place":"Hawthorne"}},
+				{"ordered_by":"Dr. Ortiz","ordered_on":"2026-10-02","tests":["TSH"],"fasting":{"required":false},"status":"completed"}]}`,
+			mentions: []string{"appointment on Dec 2"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
