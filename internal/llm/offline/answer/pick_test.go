@@ -208,6 +208,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Nov 1 to Nov 15", "$465.00"}, excludes: []string{"Oct 16", "$440.00"},
 		},
 		{
+			name:  "a follow-up of a request for the last one is about the latest",
+			asked: "how much tax came out of it", earlier: "what did i take home on my last paycheck", data: `{"payslips":[
+				{"period":"Oct 16 to Oct 31","paid_on":"2026-10-31","net":{"amount":2200,"currency":"USD"},"deductions":[{"kind":"Federal tax","amount":{"amount":440,"currency":"USD"}}]},
+				{"period":"Nov 1 to Nov 15","paid_on":"2026-11-15","net":{"amount":2262.5,"currency":"USD"},"deductions":[{"kind":"Federal tax","amount":{"amount":465,"currency":"USD"}}]}]}`,
+			mentions: []string{"$465.00"}, excludes: []string{"$440.00"},
+		},
+		{
 			name:  "last month names a time, not the latest record",
 			asked: "what did i spend last month", data: `{"transactions":[
 				{"merchant":"Grocer","date":"2026-10-30"},{"merchant":"Cafe","date":"2026-11-02"}]}`,
