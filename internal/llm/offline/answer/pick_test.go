@@ -351,6 +351,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"appointment on Dec 2"},
 		},
 		{
+			name:  "a follow-up's earlier words that name a record of a list keep the list beside the fact asked",
+			asked: "did i sign it yet", earlier: "what will the waterfall edge change cost me", data: `{"contract":{"signed":"2026-08-21"},
+				"change_orders":[{"description":"Subfloor repair","status":"approved"},{"description":"Waterfall edge on the island","status":"awaiting your signature"}]}`,
+			mentions: []string{"awaiting your signature"}, excludes: []string{"Subfloor"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -122,7 +122,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
 					blocks = append(blocks, inner.list(noun, v, cur))
 					nouns = append(nouns, noun)
-					asks = append(asks, r.asksAbout(noun, v, t))
+					asks = append(asks, r.asksAbout(noun, v, t) || r.earlierNames(v))
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
@@ -377,6 +377,29 @@ func (r renderer) asksAbout(noun string, arr []any, t topic) bool {
 	topicWords := lang.Terms(t.bare)
 	return slices.ContainsFunc(r.askedTerm, func(w string) bool {
 		return words[w] && !r.tool[w] && !lang.IsLightNoun(w) && !slices.Contains(topicWords, w)
+	})
+}
+
+// earlierNames reports whether the earlier request a follow-up quotes names one record of arr
+// by a word of its values that not every record holds: "did i sign it yet" after "what will
+// the waterfall edge change cost me" is about that change order, whatever fact it names.
+func (r renderer) earlierNames(arr []any) bool {
+	if r.earlierTerm == nil || len(arr) < 2 {
+		return false
+	}
+	values := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		values[i] = map[string]bool{}
+		valueTerms(item, values[i])
+	}
+	return slices.ContainsFunc(r.earlierTerm, func(t string) bool {
+		n := 0
+		for _, v := range values {
+			if v[t] {
+				n++
+			}
+		}
+		return n > 0 && n < len(arr) && !r.tool[t] && !r.domain[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t)
 	})
 }
 
