@@ -357,6 +357,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"awaiting your signature"}, excludes: []string{"Subfloor"},
 		},
 		{
+			name:  "the word after is names a thing no record may be about",
+			asked: "when is dune due back", data: `{"loans":[{"title":"The Midnight Library","due":"2026-12-04"},{"title":"Emma","due":"2026-11-20"}]}`,
+			mentions: []string{"no loan for dune"}, excludes: []string{"Emma"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -516,8 +516,8 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
-		if !ok && !r.forWhich(ws, i, nounTerms) {
-			continue
+		if !ok && !copulas[ws[i-1].Lower] && !r.forWhich(ws, i, nounTerms) {
+			continue // "when is dune due back": the word after "is" is the subject too
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
@@ -548,6 +548,9 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	}
 	return "", false
 }
+
+// copulas come before the subject of a question: see language.txt.
+var copulas = lang.List("copulas")
 
 // phraseEnds end the name of a thing: see language.txt.
 var phraseEnds = lang.List("phraseEnds")
