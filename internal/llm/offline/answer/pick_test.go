@@ -362,6 +362,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no loan for dune"}, excludes: []string{"Emma"},
 		},
 		{
+			name:  "a list holding nothing about the thing named is left out beside a fact that answers",
+			asked: "how much have we paid the contractor so far", data: `{"paid_to_date":{"amount":34200,"currency":"USD"},"signed":"2026-08-21",
+				"change_orders":[{"description":"Subfloor","cost":{"amount":640,"currency":"USD"}},{"description":"Sink","cost":{"amount":2350,"currency":"USD"}}]}`,
+			mentions: []string{"$34,200.00"}, excludes: []string{"no change order"},
+		},
+		{
+			name:  "a participle after is names no thing",
+			asked: "who is leading the drywall crew", data: `{"name":"Remodel","phases":[{"name":"Drywall","crew_lead":"Tyler"},{"name":"Tile","crew_lead":"Marco"}],
+				"delays":[{"cause":"Hardware","days":5}]}`,
+			mentions: []string{"Tyler"}, excludes: []string{"for leading"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

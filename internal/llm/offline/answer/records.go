@@ -516,8 +516,9 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
-		if !ok && !copulas[ws[i-1].Lower] && !r.forWhich(ws, i, nounTerms) {
-			continue // "when is dune due back": the word after "is" is the subject too
+		copula := copulas[ws[i-1].Lower] && !strings.HasSuffix(ws[i].Lower, "ing") && !strings.HasSuffix(ws[i].Lower, "ed")
+		if !ok && !copula && !r.forWhich(ws, i, nounTerms) {
+			continue // "when is dune due back": the word after "is" is the subject too, not in "who is leading"
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)

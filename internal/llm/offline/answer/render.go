@@ -140,6 +140,16 @@ func (r renderer) object(obj []field, t topic) Piece {
 		// of its facts.
 		return notInData(thing, t)
 	}
+	if len(asked) > 0 || slices.ContainsFunc(blocks, func(b Piece) bool { return !b.missing }) {
+		// A list that holds nothing about the thing named is no answer beside the facts or
+		// lists that do: "paid to date" answers "how much have we paid the contractor", with
+		// no "no change order for the contractor" after it.
+		for i := len(blocks) - 1; i >= 0; i-- {
+			if blocks[i].missing {
+				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
+			}
+		}
+	}
 	if len(asked) > 0 && !slices.Contains(asks, true) {
 		// "what is my shipping address" is answered with the address, not the profile, and
 		// "whats the notice period" with the notice period, however deep it sits; "is it on
