@@ -364,6 +364,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 		{
 			name:  "a list holding nothing about the thing named is left out beside a fact that answers",
 			asked: "how much have we paid the contractor so far", data: `{"paid_to_date":{"amount":34200,"currency":"USD"},"signed":"2026-08-21",
+				"invoices":[{"invoice_no":"INV-1","amount":{"amount":13680,"currency":"USD"},"status":"paid"},{"invoice_no":"INV-2","amount":{"amount":20520,"currency":"USD"},"status":"not yet issued"}],
 				"change_orders":[{"description":"Subfloor","cost":{"amount":640,"currency":"USD"}},{"description":"Sink","cost":{"amount":2350,"currency":"USD"}}]}`,
 			mentions: []string{"$34,200.00"}, excludes: []string{"no change order"},
 		},
