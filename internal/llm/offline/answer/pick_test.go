@@ -215,6 +215,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$465.00"}, excludes: []string{"$440.00"},
 		},
 		{
+			name:  "a follow-up is about the kind of records its earlier request asked for",
+			asked: "when is it due", earlier: "how much do i owe the lab", data: `{"bills":[
+				{"bill_no":"CL-1","you_owe":{"amount":32,"currency":"USD"},"due":"2026-12-10","status":"unpaid"},
+				{"bill_no":"CL-2","you_owe":{"amount":42.8,"currency":"USD"},"due":"2026-05-25","status":"paid"}]}`,
+			mentions: []string{"Dec 10"}, excludes: []string{"May 25"},
+		},
+		{
 			name:  "last month names a time, not the latest record",
 			asked: "what did i spend last month", data: `{"transactions":[
 				{"merchant":"Grocer","date":"2026-10-30"},{"merchant":"Cafe","date":"2026-11-02"}]}`,
@@ -390,7 +397,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			r := newRenderer(5, nil, spellAsData(tt.asked, v, domain))
 			r.domain = domain
 			if tt.earlier != "" {
-				r.earlierTerm = lang.Terms(tt.earlier)
+				r.earlier, r.earlierTerm = tt.earlier, lang.Terms(tt.earlier)
 			}
 			p := r.data(v, topic{})
 			got := p.found + "\n" + p.text

@@ -125,18 +125,13 @@ func (r renderer) pendingItems(arr []any) []any {
 // are dated by their first date member. Nil otherwise. "last month" asks for a time, not for
 // the latest record.
 func (r renderer) latestItems(arr []any) []any {
-	asksLatest := func(ws []string) bool {
-		asks := slices.ContainsFunc(ws, func(w string) bool { return latestWords[w] })
-		for i := 0; i+1 < len(ws); i++ {
-			if latestWords[ws[i]] && timeNouns[ws[i+1]] && ws[i+1] != "time" {
-				asks = false
-			}
+	ws := lang.ScanWords(r.asked)
+	asks := slices.ContainsFunc(ws, func(w lang.Word) bool { return latestWords[w.Lower] })
+	for i := 0; i+1 < len(ws); i++ {
+		if latestWords[ws[i].Lower] && timeNouns[ws[i+1].Lower] && ws[i+1].Lower != "time" {
+			asks = false
 		}
-		return asks
 	}
-	// A follow-up ("how much of it went to taxes") is about the latest when the earlier
-	// request asked for it ("my last paycheck").
-	asks := asksLatest(lowerWords(r.asked)) || r.earlierTerm != nil && asksLatest(r.earlierTerm)
 	if !asks || len(arr) < 2 {
 		return nil
 	}
@@ -228,15 +223,6 @@ func (r renderer) extremeItems(arr []any) []any {
 
 // mostWords and leastWords ask for the largest or smallest: see language.txt.
 var mostWords, leastWords = lang.List("mostWords"), lang.List("leastWords")
-
-// lowerWords returns the lower-cased words of s.
-func lowerWords(s string) []string {
-	var out []string
-	for _, w := range lang.ScanWords(s) {
-		out = append(out, w.Lower)
-	}
-	return out
-}
 
 // latestWords ask for the latest record: see language.txt.
 var latestWords = lang.List("latestWords")

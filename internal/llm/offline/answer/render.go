@@ -25,8 +25,9 @@ type renderer struct {
 	// domain are the terms of the agent's prompt and tools: words of its trade ("insurance"
 	// to an insurance agent), which name no record.
 	domain map[string]bool
-	// earlierTerm are the terms of the earlier request a follow-up quotes, nil for none:
-	// which record "it" is, when the follow-up's own words do not say.
+	// earlier is the earlier request a follow-up quotes, lower-cased, "" for none, and
+	// earlierTerm its terms: which record "it" is, when the follow-up's own words do not say.
+	earlier     string
 	earlierTerm []string
 	// showIDs shows ids people quote: set for the one record a reply is about, whose
 	// reference ("claim CLM-20931") the user may need.
@@ -491,21 +492,15 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	}
 	if extreme := r.extremeItems(hits); len(extreme) > 0 {
 		hits = extreme // "the cheapest of my tokyo hotels": of those named, the cheapest
-	} else if extreme := r.extremeItems(arr); len(hits) == 0 && len(extreme) > 0 {
-		hits = extreme // "which loan has the highest interest rate"
+	} else if len(hits) == 0 {
+		hits = r.kindItems(arr)
 	}
-	if len(hits) == 0 {
-		// Which record is meant comes first ("is it on autopay" after the wifi bill); then a
-		// yes-or-no field asked about picks those that say yes.
-		hits = r.flaggedItems(arr)
-	}
-	if len(hits) == 0 {
-		// "when is my next visit": not the ones done with.
-		hits = r.pendingItems(arr)
-	}
-	if len(hits) == 0 {
-		// "what was my net pay last time": the latest payslip.
-		hits = r.latestItems(arr)
+	if len(hits) == 0 && r.earlier != "" {
+		// A follow-up ("when is it due" after "how much do i owe the lab") is about the
+		// records its earlier request asked for (those not paid).
+		prev := r
+		prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, lang.Terms(r.earlier), nil
+		hits = prev.kindItems(arr)
 	}
 	if len(hits) == 0 && r.outer == nil {
 		// "when does my permit run out": the one in force, not last year's that expired.
@@ -582,6 +577,19 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		return Piece{kind: pieceProse, text: "I found " + found + "."}
 	}
 	return Piece{kind: pieceList, found: found, text: strings.Join(lines, "\n"), missing: missing != ""}
+}
+
+// kindItems returns the records of arr of the kind the request asks for, whichever it names:
+// the one with the extreme of a number ("which loan has the highest interest rate"), those a
+// yes-or-no field asked about says yes of ("any overdue books"), those not done with ("when
+// is my next visit") or the latest ("what was my net pay last time"). Nil for none.
+func (r renderer) kindItems(arr []any) []any {
+	for _, pick := range []func([]any) []any{r.extremeItems, r.flaggedItems, r.pendingItems, r.latestItems} {
+		if hits := pick(arr); len(hits) > 0 {
+			return hits
+		}
+	}
+	return nil
 }
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
