@@ -497,8 +497,9 @@ func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
 	}
 }
 
-// A list the call's words asked for, holding records that carry none of them, was not chosen
-// by the service: the records the request names are picked as if it had asked for all.
+// A list the call asked for by a field of its records, holding records whose field carries
+// none of the argument's words, was not chosen by the service: the records the request names
+// are picked as if it had asked for all.
 func TestRenderUnfilteredCall(t *testing.T) {
 	data := `{"bookings":[{"amenity":"Clubhouse great room","deposit":{"amount":200,"currency":"USD"}},
 		{"amenity":"Pool cabana","deposit":{"amount":50,"currency":"USD"},"status":"refunded"}]}`
@@ -510,6 +511,8 @@ func TestRenderUnfilteredCall(t *testing.T) {
 		{"any hot tub bookings", `{"amenity":"hot tub"}`, []string{"no booking for hot tub"}, nil},
 		// A service that chose by the words returns only records that carry them.
 		{"my cabana booking", `{"amenity":"cabana"}`, nil, []string{"Clubhouse"}},
+		// A search's query names no field: what it found beside its matches is related.
+		{"any cabana bookings", `{"query":"cabana"}`, []string{"1 booking that matches, and 1 related"}, nil},
 	}
 	for _, tt := range tests {
 		v, err := decodeOrdered([]byte(data))

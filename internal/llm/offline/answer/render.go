@@ -16,12 +16,13 @@ import (
 // shortened, and what only echoes the request or serves machines is left out.
 type renderer struct {
 	listLimit int
-	echoes    map[string]bool // the call's scalar arguments, normalised: not worth repeating
-	asked     string          // the user's request, lower-cased: ids it names are shown
-	askedTerm []string        // the request's terms
-	tool      map[string]bool // the terms of the called tool's name: what it lists, not which
-	scoped    bool            // the call carried text arguments: the service chose already
-	argTerms  []string        // the terms of the call's text arguments: what the service was asked for
+	echoes    map[string]bool     // the call's scalar arguments, normalised: not worth repeating
+	asked     string              // the user's request, lower-cased: ids it names are shown
+	askedTerm []string            // the request's terms
+	tool      map[string]bool     // the terms of the called tool's name: what it lists, not which
+	scoped    bool                // the call carried text arguments: the service chose already
+	argTerms  []string            // the terms of the call's text arguments: what the service was asked for
+	argKeys   map[string][]string // each text argument's terms by its name, lower-cased
 	// domain are the terms of the agent's prompt and tools: words of its trade ("insurance"
 	// to an insurance agent), which name no record.
 	domain map[string]bool
@@ -42,7 +43,7 @@ type renderer struct {
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
-	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}}
+	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}, argKeys: map[string][]string{}}
 	r.askedTerm = lang.Terms(r.asked)
 	if call == nil || call.FunctionCall == nil {
 		return r
@@ -54,13 +55,14 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) != nil {
 		return r
 	}
-	for _, v := range args {
+	for k, v := range args {
 		switch v := v.(type) {
 		case string:
 			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
 				r.echoes[s] = true
 				r.scoped = true
 				r.argTerms = append(r.argTerms, lang.Terms(s)...)
+				r.argKeys[strings.ToLower(k)] = lang.Terms(s)
 			}
 		case float64:
 			r.echoes[strconv.FormatFloat(v, 'g', -1, 64)] = true
@@ -687,14 +689,20 @@ func oneYear(arr []any) bool {
 	return year != 0
 }
 
-// unfiltered reports whether a list the call's text arguments asked for holds records that
-// carry none of their words: the service did not choose by them (a fixture answers every call
-// alike), so which records the request names is still to be found.
+// unfiltered reports whether a list the call asked for by a field of its records
+// ("amenity": "cabana") holds records whose field carries none of the argument's words: the
+// service did not choose by it (a fixture answers every call alike), so which records the
+// request names is still to be found. A search's query names no field: what it returns
+// beside its matches is related.
 func (r renderer) unfiltered(arr []any) bool {
 	return slices.ContainsFunc(arr, func(item any) bool {
-		terms := map[string]bool{}
-		valueTerms(item, terms)
-		return !slices.ContainsFunc(r.argTerms, func(t string) bool { return terms[t] && !lang.IsStopword(t) })
+		obj, _ := item.([]field)
+		return slices.ContainsFunc(obj, func(f field) bool {
+			want, ok := r.argKeys[strings.ToLower(f.key)]
+			terms := map[string]bool{}
+			valueTerms(f.val, terms)
+			return ok && !slices.ContainsFunc(want, func(t string) bool { return terms[t] })
+		})
 	})
 }
 
