@@ -382,6 +382,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Tyler"}, excludes: []string{"for leading"},
 		},
 		{
+			name:  "a question when of an object that names none of its words is answered by its dates",
+			asked: "when will it be finished", data: `{"project":{"name":"Kitchen remodel","address":"3120 SE Alder St","manager":"Dana Okafor",
+				"as_of":"2026-11-26","start":"2026-09-14","target_completion":"2027-01-22"}}`,
+			mentions: []string{"Jan 22, 2027"}, excludes: []string{"Alder", "Dana", "Nov 26"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

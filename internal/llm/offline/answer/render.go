@@ -297,8 +297,19 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 		// A question of its own ("and how much do i still owe on it") asks for something else.
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
 	}
+	if hit == nil && r.asksWhen() {
+		// "when is my kitchen supposed to be finished", of a project whose facts name no word
+		// of it: its dates answer, not its address and manager.
+		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.date || snapshotLabels[f.label] })
+		if len(dates) > 0 && len(dates) < len(facts) {
+			hit = dates
+		}
+	}
 	return hit
 }
+
+// snapshotLabels name the date data was taken: see language.txt.
+var snapshotLabels = lang.List("snapshotLabels")
 
 // owedLabels name what is owed: see language.txt.
 var owedLabels = lang.List("owedLabels")
