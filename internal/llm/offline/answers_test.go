@@ -99,12 +99,12 @@ func TestAnswersRouted(t *testing.T) {
 }
 
 // The replies of each set that pass today when every turn reaches the agents it expects: a
-// change that answers fewer fails.
+// change that answers fewer fails. When dev5 was written they were 24, 36, 55 and 53.
 const (
-	minRoutedDev2 = 24
-	minRoutedDev3 = 36
-	minRoutedDev4 = 55
-	minRoutedDev5 = 53
+	minRoutedDev2 = 25
+	minRoutedDev3 = 37
+	minRoutedDev4 = 57
+	minRoutedDev5 = 67
 )
 
 // minDev2 is how many turns of dev2.yaml pass today, with the twelve verticals of dev3.yaml,
@@ -126,12 +126,17 @@ const minDev3 = 33
 // in a field's name followed its number ("used this year 2 days"); 40 once a result holding
 // only the day asked for sent the sub-agent to its other tools; 42 once a month spelled out in
 // a record ("November 2026") named it before a date in that month did; 43 once a follow-up in
-// the trade's words only ("isn't that covered") was checked against the earlier request's.
-const minDev4 = 44
+// the trade's words only ("isn't that covered") was checked against the earlier request's; 45
+// once a question when of an object that names none of its facts was answered by its dates
+// ("till when can i spend it").
+const minDev4 = 45
 
 // minDev5 is how many turns of dev5.yaml, written before any model change of its round over
-// four verticals with no answer templates, pass today: a change that answers fewer fails.
-const minDev5 = 36
+// four verticals with no answer templates, pass today: a change that answers fewer fails. It
+// was 36 when the set was written (53 of its 83 replies right with every turn routed right,
+// see TestAnswersRouted); most of the turns it still misses are routed elsewhere, or to the
+// right agent's other tool.
+const minDev5 = 44
 
 // runRoutedSet plays every case of the set at file like runAnswerSet, with the orchestrator's
 // routing replaced by the turn's expected agents, and checks only the replies.
