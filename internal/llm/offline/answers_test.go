@@ -38,8 +38,8 @@ type answerCase struct {
 // orchestrator and sub-agents on the offline model, the demo CCS answering from the agents'
 // fixtures) and checks, per turn, where it went and what the reply says. Every turn of dev.yaml
 // must pass; dev2.yaml, written later as users ask and not all answered yet, must pass at
-// least minDev2 turns, its misses logged; dev3.yaml likewise at least minDev3, and dev4.yaml
-// at least minDev4.
+// least minDev2 turns, its misses logged; dev3.yaml likewise at least minDev3, dev4.yaml at
+// least minDev4, and dev5.yaml at least minDev5.
 func TestAnswers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole service")
