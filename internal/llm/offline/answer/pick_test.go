@@ -388,6 +388,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Jan 22, 2027"}, excludes: []string{"Alder", "Dana", "Nov 26"},
 		},
 		{
+			name:  "a word of the trade deep in one record says nothing of which record it is",
+			asked: "how many park permits do i have", data: `{"permits":[
+				{"permit_no":"RP-1","zone":"Zone 14","office":{"name":"Park Street office"}},{"permit_no":"RP-2","zone":"Zone 9"}]}`,
+			mentions: []string{"2 permits"}, excludes: []string{"1 of 2"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -350,6 +351,17 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	for i, item := range arr {
 		values[i] = map[string]bool{}
 		valueTerms(item, values[i])
+		// A word of the agent's trade deep in a record ("lab" of an order's location, the
+		// Clearpath Labs) says nothing of which record it is; one of its own values does
+		// ("service": "water" of "the water bill").
+		top := map[string]bool{}
+		obj, _ := item.([]field)
+		for _, f := range obj {
+			if s, ok := f.val.(string); ok {
+				valueTerms(s, top)
+			}
+		}
+		maps.DeleteFunc(values[i], func(t string, _ bool) bool { return r.domain[t] && !top[t] })
 	}
 	keys := map[string]bool{}
 	keysOf := make([]map[string]bool, len(arr))
