@@ -168,59 +168,55 @@ func (r renderer) latestItems(arr []any) []any {
 // extremeItems returns the record of arr with the largest number the request names by its
 // label, when it asks for the largest ("which loan has the highest interest rate"), or the
 // smallest; with no number named, a superlative that names the price itself ("the cheapest")
-// reads the records' first amounts of money. Nil otherwise, and for a tie.
+// reads the records' amounts of money. Nil otherwise, and for a tie.
 func (r renderer) extremeItems(arr []any) []any {
 	sign := 0.0
 	for _, w := range lang.ScanWords(r.asked) {
-		switch {
-		case mostWords[w.Lower]:
-			sign = 1
-		case leastWords[w.Lower]:
-			sign = -1
-		}
+		sign += b2f(mostWords[w.Lower]) - b2f(leastWords[w.Lower])
 	}
 	if sign == 0 || len(arr) < 2 {
 		return nil
 	}
-	number := func(item any, named bool) (float64, bool) {
-		obj, _ := item.([]field)
-		for _, f := range obj {
-			if named && !r.names(lang.Humanise(f.key)) {
+	for _, named := range []bool{true, false} {
+		var best []any
+		top := 0.0
+		for _, item := range arr {
+			obj, _ := item.([]field)
+			i := slices.IndexFunc(obj, func(f field) bool { _, ok := r.numberOf(f, named); return ok })
+			if i < 0 {
 				continue
 			}
-			n, ok := f.val.(json.Number)
-			if inner, isObj := f.val.([]field); isObj {
-				n, _, ok = moneyObject(inner)
-			} else if !named {
-				ok = false // only money objects are prices when no label is named
-			}
-			if v, err := n.Float64(); ok && err == nil {
-				return v, true
+			switch v, _ := r.numberOf(obj[i], named); {
+			case best == nil || v*sign > top*sign:
+				best, top = []any{item}, v
+			case v == top:
+				best = append(best, item)
 			}
 		}
-		return 0, false
-	}
-	for _, named := range []bool{true, false} {
-		best, at, tie := 0.0, -1, false
-		for i, item := range arr {
-			v, ok := number(item, named)
-			switch {
-			case !ok:
-			case at < 0 || v*sign > best*sign:
-				best, at, tie = v, i, false
-			case v == best:
-				tie = true
-			}
-		}
-		if at >= 0 {
-			if tie {
-				return nil
-			}
-			return []any{arr[at]}
+		switch {
+		case len(best) == 1:
+			return best
+		case len(best) > 1:
+			return nil // a tie names no one record
 		}
 	}
 	return nil
 }
+
+// numberOf reads f as a number for extremeItems: one the request names by its label, or,
+// with no label named, an amount of money.
+func (r renderer) numberOf(f field, named bool) (float64, bool) {
+	n, ok := f.val.(json.Number)
+	if inner, isObj := f.val.([]field); isObj {
+		n, _, ok = moneyObject(inner)
+	} else if !named {
+		ok = false
+	}
+	v, err := n.Float64()
+	return v, ok && err == nil && (!named || r.names(lang.Humanise(f.key)))
+}
+
+func b2f(b bool) float64 { return float64(b2i(b)) }
 
 // mostWords and leastWords ask for the largest or smallest: see language.txt.
 var mostWords, leastWords = lang.List("mostWords"), lang.List("leastWords")
