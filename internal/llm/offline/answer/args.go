@@ -166,6 +166,7 @@ func (a *argSource) spanUsed(start, end int) bool {
 	return false
 }
 
+// isoDate finds a date written for machines, in a request or inside a text value.
 var isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
 
 // identifier returns the first id-looking word: letters and digits mixed ("A1234",

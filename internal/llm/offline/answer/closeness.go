@@ -65,9 +65,12 @@ func claimed(t string, records []map[string]bool) bool {
 
 var tradeCloseness = lang.Number("tradeCloseness") // see language.txt
 
-// misspells reports whether word is a typo of a word of the trade ("the libary" for the
-// library): the agent's own subject, not a thing no record is about.
+// misspells reports whether word, no English word, is a typo of a word of the trade ("the
+// libary" for the library): the agent's own subject, not a thing no record is about.
 func misspells(word string, domain map[string]bool) bool {
+	if english().Known(lang.Stem(lang.Normalise(word))) {
+		return false // an English word is meant as written: a tennis "court" is no "count"
+	}
 	budget := lang.TypoBudget(len(word))
 	for w := range domain {
 		if budget > 0 && lang.EditDistance(word, w, budget) <= budget {

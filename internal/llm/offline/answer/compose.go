@@ -34,7 +34,8 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
 	r.domain = dom
 	if lang.OwnPart(asked) != asked {
-		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
+		r.earlier = strings.ToLower(lang.EarlierPart(asked))
+		r.earlierTerm = lang.Terms(r.earlier)
 	}
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
@@ -128,7 +129,8 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
 	r.domain = dom
 	if lang.OwnPart(asked) != asked {
-		r.earlierTerm = lang.Terms(strings.ToLower(lang.EarlierPart(asked)))
+		r.earlier = strings.ToLower(lang.EarlierPart(asked))
+		r.earlierTerm = lang.Terms(r.earlier)
 	}
 	return r.offTopic(data, true)
 }

@@ -15,6 +15,7 @@ type fact struct {
 	label string
 	text  string
 	money bool // an amount of money: the price slot of a list item
+	date  bool // a date or timestamp
 	plain bool // money under a one-word key with a currency: the amount says it all
 	// source is a seller-like member ("merchant", "store"): "at Nike" in a list item.
 	source bool
@@ -166,7 +167,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
-			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) {
+			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.asksWhen() && holdsDate(v) {
 				// An object's objects read as prefixed facts, however deep: "last top up on
 				// Oct 30". In a list item only for the one record asked about ("cancel how
 				// Settings > Subscriptions"), an object of one member ("dentist Dr. Osei") or
@@ -229,7 +230,9 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 		return fact{}, false // an opaque id names the record for machines, unless asked for
 	}
 	if w, ok := parseWhen(s); ok {
-		return dateFact(label, w.format(short)), true
+		fc := dateFact(label, w.format(short))
+		fc.date = true
+		return fc, true
 	}
 	fc := fact{label: label, text: tidyString(s)}
 	switch {
@@ -384,6 +387,22 @@ var idAsks = lang.List("idAsks")
 func (r renderer) mentioned(v string) bool {
 	v = strings.ToLower(strings.TrimSpace(v))
 	return len(v) >= 2 && strings.Contains(r.asked, v)
+}
+
+// asksWhen reports whether the request asks when something is: its dates are then what it
+// names, nested ones included ("when is my blood draw", an order's appointment date).
+func (r renderer) asksWhen() bool {
+	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return w.Lower == "when" })
+}
+
+// holdsDate reports whether some string value of v, however deep, is a date.
+func holdsDate(v any) bool {
+	held := false
+	eachString(v, func(s string) {
+		_, ok := parseWhen(s)
+		held = held || ok
+	})
+	return held
 }
 
 // names reports whether the request names a word of label that is no light noun: the user

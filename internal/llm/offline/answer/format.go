@@ -168,7 +168,13 @@ func tidyString(s string) string {
 	if isSnakeWord(s) {
 		return strings.ReplaceAll(s, "_", " ")
 	}
-	return s
+	// A date inside a sentence ("template on 2026-12-09") reads like every other date.
+	return isoDate.ReplaceAllStringFunc(s, func(d string) string {
+		if w, ok := parseWhen(d); ok {
+			return w.format(false)
+		}
+		return d
+	})
 }
 
 func isSnakeWord(s string) bool {

@@ -77,3 +77,19 @@ func jsonNumber(s string) any {
 	}
 	return v
 }
+
+func TestTidyStringDates(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"2026-12-09", "Dec 9, 2026"},
+		{"Quartz template on 2026-12-09; fabrication takes 10 days", "Quartz template on Dec 9, 2026; fabrication takes 10 days"},
+		{"2026-07-01 to 2026-10-31", "Jul 1, 2026 to Oct 31, 2026"},
+		{"Permit BP-26-114873", "Permit BP-26-114873"},
+		{"on 2026-13-45", "on 2026-13-45"},
+		{"in_transit", "in transit"},
+	}
+	for _, tt := range tests {
+		if got := tidyString(tt.in); got != tt.want {
+			t.Errorf("tidyString(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -24,6 +24,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 	head := r.headField(obj)
 	facts, _ := r.facts(obj, scope{currency: cur, short: short, item: true}, head)
 
+	facts = r.askedFacts(facts)
 	var lead string
 	price, seller := -1, -1
 	for i, f := range facts {
@@ -55,7 +56,8 @@ func (r renderer) item(v any, cur string, short bool) string {
 	// The facts the request names come first, so that the bound below keeps them; facts
 	// that pair into one phrase ("20% off until Nov 27") keep their order.
 	if !slices.ContainsFunc(rest, func(f fact) bool { return f.opens || f.closes }) {
-		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(b2i(r.names(b.label)), b2i(r.names(a.label))) })
+		asked := func(f fact) int { return b2i(r.names(f.label) || f.date && r.asksWhen()) }
+		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(asked(b), asked(a)) })
 	}
 	var parts []string
 	if lead != "" {
@@ -134,4 +136,40 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// askedFacts leaves out, of a record's amounts of money and dates, those the request does not
+// name when it names others of the same kind by their labels: "how much do i owe" of a bill is
+// what "you owe" says, not its charges or what insurance paid; "when is it due" its due date,
+// not the day of service. The labels naming the most of the request's words are the ones
+// named. Facts of other kinds stay: they say which record it is.
+func (r renderer) askedFacts(facts []fact) []fact {
+	named := make([]int, len(facts))
+	most := 0
+	for i, f := range facts {
+		if f.money || f.date {
+			for _, t := range lang.Terms(f.label) {
+				if r.names(t) {
+					named[i]++
+				}
+			}
+			most = max(most, named[i])
+		}
+	}
+	if most == 0 {
+		return facts
+	}
+	var money, dates bool // the kinds of the facts asked for
+	for i, f := range facts {
+		if named[i] == most {
+			money, dates = money || f.money, dates || f.date
+		}
+	}
+	var out []fact
+	for i, f := range facts {
+		if named[i] == most || !(money && f.money) && !(dates && f.date) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

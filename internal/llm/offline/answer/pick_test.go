@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
 )
 
 // TestRenderPicksWhatIsAsked checks the general rules of picking the record and fact a
@@ -207,6 +208,20 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Nov 1 to Nov 15", "$465.00"}, excludes: []string{"Oct 16", "$440.00"},
 		},
 		{
+			name:  "a follow-up of a request for the last one is about the latest",
+			asked: "how much tax came out of it", earlier: "what did i take home on my last paycheck", data: `{"payslips":[
+				{"period":"Oct 16 to Oct 31","paid_on":"2026-10-31","net":{"amount":2200,"currency":"USD"},"deductions":[{"kind":"Federal tax","amount":{"amount":440,"currency":"USD"}}]},
+				{"period":"Nov 1 to Nov 15","paid_on":"2026-11-15","net":{"amount":2262.5,"currency":"USD"},"deductions":[{"kind":"Federal tax","amount":{"amount":465,"currency":"USD"}}]}]}`,
+			mentions: []string{"$465.00"}, excludes: []string{"$440.00"},
+		},
+		{
+			name:  "a follow-up is about the kind of records its earlier request asked for",
+			asked: "when is it due", earlier: "how much do i owe the lab", data: `{"bills":[
+				{"bill_no":"CL-1","you_owe":{"amount":32,"currency":"USD"},"due":"2026-12-10","status":"unpaid"},
+				{"bill_no":"CL-2","you_owe":{"amount":42.8,"currency":"USD"},"due":"2026-05-25","status":"paid"}]}`,
+			mentions: []string{"Dec 10"}, excludes: []string{"May 25"},
+		},
+		{
 			name:  "last month names a time, not the latest record",
 			asked: "what did i spend last month", data: `{"transactions":[
 				{"merchant":"Grocer","date":"2026-10-30"},{"merchant":"Cafe","date":"2026-11-02"}]}`,
@@ -276,6 +291,109 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"not overdue", "no audio", "no autopay", "not in stock", "not handed in"},
 		},
 		{
+			name:  "a word of the object around a list is no missing thing of the list",
+			asked: "has there been any delay on my remodel", data: `{"name":"Kitchen remodel","start":"2026-09-14",
+				"delays":[{"cause":"Backordered cabinet hardware","days":5}]}`,
+			mentions: []string{"Backordered cabinet hardware"}, excludes: []string{"no delay for"},
+		},
+		{
+			name:  "an amount named by its label leaves out the record's other amounts",
+			asked: "how much do i owe on it", data: `{"bills":[
+				{"bill_no":"CL-1","charges":{"amount":186,"currency":"USD"},"insurance":{"paid":{"amount":121.4,"currency":"USD"}},
+				 "you_owe":{"amount":32,"currency":"USD"},"service_date":"2026-10-06","due":"2026-12-10","status":"unpaid"}]}`,
+			mentions: []string{"you owe $32.00", "Dec 10"}, excludes: []string{"$186.00", "$121.40"},
+		},
+		{
+			name:  "a superlative picks the record with the extreme of the number it names",
+			asked: "which of my loans has the highest interest rate", data: `{"loans":[
+				{"type":"Direct Subsidized","interest_rate":3.76,"balance":{"amount":2118.44,"currency":"USD"}},
+				{"type":"Grad PLUS","interest_rate":7.6,"balance":{"amount":19240.77,"currency":"USD"}},
+				{"type":"Direct Unsubsidized","interest_rate":4.45,"balance":{"amount":4870.12,"currency":"USD"}}]}`,
+			mentions: []string{"Grad PLUS"}, excludes: []string{"Subsidized", "no loan for"},
+		},
+		{
+			name:  "a superlative of price reads the records' amounts",
+			asked: "which is the cheapest", data: `{"offers":[
+				{"seller":"Acme","price":{"amount":89.9,"currency":"USD"}},{"seller":"Bolt","price":{"amount":79,"currency":"USD"}}]}`,
+			mentions: []string{"Bolt"}, excludes: []string{"Acme"},
+		},
+		{
+			name:  "the bound on an object's facts keeps those asked for",
+			asked: "is autopay turned on for my dues", data: `{"account_no":"WC-1","owner":"Alice","lot":"Lot 112",
+				"dues":{"amount":{"amount":285,"currency":"USD"},"frequency":"quarterly","next_due":"2027-01-01","grace_period_days":15,"late_fee":{"amount":35,"currency":"USD"}},
+				"balance":{"amount":120,"currency":"USD"},"autopay":{"enabled":false},
+				"charges":[{"description":"Q4 dues","amount":{"amount":285,"currency":"USD"}}]}`,
+			mentions: []string{"autopay not enabled"},
+		},
+		{
+			name:  "asked what is owed, the balance is the answer, not the amounts beside it",
+			asked: "how much do i owe right now", data: `{"account":{"owner":"Alice","dues":{"amount":{"amount":285,"currency":"USD"},"frequency":"quarterly"},
+				"balance":{"amount":120,"currency":"USD"}}}`,
+			mentions: []string{"$120.00"}, excludes: []string{"$285.00"},
+		},
+		{
+			name:  "an amount asked for comes with the date its label shares a word with",
+			asked: "do i owe them money", data: `{"account":{"balance_due":{"amount":95,"currency":"USD"},"due_date":"2026-12-20",
+				"last_payment":{"amount":{"amount":40,"currency":"USD"},"paid_on":"2026-11-02"}}}`,
+			mentions: []string{"$95.00", "Dec 20"}, excludes: []string{"$40.00"},
+		},
+		{
+			name:  "an object every list of which holds nothing about the thing named holds nothing about it",
+			asked: "what time does the music have to stop", data: `{"owner":"Alice","lot":"Lot 112",
+				"charges":[{"description":"Key fob","amount":{"amount":45,"currency":"USD"}}],
+				"assessments":[{"name":"Roof","total":{"amount":300,"currency":"USD"}}]}`,
+			mentions: []string{"couldn't find anything about the music"}, excludes: []string{"Lot 112", "no charge for"},
+		},
+		{
+			name:  "the name of a missing thing ends before a preposition",
+			asked: "is there a discount because of the delay", data: `{"delays":[{"cause":"Backordered hardware","days":5},{"cause":"Rain","days":2}]}`,
+			mentions: []string{"no delay for discount"}, excludes: []string{"because"},
+		},
+		{
+			name:  "a question when reads the dates of a record's objects",
+			asked: "when do i go in", data: `{"orders":[
+				{"ordered_by":"Dr. Liu","ordered_on":"2026-11-18","tests":["Lipid panel"],"fasting":{"required":true,"hours":12},"status":"scheduled",
+				 "appointment":{"date":"2026-12-02","time":"07:45","place":"Hawthorne"}},
+				{"ordered_by":"Dr. Ortiz","ordered_on":"2026-10-02","tests":["TSH"],"fasting":{"required":false},"status":"completed"}]}`,
+			mentions: []string{"appointment on Dec 2"},
+		},
+		{
+			name:  "a follow-up's earlier words that name a record of a list keep the list beside the fact asked",
+			asked: "did i sign it yet", earlier: "what will the waterfall edge change cost me", data: `{"contract":{"signed":"2026-08-21"},
+				"change_orders":[{"description":"Subfloor repair","status":"approved"},{"description":"Waterfall edge on the island","status":"awaiting your signature"}]}`,
+			mentions: []string{"awaiting your signature"}, excludes: []string{"Subfloor"},
+		},
+		{
+			name:  "the word after is names a thing no record may be about",
+			asked: "when is dune due back", data: `{"loans":[{"title":"The Midnight Library","due":"2026-12-04"},{"title":"Emma","due":"2026-11-20"}]}`,
+			mentions: []string{"no loan for dune"}, excludes: []string{"Emma"},
+		},
+		{
+			name:  "a list holding nothing about the thing named is left out beside a fact that answers",
+			asked: "how much have we paid the contractor so far", data: `{"paid_to_date":{"amount":34200,"currency":"USD"},"signed":"2026-08-21",
+				"invoices":[{"invoice_no":"INV-1","amount":{"amount":13680,"currency":"USD"},"status":"paid"},{"invoice_no":"INV-2","amount":{"amount":20520,"currency":"USD"},"status":"not yet issued"}],
+				"change_orders":[{"description":"Subfloor","cost":{"amount":640,"currency":"USD"}},{"description":"Sink","cost":{"amount":2350,"currency":"USD"}}]}`,
+			mentions: []string{"$34,200.00"}, excludes: []string{"no change order"},
+		},
+		{
+			name:  "a participle after is names no thing",
+			asked: "who is leading the drywall crew", data: `{"name":"Remodel","phases":[{"name":"Drywall","crew_lead":"Tyler"},{"name":"Tile","crew_lead":"Marco"}],
+				"delays":[{"cause":"Hardware","days":5}]}`,
+			mentions: []string{"Tyler"}, excludes: []string{"for leading"},
+		},
+		{
+			name:  "a question when of an object that names none of its words is answered by its dates",
+			asked: "when will it be finished", data: `{"project":{"name":"Kitchen remodel","address":"3120 SE Alder St","manager":"Dana Okafor",
+				"as_of":"2026-11-26","start":"2026-09-14","target_completion":"2027-01-22"}}`,
+			mentions: []string{"Jan 22, 2027"}, excludes: []string{"Alder", "Dana", "Nov 26"},
+		},
+		{
+			name:  "a word of the trade deep in one record says nothing of which record it is",
+			asked: "how many park permits do i have", data: `{"permits":[
+				{"permit_no":"RP-1","zone":"Zone 14","office":{"name":"Park Street office"}},{"permit_no":"RP-2","zone":"Zone 9"}]}`,
+			mentions: []string{"2 permits"}, excludes: []string{"1 of 2"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
@@ -291,7 +409,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			r := newRenderer(5, nil, spellAsData(tt.asked, v, domain))
 			r.domain = domain
 			if tt.earlier != "" {
-				r.earlierTerm = lang.Terms(tt.earlier)
+				r.earlier, r.earlierTerm = tt.earlier, lang.Terms(tt.earlier)
 			}
 			p := r.data(v, topic{})
 			got := p.found + "\n" + p.text
@@ -310,13 +428,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 }
 
 func TestSpellAsData(t *testing.T) {
-	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}}
+	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}, {key: "count", val: "4"}}
 	domain := map[string]bool{"library": true}
 	tests := []struct{ in, want string }{
 		{"whats the deductable", "whats the deductible"},
 		{"owe the libary", "owe the libary"}, // the agent's trade, not the book named "Library"
 		{"my seatle rental", "my seattle rental"},
 		{"the deductible", "the deductible"},
+		{"my tennis court", "my tennis court"}, // an English word, not a typo of "count"
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, data, domain); got != tt.want {
@@ -348,12 +467,19 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		"did i book the cleaning":                   "",
 		"what food does rex eat":                    "food",
 		"did the cleaning refund come thru":         "",
+		"what's the school's snow day policy":       "the school's snow day policy",
+		"what's my blood type":                      "your blood type",
+		"whats the dentist's name":                  "", // "name": a light noun, the trade's word
+		"what is the clinic called":                 "", // held
+		"what are the kids eating":                  "", // a verb ends the thing, "kids" no more than the trade
 	} {
 		v, err := decodeOrdered([]byte(data))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := newRenderer(5, nil, asked).unasked(v); got != want {
+		r := newRenderer(5, nil, asked)
+		r.domain = map[string]bool{"children": true, "school": true}
+		if got := r.unasked(v); got != want {
 			t.Errorf("unasked(%q) = %q, want %q", asked, got, want)
 		}
 	}
@@ -362,7 +488,7 @@ func TestUnaskedDoQuestion(t *testing.T) {
 // A result holding only the day a request names, none of the things it asks about, holds
 // nothing asked: other tools are asked too. Kept beside them, it is not off topic.
 func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
-	children := `{"status":"ok","data":{"children":[{"name":"Ivy","days":["Monday","Wednesday"]},{"name":"Theo","days":["Friday"]}]}}`
+	children := `{"status":"ok","data":{"count":2,"children":[{"name":"Ivy","days":["Monday","Wednesday"]},{"name":"Theo","days":["Friday"]}]}}`
 	tests := []struct {
 		asked string
 		want  bool
@@ -373,11 +499,50 @@ func TestHoldsNothingAskedBeyondTheDay(t *testing.T) {
 		// A follow-up in the trade's words only is about what the earlier request named.
 		{"how much is it (earlier: how much do i owe for november)", true},
 		{"how much is it (earlier: which days does ivy go)", false},
+		{"what time is my tennis court", true}, // "court" is no typo of the children's "count"
 	}
 	for _, tt := range tests {
 		res := Result{Name: "children", Content: children}
 		if got := HoldsNothingAsked(res, tt.asked, 5, func() map[string]bool { return map[string]bool{"daycare": true} }); got != tt.want {
 			t.Errorf("HoldsNothingAsked(%q) = %v, want %v", tt.asked, got, tt.want)
+		}
+	}
+}
+
+// A list the call asked for by a field of its records, holding records whose field carries
+// none of the argument's words, was not chosen by the service: the records the request names
+// are picked as if it had asked for all.
+func TestRenderUnfilteredCall(t *testing.T) {
+	data := `{"bookings":[{"amenity":"Clubhouse great room","deposit":{"amount":200,"currency":"USD"}},
+		{"amenity":"Pool cabana","deposit":{"amount":50,"currency":"USD"},"status":"refunded"}]}`
+	tests := []struct {
+		asked, args        string
+		mentions, excludes []string
+	}{
+		{"did i get my cabana deposit back", `{"amenity":"cabana"}`, []string{"1 of 2 bookings", "Pool cabana"}, []string{"Clubhouse", "related"}},
+		{"any hot tub bookings", `{"amenity":"hot tub"}`, []string{"no booking for hot tub"}, nil},
+		// A service that chose by the words returns only records that carry them.
+		{"my cabana booking", `{"amenity":"cabana"}`, nil, []string{"Clubhouse"}},
+		// A search's query names no field: what it found beside its matches is related.
+		{"any cabana bookings", `{"query":"cabana"}`, []string{"1 booking that matches, and 1 related"}, nil},
+	}
+	for _, tt := range tests {
+		v, err := decodeOrdered([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		call := &llms.ToolCall{FunctionCall: &llms.FunctionCall{Name: "bookings", Arguments: tt.args}}
+		p := newRenderer(5, call, tt.asked).data(v, topic{})
+		got := p.found + "\n" + p.text
+		for _, m := range tt.mentions {
+			if !strings.Contains(got, m) {
+				t.Errorf("data(%q, %s) = %q, want it to mention %q", tt.asked, tt.args, got, m)
+			}
+		}
+		for _, x := range tt.excludes {
+			if strings.Contains(got, x) {
+				t.Errorf("data(%q, %s) = %q, want no %q", tt.asked, tt.args, got, x)
+			}
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package answer
 
 import (
+	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -163,6 +165,62 @@ func (r renderer) latestItems(arr []any) []any {
 	return []any{latest}
 }
 
+// extremeItems returns the record of arr with the largest number the request names by its
+// label, when it asks for the largest ("which loan has the highest interest rate"), or the
+// smallest; with no number named, a superlative that names the price itself ("the cheapest")
+// reads the records' amounts of money. Nil otherwise, and for a tie.
+func (r renderer) extremeItems(arr []any) []any {
+	sign := 0.0
+	for _, w := range lang.ScanWords(r.asked) {
+		sign += b2f(mostWords[w.Lower]) - b2f(leastWords[w.Lower])
+	}
+	if sign == 0 || len(arr) < 2 {
+		return nil
+	}
+	for _, named := range []bool{true, false} {
+		var best []any
+		top := 0.0
+		for _, item := range arr {
+			obj, _ := item.([]field)
+			i := slices.IndexFunc(obj, func(f field) bool { _, ok := r.numberOf(f, named); return ok })
+			if i < 0 {
+				continue
+			}
+			switch v, _ := r.numberOf(obj[i], named); {
+			case best == nil || v*sign > top*sign:
+				best, top = []any{item}, v
+			case v == top:
+				best = append(best, item)
+			}
+		}
+		switch {
+		case len(best) == 1:
+			return best
+		case len(best) > 1:
+			return nil // a tie names no one record
+		}
+	}
+	return nil
+}
+
+// numberOf reads f as a number for extremeItems: one the request names by its label, or,
+// with no label named, an amount of money.
+func (r renderer) numberOf(f field, named bool) (float64, bool) {
+	n, ok := f.val.(json.Number)
+	if inner, isObj := f.val.([]field); isObj {
+		n, _, ok = moneyObject(inner)
+	} else if !named {
+		ok = false
+	}
+	v, err := n.Float64()
+	return v, ok && err == nil && (!named || r.names(lang.Humanise(f.key)))
+}
+
+func b2f(b bool) float64 { return float64(b2i(b)) }
+
+// mostWords and leastWords ask for the largest or smallest: see language.txt.
+var mostWords, leastWords = lang.List("mostWords"), lang.List("leastWords")
+
 // latestWords ask for the latest record: see language.txt.
 var latestWords = lang.List("latestWords")
 
@@ -289,6 +347,17 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	for i, item := range arr {
 		values[i] = map[string]bool{}
 		valueTerms(item, values[i])
+		// A word of the agent's trade deep in a record ("lab" of an order's location, the
+		// Clearpath Labs) says nothing of which record it is; one of its own values does
+		// ("service": "water" of "the water bill").
+		top := map[string]bool{}
+		obj, _ := item.([]field)
+		for _, f := range obj {
+			if s, ok := f.val.(string); ok {
+				valueTerms(s, top)
+			}
+		}
+		maps.DeleteFunc(values[i], func(t string, _ bool) bool { return r.domain[t] && !top[t] })
 	}
 	keys := map[string]bool{}
 	keysOf := make([]map[string]bool, len(arr))
@@ -441,16 +510,17 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
-		if !ok && !r.forWhich(ws, i, nounTerms) {
-			continue
+		copula := copulas[ws[i-1].Lower] && !strings.HasSuffix(ws[i].Lower, "ing") && !strings.HasSuffix(ws[i].Lower, "ed")
+		if !ok && !copula && !r.forWhich(ws, i, nounTerms) {
+			continue // "when is dune due back": the word after "is" is the subject too, not in "who is leading"
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
-		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
+		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] || mostWords[word] || leastWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.outer[t] || r.around[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
 			claimed(t, each) || closestRecord(t, each) >= 0 || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
@@ -460,7 +530,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].Lower, "'s"); j++ {
 			w := ws[j].Lower
 			wt := lang.Terms(w)
-			if len(wt) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+			if len(wt) != 1 || lang.IsStopword(w) || phraseEnds[w] || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
 				break
 			}
 			phrase = append(phrase, ws[j].Text)
@@ -473,6 +543,12 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	}
 	return "", false
 }
+
+// copulas come before the subject of a question: see language.txt.
+var copulas = lang.List("copulas")
+
+// phraseEnds end the name of a thing: see language.txt.
+var phraseEnds = lang.List("phraseEnds")
 
 // writtenIn reports whether a word of letters and digits ("f150") is some string value of v,
 // however deep, written with other marks or spaces ("F-150", "F 150").

@@ -16,17 +16,19 @@ import (
 // shortened, and what only echoes the request or serves machines is left out.
 type renderer struct {
 	listLimit int
-	echoes    map[string]bool // the call's scalar arguments, normalised: not worth repeating
-	asked     string          // the user's request, lower-cased: ids it names are shown
-	askedTerm []string        // the request's terms
-	tool      map[string]bool // the terms of the called tool's name: what it lists, not which
-	scoped    bool            // the call carried text arguments: the service chose already
-	argTerms  []string        // the terms of the call's text arguments: what the service was asked for
+	echoes    map[string]bool     // the call's scalar arguments, normalised: not worth repeating
+	asked     string              // the user's request, lower-cased: ids it names are shown
+	askedTerm []string            // the request's terms
+	tool      map[string]bool     // the terms of the called tool's name: what it lists, not which
+	scoped    bool                // the call carried text arguments: the service chose already
+	argTerms  []string            // the terms of the call's text arguments: what the service was asked for
+	argKeys   map[string][]string // each text argument's terms by its name, lower-cased
 	// domain are the terms of the agent's prompt and tools: words of its trade ("insurance"
 	// to an insurance agent), which name no record.
 	domain map[string]bool
-	// earlierTerm are the terms of the earlier request a follow-up quotes, nil for none:
-	// which record "it" is, when the follow-up's own words do not say.
+	// earlier is the earlier request a follow-up quotes, lower-cased, "" for none, and
+	// earlierTerm its terms: which record "it" is, when the follow-up's own words do not say.
+	earlier     string
 	earlierTerm []string
 	// showIDs shows ids people quote: set for the one record a reply is about, whose
 	// reference ("claim CLM-20931") the user may need.
@@ -35,10 +37,13 @@ type renderer struct {
 	// a word that record carries ("the renewal fee" of a car's registration) is no missing
 	// thing of its list (the car's services).
 	outer map[string]bool
+	// around are the terms of the object whose list is being rendered: a word it carries
+	// ("the delays on my remodel" of a project named a remodel) is no missing thing of its list.
+	around map[string]bool
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
-	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}}
+	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}, argKeys: map[string][]string{}}
 	r.askedTerm = lang.Terms(r.asked)
 	if call == nil || call.FunctionCall == nil {
 		return r
@@ -50,13 +55,14 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) != nil {
 		return r
 	}
-	for _, v := range args {
+	for k, v := range args {
 		switch v := v.(type) {
 		case string:
 			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
 				r.echoes[s] = true
 				r.scoped = true
 				r.argTerms = append(r.argTerms, lang.Terms(s)...)
+				r.argKeys[strings.ToLower(k)] = lang.Terms(s)
 			}
 		case float64:
 			r.echoes[strconv.FormatFloat(v, 'g', -1, 64)] = true
@@ -104,6 +110,9 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	facts, cur := r.facts(obj, scope{}, -1) // nested objects read as prefixed facts: "flight gate B12"
+	inner := r
+	inner.around = map[string]bool{}
+	valueTerms(obj, inner.around)
 	var blocks []Piece
 	var nouns []string // what each block lists
 	var asks []bool    // whether the request names something in each block's list
@@ -114,9 +123,9 @@ func (r renderer) object(obj []field, t topic) Piece {
 			case []any:
 				if len(v) == 0 || !allScalars(v) {
 					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
-					blocks = append(blocks, r.list(noun, v, cur))
+					blocks = append(blocks, inner.list(noun, v, cur))
 					nouns = append(nouns, noun)
-					asks = append(asks, r.asksAbout(noun, v, t))
+					asks = append(asks, r.asksAbout(noun, v, t) || r.earlierNames(v))
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
@@ -127,7 +136,24 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	lists("", obj, cur, 0)
-	if asked := r.focus(facts, t, len(blocks) > 0); len(asked) > 0 && !slices.Contains(asks, true) {
+	asked := r.focus(facts, t, len(blocks) > 0)
+	if thing := noneOfAll(blocks); thing != "" && len(asked) == 0 {
+		// Every list says it holds nothing about the thing named, and no fact is asked for:
+		// the object holds nothing about it, said once rather than list by list beside a dump
+		// of its facts.
+		return notInData(thing, t)
+	}
+	if len(asked) > 0 || slices.ContainsFunc(blocks, func(b Piece) bool { return !b.missing }) {
+		// A list that holds nothing about the thing named is no answer beside the facts or
+		// lists that do: "paid to date" answers "how much have we paid the contractor", with
+		// no "no change order for the contractor" after it.
+		for i := len(blocks) - 1; i >= 0; i-- {
+			if blocks[i].missing {
+				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
+			}
+		}
+	}
+	if len(asked) > 0 && !slices.Contains(asks, true) {
 		// "what is my shipping address" is answered with the address, not the profile, and
 		// "whats the notice period" with the notice period, however deep it sits; "is it on
 		// autopay" with whether the bill is, not its charges.
@@ -171,7 +197,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	if len(facts) > maxFacts {
-		facts = facts[:maxFacts]
+		facts = r.boundFacts(facts, t)
 	}
 	lines := []string{}
 	if len(facts) > 0 {
@@ -181,6 +207,39 @@ func (r renderer) object(obj []field, t topic) Piece {
 		lines = append(lines, b.standalone())
 	}
 	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+}
+
+// noneOfAll returns the thing every one of blocks says no record is for, or "".
+func noneOfAll(blocks []Piece) string {
+	if len(blocks) == 0 || slices.ContainsFunc(blocks, func(b Piece) bool { return b.noneFor == "" || b.noneFor != blocks[0].noneFor }) {
+		return ""
+	}
+	return blocks[0].noneFor
+}
+
+// boundFacts keeps maxFacts of an object's facts, in order: those the request names first
+// ("is autopay on" of an account with many facts before its autopay), then the others.
+func (r renderer) boundFacts(facts []fact, t topic) []fact {
+	asked := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true)
+	keep := make([]bool, len(facts))
+	n := 0
+	for i, f := range facts {
+		if n < maxFacts && slices.Contains(asked, f) {
+			keep[i], n = true, n+1
+		}
+	}
+	for i := range facts {
+		if n < maxFacts && !keep[i] {
+			keep[i], n = true, n+1
+		}
+	}
+	var out []fact
+	for i, f := range facts {
+		if keep[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
@@ -238,8 +297,22 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 		// A question of its own ("and how much do i still owe on it") asks for something else.
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
 	}
+	if hit == nil && r.asksWhen() {
+		// "when is my kitchen supposed to be finished", of a project whose facts name no word
+		// of it: its dates answer, not its address and manager.
+		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.date || snapshotLabels[f.label] })
+		if len(dates) > 0 && len(dates) < len(facts) {
+			hit = dates
+		}
+	}
 	return hit
 }
+
+// snapshotLabels name the date data was taken: see language.txt.
+var snapshotLabels = lang.List("snapshotLabels")
+
+// owedLabels name what is owed: see language.txt.
+var owedLabels = lang.List("owedLabels")
 
 // askWords open a question of its own: see language.txt.
 var askWords = lang.List("askWords")
@@ -249,6 +322,13 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	want := map[string]bool{}
 	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
+	}
+	if slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return oweWords[w.Lower] }) {
+		for w := range owedLabels {
+			for _, t := range lang.Terms(w) {
+				want[t] = true // "how much do i owe" asks for the balance
+			}
+		}
 	}
 	for _, w := range lang.Terms(t.bare) {
 		want[w] = false
@@ -288,6 +368,13 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	if len(hit) == len(facts) && !lists || len(hit) == 0 {
 		return nil
 	}
+	// An amount asked for comes with the date its label shares a word with: the "balance due"
+	// with the "due date".
+	for _, f := range facts {
+		if f.date && !slices.Contains(hit, f) && slices.ContainsFunc(hit, func(h fact) bool { return h.money && sharesTerm(h.label, f.label) }) {
+			hit = append(hit, f)
+		}
+	}
 	// Asked about the topic's neighbour ("the next tier"), the answer still says the topic's
 	// own value (which tier the member is in): the first fact, when it is the bare name or the
 	// topic itself.
@@ -314,6 +401,29 @@ func (r renderer) asksAbout(noun string, arr []any, t topic) bool {
 	topicWords := lang.Terms(t.bare)
 	return slices.ContainsFunc(r.askedTerm, func(w string) bool {
 		return words[w] && !r.tool[w] && !lang.IsLightNoun(w) && !slices.Contains(topicWords, w)
+	})
+}
+
+// earlierNames reports whether the earlier request a follow-up quotes names one record of arr
+// by a word of its values that not every record holds: "did i sign it yet" after "what will
+// the waterfall edge change cost me" is about that change order, whatever fact it names.
+func (r renderer) earlierNames(arr []any) bool {
+	if r.earlierTerm == nil || len(arr) < 2 {
+		return false
+	}
+	values := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		values[i] = map[string]bool{}
+		valueTerms(item, values[i])
+	}
+	return slices.ContainsFunc(r.earlierTerm, func(t string) bool {
+		n := 0
+		for _, v := range values {
+			if v[t] {
+				n++
+			}
+		}
+		return n > 0 && n < len(arr) && !r.tool[t] && !r.domain[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t)
 	})
 }
 
@@ -351,6 +461,9 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	}
 	if allScalars(arr) {
 		return Piece{kind: pieceProse, text: lang.Capitalise(noun) + ": " + r.scalarList(noun, arr) + "."}
+	}
+	if r.scoped && len(arr) <= r.listLimit && r.unfiltered(arr) {
+		r.scoped = false
 	}
 	found := fmt.Sprintf("%d %s", len(arr), noun)
 	if len(arr) == 1 {
@@ -390,18 +503,17 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// one (a catalog) shows what was asked for first instead (see askedFirst).
 		hits = r.tellingItems(arr, noun)
 	}
-	if len(hits) == 0 {
-		// Which record is meant comes first ("is it on autopay" after the wifi bill); then a
-		// yes-or-no field asked about picks those that say yes.
-		hits = r.flaggedItems(arr)
+	if extreme := r.extremeItems(hits); len(extreme) > 0 {
+		hits = extreme // "the cheapest of my tokyo hotels": of those named, the cheapest
+	} else if len(hits) == 0 {
+		hits = r.kindItems(arr)
 	}
-	if len(hits) == 0 {
-		// "when is my next visit": not the ones done with.
-		hits = r.pendingItems(arr)
-	}
-	if len(hits) == 0 {
-		// "what was my net pay last time": the latest payslip.
-		hits = r.latestItems(arr)
+	if len(hits) == 0 && r.earlier != "" {
+		// A follow-up ("when is it due" after "how much do i owe the lab") is about the
+		// records its earlier request asked for (those not paid).
+		prev := r
+		prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, lang.Terms(r.earlier), nil
+		hits = prev.kindItems(arr)
 	}
 	if len(hits) == 0 && r.outer == nil {
 		// "when does my permit run out": the one in force, not last year's that expired.
@@ -478,6 +590,19 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		return Piece{kind: pieceProse, text: "I found " + found + "."}
 	}
 	return Piece{kind: pieceList, found: found, text: strings.Join(lines, "\n"), missing: missing != ""}
+}
+
+// kindItems returns the records of arr of the kind the request asks for, whichever it names:
+// the one with the extreme of a number ("which loan has the highest interest rate"), those a
+// yes-or-no field asked about says yes of ("any overdue books"), those not done with ("when
+// is my next visit") or the latest ("what was my net pay last time"). Nil for none.
+func (r renderer) kindItems(arr []any) []any {
+	for _, pick := range []func([]any) []any{r.extremeItems, r.flaggedItems, r.pendingItems, r.latestItems} {
+		if hits := pick(arr); len(hits) > 0 {
+			return hits
+		}
+	}
+	return nil
 }
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
@@ -573,4 +698,27 @@ func oneYear(arr []any) bool {
 		}
 	}
 	return year != 0
+}
+
+// unfiltered reports whether a list the call asked for by a field of its records
+// ("amenity": "cabana") holds records whose field carries none of the argument's words: the
+// service did not choose by it (a fixture answers every call alike), so which records the
+// request names is still to be found. A search's query names no field: what it returns
+// beside its matches is related.
+func (r renderer) unfiltered(arr []any) bool {
+	return slices.ContainsFunc(arr, func(item any) bool {
+		obj, _ := item.([]field)
+		return slices.ContainsFunc(obj, func(f field) bool {
+			want, ok := r.argKeys[strings.ToLower(f.key)]
+			terms := map[string]bool{}
+			valueTerms(f.val, terms)
+			return ok && !slices.ContainsFunc(want, func(t string) bool { return terms[t] })
+		})
+	})
+}
+
+// sharesTerm reports whether two labels share a term that is no light noun.
+func sharesTerm(a, b string) bool {
+	bs := lang.Terms(b)
+	return slices.ContainsFunc(lang.Terms(a), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(bs, t) })
 }

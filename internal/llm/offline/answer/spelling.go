@@ -3,8 +3,10 @@ package answer
 import (
 	"maps"
 	"strings"
+	"sync"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lexicon"
 )
 
 // keyWords adds the lowercased words of every key (humanised) in v, however deep: the
@@ -29,6 +31,15 @@ func valueWords(v any, into map[string]bool) {
 	})
 }
 
+// english is the English word list, keyed by stem as the request's terms are.
+var english = sync.OnceValue(func() *lexicon.Lexicon {
+	lx, err := lexicon.New(func(w string) string { return lang.Stem(lang.Normalise(w)) })
+	if err != nil {
+		panic(err) // the list is embedded in the build: its own test fails first
+	}
+	return lx
+})
+
 // minValueTypoLetters: see language.txt.
 var minValueTypoLetters = int(lang.Number("minValueTypoLetters"))
 
@@ -48,8 +59,8 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 	last := 0
 	for _, w := range ws {
 		budget := lang.TypoBudget(len(w.Lower))
-		if budget == 0 || keys[w.Lower] || values[w.Lower] || lang.IsStopword(w.Lower) {
-			continue
+		if budget == 0 || keys[w.Lower] || values[w.Lower] || lang.IsStopword(w.Lower) || english().Known(lang.Stem(lang.Normalise(w.Lower))) {
+			continue // an English word is meant as written: a tennis "court" is no "count" field
 		}
 		vocab := keys
 		if len(w.Lower) >= minValueTypoLetters && !misspells(w.Lower, domain) {

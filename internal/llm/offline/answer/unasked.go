@@ -3,6 +3,7 @@ package answer
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -39,6 +40,9 @@ func (r renderer) unasked(data any) string {
 		}
 		return w
 	}
+	if thing := r.unheldPhrase(ws, data); thing != "" {
+		return thing
+	}
 	// A question whether someone does a thing asks about the thing it ends on ("does my
 	// dentist take walk-ins"), unless a preposition or "have" came before it ("do i have
 	// enough points for a lounge pass" asks about points), it names a record ("...the socks")
@@ -55,6 +59,62 @@ func (r renderer) unasked(data any) string {
 		return w
 	}
 	return ""
+}
+
+// unheldPhrase returns the thing a wh-question names after its article or possessive ("the
+// school's snow day policy" of "what's the school's snow day policy") when none of its words
+// beyond the agent's trade, light nouns and words of time is held by data (see holds), or "".
+// One word held ("my vitamin d level" of a list of vitamin d tests) may name a record of which
+// the rest asks a fact, in words the data need not use.
+func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
+	i := 0
+	for i < len(ws) && !whWords[ws[i].Lower] {
+		i++
+	}
+	opened, opener := false, ""
+	for i++; i < len(ws) && (auxiliaries[ws[i].Lower] || subjectOpener(ws[i].Lower)); i++ {
+		if o, ok := subjectOpeners[ws[i].Lower]; ok {
+			opened, opener = true, o
+		}
+	}
+	if !opened {
+		return "" // "what plans could i move to": no thing named yet
+	}
+	known := map[string]bool{}
+	valueTerms(data, known)
+	keyTerms(data, known)
+	var phrase []string
+	things := 0
+	for ; i < len(ws) && !auxiliaries[ws[i].Lower] && !scopePreps[ws[i].Lower] && !phraseEnds[ws[i].Lower]; i++ {
+		w := strings.TrimSuffix(ws[i].Lower, "'s")
+		if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || lang.IsStopword(w) {
+			break // a verb says what is asked of the thing, not what it is; "and" starts another
+		}
+		phrase = append(phrase, ws[i].Text)
+		for _, t := range lang.Terms(w) {
+			switch {
+			case known[t]:
+				return "" // the data may answer
+			case lang.IsLightNoun(t) || timeNouns[w] || calendarWords[w] || noise[w] || fillers[w] ||
+				r.domain[t] || r.tool[t] || misspells(t, r.domain) || nearAny(t, r.domain, tradeCloseness):
+				// the agent's trade names no thing of its own: "the school's snow day policy"
+			case nearAny(t, known, claimCloseness):
+				return "" // the data may say it in other words
+			default:
+				things++
+			}
+		}
+	}
+	if things == 0 {
+		return ""
+	}
+	return strings.TrimSpace(opener + " " + strings.Join(phrase, " "))
+}
+
+// subjectOpener reports whether w opens the words naming what a request is about: "the", "my".
+func subjectOpener(w string) bool {
+	_, ok := subjectOpeners[w]
+	return ok
 }
 
 // holds reports whether data, the agent's vocabulary or the called tool use one of the terms
