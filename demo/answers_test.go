@@ -127,10 +127,27 @@ func TestDemoAnswers(t *testing.T) {
 			want: []string{"cheapest at Amazon: $189.00", "Walmart: $199.00", "Apple: $249.00"},
 		},
 		{
-			name: "no coupons for the category", user: ccsdemo.Bob, tool: "list_coupons",
-			question: "coupons for furnture?", params: map[string]any{"category": "furnture"},
-			want:    []string{"You have no coupons for that category right now."},
+			name: "no coupons for what was named", user: ccsdemo.Bob, tool: "list_coupons",
+			question: "coupons for furnture?", params: map[string]any{},
+			want:    []string{"You have no coupons for that right now."},
 			exclude: []string{"furnture", "TECH20"},
+		},
+		{
+			name: "the coupon whose description names the item", user: ccsdemo.Alice, tool: "list_coupons",
+			question: "any code for sock packs", params: map[string]any{},
+			want:    []string{"Use SOCKS3"},
+			exclude: []string{"RUN15", "FREESHIP50"},
+		},
+		{
+			name: "the coupon named by its code", user: ccsdemo.Bob, tool: "list_coupons",
+			question: "till when can i use TRAVEL10", params: map[string]any{},
+			want:    []string{"Use TRAVEL10", "(until Dec 22, 2026)"},
+			exclude: []string{"TECH20"},
+		},
+		{
+			name: "every coupon when none is named", user: ccsdemo.Alice, tool: "list_coupons",
+			question: "show me my coupons", params: map[string]any{},
+			want:    []string{"I found 3 coupons:", "RUN15", "SOCKS3", "FREESHIP50"},
 		},
 		{
 			name: "the flight named", user: ccsdemo.Bob, tool: "get_flight_status",
