@@ -150,6 +150,17 @@ func TestDemoAnswers(t *testing.T) {
 			want:    []string{"I found 3 coupons:", "RUN15", "SOCKS3", "FREESHIP50"},
 		},
 		{
+			name: "the flight to the city named", user: ccsdemo.Bob, tool: "get_flight_status",
+			question: "is the flight to chicago delayed",
+			want:     []string{"AA 2211 from SFO to ORD is scheduled"},
+			exclude:  []string{"UA 837", "Also booked"},
+		},
+		{
+			name: "the only trip, when another place is asked", user: ccsdemo.Alice, tool: "list_upcoming_trips",
+			question: "am i going to paris",
+			want:     []string{"Your only upcoming trip: Boston, MA (TR-A-7)"},
+		},
+		{
 			name: "the flight named", user: ccsdemo.Bob, tool: "get_flight_status",
 			question: "is AA 2211 delayed",
 			want:     []string{"AA 2211 from SFO to ORD is scheduled, with no delay reported", "no gate assigned yet"},
