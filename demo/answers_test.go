@@ -150,6 +150,12 @@ func TestDemoAnswers(t *testing.T) {
 			want:    []string{"I found 3 coupons:", "RUN15", "SOCKS3", "FREESHIP50"},
 		},
 		{
+			name: "the cheapest reward", user: ccsdemo.Bob, tool: "browse_rewards",
+			question: "what's the cheapest thing i can redeem",
+			want:     []string{"The cheapest reward is Coffee shop gift card, $5, for 500 points."},
+			exclude:  []string{"hotel night", "lounge"},
+		},
+		{
 			name: "the flight to the city named", user: ccsdemo.Bob, tool: "get_flight_status",
 			question: "is the flight to chicago delayed",
 			want:     []string{"AA 2211 from SFO to ORD is scheduled"},
