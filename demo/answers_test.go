@@ -150,6 +150,17 @@ func TestDemoAnswers(t *testing.T) {
 			want:    []string{"I found 3 coupons:", "RUN15", "SOCKS3", "FREESHIP50"},
 		},
 		{
+			name: "an order number none of the orders has", user: ccsdemo.Bob, tool: "list_recent_orders",
+			question: "any news on order B-12345",
+			want:     []string{"I couldn't find order B-12345 among your recent orders; these are the ones I have:", "B-55902"},
+		},
+		{
+			name: "an order number typed without its dash", user: ccsdemo.Bob, tool: "list_recent_orders",
+			question: "b55933 status pls",
+			want:     []string{"Your Samsonite packing cubes, set of 4 (order B-55933) is still processing"},
+			exclude:  []string{"Anker", "Sony"},
+		},
+		{
 			name: "the cheapest reward", user: ccsdemo.Bob, tool: "browse_rewards",
 			question: "what's the cheapest thing i can redeem",
 			want:     []string{"The cheapest reward is Coffee shop gift card, $5, for 500 points."},
