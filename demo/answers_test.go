@@ -161,6 +161,12 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"Anker", "Sony"},
 		},
 		{
+			name: "the cheapest of the deals found", user: ccsdemo.Alice, tool: "search_offers",
+			question: "which running shoe deal is cheapest", params: map[string]any{"query": "running shoes"},
+			want:    []string{"Adidas Samba OG sneakers is $80.00 at Foot Locker"},
+			exclude: []string{"Brooks", "Pegasus", "I found"},
+		},
+		{
 			name: "the cheapest reward", user: ccsdemo.Bob, tool: "browse_rewards",
 			question: "what's the cheapest thing i can redeem",
 			want:     []string{"The cheapest reward is Coffee shop gift card, $5, for 500 points."},
