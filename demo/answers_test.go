@@ -167,6 +167,12 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"Brooks", "Pegasus", "I found"},
 		},
 		{
+			name: "what the search missed, among the offers sent instead", user: ccsdemo.Alice, tool: "search_offers",
+			question: "gps watches on sale?", params: map[string]any{"query": "watches"},
+			want:    []string{"I couldn't find a deal on exactly that; the closest:", "Garmin Forerunner 165 GPS running watch: $199.99 at REI"},
+			exclude: []string{"Hydro Flask", "Samba", "watches"},
+		},
+		{
 			name: "the cheapest reward", user: ccsdemo.Bob, tool: "browse_rewards",
 			question: "what's the cheapest thing i can redeem",
 			want:     []string{"The cheapest reward is Coffee shop gift card, $5, for 500 points."},
