@@ -147,7 +147,7 @@ func TestDemoAnswers(t *testing.T) {
 		{
 			name: "every coupon when none is named", user: ccsdemo.Alice, tool: "list_coupons",
 			question: "show me my coupons", params: map[string]any{},
-			want:    []string{"I found 3 coupons:", "RUN15", "SOCKS3", "FREESHIP50"},
+			want: []string{"I found 3 coupons:", "RUN15", "SOCKS3", "FREESHIP50"},
 		},
 		{
 			name: "an order number none of the orders has", user: ccsdemo.Bob, tool: "list_recent_orders",
