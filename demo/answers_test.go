@@ -185,6 +185,12 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"UA 837", "Also booked"},
 		},
 		{
+			name: "the flight to the country named", user: ccsdemo.Bob, tool: "get_flight_status",
+			question: "when do i take off for japan",
+			want:     []string{"UA 837 from SFO to NRT is on time"},
+			exclude:  []string{"AA 2211"},
+		},
+		{
 			name: "the only trip, when another place is asked", user: ccsdemo.Alice, tool: "list_upcoming_trips",
 			question: "am i going to paris",
 			want:     []string{"Your only upcoming trip: Boston, MA (TR-A-7)"},
