@@ -155,6 +155,18 @@ func TestDemoAnswers(t *testing.T) {
 			want:     []string{"I couldn't find order B-12345 among your recent orders; these are the ones I have:", "B-55902"},
 		},
 		{
+			name: "the orders not shipped yet", user: ccsdemo.Alice, tool: "list_recent_orders",
+			question: "anything i bought that isn't sent out yet?",
+			want:     []string{"Your Garmin HRM-Pro Plus heart-rate strap (order A-10177) is still processing"},
+			exclude:  []string{"Pegasus", "Balega"},
+		},
+		{
+			name: "the orders not delivered yet", user: ccsdemo.Bob, tool: "list_recent_orders",
+			question: "what hasn't arrived",
+			want:     []string{"2 of your orders haven't arrived yet:", "B-55933", "B-55902"},
+			exclude:  []string{"Sony"},
+		},
+		{
 			name: "an order number typed without its dash", user: ccsdemo.Bob, tool: "list_recent_orders",
 			question: "b55933 status pls",
 			want:     []string{"Your Samsonite packing cubes, set of 4 (order B-55933) is still processing"},
