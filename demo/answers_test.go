@@ -203,9 +203,26 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"AA 2211"},
 		},
 		{
-			name: "the only trip, when another place is asked", user: ccsdemo.Alice, tool: "list_upcoming_trips",
-			question: "am i going to paris",
+			name: "the only trip", user: ccsdemo.Alice, tool: "list_upcoming_trips",
+			question: "what have i got booked",
 			want:     []string{"Your only upcoming trip: Boston, MA (TR-A-7)"},
+		},
+		{
+			name: "no trip to the place asked", user: ccsdemo.Alice, tool: "list_upcoming_trips",
+			question: "am i going to paris",
+			want:     []string{"I couldn't find a trip there among your bookings; your only upcoming trip is to Boston, MA."},
+		},
+		{
+			name: "the first of several trips", user: ccsdemo.Bob, tool: "list_upcoming_trips",
+			question: "when's the earliest trip i have",
+			want:     []string{"Your trip: Tokyo, Japan (TR-B-31)"},
+			exclude:  []string{"Chicago"},
+		},
+		{
+			name: "no flight to the city asked", user: ccsdemo.Bob, tool: "get_flight_status",
+			question: "is the rome flight delayed",
+			want:     []string{"I couldn't find a booked flight to that city; your booked flights are UA 837 to NRT and AA 2211 to ORD."},
+			exclude:  []string{"G98"},
 		},
 		{
 			name: "the flight named", user: ccsdemo.Bob, tool: "get_flight_status",

@@ -80,4 +80,4 @@ const minAnswersDev = 49
 
 // minAnswersDev2 is how many of the 73 turns of answers-dev2.yaml answer today: 48 when it was
 // written, before the changes it judges.
-const minAnswersDev2 = 68
+const minAnswersDev2 = 69
