@@ -167,6 +167,12 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"Sony"},
 		},
 		{
+			name: "when orders still to come arrive", user: ccsdemo.Alice, tool: "list_recent_orders",
+			question: "when will my stuff get here",
+			want:     []string{"2 of your orders haven't arrived yet:", "A-10231) has shipped and should arrive Nov 29, 2026", "A-10177) is still processing"},
+			exclude:  []string{"Balega"},
+		},
+		{
 			name: "an order number typed without its dash", user: ccsdemo.Bob, tool: "list_recent_orders",
 			question: "b55933 status pls",
 			want:     []string{"Your Samsonite packing cubes, set of 4 (order B-55933) is still processing"},
