@@ -191,6 +191,12 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"Hydro Flask", "Samba", "watches"},
 		},
 		{
+			name: "deals in general", user: ccsdemo.Bob, tool: "search_offers",
+			question: "any good deals today", params: map[string]any{"query": "deals"},
+			want:    []string{"Your best current deals:", "Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
+			exclude: []string{"couldn't find"},
+		},
+		{
 			name: "the cheapest reward", user: ccsdemo.Bob, tool: "browse_rewards",
 			question: "what's the cheapest thing i can redeem",
 			want:     []string{"The cheapest reward is Coffee shop gift card, $5, for 500 points."},
