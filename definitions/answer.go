@@ -200,6 +200,7 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 			return xs[:min(max(n, 0), len(xs))]
 		},
 		"question": func() string { return in.Question },
+		"codes":    func() []string { return references(heard) },
 		"words":    words,
 		"sortby":   sortBy,
 	}

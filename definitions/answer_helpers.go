@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -249,15 +250,33 @@ func collectKeys(v any, into map[string]bool) {
 	}
 }
 
-// questionWords are the question's telling words, stemmed as textWords stems them.
+// questionWords are the question's telling words, stemmed as textWords stems them. A
+// reference typed without its dash or space ("a10177", "ua837") also gives its number, the
+// word a record's "A-10177" or "UA 837" has.
 func questionWords(q string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range textWords(q) {
 		if !answerStopwords[w] {
 			out[w] = true
 		}
+		if m := gluedReference.FindStringSubmatch(w); m != nil {
+			out[m[1]] = true
+		}
 	}
 	return out
+}
+
+// gluedReference is a word of letters then a number of three digits or more: a reference
+// typed without its dash or space.
+var gluedReference = regexp.MustCompile(`^[a-z]{1,3}([0-9]{3,})$`)
+
+// reference is what a user types for an order, flight or booking number: up to three
+// letters, an optional dash, and at least four digits ("A-10231", "b55902", "10231").
+var reference = regexp.MustCompile(`\b(?:[A-Za-z]{1,3}-?)?[0-9]{4,}\b`)
+
+// references are the references the question types, as typed.
+func references(q string) []string {
+	return reference.FindAllString(q, -1)
 }
 
 // textWords splits s into lower-case words with plural endings removed, so that "socks"

@@ -61,7 +61,8 @@ func TestAnswerRender(t *testing.T) {
 		"expires": "2026-12-18", "offers": [{"name": "A", "price": {"amount": 30, "currency": "USD"}}, {"name": "X"},
 		{"name": "B", "price": {"amount": 12.5, "currency": "USD"}}], "returns": [
 		{"item": "Wool hiking socks", "refund": 18, "status": "refund issued"},
-		{"item": "Trail running shoes", "refund": 120, "status": "in transit"}]}`)
+		{"item": "Trail running shoes", "refund": 120, "status": "in transit"}],
+		"orders": [{"id": "A-10177", "item": "Strap"}, {"id": "A-10198", "item": "Socks"}]}`)
 	tests := []struct {
 		name, tmpl, question, locale, want string
 	}{
@@ -84,6 +85,12 @@ func TestAnswerRender(t *testing.T) {
 			tmpl: `{{list (matching .returns) "item"}}`, want: "Wool hiking socks and Trail running shoes"},
 		{name: "matching is empty when nothing is named", question: "where is my refund?",
 			tmpl: `{{with matching .returns}}some{{else}}none{{end}}`, want: "none"},
+		{name: "a reference typed without its dash names its record", question: "where's a10177",
+			tmpl: `{{range .orders}}{{if matching .id}}{{.item}}{{end}}{{end}}`, want: "Strap"},
+		{name: "codes are the references the question types", question: "is order A-99999 here, or b55902? (size 10, 3 pairs)",
+			tmpl: `{{range codes}}[{{.}}]{{end}}`, want: "[A-99999][b55902]"},
+		{name: "codes is empty when the question types none", question: "where is my order UA 837?",
+			tmpl: `{{with codes}}some{{else}}none{{end}}`, want: "none"},
 		{name: "about falls back to all", question: "where is my refund?",
 			tmpl: `{{list (about .returns) "item"}}`, want: "Wool hiking socks and Trail running shoes"},
 		{name: "asks", question: "When do my points expire?", tmpl: `{{if asks "expire" "expiry"}}{{date .expires}}{{end}}`,
