@@ -186,7 +186,7 @@ func TestDemoAnswers(t *testing.T) {
 		},
 		{
 			name: "what the search missed, among the offers sent instead", user: ccsdemo.Alice, tool: "search_offers",
-			question: "gps watches on sale?", params: map[string]any{"query": "watches"},
+			question: "gps watches on sale?", params: map[string]any{"query": "wristwatches"},
 			want:    []string{"I couldn't find a deal on exactly that; the closest:", "Garmin Forerunner 165 GPS running watch: $199.99 at REI"},
 			exclude: []string{"Hydro Flask", "Samba", "watches"},
 		},

@@ -71,8 +71,8 @@ var stopWords = map[string]bool{
 	"good": true, "best": true, "cheap": true, "price": true, "prices": true, "discount": true,
 }
 
-// words splits s into lower-case search terms without stop words, folding a plural "s" so
-// "shoes" finds "shoe".
+// words splits s into lower-case search terms without stop words, folding plurals so that
+// "shoes" finds "shoe" and "watches" finds "watch".
 func words(s string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
@@ -86,8 +86,21 @@ func words(s string) []string {
 	return out
 }
 
+// stem folds an English plural to its singular: "es" after a hissing sound (watches, boxes,
+// glasses), "ies" to "y" (batteries), otherwise a final "s" but not "ss" (dress).
 func stem(w string) string {
-	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+	if len(w) <= 3 {
+		return w
+	}
+	for _, suffix := range []string{"ches", "shes", "sses", "xes", "zes"} {
+		if strings.HasSuffix(w, suffix) {
+			return w[:len(w)-2]
+		}
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
 		return w[:len(w)-1]
 	}
 	return w
