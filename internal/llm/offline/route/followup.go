@@ -95,9 +95,9 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 			continue
 		}
 		// A closing degree or a superlative standing for the thing names none: "why so
-		// expensive", "whats the earliest you can do".
+		// expensive", "whats the earliest you can do", "which gate is closest".
 		closing := i == len(ws)-1 || lang.IsStopword(ws[i+1].Lower)
-		if closing && i > 0 && (i == len(ws)-1 && degreeWords[ws[i-1].Lower] || ws[i-1].Lower == "the" && strings.HasSuffix(lw, "est")) {
+		if closing && i > 0 && (i == len(ws)-1 && degreeWords[ws[i-1].Lower] || (ws[i-1].Lower == "the" || beForm(ws[i-1].Lower)) && strings.HasSuffix(lw, "est")) {
 			continue
 		}
 		// The verb a request opens with says what to do with the earlier thing, and a
