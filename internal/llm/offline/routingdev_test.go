@@ -29,6 +29,20 @@ func TestRoutingFollowups(t *testing.T) {
 // question now goes to rewards.
 const minRoutingFollowups = 138
 
+// TestRoutingYAMLOnly routes the development set of four verticals defined by YAML alone
+// (testdata/routing/yamlonly: a description and tool descriptions, no examples) beside the
+// demo agents and their examples, with follow-ups that name no subject of their own, and fails
+// when fewer turns reach the right agents than minRoutingYAMLOnly; each miss and the figure
+// are logged (go test -v).
+func TestRoutingYAMLOnly(t *testing.T) {
+	checkRoutingSet(t, "routing yaml-only set", "testdata/routing/yamlonly/agents", "testdata/routing/yamlonly/dev.yaml", minRoutingYAMLOnly)
+}
+
+// minRoutingYAMLOnly is how many turns of testdata/routing/yamlonly/dev.yaml route right today
+// (111 of 123 when the set was written, before any change for it): a change that routes fewer
+// fails.
+const minRoutingYAMLOnly = 120
+
 // checkRoutingSet runs the set at file over the agents in dir and fails when fewer than want
 // turns reach the right agents.
 func checkRoutingSet(t *testing.T, name, dir, file string, want int) {

@@ -53,6 +53,9 @@ var unitLeads = lang.List("unitLeads")
 // shorthand are chat spellings of small words ("tho", "rn", "em"): never a subject.
 var shorthand = lang.List("shorthand")
 
+// measureWords count or describe a thing without naming it: "3 packs", "a pair".
+var measureWords = lang.List("measureWords")
+
 // beEndings end a contracted form of "be": "who's", "they're".
 var beEndings = lang.List("beEndings")
 
@@ -91,9 +94,15 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 		if unitLeads[lw] || i > 0 && (unitLeads[ws[i-1].Lower] || ingForm(lw) && beForm(ws[i-1].Lower)) {
 			continue
 		}
-		// A closing superlative or a degree names no thing: "whats the earliest", "why so
-		// expensive".
-		if i == len(ws)-1 && i > 0 && (degreeWords[ws[i-1].Lower] || ws[i-1].Lower == "the" && strings.HasSuffix(lw, "est")) {
+		// A closing degree or a superlative standing for the thing names none: "why so
+		// expensive", "whats the earliest you can do", "which gate is closest".
+		closing := i == len(ws)-1 || lang.IsStopword(ws[i+1].Lower)
+		if closing && i > 0 && (i == len(ws)-1 && degreeWords[ws[i-1].Lower] || (ws[i-1].Lower == "the" || beForm(ws[i-1].Lower)) && strings.HasSuffix(lw, "est")) {
+			continue
+		}
+		// The verb a request opens with says what to do with the earlier thing, and a
+		// measure how much of it: "send me 3 packs".
+		if i == 0 && imperative(ws) || measureWords[lw] {
 			continue
 		}
 		// A word right before one that points back is what is done to the earlier thing:
@@ -156,10 +165,10 @@ func onlyColour(ws []lang.Word) bool {
 
 // asksOnEarlierSubject reports whether a message that reads as small talk or a question about
 // the world (plain, ws its words) is, in a conversation, a question about what the previous
-// turn asked: it asks something, is no greeting, thanks or creative ask, and each of its words
-// that says what it is about is one the previous turn's agent uses ("why so many absences"
-// after grades) or points back ("which one renews next"). A word of its own ("is flying that
-// often bad for the environment") makes it a question about the world.
+// turn asked: it asks something, is no greeting, thanks or creative ask, and names no subject
+// of its own (see namesNewSubject): "why so many absences" after grades, "how long would that
+// take" after a quote. A word of its own ("is flying that often bad for the environment") makes
+// it a question about the world.
 func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier func() []planned) bool {
 	if len(ws) > maxSubjectlessWords || isClosing(plain) || isSmallTalk(plain) || !asksSomething(strings.Join(plain, " "), ws) {
 		return false
@@ -168,26 +177,7 @@ func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier f
 		return false
 	}
 	prev := firstPlanned(earlier())
-	if prev == nil {
-		return false
-	}
-	about := false
-	for _, w := range ws {
-		lw := w.Lower
-		if anaphora[lw] {
-			about = about || looksLikeFollowUp(ws)
-			continue
-		}
-		if len(lang.AppendTerms(nil, lw)) == 0 || lang.IsStopword(lw) || noise[lw] || shorthand[lw] || timeNouns[lw] ||
-			lang.IsLightNoun(lang.Stem(lw)) || adverb(lw) {
-			continue
-		}
-		if !slices.ContainsFunc(prev.intents, func(in Intent) bool { return p.ix.uses(in.Tool, lw) }) {
-			return false
-		}
-		about = true
-	}
-	return about
+	return prev != nil && !p.ix.namesNewSubject(ws, prev.intents, false)
 }
 
 // onlyKnownWords reports whether a message, read into words ws, reaches agent tool through at

@@ -9,13 +9,14 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
-// bm25K1, bm25B, backgroundDocs, fuzzyWeight, bigramWeight: see language.txt, which says where each was chosen.
+// bm25K1, bm25B, backgroundDocs, fuzzyWeight, bigramWeight, exampleB: see language.txt, which says where each was chosen.
 var (
 	bm25K1         = lang.Number("bm25K1")
 	bm25B          = lang.Number("bm25B")
 	backgroundDocs = lang.Number("backgroundDocs")
 	fuzzyWeight    = lang.Number("fuzzyWeight")
 	bigramWeight   = lang.Number("bigramWeight")
+	exampleB       = lang.Number("exampleB")
 )
 
 // Source is the text that describes one candidate (a tool): its name, its
@@ -32,9 +33,13 @@ type Source struct {
 var minorWeight = lang.Number("minorWeight") // see language.txt
 
 type document struct {
-	tf      map[string]float64
-	length  float64
-	bigrams map[[2]string]bool
+	tf     map[string]float64
+	length float64
+	// exampleTF is the part of tf that the document's examples make, and exampleLength their
+	// words (see Index.score).
+	exampleTF     map[string]float64
+	exampleLength float64
+	bigrams       map[[2]string]bool
 }
 
 // Index scores short queries against a handful of documents with BM25, a bigram bonus
@@ -45,6 +50,8 @@ type Index struct {
 	df     map[string]int
 	vocab  []string // sorted, for a deterministic typo search
 	avgLen float64
+	// avgExamples is the average words of a document's examples.
+	avgExamples float64
 	// meanings holds, per document, the meaning vector of each of its texts.
 	meanings [][][]float32
 	// texts holds, per document, its texts as written; readings holds them with the phrases
@@ -78,9 +85,9 @@ func (ix *Index) modifiers() []map[string]bool {
 // needs them, or PrepareAgents.
 func NewIndex(sources []Source) *Index {
 	ix := &Index{df: map[string]int{}, names: map[string]bool{}}
-	total := 0.0
+	total, examples := 0.0, 0.0
 	for _, src := range sources {
-		d := document{tf: map[string]float64{}, bigrams: map[[2]string]bool{}}
+		d := document{tf: map[string]float64{}, exampleTF: map[string]float64{}, bigrams: map[[2]string]bool{}}
 		var ms [][]float32
 		for i, text := range src.Texts {
 			ts := lang.Terms(text)
@@ -92,13 +99,19 @@ func NewIndex(sources []Source) *Index {
 			if m := lang.Meaning(ts); m != nil {
 				ms = append(ms, m)
 			}
-			for i, t := range ts {
+			for j, t := range ts {
 				d.tf[t]++
-				if i > 0 {
-					d.bigrams[[2]string{ts[i-1], t}] = true
+				if i >= 2 {
+					d.exampleTF[t]++
+				}
+				if j > 0 {
+					d.bigrams[[2]string{ts[j-1], t}] = true
 				}
 			}
 			d.length += float64(len(ts))
+			if i >= 2 {
+				d.exampleLength += float64(len(ts))
+			}
 			for _, t := range lang.ShapeTerms(lang.ScanWords(text)) {
 				d.tf[t]++
 			}
@@ -119,6 +132,7 @@ func NewIndex(sources []Source) *Index {
 			ix.df[t]++
 		}
 		total += d.length
+		examples += d.exampleLength
 		ix.docs = append(ix.docs, d)
 		ix.meanings = append(ix.meanings, ms)
 		ix.texts = append(ix.texts, src.Texts)
@@ -126,6 +140,7 @@ func NewIndex(sources []Source) *Index {
 	}
 	if len(ix.docs) > 0 {
 		ix.avgLen = math.Max(1, total/float64(len(ix.docs)))
+		ix.avgExamples = math.Max(1, examples/float64(len(ix.docs)))
 	}
 	for t := range ix.df {
 		ix.vocab = append(ix.vocab, t)
@@ -314,6 +329,10 @@ func (ix *Index) tradeWord(stem string) bool {
 	return false
 }
 
+// What a document's examples add to its counts is scaled down when they are longer than the
+// average document's (see exampleB): an agent with many examples uses the words it shares with
+// others many times for that alone, and an agent described only by its description and tools
+// lost every shared word to it. No document is scaled up.
 func (ix *Index) score(query []qterm) []float64 {
 	scores := make([]float64, len(ix.docs))
 	if len(ix.docs) == 0 {
@@ -343,6 +362,7 @@ func (ix *Index) score(query []qterm) []float64 {
 			if tf == 0 {
 				continue
 			}
+			tf -= d.exampleTF[t] * (1 - 1/max(1, 1-exampleB+exampleB*d.exampleLength/ix.avgExamples))
 			norm := 1 - bm25B + bm25B*d.length/ix.avgLen
 			scores[i] += weight[t] * idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
 		}

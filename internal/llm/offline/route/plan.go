@@ -92,6 +92,9 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 		}
 	}
 	sc := p.ix.score(qs)
+	if p.substance {
+		p.dropPriceOnly(text, qs, sc)
+	}
 	for d, mods := range p.modifiers {
 		// "has my strap shipped" asks about shipping, which the profile's "shipping address"
 		// only uses to say which address: a word a tool's text only puts before another noun
@@ -128,6 +131,32 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 		}
 	}
 	return sc
+}
+
+// dropPriceOnly zeroes, in sc, the score of each agent that the clause qs reaches only through
+// words of asking what something costs, when the agent closest to the clause in meaning is
+// reached through what it is about: every service has prices, so "a price for translating my
+// degree" and "how much to get rid of mice" ask the agent that translates or treats, not the
+// one that compares prices.
+func (p *planner) dropPriceOnly(text string, qs []qterm, sc []float64) {
+	var priceOnly []int
+	for d, s := range sc {
+		if s > 0 && p.ix.onlyThrough(qs, d, priceStems) {
+			priceOnly = append(priceOnly, d)
+		}
+	}
+	if len(priceOnly) == 0 {
+		return
+	}
+	sims := p.ix.similarities(stemsOf(qs))
+	if p.sentences {
+		sims = p.sentenceSims(text)
+	}
+	if m := leader(sims, 0); m >= 0 && sc[m] > 0 && !slices.Contains(priceOnly, m) {
+		for _, d := range priceOnly {
+			sc[d] = 0
+		}
+	}
 }
 
 // Intent is one candidate chosen for part of a message.
