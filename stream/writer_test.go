@@ -18,6 +18,16 @@ func scheduled(h *Hub, l *TurnLog) (bool, int) {
 	return writing, len(h.writing)
 }
 
+// twoRecords opens turn t1 on a new hub and publishes its first two records.
+func twoRecords() (*MemoryLogStore, *Hub, *TurnLog) {
+	store := NewMemoryLogStore()
+	h := NewHub(store)
+	l := h.Open("t1")
+	l.Publish(TurnStarted{TurnID: "t1", EpisodeID: "ep"})
+	l.Publish(ReplyDelta{Text: "hello"})
+	return store, h, l
+}
+
 // A turn's batches are timers, not goroutines, so what must hold is that none is left
 // scheduled: not after the end stored the queue, not after a failed end's queue went out.
 func TestTurnLogLeavesNoBatchScheduled(t *testing.T) {
@@ -38,12 +48,8 @@ func TestTurnLogLeavesNoBatchScheduled(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				store := NewMemoryLogStore()
-				h := NewHub(store)
+				store, h, l := twoRecords()
 				defer h.Close()
-				l := h.Open("t1")
-				l.Publish(TurnStarted{TurnID: "t1", EpisodeID: "ep"})
-				l.Publish(ReplyDelta{Text: "hello"})
 				if writing, n := scheduled(h, l); !writing || n != 1 {
 					t.Fatalf("after two records: scheduled %v, hub writers %d; want true, 1", writing, n)
 				}
@@ -67,12 +73,8 @@ func TestTurnLogLeavesNoBatchScheduled(t *testing.T) {
 // A batch still scheduled when the turn's end fails goes out at once, and then nothing is left.
 func TestTurnLogFailedEndWritesQueueAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := NewMemoryLogStore()
-		h := NewHub(store)
+		store, h, l := twoRecords()
 		defer h.Close()
-		l := h.Open("t1")
-		l.Publish(TurnStarted{TurnID: "t1", EpisodeID: "ep"})
-		l.Publish(ReplyDelta{Text: "hello"})
 		err := l.PublishEnd(TurnCompleted{TurnID: "t1", Outcome: OutcomeOK}, func(context.Context, []Record) error {
 			return context.DeadlineExceeded
 		})
