@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -152,7 +153,7 @@ func runRoutedSet(t *testing.T, dir, file string, miss func(format string, args 
 		episode, previous := "", ""
 		for i, turn := range c.Turns {
 			total++
-			m.want, m.earlier = turn.Expect, previous
+			m.want, m.earlier, m.tools = turn.Expect, previous, nil
 			out, err := target.Turn(t.Context(), evals.TurnInput{User: user, EpisodeID: episode, Message: turn.User})
 			if err != nil {
 				t.Fatalf("%s turn %d: %v", c.ID, i+1, err)
@@ -160,7 +161,7 @@ func runRoutedSet(t *testing.T, dir, file string, miss func(format string, args 
 			episode, previous = out.EpisodeID, turn.User
 			problems := replyProblems(out.Reply, turn.Mentions, turn.Excludes)
 			for _, problem := range problems {
-				miss("%s turn %d %q: %s; reply:\n%s", c.ID, i+1, turn.User, problem, out.Reply)
+				miss("%s turn %d %q: %s; tools %v; reply:\n%s", c.ID, i+1, turn.User, problem, m.tools, out.Reply)
 			}
 			if len(problems) == 0 {
 				passed++
@@ -177,6 +178,8 @@ type routedModel struct {
 	*offline.Model
 	want    []string
 	earlier string
+	mu      sync.Mutex
+	tools   []string // the sub-agents' tool calls of the turn, logged with a miss
 }
 
 func (m *routedModel) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
@@ -186,6 +189,13 @@ func (m *routedModel) GenerateContent(ctx context.Context, msgs []llms.MessageCo
 		opt(&o)
 	}
 	routing := len(o.Tools) > 0 && o.Tools[0].Function != nil && strings.HasPrefix(o.Tools[0].Function.Name, lang.RoutePrefix)
+	if err == nil && !routing && len(resp.Choices) > 0 {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for _, call := range resp.Choices[0].ToolCalls {
+			m.tools = append(m.tools, call.FunctionCall.Name+call.FunctionCall.Arguments)
+		}
+	}
 	if err != nil || !routing || len(msgs) == 0 || msgs[len(msgs)-1].Role != llms.ChatMessageTypeHuman || len(resp.Choices) == 0 {
 		return resp, err
 	}

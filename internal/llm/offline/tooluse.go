@@ -31,7 +31,12 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
 	domain := m.vocabs.vocab(req.system, sources)
-	intents := route.ChooseTools(m.indexes.index(sources), text, m.opts.routing, answer.FitBoost(tools), answer.SearchTool(tools))
+	// A tool is a search only when it needs a term: any other is chosen by what it does.
+	search := answer.SearchTool(tools)
+	if search >= 0 && !answer.NeedsArguments(tools[search].Function.Parameters) {
+		search = -1
+	}
+	intents := route.ChooseTools(m.indexes.index(sources), text, m.opts.routing, answer.FitBoost(tools), search)
 	if intents == nil {
 		return nil, route.DirectAnswer(text, tools)
 	}

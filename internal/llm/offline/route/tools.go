@@ -52,10 +52,16 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 		}
 	}
 	if len(intents) == 0 {
-		if search < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
+		if len(lang.Terms(own)) == 0 {
 			return nil
 		}
-		intents = []Intent{{Tool: search, Text: text}}
+		// A sub-agent must act on what it was asked: a request its words and meaning leave
+		// open is a search term when a tool takes one, else for the tool it comes closest to.
+		tool := search
+		if tool < 0 {
+			tool = max(p.closest(own), 0) // else the first tool, the agent's main one
+		}
+		intents = []Intent{{Tool: tool, Text: text}}
 	}
 	if len(intents) > maxToolUses {
 		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(b.score, a.score) })
@@ -117,3 +123,60 @@ func (ix *Index) byExample(text string) int {
 
 // exampleFloor and exampleLead: see language.txt.
 var exampleFloor, exampleLead = lang.Number("exampleFloor"), lang.Number("exampleLead")
+
+// toolSentenceFloor, sentenceTie: see language.txt.
+var toolSentenceFloor, sentenceTie = lang.Number("toolSentenceFloor"), lang.Number("sentenceTie")
+
+// closest returns the tool a request its words choose no tool for is most likely for, among
+// those its words put level, if any: the one whose words match what the request asks about
+// (the last noun of "my next student loan payment", not those saying which), else the one
+// its sentence comes closest to (a tool's description read phrase by phrase: "was my a1c
+// normal" and "each test's value, unit, reference range and flag"), the words' meaning
+// settling a near tie.
+func (p *planner) closest(text string) int {
+	qs := queryTerms(lang.ScanWords(lang.MainClause(text)))
+	sc := p.scores(text, qs)
+	_, s1, _ := lang.Best(sc)
+	// level keeps, of per-tool figures, those of the tools the words put level; -1 elsewhere.
+	level := func(v []float64) []float64 {
+		out := slices.Clone(v)
+		for i := range out {
+			if s1 > 0 && sc[i] < s1/p.margin {
+				out[i] = -1
+			}
+		}
+		return out
+	}
+	head := slices.Clone(qs)
+	for i := range head {
+		if head[i].modifier {
+			head[i].weight *= modifierWeight
+		}
+	}
+	if top, h1, h2 := lang.Best(level(p.scores(text, head))); h1 > 0 && h1 >= p.margin*h2 {
+		return top
+	}
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		sims = make([]float64, len(sc))
+	}
+	sims = level(sims)
+	top, t1, _ := lang.Best(sims)
+	if t1 < toolSentenceFloor {
+		if s1 > 0 {
+			top, _, _ = lang.Best(sc)
+			return top
+		}
+		return -1
+	}
+	words := level(p.ix.similarities(stemsOf(qs)))
+	for i := range words {
+		if sims[i] < t1-sentenceTie {
+			words[i] = -1
+		}
+	}
+	if w, _, _ := lang.Best(words); w >= 0 {
+		top = w
+	}
+	return top
+}
