@@ -275,3 +275,28 @@ func TestUseToolsModifierWordCountsLess(t *testing.T) {
 		t.Errorf("GenerateContent(%q) calls %v, want [list_recent_orders]", text, got)
 	}
 }
+
+// A request whose words choose no tool goes to the tool it is about: among tools its words
+// put level, the one naming what it asks for, not what kind ("premium", not "pet insurance");
+// else the one whose description its sentence comes closest to; a follow-up of no words of its
+// own goes where the earlier request would. The first tool is no default while another fits.
+func TestUseToolsChoosesWhatIsAskedAbout(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("policies", "Each pet insurance policy with its id, pet, plan, deductible, reimbursement rate and status.", schema(nil, map[string]any{"policy_id": prop("string", "One policy's id such as PP-2231; omit for all.")})),
+		fnTool("premiums", "The current monthly premium with amount and due date, autopay, and past payments.", nil),
+		fnTool("checkups", "Vet checkups with the vet, clinic address, date and time, and what to bring.", nil),
+		fnTool("lab_work", "Lab work per pet with each test's value, unit, normal range and flag, and the vet's comment.", nil),
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"when is my next pet insurance premium due", "premiums"},
+		{"is his blood sugar okay", "lab_work"},
+		{"are biscuit's liver enzymes up", "lab_work"},
+		{"how often do i pay", "premiums"},
+		{"when does the money come out", "premiums"},
+		{"and where is it (earlier: are biscuit's liver enzymes up)", "lab_work"},
+	} {
+		if got := calledTools(t, tools, tt.text); len(got) != 1 || got[0] != tt.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tt.text, got, tt.want)
+		}
+	}
+}

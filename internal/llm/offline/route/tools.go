@@ -52,14 +52,22 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 		}
 	}
 	if len(intents) == 0 {
+		// A sub-agent must act on what it was asked: a request its words and meaning leave
+		// open is a search term when a tool takes one, else for the tool it comes closest to;
+		// a follow-up of no words of its own ("where is it") is the earlier request's.
+		asked := own
 		if len(lang.Terms(own)) == 0 {
+			asked = lang.EarlierPart(text)
+		}
+		if len(lang.Terms(asked)) == 0 {
 			return nil
 		}
-		// A sub-agent must act on what it was asked: a request its words and meaning leave
-		// open is a search term when a tool takes one, else for the tool it comes closest to.
 		tool := search
 		if tool < 0 {
-			tool = max(p.closest(own), 0) // else the first tool, the agent's main one
+			if tool = p.closest(asked); tool < 0 && asked != lang.EarlierPart(text) {
+				tool = p.closest(lang.EarlierPart(text))
+			}
+			tool = max(tool, 0) // else the first tool, the agent's main one
 		}
 		intents = []Intent{{Tool: tool, Text: text}}
 	}
