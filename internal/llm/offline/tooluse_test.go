@@ -300,3 +300,19 @@ func TestUseToolsChoosesWhatIsAskedAbout(t *testing.T) {
 		}
 	}
 }
+
+// A rare word spelling the initials of a tool's words stands for them; a common one does not.
+func TestUseToolsSpellsOutAcronyms(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("claims", "Medical claims with the provider, amount billed, what the plan paid and status.", nil),
+		fnTool("spending", "Health savings account balance, contributions this year and card purchases.", nil),
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"how much is left in my hsa", "spending"},
+		{"what did the plan pay on my last claim", "claims"},
+	} {
+		if got := calledTools(t, tools, tt.text); len(got) != 1 || got[0] != tt.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tt.text, got, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package route
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -32,7 +33,7 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 	// they name no tool ("how much will i get back" after a question on a return, "and the
 	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
 	// it was asked; closeness in meaning comes last.
-	own := lang.OwnPart(text)
+	own := p.ix.spellOut(lang.OwnPart(text))
 	intents := p.byWords(own)
 	if len(intents) == 0 && own != text {
 		earlier := lang.EarlierPart(text)
@@ -188,3 +189,49 @@ func (p *planner) closest(text string) int {
 	}
 	return top
 }
+
+// spellOut returns text with each rare word (no common one: "low" is no "lab orders with")
+// that spells the initials of consecutive words of one tool's name or description, and is no
+// word of any, replaced by them: "how much pto do i have" and "paid time off balances".
+func (ix *Index) spellOut(text string) string {
+	ws := lang.ScanWords(text)
+	for i := len(ws) - 1; i >= 0; i-- {
+		w := ws[i].Lower
+		if r := lang.WordVectors().Rank(lang.Stem(w)); len(w) < 2 || len(w) > 5 || r > 0 && r < acronymRank ||
+			lang.IsStopword(w) || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+			continue
+		}
+		found := ""
+	docs:
+		for _, texts := range ix.texts {
+			tws := lang.ScanWords(strings.Join(texts[:min(2, len(texts))], " "))
+			for j := range tws {
+				if tws[j].Lower == w {
+					found = ""
+					break docs // a word of the tools' own
+				}
+				if j+len(w) > len(tws) {
+					continue
+				}
+				initials, phrase := "", make([]string, len(w))
+				for k, tw := range tws[j : j+len(w)] {
+					initials += tw.Lower[:1]
+					phrase[k] = tw.Lower
+				}
+				if p := strings.Join(phrase, " "); initials == w && found != p {
+					if found != "" {
+						found = ""
+						break docs // spells two things
+					}
+					found = p
+				}
+			}
+		}
+		if found != "" {
+			text = text[:ws[i].Start] + found + text[ws[i].End:]
+		}
+	}
+	return text
+}
+
+var acronymRank = int(lang.Number("acronymRank")) // see language.txt
