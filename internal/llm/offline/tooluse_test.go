@@ -316,3 +316,36 @@ func TestUseToolsSpellsOutAcronyms(t *testing.T) {
 		}
 	}
 }
+
+// An optional value holding a word of the tool's own name or description, a typo included,
+// restates the tool and is left out; one that narrows it is passed.
+func TestUseToolsLeavesOutValuesRestatingTheTool(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("list_vouchers", "List the vouchers available to the member, optionally for one category.", schema(nil, map[string]any{"category": prop("string", "Category such as garden or kitchen; omit for all.")})),
+		fnTool("order_history", "The member's past orders with items and totals.", nil),
+	}
+	for _, tt := range []struct {
+		text string
+		want map[string]any
+	}{
+		{"any vouchrs for hiking gear", map[string]any{}},
+		{"vouchers for garden", map[string]any{"category": "garden"}},
+	} {
+		msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, tt.text)}
+		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		calls := resp.Choices[0].ToolCalls
+		if len(calls) != 1 || calls[0].FunctionCall.Name != "list_vouchers" {
+			t.Fatalf("GenerateContent(%q) calls %v, want list_vouchers", tt.text, calls)
+		}
+		var args map[string]any
+		if err := json.Unmarshal([]byte(calls[0].FunctionCall.Arguments), &args); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, args); diff != "" {
+			t.Errorf("GenerateContent(%q) arguments mismatch (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}

@@ -235,3 +235,19 @@ func (ix *Index) spellOut(text string) string {
 }
 
 var acronymRank = int(lang.Number("acronymRank")) // see language.txt
+
+// Restates reports whether text holds a word of tool doc's name or description, in any form
+// the index matches, a typo included ("cupons" and "coupons"): a value holding one restates
+// what the tool is about, and is no constraint on it.
+func (ix *Index) Restates(doc int, text string) bool {
+	own := map[string]bool{}
+	for _, t := range lang.Terms(strings.Join(ix.texts[doc][:min(2, len(ix.texts[doc]))], " ")) {
+		own[t] = true
+	}
+	for _, r := range ix.resolve(lang.Terms(text)) {
+		if own[r.term] {
+			return true
+		}
+	}
+	return false
+}
