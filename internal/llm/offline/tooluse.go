@@ -47,7 +47,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		fn := tools[in.Tool].Function
 		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.Text), lang.EarlierPart(text), domain)
 		for name, v := range args {
-			// An optional value naming the tool's own thing ("any cupons for ...") was cut from
+			// An optional value naming the tool's own thing ("any vouchrs for ...") was cut from
 			// the request's wrong words: the tool is asked for unfiltered.
 			if s, ok := v.(string); ok && ix.Restates(in.Tool, s) && !requires(fn.Parameters, name) {
 				delete(args, name)

@@ -138,10 +138,10 @@ var toolSentenceFloor, sentenceTie = lang.Number("toolSentenceFloor"), lang.Numb
 
 // closest returns the tool a request its words choose no tool for is most likely for, among
 // those its words put level, if any: the one whose words match what the request asks about
-// (the last noun of "my next student loan payment", not those saying which), else the one
-// its sentence comes closest to (a tool's description read phrase by phrase: "was my a1c
-// normal" and "each test's value, unit, reference range and flag"), the words' meaning
-// settling a near tie.
+// (the last noun of "my next pet insurance premium", not those saying which), else the one
+// its sentence comes closest to (a tool's description read phrase by phrase: "is his blood
+// sugar okay" and "each test's value, unit, normal range and flag"), the words' meaning
+// settling a near tie; -1 when its sentence is near none.
 func (p *planner) closest(text string) int {
 	qs := queryTerms(lang.ScanWords(lang.MainClause(text)))
 	sc := p.scores(text, qs)
@@ -192,7 +192,7 @@ func (p *planner) closest(text string) int {
 
 // spellOut returns text with each rare word (no common one: "low" is no "lab orders with")
 // that spells the initials of consecutive words of one tool's name or description, and is no
-// word of any, replaced by them: "how much pto do i have" and "paid time off balances".
+// word of any, replaced by them: "how much is left in my hsa" and "health savings account".
 func (ix *Index) spellOut(text string) string {
 	ws := lang.ScanWords(text)
 	for i := len(ws) - 1; i >= 0; i-- {
