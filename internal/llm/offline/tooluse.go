@@ -2,6 +2,7 @@ package offline
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,13 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
 	domain := m.vocabs.vocab(req.system, sources)
-	intents := route.ChooseTools(m.indexes.index(sources), text, m.opts.routing, answer.FitBoost(tools), answer.SearchTool(tools))
+	ix := m.indexes.index(sources)
+	// A tool is a search only when it needs a term: any other is chosen by what it does.
+	search := answer.SearchTool(tools)
+	if search >= 0 && !answer.NeedsArguments(tools[search].Function.Parameters) {
+		search = -1
+	}
+	intents := route.ChooseTools(ix, text, m.opts.routing, answer.FitBoost(tools), search)
 	if intents == nil {
 		return nil, route.DirectAnswer(text, tools)
 	}
@@ -39,6 +46,13 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	for i, in := range intents {
 		fn := tools[in.Tool].Function
 		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.Text), lang.EarlierPart(text), domain)
+		for name, v := range args {
+			// An optional value naming the tool's own thing ("any vouchrs for ...") was cut from
+			// the request's wrong words: the tool is asked for unfiltered.
+			if s, ok := v.(string); ok && ix.Restates(in.Tool, s) && !requires(fn.Parameters, name) {
+				delete(args, name)
+			}
+		}
 		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
 	}
 	return calls, ""
@@ -79,4 +93,19 @@ func splitToolExamples(desc string) (string, []string) {
 		}
 	}
 	return strings.TrimSpace(desc[:i]), examples
+}
+
+// requires reports whether a tool's JSON-schema parameters require the one named.
+func requires(schema any, name string) bool {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		return true // unread: kept as if required
+	}
+	switch r := m["required"].(type) {
+	case []string:
+		return slices.Contains(r, name)
+	case []any:
+		return slices.Contains(r, any(name))
+	}
+	return false
 }

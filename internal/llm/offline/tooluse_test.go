@@ -275,3 +275,77 @@ func TestUseToolsModifierWordCountsLess(t *testing.T) {
 		t.Errorf("GenerateContent(%q) calls %v, want [list_recent_orders]", text, got)
 	}
 }
+
+// A request whose words choose no tool goes to the tool it is about: among tools its words
+// put level, the one naming what it asks for, not what kind ("premium", not "pet insurance");
+// else the one whose description its sentence comes closest to; a follow-up of no words of its
+// own goes where the earlier request would. The first tool is no default while another fits.
+func TestUseToolsChoosesWhatIsAskedAbout(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("policies", "Each pet insurance policy with its id, pet, plan, deductible, reimbursement rate and status.", schema(nil, map[string]any{"policy_id": prop("string", "One policy's id such as PP-2231; omit for all.")})),
+		fnTool("premiums", "The current monthly premium with amount and due date, autopay, and past payments.", nil),
+		fnTool("checkups", "Vet checkups with the vet, clinic address, date and time, and what to bring.", nil),
+		fnTool("lab_work", "Lab work per pet with each test's value, unit, normal range and flag, and the vet's comment.", nil),
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"when is my next pet insurance premium due", "premiums"},
+		{"is his blood sugar okay", "lab_work"},
+		{"are biscuit's liver enzymes up", "lab_work"},
+		{"how often do i pay", "premiums"},
+		{"when does the money come out", "premiums"},
+		{"and where is it (earlier: are biscuit's liver enzymes up)", "lab_work"},
+	} {
+		if got := calledTools(t, tools, tt.text); len(got) != 1 || got[0] != tt.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tt.text, got, tt.want)
+		}
+	}
+}
+
+// A rare word spelling the initials of a tool's words stands for them; a common one does not.
+func TestUseToolsSpellsOutAcronyms(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("claims", "Medical claims with the provider, amount billed, what the plan paid and status.", nil),
+		fnTool("spending", "Health savings account balance, contributions this year and card purchases.", nil),
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"how much is left in my hsa", "spending"},
+		{"what did the plan pay on my last claim", "claims"},
+	} {
+		if got := calledTools(t, tools, tt.text); len(got) != 1 || got[0] != tt.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tt.text, got, tt.want)
+		}
+	}
+}
+
+// An optional value holding a word of the tool's own name or description, a typo included,
+// restates the tool and is left out; one that narrows it is passed.
+func TestUseToolsLeavesOutValuesRestatingTheTool(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("list_vouchers", "List the vouchers available to the member, optionally for one category.", schema(nil, map[string]any{"category": prop("string", "Category such as garden or kitchen; omit for all.")})),
+		fnTool("order_history", "The member's past orders with items and totals.", nil),
+	}
+	for _, tt := range []struct {
+		text string
+		want map[string]any
+	}{
+		{"any vouchrs for hiking gear", map[string]any{}},
+		{"vouchers for garden", map[string]any{"category": "garden"}},
+	} {
+		msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, tt.text)}
+		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		calls := resp.Choices[0].ToolCalls
+		if len(calls) != 1 || calls[0].FunctionCall.Name != "list_vouchers" {
+			t.Fatalf("GenerateContent(%q) calls %v, want list_vouchers", tt.text, calls)
+		}
+		var args map[string]any
+		if err := json.Unmarshal([]byte(calls[0].FunctionCall.Arguments), &args); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, args); diff != "" {
+			t.Errorf("GenerateContent(%q) arguments mismatch (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}

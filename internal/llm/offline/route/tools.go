@@ -3,6 +3,7 @@ package route
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -32,7 +33,7 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 	// they name no tool ("how much will i get back" after a question on a return, "and the
 	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
 	// it was asked; closeness in meaning comes last.
-	own := lang.OwnPart(text)
+	own := p.ix.spellOut(lang.OwnPart(text))
 	intents := p.byWords(own)
 	if len(intents) == 0 && own != text {
 		earlier := lang.EarlierPart(text)
@@ -52,10 +53,24 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 		}
 	}
 	if len(intents) == 0 {
-		if search < 0 || len(lang.Terms(lang.OwnPart(text))) == 0 {
+		// A sub-agent must act on what it was asked: a request its words and meaning leave
+		// open is a search term when a tool takes one, else for the tool it comes closest to;
+		// a follow-up of no words of its own ("where is it") is the earlier request's.
+		asked := own
+		if len(lang.Terms(own)) == 0 {
+			asked = lang.EarlierPart(text)
+		}
+		if len(lang.Terms(asked)) == 0 {
 			return nil
 		}
-		intents = []Intent{{Tool: search, Text: text}}
+		tool := search
+		if tool < 0 {
+			if tool = p.closest(asked); tool < 0 && asked != lang.EarlierPart(text) {
+				tool = p.closest(lang.EarlierPart(text))
+			}
+			tool = max(tool, 0) // else the first tool, the agent's main one
+		}
+		intents = []Intent{{Tool: tool, Text: text}}
 	}
 	if len(intents) > maxToolUses {
 		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(b.score, a.score) })
@@ -117,3 +132,122 @@ func (ix *Index) byExample(text string) int {
 
 // exampleFloor and exampleLead: see language.txt.
 var exampleFloor, exampleLead = lang.Number("exampleFloor"), lang.Number("exampleLead")
+
+// toolSentenceFloor, sentenceTie: see language.txt.
+var toolSentenceFloor, sentenceTie = lang.Number("toolSentenceFloor"), lang.Number("sentenceTie")
+
+// closest returns the tool a request its words choose no tool for is most likely for, among
+// those its words put level, if any: the one whose words match what the request asks about
+// (the last noun of "my next pet insurance premium", not those saying which), else the one
+// its sentence comes closest to (a tool's description read phrase by phrase: "is his blood
+// sugar okay" and "each test's value, unit, normal range and flag"), the words' meaning
+// settling a near tie; -1 when its sentence is near none.
+func (p *planner) closest(text string) int {
+	qs := queryTerms(lang.ScanWords(lang.MainClause(text)))
+	sc := p.scores(text, qs)
+	_, s1, _ := lang.Best(sc)
+	// level keeps, of per-tool figures, those of the tools the words put level; -1 elsewhere.
+	level := func(v []float64) []float64 {
+		out := slices.Clone(v)
+		for i := range out {
+			if s1 > 0 && sc[i] < s1/p.margin {
+				out[i] = -1
+			}
+		}
+		return out
+	}
+	head := slices.Clone(qs)
+	for i := range head {
+		if head[i].modifier {
+			head[i].weight *= modifierWeight
+		}
+	}
+	if top, h1, h2 := lang.Best(level(p.scores(text, head))); h1 > 0 && h1 >= p.margin*h2 {
+		return top
+	}
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		sims = make([]float64, len(sc))
+	}
+	sims = level(sims)
+	top, t1, _ := lang.Best(sims)
+	if t1 < toolSentenceFloor {
+		if s1 > 0 {
+			top, _, _ = lang.Best(sc)
+			return top
+		}
+		return -1
+	}
+	words := level(p.ix.similarities(stemsOf(qs)))
+	for i := range words {
+		if sims[i] < t1-sentenceTie {
+			words[i] = -1
+		}
+	}
+	if w, _, _ := lang.Best(words); w >= 0 {
+		top = w
+	}
+	return top
+}
+
+// spellOut returns text with each rare word (no common one: "low" is no "lab orders with")
+// that spells the initials of consecutive words of one tool's name or description, and is no
+// word of any, replaced by them: "how much is left in my hsa" and "health savings account".
+func (ix *Index) spellOut(text string) string {
+	ws := lang.ScanWords(text)
+	for i := len(ws) - 1; i >= 0; i-- {
+		w := ws[i].Lower
+		if r := lang.WordVectors().Rank(lang.Stem(w)); len(w) < 2 || len(w) > 5 || r > 0 && r < acronymRank ||
+			lang.IsStopword(w) || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+			continue
+		}
+		found := ""
+	docs:
+		for _, texts := range ix.texts {
+			tws := lang.ScanWords(strings.Join(texts[:min(2, len(texts))], " "))
+			for j := range tws {
+				if tws[j].Lower == w {
+					found = ""
+					break docs // a word of the tools' own
+				}
+				if j+len(w) > len(tws) {
+					continue
+				}
+				initials, phrase := "", make([]string, len(w))
+				for k, tw := range tws[j : j+len(w)] {
+					initials += tw.Lower[:1]
+					phrase[k] = tw.Lower
+				}
+				if p := strings.Join(phrase, " "); initials == w && found != p {
+					if found != "" {
+						found = ""
+						break docs // spells two things
+					}
+					found = p
+				}
+			}
+		}
+		if found != "" {
+			text = text[:ws[i].Start] + found + text[ws[i].End:]
+		}
+	}
+	return text
+}
+
+var acronymRank = int(lang.Number("acronymRank")) // see language.txt
+
+// Restates reports whether text holds a word of tool doc's name or description, in any form
+// the index matches, a typo included ("cupons" and "coupons"): a value holding one restates
+// what the tool is about, and is no constraint on it.
+func (ix *Index) Restates(doc int, text string) bool {
+	own := map[string]bool{}
+	for _, t := range lang.Terms(strings.Join(ix.texts[doc][:min(2, len(ix.texts[doc]))], " ")) {
+		own[t] = true
+	}
+	for _, r := range ix.resolve(lang.Terms(text)) {
+		if own[r.term] {
+			return true
+		}
+	}
+	return false
+}
