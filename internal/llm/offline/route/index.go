@@ -40,6 +40,9 @@ type document struct {
 	exampleTF     map[string]float64
 	exampleLength float64
 	bigrams       map[[2]string]bool
+	// bound holds the words the document uses only as the second word of one compound, each
+	// with the word before it: "card" in "gift card" (see otherCompound).
+	bound map[string]string
 }
 
 // Index scores short queries against a handful of documents with BM25, a bigram bonus
@@ -89,6 +92,22 @@ func NewIndex(sources []Source) *Index {
 	for _, src := range sources {
 		d := document{tf: map[string]float64{}, exampleTF: map[string]float64{}, bigrams: map[[2]string]bool{}}
 		var ms [][]float32
+		before, uses := map[string]string{}, map[string]int{}
+		for _, text := range slices.Concat(src.Texts[min(1, len(src.Texts)):], src.Tools) {
+			compounds(text, func(t, prev string) {
+				if b, ok := before[t]; ok && b != prev {
+					prev = ""
+				}
+				before[t] = prev
+				uses[t]++
+			})
+		}
+		d.bound = map[string]string{}
+		for t, b := range before {
+			if b != "" && uses[t] >= minBoundUses {
+				d.bound[t] = b
+			}
+		}
 		for i, text := range src.Texts {
 			ts := lang.Terms(text)
 			if i == 0 {
@@ -386,3 +405,59 @@ func (ix *Index) score(query []qterm) []float64 {
 // toolTextWeight is how much a word of what an agent's tools say they do counts (see
 // docSource.tools).
 var toolTextWeight = lang.Number("toolTextWeight")
+
+// otherCompound returns the stems of text that text puts right after another word than the
+// one document doc always puts before them, making a compound another document names: "credit
+// card" is the card benefits agent's, not the "gift card" that is the only card a rewards
+// agent speaks of. A word alone, or after the document's own word or one no document pairs
+// with it ("a cheaper plan"), keeps its weight.
+func (ix *Index) otherCompound(text string, doc int) map[string]bool {
+	d := &ix.docs[doc]
+	if len(d.bound) == 0 {
+		return nil
+	}
+	var out map[string]bool
+	compounds(text, func(t, prev string) {
+		b, ok := d.bound[t]
+		if !ok || prev == "" || prev == b || d.bigrams[[2]string{prev, b}] {
+			return
+		}
+		for e := range ix.docs {
+			if e != doc && ix.docs[e].bigrams[[2]string{prev, t}] {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[t] = true
+				return
+			}
+		}
+	})
+	return out
+}
+
+// minBoundUses, boundWeight: see language.txt.
+var (
+	minBoundUses = int(lang.Number("minBoundUses"))
+	boundWeight  = lang.Number("boundWeight")
+)
+
+// compounds calls f with each content word's stem of text and the stem of the content word
+// right before it in the same phrase ("gift" for "card" in "gift cards"), or "" when a
+// function word or punctuation comes between.
+func compounds(text string, f func(t, prev string)) {
+	ws := lang.ScanWords(text)
+	for i, w := range ws {
+		if lang.IsStopword(w.Lower) || strings.Contains(w.Lower, "-") {
+			continue
+		}
+		prev := ""
+		if i > 0 && !lang.IsStopword(ws[i-1].Lower) && !strings.Contains(ws[i-1].Lower, "-") && strings.TrimSpace(text[ws[i-1].End:w.Start]) == "" {
+			if ts := lang.Terms(ws[i-1].Lower); len(ts) == 1 {
+				prev = ts[0]
+			}
+		}
+		for _, t := range lang.Terms(w.Lower) {
+			f(t, prev)
+		}
+	}
+}
