@@ -210,6 +210,13 @@ func (c *conversation) routeMessage(n int) []Intent {
 				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// What the earlier thing costs is no new subject: "how much do i owe".
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			case same < 0 && len(ws) <= maxSubjectlessWords && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
+				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.lostBefore(prev, intents[0].Tool):
+				// The earlier request's words reached this agent too, and the earlier agent was
+				// chosen over it: a short question in the words they share ("whats the tracking
+				// number" after a prescription order, where orders are tracked) asks on about
+				// the earlier thing, unless it names a thing of the user's ("my next trip").
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
 				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
 				// A short message that reaches another agent only through one word its texts
@@ -506,4 +513,19 @@ func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) 
 		}
 	}
 	return nil
+}
+
+// lostBefore reports whether the earlier message, routed to one agent, reached agent tool
+// nearly as strongly (contestShare of the chosen agent's score) and only through words the
+// chosen agent's texts use too: the user's subject lies where both agents' words meet ("where
+// is my medication order", to a pharmacy that orders and a support desk that tracks orders),
+// not in a thing of tool's the message named in passing ("before my trip").
+func (p *planner) lostBefore(prev *planned, tool int) bool {
+	if len(prev.intents) != 1 {
+		return false
+	}
+	qs := queryTerms(lang.ScanWords(prev.text))
+	sc := p.scores(prev.text, qs)
+	was := prev.intents[0].Tool
+	return sc[tool] > 0 && sc[was] > 0 && sc[tool] >= contestShare*sc[was] && !p.ix.singlesOut(qs, tool, was)
 }

@@ -60,3 +60,59 @@ func TestDecidePriceIsEveryAgents(t *testing.T) {
 		}
 	}
 }
+
+// A short question in words an agent that lost the earlier turn knows ("whats the tracking
+// number") asks on about the earlier thing when that agent reached the earlier turn only
+// through words both agents share ("order"); when it reached it through a thing of its own
+// ("my trip"), the question is about that thing.
+func TestDecideFollowUpWhereAgentsShareWords(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Customer support for orders: order status, delivery, tracking numbers and the courier of recent orders, returns and refunds.",
+			"where is my order", "whats the tracking number for my last order", "has my order shipped yet", "where is my package"}},
+		{Texts: []string{"pharmacy", "Online pharmacy: the customer's prescriptions, refills ordered from the pharmacy and their delivery, and advice on medicines."},
+			Tools: []string{"Order refill: Order a refill of a prescription medicine, or show where an ordered refill is."}},
+		{Texts: []string{"laundry", "Laundry: shirts cleaned."}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "when is my next trip", "is my flight delayed", "my trip to rome", "cancel my trip"}},
+	})
+	tests := []struct {
+		humans []string
+		want   int
+	}{
+		{[]string{"where is my prescription order", "whats the tracking number"}, 1},
+		{[]string{"i need my shirts cleaned before my trip", "what time is that flight again"}, 3},
+	}
+	for _, tt := range tests {
+		got := Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+		if len(got) != 1 || got[0].Tool != tt.want {
+			t.Errorf("Decide(%q) = %v, want agent %d", tt.humans, got, tt.want)
+		}
+	}
+}
+
+// The earlier turn lost an agent in the words both share ("order"), not in a thing of that
+// agent's the message named in passing ("trip").
+func TestLostBefore(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Customer support for orders: order status, delivery, tracking numbers and the courier of recent orders, returns and refunds.",
+			"where is my order", "whats the tracking number for my last order", "has my order shipped yet", "where is my package"}},
+		{Texts: []string{"pharmacy", "Online pharmacy: the customer's prescriptions, refills ordered from the pharmacy and their delivery, and advice on medicines."}},
+		{Texts: []string{"laundry", "Laundry for shirts and suits."}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "when is my next trip", "is my flight delayed"}},
+	})
+	p := &planner{ix: ix, substance: true, margin: lang.Number("margin")}
+	tests := []struct {
+		earlier   string
+		was, tool int
+		want      bool
+	}{
+		{"where is my prescription order", 1, 0, true},
+		{"i need shirts washed for my trip", 2, 3, false},
+		{"where is my prescription order", 1, 3, false}, // travel was never in it
+	}
+	for _, tt := range tests {
+		prev := &planned{text: tt.earlier, intents: []Intent{{Tool: tt.was}}}
+		if got := p.lostBefore(prev, tt.tool); got != tt.want {
+			t.Errorf("lostBefore(%q to %d, %d) = %v, want %v", tt.earlier, tt.was, tt.tool, got, tt.want)
+		}
+	}
+}
