@@ -303,6 +303,46 @@ func (ix *Index) namesOwnThing(ws []lang.Word, doc int) bool {
 	return false
 }
 
+// ownedWords returns the words of the noun phrases after "my" or "our" (see namesOwnThing).
+func (ix *Index) ownedWords(ws []lang.Word) []string {
+	var out []string
+	for k := 1; k < len(ws); k++ {
+		if w := ws[k-1].Lower; w != "my" && w != "our" {
+			continue
+		}
+		for j := k; j < len(ws) && j < k+maxOwnedWords && !lang.IsStopword(ws[j].Lower); j++ {
+			out = append(out, ws[j].Lower)
+		}
+	}
+	return out
+}
+
+// ownThingOf reports whether the user's own thing ("my credit card") is document doc's rather
+// than other's: doc's texts use a word of it, or two of its words together, that other's do
+// not, and not the other way round. Words two agents share ("points", "card") leave a choice
+// between them open; the thing the user names ("credit card", where the other agent's cards
+// are gift cards) does not.
+func (ix *Index) ownThingOf(ws []lang.Word, doc, other int) bool {
+	own := ix.ownedWords(ws)
+	var stems []string
+	for _, w := range own {
+		stems = lang.AppendTerms(stems, w)
+	}
+	names := func(a, b int) bool {
+		if slices.ContainsFunc(own, func(w string) bool { return ix.uses(a, w) && !ix.uses(b, w) }) {
+			return true
+		}
+		for j := 1; j < len(stems); j++ {
+			pair := [2]string{stems[j-1], stems[j]}
+			if ix.docs[a].bigrams[pair] && !ix.docs[b].bigrams[pair] {
+				return true
+			}
+		}
+		return false
+	}
+	return names(doc, other) && !names(other, doc)
+}
+
 // namesAction reports whether a clause matches document doc in the verb it asks to be done:
 // the first word ("return the socks") or one after "to" ("I want to return the socks").
 func (ix *Index) namesAction(ws []lang.Word, doc int) bool {

@@ -143,3 +143,28 @@ func TestScoresCompoundOfAnotherAgent(t *testing.T) {
 		t.Errorf("scores(%q) = %v, want the credit card agent (1) first by a margin of %v", text, sc, margin)
 	}
 }
+
+// The user's own thing belongs to the agent whose texts use a word of it, or two of its words
+// together, that the other's do not.
+func TestOwnThingOf(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"rewards", "Points, pts and credits, and gift cards points can buy."}},
+		{Texts: []string{"cardclub", "Credit card benefits: card points and disputes of a charge on a credit card."}},
+		{Texts: []string{"support", "Orders, deliveries and refunds."}},
+	})
+	for _, tc := range []struct {
+		text       string
+		doc, other int
+		want       bool
+	}{
+		{"the points on my credit card", 1, 0, true},
+		{"the points on my credit card", 0, 1, false},
+		{"how many points do i have", 1, 0, false}, // nothing of the user's named
+		{"where is my refund", 2, 0, true},
+		{"my points", 1, 0, false}, // both use "points"
+	} {
+		if got := ix.ownThingOf(lang.ScanWords(tc.text), tc.doc, tc.other); got != tc.want {
+			t.Errorf("ownThingOf(%q, %d, %d) = %v, want %v", tc.text, tc.doc, tc.other, got, tc.want)
+		}
+	}
+}

@@ -198,7 +198,11 @@ func (c *conversation) routeMessage(n int) []Intent {
 	if len(intents) == 1 && n > 1 && kind == chatNone {
 		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].Text, lang.EarlierMarker) {
 			same := slices.IndexFunc(prev.intents, func(in Intent) bool { return in.Tool == intents[0].Tool })
+			// The user's own thing, when it is the chosen agent's rather than the earlier
+			// one's ("and the points on my credit card" after loyalty points), is a new subject.
+			owned := same < 0 && slices.ContainsFunc(prev.intents, func(in Intent) bool { return p.ix.ownThingOf(ws, intents[0].Tool, in.Tool) })
 			switch {
+			case owned:
 			case same >= 0 && len(ws) <= maxSubjectlessWords:
 				// The same agent again: it gets the earlier request too, which says what the
 				// follow-up is about ("how much will i get back" after a return's status, "how
@@ -484,7 +488,9 @@ func keepSubject(p *planner, text string, intents []Intent, earlier []planned) [
 	}
 	ws := lang.ScanWords(text)
 	sc := p.scores(text, queryTerms(ws))
-	if was := prev.intents[0].Tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].Tool] {
+	// The user's own thing, when it is the chosen agent's ("and the points on my credit card"
+	// after loyalty points), is no earlier subject.
+	if was := prev.intents[0].Tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].Tool] || p.ix.ownThingOf(ws, intents[0].Tool, was) {
 		return intents
 	}
 	return withEarlier(text, prev.intents)

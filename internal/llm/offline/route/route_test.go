@@ -116,3 +116,20 @@ func TestLostBefore(t *testing.T) {
 		}
 	}
 }
+
+// A follow-up that names the user's own thing in words another agent's texts put together
+// ("and what about the points on my credit card" after loyalty points, where the loyalty
+// agent's cards are gift cards) moves to that agent, though it shares "points" with the earlier.
+func TestDecideFollowUpNamesOwnThingOfAnotherAgent(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"rewards", "Loyalty program: the member's points balance (points, pts, credits), tier, and the gift cards and perks points can buy.",
+			"how many points do i have", "whats my points balance", "any gift cards under 5000 points", "do i have enough points for a gift card"}},
+		{Texts: []string{"cardclub", "Credit card benefits desk: card reward points and cashback, the card's perks, and disputing a charge on the card."},
+			Tools: []string{"Card rewards: The cardholder's credit card reward points and cashback this statement."}},
+	})
+	humans := []string{"how many loyalty points have i got", "and what about the points on my credit card"}
+	got := Decide(ix, humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+	if len(got) != 1 || got[0].Tool != 1 {
+		t.Errorf("Decide(%q) = %v, want agent 1", humans, got)
+	}
+}
