@@ -446,11 +446,13 @@ func (ix *Index) score(query []qterm) []float64 {
 // docSource.tools).
 var toolTextWeight = lang.Number("toolTextWeight")
 
-// otherCompound returns the stems of text that text puts right after another word than the
-// one document doc always puts before them, making a compound another document names: "credit
+// otherCompound returns the stems of text that count for less for document doc because they
+// name another document's thing than the one compound doc's texts use them in. Such a word
+// stands after another word than doc's, making a compound another document names ("credit
 // card" is the card benefits agent's, not the "gift card" that is the only card a rewards
-// agent speaks of. A word alone, or after the document's own word or one no document pairs
-// with it ("a cheaper plan"), keeps its weight.
+// agent speaks of), or alone where another document uses it alone ("card points", beside an
+// agent whose cards are cards of any kind). After doc's own word, or one no document pairs
+// with it ("a cheaper plan"), it keeps its weight.
 func (ix *Index) otherCompound(text string, doc int) map[string]bool {
 	d := &ix.docs[doc]
 	if len(d.bound) == 0 {
@@ -459,11 +461,15 @@ func (ix *Index) otherCompound(text string, doc int) map[string]bool {
 	var out map[string]bool
 	compounds(text, func(t, prev string) {
 		b, ok := d.bound[t]
-		if !ok || prev == "" || prev == b || d.bigrams[[2]string{prev, b}] {
+		if !ok || prev == b || prev != "" && d.bigrams[[2]string{prev, b}] {
 			return
 		}
 		for e := range ix.docs {
-			if e != doc && ix.docs[e].bigrams[[2]string{prev, t}] {
+			if e == doc {
+				continue
+			}
+			_, bound := ix.docs[e].bound[t]
+			if prev != "" && ix.docs[e].bigrams[[2]string{prev, t}] || prev == "" && !bound && ix.docs[e].tf[t] >= 2 {
 				if out == nil {
 					out = map[string]bool{}
 				}

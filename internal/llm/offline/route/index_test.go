@@ -168,3 +168,31 @@ func TestOwnThingOf(t *testing.T) {
 		}
 	}
 }
+
+// A word alone ("card points") counts for less for an agent whose texts use it only in one
+// compound ("gift card") when another agent's texts use it on its own, as a thing of theirs.
+func TestOtherCompoundAlone(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"loyalty", "Member perks and gift cards for points; which gift card points can buy."}},
+		{Texts: []string{"bank", "Bank cards: a lost card, a card limit, or a new debit card."}},
+		{Texts: []string{"florist", "Flowers delivered: bouquets and a gift message."}},
+	})
+	for _, tc := range []struct {
+		text string
+		doc  int
+		want []string
+	}{
+		{"how many card points do i have", 0, []string{"card"}},
+		{"can i get a gift card", 0, nil},
+		{"how many card points do i have", 1, nil}, // the bank's card is no compound
+		{"a gift message please", 2, nil},         // no other agent has a message of its own
+	} {
+		var got []string
+		for t := range ix.otherCompound(tc.text, tc.doc) {
+			got = append(got, t)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("otherCompound(%q, %d) (-want +got):\n%s", tc.text, tc.doc, diff)
+		}
+	}
+}
