@@ -185,7 +185,7 @@ func TestOtherCompoundAlone(t *testing.T) {
 		{"how many card points do i have", 0, []string{"card"}},
 		{"can i get a gift card", 0, nil},
 		{"how many card points do i have", 1, nil}, // the bank's card is no compound
-		{"a gift message please", 2, nil},         // no other agent has a message of its own
+		{"a gift message please", 2, nil},          // no other agent has a message of its own
 	} {
 		var got []string
 		for t := range ix.otherCompound(tc.text, tc.doc) {
