@@ -25,7 +25,10 @@ var backReferences = lang.List("backReferences")
 // after it through nothing but more such statements and asides (questionAhead): "my flight
 // got cancelled and the airline refunded me, do I need to put that on my tax return?" asks
 // the tax agent alone, and "just got back from the museum, lovely day. anyway how many points
-// do i have now?" the rewards agent. A clause ending in a question mark asks something itself.
+// do i have now?" the rewards agent. What happened or went wrong is the scene, too, of a
+// request that takes up a thing of it again ("i was charged for a hotel i cancelled, i want to
+// dispute the charge" disputes a charge and books no hotel). A clause ending in a question
+// mark asks something itself.
 func contextClause(text string, segs []segment, labels []int, i int, sceneBeforeQuestion bool) bool {
 	if i+1 >= len(segs) || len(segs[i].words) == 0 || strings.Contains(text[segs[i].end:segs[i+1].start], "?") {
 		return false
@@ -44,8 +47,36 @@ func contextClause(text string, segs []segment, labels []int, i int, sceneBefore
 	// A wish is no scene: "I want to freeze my class pass for 3 weeks and I need a hotel for
 	// those weeks" asks twice, and a question after a wish that points back asks about the
 	// wish: "I'd like to send her sunflowers, what would that cost?".
+	if labels[i+1] >= 0 && !wishes(segs[i].words) && (happened(segs[i].words) || complains(segs[i].words)) && repeats(segs[i].words, segs[i+1].words) {
+		return true
+	}
 	return topicOpeners[first] && labels[i+1] >= 0 && !complains(segs[i].words) && !wishes(segs[i].words) &&
 		slices.ContainsFunc(segs[i+1].words, func(w lang.Word) bool { return backReferences[w.Lower] })
+}
+
+// repeats reports whether the clause after, read into words next, says again a content word
+// of the clause before it, ws, after "the" or a word that points back at it: "i was charged for a hotel
+// i cancelled, i want to dispute the charge" disputes the charge told of, not the hotel.
+func repeats(ws, next []lang.Word) bool {
+	told := map[string]bool{}
+	for _, w := range ws {
+		for _, t := range lang.AppendTerms(nil, w.Lower) {
+			if !lang.IsLightNoun(t) {
+				told[t] = true
+			}
+		}
+	}
+	for j := 1; j < len(next); j++ {
+		if w := next[j-1].Lower; !backReferences[w] && w != "the" {
+			continue
+		}
+		for _, t := range lang.AppendTerms(nil, next[j].Lower) {
+			if told[t] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // contextClauses returns, per segment, whether it only sets the scene (see contextClause),

@@ -27,3 +27,34 @@ func TestNarrates(t *testing.T) {
 		}
 	}
 }
+
+func TestRepeats(t *testing.T) {
+	for _, tt := range []struct {
+		clause, next string
+		want         bool
+	}{
+		{"i was charged for a hotel i cancelled", "i want to dispute the charge", true},
+		{"my parcel came damaged", "can you refund that parcel", true},
+		{"i was charged for a hotel i cancelled", "i want to dispute a charge", false}, // not the one told of
+		{"my flight got cancelled", "whats my points balance", false},
+	} {
+		if got := repeats(lang.ScanWords(tt.clause), lang.ScanWords(tt.next)); got != tt.want {
+			t.Errorf("repeats(%q, %q) = %v, want %v", tt.clause, tt.next, got, tt.want)
+		}
+	}
+}
+
+// A complaint the next clause's request takes up again ("the charge") is that request's
+// scene, not a question of its own to the agent its other words reach ("a hotel").
+func TestDecideSceneTakenUp(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"travel", "Travel specialist for trips: flights and hotel stays, cancellations and the itinerary.", "find me a hotel in lisbon", "show my upcoming bookings"}},
+		{Texts: []string{"cardclub", "Credit card benefits desk: card points, perks, and disputing a charge on the card."},
+			Tools: []string{"Dispute charge: Open a dispute for a charge on the credit card statement."}},
+	})
+	text := "i was charged for a hotel i cancelled, i want to dispute the charge"
+	got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+	if len(got) != 1 || got[0].Tool != 1 {
+		t.Errorf("Decide(%q) = %v, want agent 1 alone", text, got)
+	}
+}

@@ -40,6 +40,9 @@ type document struct {
 	exampleTF     map[string]float64
 	exampleLength float64
 	bigrams       map[[2]string]bool
+	// bound holds the words the document uses only as the second word of one compound, each
+	// with the word before it: "card" in "gift card" (see otherCompound).
+	bound map[string]string
 }
 
 // Index scores short queries against a handful of documents with BM25, a bigram bonus
@@ -89,6 +92,22 @@ func NewIndex(sources []Source) *Index {
 	for _, src := range sources {
 		d := document{tf: map[string]float64{}, exampleTF: map[string]float64{}, bigrams: map[[2]string]bool{}}
 		var ms [][]float32
+		before, uses := map[string]string{}, map[string]int{}
+		for _, text := range slices.Concat(src.Texts[min(1, len(src.Texts)):], src.Tools) {
+			compounds(text, func(t, prev string) {
+				if b, ok := before[t]; ok && b != prev {
+					prev = ""
+				}
+				before[t] = prev
+				uses[t]++
+			})
+		}
+		d.bound = map[string]string{}
+		for t, b := range before {
+			if b != "" && uses[t] >= minBoundUses {
+				d.bound[t] = b
+			}
+		}
 		for i, text := range src.Texts {
 			ts := lang.Terms(text)
 			if i == 0 {
@@ -284,6 +303,46 @@ func (ix *Index) namesOwnThing(ws []lang.Word, doc int) bool {
 	return false
 }
 
+// ownedWords returns the words of the noun phrases after "my" or "our" (see namesOwnThing).
+func (ix *Index) ownedWords(ws []lang.Word) []string {
+	var out []string
+	for k := 1; k < len(ws); k++ {
+		if w := ws[k-1].Lower; w != "my" && w != "our" {
+			continue
+		}
+		for j := k; j < len(ws) && j < k+maxOwnedWords && !lang.IsStopword(ws[j].Lower); j++ {
+			out = append(out, ws[j].Lower)
+		}
+	}
+	return out
+}
+
+// ownThingOf reports whether the user's own thing ("my credit card") is document doc's rather
+// than other's: doc's texts use a word of it, or two of its words together, that other's do
+// not, and not the other way round. Words two agents share ("points", "card") leave a choice
+// between them open; the thing the user names ("credit card", where the other agent's cards
+// are gift cards) does not.
+func (ix *Index) ownThingOf(ws []lang.Word, doc, other int) bool {
+	own := ix.ownedWords(ws)
+	var stems []string
+	for _, w := range own {
+		stems = lang.AppendTerms(stems, w)
+	}
+	names := func(a, b int) bool {
+		if slices.ContainsFunc(own, func(w string) bool { return ix.uses(a, w) && !ix.uses(b, w) }) {
+			return true
+		}
+		for j := 1; j < len(stems); j++ {
+			pair := [2]string{stems[j-1], stems[j]}
+			if ix.docs[a].bigrams[pair] && !ix.docs[b].bigrams[pair] {
+				return true
+			}
+		}
+		return false
+	}
+	return names(doc, other) && !names(other, doc)
+}
+
 // namesAction reports whether a clause matches document doc in the verb it asks to be done:
 // the first word ("return the socks") or one after "to" ("I want to return the socks").
 func (ix *Index) namesAction(ws []lang.Word, doc int) bool {
@@ -386,3 +445,65 @@ func (ix *Index) score(query []qterm) []float64 {
 // toolTextWeight is how much a word of what an agent's tools say they do counts (see
 // docSource.tools).
 var toolTextWeight = lang.Number("toolTextWeight")
+
+// otherCompound returns the stems of text that count for less for document doc because they
+// name another document's thing than the one compound doc's texts use them in. Such a word
+// stands after another word than doc's, making a compound another document names ("credit
+// card" is the card benefits agent's, not the "gift card" that is the only card a rewards
+// agent speaks of), or alone where another document uses it alone ("card points", beside an
+// agent whose cards are cards of any kind). After doc's own word, or one no document pairs
+// with it ("a cheaper plan"), it keeps its weight.
+func (ix *Index) otherCompound(text string, doc int) map[string]bool {
+	d := &ix.docs[doc]
+	if len(d.bound) == 0 {
+		return nil
+	}
+	var out map[string]bool
+	compounds(text, func(t, prev string) {
+		b, ok := d.bound[t]
+		if !ok || prev == b || prev != "" && d.bigrams[[2]string{prev, b}] {
+			return
+		}
+		for e := range ix.docs {
+			if e == doc {
+				continue
+			}
+			_, bound := ix.docs[e].bound[t]
+			if prev != "" && ix.docs[e].bigrams[[2]string{prev, t}] || prev == "" && !bound && ix.docs[e].tf[t] >= 2 {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[t] = true
+				return
+			}
+		}
+	})
+	return out
+}
+
+// minBoundUses, boundWeight: see language.txt.
+var (
+	minBoundUses = int(lang.Number("minBoundUses"))
+	boundWeight  = lang.Number("boundWeight")
+)
+
+// compounds calls f with each content word's stem of text and the stem of the content word
+// right before it in the same phrase ("gift" for "card" in "gift cards"), or "" when a
+// function word or punctuation comes between.
+func compounds(text string, f func(t, prev string)) {
+	ws := lang.ScanWords(text)
+	for i, w := range ws {
+		if lang.IsStopword(w.Lower) || strings.Contains(w.Lower, "-") {
+			continue
+		}
+		prev := ""
+		if i > 0 && !lang.IsStopword(ws[i-1].Lower) && !strings.Contains(ws[i-1].Lower, "-") && strings.TrimSpace(text[ws[i-1].End:w.Start]) == "" {
+			if ts := lang.Terms(ws[i-1].Lower); len(ts) == 1 {
+				prev = ts[0]
+			}
+		}
+		for _, t := range lang.Terms(w.Lower) {
+			f(t, prev)
+		}
+	}
+}

@@ -97,3 +97,102 @@ func TestScoreMeetsAnotherFormOfAWord(t *testing.T) {
 		t.Errorf("score(the electric bill) = %v, want utilities (0) above phone (1)", sc)
 	}
 }
+
+// A word an agent's texts use only in one compound ("gift card") counts for less there when
+// the request makes it part of a compound another agent names ("my credit card"); alone, after
+// the agent's own word, or after a word no agent pairs with it, it counts in full.
+func TestOtherCompound(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"loyalty", "Member perks and gift cards for points; which gift card points can buy."}},
+		{Texts: []string{"cardclub", "Credit card benefits: lounge access and insurance that come with a credit card."}},
+	})
+	for _, tc := range []struct {
+		text string
+		doc  int
+		want []string
+	}{
+		{"what perks come with my credit card", 0, []string{"card"}},
+		{"what perks come with my credit card", 1, nil},
+		{"can i get a gift card", 0, nil},
+		{"how many points for a card", 0, nil},
+		{"a plastic card", 0, nil}, // no agent speaks of plastic cards
+	} {
+		var got []string
+		for t := range ix.otherCompound(tc.text, tc.doc) {
+			got = append(got, t)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("otherCompound(%q, %d) (-want +got):\n%s", tc.text, tc.doc, diff)
+		}
+	}
+}
+
+// Between agents, "my credit card" asks the one whose texts say "credit card", clearly enough
+// to be routed on the words, not the one that shares the word "perks" and speaks of cards only
+// as gift cards.
+func TestScoresCompoundOfAnotherAgent(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"loyalty", "Member perks and gift cards: the perks and gift cards points can buy.", "what perks do i get", "which gift card can i get", "a gift card for my points", "gift cards?", "my perks", "member perks please", "perks for gold", "gift card perks", "any perks today", "perks for silver", "are there perks"}},
+		{Texts: []string{"cardclub", "Card desk for a cardholder: lounge access, travel insurance, statements, disputes, cashback, balance transfers, limits, payments and fraud alerts, claims for purchase protection and extended warranty, and the perks of a credit card."}},
+	})
+	const margin = 1.3 // the routing margin's default
+	p := &planner{ix: ix, substance: true}
+	text := "what perks come with my credit card"
+	sc := p.scores(text, queryTerms(lang.ScanWords(text)))
+	if sc[1] < margin*sc[0] {
+		t.Errorf("scores(%q) = %v, want the credit card agent (1) first by a margin of %v", text, sc, margin)
+	}
+}
+
+// The user's own thing belongs to the agent whose texts use a word of it, or two of its words
+// together, that the other's do not.
+func TestOwnThingOf(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"rewards", "Points, pts and credits, and gift cards points can buy."}},
+		{Texts: []string{"cardclub", "Credit card benefits: card points and disputes of a charge on a credit card."}},
+		{Texts: []string{"support", "Orders, deliveries and refunds."}},
+	})
+	for _, tc := range []struct {
+		text       string
+		doc, other int
+		want       bool
+	}{
+		{"the points on my credit card", 1, 0, true},
+		{"the points on my credit card", 0, 1, false},
+		{"how many points do i have", 1, 0, false}, // nothing of the user's named
+		{"where is my refund", 2, 0, true},
+		{"my points", 1, 0, false}, // both use "points"
+	} {
+		if got := ix.ownThingOf(lang.ScanWords(tc.text), tc.doc, tc.other); got != tc.want {
+			t.Errorf("ownThingOf(%q, %d, %d) = %v, want %v", tc.text, tc.doc, tc.other, got, tc.want)
+		}
+	}
+}
+
+// A word alone ("card points") counts for less for an agent whose texts use it only in one
+// compound ("gift card") when another agent's texts use it on its own, as a thing of theirs.
+func TestOtherCompoundAlone(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"loyalty", "Member perks and gift cards for points; which gift card points can buy."}},
+		{Texts: []string{"bank", "Bank cards: a lost card, a card limit, or a new debit card."}},
+		{Texts: []string{"florist", "Flowers delivered: bouquets and a gift message."}},
+	})
+	for _, tc := range []struct {
+		text string
+		doc  int
+		want []string
+	}{
+		{"how many card points do i have", 0, []string{"card"}},
+		{"can i get a gift card", 0, nil},
+		{"how many card points do i have", 1, nil}, // the bank's card is no compound
+		{"a gift message please", 2, nil},          // no other agent has a message of its own
+	} {
+		var got []string
+		for t := range ix.otherCompound(tc.text, tc.doc) {
+			got = append(got, t)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("otherCompound(%q, %d) (-want +got):\n%s", tc.text, tc.doc, diff)
+		}
+	}
+}

@@ -95,20 +95,38 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 	if p.substance {
 		p.dropPriceOnly(text, qs, sc)
 	}
-	for d, mods := range p.modifiers {
+	for d := range sc {
+		if sc[d] <= 0 {
+			continue
+		}
 		// "has my strap shipped" asks about shipping, which the profile's "shipping address"
 		// only uses to say which address: a word a tool's text only puts before another noun
-		// counts for less there, unless the request puts it before a noun too.
+		// counts for less there, unless the request puts it before a noun too. And "my credit
+		// card" names another card than the "gift card" that is the only card an agent's texts
+		// speak of: there the word counts for less too.
+		var mods map[string]bool
+		if d < len(p.modifiers) {
+			mods = p.modifiers[d]
+		}
+		other := p.ix.otherCompound(text, d)
 		var scaled []qterm
 		for i, q := range qs {
+			f := 1.0
 			if mods[q.stem] && !q.modifier {
-				if scaled == nil {
-					scaled = slices.Clone(qs)
-				}
-				scaled[i].weight *= modifierWeight
+				f *= modifierWeight
 			}
+			if other[q.stem] {
+				f *= boundWeight
+			}
+			if f == 1 {
+				continue
+			}
+			if scaled == nil {
+				scaled = slices.Clone(qs)
+			}
+			scaled[i].weight *= f
 		}
-		if scaled != nil && sc[d] > 0 {
+		if scaled != nil {
 			sc[d] = p.ix.score(scaled)[d]
 		}
 	}

@@ -198,7 +198,11 @@ func (c *conversation) routeMessage(n int) []Intent {
 	if len(intents) == 1 && n > 1 && kind == chatNone {
 		if prev := firstPlanned(earlier()); prev != nil && !strings.Contains(intents[0].Text, lang.EarlierMarker) {
 			same := slices.IndexFunc(prev.intents, func(in Intent) bool { return in.Tool == intents[0].Tool })
+			// The user's own thing, when it is the chosen agent's rather than the earlier
+			// one's ("and the points on my credit card" after loyalty points), is a new subject.
+			owned := same < 0 && slices.ContainsFunc(prev.intents, func(in Intent) bool { return p.ix.ownThingOf(ws, intents[0].Tool, in.Tool) })
 			switch {
+			case owned:
 			case same >= 0 && len(ws) <= maxSubjectlessWords:
 				// The same agent again: it gets the earlier request too, which says what the
 				// follow-up is about ("how much will i get back" after a return's status, "how
@@ -209,6 +213,13 @@ func (c *conversation) routeMessage(n int) []Intent {
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
 				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// What the earlier thing costs is no new subject: "how much do i owe".
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			case same < 0 && len(ws) <= maxSubjectlessWords && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
+				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.lostBefore(prev, intents[0].Tool):
+				// The earlier request's words reached this agent too, and the earlier agent was
+				// chosen over it: a short question in the words they share ("whats the tracking
+				// number" after a prescription order, where orders are tracked) asks on about
+				// the earlier thing, unless it names a thing of the user's ("my next trip").
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
 				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
@@ -477,7 +488,9 @@ func keepSubject(p *planner, text string, intents []Intent, earlier []planned) [
 	}
 	ws := lang.ScanWords(text)
 	sc := p.scores(text, queryTerms(ws))
-	if was := prev.intents[0].Tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].Tool] {
+	// The user's own thing, when it is the chosen agent's ("and the points on my credit card"
+	// after loyalty points), is no earlier subject.
+	if was := prev.intents[0].Tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].Tool] || p.ix.ownThingOf(ws, intents[0].Tool, was) {
 		return intents
 	}
 	return withEarlier(text, prev.intents)
@@ -506,4 +519,19 @@ func (p *planner) namesEarlierThing(ws []lang.Word, tool int, before []planned) 
 		}
 	}
 	return nil
+}
+
+// lostBefore reports whether the earlier message, routed to one agent, reached agent tool
+// nearly as strongly (contestShare of the chosen agent's score) and only through words the
+// chosen agent's texts use too: the user's subject lies where both agents' words meet ("where
+// is my medication order", to a pharmacy that orders and a support desk that tracks orders),
+// not in a thing of tool's the message named in passing ("before my trip").
+func (p *planner) lostBefore(prev *planned, tool int) bool {
+	if len(prev.intents) != 1 {
+		return false
+	}
+	qs := queryTerms(lang.ScanWords(prev.text))
+	sc := p.scores(prev.text, qs)
+	was := prev.intents[0].Tool
+	return sc[tool] > 0 && sc[was] > 0 && sc[tool] >= contestShare*sc[was] && !p.ix.singlesOut(qs, tool, was)
 }

@@ -60,3 +60,76 @@ func TestDecidePriceIsEveryAgents(t *testing.T) {
 		}
 	}
 }
+
+// A short question in words an agent that lost the earlier turn knows ("whats the tracking
+// number") asks on about the earlier thing when that agent reached the earlier turn only
+// through words both agents share ("order"); when it reached it through a thing of its own
+// ("my trip"), the question is about that thing.
+func TestDecideFollowUpWhereAgentsShareWords(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Customer support for orders: order status, delivery, tracking numbers and the courier of recent orders, returns and refunds.",
+			"where is my order", "whats the tracking number for my last order", "has my order shipped yet", "where is my package"}},
+		{Texts: []string{"pharmacy", "Online pharmacy: the customer's prescriptions, refills ordered from the pharmacy and their delivery, and advice on medicines."},
+			Tools: []string{"Order refill: Order a refill of a prescription medicine, or show where an ordered refill is."}},
+		{Texts: []string{"laundry", "Laundry: shirts cleaned."}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "when is my next trip", "is my flight delayed", "my trip to rome", "cancel my trip"}},
+	})
+	tests := []struct {
+		humans []string
+		want   int
+	}{
+		{[]string{"where is my prescription order", "whats the tracking number"}, 1},
+		{[]string{"i need my shirts cleaned before my trip", "what time is that flight again"}, 3},
+	}
+	for _, tt := range tests {
+		got := Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+		if len(got) != 1 || got[0].Tool != tt.want {
+			t.Errorf("Decide(%q) = %v, want agent %d", tt.humans, got, tt.want)
+		}
+	}
+}
+
+// The earlier turn lost an agent in the words both share ("order"), not in a thing of that
+// agent's the message named in passing ("trip").
+func TestLostBefore(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Customer support for orders: order status, delivery, tracking numbers and the courier of recent orders, returns and refunds.",
+			"where is my order", "whats the tracking number for my last order", "has my order shipped yet", "where is my package"}},
+		{Texts: []string{"pharmacy", "Online pharmacy: the customer's prescriptions, refills ordered from the pharmacy and their delivery, and advice on medicines."}},
+		{Texts: []string{"laundry", "Laundry for shirts and suits."}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "when is my next trip", "is my flight delayed"}},
+	})
+	p := &planner{ix: ix, substance: true, margin: lang.Number("margin")}
+	tests := []struct {
+		earlier   string
+		was, tool int
+		want      bool
+	}{
+		{"where is my prescription order", 1, 0, true},
+		{"i need shirts washed for my trip", 2, 3, false},
+		{"where is my prescription order", 1, 3, false}, // travel was never in it
+	}
+	for _, tt := range tests {
+		prev := &planned{text: tt.earlier, intents: []Intent{{Tool: tt.was}}}
+		if got := p.lostBefore(prev, tt.tool); got != tt.want {
+			t.Errorf("lostBefore(%q to %d, %d) = %v, want %v", tt.earlier, tt.was, tt.tool, got, tt.want)
+		}
+	}
+}
+
+// A follow-up that names the user's own thing in words another agent's texts put together
+// ("and what about the points on my credit card" after loyalty points, where the loyalty
+// agent's cards are gift cards) moves to that agent, though it shares "points" with the earlier.
+func TestDecideFollowUpNamesOwnThingOfAnotherAgent(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"rewards", "Loyalty program: the member's points balance (points, pts, credits), tier, and the gift cards and perks points can buy.",
+			"how many points do i have", "whats my points balance", "any gift cards under 5000 points", "do i have enough points for a gift card"}},
+		{Texts: []string{"cardclub", "Credit card benefits desk: card reward points and cashback, the card's perks, and disputing a charge on the card."},
+			Tools: []string{"Card rewards: The cardholder's credit card reward points and cashback this statement."}},
+	})
+	humans := []string{"how many loyalty points have i got", "and what about the points on my credit card"}
+	got := Decide(ix, humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+	if len(got) != 1 || got[0].Tool != 1 {
+		t.Errorf("Decide(%q) = %v, want agent 1", humans, got)
+	}
+}
