@@ -237,3 +237,36 @@ func TestLookElsewhereOffTopic(t *testing.T) {
 		})
 	}
 }
+
+// TestLookElsewhereReadsInitials checks that a request naming what a tool is for by its
+// initials ("pto" of "paid time off") is answered by that tool's result, with no look at the
+// other tools, while a word the result does not hold still sends the model to them.
+func TestLookElsewhereReadsInitials(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("time_off", "Paid time off balances per leave type and the user's requests.", nil),
+		fnTool("payslips", "Recent payslips with gross and net pay.", nil),
+	}
+	balances := `{"status":"ok","data":{"balances":[{"type":"Vacation","available_days":15}]}}`
+	tests := []struct {
+		human string
+		want  []string // the tools called next
+	}{
+		{"how much pto do i have", nil},
+		{"show my PTO", nil},
+		{"how much parental leave do i get", []string{"payslips"}},
+	}
+	m := New()
+	for _, tt := range tests {
+		resp, err := m.GenerateContent(t.Context(), turnWithResults(tt.human, [3]string{"time_off", `{}`, balances}), llms.WithTools(tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var called []string
+		for _, c := range resp.Choices[0].ToolCalls {
+			called = append(called, c.FunctionCall.Name)
+		}
+		if diff := cmp.Diff(tt.want, called); diff != "" {
+			t.Errorf("%q: calls after the result (-want +got):\n%s", tt.human, diff)
+		}
+	}
+}
