@@ -469,9 +469,11 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		"did the cleaning refund come thru":         "",
 		"what's the school's snow day policy":       "the school's snow day policy",
 		"what's my blood type":                      "your blood type",
-		"whats the dentist's name":                  "", // "name": a light noun, the trade's word
-		"what is the clinic called":                 "", // held
-		"what are the kids eating":                  "", // a verb ends the thing, "kids" no more than the trade
+		"whats the dentist's name":                  "",                          // "name": a light noun, the trade's word
+		"what is the clinic called":                 "",                          // held
+		"what are the kids eating":                  "",                          // a verb ends the thing, "kids" no more than the trade
+		"what's my brightsmile password":            "your brightsmile password", // a record's name, then a thing not held
+		"what's the brightsmile visit state":        "",                          // held as a fact
 	} {
 		v, err := decodeOrdered([]byte(data))
 		if err != nil {
