@@ -349,3 +349,29 @@ func TestUseToolsLeavesOutValuesRestatingTheTool(t *testing.T) {
 		}
 	}
 }
+
+// A tool whose required place the request does not give (only the tools' own words: "which
+// hotel am i at") is not called with one of them for a city: the request goes to the others.
+func TestUseToolsWithoutARequiredPlace(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("list_trips", "The user's upcoming trips with flights and hotel stays.", nil),
+		fnTool("search_hotels", "Search hotels in a city, with nightly prices.", schema([]string{"city"}, map[string]any{"city": prop("string", "The destination city.")})),
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"and which hotel am i at", `list_trips{}`},
+		{"search hotels in Lisbon", `search_hotels{"city":"Lisbon"}`},
+	} {
+		msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, tt.text)}
+		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		var got []string
+		for _, c := range resp.Choices[0].ToolCalls {
+			got = append(got, c.FunctionCall.Name+c.FunctionCall.Arguments)
+		}
+		if diff := cmp.Diff([]string{tt.want}, got); diff != "" {
+			t.Errorf("GenerateContent(%q) calls mismatch (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}

@@ -118,6 +118,10 @@ func (a *argSource) bestEffort(p Param) (any, bool) {
 			return []any{}, true
 		}
 		return map[string]any{}, true
+	case kindPlace:
+		// The tools' own words name no place: "which hotel am i at" asks no hotel search in
+		// a city called "hotel".
+		return a.content(false)
 	}
 	if v, ok := a.content(true); ok {
 		return v, true
