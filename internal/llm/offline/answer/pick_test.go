@@ -394,6 +394,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"2 permits"}, excludes: []string{"1 of 2"},
 		},
 		{
+			name:  "a state after the list's noun and in that no record is in is said to be no one's",
+			asked: "are any of my claims in arbitration", data: `{"claims":[{"claim_id":"C-1","status":"approved"},
+				{"claim_id":"C-2","status":"denied"},{"claim_id":"C-3","status":"in review"}]}`,
+			mentions: []string{"no claim for arbitration"}, excludes: []string{"C-1"},
+		},
+		{
+			name:  "a state after in that a record is in picks that record",
+			asked: "are any of my claims in review", data: `{"claims":[{"claim_id":"C-1","status":"approved"},
+				{"claim_id":"C-2","status":"denied"},{"claim_id":"C-3","status":"in review"}]}`,
+			mentions: []string{"C-3"}, excludes: []string{"C-1", "no claim"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
