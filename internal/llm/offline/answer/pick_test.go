@@ -406,6 +406,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"C-3"}, excludes: []string{"C-1", "no claim"},
 		},
 		{
+			name:  "a question where shows first the facts whose labels say where",
+			asked: "where is it", data: `{"orders":[
+				{"order_id":"LO-1","ordered_by":"Dr. Liu","ordered_on":"2026-11-18","tests":["Lipid panel","A1c","Metabolic panel"],
+				 "fasting":{"required":true,"hours":12,"note":"Water and black coffee are fine"},
+				 "appointment":{"date":"2026-12-02","time":"07:45","location":{"name":"Clearpath Labs","address":"3725 SE Hawthorne Blvd"}},"status":"scheduled"}]}`,
+			mentions: []string{"3725 SE Hawthorne Blvd"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
