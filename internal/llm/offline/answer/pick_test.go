@@ -406,6 +406,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"C-3"}, excludes: []string{"C-1", "no claim"},
 		},
 		{
+			name:  "a general state after in is no state of the records' own",
+			asked: "any claims in progress", data: `{"claims":[{"claim_id":"C-1","status":"approved"},
+				{"claim_id":"C-2","status":"denied"},{"claim_id":"C-3","status":"in review"}]}`,
+			excludes: []string{"no claim"},
+		},
+		{
 			name:  "a question where shows first the facts whose labels say where",
 			asked: "where is it", data: `{"orders":[
 				{"order_id":"LO-1","ordered_by":"Dr. Liu","ordered_on":"2026-11-18","tests":["Lipid panel","A1c","Metabolic panel"],

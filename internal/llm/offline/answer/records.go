@@ -579,12 +579,15 @@ func squash(s string) string {
 
 // forWhich reports whether ws[i] follows the list's noun or a word of the called tool and
 // "for" or "in": "taylor" in "do i have tickets for taylor swift" says which tickets, "default"
-// in "are any of my loans in default" which loans.
+// in "are any of my loans in default" which loans, but not "progress" (generalStates).
 func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
-	return i >= 2 && (ws[i-1].Lower == "for" || ws[i-1].Lower == "in") && slices.ContainsFunc(lang.Terms(ws[i-2].Lower), func(t string) bool {
+	return i >= 2 && (ws[i-1].Lower == "for" || ws[i-1].Lower == "in" && !generalStates[ws[i].Lower]) && slices.ContainsFunc(lang.Terms(ws[i-2].Lower), func(t string) bool {
 		return r.tool[t] || slices.Contains(nounTerms, t)
 	})
 }
+
+// generalStates: see language.txt.
+var generalStates = lang.List("generalStates")
 
 // keyTerms adds the terms of every key in v, however deep.
 func keyTerms(v any, into map[string]bool) {
