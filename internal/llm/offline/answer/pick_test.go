@@ -406,6 +406,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"C-3"}, excludes: []string{"C-1", "no claim"},
 		},
 		{
+			name:  "a word qualifying the list's noun picks the record whose name it says in other words",
+			asked: "whats the deductible on the house policy", data: `{"policies":[
+				{"name":"Home","deductible":500,"covers":["fire","theft"]},{"name":"Car","deductible":750,"covers":["collision","theft"]}]}`,
+			mentions: []string{"Home", "500"}, excludes: []string{"Car", "no policy"},
+		},
+		{
+			name:  "a word qualifying the list's noun that no record's name comes near picks none",
+			asked: "is my boston flight on time", data: `{"flights":[
+				{"flight":"UA 837","from":"SFO","to":"NRT","status":"on time"},{"flight":"AA 2211","from":"SFO","to":"ORD","status":"scheduled"}]}`,
+			mentions: []string{"no flight for your boston, only 2 flights"},
+		},
+		{
 			name:  "a general state after in is no state of the records' own",
 			asked: "any claims in progress", data: `{"claims":[{"claim_id":"C-1","status":"approved"},
 				{"claim_id":"C-2","status":"denied"},{"claim_id":"C-3","status":"in review"}]}`,

@@ -552,7 +552,13 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		if !r.qualifies(missing, noun) {
 			return noneFound(singular(noun), missing)
 		}
-		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
+		if i := r.leadingRecord(missing, arr); i >= 0 {
+			// "the house policy" of a Home and a Car policy: the record whose name is well
+			// ahead of the others' in meaning, however near, is the one it says in other words.
+			found, arr = fmt.Sprintf("1 of %d %s", len(arr), noun), arr[i:i+1]
+		} else {
+			found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
+		}
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
 	}
