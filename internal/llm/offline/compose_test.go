@@ -270,3 +270,30 @@ func TestLookElsewhereReadsInitials(t *testing.T) {
 		}
 	}
 }
+
+// A follow-up about "it" is about the record its earlier request named ("is that low" of the
+// one result whose note says low), not every record.
+func TestComposeFollowUpTakesTheEarlierRecord(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("orders", "Lab orders with the ordering doctor, tests and status.", nil),
+		fnTool("results", "Reported results per order with each test's value, unit, reference range and flag, and the doctor's note.", nil),
+	}
+	results := `{"status":"ok","data":{"results":[
+		{"order_id":"LO-87955","collected":"2026-10-06","reported":"2026-10-08","ordered_by":"Dr. Samuel Ortiz","tests":[
+			{"name":"Vitamin D, 25-hydroxy","value":21,"unit":"ng/mL","reference_range":{"low":30,"high":100},"flag":"low"},
+			{"name":"TSH","value":2.1,"unit":"mIU/L","reference_range":{"low":0.4,"high":4.5},"flag":"normal"}],
+		 "doctor_note":"Vitamin D is low. Start 2,000 IU daily and recheck in 3 months."},
+		{"order_id":"LO-86120","collected":"2026-04-14","reported":"2026-04-15","ordered_by":"Dr. Hannah Liu","tests":[
+			{"name":"LDL cholesterol","value":142,"unit":"mg/dL","reference_range":{"high":100},"flag":"high"},
+			{"name":"HDL cholesterol","value":58,"unit":"mg/dL","reference_range":{"low":40},"flag":"normal"},
+			{"name":"Hemoglobin A1c","value":5.6,"unit":"%","reference_range":{"high":5.7},"flag":"normal"}],
+		 "doctor_note":"LDL above goal. Recheck lipids in 6 months."}]}}`
+	msgs := turnWithResults("what did the doctor say about it (earlier: is that low)", [3]string{"results", `{}`, results})
+	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Choices[0].Content; !strings.Contains(got, "2,000 IU") || strings.Contains(got, "LDL") {
+		t.Errorf("reply = %q, want the low result's note and not the other", got)
+	}
+}
