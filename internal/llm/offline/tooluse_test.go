@@ -375,3 +375,19 @@ func TestUseToolsWithoutARequiredPlace(t *testing.T) {
 		}
 	}
 }
+
+// A value the parameter's description gives as an example ("e.g. clubhouse"), named in the
+// request, is the value, not the other words around it.
+func TestExtractArgsTakesTheExampleNamed(t *testing.T) {
+	desc := "Only bookings of this amenity, e.g. clubhouse or pool; omit for all."
+	params := schema(nil, map[string]any{"amenity": prop("string", desc)})
+	vocab := answer.VocabOf("", []string{"amenity bookings: The owner's reservations of shared amenities with date, hours and fee."}, []string{"amenity " + desc})
+	for in, want := range map[string]any{
+		"am i allowed to put a bouncy castle outside the clubhouse": "clubhouse",
+		"when is my pool booking":                                   "pool",
+	} {
+		if got := answer.ExtractArgs(params, in, "", vocab)["amenity"]; got != want {
+			t.Errorf("amenity for %q = %v, want %v", in, got, want)
+		}
+	}
+}
