@@ -63,7 +63,7 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 		return nil
 	}
 	res := req.results[0]
-	if !answer.HoldsNothingAsked(asResult(res), req.lastHuman(), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
+	if !answer.HoldsNothingAsked(asResult(res), asked(req), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
 		return nil
 	}
 	var rest []llms.Tool
@@ -110,7 +110,18 @@ func offeredTerms(tools []llms.Tool) map[string]bool {
 // narrate renders one tool result as a piece.
 func (m *Model) narrate(req *request, res toolResult) answer.Piece {
 	domain := func() map[string]bool { return m.domains.terms(req) }
-	return answer.Narrate(asResult(res), req.lastHuman(), m.opts.listLimit, domain)
+	return answer.Narrate(asResult(res), asked(req), m.opts.listLimit, domain)
+}
+
+// asked is the last human message with the initials of the tools' words spelled out ("pto",
+// "paid time off"): a result holds the words, seldom the initials.
+func asked(req *request) string {
+	var docs []string
+	for _, t := range req.plainTools() {
+		desc, _ := splitToolExamples(t.Function.Description)
+		docs = append(docs, lang.Humanise(t.Function.Name)+" "+desc)
+	}
+	return answer.SpellOut(req.lastHuman(), docs)
 }
 
 func asResult(res toolResult) answer.Result {

@@ -237,3 +237,63 @@ func TestLookElsewhereOffTopic(t *testing.T) {
 		})
 	}
 }
+
+// TestLookElsewhereReadsInitials checks that a request naming what a tool is for by its
+// initials ("pto" of "paid time off") is answered by that tool's result, with no look at the
+// other tools, while a word the result does not hold still sends the model to them.
+func TestLookElsewhereReadsInitials(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("time_off", "Paid time off balances per leave type and the user's requests.", nil),
+		fnTool("payslips", "Recent payslips with gross and net pay.", nil),
+	}
+	balances := `{"status":"ok","data":{"balances":[{"type":"Vacation","available_days":15}]}}`
+	tests := []struct {
+		human string
+		want  []string // the tools called next
+	}{
+		{"how much pto do i have", nil},
+		{"show my PTO", nil},
+		{"how much parental leave do i get", []string{"payslips"}},
+	}
+	m := New()
+	for _, tt := range tests {
+		resp, err := m.GenerateContent(t.Context(), turnWithResults(tt.human, [3]string{"time_off", `{}`, balances}), llms.WithTools(tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var called []string
+		for _, c := range resp.Choices[0].ToolCalls {
+			called = append(called, c.FunctionCall.Name)
+		}
+		if diff := cmp.Diff(tt.want, called); diff != "" {
+			t.Errorf("%q: calls after the result (-want +got):\n%s", tt.human, diff)
+		}
+	}
+}
+
+// A follow-up about "it" is about the record its earlier request named ("is that low" of the
+// one result whose note says low), not every record.
+func TestComposeFollowUpTakesTheEarlierRecord(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("orders", "Lab orders with the ordering doctor, tests and status.", nil),
+		fnTool("results", "Reported results per order with each test's value, unit, reference range and flag, and the doctor's note.", nil),
+	}
+	results := `{"status":"ok","data":{"results":[
+		{"order_id":"LO-87955","collected":"2026-10-06","reported":"2026-10-08","ordered_by":"Dr. Samuel Ortiz","tests":[
+			{"name":"Vitamin D, 25-hydroxy","value":21,"unit":"ng/mL","reference_range":{"low":30,"high":100},"flag":"low"},
+			{"name":"TSH","value":2.1,"unit":"mIU/L","reference_range":{"low":0.4,"high":4.5},"flag":"normal"}],
+		 "doctor_note":"Vitamin D is low. Start 2,000 IU daily and recheck in 3 months."},
+		{"order_id":"LO-86120","collected":"2026-04-14","reported":"2026-04-15","ordered_by":"Dr. Hannah Liu","tests":[
+			{"name":"LDL cholesterol","value":142,"unit":"mg/dL","reference_range":{"high":100},"flag":"high"},
+			{"name":"HDL cholesterol","value":58,"unit":"mg/dL","reference_range":{"low":40},"flag":"normal"},
+			{"name":"Hemoglobin A1c","value":5.6,"unit":"%","reference_range":{"high":5.7},"flag":"normal"}],
+		 "doctor_note":"LDL above goal. Recheck lipids in 6 months."}]}}`
+	msgs := turnWithResults("what did the doctor say about it (earlier: is that low)", [3]string{"results", `{}`, results})
+	resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Choices[0].Content; !strings.Contains(got, "2,000 IU") || strings.Contains(got, "LDL") {
+		t.Errorf("reply = %q, want the low result's note and not the other", got)
+	}
+}

@@ -86,7 +86,8 @@
 //	                         closeness.go (words close in meaning, typos of the trade),
 //	                         facts.go, item.go, format.go, unasked.go (what the data does
 //	                         not hold), total.go (sums asked for), topic.go, piece.go,
-//	                         spelling.go, jsonvalue.go
+//	                         spelling.go, initials.go ("pto" read as the tool's words),
+//	                         jsonvalue.go
 //
 //	lang: what every stage shares about English
 //	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code

@@ -42,10 +42,14 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	if intents == nil {
 		return nil, route.DirectAnswer(text, tools)
 	}
-	calls := make([]llms.ToolCall, len(intents))
-	for i, in := range intents {
+	var calls []llms.ToolCall
+	var unfilled []int
+	for _, in := range intents {
 		fn := tools[in.Tool].Function
 		args := answer.ExtractArgs(fn.Parameters, lang.OwnPart(in.Text), lang.EarlierPart(text), domain)
+		if slices.ContainsFunc(answer.ParamsOf(fn.Parameters), func(p answer.Param) bool { _, ok := args[p.Name]; return !ok && requires(fn.Parameters, p.Name) }) {
+			unfilled = append(unfilled, in.Tool)
+		}
 		for name, v := range args {
 			// An optional value naming the tool's own thing ("any vouchrs for ...") was cut from
 			// the request's wrong words: the tool is asked for unfiltered.
@@ -53,7 +57,18 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 				delete(args, name)
 			}
 		}
-		calls[i] = newToolCall(req.nCalls+i+1, fn.Name, args)
+		calls = append(calls, newToolCall(req.nCalls+len(calls)+1, fn.Name, args))
+	}
+	if len(unfilled) == len(calls) && len(unfilled) < len(tools) {
+		// The request gives no value a chosen tool needs ("which hotel am i at" names no city
+		// to search hotels in): it asks the other tools.
+		var rest []llms.Tool
+		for i, t := range tools {
+			if !slices.Contains(unfilled, i) {
+				rest = append(rest, t)
+			}
+		}
+		return m.useTools(&request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls}, true)
 	}
 	return calls, ""
 }

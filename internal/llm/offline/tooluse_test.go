@@ -349,3 +349,45 @@ func TestUseToolsLeavesOutValuesRestatingTheTool(t *testing.T) {
 		}
 	}
 }
+
+// A tool whose required place the request does not give (only the tools' own words: "which
+// hotel am i at") is not called with one of them for a city: the request goes to the others.
+func TestUseToolsWithoutARequiredPlace(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("list_trips", "The user's upcoming trips with flights and hotel stays.", nil),
+		fnTool("search_hotels", "Search hotels in a city, with nightly prices.", schema([]string{"city"}, map[string]any{"city": prop("string", "The destination city.")})),
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"and which hotel am i at", `list_trips{}`},
+		{"search hotels in Lisbon", `search_hotels{"city":"Lisbon"}`},
+	} {
+		msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, tt.text)}
+		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatalf("GenerateContent() error = %v", err)
+		}
+		var got []string
+		for _, c := range resp.Choices[0].ToolCalls {
+			got = append(got, c.FunctionCall.Name+c.FunctionCall.Arguments)
+		}
+		if diff := cmp.Diff([]string{tt.want}, got); diff != "" {
+			t.Errorf("GenerateContent(%q) calls mismatch (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}
+
+// A value the parameter's description gives as an example ("e.g. clubhouse"), named in the
+// request, is the value, not the other words around it.
+func TestExtractArgsTakesTheExampleNamed(t *testing.T) {
+	desc := "Only bookings of this amenity, e.g. clubhouse or pool; omit for all."
+	params := schema(nil, map[string]any{"amenity": prop("string", desc)})
+	vocab := answer.VocabOf("", []string{"amenity bookings: The owner's reservations of shared amenities with date, hours and fee."}, []string{"amenity " + desc})
+	for in, want := range map[string]any{
+		"am i allowed to put a bouncy castle outside the clubhouse": "clubhouse",
+		"when is my pool booking":                                   "pool",
+	} {
+		if got := answer.ExtractArgs(params, in, "", vocab)["amenity"]; got != want {
+			t.Errorf("amenity for %q = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -94,7 +94,14 @@ func (a *argSource) extract(p Param) (any, bool) {
 		if opts := p.listedOptions(); opts != nil {
 			return a.enumValue(opts)
 		}
-		if v, ok := a.content(false); ok {
+		v, ok := a.content(false)
+		if ex, named := a.enumValue(p.examples()); named && (!ok || !slices.Contains(lang.Terms(v.(string)), lang.Stem(ex.(string)))) {
+			// The request names a value the description gives as an example ("e.g. clubhouse")
+			// that its free words left out as the tools' own: that is the value, not the rest
+			// ("am i allowed to put a bouncy castle outside the clubhouse").
+			return ex, true
+		}
+		if ok {
 			return v, ok
 		}
 		a.keepUnits = true
@@ -118,6 +125,10 @@ func (a *argSource) bestEffort(p Param) (any, bool) {
 			return []any{}, true
 		}
 		return map[string]any{}, true
+	case kindPlace:
+		// The tools' own words name no place: "which hotel am i at" asks no hotel search in
+		// a city called "hotel".
+		return a.content(false)
 	}
 	if v, ok := a.content(true); ok {
 		return v, true

@@ -1,6 +1,10 @@
 package answer
 
-import "github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+import (
+	"strings"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
 
 // recordCloseness, recordLead: see language.txt, which says where each was chosen.
 var (
@@ -9,8 +13,9 @@ var (
 )
 
 // closestRecord returns the record whose values hold the word closest in meaning to t, when
-// it is close enough and ahead of the others (see recordCloseness), else -1.
-func closestRecord(t string, values []map[string]bool) int {
+// it is close enough (floor, usually recordCloseness) and ahead of the others (recordLead),
+// else -1.
+func closestRecord(t string, values []map[string]bool, floor float64) int {
 	q := lang.Meaning([]string{t})
 	if q == nil {
 		return -1
@@ -25,10 +30,30 @@ func closestRecord(t string, values []map[string]bool) int {
 		}
 	}
 	at, best, second := lang.Best(closeness)
-	if best < recordCloseness || best-second < recordLead {
+	if best < floor || best-second < recordLead {
 		return -1
 	}
 	return at
+}
+
+// leadingRecord returns the record of arr whose name (its head member) is closest in meaning
+// to the last word of thing, when it is ahead of the others (recordLead), however near; else
+// -1. Only names count: "boston" is near every other city a record may go to.
+func (r renderer) leadingRecord(thing string, arr []any) int {
+	ts := lang.Terms(thing[strings.LastIndex(thing, " ")+1:])
+	if len(ts) != 1 || len(arr) < 2 {
+		return -1
+	}
+	names := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		names[i] = map[string]bool{}
+		if obj, ok := item.([]field); ok {
+			if h := r.headField(obj); h >= 0 {
+				valueTerms(obj[h].val, names[i])
+			}
+		}
+	}
+	return closestRecord(ts[0], names, 0)
 }
 
 var claimCloseness = lang.Number("claimCloseness") // see language.txt

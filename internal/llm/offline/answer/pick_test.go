@@ -394,6 +394,44 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"2 permits"}, excludes: []string{"1 of 2"},
 		},
 		{
+			name:  "a state after the list's noun and in that no record is in is said to be no one's",
+			asked: "are any of my claims in arbitration", data: `{"claims":[{"claim_id":"C-1","status":"approved"},
+				{"claim_id":"C-2","status":"denied"},{"claim_id":"C-3","status":"in review"}]}`,
+			mentions: []string{"no claim for arbitration"}, excludes: []string{"C-1"},
+		},
+		{
+			name:  "a state after in that a record is in picks that record",
+			asked: "are any of my claims in review", data: `{"claims":[{"claim_id":"C-1","status":"approved"},
+				{"claim_id":"C-2","status":"denied"},{"claim_id":"C-3","status":"in review"}]}`,
+			mentions: []string{"C-3"}, excludes: []string{"C-1", "no claim"},
+		},
+		{
+			name:  "a word qualifying the list's noun picks the record whose name it says in other words",
+			asked: "whats the deductible on the house policy", data: `{"policies":[
+				{"name":"Home","deductible":500,"covers":["fire","theft"]},{"name":"Car","deductible":750,"covers":["collision","theft"]}]}`,
+			mentions: []string{"Home", "500"}, excludes: []string{"Car", "no policy"},
+		},
+		{
+			name:  "a word qualifying the list's noun that no record's name comes near picks none",
+			asked: "is my boston flight on time", data: `{"flights":[
+				{"flight":"UA 837","from":"SFO","to":"NRT","status":"on time"},{"flight":"AA 2211","from":"SFO","to":"ORD","status":"scheduled"}]}`,
+			mentions: []string{"no flight for your boston, only 2 flights"},
+		},
+		{
+			name:  "a general state after in is no state of the records' own",
+			asked: "any claims in progress", data: `{"claims":[{"claim_id":"C-1","status":"approved"},
+				{"claim_id":"C-2","status":"denied"},{"claim_id":"C-3","status":"in review"}]}`,
+			excludes: []string{"no claim"},
+		},
+		{
+			name:  "a question where shows first the facts whose labels say where",
+			asked: "where is it", data: `{"orders":[
+				{"order_id":"LO-1","ordered_by":"Dr. Liu","ordered_on":"2026-11-18","tests":["Lipid panel","A1c","Metabolic panel"],
+				 "fasting":{"required":true,"hours":12,"note":"Water and black coffee are fine"},
+				 "appointment":{"date":"2026-12-02","time":"07:45","location":{"name":"Clearpath Labs","address":"3725 SE Hawthorne Blvd"}},"status":"scheduled"}]}`,
+			mentions: []string{"3725 SE Hawthorne Blvd"},
+		},
+		{
 			name:  "a typo of the trade's own word is no missing thing",
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
@@ -469,9 +507,11 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		"did the cleaning refund come thru":         "",
 		"what's the school's snow day policy":       "the school's snow day policy",
 		"what's my blood type":                      "your blood type",
-		"whats the dentist's name":                  "", // "name": a light noun, the trade's word
-		"what is the clinic called":                 "", // held
-		"what are the kids eating":                  "", // a verb ends the thing, "kids" no more than the trade
+		"whats the dentist's name":                  "",                          // "name": a light noun, the trade's word
+		"what is the clinic called":                 "",                          // held
+		"what are the kids eating":                  "",                          // a verb ends the thing, "kids" no more than the trade
+		"what's my brightsmile password":            "your brightsmile password", // a record's name, then a thing not held
+		"what's the brightsmile visit state":        "",                          // held as a fact
 	} {
 		v, err := decodeOrdered([]byte(data))
 		if err != nil {

@@ -416,7 +416,7 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 		if r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || lang.IsStopword(t) {
 			continue
 		}
-		if i := closestRecord(t, kinds); i >= 0 {
+		if i := closestRecord(t, kinds, recordCloseness); i >= 0 {
 			return []any{arr[i]}
 		}
 	}
@@ -521,7 +521,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		}
 		t := ts[0]
 		if values[t] || r.outer[t] || r.around[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
-			claimed(t, each) || closestRecord(t, each) >= 0 || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
+			claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0 || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney
@@ -578,12 +578,16 @@ func squash(s string) string {
 }
 
 // forWhich reports whether ws[i] follows the list's noun or a word of the called tool and
-// "for": "taylor" in "do i have tickets for taylor swift" says which tickets.
+// "for" or "in": "taylor" in "do i have tickets for taylor swift" says which tickets, "default"
+// in "are any of my loans in default" which loans, but not "progress" (generalStates).
 func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
-	return i >= 2 && ws[i-1].Lower == "for" && slices.ContainsFunc(lang.Terms(ws[i-2].Lower), func(t string) bool {
+	return i >= 2 && (ws[i-1].Lower == "for" || ws[i-1].Lower == "in" && !generalStates[ws[i].Lower]) && slices.ContainsFunc(lang.Terms(ws[i-2].Lower), func(t string) bool {
 		return r.tool[t] || slices.Contains(nounTerms, t)
 	})
 }
+
+// generalStates: see language.txt.
+var generalStates = lang.List("generalStates")
 
 // keyTerms adds the terms of every key in v, however deep.
 func keyTerms(v any, into map[string]bool) {

@@ -509,11 +509,14 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		hits = r.kindItems(arr)
 	}
 	if len(hits) == 0 && r.earlier != "" {
-		// A follow-up ("when is it due" after "how much do i owe the lab") is about the
-		// records its earlier request asked for (those not paid).
+		// A follow-up ("when is it due" after "how much do i owe the lab", "whats the order
+		// number for it" after "is the heart rate strap on its way") is about the records its
+		// earlier request named or asked for (those not paid).
 		prev := r
 		prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, lang.Terms(r.earlier), nil
-		hits = prev.kindItems(arr)
+		if hits = prev.namedItems(arr, termsOf); len(hits) == 0 || len(hits) == len(arr) {
+			hits = prev.kindItems(arr)
+		}
 	}
 	if len(hits) == 0 && r.outer == nil {
 		// "when does my permit run out": the one in force, not last year's that expired.
@@ -552,7 +555,13 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		if !r.qualifies(missing, noun) {
 			return noneFound(singular(noun), missing)
 		}
-		found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
+		if i := r.leadingRecord(missing, arr); i >= 0 {
+			// "the house policy" of a Home and a Car policy: the record whose name is well
+			// ahead of the others' in meaning, however near, is the one it says in other words.
+			found, arr = fmt.Sprintf("1 of %d %s", len(arr), noun), arr[i:i+1]
+		} else {
+			found = fmt.Sprintf("no %s for %s, only %s", singular(noun), missing, found)
+		}
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
 	}

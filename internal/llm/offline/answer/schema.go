@@ -93,6 +93,27 @@ func (p Param) listedOptions() []string {
 	return opts
 }
 
+// examples returns the one-word values a parameter's description gives as examples, lower-
+// cased: "clubhouse" and "pool" of "Only bookings of this amenity, e.g. clubhouse or pool; omit
+// for all". Nil when it gives none.
+func (p Param) examples() []string {
+	_, after, ok := strings.Cut(p.Desc, "e.g.")
+	if !ok {
+		_, after, ok = strings.Cut(p.Desc, "such as")
+	}
+	if !ok {
+		return nil
+	}
+	after, _, _ = strings.Cut(after, ";")
+	var out []string
+	for _, item := range strings.Split(strings.ReplaceAll(after, " or ", ","), ",") {
+		if ws := lang.ScanWords(item); len(ws) == 1 {
+			out = append(out, ws[0].Lower)
+		}
+	}
+	return out
+}
+
 var maxOptionWords = int(lang.Number("maxOptionWords")) // see language.txt
 
 // paramKind says how a value for a parameter is looked for in the request.

@@ -1,0 +1,19 @@
+package answer
+
+import "testing"
+
+func TestSpellOut(t *testing.T) {
+	docs := []string{"time off Paid time off balances per leave type", "lab orders with their tests", "payslips Recent payslips"}
+	tests := []struct{ text, want string }{
+		{"how much pto do i have", "how much paid time off do i have"},
+		{"is my lab order low", "is my lab order low"}, // a common word spells no phrase
+		{"any payslips", "any payslips"},               // a word of the tools' own
+		{"what about xyz", "what about xyz"},           // spells nothing
+		{"how much pto (earlier: pto)", "how much paid time off (earlier: paid time off)"},
+	}
+	for _, tt := range tests {
+		if got := SpellOut(tt.text, docs); got != tt.want {
+			t.Errorf("SpellOut(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
