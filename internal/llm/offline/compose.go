@@ -121,7 +121,7 @@ func asked(req *request) string {
 		desc, _ := splitToolExamples(t.Function.Description)
 		docs = append(docs, lang.Humanise(t.Function.Name)+" "+desc)
 	}
-	return answer.SpellOut(req.lastHuman(), docs)
+	return lang.SpellOut(req.lastHuman(), docs)
 }
 
 func asResult(res toolResult) answer.Result {

@@ -86,13 +86,13 @@
 //	                         closeness.go (words close in meaning, typos of the trade),
 //	                         facts.go, item.go, format.go, unasked.go (what the data does
 //	                         not hold), total.go (sums asked for), topic.go, piece.go,
-//	                         spelling.go, initials.go ("pto" read as the tool's words),
-//	                         jsonvalue.go
+//	                         spelling.go, jsonvalue.go
 //
 //	lang: what every stage shares about English
 //	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code
 //	                         shapes, the words that bound a price
 //	  meaning.go, names.go   word vectors; identifiers read as words
+//	  initials.go            "pto" read as the tool's words it spells, for tool choice and answers
 //	  request.go             the ask_ prefix and the "(earlier: ...)" quoting of follow-ups
 //	  cache.go               the bounded cache every per-prompt cache is
 //	  lists.go, language.txt every word list and threshold, each commented with why it is

@@ -190,51 +190,15 @@ func (p *planner) closest(text string) int {
 	return top
 }
 
-// spellOut returns text with each rare word (no common one: "low" is no "lab orders with")
-// that spells the initials of consecutive words of one tool's name or description, and is no
-// word of any, replaced by them: "how much is left in my hsa" and "health savings account".
+// spellOut returns text with the initials of a tool's words spelled out ([lang.SpellOut]):
+// "how much is left in my hsa" beside "health savings account".
 func (ix *Index) spellOut(text string) string {
-	ws := lang.ScanWords(text)
-	for i := len(ws) - 1; i >= 0; i-- {
-		w := ws[i].Lower
-		if r := lang.WordVectors().Rank(lang.Stem(w)); len(w) < 2 || len(w) > 5 || r > 0 && r < acronymRank ||
-			lang.IsStopword(w) || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
-			continue
-		}
-		found := ""
-	docs:
-		for _, texts := range ix.texts {
-			tws := lang.ScanWords(strings.Join(texts[:min(2, len(texts))], " "))
-			for j := range tws {
-				if tws[j].Lower == w {
-					found = ""
-					break docs // a word of the tools' own
-				}
-				if j+len(w) > len(tws) {
-					continue
-				}
-				initials, phrase := "", make([]string, len(w))
-				for k, tw := range tws[j : j+len(w)] {
-					initials += tw.Lower[:1]
-					phrase[k] = tw.Lower
-				}
-				if p := strings.Join(phrase, " "); initials == w && found != p {
-					if found != "" {
-						found = ""
-						break docs // spells two things
-					}
-					found = p
-				}
-			}
-		}
-		if found != "" {
-			text = text[:ws[i].Start] + found + text[ws[i].End:]
-		}
+	docs := make([]string, len(ix.texts))
+	for i, texts := range ix.texts {
+		docs[i] = strings.Join(texts[:min(2, len(texts))], " ")
 	}
-	return text
+	return lang.SpellOut(text, docs)
 }
-
-var acronymRank = int(lang.Number("acronymRank")) // see language.txt
 
 // Restates reports whether text holds a word of tool doc's name or description, in any form
 // the index matches, a typo included ("cupons" and "coupons"): a value holding one restates

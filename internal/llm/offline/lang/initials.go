@@ -1,23 +1,19 @@
-package answer
+package lang
 
-import (
-	"strings"
-
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
-)
+import "strings"
 
 // SpellOut returns text with each rare word that spells the initials of consecutive words of
 // one of docs (a tool's name and description), and is no word of any, replaced by those
 // words: "how much pto do i have" beside "Paid time off balances" reads "how much paid time
-// off do i have", so that the result is seen to hold what was asked. Tool choice reads a
-// request the same way. A common word ("low" is no "lab orders with") or one spelling two
+// off do i have", so that tool choice finds the tool and composing sees that its result holds
+// what was asked. A common word ("low" is no "lab orders with") or one spelling two
 // phrases stays as written.
 func SpellOut(text string, docs []string) string {
-	ws := lang.ScanWords(text)
+	ws := ScanWords(text)
 	for i := len(ws) - 1; i >= 0; i-- {
 		w := ws[i].Lower
-		if r := lang.WordVectors().Rank(lang.Stem(w)); len(w) < 2 || len(w) > 5 || r > 0 && r < acronymRank ||
-			lang.IsStopword(w) || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+		if r := WordVectors().Rank(Stem(w)); len(w) < 2 || len(w) > 5 || r > 0 && r < acronymRank ||
+			IsStopword(w) || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
 			continue
 		}
 		if found := spelledBy(w, docs); found != "" {
@@ -32,7 +28,7 @@ func SpellOut(text string, docs []string) string {
 func spelledBy(w string, docs []string) string {
 	found := ""
 	for _, doc := range docs {
-		dws := lang.ScanWords(doc)
+		dws := ScanWords(doc)
 		for j := range dws {
 			if dws[j].Lower == w {
 				return ""
@@ -56,5 +52,4 @@ func spelledBy(w string, docs []string) string {
 	return found
 }
 
-// acronymRank: see language.txt.
-var acronymRank = int(lang.Number("acronymRank"))
+var acronymRank = int(Number("acronymRank")) // see language.txt
