@@ -23,7 +23,7 @@ type Hub struct {
 	turns   map[string]*liveTurn
 	timers  map[string]*time.Timer // pending [Hub.Done] evictions
 	closed  bool
-	closing chan struct{}         // closed by Close: a store write being retried gives up
+	closing chan struct{}         // closed by Close: scheduled batches go out at once, retries give up
 	writers sync.WaitGroup        // scheduled or running batches of turn logs; Add only under mu while !closed
 	writing map[*TurnLog]struct{} // the logs counted in writers, for Close to hurry
 }

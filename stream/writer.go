@@ -98,6 +98,7 @@ func (h *Hub) addWriter(l *TurnLog) bool {
 	return true
 }
 
+// doneWriter ends the count addWriter started for l.
 func (h *Hub) doneWriter(l *TurnLog) {
 	h.mu.Lock()
 	delete(h.writing, l)
@@ -105,6 +106,7 @@ func (h *Hub) doneWriter(l *TurnLog) {
 	h.writers.Done()
 }
 
+// isClosed reports whether Close has begun.
 func (h *Hub) isClosed() bool {
 	select {
 	case <-h.closing:
