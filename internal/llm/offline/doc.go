@@ -92,6 +92,7 @@
 //	  words.go, stopwords.go, shape.go  words and byte spans, stems, terms, typos, code
 //	                         shapes, the words that bound a price
 //	  meaning.go, names.go   word vectors; identifiers read as words
+//	  dictionary.go          the English word list routing and answering share
 //	  initials.go            "pto" read as the tool's words it spells, for tool choice and answers
 //	  request.go             the ask_ prefix and the "(earlier: ...)" quoting of follow-ups
 //	  cache.go               the bounded cache every per-prompt cache is

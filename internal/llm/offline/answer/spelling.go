@@ -3,10 +3,8 @@ package answer
 import (
 	"maps"
 	"strings"
-	"sync"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/lexicon"
 )
 
 // keyWords adds the lowercased words of every key (humanised) in v, however deep: the
@@ -32,13 +30,7 @@ func valueWords(v any, into map[string]bool) {
 }
 
 // english is the English word list, keyed by stem as the request's terms are.
-var english = sync.OnceValue(func() *lexicon.Lexicon {
-	lx, err := lexicon.New(func(w string) string { return lang.Stem(lang.Normalise(w)) })
-	if err != nil {
-		panic(err) // the list is embedded in the build: its own test fails first
-	}
-	return lx
-})
+var english = lang.Dictionary
 
 // minValueTypoLetters: see language.txt.
 var minValueTypoLetters = int(lang.Number("minValueTypoLetters"))

@@ -1,21 +1,9 @@
 package route
 
-import (
-	"sync"
+import "github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/lexicon"
-)
-
-// dictionary is the English word list (WordNet's), keyed by stem so that query words look it
-// up as the index has them. Loaded once, by Load, and shared.
-var dictionary = sync.OnceValue(func() *lexicon.Lexicon {
-	lx, err := lexicon.New(func(w string) string { return lang.Stem(lang.Normalise(w)) })
-	if err != nil {
-		panic(err) // the list is embedded in the build: its own test fails first
-	}
-	return lx
-})
+// dictionary is the English word list ([lang.Dictionary]), loaded by Load.
+var dictionary = lang.Dictionary
 
 // phraseExpansions map a run of stopwords that still carries meaning to terms.
 var phraseExpansions = []struct {
