@@ -14,8 +14,9 @@ import (
 func (m *Model) compose(req *request) string {
 	var pieces []answer.Piece
 	var results []toolResult
+	question := asked(req) // once per reply: spelling out initials reads every tool's description
 	for _, res := range req.results {
-		p := m.narrate(req, res)
+		p := m.narrate(req, question, res)
 		if res.round > 1 && p.OffTopic() {
 			continue // looked up elsewhere (lookElsewhere) and no nearer what was asked
 		}
@@ -108,9 +109,9 @@ func offeredTerms(tools []llms.Tool) map[string]bool {
 }
 
 // narrate renders one tool result as a piece.
-func (m *Model) narrate(req *request, res toolResult) answer.Piece {
+func (m *Model) narrate(req *request, asked string, res toolResult) answer.Piece {
 	domain := func() map[string]bool { return m.domains.terms(req) }
-	return answer.Narrate(asResult(res), asked(req), m.opts.listLimit, domain)
+	return answer.Narrate(asResult(res), asked, m.opts.listLimit, domain)
 }
 
 // asked is the last human message with the initials of the tools' words spelled out ("pto",

@@ -30,13 +30,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	if err != nil {
 		return t.unavailable("") // never show what could not be read
 	}
-	dom := domain()
-	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
-	r.domain = dom
-	if lang.OwnPart(asked) != asked {
-		r.earlier = strings.ToLower(lang.EarlierPart(asked))
-		r.earlierTerm = lang.Terms(r.earlier)
-	}
+	r := askedRenderer(listLimit, res.Call, asked, v, domain())
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
 	s, _ := status.(string)
@@ -125,14 +119,20 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 		return false
 	}
 	data, _ := member(obj, "data")
-	dom := domain()
-	r := newRenderer(listLimit, res.Call, spellAsData(lang.OwnPart(asked), v, dom))
+	r := askedRenderer(listLimit, res.Call, asked, v, domain())
+	return r.offTopic(data, true)
+}
+
+// askedRenderer is the renderer of payload v for the request asked (a follow-up's earlier
+// request read apart), its typos spelled as v and the domain's words spell them.
+func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom map[string]bool) renderer {
+	r := newRenderer(listLimit, call, spellAsData(lang.OwnPart(asked), v, dom))
 	r.domain = dom
 	if lang.OwnPart(asked) != asked {
 		r.earlier = strings.ToLower(lang.EarlierPart(asked))
 		r.earlierTerm = lang.Terms(r.earlier)
 	}
-	return r.offTopic(data, true)
+	return r
 }
 
 // offTopic reports whether data holds none of the words the request asks with, when it asks
