@@ -95,15 +95,19 @@ func (l *TurnLog) Publish(ev Event) {
 	t.broadcast()
 	inline := false
 	switch {
+	case l.hub.isClosed():
+		inline = true // nothing is scheduled after Close: the publisher stores its own records
 	case !l.writing:
-		l.writing = true
-		inline = !l.schedule(batchDelay)
+		l.writing = l.schedule(batchDelay)
+		inline = !l.writing
 	case len(l.pending) >= batchRecords:
 		l.hurry()
 	}
 	t.mu.Unlock()
 	if inline {
-		l.writeInline()
+		// This call's record is stored when it returns, by this call or by the batch that
+		// held sem before it. Only cancellation could fail it, and Background never ends.
+		_ = l.writePending(context.Background())
 	}
 }
 
