@@ -63,7 +63,8 @@ func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Resul
 	tr := &turnRun{o: o, t: t, out: out}
 	recorded := false
 	if span.IsRecording() {
-		tr.attrs = newTurnAttrs(o.def.ID, t)
+		tr.attrs = &tr.attrRoom
+		tr.attrs.set(o.def.ID, t)
 	}
 	defer func() {
 		if tr.attrs != nil && !recorded { // a panic: the ids without an outcome
@@ -101,12 +102,14 @@ type turnRun struct {
 	render *stream.Renderer
 	// attrs and agents are the attributes of the turn's spans, built once when the turn's span
 	// records (nil otherwise); agents is built by dispatch before its calls start.
-	attrs  *turnAttrs
-	agents agentAttrs
+	attrs    *turnAttrs
+	agents   agentAttrs
+	attrRoom turnAttrs // what attrs points to: the turn's state is allocated anyway
 
 	llmBusy      time.Duration // inside the orchestrator's own LLM calls
 	maxAgentBusy time.Duration // the busiest sub-agent's time inside LLM and CCS calls
 	composeCut   bool          // the composed reply broke off mid-stream
+	streamed     stream.Text   // the composed reply as it streamed
 }
 
 func (tr *turnRun) run(ctx context.Context) (*Result, error) {
@@ -186,13 +189,13 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 // fails or says nothing, the reply is composed here from the same tool results, so the user
 // always gets the answers that did arrive.
 func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept []keptCall, results []dispatchResult) (string, error) {
-	var streamed stream.Text
+	streamed := &tr.streamed // in the turn's state: the callback then captures tr alone
 	onChunk := func(_ context.Context, chunk []byte) error {
 		if len(chunk) == 0 {
 			return nil
 		}
 		text := string(chunk)
-		streamed.Write(text)
+		tr.streamed.Write(text)
 		tr.out.Publish(stream.ReplyDelta{Text: text})
 		return nil
 	}
