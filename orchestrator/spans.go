@@ -24,19 +24,12 @@ type turnAttrs struct {
 }
 
 func newTurnAttrs(orchestratorID string, t Turn) *turnAttrs {
-	a := &turnAttrs{}
-	a.set(orchestratorID, t)
-	return a
-}
-
-// set fills a with the ids of turn t, run by orchestratorID.
-func (a *turnAttrs) set(orchestratorID string, t Turn) {
-	a.all = [5]attribute.KeyValue{
+	return &turnAttrs{all: [5]attribute.KeyValue{
 		attribute.String("gen_ai.operation.name", "chat"),
 		attribute.String("switchboard.agent_id", orchestratorID),
 		attribute.String("switchboard.turn_id", t.ID),
 		attribute.String("switchboard.episode_id", t.EpisodeID),
-	}
+	}}
 }
 
 func (a *turnAttrs) llm() []attribute.KeyValue { return a.all[0:4] }

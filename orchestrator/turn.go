@@ -63,8 +63,7 @@ func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Resul
 	tr := &turnRun{o: o, t: t, out: out}
 	recorded := false
 	if span.IsRecording() {
-		tr.attrs = &tr.attrRoom
-		tr.attrs.set(o.def.ID, t)
+		tr.attrs = newTurnAttrs(o.def.ID, t)
 	}
 	defer func() {
 		if tr.attrs != nil && !recorded { // a panic: the ids without an outcome
@@ -102,9 +101,8 @@ type turnRun struct {
 	render *stream.Renderer
 	// attrs and agents are the attributes of the turn's spans, built once when the turn's span
 	// records (nil otherwise); agents is built by dispatch before its calls start.
-	attrs    *turnAttrs
-	agents   agentAttrs
-	attrRoom turnAttrs // what attrs points to: the turn's state is allocated anyway
+	attrs  *turnAttrs
+	agents agentAttrs
 
 	llmBusy      time.Duration // inside the orchestrator's own LLM calls
 	maxAgentBusy time.Duration // the busiest sub-agent's time inside LLM and CCS calls

@@ -238,23 +238,16 @@ type invocation struct {
 	// first and parts back the conversation's first two messages.
 	first [2]llms.MessageContent
 	parts [2]llms.ContentPart
-	// spanAttrs are its LLM calls' span attributes, built by the first recorded call in
-	// spanRoom: the invocation is allocated anyway, the attributes then need no allocation
-	// of their own.
+	// spanAttrs are its LLM calls' span attributes, built by the first recorded call.
 	spanAttrs []attribute.KeyValue
-	spanRoom  [spanAttrsLen]attribute.KeyValue
 }
-
-// spanAttrsLen is the number of attributes of a sub-agent's LLM call span: the definition's
-// (gen_ai.operation.name, agent_id) and the turn's id.
-const spanAttrsLen = 3
 
 func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
 	ctx, span := r.a.tracer.Start(ctx, "llm.subagent")
 	defer span.End()
 	if span.IsRecording() {
 		if r.spanAttrs == nil {
-			r.spanAttrs = append(append(r.spanRoom[:0], r.a.spanAttrs...), attribute.String("switchboard.turn_id", r.req.Inherited.TurnID))
+			r.spanAttrs = append(r.a.spanAttrs[:len(r.a.spanAttrs):len(r.a.spanAttrs)], attribute.String("switchboard.turn_id", r.req.Inherited.TurnID))
 		}
 		span.SetAttributes(r.spanAttrs...)
 	}
