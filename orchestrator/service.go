@@ -211,24 +211,41 @@ func (s *Service) start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	if s.cfg.Annotate != nil {
 		base = s.cfg.Annotate(base, rec.ID)
 	}
-	runCtx, cancelDeadline := context.WithTimeout(base, s.cfg.Deadline)
-	runCtx, cancel := context.WithCancelCause(runCtx)
-	r := &running{principal: req.Principal, cancel: cancel, done: make(chan struct{})}
+	j := &turnJob{s: s, b: b, rec: rec, history: history}
+	j.ctx, j.cancelDeadline = context.WithTimeout(base, s.cfg.Deadline)
+	j.ctx, j.cancel = context.WithCancelCause(j.ctx)
+	j.principal, j.done = req.Principal, make(chan struct{})
 	s.mu.Lock()
-	s.run[rec.ID] = r
+	s.run[rec.ID] = &j.running
 	s.mu.Unlock()
-	log := s.cfg.Hub.Open(rec.ID)
-	log.RetryUntil(s.endBy(rec))
+	j.log = s.cfg.Hub.Open(rec.ID)
+	j.log.RetryUntil(s.endBy(rec))
 	s.wg.Add(1)
-	s.workers.Go(func() {
-		defer s.wg.Done()
-		defer s.limits.finished(req.Principal)
-		defer close(r.done)
-		defer cancelDeadline()
-		defer cancel(nil)
-		s.execute(runCtx, b, rec, history, log)
-	})
+	s.workers.Go(j.run)
 	return rec, false, nil
+}
+
+// turnJob is a turn started here, with all its worker needs to run it: one allocation
+// rather than a closure, its running entry and a heap copy of the record each.
+type turnJob struct {
+	running
+	s              *Service
+	ctx            context.Context
+	cancelDeadline context.CancelFunc
+	b              *boundSet
+	rec            TurnRecord
+	history        []Exchange
+	log            *stream.TurnLog
+}
+
+func (j *turnJob) run() {
+	s := j.s
+	defer s.wg.Done()
+	defer s.limits.finished(j.principal)
+	defer close(j.done)
+	defer j.cancelDeadline()
+	defer j.cancel(nil)
+	s.execute(j.ctx, j.b, j.rec, j.history, j.log)
 }
 
 // execute runs one turn to its end and stores it. It always closes the stream with

@@ -107,6 +107,7 @@ type turnRun struct {
 	llmBusy      time.Duration // inside the orchestrator's own LLM calls
 	maxAgentBusy time.Duration // the busiest sub-agent's time inside LLM and CCS calls
 	composeCut   bool          // the composed reply broke off mid-stream
+	streamed     stream.Text   // the composed reply as it streamed
 }
 
 func (tr *turnRun) run(ctx context.Context) (*Result, error) {
@@ -186,13 +187,13 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 // fails or says nothing, the reply is composed here from the same tool results, so the user
 // always gets the answers that did arrive.
 func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept []keptCall, results []dispatchResult) (string, error) {
-	var streamed stream.Text
+	streamed := &tr.streamed // in the turn's state: the callback then captures tr alone
 	onChunk := func(_ context.Context, chunk []byte) error {
 		if len(chunk) == 0 {
 			return nil
 		}
 		text := string(chunk)
-		streamed.Write(text)
+		tr.streamed.Write(text)
 		tr.out.Publish(stream.ReplyDelta{Text: text})
 		return nil
 	}

@@ -75,9 +75,13 @@ type liveTurn struct {
 	log    *TurnLog // the turn's one writer, &writer; nil for a completed turn loaded from the store
 	writer TurnLog  // allocated with the turn rather than on its own
 
-	mu        sync.Mutex
-	recs      []Record
-	frames    [][]byte      // recs as SSE frames, encoded once for every connection
+	mu     sync.Mutex
+	recs   []Record
+	frames [][]byte // recs as SSE frames, encoded once for every connection
+	// recRoom and frameRoom are where recs and frames start: a short turn's log then costs
+	// the turn no allocation of its own.
+	recRoom   [liveRecords]Record
+	frameRoom [liveRecords][]byte
 	wake      chan struct{} // closed on the next append; nil until a follower waits for one
 	closing   bool          // TurnCompleted was published: later events are ignored
 	completed bool          // TurnCompleted is stored (or failed to be) and in recs
@@ -94,16 +98,15 @@ func (t *liveTurn) append(rec Record) {
 
 // liveRecords is the room a turn's log starts with: a turn whose sub-agents answer without
 // progress lines (turn.started, one delta, reply.completed, turn.completed) fits, so its
-// slices are allocated once rather than regrown on the third and fifth record; a long reply
-// regrows them a few times more, which its deltas dwarf. A larger start costs every short
-// turn its unused room (64 bytes a record), all of it garbage once the turn is done.
+// slices are not regrown on the third and fifth record; a long reply regrows them a few
+// times more, which its deltas dwarf. A larger start costs every short turn its unused room
+// (88 bytes a record), all of it garbage once the turn is done.
 const liveRecords = 8
 
 // appendFramed adds rec and its already encoded frame. t.mu must be held.
 func (t *liveTurn) appendFramed(rec Record, frame []byte) {
 	if t.recs == nil {
-		t.recs = make([]Record, 0, liveRecords)
-		t.frames = make([][]byte, 0, liveRecords)
+		t.recs, t.frames = t.recRoom[:0], t.frameRoom[:0]
 	}
 	t.recs = append(t.recs, rec)
 	t.frames = append(t.frames, frame)

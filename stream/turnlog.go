@@ -25,11 +25,15 @@ type TurnLog struct {
 	turn   *liveTurn
 
 	// Guarded by turn.mu, so that queue order is id order.
-	pending    []Record    // published, not yet handed to the store
-	held       []Record    // refused by the store until retryUntil, and every record after them
-	retryUntil time.Time   // failed writes are retried until then
-	writing    bool        // a batch is scheduled or being written (see [TurnLog.schedule])
-	timer      *time.Timer // runs fire when the scheduled batch is due
+	pending    []Record  // published, not yet handed to the store
+	held       []Record  // refused by the store until retryUntil, and every record after them
+	retryUntil time.Time // failed writes are retried until then
+	writing    bool      // a batch is scheduled or being written (see [TurnLog.schedule])
+	// pendingRoom is where the first queue starts, allocated with the log. It serves once:
+	// a batch handed to the store may still be read while later records queue.
+	pendingRoom [pendingRecords]Record
+	roomUsed    bool
+	timer       *time.Timer // runs fire when the scheduled batch is due
 
 	sem chan struct{} // capacity 1: one batch at a time, so batches commit in id order
 
@@ -74,7 +78,11 @@ func (l *TurnLog) Publish(ev Event) {
 	}
 	rec, frame := enc.record(uint64(len(t.recs)) + 1)
 	enc.release()
-	if l.pending == nil {
+	switch {
+	case l.pending != nil:
+	case !l.roomUsed:
+		l.pending, l.roomUsed = l.pendingRoom[:0], true
+	default:
 		l.pending = make([]Record, 0, pendingRecords) // not regrown on the second and third record
 	}
 	l.pending = append(l.pending, rec)
@@ -95,15 +103,19 @@ func (l *TurnLog) Publish(ev Event) {
 	t.broadcast()
 	inline := false
 	switch {
+	case l.hub.isClosed():
+		inline = true // nothing is scheduled after Close: the publisher stores its own records
 	case !l.writing:
-		l.writing = true
-		inline = !l.schedule(batchDelay)
+		l.writing = l.schedule(batchDelay)
+		inline = !l.writing
 	case len(l.pending) >= batchRecords:
 		l.hurry()
 	}
 	t.mu.Unlock()
 	if inline {
-		l.writeInline()
+		// This call's record is stored when it returns, by this call or by the batch that
+		// held sem before it. Only cancellation could fail it, and Background never ends.
+		_ = l.writePending(context.Background())
 	}
 }
 

@@ -23,8 +23,8 @@ const (
 // writers, so that Close can fire pending batches at once and wait for them.
 
 // schedule arms the log's next batch to go out after d. It returns false once the hub is
-// closed: the caller then stores the queue itself ([TurnLog.writeInline]), so that nothing is
-// left running after Close. turn.mu must be held.
+// closed: the caller then stores the queue itself, so that nothing is left running after
+// Close. turn.mu must be held.
 func (l *TurnLog) schedule(d time.Duration) bool {
 	if !l.hub.addWriter(l) {
 		return false
@@ -38,18 +38,29 @@ func (l *TurnLog) schedule(d time.Duration) bool {
 }
 
 // fire stores the queued batch when its time comes, then schedules the next one if records
-// arrived meanwhile: at once if a full batch waits or the turn or the hub is ending.
+// arrived meanwhile: at once if a full batch waits or the turn is ending. Once the hub is
+// closed it stores what is left once more and stops: records published after Close are
+// stored by their publishers, so a batch that re-armed itself would run for as long as its
+// turn published faster than the store writes, and hold Close up all that time.
 func (l *TurnLog) fire() {
 	_ = l.writePending(context.Background())
 	l.turn.mu.Lock()
 	defer l.turn.mu.Unlock()
-	if len(l.pending) == 0 {
+	closed := l.hub.isClosed()
+	if len(l.pending) > 0 && closed {
+		// What is queued now was published before Close, or after it by a publisher that
+		// stores it too: once more is enough. What is queued after that, publishers store.
+		l.turn.mu.Unlock()
+		_ = l.writePending(context.Background())
+		l.turn.mu.Lock()
+	}
+	if len(l.pending) == 0 || closed {
 		l.writing = false
 		l.hub.doneWriter(l)
 		return
 	}
 	d := batchDelay
-	if len(l.pending) >= batchRecords || l.turn.closing || l.hub.isClosed() {
+	if len(l.pending) >= batchRecords || l.turn.closing {
 		d = 0
 	}
 	l.timer.Reset(d) // still counted among the hub's writers
@@ -68,22 +79,6 @@ func (l *TurnLog) hurry() {
 		return
 	}
 	l.timer.Reset(0)
-}
-
-// writeInline stores the queue on the caller's goroutine until it is empty: how a log writes
-// once its hub is closed.
-func (l *TurnLog) writeInline() {
-	for {
-		// Only cancellation could fail this, and Background is never cancelled.
-		_ = l.writePending(context.Background())
-		l.turn.mu.Lock()
-		if len(l.pending) == 0 {
-			l.writing = false
-			l.turn.mu.Unlock()
-			return
-		}
-		l.turn.mu.Unlock()
-	}
 }
 
 // addWriter counts l's scheduled batch among the hub's writers, unless the hub is closed.

@@ -90,3 +90,57 @@ func TestTurnLogFailedEndWritesQueueAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// slowLogStore takes storeDelay to store each batch, as a loaded database would.
+type slowLogStore struct {
+	*MemoryLogStore
+}
+
+const storeDelay = 5 * time.Millisecond
+
+func (s slowLogStore) AppendEvent(ctx context.Context, turnID string, rec Record) error {
+	time.Sleep(storeDelay)
+	return s.MemoryLogStore.AppendEvent(ctx, turnID, rec)
+}
+
+func (s slowLogStore) AppendEvents(ctx context.Context, turnID string, recs []Record) error {
+	time.Sleep(storeDelay)
+	return s.MemoryLogStore.AppendEvents(ctx, turnID, recs)
+}
+
+// A batch scheduled before Close goes out at once and does not re-arm itself while its turn
+// publishes faster than the store writes: Close returns while the turn still runs, whose later
+// records its own goroutine stores, and the store ends up with every record.
+func TestHubCloseStopsScheduledBatches(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := slowLogStore{NewMemoryLogStore()}
+		h := NewHub(store)
+		l := h.Open("t1")
+		l.Publish(TurnStarted{TurnID: "t1", EpisodeID: "ep"}) // schedules a batch
+		const deltas = 100
+		published := make(chan struct{})
+		go func() {
+			defer close(published)
+			for range deltas { // one record a millisecond, five a store write
+				l.Publish(ReplyDelta{Text: "word "})
+				time.Sleep(time.Millisecond)
+			}
+			l.Publish(TurnCompleted{TurnID: "t1", Outcome: OutcomeOK})
+		}()
+		time.Sleep(time.Millisecond)
+		h.Close()
+		select {
+		case <-published:
+			t.Errorf("Close returned only once the turn had published all %d records", deltas+2)
+		default:
+		}
+		<-published
+		recs, err := store.Events(context.Background(), "t1", 0)
+		if err != nil || len(recs) != deltas+2 {
+			t.Errorf("stored %d records (err %v), want %d", len(recs), err, deltas+2)
+		}
+		if writing, n := scheduled(h, l); writing || n != 0 {
+			t.Errorf("after the turn: scheduled %v, hub writers %d; want false, 0", writing, n)
+		}
+	})
+}

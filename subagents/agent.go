@@ -247,7 +247,9 @@ func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, o
 	defer span.End()
 	if span.IsRecording() {
 		if r.spanAttrs == nil {
-			r.spanAttrs = append(r.a.spanAttrs[:len(r.a.spanAttrs):len(r.a.spanAttrs)], attribute.String("switchboard.turn_id", r.req.Inherited.TurnID))
+			// Sized exactly: appending to the definition's full slice would double it.
+			r.spanAttrs = make([]attribute.KeyValue, 0, len(r.a.spanAttrs)+1)
+			r.spanAttrs = append(append(r.spanAttrs, r.a.spanAttrs...), attribute.String("switchboard.turn_id", r.req.Inherited.TurnID))
 		}
 		span.SetAttributes(r.spanAttrs...)
 	}

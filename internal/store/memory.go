@@ -389,6 +389,12 @@ func encodeEvents(recs []stream.Record) ([]memEvent, error) {
 // m.mu must be held.
 func (m *Memory) appendEvents(turnID string, encoded []memEvent) error {
 	log := m.events[turnID]
+	if len(log) == 0 && increasing(encoded) {
+		// The usual case, a turn's whole log at its end: encoded is the caller's own copy,
+		// in order, and becomes the log as it is.
+		m.events[turnID] = encoded
+		return nil
+	}
 	batch := make(map[uint64]bool, len(encoded))
 	for _, e := range encoded {
 		_, found := slices.BinarySearchFunc(log, e.id, compareID)
@@ -407,6 +413,17 @@ func (m *Memory) appendEvents(turnID string, encoded []memEvent) error {
 }
 
 func compareID(e memEvent, id uint64) int { return cmp.Compare(e.id, id) }
+
+// increasing reports whether the ids of events strictly increase: none repeats, none is out of
+// order.
+func increasing(events []memEvent) bool {
+	for i := 1; i < len(events); i++ {
+		if events[i].id <= events[i-1].id {
+			return false
+		}
+	}
+	return true
+}
 
 // Events implements stream.LogStore.
 func (m *Memory) Events(_ context.Context, turnID string, after uint64) ([]stream.Record, error) {
