@@ -85,5 +85,5 @@ const minAnswersDev = 50
 const minAnswersDev2 = 70
 
 // minAnswersDev3 is how many of the 66 turns of answers-dev3.yaml answer today: 54 when it was
-// written, before the changes it judges; 58 after its first round.
-const minAnswersDev3 = 58
+// written, before the changes it judges; 58 after its first round, 60 after its second.
+const minAnswersDev3 = 60
