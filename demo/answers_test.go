@@ -334,6 +334,71 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"awaiting_inspection"},
 		},
 		{
+			name: "the orders that came already", user: ccsdemo.Bob, tool: "list_recent_orders",
+			question: "which of those came already",
+			want:     []string{"Your Sony WH-1000XM5 headphones (order B-55810) was delivered."},
+			exclude:  []string{"Anker", "packing cubes"},
+		},
+		{
+			name: "a coupon for a product of a coupon's category", user: ccsdemo.Bob, tool: "list_coupons",
+			question: "do i have a coupon i can use on a tv",
+			want:     []string{"Use TECH20: $20 off electronics orders over $150"},
+			exclude:  []string{"TRAVEL10", "FREESHIP50", "no coupons"},
+		},
+		{
+			name: "a coupon for a product of no coupon's category", user: ccsdemo.Alice, tool: "list_coupons",
+			question: "any coupon for a tv",
+			want:     []string{"You have no coupons for that right now."},
+			exclude:  []string{"RUN15", "SOCKS3"},
+		},
+		{
+			name: "the one deal the question names among those found", user: ccsdemo.Bob, tool: "search_offers",
+			question: "how much are the sony headphones", params: map[string]any{"query": "sony headphones"},
+			want:    []string{"Sony WH-1000XM5 noise cancelling headphones is $298.00 at Best Buy"},
+			exclude: []string{"AirPods", "I found"},
+		},
+		{
+			name: "how long a member", user: ccsdemo.Alice, tool: "get_account_profile",
+			question: "how long have i been a member",
+			want:     []string{"You've been a customer since Apr 12, 2019."},
+		},
+		{
+			name: "a profile field: the model's own reading", user: ccsdemo.Alice, tool: "get_account_profile",
+			question: "what email do you have for me",
+		},
+		{
+			name: "the trip after the next", user: ccsdemo.Bob, tool: "list_upcoming_trips",
+			question: "and the one after that?",
+			want:     []string{"Your trip: Chicago, IL (TR-B-35)"},
+			exclude:  []string{"Tokyo"},
+		},
+		{
+			name: "the trip after the only one", user: ccsdemo.Alice, tool: "list_upcoming_trips",
+			question: "and the one after that?",
+			want:     []string{"Your only upcoming trip: Boston, MA (TR-A-7)"},
+		},
+		{
+			name: "a terminal the tracker does not give", user: ccsdemo.Alice, tool: "get_flight_status",
+			question: "what terminal does my flight leave from",
+			want:     []string{"The flight status doesn't say which terminal. DL 1432 from SFO to BOS"},
+		},
+		{
+			name: "a tier's perks the service does not list", user: ccsdemo.Alice, tool: "get_tier",
+			question: "what perks do i get as silver",
+			want:     []string{"Your tier is Silver.", "The tier service doesn't list each tier's benefits."},
+		},
+		{
+			name: "the most expensive reward", user: ccsdemo.Bob, tool: "browse_rewards",
+			question: "whats the most expensive reward",
+			want:     []string{"The most expensive reward is One hotel night at a partner hotel, for 25,000 points."},
+			exclude:  []string{"coffee", "lounge"},
+		},
+		{
+			name: "when the points run out", user: ccsdemo.Alice, tool: "get_points_balance",
+			question: "when do they run out",
+			want:     []string{"1,200 of your points expire on Dec 18, 2026; you have 12,450 points in all."},
+		},
+		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
 			question: "find me a hotel in lisbn", params: map[string]any{"city": "lisbn"},
 			want:    []string{"I couldn't find any hotels there."},
