@@ -383,6 +383,16 @@ func TestDemoAnswers(t *testing.T) {
 			want:     []string{"The flight status doesn't say which terminal. DL 1432 from SFO to BOS"},
 		},
 		{
+			name: "a seat the tracker does not give", user: ccsdemo.Bob, tool: "get_flight_status",
+			question: "whats my seat on the tokyo flight",
+			want:     []string{"The flight status doesn't give your seat. UA 837 from SFO to NRT is on time"},
+		},
+		{
+			name: "a booking the trips do not hold", user: ccsdemo.Bob, tool: "list_upcoming_trips",
+			question: "do i need a rental car in chicago",
+			want:     []string{"I don't see a rental car among your bookings. Your trip: Chicago, IL (TR-B-35)"},
+		},
+		{
 			name: "a tier's perks the service does not list", user: ccsdemo.Alice, tool: "get_tier",
 			question: "what perks do i get as silver",
 			want:     []string{"Your tier is Silver.", "The tier service doesn't list each tier's benefits."},
