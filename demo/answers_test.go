@@ -191,6 +191,13 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"Hydro Flask", "Samba", "watches"},
 		},
 		{
+			// "good" is in a merchant's name (Dick's Sporting Goods), not in a product's.
+			name: "a merchant's word is no product", user: ccsdemo.Alice, tool: "search_offers",
+			question: "how long is that deal good for", params: map[string]any{"query": "long good"},
+			want:    []string{"I couldn't find any current deals on that."},
+			exclude: []string{"Hydro Flask"},
+		},
+		{
 			name: "deals in general", user: ccsdemo.Bob, tool: "search_offers",
 			question: "any good deals today", params: map[string]any{"query": "deals"},
 			want:    []string{"Your best current deals:", "Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
