@@ -411,6 +411,25 @@ func TestDemoAnswers(t *testing.T) {
 			exclude:  []string{"coffee", "lounge"},
 		},
 		{
+			// "one" is a word of "One hotel night" too: one reward named is no pool to pick from.
+			name: "the cheapest one, after the catalogue", user: ccsdemo.Bob, tool: "browse_rewards",
+			question: "which is the cheapest one",
+			want:     []string{"The cheapest reward is Coffee shop gift card, $5, for 500 points."},
+			exclude:  []string{"hotel night"},
+		},
+		{
+			name: "the cheapest of the rewards named", user: ccsdemo.Bob, tool: "browse_rewards",
+			question: "whats the cheapest gift card reward",
+			want:     []string{"The cheapest one is Coffee shop gift card, $5, for 500 points."},
+			exclude:  []string{"$25 store gift card"},
+		},
+		{
+			name: "the coupon that expires first", user: ccsdemo.Alice, tool: "list_coupons",
+			question: "which expires first",
+			want:     []string{"Use RUN15: 15% off running shoes at Running Warehouse (until Dec 6, 2026)."},
+			exclude:  []string{"SOCKS3", "FREESHIP50"},
+		},
+		{
 			name: "when the points run out", user: ccsdemo.Alice, tool: "get_points_balance",
 			question: "when do they run out",
 			want:     []string{"1,200 of your points expire on Dec 18, 2026; you have 12,450 points in all."},
