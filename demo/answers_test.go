@@ -435,6 +435,17 @@ func TestDemoAnswers(t *testing.T) {
 			want:     []string{"1,200 of your points expire on Dec 18, 2026; you have 12,450 points in all."},
 		},
 		{
+			name: "the cheapest hotel", user: ccsdemo.Alice, tool: "search_hotels",
+			question: "which is cheapest", params: map[string]any{"city": "boston"},
+			want:    []string{"The cheapest hotel in Boston is citizenM Boston North Station (West End): $217.55 a night"},
+			exclude: []string{"Lenox"},
+		},
+		{
+			name: "cheap hotels, cheapest first", user: ccsdemo.Bob, tool: "search_hotels",
+			question: "cheap hotels in tokyo", params: map[string]any{"city": "tokyo"},
+			want: []string{"Hotels in Tokyo, cheapest first:\n- Hotel Gracery Shinjuku (Kabukicho): $148.50 a night"},
+		},
+		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
 			question: "find me a hotel in lisbn", params: map[string]any{"city": "lisbn"},
 			want:    []string{"I couldn't find any hotels there."},
