@@ -334,6 +334,12 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"- ", "Fitbit"},
 		},
 		{
+			name: "when the return was last updated", user: ccsdemo.Bob, tool: "get_return_status",
+			question: "when was that updated (earlier: my keyboard refund?)",
+			want:     []string{"your refund of $99.99 is issued once it arrives (last updated Nov 26, 2026)."},
+			exclude:  []string{"Fitbit"},
+		},
+		{
 			name: "a return status the template does not name, in words", tool: "get_return_status",
 			question: "whats happening with the return for the desk lamp",
 			raw:      `{"returns": [{"order_id": "C-1", "item": "Desk lamp", "status": "awaiting_inspection", "refund_amount": 45, "currency": "USD", "updated": "2026-11-26"}]}`,
