@@ -198,6 +198,18 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"Hydro Flask"},
 		},
 		{
+			name: "the deals ending soonest", user: ccsdemo.Alice, tool: "search_offers",
+			question: "any sales ending soon", params: map[string]any{"query": "ending soon"},
+			want:    []string{"Your deals ending soonest:\n- Brooks Ghost 16 running shoes: $118.95 at Running Warehouse, 15% off until Nov 30, 2026"},
+			exclude: []string{"couldn't find"},
+		},
+		{
+			name: "the biggest discounts", user: ccsdemo.Bob, tool: "search_offers",
+			question: "whats the biggest discount right now", params: map[string]any{"query": "biggest discount right now"},
+			want:    []string{"Your biggest current discounts:\n- Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
+			exclude: []string{"couldn't find"},
+		},
+		{
 			name: "deals in general", user: ccsdemo.Bob, tool: "search_offers",
 			question: "any good deals today", params: map[string]any{"query": "deals"},
 			want:    []string{"Your best current deals:", "Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
