@@ -204,6 +204,13 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"couldn't find"},
 		},
 		{
+			// "ends" alone asks about one deal, here one the search did not find.
+			name: "when a deal not found ends", user: ccsdemo.Alice, tool: "search_offers",
+			question: "hydroflask deal ends when?", params: map[string]any{"query": "hydroflask"},
+			want:    []string{"I couldn't find any current deals on that."},
+			exclude: []string{"Brooks", "Garmin"},
+		},
+		{
 			name: "the biggest discounts", user: ccsdemo.Bob, tool: "search_offers",
 			question: "whats the biggest discount right now", params: map[string]any{"query": "biggest discount right now"},
 			want:    []string{"Your biggest current discounts:\n- Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
@@ -357,6 +364,12 @@ func TestDemoAnswers(t *testing.T) {
 			raw:      `{"returns": [{"order_id": "C-1", "item": "Desk lamp", "status": "awaiting_inspection", "refund_amount": 45, "currency": "USD", "updated": "2026-11-26"}]}`,
 			want:     []string{"the return is awaiting inspection, and your refund of $45.00 has not been issued yet"},
 			exclude:  []string{"awaiting_inspection"},
+		},
+		{
+			name: "the latest order", user: ccsdemo.Alice, tool: "list_recent_orders",
+			question: "whats my newest order",
+			want:     []string{"Your Nike Pegasus 41, women's size 8 (order A-10231) has shipped"},
+			exclude:  []string{"Balega", "Garmin", "I found"},
 		},
 		{
 			name: "the orders that came already", user: ccsdemo.Bob, tool: "list_recent_orders",
