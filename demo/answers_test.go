@@ -198,6 +198,12 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"Hydro Flask"},
 		},
 		{
+			name: "everything on sale", user: ccsdemo.Bob, tool: "search_offers",
+			question: "show me everything on sale", params: map[string]any{"query": "everything"},
+			want:    []string{"Your best current deals:", "Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
+			exclude: []string{"couldn't find"},
+		},
+		{
 			name: "the deals ending soonest", user: ccsdemo.Alice, tool: "search_offers",
 			question: "any sales ending soon", params: map[string]any{"query": "ending soon"},
 			want:    []string{"Your deals ending soonest:\n- Brooks Ghost 16 running shoes: $118.95 at Running Warehouse, 15% off until Nov 30, 2026"},
