@@ -191,6 +191,38 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"Hydro Flask", "Samba", "watches"},
 		},
 		{
+			// "good" is in a merchant's name (Dick's Sporting Goods), not in a product's.
+			name: "a merchant's word is no product", user: ccsdemo.Alice, tool: "search_offers",
+			question: "how long is that deal good for", params: map[string]any{"query": "long good"},
+			want:    []string{"I couldn't find any current deals on that."},
+			exclude: []string{"Hydro Flask"},
+		},
+		{
+			name: "everything on sale", user: ccsdemo.Bob, tool: "search_offers",
+			question: "show me everything on sale", params: map[string]any{"query": "everything"},
+			want:    []string{"Your best current deals:", "Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
+			exclude: []string{"couldn't find"},
+		},
+		{
+			name: "the deals ending soonest", user: ccsdemo.Alice, tool: "search_offers",
+			question: "any sales ending soon", params: map[string]any{"query": "ending soon"},
+			want:    []string{"Your deals ending soonest:\n- Brooks Ghost 16 running shoes: $118.95 at Running Warehouse, 15% off until Nov 30, 2026"},
+			exclude: []string{"couldn't find"},
+		},
+		{
+			// "ends" alone asks about one deal, here one the search did not find.
+			name: "when a deal not found ends", user: ccsdemo.Alice, tool: "search_offers",
+			question: "hydroflask deal ends when?", params: map[string]any{"query": "hydroflask"},
+			want:    []string{"I couldn't find any current deals on that."},
+			exclude: []string{"Brooks", "Garmin"},
+		},
+		{
+			name: "the biggest discounts", user: ccsdemo.Bob, tool: "search_offers",
+			question: "whats the biggest discount right now", params: map[string]any{"query": "biggest discount right now"},
+			want:    []string{"Your biggest current discounts:\n- Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
+			exclude: []string{"couldn't find"},
+		},
+		{
 			name: "deals in general", user: ccsdemo.Bob, tool: "search_offers",
 			question: "any good deals today", params: map[string]any{"query": "deals"},
 			want:    []string{"Your best current deals:", "Samsonite Freeform carry-on spinner: $159.00 at Macy's, 40% off"},
@@ -327,11 +359,128 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"- ", "Fitbit"},
 		},
 		{
+			name: "when the return was last updated", user: ccsdemo.Bob, tool: "get_return_status",
+			question: "when was that updated (earlier: my keyboard refund?)",
+			want:     []string{"your refund of $99.99 is issued once it arrives (last updated Nov 26, 2026)."},
+			exclude:  []string{"Fitbit"},
+		},
+		{
 			name: "a return status the template does not name, in words", tool: "get_return_status",
 			question: "whats happening with the return for the desk lamp",
 			raw:      `{"returns": [{"order_id": "C-1", "item": "Desk lamp", "status": "awaiting_inspection", "refund_amount": 45, "currency": "USD", "updated": "2026-11-26"}]}`,
 			want:     []string{"the return is awaiting inspection, and your refund of $45.00 has not been issued yet"},
 			exclude:  []string{"awaiting_inspection"},
+		},
+		{
+			name: "the latest order", user: ccsdemo.Alice, tool: "list_recent_orders",
+			question: "whats my newest order",
+			want:     []string{"Your Nike Pegasus 41, women's size 8 (order A-10231) has shipped"},
+			exclude:  []string{"Balega", "Garmin", "I found"},
+		},
+		{
+			name: "the orders that came already", user: ccsdemo.Bob, tool: "list_recent_orders",
+			question: "which of those came already",
+			want:     []string{"Your Sony WH-1000XM5 headphones (order B-55810) was delivered."},
+			exclude:  []string{"Anker", "packing cubes"},
+		},
+		{
+			name: "a coupon for a product of a coupon's category", user: ccsdemo.Bob, tool: "list_coupons",
+			question: "do i have a coupon i can use on a tv",
+			want:     []string{"Use TECH20: $20 off electronics orders over $150"},
+			exclude:  []string{"TRAVEL10", "FREESHIP50", "no coupons"},
+		},
+		{
+			name: "a coupon for a product of no coupon's category", user: ccsdemo.Alice, tool: "list_coupons",
+			question: "any coupon for a tv",
+			want:     []string{"You have no coupons for that right now."},
+			exclude:  []string{"RUN15", "SOCKS3"},
+		},
+		{
+			name: "the one deal the question names among those found", user: ccsdemo.Bob, tool: "search_offers",
+			question: "how much are the sony headphones", params: map[string]any{"query": "sony headphones"},
+			want:    []string{"Sony WH-1000XM5 noise cancelling headphones is $298.00 at Best Buy"},
+			exclude: []string{"AirPods", "I found"},
+		},
+		{
+			name: "how long a member", user: ccsdemo.Alice, tool: "get_account_profile",
+			question: "how long have i been a member",
+			want:     []string{"You've been a customer since Apr 12, 2019."},
+		},
+		{
+			name: "a profile field: the model's own reading", user: ccsdemo.Alice, tool: "get_account_profile",
+			question: "what email do you have for me",
+		},
+		{
+			name: "the trip after the next", user: ccsdemo.Bob, tool: "list_upcoming_trips",
+			question: "and the one after that?",
+			want:     []string{"Your trip: Chicago, IL (TR-B-35)"},
+			exclude:  []string{"Tokyo"},
+		},
+		{
+			name: "the trip after the only one", user: ccsdemo.Alice, tool: "list_upcoming_trips",
+			question: "and the one after that?",
+			want:     []string{"Your only upcoming trip: Boston, MA (TR-A-7)"},
+		},
+		{
+			name: "a terminal the tracker does not give", user: ccsdemo.Alice, tool: "get_flight_status",
+			question: "what terminal does my flight leave from",
+			want:     []string{"The flight status doesn't say which terminal. DL 1432 from SFO to BOS"},
+		},
+		{
+			name: "a seat the tracker does not give", user: ccsdemo.Bob, tool: "get_flight_status",
+			question: "whats my seat on the tokyo flight",
+			want:     []string{"The flight status doesn't give your seat. UA 837 from SFO to NRT is on time"},
+		},
+		{
+			name: "a booking the trips do not hold", user: ccsdemo.Bob, tool: "list_upcoming_trips",
+			question: "do i need a rental car in chicago",
+			want:     []string{"I don't see a rental car among your bookings. Your trip: Chicago, IL (TR-B-35)"},
+		},
+		{
+			name: "a tier's perks the service does not list", user: ccsdemo.Alice, tool: "get_tier",
+			question: "what perks do i get as silver",
+			want:     []string{"Your tier is Silver.", "The tier service doesn't list each tier's benefits."},
+		},
+		{
+			name: "the most expensive reward", user: ccsdemo.Bob, tool: "browse_rewards",
+			question: "whats the most expensive reward",
+			want:     []string{"The most expensive reward is One hotel night at a partner hotel, for 25,000 points."},
+			exclude:  []string{"coffee", "lounge"},
+		},
+		{
+			// "one" is a word of "One hotel night" too: one reward named is no pool to pick from.
+			name: "the cheapest one, after the catalogue", user: ccsdemo.Bob, tool: "browse_rewards",
+			question: "which is the cheapest one",
+			want:     []string{"The cheapest reward is Coffee shop gift card, $5, for 500 points."},
+			exclude:  []string{"hotel night"},
+		},
+		{
+			name: "the cheapest of the rewards named", user: ccsdemo.Bob, tool: "browse_rewards",
+			question: "whats the cheapest gift card reward",
+			want:     []string{"The cheapest one is Coffee shop gift card, $5, for 500 points."},
+			exclude:  []string{"$25 store gift card"},
+		},
+		{
+			name: "the coupon that expires first", user: ccsdemo.Alice, tool: "list_coupons",
+			question: "which expires first",
+			want:     []string{"Use RUN15: 15% off running shoes at Running Warehouse (until Dec 6, 2026)."},
+			exclude:  []string{"SOCKS3", "FREESHIP50"},
+		},
+		{
+			name: "when the points run out", user: ccsdemo.Alice, tool: "get_points_balance",
+			question: "when do they run out",
+			want:     []string{"1,200 of your points expire on Dec 18, 2026; you have 12,450 points in all."},
+		},
+		{
+			name: "the cheapest hotel", user: ccsdemo.Alice, tool: "search_hotels",
+			question: "which is cheapest", params: map[string]any{"city": "boston"},
+			want:    []string{"The cheapest hotel in Boston is citizenM Boston North Station (West End): $217.55 a night"},
+			exclude: []string{"Lenox"},
+		},
+		{
+			name: "cheap hotels, cheapest first", user: ccsdemo.Bob, tool: "search_hotels",
+			question: "cheap hotels in tokyo", params: map[string]any{"city": "tokyo"},
+			want: []string{"Hotels in Tokyo, cheapest first:\n- Hotel Gracery Shinjuku (Kabukicho): $148.50 a night"},
 		},
 		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
