@@ -72,6 +72,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"used this year 2 days", "available 4 days", "carry over max 1 day"}, excludes: []string{"days 2"},
 		},
 		{
+			name:  "a month written for machines names the record for it",
+			asked: "how much power did we make in october", data: `{"months":[
+				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,
+			mentions: []string{"981.4", "October 2026"}, excludes: []string{"1,102.8", "757.6"},
+		},
+		{
 			name:  "a month spelled out names the record for it, not one dated in it",
 			asked: "how much do i owe for november", data: `{"invoices":[
 				{"number":"INV-11","month":"November 2026","total":{"amount":2135,"currency":"USD"},"due":"2026-12-05","status":"unpaid"},

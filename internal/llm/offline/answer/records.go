@@ -442,7 +442,10 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 func valueTerms(v any, into map[string]bool) {
 	eachString(v, func(s string) {
 		if w, ok := parseWhen(s); ok {
-			s += " " + w.t.Month().String() + " " + w.t.Weekday().String()
+			s += " " + w.t.Month().String()
+			if !w.month {
+				s += " " + w.t.Weekday().String()
+			}
 		}
 		for _, t := range lang.Terms(s) {
 			into[t] = true
