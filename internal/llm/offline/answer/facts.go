@@ -22,6 +22,14 @@ type fact struct {
 	// opens and closes pair facts into one phrase: "20% off" or "from Mar 3" opens,
 	// "until Nov 27" or "to Lisbon" closes, giving "20% off until Nov 27".
 	opens, closes bool
+	// key is the member's own name when the label no longer says it ("deadline" read as
+	// "until Dec 24"): a question still names the fact by it.
+	key string
+}
+
+// named is what names the fact: its label, and its member's own name when that differs.
+func (f fact) named() string {
+	return strings.TrimSpace(f.label + " " + f.key)
 }
 
 func (f fact) phrase() string {
@@ -253,11 +261,11 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 func dateFact(label, date string) fact {
 	switch {
 	case endWords[label]:
-		return fact{text: "until " + date, closes: true}
+		return fact{text: "until " + date, closes: true, key: label}
 	case startWords[label]:
-		return fact{text: "from " + date, opens: true}
+		return fact{text: "from " + date, opens: true, key: label}
 	case dayWords[label]:
-		return fact{text: "on " + date}
+		return fact{text: "on " + date, key: label}
 	}
 	return fact{label: label, text: date}
 }

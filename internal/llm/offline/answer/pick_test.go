@@ -72,6 +72,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"used this year 2 days", "available 4 days", "carry over max 1 day"}, excludes: []string{"days 2"},
 		},
 		{
+			name:  "a date read as until is still asked for by its member's name",
+			asked: "whats the deadline", data: `{"model":"Bosch 500 dishwasher","serial":"FD-88231",
+				"price":{"amount":849,"currency":"USD"},"purchased":"2026-10-02",
+				"warranty":{"years":2,"registration":{"required":true,"deadline":"2026-12-31"}}}`,
+			mentions: []string{"Dec 31, 2026"}, excludes: []string{"$849", "Oct 2"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,

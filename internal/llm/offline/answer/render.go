@@ -342,7 +342,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	// resets" over "cycle started" for "when does my cycle reset").
 	byLabel := func(f fact) int {
 		n := 0
-		for _, w := range lang.Terms(f.label) {
+		for _, w := range lang.Terms(f.named()) {
 			if want[w] {
 				n++
 			}
