@@ -79,6 +79,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dec 31, 2026"}, excludes: []string{"$849", "Oct 2"},
 		},
 		{
+			name:  "a long list of the user's own records still gives the one the request names",
+			asked: "what did they charge for the sofa", data: `{"lines":[
+				{"item":"Delivery","amount":{"amount":60,"currency":"USD"}},{"item":"Sofa assembly","amount":{"amount":95,"currency":"USD"}},
+				{"item":"Bed assembly","amount":{"amount":80,"currency":"USD"}},{"item":"Old sofa removal","amount":{"amount":40,"currency":"USD"}},
+				{"item":"Wall mounting","amount":{"amount":120,"currency":"USD"}},{"item":"Stairs","amount":{"amount":30,"currency":"USD"}}]}`,
+			mentions: []string{"$95.00", "$40.00"}, excludes: []string{"$120.00", "$60.00"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,
