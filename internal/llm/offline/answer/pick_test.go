@@ -24,6 +24,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 	policies := `{"policies":[{"name":"Home","deductible":500,"premium_monthly":48.5},{"name":"Car","deductible":750,"premium_monthly":92}]}`
 	tests := []struct {
 		name, asked, earlier, data string
+		tool                       string // the called tool's name, when it matters
 		mentions, excludes         []string
 	}{
 		{
@@ -85,6 +86,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 				{"item":"Bed assembly","amount":{"amount":80,"currency":"USD"}},{"item":"Old sofa removal","amount":{"amount":40,"currency":"USD"}},
 				{"item":"Wall mounting","amount":{"amount":120,"currency":"USD"}},{"item":"Stairs","amount":{"amount":30,"currency":"USD"}}]}`,
 			mentions: []string{"$95.00", "$40.00"}, excludes: []string{"$120.00", "$60.00"},
+		},
+		{
+			name:  "the called tool's own word names no amount of its record",
+			asked: "whats happening with my claim for the bike", tool: "claims", data: `{"claims":[
+				{"item":"Road bike","claimed":{"amount":900,"currency":"USD"},"offer":{"amount":610,"currency":"USD"},"status":"offer made"},
+				{"item":"Mirror","claimed":{"amount":120,"currency":"USD"},"status":"paid"}]}`,
+			mentions: []string{"$900.00", "$610.00"}, excludes: []string{"Mirror"},
 		},
 		{
 			name:  "a month written for machines names the record for it",
@@ -465,7 +473,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 				t.Fatal(err)
 			}
 			domain := map[string]bool{"library": true, "loan": true, "park": true}
-			r := newRenderer(5, nil, spellAsData(tt.asked, v, domain))
+			var call *llms.ToolCall
+			if tt.tool != "" {
+				call = &llms.ToolCall{FunctionCall: &llms.FunctionCall{Name: tt.tool, Arguments: "{}"}}
+			}
+			r := newRenderer(5, call, spellAsData(tt.asked, v, domain))
 			r.domain = domain
 			if tt.earlier != "" {
 				r.earlier, r.earlierTerm = tt.earlier, lang.Terms(tt.earlier)
