@@ -127,7 +127,7 @@ const (
 	minRoutedDev3 = 37
 	minRoutedDev4 = 60
 	minRoutedDev5 = 75
-	minRoutedDev6 = 85
+	minRoutedDev6 = 86
 )
 
 // minDev is how many turns of dev.yaml pass today. Every turn passed until dev6's four agents
@@ -182,7 +182,8 @@ const minDev5 = 45
 // to the minute and months written for machines ("2026-10") read as dates; 51 (81) once a
 // date read as "until" or "on" was still asked for by its member's name ("the deadline"); 52
 // (84) once a long list no search chose still gave the record the request names; routed 85
-// once the called tool's own word ("my claim") no longer named one amount of its record.
+// once the called tool's own word ("my claim") no longer named one amount of its record; 86
+// once a code typed without its marks ("w2") named the record that writes it with them.
 const minDev6 = 52
 
 // runRoutedSet plays every case of the set at file like runAnswerSet, with the orchestrator's

@@ -95,6 +95,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$900.00", "$610.00"}, excludes: []string{"Mirror"},
 		},
 		{
+			name:  "a code typed without its marks names the record that writes it with them",
+			asked: "is my w2 in", data: `{"documents":[{"name":"W-2 from Acme","status":"received"},{"name":"1099-INT from First Bank","status":"expected"}]}`,
+			mentions: []string{"W-2 from Acme"}, excludes: []string{"1099"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,

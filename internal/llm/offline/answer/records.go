@@ -450,6 +450,12 @@ func valueTerms(v any, into map[string]bool) {
 		for _, t := range lang.Terms(s) {
 			into[t] = true
 		}
+		// A code written with marks ("W-2", "1040-X") is typed without them ("w2").
+		for _, w := range strings.Fields(s) {
+			if c := squash(w); c != strings.ToLower(w) && strings.ContainsAny(c, "0123456789") && strings.Trim(c, "0123456789") != "" {
+				into[c] = true
+			}
+		}
 	})
 }
 
