@@ -127,7 +127,7 @@ const (
 	minRoutedDev3 = 37
 	minRoutedDev4 = 60
 	minRoutedDev5 = 75
-	minRoutedDev6 = 86
+	minRoutedDev6 = 87
 )
 
 // minDev is how many turns of dev.yaml pass today. Every turn passed until dev6's four agents
@@ -183,8 +183,9 @@ const minDev5 = 45
 // date read as "until" or "on" was still asked for by its member's name ("the deadline"); 52
 // (84) once a long list no search chose still gave the record the request names; routed 85
 // once the called tool's own word ("my claim") no longer named one amount of its record; 86
-// once a code typed without its marks ("w2") named the record that writes it with them.
-const minDev6 = 52
+// once a code typed without its marks ("w2") named the record that writes it with them; 53
+// (87) once "still" asked for what is not over and "received" said a record is.
+const minDev6 = 53
 
 // runRoutedSet plays every case of the set at file like runAnswerSet, with the orchestrator's
 // routing replaced by the turn's expected agents, and checks only the replies.

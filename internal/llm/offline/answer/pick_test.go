@@ -100,6 +100,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"W-2 from Acme"}, excludes: []string{"1099"},
 		},
 		{
+			name:  "what is still to come leaves out the records received",
+			asked: "what are you still waiting for", data: `{"forms":[{"name":"Lease copy","status":"received"},{"name":"Pay stub","status":"missing"},
+				{"name":"Bank statement","status":"requested"}]}`,
+			mentions: []string{"Pay stub", "Bank statement"}, excludes: []string{"Lease copy"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,
