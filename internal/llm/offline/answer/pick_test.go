@@ -106,6 +106,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Pay stub", "Bank statement"}, excludes: []string{"Lease copy"},
 		},
 		{
+			name:  "who acts is no missing thing when the thing asked about is held",
+			asked: "did my sister drop off the pet deposit", data: `{"payments":[{"item":"Pet deposit","status":"received"},{"item":"December rent","status":"pending"}]}`,
+			mentions: []string{"Pet deposit"}, excludes: []string{"no payment for", "December rent"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,
