@@ -174,7 +174,8 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 		case []field:
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
-				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
+				text := strings.Join(append([]string{formatMoney(amount, code)}, perOf(v)...), " per ")
+				out = append(out, fact{label: label, text: text, money: true, plain: priceLabels[label]})
 			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.asksWhen() && holdsDate(v) {
 				// An object's objects read as prefixed facts, however deep: "last top up on
 				// Oct 30". In a list item only for the one record asked about ("cancel how
@@ -207,9 +208,10 @@ func appendPrefixed(out []fact, label string, inner []fact) []fact {
 // priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
 var priceLabels = lang.List("priceLabels")
 
-// moneyObject reads an object that is an amount and its currency, and nothing else.
+// moneyObject reads an object that is an amount and its currency, and nothing else but
+// what the amount is per ("per": "hour", see perOf).
 func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
-	if len(obj) != 2 {
+	if len(obj) != 2+len(perOf(obj)) {
 		return "", "", false
 	}
 	for _, f := range obj {
@@ -220,6 +222,9 @@ func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
 			}
 			amount = v
 		default:
+			if f.key == "per" {
+				continue
+			}
 			if !isCurrencyKey(f.key) || currencyCode(v) == "" {
 				return "", "", false
 			}
@@ -227,6 +232,17 @@ func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
 		}
 	}
 	return amount, code, amount != "" && code != ""
+}
+
+// perOf returns the unit a money object's amount is for, as a member "per" says it ("day"),
+// in a slice of none or one.
+func perOf(obj []field) []string {
+	for _, f := range obj {
+		if s, ok := f.val.(string); ok && f.key == "per" && strings.TrimSpace(s) != "" {
+			return []string{strings.TrimSpace(s)}
+		}
+	}
+	return nil
 }
 
 func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {

@@ -111,6 +111,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Pet deposit"}, excludes: []string{"no payment for", "December rent"},
 		},
 		{
+			name:  "an amount per unit reads as one price",
+			asked: "how much is the late fee", data: `{"locker":"L-12","storage":{"free_days":14,"late_fee":{"amount":5,"currency":"USD","per":"day"}}}`,
+			mentions: []string{"$5.00 per day"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,
