@@ -116,6 +116,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$5.00 per day"},
 		},
 		{
+			name:  "a closed record beside an open one is left out when neither is named",
+			asked: "whats happening with my complaint", data: `{"complaints":[{"subject":"Noise from unit 4B","status":"open","hearing":"2026-12-10"},
+				{"subject":"Blocked driveway","status":"closed","closed_on":"2026-08-30"}]}`,
+			mentions: []string{"Noise"}, excludes: []string{"Blocked driveway"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,
