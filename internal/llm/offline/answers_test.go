@@ -127,7 +127,7 @@ const (
 	minRoutedDev3 = 37
 	minRoutedDev4 = 60
 	minRoutedDev5 = 76
-	minRoutedDev6 = 88
+	minRoutedDev6 = 89
 )
 
 // minDev is how many turns of dev.yaml pass today. Every turn passed until dev6's four agents
@@ -186,8 +186,9 @@ const minDev5 = 46
 // once the called tool's own word ("my claim") no longer named one amount of its record; 86
 // once a code typed without its marks ("w2") named the record that writes it with them; 53
 // (87) once "still" asked for what is not over and "received" said a record is; routed 88
-// once who acts ("did my accountant get ...") was no missing thing beside a thing held.
-const minDev6 = 53
+// once who acts ("did my accountant get ...") was no missing thing beside a thing held; 54
+// (89) once a name joined by an ampersand ("b&h") named its record.
+const minDev6 = 54
 
 // runRoutedSet plays every case of the set at file like runAnswerSet, with the orchestrator's
 // routing replaced by the turn's expected agents, and checks only the replies.

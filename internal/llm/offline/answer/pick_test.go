@@ -122,6 +122,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Noise"}, excludes: []string{"Blocked driveway"},
 		},
 		{
+			name:  "a name joined by an ampersand names its record",
+			asked: "how much is the at&t bill", data: `{"bills":[{"provider":"AT&T","amount":{"amount":85,"currency":"USD"},"status":"unpaid"},
+				{"provider":"Comcast","amount":{"amount":70,"currency":"USD"},"status":"paid"}]}`,
+			mentions: []string{"AT&T"}, excludes: []string{"Comcast"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,

@@ -450,13 +450,25 @@ func valueTerms(v any, into map[string]bool) {
 		for _, t := range lang.Terms(s) {
 			into[t] = true
 		}
-		// A code written with marks ("W-2", "1040-X") is typed without them ("w2").
-		for _, w := range strings.Fields(s) {
-			if c := squash(w); c != strings.ToLower(w) && strings.ContainsAny(c, "0123456789") && strings.Trim(c, "0123456789") != "" {
-				into[c] = true
-			}
+		for _, c := range codeTerms(s) {
+			into[c] = true
 		}
 	})
+}
+
+// codeTerms returns the words of s written with marks between letters and digits that people
+// type without them, squashed: a code ("W-2", "1040-X": w2, 1040x) or a name joined by an
+// ampersand ("B&H", "AT&T": bh, att), whose letters the terms of s would lose.
+func codeTerms(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		c := squash(w)
+		code := strings.ContainsAny(c, "0123456789") && strings.Trim(c, "0123456789") != ""
+		if len(c) > 1 && c != strings.ToLower(w) && (code || strings.Contains(w, "&")) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // eachString calls fn with every string value in v, however deep, in order.

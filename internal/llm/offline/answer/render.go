@@ -44,7 +44,7 @@ type renderer struct {
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}, argKeys: map[string][]string{}}
-	r.askedTerm = lang.Terms(r.asked)
+	r.askedTerm = append(lang.Terms(r.asked), codeTerms(r.asked)...)
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
