@@ -127,7 +127,7 @@ const (
 	minRoutedDev3 = 37
 	minRoutedDev4 = 60
 	minRoutedDev5 = 76
-	minRoutedDev6 = 89
+	minRoutedDev6 = 90
 )
 
 // minDev is how many turns of dev.yaml pass today. Every turn passed until dev6's four agents
@@ -187,7 +187,8 @@ const minDev5 = 46
 // once a code typed without its marks ("w2") named the record that writes it with them; 53
 // (87) once "still" asked for what is not over and "received" said a record is; routed 88
 // once who acts ("did my accountant get ...") was no missing thing beside a thing held; 54
-// (89) once a name joined by an ampersand ("b&h") named its record.
+// (89) once a name joined by an ampersand ("b&h") named its record; routed 90 once a list of
+// things holding the one the request names was the fact asked about.
 const minDev6 = 54
 
 // runRoutedSet plays every case of the set at file like runAnswerSet, with the orchestrator's

@@ -22,6 +22,7 @@ type fact struct {
 	// opens and closes pair facts into one phrase: "20% off" or "from Mar 3" opens,
 	// "until Nov 27" or "to Lisbon" closes, giving "20% off until Nov 27".
 	opens, closes bool
+	list bool // a list of things ("propane tanks and house plants")
 	// key is the member's own name when the label no longer says it ("deadline" read as
 	// "until Dec 24"): a question still names the fact by it.
 	key string
@@ -169,7 +170,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			out = append(out, fact{label: flagText(label, v)})
 		case []any:
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
-				out = append(out, fact{label: label, text: r.scalarList(f.key, v)})
+				out = append(out, fact{label: label, text: r.scalarList(f.key, v), list: true})
 			}
 		case []field:
 			if amount, code, ok := moneyObject(v); ok {

@@ -128,6 +128,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"AT&T"}, excludes: []string{"Comcast"},
 		},
 		{
+			name:  "a list of things holding the one named is the fact asked about",
+			asked: "can my dogs come along", data: `{"event":"Garden party","date":"2026-06-12","host":"Ana Lima",
+				"bring":["a salad","folding chairs"],"not_allowed":["glass bottles","dogs"]}`,
+			mentions: []string{"glass bottles and dogs"}, excludes: []string{"folding chairs", "Ana Lima"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,

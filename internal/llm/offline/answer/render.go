@@ -358,11 +358,11 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 		floor = most
 	}
 	var hit []fact
-	if most > 0 {
-		for _, f := range facts {
-			if byLabel(f) >= floor || byValue(f) {
-				hit = append(hit, f)
-			}
+	for _, f := range facts {
+		// With no label named, a list of things that holds one the request names is the fact
+		// asked about ("my propane tank" among the things not moved).
+		if most > 0 && (byLabel(f) >= floor || byValue(f)) || f.list && byValue(f) {
+			hit = append(hit, f)
 		}
 	}
 	if len(hit) == len(facts) && !lists || len(hit) == 0 {
