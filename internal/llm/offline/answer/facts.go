@@ -22,9 +22,9 @@ type fact struct {
 	// opens and closes pair facts into one phrase: "20% off" or "from Mar 3" opens,
 	// "until Nov 27" or "to Lisbon" closes, giving "20% off until Nov 27".
 	opens, closes bool
-	list bool // a list of things ("propane tanks and house plants")
+	list          bool // a list of things ("glass bottles and dogs")
 	// key is the member's own name when the label no longer says it ("deadline" read as
-	// "until Dec 24"): a question still names the fact by it.
+	// "until Mar 1"): a question still names the fact by it.
 	key string
 }
 

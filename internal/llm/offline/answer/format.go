@@ -136,7 +136,7 @@ type when struct {
 }
 
 // clockLayouts are the timestamps data writes: with a zone, or in local time to the minute
-// or the second ("2026-11-25T10:42"), as a form or a booking system keeps them.
+// or the second ("2026-03-14T09:05"), as a form or a booking system keeps them.
 var clockLayouts = []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02T15:04:05"}
 
 func parseWhen(s string) (when, bool) {

@@ -152,7 +152,7 @@ func (r renderer) askedFacts(facts []fact) []fact {
 	for i, f := range facts {
 		if f.money || f.date {
 			for _, t := range lang.Terms(f.named()) {
-				if r.names(t) && !r.tool[t] { // "my claim" names the claims, not the amount claimed
+				if r.names(t) && !r.tool[t] { // "my order" names the orders, not the amount ordered
 					named[i]++
 				}
 			}

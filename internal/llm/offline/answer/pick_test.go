@@ -74,7 +74,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 		},
 		{
 			name:  "a date read as until is still asked for by its member's name",
-			asked: "whats the deadline", data: `{"model":"Bosch 500 dishwasher","serial":"FD-88231",
+			asked: "what is the deadline", data: `{"model":"Bosch 500 dishwasher","serial":"FD-88231",
 				"price":{"amount":849,"currency":"USD"},"purchased":"2026-10-02",
 				"warranty":{"years":2,"registration":{"required":true,"deadline":"2026-12-31"}}}`,
 			mentions: []string{"Dec 31, 2026"}, excludes: []string{"$849", "Oct 2"},

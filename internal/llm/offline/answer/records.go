@@ -457,8 +457,8 @@ func valueTerms(v any, into map[string]bool) {
 }
 
 // codeTerms returns the words of s written with marks between letters and digits that people
-// type without them, squashed: a code ("W-2", "1040-X": w2, 1040x) or a name joined by an
-// ampersand ("B&H", "AT&T": bh, att), whose letters the terms of s would lose.
+// type without them, squashed: a code ("I-9", "A-10177": i9, a10177) or a name joined
+// by an ampersand ("AT&T", "M&S": att, ms), whose letters the terms of s would lose.
 func codeTerms(s string) []string {
 	var out []string
 	for _, w := range strings.Fields(s) {
@@ -557,7 +557,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			phrase = append(phrase, ws[j].Text)
 		}
 		if heldLater(ws[i+1:], values) {
-			continue // "did my accountant get the tax form": who acts, the form being the thing
+			continue // "has my landlord cashed the rent check": who acts; the check is the thing
 		}
 		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
 		if opener == "" {

@@ -360,7 +360,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	var hit []fact
 	for _, f := range facts {
 		// With no label named, a list of things that holds one the request names is the fact
-		// asked about ("my propane tank" among the things not moved).
+		// asked about ("my dogs" among the things not allowed).
 		if most > 0 && (byLabel(f) >= floor || byValue(f)) || f.list && byValue(f) {
 			hit = append(hit, f)
 		}
