@@ -68,9 +68,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 	}
 	extras := phrases(rest)
 	if limit := itemExtras; len(extras) > limit && !r.showIDs {
-		extras = extras[:limit]
-	} else if len(extras) > maxFacts {
-		extras = extras[:maxFacts] // the one record asked about shows what it holds
+		extras = extras[:limit] // the one record asked about shows all it holds
 	}
 	parts = append(parts, extras...)
 	details := strings.Join(parts, ", ")

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -132,6 +131,19 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			asked: "can my dogs come along", data: `{"event":"Garden party","date":"2026-06-12","host":"Ana Lima",
 				"bring":["a salad","folding chairs"],"not_allowed":["glass bottles","dogs"]}`,
 			mentions: []string{"glass bottles and dogs"}, excludes: []string{"folding chairs", "Ana Lima"},
+		},
+		{
+			name:  "a follow-up's earlier words name the record by its ampersand name",
+			asked: "when is it due", earlier: "how much is the at&t bill", data: `{"bills":[{"provider":"AT&T","amount":{"amount":85,"currency":"USD"},"due":"2026-12-03"},
+				{"provider":"Comcast","amount":{"amount":70,"currency":"USD"},"due":"2026-12-09"}]}`,
+			mentions: []string{"Dec 3"}, excludes: []string{"Comcast"},
+		},
+		{
+			name:  "the one record asked about shows all it holds",
+			asked: "where is the tent", data: `{"items":[
+				{"name":"Tent","carrier":"UPS","sender":"REI","tracking":"1Z44","received":"2026-11-02","bay":"C-3","size":"large","weight_kg":6,"status":"waiting","hold_until":"2026-11-16"},
+				{"name":"Stove","carrier":"USPS","status":"picked up"}]}`,
+			mentions: []string{"hold until Nov 16"}, excludes: []string{"Stove"},
 		},
 		{
 			name:  "a month written for machines names the record for it",
@@ -519,7 +531,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			r := newRenderer(5, call, spellAsData(tt.asked, v, domain))
 			r.domain = domain
 			if tt.earlier != "" {
-				r.earlier, r.earlierTerm = tt.earlier, lang.Terms(tt.earlier)
+				r.earlier, r.earlierTerm = tt.earlier, requestTerms(tt.earlier)
 			}
 			p := r.data(v, topic{})
 			got := p.found + "\n" + p.text

@@ -456,6 +456,11 @@ func valueTerms(v any, into map[string]bool) {
 	})
 }
 
+// requestTerms are the terms of a request, its codes and ampersand names included (codeTerms).
+func requestTerms(s string) []string {
+	return append(lang.Terms(s), codeTerms(s)...)
+}
+
 // codeTerms returns the words of s written with marks between letters and digits that people
 // type without them, squashed: a code ("I-9", "A-10177": i9, a10177) or a name joined
 // by an ampersand ("AT&T", "M&S": att, ms), whose letters the terms of s would lose.

@@ -44,7 +44,7 @@ type renderer struct {
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}, argKeys: map[string][]string{}}
-	r.askedTerm = append(lang.Terms(r.asked), codeTerms(r.asked)...)
+	r.askedTerm = requestTerms(r.asked)
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
@@ -514,7 +514,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// number for it" after "is the heart rate strap on its way") is about the records its
 		// earlier request named or asked for (those not paid).
 		prev := r
-		prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, lang.Terms(r.earlier), nil
+		prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, requestTerms(r.earlier), nil
 		if hits = prev.namedItems(arr, termsOf); len(hits) == 0 || len(hits) == len(arr) {
 			hits = prev.kindItems(arr)
 		}
