@@ -127,7 +127,7 @@ const (
 	minRoutedDev3 = 37
 	minRoutedDev4 = 60
 	minRoutedDev5 = 76
-	minRoutedDev6 = 91
+	minRoutedDev6 = 92
 )
 
 // minDev is how many turns of dev.yaml pass today. Every turn passed until dev6's four agents
@@ -186,7 +186,8 @@ const minDev5 = 46
 // its marks named its record (routed 86), "still" asked for what is not over (53, 87), who
 // acts was no missing thing (routed 88), a name joined by "&" named its record (54, 89) and a
 // list of things holding the one named was the fact asked about (routed 90), and a follow-up's
-// earlier words kept their codes and the one record asked about showed all it holds (55, 91).
+// earlier words kept their codes and the one record asked about showed all it holds (55, 91),
+// and a noun for who does an act named the data's word for the act (routed 92).
 const minDev6 = 55
 
 // runRoutedSet plays every case of the set at file like runAnswerSet, with the orchestrator's

@@ -146,6 +146,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"hold until Nov 16"}, excludes: []string{"Stove"},
 		},
 		{
+			name:  "who does an act names the record of the act",
+			asked: "when do the caterers arrive", data: `{"visits":[{"kind":"Catering","date":"2026-12-03"},{"kind":"Florist","date":"2026-11-02"}]}`,
+			mentions: []string{"Dec 3"}, excludes: []string{"Nov 2"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,

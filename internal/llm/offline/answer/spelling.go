@@ -50,6 +50,13 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
+		if v := doneBy(w.Lower, keys, values); v != "" {
+			// "the caterer" is who does the catering the data speaks of.
+			b.WriteString(asked[last:w.Start])
+			b.WriteString(v)
+			last = w.End
+			continue
+		}
 		budget := lang.TypoBudget(len(w.Lower))
 		if budget == 0 || keys[w.Lower] || values[w.Lower] || lang.IsStopword(w.Lower) || english().Known(lang.Stem(lang.Normalise(w.Lower))) {
 			continue // an English word is meant as written: a tennis "court" is no "count" field
@@ -83,3 +90,28 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 	b.WriteString(asked[last:])
 	return b.String()
 }
+
+// doneBy returns the data's word for the act that w, a noun for who does it ("packers",
+// "installer", "inspector"), names, when the data holds no w itself but the act
+// ("packing", "installation", "inspection"); "" otherwise.
+func doneBy(w string, keys, values map[string]bool) string {
+	if keys[w] || values[w] {
+		return ""
+	}
+	base := strings.TrimSuffix(w, "s")
+	if !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") || len(base) < minDoerLetters {
+		return ""
+	}
+	stem, act := lang.Stem(base[:len(base)-2]), ""
+	for _, vocab := range []map[string]bool{keys, values} {
+		for v := range vocab {
+			if len(v) > len(stem) && lang.Stem(v) == stem && (act == "" || v < act) {
+				act = v // the first in order of several, so that a reply never varies
+			}
+		}
+	}
+	return act
+}
+
+// minDoerLetters: a shorter word ("user", "order") is no noun for who does an act.
+const minDoerLetters = 6
