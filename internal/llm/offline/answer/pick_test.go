@@ -151,6 +151,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dec 3"}, excludes: []string{"Nov 2"},
 		},
 		{
+			name:  "who does an act named without the act's final e",
+			asked: "what did the baker charge", data: `{"orders":[{"item":"Baking the wedding cake","price":{"amount":320,"currency":"USD"}},
+				{"item":"Flowers for the tables","price":{"amount":540,"currency":"USD"}}]}`,
+			mentions: []string{"$320.00"}, excludes: []string{"$540.00", "no order for"},
+		},
+		{
 			name:  "a month written for machines names the record for it",
 			asked: "how much power did we make in october", data: `{"months":[
 				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,

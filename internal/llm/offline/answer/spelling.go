@@ -2,6 +2,7 @@ package answer
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -102,10 +103,12 @@ func doneBy(w string, keys, values map[string]bool) string {
 	if !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") || len(base) < minDoerLetters {
 		return ""
 	}
-	stem, act := lang.Stem(base[:len(base)-2]), ""
+	// "packer" is who packs, "mover" who moves: the act with or without its final e.
+	stems := []string{lang.Stem(base[:len(base)-2]), lang.Stem(base[:len(base)-1])}
+	act := ""
 	for _, vocab := range []map[string]bool{keys, values} {
 		for v := range vocab {
-			if len(v) > len(stem) && lang.Stem(v) == stem && (act == "" || v < act) {
+			if len(v) >= len(base)-1 && slices.Contains(stems, lang.Stem(v)) && (act == "" || v < act) {
 				act = v // the first in order of several, so that a reply never varies
 			}
 		}
@@ -113,5 +116,5 @@ func doneBy(w string, keys, values map[string]bool) string {
 	return act
 }
 
-// minDoerLetters: a shorter word ("user", "order") is no noun for who does an act.
-const minDoerLetters = 6
+// minDoerLetters: a shorter word ("user") is no noun for who does an act.
+const minDoerLetters = 5
