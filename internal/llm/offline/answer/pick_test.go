@@ -79,8 +79,8 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dec 31, 2026"}, excludes: []string{"$849", "Oct 2"},
 		},
 		{
-			name:  "a long list of the user's own records still gives the one the request names",
-			asked: "what did they charge for the sofa", data: `{"lines":[
+			name:  "a long list inside the user's own record still gives the one the request names",
+			asked: "what did they charge for the sofa", data: `{"estimate":"E-88","total":{"amount":425,"currency":"USD"},"lines":[
 				{"item":"Delivery","amount":{"amount":60,"currency":"USD"}},{"item":"Sofa assembly","amount":{"amount":95,"currency":"USD"}},
 				{"item":"Bed assembly","amount":{"amount":80,"currency":"USD"}},{"item":"Old sofa removal","amount":{"amount":40,"currency":"USD"}},
 				{"item":"Wall mounting","amount":{"amount":120,"currency":"USD"}},{"item":"Stairs","amount":{"amount":30,"currency":"USD"}}]}`,

@@ -498,10 +498,11 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// is) name none of them: which one is meant is still to be found.
 		hits = nil
 	}
-	if len(hits) == 0 && (len(arr) <= r.listLimit || !r.scoped) {
-		// A short list, or any the service sent unasked for by a search, is the user's own
-		// records, one of which the request names; a long one a search found (a catalog)
-		// shows what was asked for first instead (see askedFirst).
+	if len(hits) == 0 && (len(arr) <= r.listLimit || !r.scoped && r.around != nil) {
+		// A short list, or a part of a larger whole no search chose (the line items of an
+		// estimate), is the user's own records, one of which the request names; a long list
+		// that is the whole result (a catalog) shows what was asked for first instead (see
+		// askedFirst).
 		hits = r.tellingItems(arr, noun)
 	}
 	if extreme := r.extremeItems(hits); len(extreme) > 0 {

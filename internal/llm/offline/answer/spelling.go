@@ -92,29 +92,33 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 	return b.String()
 }
 
-// doneBy returns the data's word for the act that w, a noun for who does it ("packers",
-// "installer", "inspector"), names, when the data holds no w itself but the act
-// ("packing", "installation", "inspection"); "" otherwise.
+// doneBy returns the data's word for the act that w, a noun for who does it ("bakers",
+// "installer", "inspector"), names, when the data holds no w itself but a noun of the act
+// ("baking", "installation", "inspection") or, as a member's name, the verb ("drive" of
+// "drive_date" for "the drivers"); "" otherwise, and for a comparative ("later").
 func doneBy(w string, keys, values map[string]bool) string {
-	if keys[w] || values[w] {
-		return ""
-	}
 	base := strings.TrimSuffix(w, "s")
-	if !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") || len(base) < minDoerLetters {
+	if keys[w] || values[w] || comparatives[w] || len(base) < minDoerLetters || !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") {
 		return ""
 	}
-	// "packer" is who packs, "mover" who moves: the act with or without its final e.
-	stems := []string{lang.Stem(base[:len(base)-2]), lang.Stem(base[:len(base)-1])}
+	// "baker" is who bakes, "inspector" who inspects: the act with or without its final e.
+	verbs := []string{base[:len(base)-2], base[:len(base)-1]}
+	stems := []string{lang.Stem(verbs[0]), lang.Stem(verbs[1])}
 	act := ""
 	for _, vocab := range []map[string]bool{keys, values} {
 		for v := range vocab {
-			if len(v) >= len(base)-1 && slices.Contains(stems, lang.Stem(v)) && (act == "" || v < act) {
+			noun := strings.HasSuffix(v, "ing") || strings.HasSuffix(v, "ion") || strings.HasSuffix(v, "ment")
+			verb := keys[v] && slices.Contains(verbs, v)
+			if (noun && slices.Contains(stems, lang.Stem(v)) || verb) && (act == "" || v < act) {
 				act = v // the first in order of several, so that a reply never varies
 			}
 		}
 	}
 	return act
 }
+
+// comparatives compare rather than name who does something: see language.txt.
+var comparatives = lang.List("comparatives")
 
 // minDoerLetters: a shorter word ("user") is no noun for who does an act.
 const minDoerLetters = 5
