@@ -130,7 +130,7 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 	r.domain = dom
 	if lang.OwnPart(asked) != asked {
 		r.earlier = strings.ToLower(lang.EarlierPart(asked))
-		r.earlierTerm = lang.Terms(r.earlier)
+		r.earlierTerm = requestTerms(r.earlier)
 	}
 	return r
 }

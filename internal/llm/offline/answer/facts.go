@@ -22,6 +22,15 @@ type fact struct {
 	// opens and closes pair facts into one phrase: "20% off" or "from Mar 3" opens,
 	// "until Nov 27" or "to Lisbon" closes, giving "20% off until Nov 27".
 	opens, closes bool
+	list          bool // a list of things ("glass bottles and dogs")
+	// key is the member's own name when the label no longer says it ("deadline" read as
+	// "until Mar 1"): a question still names the fact by it.
+	key string
+}
+
+// named is what names the fact: its label, and its member's own name when that differs.
+func (f fact) named() string {
+	return strings.TrimSpace(f.label + " " + f.key)
 }
 
 func (f fact) phrase() string {
@@ -161,12 +170,13 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			out = append(out, fact{label: flagText(label, v)})
 		case []any:
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
-				out = append(out, fact{label: label, text: r.scalarList(f.key, v)})
+				out = append(out, fact{label: label, text: r.scalarList(f.key, v), list: true})
 			}
 		case []field:
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
-				out = append(out, fact{label: label, text: formatMoney(amount, code), money: true, plain: priceLabels[label]})
+				text := strings.Join(append([]string{formatMoney(amount, code)}, perOf(v)...), " per ")
+				out = append(out, fact{label: label, text: text, money: true, plain: priceLabels[label]})
 			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.asksWhen() && holdsDate(v) {
 				// An object's objects read as prefixed facts, however deep: "last top up on
 				// Oct 30". In a list item only for the one record asked about ("cancel how
@@ -199,9 +209,10 @@ func appendPrefixed(out []fact, label string, inner []fact) []fact {
 // priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
 var priceLabels = lang.List("priceLabels")
 
-// moneyObject reads an object that is an amount and its currency, and nothing else.
+// moneyObject reads an object that is an amount and its currency, and nothing else but
+// what the amount is per ("per": "hour", see perOf).
 func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
-	if len(obj) != 2 {
+	if len(obj) != 2+len(perOf(obj)) {
 		return "", "", false
 	}
 	for _, f := range obj {
@@ -212,6 +223,9 @@ func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
 			}
 			amount = v
 		default:
+			if f.key == "per" {
+				continue
+			}
 			if !isCurrencyKey(f.key) || currencyCode(v) == "" {
 				return "", "", false
 			}
@@ -219,6 +233,17 @@ func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
 		}
 	}
 	return amount, code, amount != "" && code != ""
+}
+
+// perOf returns the unit a money object's amount is for, as a member "per" says it ("day"),
+// in a slice of none or one.
+func perOf(obj []field) []string {
+	for _, f := range obj {
+		if s, ok := f.val.(string); ok && f.key == "per" && strings.TrimSpace(s) != "" {
+			return []string{strings.TrimSpace(s)}
+		}
+	}
+	return nil
 }
 
 func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
@@ -253,11 +278,11 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 func dateFact(label, date string) fact {
 	switch {
 	case endWords[label]:
-		return fact{text: "until " + date, closes: true}
+		return fact{text: "until " + date, closes: true, key: label}
 	case startWords[label]:
-		return fact{text: "from " + date, opens: true}
+		return fact{text: "from " + date, opens: true, key: label}
 	case dayWords[label]:
-		return fact{text: "on " + date}
+		return fact{text: "on " + date, key: label}
 	}
 	return fact{label: label, text: date}
 }

@@ -132,15 +132,25 @@ func groupThousands(s string) string {
 type when struct {
 	t     time.Time
 	clock bool // a timestamp, not a bare date
+	month bool // a whole month ("2026-10"), not a day in it
 }
+
+// clockLayouts are the timestamps data writes: with a zone, or in local time to the minute
+// or the second ("2026-03-14T09:05"), as a form or a booking system keeps them.
+var clockLayouts = []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02T15:04:05"}
 
 func parseWhen(s string) (when, bool) {
 	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return when{t: t, clock: true}, true
+	for _, layout := range clockLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return when{t: t, clock: true}, true
+		}
 	}
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
 		return when{t: t}, true
+	}
+	if t, err := time.Parse("2006-01", s); err == nil {
+		return when{t: t, month: true}, true
 	}
 	return when{}, false
 }
@@ -149,6 +159,9 @@ func parseWhen(s string) (when, bool) {
 // all fall in one year.
 func (w when) format(short bool) string {
 	layout := "Jan 2, 2006"
+	if w.month {
+		return w.t.Format("January 2006")
+	}
 	if short {
 		layout = "Jan 2"
 	}

@@ -86,6 +86,10 @@ func TestTidyStringDates(t *testing.T) {
 		{"Permit BP-26-114873", "Permit BP-26-114873"},
 		{"on 2026-13-45", "on 2026-13-45"},
 		{"in_transit", "in transit"},
+		{"2026-11-25T10:42", "Nov 25, 2026 at 10:42"},
+		{"2026-11-25T10:42:07", "Nov 25, 2026 at 10:42"},
+		{"2026-10", "October 2026"},
+		{"2026-13", "2026-13"},
 	}
 	for _, tt := range tests {
 		if got := tidyString(tt.in); got != tt.want {

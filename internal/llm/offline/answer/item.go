@@ -58,7 +58,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 	if !slices.ContainsFunc(rest, func(f fact) bool { return f.opens || f.closes }) {
 		where := r.asksWhere()
 		asked := func(f fact) int {
-			return b2i(r.names(f.label) || f.date && r.asksWhen() || where && slices.ContainsFunc(lang.Terms(f.label), func(t string) bool { return placeLabels[t] }))
+			return b2i(r.names(f.named()) || f.date && r.asksWhen() || where && slices.ContainsFunc(lang.Terms(f.label), func(t string) bool { return placeLabels[t] }))
 		}
 		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(asked(b), asked(a)) })
 	}
@@ -68,9 +68,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 	}
 	extras := phrases(rest)
 	if limit := itemExtras; len(extras) > limit && !r.showIDs {
-		extras = extras[:limit]
-	} else if len(extras) > maxFacts {
-		extras = extras[:maxFacts] // the one record asked about shows what it holds
+		extras = extras[:limit] // the one record asked about shows all it holds
 	}
 	parts = append(parts, extras...)
 	details := strings.Join(parts, ", ")
@@ -151,8 +149,8 @@ func (r renderer) askedFacts(facts []fact) []fact {
 	most := 0
 	for i, f := range facts {
 		if f.money || f.date {
-			for _, t := range lang.Terms(f.label) {
-				if r.names(t) {
+			for _, t := range lang.Terms(f.named()) {
+				if r.names(t) && !r.tool[t] { // "my order" names the orders, not the amount ordered
 					named[i]++
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -24,6 +23,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 	policies := `{"policies":[{"name":"Home","deductible":500,"premium_monthly":48.5},{"name":"Car","deductible":750,"premium_monthly":92}]}`
 	tests := []struct {
 		name, asked, earlier, data string
+		tool                       string // the called tool's name, when it matters
 		mentions, excludes         []string
 	}{
 		{
@@ -70,6 +70,97 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			name:  "a unit in a field's name follows its number",
 			asked: "how many sick days have i used", data: `{"balances":[{"leave_type":"Sick leave","available_days":4,"used_this_year_days":2,"carry_over_max_days":1}]}`,
 			mentions: []string{"used this year 2 days", "available 4 days", "carry over max 1 day"}, excludes: []string{"days 2"},
+		},
+		{
+			name:  "a date read as until is still asked for by its member's name",
+			asked: "what is the deadline", data: `{"model":"Bosch 500 dishwasher","serial":"FD-88231",
+				"price":{"amount":849,"currency":"USD"},"purchased":"2026-10-02",
+				"warranty":{"years":2,"registration":{"required":true,"deadline":"2026-12-31"}}}`,
+			mentions: []string{"Dec 31, 2026"}, excludes: []string{"$849", "Oct 2"},
+		},
+		{
+			name:  "a long list inside the user's own record still gives the one the request names",
+			asked: "what did they charge for the sofa", data: `{"estimate":"E-88","total":{"amount":425,"currency":"USD"},"lines":[
+				{"item":"Delivery","amount":{"amount":60,"currency":"USD"}},{"item":"Sofa assembly","amount":{"amount":95,"currency":"USD"}},
+				{"item":"Bed assembly","amount":{"amount":80,"currency":"USD"}},{"item":"Old sofa removal","amount":{"amount":40,"currency":"USD"}},
+				{"item":"Wall mounting","amount":{"amount":120,"currency":"USD"}},{"item":"Stairs","amount":{"amount":30,"currency":"USD"}}]}`,
+			mentions: []string{"$95.00", "$40.00"}, excludes: []string{"$120.00", "$60.00"},
+		},
+		{
+			name:  "the called tool's own word names no amount of its record",
+			asked: "whats happening with my claim for the bike", tool: "claims", data: `{"claims":[
+				{"item":"Road bike","claimed":{"amount":900,"currency":"USD"},"offer":{"amount":610,"currency":"USD"},"status":"offer made"},
+				{"item":"Mirror","claimed":{"amount":120,"currency":"USD"},"status":"paid"}]}`,
+			mentions: []string{"$900.00", "$610.00"}, excludes: []string{"Mirror"},
+		},
+		{
+			name:  "a code typed without its marks names the record that writes it with them",
+			asked: "is my w2 in", data: `{"documents":[{"name":"W-2 from Acme","status":"received"},{"name":"1099-INT from First Bank","status":"expected"}]}`,
+			mentions: []string{"W-2 from Acme"}, excludes: []string{"1099"},
+		},
+		{
+			name:  "what is still to come leaves out the records received",
+			asked: "what are you still waiting for", data: `{"forms":[{"name":"Lease copy","status":"received"},{"name":"Pay stub","status":"missing"},
+				{"name":"Bank statement","status":"requested"}]}`,
+			mentions: []string{"Pay stub", "Bank statement"}, excludes: []string{"Lease copy"},
+		},
+		{
+			name:  "who acts is no missing thing when the thing asked about is held",
+			asked: "did my sister drop off the pet deposit", data: `{"payments":[{"item":"Pet deposit","status":"received"},{"item":"December rent","status":"pending"}]}`,
+			mentions: []string{"Pet deposit"}, excludes: []string{"no payment for", "December rent"},
+		},
+		{
+			name:  "an amount per unit reads as one price",
+			asked: "how much is the late fee", data: `{"locker":"L-12","storage":{"free_days":14,"late_fee":{"amount":5,"currency":"USD","per":"day"}}}`,
+			mentions: []string{"$5.00 per day"},
+		},
+		{
+			name:  "a closed record beside an open one is left out when neither is named",
+			asked: "whats happening with my complaint", data: `{"complaints":[{"subject":"Noise from unit 4B","status":"open","hearing":"2026-12-10"},
+				{"subject":"Blocked driveway","status":"closed","closed_on":"2026-08-30"}]}`,
+			mentions: []string{"Noise"}, excludes: []string{"Blocked driveway"},
+		},
+		{
+			name:  "a name joined by an ampersand names its record",
+			asked: "how much is the at&t bill", data: `{"bills":[{"provider":"AT&T","amount":{"amount":85,"currency":"USD"},"status":"unpaid"},
+				{"provider":"Comcast","amount":{"amount":70,"currency":"USD"},"status":"paid"}]}`,
+			mentions: []string{"AT&T"}, excludes: []string{"Comcast"},
+		},
+		{
+			name:  "a list of things holding the one named is the fact asked about",
+			asked: "can my dogs come along", data: `{"event":"Garden party","date":"2026-06-12","host":"Ana Lima",
+				"bring":["a salad","folding chairs"],"not_allowed":["glass bottles","dogs"]}`,
+			mentions: []string{"glass bottles and dogs"}, excludes: []string{"folding chairs", "Ana Lima"},
+		},
+		{
+			name:  "a follow-up's earlier words name the record by its ampersand name",
+			asked: "when is it due", earlier: "how much is the at&t bill", data: `{"bills":[{"provider":"AT&T","amount":{"amount":85,"currency":"USD"},"due":"2026-12-03"},
+				{"provider":"Comcast","amount":{"amount":70,"currency":"USD"},"due":"2026-12-09"}]}`,
+			mentions: []string{"Dec 3"}, excludes: []string{"Comcast"},
+		},
+		{
+			name:  "the one record asked about shows all it holds",
+			asked: "where is the tent", data: `{"items":[
+				{"name":"Tent","carrier":"UPS","sender":"REI","tracking":"1Z44","received":"2026-11-02","bay":"C-3","size":"large","weight_kg":6,"status":"waiting","hold_until":"2026-11-16"},
+				{"name":"Stove","carrier":"USPS","status":"picked up"}]}`,
+			mentions: []string{"hold until Nov 16"}, excludes: []string{"Stove"},
+		},
+		{
+			name:  "who does an act names the record of the act",
+			asked: "when do the caterers arrive", data: `{"visits":[{"kind":"Catering","date":"2026-12-03"},{"kind":"Florist","date":"2026-11-02"}]}`,
+			mentions: []string{"Dec 3"}, excludes: []string{"Nov 2"},
+		},
+		{
+			name:  "who does an act named without the act's final e",
+			asked: "what did the baker charge", data: `{"orders":[{"item":"Baking the wedding cake","price":{"amount":320,"currency":"USD"}},
+				{"item":"Flowers for the tables","price":{"amount":540,"currency":"USD"}}]}`,
+			mentions: []string{"$320.00"}, excludes: []string{"$540.00", "no order for"},
+		},
+		{
+			name:  "a month written for machines names the record for it",
+			asked: "how much power did we make in october", data: `{"months":[
+				{"month":"2026-09","produced_kwh":1102.8},{"month":"2026-10","produced_kwh":981.4},{"month":"2026-11","produced_kwh":757.6}]}`,
+			mentions: []string{"981.4", "October 2026"}, excludes: []string{"1,102.8", "757.6"},
 		},
 		{
 			name:  "a month spelled out names the record for it, not one dated in it",
@@ -444,10 +535,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 				t.Fatal(err)
 			}
 			domain := map[string]bool{"library": true, "loan": true, "park": true}
-			r := newRenderer(5, nil, spellAsData(tt.asked, v, domain))
+			var call *llms.ToolCall
+			if tt.tool != "" {
+				call = &llms.ToolCall{FunctionCall: &llms.FunctionCall{Name: tt.tool, Arguments: "{}"}}
+			}
+			r := newRenderer(5, call, spellAsData(tt.asked, v, domain))
 			r.domain = domain
 			if tt.earlier != "" {
-				r.earlier, r.earlierTerm = tt.earlier, lang.Terms(tt.earlier)
+				r.earlier, r.earlierTerm = tt.earlier, requestTerms(tt.earlier)
 			}
 			p := r.data(v, topic{})
 			got := p.found + "\n" + p.text

@@ -442,12 +442,38 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 func valueTerms(v any, into map[string]bool) {
 	eachString(v, func(s string) {
 		if w, ok := parseWhen(s); ok {
-			s += " " + w.t.Month().String() + " " + w.t.Weekday().String()
+			s += " " + w.t.Month().String()
+			if !w.month {
+				s += " " + w.t.Weekday().String()
+			}
 		}
 		for _, t := range lang.Terms(s) {
 			into[t] = true
 		}
+		for _, c := range codeTerms(s) {
+			into[c] = true
+		}
 	})
+}
+
+// requestTerms are the terms of a request, its codes and ampersand names included (codeTerms).
+func requestTerms(s string) []string {
+	return append(lang.Terms(s), codeTerms(s)...)
+}
+
+// codeTerms returns the words of s written with marks between letters and digits that people
+// type without them, squashed: a code ("I-9", "A-10177": i9, a10177) or a name joined
+// by an ampersand ("AT&T", "M&S": att, ms), whose letters the terms of s would lose.
+func codeTerms(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		c := squash(w)
+		code := strings.ContainsAny(c, "0123456789") && strings.Trim(c, "0123456789") != ""
+		if len(c) > 1 && c != strings.ToLower(w) && (code || strings.Contains(w, "&")) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // eachString calls fn with every string value in v, however deep, in order.
@@ -535,6 +561,9 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			}
 			phrase = append(phrase, ws[j].Text)
 		}
+		if heldLater(ws[i+1:], values) {
+			continue // "has my landlord cashed the rent check": who acts; the check is the thing
+		}
 		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
 		if opener == "" {
 			return name, false
@@ -542,6 +571,17 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		return opener + " " + name, true
 	}
 	return "", false
+}
+
+// heldLater reports whether ws name, after an opener ("the", "my"), a thing the records hold
+// (values): then an earlier thing no record holds is who acts, not what is asked about.
+func heldLater(ws []lang.Word, values map[string]bool) bool {
+	for i := 1; i < len(ws); i++ {
+		if _, ok := subjectOpeners[ws[i-1].Lower]; ok && slices.ContainsFunc(lang.Terms(ws[i].Lower), func(t string) bool { return values[t] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // copulas come before the subject of a question: see language.txt.

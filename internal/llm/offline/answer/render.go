@@ -44,7 +44,7 @@ type renderer struct {
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}, argKeys: map[string][]string{}}
-	r.askedTerm = lang.Terms(r.asked)
+	r.askedTerm = requestTerms(r.asked)
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
@@ -342,7 +342,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	// resets" over "cycle started" for "when does my cycle reset").
 	byLabel := func(f fact) int {
 		n := 0
-		for _, w := range lang.Terms(f.label) {
+		for _, w := range lang.Terms(f.named()) {
 			if want[w] {
 				n++
 			}
@@ -358,11 +358,11 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 		floor = most
 	}
 	var hit []fact
-	if most > 0 {
-		for _, f := range facts {
-			if byLabel(f) >= floor || byValue(f) {
-				hit = append(hit, f)
-			}
+	for _, f := range facts {
+		// With no label named, a list of things that holds one the request names is the fact
+		// asked about ("my dogs" among the things not allowed).
+		if most > 0 && (byLabel(f) >= floor || byValue(f)) || f.list && byValue(f) {
+			hit = append(hit, f)
 		}
 	}
 	if len(hit) == len(facts) && !lists || len(hit) == 0 {
@@ -498,9 +498,11 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// is) name none of them: which one is meant is still to be found.
 		hits = nil
 	}
-	if len(hits) == 0 && len(arr) <= r.listLimit {
-		// A short list is the user's own records, one of which the request names; a long
-		// one (a catalog) shows what was asked for first instead (see askedFirst).
+	if len(hits) == 0 && (len(arr) <= r.listLimit || !r.scoped && r.around != nil) {
+		// A short list, or a part of a larger whole no search chose (the line items of an
+		// estimate), is the user's own records, one of which the request names; a long list
+		// that is the whole result (a catalog) shows what was asked for first instead (see
+		// askedFirst).
 		hits = r.tellingItems(arr, noun)
 	}
 	if extreme := r.extremeItems(hits); len(extreme) > 0 {
@@ -513,7 +515,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// number for it" after "is the heart rate strap on its way") is about the records its
 		// earlier request named or asked for (those not paid).
 		prev := r
-		prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, lang.Terms(r.earlier), nil
+		prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, requestTerms(r.earlier), nil
 		if hits = prev.namedItems(arr, termsOf); len(hits) == 0 || len(hits) == len(arr) {
 			hits = prev.kindItems(arr)
 		}

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -50,6 +51,13 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
+		if v := doneBy(w.Lower, keys, values); v != "" {
+			// "the caterer" is who does the catering the data speaks of.
+			b.WriteString(asked[last:w.Start])
+			b.WriteString(v)
+			last = w.End
+			continue
+		}
 		budget := lang.TypoBudget(len(w.Lower))
 		if budget == 0 || keys[w.Lower] || values[w.Lower] || lang.IsStopword(w.Lower) || english().Known(lang.Stem(lang.Normalise(w.Lower))) {
 			continue // an English word is meant as written: a tennis "court" is no "count" field
@@ -83,3 +91,34 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 	b.WriteString(asked[last:])
 	return b.String()
 }
+
+// doneBy returns the data's word for the act that w, a noun for who does it ("bakers",
+// "installer", "inspector"), names, when the data holds no w itself but a noun of the act
+// ("baking", "installation", "inspection") or, as a member's name, the verb ("drive" of
+// "drive_date" for "the drivers"); "" otherwise, and for a comparative ("later").
+func doneBy(w string, keys, values map[string]bool) string {
+	base := strings.TrimSuffix(w, "s")
+	if keys[w] || values[w] || comparatives[w] || len(base) < minDoerLetters || !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") {
+		return ""
+	}
+	// "baker" is who bakes, "inspector" who inspects: the act with or without its final e.
+	verbs := []string{base[:len(base)-2], base[:len(base)-1]}
+	stems := []string{lang.Stem(verbs[0]), lang.Stem(verbs[1])}
+	act := ""
+	for _, vocab := range []map[string]bool{keys, values} {
+		for v := range vocab {
+			noun := strings.HasSuffix(v, "ing") || strings.HasSuffix(v, "ion") || strings.HasSuffix(v, "ment")
+			verb := keys[v] && slices.Contains(verbs, v)
+			if (noun && slices.Contains(stems, lang.Stem(v)) || verb) && (act == "" || v < act) {
+				act = v // the first in order of several, so that a reply never varies
+			}
+		}
+	}
+	return act
+}
+
+// comparatives compare rather than name who does something: see language.txt.
+var comparatives = lang.List("comparatives")
+
+// minDoerLetters: a shorter word ("user") is no noun for who does an act.
+const minDoerLetters = 5
