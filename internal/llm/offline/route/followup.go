@@ -64,7 +64,7 @@ var beEndings = lang.List("beEndings")
 // thing ("the earliest", "so expensive"), and that none of the previous turn's agents
 // (documents prev) uses. unmatched says no agent's words reach the message: then what the user
 // does ("can i pay by card", "can you send me the details") is done to the earlier thing.
-func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) bool {
+func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatched bool) bool {
 	// A closing "more" stands for more of the earlier thing: "can i buy more".
 	pointsBack := unmatched || len(ws) > 0 && moreWords[ws[len(ws)-1].Lower]
 	for _, w := range ws {
@@ -117,9 +117,21 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 		if slices.ContainsFunc(prev, func(in Intent) bool { return ix.uses(in.Tool, lw) }) {
 			continue
 		}
+		// A thing neither agent's texts name is the kind of thing of the one it sits
+		// nearer in meaning to: an "suv" after rental cars, a vacuum after an order.
+		if to >= 0 && !ix.uses(to, lw) && ix.nearerPrev(ts, prev, to) {
+			continue
+		}
 		return true
 	}
 	return false
+}
+
+// nearerPrev reports whether the terms ts come closer in meaning to one of the earlier
+// intents' agents than to agent to.
+func (ix *Index) nearerPrev(ts []string, prev []Intent, to int) bool {
+	sims := ix.similarities(ts)
+	return slices.ContainsFunc(prev, func(in Intent) bool { return sims[in.Tool] > sims[to] })
 }
 
 // asksSomething reports whether a message, read into words ws, asks a question or for
@@ -177,7 +189,7 @@ func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier f
 		return false
 	}
 	prev := firstPlanned(earlier())
-	return prev != nil && !p.ix.namesNewSubject(ws, prev.intents, false)
+	return prev != nil && !p.ix.namesNewSubject(ws, prev.intents, -1, false)
 }
 
 // onlyKnownWords reports whether a message, read into words ws, reaches agent tool through at

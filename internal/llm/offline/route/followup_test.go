@@ -24,7 +24,7 @@ func TestNamesNewSubject(t *testing.T) {
 		{"any deals on headphones", true},
 	}
 	for _, tt := range tests {
-		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, false); got != tt.want {
+		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, -1, false); got != tt.want {
 			t.Errorf("namesNewSubject(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}

@@ -181,7 +181,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// it opens ("how much is left to pay" after a bill): its words say what to do or know
 	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
 	if len(intents) == 0 && n > 1 && kind == chatNone && !onlyColour(ws) {
-		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, asksSomething(text, ws)) {
+		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, -1, asksSomething(text, ws)) {
 			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
 	}
@@ -211,7 +211,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// own name no record.
 				intents[0].Text = followUpText(intents[0].Text, prev.intents[same].Text)
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
-				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
+				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// What the earlier thing costs is no new subject: "how much do i owe".
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
