@@ -74,7 +74,7 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		lw := w.Lower
 		ts := lang.AppendTerms(nil, lw)
 		if len(ts) == 0 || fillers[lw] || noise[lw] || shorthand[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
-			orderWords[lw] || anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
+			orderWords[lw] || anaphora[lw] || numeral(lw) || phraseEnds[lw] || lang.IsLightNoun(lang.Stem(lw)) {
 			continue
 		}
 		// An adverb of manner or degree says how, not what: "when exactly", "how quickly".
@@ -101,8 +101,8 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 			continue
 		}
 		// The verb a request opens with says what to do with the earlier thing, and a
-		// measure how much of it: "send me 3 packs".
-		if i == 0 && imperative(ws) || measureWords[lw] {
+		// measure or the unit after a number how much of it: "send me 3 packs", "5 km".
+		if i == 0 && imperative(ws) || measureWords[lw] || i > 0 && numeral(ws[i-1].Lower) {
 			continue
 		}
 		// A word right before one that points back is what is done to the earlier thing:
@@ -132,6 +132,22 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 func (ix *Index) nearerPrev(ts []string, prev []Intent, to int) bool {
 	sims := ix.similarities(ts)
 	return slices.ContainsFunc(prev, func(in Intent) bool { return sims[in.Tool] > sims[to] })
+}
+
+// phraseEnds are prepositions and conjunctions that are no stopwords ("within", "without"):
+// they relate things, never name one.
+var phraseEnds = lang.List("phraseEnds")
+
+// numeral reports whether a lowercased word is a number, cardinal or ordinal ("14", "14th",
+// "3rd"): a count or a date, never a thing.
+func numeral(w string) bool {
+	for _, end := range []string{"st", "nd", "rd", "th"} {
+		if n, ok := strings.CutSuffix(w, end); ok {
+			w = n
+			break
+		}
+	}
+	return lang.IsDigits(w)
 }
 
 // asksSomething reports whether a message, read into words ws, asks a question or for
