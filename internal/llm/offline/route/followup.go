@@ -205,7 +205,7 @@ func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier f
 		return false
 	}
 	prev := firstPlanned(earlier())
-	return prev != nil && !p.ix.namesNewSubject(ws, prev.intents, -1, false)
+	return prev != nil && (opensFollowUp(ws) || !p.ix.namesNewSubject(ws, prev.intents, -1, false))
 }
 
 // onlyKnownWords reports whether a message, read into words ws, reaches agent tool through at

@@ -133,3 +133,31 @@ func TestDecideFollowUpNamesOwnThingOfAnotherAgent(t *testing.T) {
 		t.Errorf("Decide(%q) = %v, want agent 1", humans, got)
 	}
 }
+
+// A follow-up that opens as one ("what about", "and") and names a thing no agent's words know
+// (a team, a person) asks the earlier question again of that thing; a question of the same
+// words with no follow-up lead is about the world.
+func TestDecideFollowUpLeadWithUnknownThing(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"stadium", "Football club ticket office: match tickets and season tickets for home games, the fixture list and kick-off times.",
+			"when is the next home game", "are there tickets left for saturday", "what time is kick-off"},
+			Tools: []string{"Fixtures: Upcoming matches with opponent, date, kick-off time and ticket prices."}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	tests := []struct {
+		humans []string
+		want   []int
+	}{
+		{[]string{"when is the next home match", "what about the rovers game"}, []int{0}},
+		{[]string{"when is the next home match", "who founded the rovers"}, nil},
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
+			got = append(got, in.Tool)
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("Decide(%q) = %v, want %v", tt.humans, got, tt.want)
+		}
+	}
+}
