@@ -181,7 +181,11 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// it opens ("how much is left to pay" after a bill): its words say what to do or know
 	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
 	if len(intents) == 0 && n > 1 && kind == chatNone && !onlyColour(ws) {
-		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, -1, asksSomething(text, ws)) {
+		asks := asksSomething(text, ws)
+		// One that asks nothing but gives a number or a code ("size 9, two pairs", "the
+		// reference is AB-12") answers what the earlier agent needs to know.
+		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords &&
+			(!asks && givesValue(ws) || !p.ix.namesNewSubject(ws, prev.intents, -1, asks)) {
 			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
 	}
@@ -399,6 +403,11 @@ func leadsToNewThing(ws []lang.Word) bool {
 		}
 	}
 	return false
+}
+
+// givesValue reports whether some word of ws holds a digit: a number, a date or a code.
+func givesValue(ws []lang.Word) bool {
+	return slices.ContainsFunc(ws, func(w lang.Word) bool { return strings.ContainsAny(w.Lower, "0123456789") })
 }
 
 // hasEarlier reports whether the intents already carry an earlier request.

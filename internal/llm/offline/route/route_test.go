@@ -161,3 +161,30 @@ func TestDecideFollowUpLeadWithUnknownThing(t *testing.T) {
 		}
 	}
 }
+
+// A follow-up that asks nothing and gives a number or a code answers what the earlier agent
+// needs; one that gives none is small talk.
+func TestDecideFollowUpGivesValue(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"hearing", "Hearing care clinic: hearing tests, fittings, and hearing aid batteries, domes and repairs.",
+			"i need batteries for my hearing aids", "book a hearing test", "my hearing aid is broken"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	tests := []struct {
+		humans []string
+		want   []int
+	}{
+		{[]string{"i need batteries for my hearing aids", "type 675, six boxes"}, []int{0}},
+		{[]string{"i need batteries for my hearing aids", "serial number HX-4410"}, []int{0}},
+		{[]string{"i need batteries for my hearing aids", "lovely weather today"}, nil},
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
+			got = append(got, in.Tool)
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("Decide(%q) = %v, want %v", tt.humans, got, tt.want)
+		}
+	}
+}
