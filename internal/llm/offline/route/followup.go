@@ -70,6 +70,7 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 	for _, w := range ws {
 		pointsBack = pointsBack || backPointers[w.Lower]
 	}
+	verb := imperativeVerb(ws)
 	for i, w := range ws {
 		lw := w.Lower
 		ts := lang.AppendTerms(nil, lw)
@@ -102,7 +103,7 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		}
 		// The verb a request opens with says what to do with the earlier thing, and a
 		// measure or the unit after a number how much of it: "send me 3 packs", "5 km".
-		if i == 0 && imperative(ws) || measureWords[lw] || i > 0 && numeral(ws[i-1].Lower) {
+		if i == verb || measureWords[lw] || i > 0 && numeral(ws[i-1].Lower) {
 			continue
 		}
 		// A word right before one that points back is what is done to the earlier thing:
