@@ -20,7 +20,7 @@ func TestNamesNewSubject(t *testing.T) {
 		{"whats the earliest you can do", -1, false}, // a superlative mid-sentence
 		{"which gate is closest?", -1, false},        // a superlative after "is"
 		{"send me 3 packs", -1, false},               // the request's verb and a measure
-		{"ok send them today", -1, false},            // the verb after an acknowledgment
+		{"ok book the earliest", -1, false},          // the verb after an acknowledgment
 		{"can i pay monthly?", -1, false},
 		{"the 21st is fine", -1, false},    // an ordinal is a date
 		{"within 2 miles", -1, false},      // a preposition, a number and its unit
