@@ -22,9 +22,11 @@ func TestNamesNewSubject(t *testing.T) {
 		{"send me 3 packs", -1, false},               // the request's verb and a measure
 		{"ok book the earliest", -1, false},          // the verb after an acknowledgment
 		{"can i pay monthly?", -1, false},
-		{"the 21st is fine", -1, false},    // an ordinal is a date
-		{"within 2 miles", -1, false},      // a preposition, a number and its unit
-		{"about 30 euros each", -1, false}, // a number's unit
+		{"the 21st is fine", -1, false},         // an ordinal is a date
+		{"within 2 miles", -1, false},           // a preposition, a number and its unit
+		{"about 30 euros each", -1, false},      // a number's unit
+		{"and for my sister too", -1, false},    // whom it is for
+		{"friday morning if needed", -1, false}, // a condition left unsaid
 		{"how much are neck pillows", -1, true},
 		{"any deals on headphones", -1, true},
 		// A word neither agent uses is the kind of thing of the one nearer in meaning.
