@@ -214,6 +214,10 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// reads the follow-up's own words first and the earlier ones only when its
 				// own name no record.
 				intents[0].Text = followUpText(intents[0].Text, prev.intents[same].Text)
+			case same < 0 && refines(text, ws):
+				// A few words that ask nothing ("window seat", "size 10") narrow down the
+				// earlier request: they are the answer to what its agent needs to know.
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
 				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// What the earlier thing costs is no new subject: "how much do i owe".
@@ -403,6 +407,15 @@ func leadsToNewThing(ws []lang.Word) bool {
 		}
 	}
 	return false
+}
+
+// maxRefiningWords: see refines.
+const maxRefiningWords = 3
+
+// refines reports whether a message, read into words ws, is a few words that ask nothing and
+// open with no follow-up lead: a detail of the earlier request rather than a request of its own.
+func refines(text string, ws []lang.Word) bool {
+	return len(ws) <= maxRefiningWords && !asksSomething(text, ws) && !opensFollowUp(ws) && !onlyColour(ws)
 }
 
 // givesValue reports whether some word of ws holds a digit: a number, a date or a code.

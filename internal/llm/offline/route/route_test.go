@@ -188,3 +188,28 @@ func TestDecideFollowUpGivesValue(t *testing.T) {
 		}
 	}
 }
+
+// A few words that ask nothing narrow down the earlier request, whatever another agent's
+// texts say about one of them.
+func TestDecideFollowUpRefines(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "when is my next trip", "is my flight delayed", "book me a flight to rome"}},
+		{Texts: []string{"stadium", "Football club ticket office: match tickets and season tickets, seats, rows and gates.", "where is my seat", "which gate do i use"}},
+	})
+	tests := []struct {
+		humans []string
+		want   []int
+	}{
+		{[]string{"book me a flight to rome on friday", "aisle seat"}, []int{0}},
+		{[]string{"book me a flight to rome on friday", "which gate do i use at the stadium"}, []int{1}},
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
+			got = append(got, in.Tool)
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("Decide(%q) = %v, want %v", tt.humans, got, tt.want)
+		}
+	}
+}
