@@ -143,10 +143,10 @@ func (c *conversation) routeMessage(n int) []Intent {
 	ws := lang.ScanWords(text)
 	plain := plainWordsOf(ws)
 	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
-	// A question made of acknowledging words ("how much is the fine", "is that ok") still
-	// asks something: it is read as a request, not as an acknowledgment.
+	// A question made of acknowledging or parting words ("how much is the fine", "is that
+	// ok", "can i get a later one") still asks something: it is read as a request.
 	kind := chatKind(text)
-	if kind == chatAck && asksSomething(text, ws) {
+	if (kind == chatAck || kind == chatBye) && asksSomething(text, ws) {
 		kind = chatNone
 	}
 	intents := pointerFollowUp(text, ws, n > 1, earlier)

@@ -202,6 +202,8 @@ func TestDecideFollowUpRefines(t *testing.T) {
 	}{
 		{[]string{"book me a flight to rome on friday", "aisle seat"}, []int{0}},
 		{[]string{"book me a flight to rome on friday", "which gate do i use at the stadium"}, []int{1}},
+		// A question in parting words ("later") still asks.
+		{[]string{"book me a flight to rome on friday", "can i get a later one"}, []int{0}},
 	}
 	for _, tt := range tests {
 		var got []int
