@@ -219,7 +219,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// earlier request: they are the answer to what its agent needs to know.
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
-				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, false):
+				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// What the earlier thing costs is no new subject: "how much do i owe".
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
