@@ -165,16 +165,11 @@ func (c *conversation) routeMessage(n int) []Intent {
 	}
 	// A follow-up continues the earlier subject when it names none of its own, or when it
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
-	// uses in passing ("noise cancelling headphones"), or when its words name the earlier
-	// subject nearly as strongly as the agent they chose (see keepSubject).
-	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, kind) {
-		switch {
-		case len(intents) == 0 || pointsBack(ws) && p.incidental(intents):
-			if prev := firstPlanned(earlier()); prev != nil {
-				intents = withEarlier(text, p.continued(text, ws, prev.intents))
-			}
-		case len(intents) == 1:
-			intents = keepSubject(p, text, intents, earlier())
+	// uses in passing ("noise cancelling headphones").
+	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, kind) &&
+		(len(intents) == 0 || pointsBack(ws) && p.incidental(intents)) {
+		if prev := firstPlanned(earlier()); prev != nil {
+			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
 	}
 	// A message that names nothing of its own continues the previous turn's agents however
@@ -220,7 +215,9 @@ func (c *conversation) routeMessage(n int) []Intent {
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
 				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
-				// What the earlier thing costs is no new subject: "how much do i owe".
+				// It names nothing the earlier agent's texts lack and the new one's have, or
+				// that sits nearer the new one in meaning; when only price words reached the
+				// new one, it asks what the earlier thing costs ("how much do i owe").
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
 				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.lostBefore(prev, intents[0].Tool):
@@ -499,24 +496,6 @@ var (
 
 // secondPerson words address the assistant.
 var secondPerson = lang.List("secondPerson")
-
-// keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
-// as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where
-// "book" is every agent's word), else intents.
-func keepSubject(p *planner, text string, intents []Intent, earlier []planned) []Intent {
-	prev := firstPlanned(earlier)
-	if prev == nil || len(prev.intents) > 1 || prev.intents[0].Tool == intents[0].Tool {
-		return intents
-	}
-	ws := lang.ScanWords(text)
-	sc := p.scores(text, queryTerms(ws))
-	// The user's own thing, when it is the chosen agent's ("and the points on my credit card"
-	// after loyalty points), is no earlier subject.
-	if was := prev.intents[0].Tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].Tool] || p.ix.ownThingOf(ws, intents[0].Tool, was) {
-		return intents
-	}
-	return withEarlier(text, prev.intents)
-}
 
 // namesEarlierThing returns the earlier message, of those before (newest first), whose agent a
 // short message goes back to by naming a thing that message named ("so will the shirts be done
