@@ -189,8 +189,8 @@ func TestDecideFollowUpGivesValue(t *testing.T) {
 	}
 }
 
-// A few words that ask nothing narrow down the earlier request, whatever another agent's
-// texts say about one of them.
+// A few words that ask nothing narrow down the earlier request when they give a value or
+// reach another agent only through a word it uses in passing.
 func TestDecideFollowUpRefines(t *testing.T) {
 	ix := NewIndex([]Source{
 		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "when is my next trip", "is my flight delayed", "book me a flight to rome"}},
@@ -200,8 +200,9 @@ func TestDecideFollowUpRefines(t *testing.T) {
 		humans []string
 		want   []int
 	}{
-		{[]string{"book me a flight to rome on friday", "aisle seat"}, []int{0}},
+		{[]string{"book me a flight to rome on friday", "seat 14c"}, []int{0}},
 		{[]string{"book me a flight to rome on friday", "which gate do i use at the stadium"}, []int{1}},
+		{[]string{"book me a flight to rome on friday", "season tickets"}, []int{1}}, // a thing of the other agent's
 		// A question in parting words ("later") still asks.
 		{[]string{"book me a flight to rome on friday", "can i get a later one"}, []int{0}},
 	}
