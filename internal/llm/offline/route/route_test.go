@@ -200,7 +200,7 @@ func TestDecideFollowUpRefines(t *testing.T) {
 		humans []string
 		want   []int
 	}{
-		{[]string{"book me a flight to rome on friday", "seat 14c"}, []int{0}},
+		{[]string{"book me a flight to rome on friday", "back row"}, []int{0}},
 		{[]string{"book me a flight to rome on friday", "which gate do i use at the stadium"}, []int{1}},
 		{[]string{"book me a flight to rome on friday", "season tickets"}, []int{1}}, // a thing of the other agent's
 		// A question in parting words ("later") still asks.
