@@ -20,6 +20,9 @@ func TestRoutingDevSets(t *testing.T) {
 		// The demo agents and the eight YAML-only verticals of the two sets below under one
 		// concierge: follow-ups without a subject of their own, switches that name one, small talk.
 		{"routing follow-ups 2", "testdata/routing/followups2/agents", "testdata/routing/followups2.yaml", minRoutingFollowups2},
+		// The same agents: a second turn that names another agent's subject in few words, with
+		// a count or after "ok" or "what about", must move, whatever keeps follow-ups in place.
+		{"routing switches", "testdata/routing/followups2/agents", "testdata/routing/switches.yaml", minRoutingSwitches},
 		// Four verticals defined by YAML alone (a description and tool descriptions) beside the
 		// demo agents and their examples.
 		{"routing yaml-only set", "testdata/routing/yamlonly/agents", "testdata/routing/yamlonly/dev.yaml", minRoutingYAMLOnly},
@@ -43,6 +46,8 @@ const (
 	// rules of the evening of 2026-11-27, 163 once a count of the reached agent's thing ("5000
 	// points") stopped reading as a unit.
 	minRoutingFollowups2 = 163
+	// 48 of 48, before and after the rules it guards (written after them).
+	minRoutingSwitches = 48
 	// 111 of 123 when the set was written, before any change for it.
 	minRoutingYAMLOnly = 120
 	// 114 of 130 when the set was written, before any change for it; 119 since a verb after
