@@ -78,11 +78,6 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 			orderWords[lw] || anaphora[lw] || numeral(lw) || phraseEnds[lw] || people[lw] || lang.IsLightNoun(lang.Stem(lw)) {
 			continue
 		}
-		// A word before "one" says which of the earlier things, not what: "a later one",
-		// "the blue ones".
-		if i+1 < len(ws) && (ws[i+1].Lower == "one" || ws[i+1].Lower == "ones") {
-			continue
-		}
 		// Whom the request is for is no subject ("and for my son?"), nor a condition left
 		// unsaid at the end ("if possible", "if needed").
 		if i == len(ws)-1 && i > 0 && ws[i-1].Lower == "if" {
