@@ -308,11 +308,20 @@ func sceneStatement(ws []lang.Word) bool {
 // imperative reports whether a clause opens with a verb that asks for something to be done:
 // "check if my package shipped" is a request, though "shipped" tells what happened.
 func imperative(ws []lang.Word) bool {
-	ws = afterPivots(ws)
-	for len(ws) > 0 && (ws[0].Lower == "please" || ws[0].Lower == "pls") {
-		ws = ws[1:]
+	return imperativeVerb(ws) >= 0
+}
+
+// imperativeVerb returns the index in ws of the verb a request in the imperative opens with,
+// after any pivot or "please" ("ok book it", "please send"), or -1.
+func imperativeVerb(ws []lang.Word) int {
+	i := len(ws) - len(afterPivots(ws))
+	for i < len(ws) && (ws[i].Lower == "please" || ws[i].Lower == "pls") {
+		i++
 	}
-	return len(ws) > 0 && requestVerbs[ws[0].Lower]
+	if i < len(ws) && requestVerbs[ws[i].Lower] {
+		return i
+	}
+	return -1
 }
 
 // requestVerbs open a request in the imperative. Most have a past form of their own

@@ -64,17 +64,23 @@ var beEndings = lang.List("beEndings")
 // thing ("the earliest", "so expensive"), and that none of the previous turn's agents
 // (documents prev) uses. unmatched says no agent's words reach the message: then what the user
 // does ("can i pay by card", "can you send me the details") is done to the earlier thing.
-func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) bool {
+func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatched bool) bool {
 	// A closing "more" stands for more of the earlier thing: "can i buy more".
 	pointsBack := unmatched || len(ws) > 0 && moreWords[ws[len(ws)-1].Lower]
 	for _, w := range ws {
 		pointsBack = pointsBack || backPointers[w.Lower]
 	}
+	verb := imperativeVerb(ws)
 	for i, w := range ws {
 		lw := w.Lower
 		ts := lang.AppendTerms(nil, lw)
 		if len(ts) == 0 || fillers[lw] || noise[lw] || shorthand[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
-			orderWords[lw] || anaphora[lw] || lang.IsDigits(lw) || lang.IsLightNoun(lang.Stem(lw)) {
+			orderWords[lw] || anaphora[lw] || numeral(lw) || phraseEnds[lw] || people[lw] || lang.IsLightNoun(lang.Stem(lw)) {
+			continue
+		}
+		// Whom the request is for is no subject ("and for my son?"), nor a condition left
+		// unsaid at the end ("if possible", "if needed").
+		if i == len(ws)-1 && i > 0 && ws[i-1].Lower == "if" {
 			continue
 		}
 		// An adverb of manner or degree says how, not what: "when exactly", "how quickly".
@@ -101,8 +107,9 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 			continue
 		}
 		// The verb a request opens with says what to do with the earlier thing, and a
-		// measure how much of it: "send me 3 packs".
-		if i == 0 && imperative(ws) || measureWords[lw] {
+		// measure or the unit after a number how much of it: "send me 3 packs", "5 km";
+		// not a thing the agent the message reaches counts ("5000 points").
+		if i == verb || measureWords[lw] || i > 0 && numeral(ws[i-1].Lower) && (to < 0 || !ix.uses(to, lw)) {
 			continue
 		}
 		// A word right before one that points back is what is done to the earlier thing:
@@ -117,9 +124,37 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, unmatched bool) 
 		if slices.ContainsFunc(prev, func(in Intent) bool { return ix.uses(in.Tool, lw) }) {
 			continue
 		}
+		// A thing neither agent's texts name is the kind of thing of the one it sits
+		// nearer in meaning to: an "suv" after rental cars, a vacuum after an order.
+		if to >= 0 && !ix.uses(to, lw) && ix.nearerPrev(ts, prev, to) {
+			continue
+		}
 		return true
 	}
 	return false
+}
+
+// nearerPrev reports whether the terms ts come closer in meaning to one of the earlier
+// intents' agents than to agent to.
+func (ix *Index) nearerPrev(ts []string, prev []Intent, to int) bool {
+	sims := ix.similarities(ts)
+	return slices.ContainsFunc(prev, func(in Intent) bool { return sims[in.Tool] > sims[to] })
+}
+
+// phraseEnds are prepositions and conjunctions that are no stopwords ("within", "without"):
+// they relate things, never name one.
+var phraseEnds = lang.List("phraseEnds")
+
+// numeral reports whether a lowercased word is a number, cardinal or ordinal ("14", "14th",
+// "3rd"): a count or a date, never a thing.
+func numeral(w string) bool {
+	for _, end := range []string{"st", "nd", "rd", "th"} {
+		if n, ok := strings.CutSuffix(w, end); ok {
+			w = n
+			break
+		}
+	}
+	return lang.IsDigits(w)
 }
 
 // asksSomething reports whether a message, read into words ws, asks a question or for
@@ -177,7 +212,7 @@ func (p *planner) asksOnEarlierSubject(plain []string, ws []lang.Word, earlier f
 		return false
 	}
 	prev := firstPlanned(earlier())
-	return prev != nil && !p.ix.namesNewSubject(ws, prev.intents, false)
+	return prev != nil && (opensFollowUp(ws) || !p.ix.namesNewSubject(ws, prev.intents, -1, false))
 }
 
 // onlyKnownWords reports whether a message, read into words ws, reaches agent tool through at

@@ -14,18 +14,29 @@ func TestNamesNewSubject(t *testing.T) {
 	prev := []Intent{{Tool: 0}}
 	tests := []struct {
 		text string
+		to   int // the agent the message reaches, or -1
 		want bool
 	}{
-		{"whats the earliest you can do", false}, // a superlative mid-sentence
-		{"which gate is closest?", false},        // a superlative after "is"
-		{"send me 3 packs", false},               // the request's verb and a measure
-		{"can i pay monthly?", false},
-		{"how much are neck pillows", true},
-		{"any deals on headphones", true},
+		{"whats the earliest you can do", -1, false}, // a superlative mid-sentence
+		{"which gate is closest?", -1, false},        // a superlative after "is"
+		{"send me 3 packs", -1, false},               // the request's verb and a measure
+		{"ok book the earliest", -1, false},          // the verb after an acknowledgment
+		{"can i pay monthly?", -1, false},
+		{"the 21st is fine", -1, false},         // an ordinal is a date
+		{"within 2 miles", -1, false},           // a preposition, a number and its unit
+		{"about 30 euros each", -1, false},      // a number's unit
+		{"and for my sister too", -1, false},    // whom it is for
+		{"friday morning if needed", -1, false}, // a condition left unsaid
+		{"how much are neck pillows", -1, true},
+		{"any deals on headphones", -1, true},
+		// A word neither agent uses is the kind of thing of the one nearer in meaning.
+		{"how much for the derby", 1, false},
+		{"how much are neck pillows", 1, true},
+		{"3 deals please", 1, true}, // a count of the reached agent's thing is no unit
 	}
 	for _, tt := range tests {
-		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, false); got != tt.want {
-			t.Errorf("namesNewSubject(%q) = %v, want %v", tt.text, got, tt.want)
+		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, tt.to, false); got != tt.want {
+			t.Errorf("namesNewSubject(%q, to %d) = %v, want %v", tt.text, tt.to, got, tt.want)
 		}
 	}
 }

@@ -143,10 +143,10 @@ func (c *conversation) routeMessage(n int) []Intent {
 	ws := lang.ScanWords(text)
 	plain := plainWordsOf(ws)
 	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
-	// A question made of acknowledging words ("how much is the fine", "is that ok") still
-	// asks something: it is read as a request, not as an acknowledgment.
+	// A question made of acknowledging or parting words ("how much is the fine", "is that
+	// ok", "can i get a later one") still asks something: it is read as a request.
 	kind := chatKind(text)
-	if kind == chatAck && asksSomething(text, ws) {
+	if (kind == chatAck || kind == chatBye) && asksSomething(text, ws) {
 		kind = chatNone
 	}
 	intents := pointerFollowUp(text, ws, n > 1, earlier)
@@ -165,23 +165,22 @@ func (c *conversation) routeMessage(n int) []Intent {
 	}
 	// A follow-up continues the earlier subject when it names none of its own, or when it
 	// points back ("can I cancel it?") and reaches an agent only through one word that agent
-	// uses in passing ("noise cancelling headphones"), or when its words name the earlier
-	// subject nearly as strongly as the agent they chose (see keepSubject).
-	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, kind) {
-		switch {
-		case len(intents) == 0 || pointsBack(ws) && p.incidental(intents):
-			if prev := firstPlanned(earlier()); prev != nil {
-				intents = withEarlier(text, p.continued(text, ws, prev.intents))
-			}
-		case len(intents) == 1:
-			intents = keepSubject(p, text, intents, earlier())
+	// uses in passing ("noise cancelling headphones").
+	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, kind) &&
+		(len(intents) == 0 || pointsBack(ws) && p.incidental(intents)) {
+		if prev := firstPlanned(earlier()); prev != nil {
+			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
 	}
 	// A message that names nothing of its own continues the previous turn's agents however
 	// it opens ("how much is left to pay" after a bill): its words say what to do or know
 	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
 	if len(intents) == 0 && n > 1 && kind == chatNone && !onlyColour(ws) {
-		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords && !p.ix.namesNewSubject(ws, prev.intents, asksSomething(text, ws)) {
+		asks := asksSomething(text, ws)
+		// One that asks nothing but gives a number or a code ("size 9, two pairs", "the
+		// reference is AB-12") answers what the earlier agent needs to know.
+		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords &&
+			(!asks && givesValue(ws) || !p.ix.namesNewSubject(ws, prev.intents, -1, asks)) {
 			intents = withEarlier(text, p.continued(text, ws, prev.intents))
 		}
 	}
@@ -210,9 +209,16 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// reads the follow-up's own words first and the earlier ones only when its
 				// own name no record.
 				intents[0].Text = followUpText(intents[0].Text, prev.intents[same].Text)
+			case same < 0 && refines(text, ws) && p.inPassing(intents[0]):
+				// A few words that ask nothing ("double sided") narrow down the earlier request
+				// when they reach the other agent only through a word it uses in passing;
+				// "gift cards" names a thing of its own.
+				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
-				!p.ix.namesNewSubject(ws, prev.intents, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
-				// What the earlier thing costs is no new subject: "how much do i owe".
+				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
+				// It names nothing the earlier agent's texts lack and the new one's have, or
+				// that sits nearer the new one in meaning; when only price words reached the
+				// new one, it asks what the earlier thing costs ("how much do i owe").
 				intents = withEarlier(text, p.continued(text, ws, prev.intents))
 			case same < 0 && len(ws) <= maxSubjectlessWords && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
 				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.lostBefore(prev, intents[0].Tool):
@@ -401,6 +407,20 @@ func leadsToNewThing(ws []lang.Word) bool {
 	return false
 }
 
+// maxRefiningWords: see refines.
+const maxRefiningWords = 3
+
+// refines reports whether a message, read into words ws, is a few words that ask nothing and
+// open with no follow-up lead: a detail of the earlier request rather than a request of its own.
+func refines(text string, ws []lang.Word) bool {
+	return len(ws) <= maxRefiningWords && !asksSomething(text, ws) && !opensFollowUp(ws) && !onlyColour(ws)
+}
+
+// givesValue reports whether some word of ws holds a digit: a number, a date or a code.
+func givesValue(ws []lang.Word) bool {
+	return slices.ContainsFunc(ws, func(w lang.Word) bool { return strings.ContainsAny(w.Lower, "0123456789") })
+}
+
 // hasEarlier reports whether the intents already carry an earlier request.
 func hasEarlier(intents []Intent) bool {
 	return slices.ContainsFunc(intents, func(in Intent) bool { return strings.Contains(in.Text, lang.EarlierMarker) })
@@ -477,24 +497,6 @@ var (
 
 // secondPerson words address the assistant.
 var secondPerson = lang.List("secondPerson")
-
-// keepSubject returns the earlier subject's intent for a follow-up whose words name it nearly
-// as strongly as the one they chose ("ok book 2 for the 7.30 one" after showtimes, where
-// "book" is every agent's word), else intents.
-func keepSubject(p *planner, text string, intents []Intent, earlier []planned) []Intent {
-	prev := firstPlanned(earlier)
-	if prev == nil || len(prev.intents) > 1 || prev.intents[0].Tool == intents[0].Tool {
-		return intents
-	}
-	ws := lang.ScanWords(text)
-	sc := p.scores(text, queryTerms(ws))
-	// The user's own thing, when it is the chosen agent's ("and the points on my credit card"
-	// after loyalty points), is no earlier subject.
-	if was := prev.intents[0].Tool; sc[was] <= 0 || sc[was]*p.margin < sc[intents[0].Tool] || p.ix.ownThingOf(ws, intents[0].Tool, was) {
-		return intents
-	}
-	return withEarlier(text, prev.intents)
-}
 
 // namesEarlierThing returns the earlier message, of those before (newest first), whose agent a
 // short message goes back to by naming a thing that message named ("so will the shirts be done

@@ -133,3 +133,86 @@ func TestDecideFollowUpNamesOwnThingOfAnotherAgent(t *testing.T) {
 		t.Errorf("Decide(%q) = %v, want agent 1", humans, got)
 	}
 }
+
+// A follow-up that opens as one ("what about", "and") and names a thing no agent's words know
+// (a team, a person) asks the earlier question again of that thing; a question of the same
+// words with no follow-up lead is about the world.
+func TestDecideFollowUpLeadWithUnknownThing(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"stadium", "Football club ticket office: match tickets and season tickets for home games, the fixture list and kick-off times.",
+			"when is the next home game", "are there tickets left for saturday", "what time is kick-off"},
+			Tools: []string{"Fixtures: Upcoming matches with opponent, date, kick-off time and ticket prices."}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	tests := []struct {
+		humans []string
+		want   []int
+	}{
+		{[]string{"when is the next home match", "what about the rovers game"}, []int{0}},
+		{[]string{"when is the next home match", "who founded the rovers"}, nil},
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
+			got = append(got, in.Tool)
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("Decide(%q) = %v, want %v", tt.humans, got, tt.want)
+		}
+	}
+}
+
+// A follow-up that asks nothing and gives a number or a code answers what the earlier agent
+// needs; one that gives none is small talk.
+func TestDecideFollowUpGivesValue(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"hearing", "Hearing care clinic: hearing tests, fittings, and hearing aid batteries, domes and repairs.",
+			"i need batteries for my hearing aids", "book a hearing test", "my hearing aid is broken"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	tests := []struct {
+		humans []string
+		want   []int
+	}{
+		{[]string{"i need batteries for my hearing aids", "type 675, six boxes"}, []int{0}},
+		{[]string{"i need batteries for my hearing aids", "serial number HX-4410"}, []int{0}},
+		{[]string{"i need batteries for my hearing aids", "lovely weather today"}, nil},
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
+			got = append(got, in.Tool)
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("Decide(%q) = %v, want %v", tt.humans, got, tt.want)
+		}
+	}
+}
+
+// A few words that ask nothing narrow down the earlier request when they give a value or
+// reach another agent only through a word it uses in passing.
+func TestDecideFollowUpRefines(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "when is my next trip", "is my flight delayed", "book me a flight to rome"}},
+		{Texts: []string{"stadium", "Football club ticket office: match tickets and season tickets, seats, rows and gates.", "where is my seat", "which gate do i use"}},
+	})
+	tests := []struct {
+		humans []string
+		want   []int
+	}{
+		{[]string{"book me a flight to rome on friday", "back row"}, []int{0}},
+		{[]string{"book me a flight to rome on friday", "which gate do i use at the stadium"}, []int{1}},
+		{[]string{"book me a flight to rome on friday", "season tickets"}, []int{1}}, // a thing of the other agent's
+		// A question in parting words ("later") still asks.
+		{[]string{"book me a flight to rome on friday", "can i get a later one"}, []int{0}},
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
+			got = append(got, in.Tool)
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("Decide(%q) = %v, want %v", tt.humans, got, tt.want)
+		}
+	}
+}
