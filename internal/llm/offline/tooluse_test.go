@@ -79,6 +79,11 @@ func TestUseTools(t *testing.T) {
 			fnTool("time_off", "Paid time off balances per leave type", schema(nil, map[string]any{"leave_type": prop("string", "Vacation, sick leave or floating holiday; omit for all.")})),
 		}, "", "how many vacation days have i got left",
 			[]usedTool{{"time_off", map[string]any{"leave_type": "vacation"}}}},
+		{"a follow-up picking among what the earlier answer listed asks its tool again", []llms.Tool{
+			fnTool("search_gear", "Search the gear catalogue for a product", schema([]string{"query"}, map[string]any{"query": prop("string", "the product, e.g. boots or tents")})),
+			fnTool("list_vouchers", "List the vouchers the member holds", schema(nil, map[string]any{})),
+		}, "", "which of them is for boots (earlier: show my vouchers)",
+			[]usedTool{{"list_vouchers", map[string]any{}}}},
 		{"a new vertical", petTools, "", "please reorder 2 bags of kibble",
 			[]usedTool{{"reorder_food", map[string]any{"product": "kibble", "bags": float64(2)}}}},
 		{"a new vertical, date", petTools, "", "book the vet for Rex next friday",
@@ -125,6 +130,18 @@ func TestExtractArgsRequiredBestEffort(t *testing.T) {
 	}
 	got = answer.ExtractArgs(params, "cheap offers, top 3", "", domain)
 	want = map[string]any{"query": "cheap top", "kind": "cheap", "flag": false, "limit": int64(3)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ExtractArgs() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A follow-up that names no place takes the place of the record it leans on, named in the
+// earlier request's own words, not a word of its own read as a place.
+func TestExtractArgsPlaceFromEarlierRequest(t *testing.T) {
+	params := schema([]string{"city"}, map[string]any{"city": prop("string", "The city to search.")})
+	domain := answer.VocabOf("", []string{"search lodges in a city, with prices", "list the user's holidays"}, []string{"", ""})
+	got := answer.ExtractArgs(params, "what does it cost a week", "when is my denver holiday", domain)
+	want := map[string]any{"city": "denver"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ExtractArgs() mismatch (-want +got):\n%s", diff)
 	}

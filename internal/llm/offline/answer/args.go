@@ -66,6 +66,12 @@ func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[st
 			}
 			v, ok = alt.extract(p)
 		}
+		if !ok && p.required && kindOf(p) == kindPlace && secondary != "" && secondary != primary {
+			// A follow-up that names no place ("how much is it a night") is about the place of
+			// the record it leans on: the earlier request's own words name it ("my boston
+			// trip"), where the follow-up's words would only be read as one.
+			v, ok = alt.content(false)
+		}
 		if !ok && p.required {
 			v, ok = src.bestEffort(p)
 		}
