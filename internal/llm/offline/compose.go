@@ -67,11 +67,16 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	if !answer.HoldsNothingAsked(asResult(res), asked(req), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
 		return nil
 	}
+	// It looks among the user's records: a search finds whatever it is given (lodges in Oslo
+	// for "Oslo"), so what it returns shows nothing of the thing asked.
 	var rest []llms.Tool
 	for _, t := range tools {
-		if t.Function.Name != res.name {
+		if t.Function.Name != res.name && !answer.NeedsArguments(t.Function.Parameters) {
 			rest = append(rest, t)
 		}
+	}
+	if len(rest) == 0 {
+		return nil
 	}
 	sub := &request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls}
 	calls, _ := m.useTools(sub, true)
