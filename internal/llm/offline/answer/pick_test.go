@@ -681,3 +681,29 @@ func TestRenderUnfilteredCall(t *testing.T) {
 		}
 	}
 }
+
+// A thing the turn's other results hold as written is a thing of its own: a record here
+// that only comes near it in meaning (a sweater for a jacket) is not said to be it.
+func TestNarrateThingHeldElsewhere(t *testing.T) {
+	returns := `{"status":"ok","data":{"returns":[
+		{"item":"Merino wool sweater","status":"refunded"},
+		{"item":"Trail running shoes","status":"in_transit"}]}}`
+	tests := []struct {
+		name      string
+		elsewhere map[string]bool
+		mentions  string
+	}{
+		{"alone, the near record may be the thing said in other words", nil, "sweater"},
+		{"held as written by another result, it is not", map[string]bool{"jacket": true}, "no return for your jacket"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := Result{Name: "get_returns", Content: returns, Elsewhere: tt.elsewhere}
+			p := Narrate(res, "is there a refund for my jacket", 5, func() map[string]bool { return nil })
+			got := p.found + "\n" + p.text
+			if !strings.Contains(got, tt.mentions) {
+				t.Errorf("Narrate() = %q, want it to mention %q", got, tt.mentions)
+			}
+		})
+	}
+}

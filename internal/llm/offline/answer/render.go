@@ -40,6 +40,8 @@ type renderer struct {
 	// around are the terms of the object whose list is being rendered: a word it carries
 	// ("the delays on my remodel" of a project named a remodel) is no missing thing of its list.
 	around map[string]bool
+	// elsewhere are the terms the turn's other results hold as written (Result.Elsewhere).
+	elsewhere map[string]bool
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
