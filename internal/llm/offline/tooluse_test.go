@@ -84,6 +84,10 @@ func TestUseTools(t *testing.T) {
 			fnTool("list_vouchers", "List the vouchers the member holds", schema(nil, map[string]any{})),
 		}, "", "which of them is for boots (earlier: show my vouchers)",
 			[]usedTool{{"list_vouchers", map[string]any{}}}},
+		{"words that frame the question are no filter", []llms.Tool{
+			fnTool("lockers", "The member's lockers with size, fee and keys.", schema(nil, map[string]any{"bank": prop("string", "Only lockers in this bank, e.g. North; omit for all.")})),
+		}, "", "what does a locker cost and how many are left",
+			[]usedTool{{"lockers", map[string]any{}}}},
 		{"a new vertical", petTools, "", "please reorder 2 bags of kibble",
 			[]usedTool{{"reorder_food", map[string]any{"product": "kibble", "bags": float64(2)}}}},
 		{"a new vertical, date", petTools, "", "book the vet for Rex next friday",

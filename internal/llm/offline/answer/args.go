@@ -353,6 +353,9 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 			i > 0 && (userLeads[a.words[i-1].Lower] || subjectPronouns[a.words[i-1].Lower]) {
 			continue // "can I cancel it?", "what would I pay": the act asked, not what to search for
 		}
+		if frameWords[w.Lower] || priceWords[w.Lower] {
+			continue // "what is left", "what does it cost": how the question asks, not about what
+		}
 		if measureWords[w.Lower] {
 			continue // "a new pair of running shoes" is a search for running shoes
 		}
@@ -374,6 +377,9 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	}
 	return strings.Join(parts, " "), true
 }
+
+// priceWords ask what something costs: see language.txt.
+var priceWords = lang.List("priceWords")
 
 // timeDeterminers make the time noun after them say when: "this week", "next month".
 var timeDeterminers = lang.List("timeDeterminers")
