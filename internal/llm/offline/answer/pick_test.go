@@ -179,6 +179,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$86.50 in all"}, excludes: []string{"Street cleaning"},
 		},
 		{
+			name:  "money paid to the user is not owed",
+			asked: "do i owe anything on my claims", data: `{"claims":[
+				{"claim_no":"CL-1","refund":{"amount":120,"currency":"USD"},"status":"open"},
+				{"claim_no":"CL-2","rebate":{"amount":80,"currency":"USD"},"status":"open"},
+				{"claim_no":"CL-3","excess":{"amount":50,"currency":"USD"},"status":"open"}]}`,
+			excludes: []string{"in all"},
+		},
+		{
 			name:  "a total asked sums every record shown",
 			asked: "what do my subscriptions cost altogether", data: `{"subscriptions":[
 				{"name":"Netflix","price":{"amount":15.49,"currency":"USD"}},
