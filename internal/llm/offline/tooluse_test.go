@@ -151,6 +151,26 @@ func TestExtractArgsPlaceFromEarlierRequest(t *testing.T) {
 	}
 }
 
+// An amount of money fills a number parameter only when it counts money.
+func TestExtractArgsMoneyIsNoCount(t *testing.T) {
+	domain := answer.VocabOf("", []string{"the stamps catalogue"}, []string{""})
+	tests := []struct {
+		name string
+		prop map[string]any
+		want map[string]any
+	}{
+		{"stamps", prop("integer", "Only items costing at most this many stamps."), map[string]any{}},
+		{"max_price", prop("number", "Highest price."), map[string]any{"max_price": float64(40)}},
+		{"limit", prop("number", "Highest amount, in dollars."), map[string]any{"limit": float64(40)}},
+	}
+	for _, tt := range tests {
+		params := schema(nil, map[string]any{tt.name: tt.prop})
+		if diff := cmp.Diff(tt.want, answer.ExtractArgs(params, "how many stamps is the $40 voucher", "", domain)); diff != "" {
+			t.Errorf("ExtractArgs(%s) mismatch (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
 // A query parameter whose description gives examples ("running shoes") still gets the user's
 // product, without the request words the tools are described with ("deals").
 func TestExtractArgsKeepsTheProductTheExamplesName(t *testing.T) {
