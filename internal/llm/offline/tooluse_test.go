@@ -88,6 +88,11 @@ func TestUseTools(t *testing.T) {
 			fnTool("lockers", "The member's lockers with size, fee and keys.", schema(nil, map[string]any{"bank": prop("string", "Only lockers in this bank, e.g. North; omit for all.")})),
 		}, "", "what does a locker cost and how many are left",
 			[]usedTool{{"lockers", map[string]any{}}}},
+		{"a closing clause naming a tool's thing is read with the rest", []llms.Tool{
+			fnTool("get_stars", "The member's star balance and stars expiring.", nil),
+			fnTool("get_level", "The member's loyalty level and how many stars the next level needs.", nil),
+		}, "", "how many stars until my next level",
+			[]usedTool{{"get_level", map[string]any{}}}},
 		{"a new vertical", petTools, "", "please reorder 2 bags of kibble",
 			[]usedTool{{"reorder_food", map[string]any{"product": "kibble", "bags": float64(2)}}}},
 		{"a new vertical, date", petTools, "", "book the vet for Rex next friday",

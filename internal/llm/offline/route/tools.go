@@ -102,8 +102,11 @@ var picks = lang.List("picks")
 // byWords chooses tools for a request by its words, the closing clause that only says when
 // left out when that leaves any, and by the tools' examples (see byExample).
 func (p *planner) byWords(text string) []Intent {
-	intents := p.plan(lang.MainClause(text))
-	if len(intents) == 0 && lang.MainClause(text) != text {
+	main := lang.MainClause(text)
+	intents := p.plan(main)
+	if main != text && (len(intents) == 0 || len(p.plan(strings.TrimSpace(text[len(main):]))) > 0) {
+		// A closing clause that names a tool's thing ("until my next renewal level") says
+		// what the request is about, not only when: it is read with the rest.
 		intents = p.plan(text)
 	}
 	if len(intents) <= 1 {
