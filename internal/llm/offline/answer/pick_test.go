@@ -715,3 +715,13 @@ func TestNarrateThingHeldElsewhere(t *testing.T) {
 		})
 	}
 }
+
+// The frame of a question ("how long", "how much") names no thing a result should hold: a
+// result about the plan asked of answers it, and no other tool is looked in.
+func TestHoldsNothingAskedFrameWords(t *testing.T) {
+	res := Result{Name: "get_plan", Content: `{"status":"ok","data":{"plan":"Gold","since":"2019-04-12"}}`}
+	domain := func() map[string]bool { return map[string]bool{"plan": true} }
+	if HoldsNothingAsked(res, "how long have i had this plan", 5, domain) {
+		t.Errorf("HoldsNothingAsked(%q) = true, want false", "how long have i had this plan")
+	}
+}
