@@ -179,6 +179,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$86.50 in all"}, excludes: []string{"Street cleaning"},
 		},
 		{
+			name:  "a follow-up asking for records of the earlier thing none is for says so",
+			asked: "is there a loan for it", earlier: "how do i renew my tent", data: `{"loans":[
+				{"title":"Dune","due":"2026-12-01"},
+				{"title":"Emma","due":"2026-12-04"}]}`,
+			mentions: []string{"no loan for your tent"}, excludes: []string{"Dune", "Emma"},
+		},
+		{
 			name:  "money paid to the user is not owed",
 			asked: "do i owe anything on my claims", data: `{"claims":[
 				{"claim_no":"CL-1","refund":{"amount":120,"currency":"USD"},"status":"open"},
