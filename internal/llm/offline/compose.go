@@ -15,8 +15,12 @@ func (m *Model) compose(req *request) string {
 	var pieces []answer.Piece
 	var results []toolResult
 	question := asked(req) // once per reply: spelling out initials reads every tool's description
-	for _, res := range req.results {
-		p := m.narrate(req, question, res)
+	held := make([]map[string]bool, len(req.results))
+	for i, res := range req.results {
+		held[i] = answer.HeldTerms(asResult(res))
+	}
+	for i, res := range req.results {
+		p := m.narrate(req, question, res, othersHeld(held, i))
 		if res.round > 1 && p.OffTopic() {
 			continue // looked up elsewhere (lookElsewhere) and no nearer what was asked
 		}
@@ -67,11 +71,16 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	if !answer.HoldsNothingAsked(asResult(res), asked(req), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
 		return nil
 	}
+	// It looks among the user's records: a search finds whatever it is given (lodges in Oslo
+	// for "Oslo"), so what it returns shows nothing of the thing asked.
 	var rest []llms.Tool
 	for _, t := range tools {
-		if t.Function.Name != res.name {
+		if t.Function.Name != res.name && !answer.NeedsArguments(t.Function.Parameters) {
 			rest = append(rest, t)
 		}
+	}
+	if len(rest) == 0 {
+		return nil
 	}
 	sub := &request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls}
 	calls, _ := m.useTools(sub, true)
@@ -108,10 +117,30 @@ func offeredTerms(tools []llms.Tool) map[string]bool {
 	return offered
 }
 
-// narrate renders one tool result as a piece.
-func (m *Model) narrate(req *request, asked string, res toolResult) answer.Piece {
+// narrate renders one tool result as a piece; elsewhere are the terms the turn's other
+// results hold.
+func (m *Model) narrate(req *request, asked string, res toolResult, elsewhere map[string]bool) answer.Piece {
 	domain := func() map[string]bool { return m.domains.terms(req) }
-	return answer.Narrate(asResult(res), asked, m.opts.listLimit, domain)
+	r := asResult(res)
+	r.Elsewhere = elsewhere
+	return answer.Narrate(r, asked, m.opts.listLimit, domain)
+}
+
+// othersHeld is the union of held but its i-th, nil when that is empty.
+func othersHeld(held []map[string]bool, i int) map[string]bool {
+	var out map[string]bool
+	for j, h := range held {
+		if j == i {
+			continue
+		}
+		for t := range h {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[t] = true
+		}
+	}
+	return out
 }
 
 // asked is the last human message with the initials of the tools' words spelled out ("pto",

@@ -238,6 +238,30 @@ func TestLookElsewhereOffTopic(t *testing.T) {
 	}
 }
 
+// TestLookElsewhereAsksNoSearch checks that a result holding nothing of the thing asked is not
+// followed by a search for it: a search returns whatever it is given, so it would seem to hold
+// the thing when the user's records do not.
+func TestLookElsewhereAsksNoSearch(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("list_crossings", "The user's booked ferry crossings.", nil),
+		fnTool("search_lodges", "Search lodges in a town.", schema([]string{"town"}, map[string]any{"town": prop("string", "the town")})),
+		fnTool("crossing_status", "Live status of the user's next crossing.", nil),
+	}
+	crossings := `{"status":"ok","data":{"crossings":[{"to":"Kiel","day":"2026-12-02"}]}}`
+	m := New()
+	resp, err := m.GenerateContent(t.Context(), turnWithResults("do i have a ferry to Bergen", [3]string{"list_crossings", `{}`, crossings}), llms.WithTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var called []string
+	for _, c := range resp.Choices[0].ToolCalls {
+		called = append(called, c.FunctionCall.Name)
+	}
+	if diff := cmp.Diff([]string{"crossing_status"}, called); diff != "" {
+		t.Errorf("calls after a result without the thing asked (-want +got):\n%s", diff)
+	}
+}
+
 // TestLookElsewhereReadsInitials checks that a request naming what a tool is for by its
 // initials ("pto" of "paid time off") is answered by that tool's result, with no look at the
 // other tools, while a word the result does not hold still sends the model to them.

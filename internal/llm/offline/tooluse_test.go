@@ -79,6 +79,20 @@ func TestUseTools(t *testing.T) {
 			fnTool("time_off", "Paid time off balances per leave type", schema(nil, map[string]any{"leave_type": prop("string", "Vacation, sick leave or floating holiday; omit for all.")})),
 		}, "", "how many vacation days have i got left",
 			[]usedTool{{"time_off", map[string]any{"leave_type": "vacation"}}}},
+		{"a follow-up picking among what the earlier answer listed asks its tool again", []llms.Tool{
+			fnTool("search_gear", "Search the gear catalogue for a product", schema([]string{"query"}, map[string]any{"query": prop("string", "the product, e.g. boots or tents")})),
+			fnTool("list_vouchers", "List the vouchers the member holds", schema(nil, map[string]any{})),
+		}, "", "which of them is for boots (earlier: show my vouchers)",
+			[]usedTool{{"list_vouchers", map[string]any{}}}},
+		{"words that frame the question are no filter", []llms.Tool{
+			fnTool("lockers", "The member's lockers with size, fee and keys.", schema(nil, map[string]any{"bank": prop("string", "Only lockers in this bank, e.g. North; omit for all.")})),
+		}, "", "what does a locker cost and how many are left",
+			[]usedTool{{"lockers", map[string]any{}}}},
+		{"a closing clause naming a tool's thing is read with the rest", []llms.Tool{
+			fnTool("get_stars", "The member's star balance and stars expiring.", nil),
+			fnTool("get_level", "The member's loyalty level and how many stars the next level needs.", nil),
+		}, "", "how many stars until my next level",
+			[]usedTool{{"get_level", map[string]any{}}}},
 		{"a new vertical", petTools, "", "please reorder 2 bags of kibble",
 			[]usedTool{{"reorder_food", map[string]any{"product": "kibble", "bags": float64(2)}}}},
 		{"a new vertical, date", petTools, "", "book the vet for Rex next friday",
@@ -127,6 +141,38 @@ func TestExtractArgsRequiredBestEffort(t *testing.T) {
 	want = map[string]any{"query": "cheap top", "kind": "cheap", "flag": false, "limit": int64(3)}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ExtractArgs() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A follow-up that names no place takes the place of the record it leans on, named in the
+// earlier request's own words, not a word of its own read as a place.
+func TestExtractArgsPlaceFromEarlierRequest(t *testing.T) {
+	params := schema([]string{"city"}, map[string]any{"city": prop("string", "The city to search.")})
+	domain := answer.VocabOf("", []string{"search lodges in a city, with prices", "list the user's holidays"}, []string{"", ""})
+	got := answer.ExtractArgs(params, "what does it cost a week", "when is my denver holiday", domain)
+	want := map[string]any{"city": "denver"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ExtractArgs() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// An amount of money fills a number parameter only when it counts money.
+func TestExtractArgsMoneyIsNoCount(t *testing.T) {
+	domain := answer.VocabOf("", []string{"the stamps catalogue"}, []string{""})
+	tests := []struct {
+		name string
+		prop map[string]any
+		want map[string]any
+	}{
+		{"stamps", prop("integer", "Only items costing at most this many stamps."), map[string]any{}},
+		{"max_price", prop("number", "Highest price."), map[string]any{"max_price": float64(40)}},
+		{"limit", prop("number", "Highest amount, in dollars."), map[string]any{"limit": float64(40)}},
+	}
+	for _, tt := range tests {
+		params := schema(nil, map[string]any{tt.name: tt.prop})
+		if diff := cmp.Diff(tt.want, answer.ExtractArgs(params, "how many stamps is the $40 voucher", "", domain)); diff != "" {
+			t.Errorf("ExtractArgs(%s) mismatch (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }
 

@@ -66,6 +66,12 @@ func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[st
 			}
 			v, ok = alt.extract(p)
 		}
+		if !ok && p.required && kindOf(p) == kindPlace && secondary != "" && secondary != primary {
+			// A follow-up that names no place ("how much is it a night") is about the place of
+			// the record it leans on: the earlier request's own words name it ("my boston
+			// trip"), where the follow-up's words would only be read as one.
+			v, ok = alt.content(false)
+		}
 		if !ok && p.required {
 			v, ok = src.bestEffort(p)
 		}
@@ -85,7 +91,7 @@ func (a *argSource) extract(p Param) (any, bool) {
 	case kindID:
 		return a.identifier()
 	case kindNumber:
-		return a.number(p.Type == "integer")
+		return a.number(p.Type == "integer", countsMoney(p))
 	case kindPlace:
 		return a.place()
 	case kindDate:
@@ -203,11 +209,16 @@ func (a *argSource) identifier() (any, bool) {
 	return strings.TrimSuffix(a.words[pick].Text, "'s"), true
 }
 
-// number returns the first free number in the text: "5000", "5,000", "$12.50", "5k".
-func (a *argSource) number(integer bool) (any, bool) {
+// number returns the first free number in the text: "5000", "5,000", "$12.50", "5k". An
+// amount of money ("$25") is taken only when money is set: a parameter counting points or
+// nights is not filled with a price.
+func (a *argSource) number(integer, money bool) (any, bool) {
 	s := a.text
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' || (i > 0 && isAlnum(s[i-1])) {
+			continue
+		}
+		if !money && i > 0 && strings.ContainsAny(s[i-1:i], currencySigns) {
 			continue
 		}
 		j := i
@@ -240,6 +251,24 @@ func (a *argSource) number(integer bool) (any, bool) {
 	}
 	return nil, false
 }
+
+// currencySigns are the one-byte signs written before an amount of money.
+const currencySigns = "$"
+
+// countsMoney reports whether a number parameter is an amount of money: its name says so
+// ("max_price", "budget") or its description names a currency.
+func countsMoney(p Param) bool {
+	for _, w := range strings.Fields(lang.Humanise(p.Name)) {
+		if moneyWords[strings.ToLower(w)] || budgetWords[strings.ToLower(w)] {
+			return true
+		}
+	}
+	desc := strings.ToLower(p.Desc)
+	return strings.ContainsAny(desc, currencySigns+"€£") || slices.ContainsFunc(strings.Fields(desc), func(w string) bool { return currencyNames[strings.Trim(w, ".,;:()")] })
+}
+
+// budgetWords and currencyNames say a number is money: see language.txt.
+var budgetWords, currencyNames = lang.List("budgetWords"), lang.List("currencyNames")
 
 func isAlnum(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
@@ -347,6 +376,9 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 			i > 0 && (userLeads[a.words[i-1].Lower] || subjectPronouns[a.words[i-1].Lower]) {
 			continue // "can I cancel it?", "what would I pay": the act asked, not what to search for
 		}
+		if frameWords[w.Lower] || priceWords[w.Lower] {
+			continue // "what is left", "what does it cost": how the question asks, not about what
+		}
 		if measureWords[w.Lower] {
 			continue // "a new pair of running shoes" is a search for running shoes
 		}
@@ -368,6 +400,9 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	}
 	return strings.Join(parts, " "), true
 }
+
+// priceWords ask what something costs: see language.txt.
+var priceWords = lang.List("priceWords")
 
 // timeDeterminers make the time noun after them say when: "this week", "next month".
 var timeDeterminers = lang.List("timeDeterminers")

@@ -13,6 +13,26 @@ type Result struct {
 	Name    string         // the tool's name
 	Content string         // what it returned, usually the JSON of an EnricherResponse
 	Call    *llms.ToolCall // the call it answers, when the history has it
+	// Elsewhere are the terms the turn's other results hold as written (see HeldTerms): a
+	// word of the request one of them holds names its thing, so a record here that only
+	// comes near it in meaning is another thing.
+	Elsewhere map[string]bool
+}
+
+// HeldTerms returns the terms of the values in a result's data, nil when it holds none.
+func HeldTerms(res Result) map[string]bool {
+	v, err := decodeOrdered([]byte(strings.TrimSpace(res.Content)))
+	if err != nil {
+		return nil
+	}
+	obj, _ := v.([]field)
+	if status, _ := member(obj, "status"); status != resultOK {
+		return nil
+	}
+	data, _ := member(obj, "data")
+	held := map[string]bool{}
+	valueTerms(data, held)
+	return held
 }
 
 // Narrate renders one tool result as a piece of the reply. asked is the last user message,
@@ -31,6 +51,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 		return t.unavailable("") // never show what could not be read
 	}
 	r := askedRenderer(listLimit, res.Call, asked, v, domain())
+	r.elsewhere = res.Elsewhere
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
 	s, _ := status.(string)
@@ -143,8 +164,8 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 func (r renderer) offTopic(data any, strict bool) bool {
 	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
-		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] {
-			continue // verbs ("seeing", "shipped") and "next" name no thing data would hold
+		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] || frameWords[w.Lower] {
+			continue // verbs ("seeing", "shipped"), "next" and the frame of a question ("how long") name no thing data would hold
 		}
 		words = append(words, lang.Terms(w.Lower)...)
 	}

@@ -179,6 +179,21 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$86.50 in all"}, excludes: []string{"Street cleaning"},
 		},
 		{
+			name:  "a follow-up asking for records of the earlier thing none is for says so",
+			asked: "is there a loan for it", earlier: "how do i renew my tent", data: `{"loans":[
+				{"title":"Dune","due":"2026-12-01"},
+				{"title":"Emma","due":"2026-12-04"}]}`,
+			mentions: []string{"no loan for your tent"}, excludes: []string{"Dune", "Emma"},
+		},
+		{
+			name:  "money paid to the user is not owed",
+			asked: "do i owe anything on my claims", data: `{"claims":[
+				{"claim_no":"CL-1","refund":{"amount":120,"currency":"USD"},"status":"open"},
+				{"claim_no":"CL-2","rebate":{"amount":80,"currency":"USD"},"status":"open"},
+				{"claim_no":"CL-3","excess":{"amount":50,"currency":"USD"},"status":"open"}]}`,
+			excludes: []string{"in all"},
+		},
+		{
 			name:  "a total asked sums every record shown",
 			asked: "what do my subscriptions cost altogether", data: `{"subscriptions":[
 				{"name":"Netflix","price":{"amount":15.49,"currency":"USD"}},
@@ -679,5 +694,41 @@ func TestRenderUnfilteredCall(t *testing.T) {
 				t.Errorf("data(%q, %s) = %q, want no %q", tt.asked, tt.args, got, x)
 			}
 		}
+	}
+}
+
+// A thing the turn's other results hold as written is a thing of its own: a record here
+// that only comes near it in meaning (a sweater for a jacket) is not said to be it.
+func TestNarrateThingHeldElsewhere(t *testing.T) {
+	returns := `{"status":"ok","data":{"returns":[
+		{"item":"Merino wool sweater","status":"refunded"},
+		{"item":"Trail running shoes","status":"in_transit"}]}}`
+	tests := []struct {
+		name      string
+		elsewhere map[string]bool
+		mentions  string
+	}{
+		{"alone, the near record may be the thing said in other words", nil, "sweater"},
+		{"held as written by another result, it is not", map[string]bool{"jacket": true}, "no return for your jacket"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := Result{Name: "get_returns", Content: returns, Elsewhere: tt.elsewhere}
+			p := Narrate(res, "is there a refund for my jacket", 5, func() map[string]bool { return nil })
+			got := p.found + "\n" + p.text
+			if !strings.Contains(got, tt.mentions) {
+				t.Errorf("Narrate() = %q, want it to mention %q", got, tt.mentions)
+			}
+		})
+	}
+}
+
+// The frame of a question ("how long", "how much") names no thing a result should hold: a
+// result about the plan asked of answers it, and no other tool is looked in.
+func TestHoldsNothingAskedFrameWords(t *testing.T) {
+	res := Result{Name: "get_plan", Content: `{"status":"ok","data":{"plan":"Gold","since":"2019-04-12"}}`}
+	domain := func() map[string]bool { return map[string]bool{"plan": true} }
+	if HoldsNothingAsked(res, "how long have i had this plan", 5, domain) {
+		t.Errorf("HoldsNothingAsked(%q) = true, want false", "how long have i had this plan")
 	}
 }

@@ -547,7 +547,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		}
 		t := ts[0]
 		if values[t] || r.outer[t] || r.around[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
-			claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0 || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
+			!r.elsewhere[t] && (claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
 		// The thing's name runs on to the list's own noun or a word of the trade: "a disney

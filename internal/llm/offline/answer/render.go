@@ -40,6 +40,22 @@ type renderer struct {
 	// around are the terms of the object whose list is being rendered: a word it carries
 	// ("the delays on my remodel" of a project named a remodel) is no missing thing of its list.
 	around map[string]bool
+	// elsewhere are the terms the turn's other results hold as written (Result.Elsewhere).
+	elsewhere map[string]bool
+}
+
+// backPointers point at what an earlier message named: see language.txt.
+var backPointers = lang.List("backPointers")
+
+// narrowsToEarlier reports whether a request narrows what it asks for to what an earlier
+// message named: a back-pointer after a preposition of scope ("the warranty on it").
+func narrowsToEarlier(ws []lang.Word) bool {
+	for i := 1; i < len(ws); i++ {
+		if backPointers[ws[i].Lower] && scopePreps[ws[i-1].Lower] {
+			return true
+		}
+	}
+	return false
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
@@ -485,6 +501,14 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// Only at the top: a record's own list ("the truck's service") shows what the record
 		// holds, the record being what the request named.
 		missing, definite = r.unmatchedSubject(arr, noun)
+		if missing == "" && r.earlier != "" && narrowsToEarlier(lang.ScanWords(r.asked)) {
+			// A follow-up asking for records of "it" is about the thing its earlier request
+			// named: when no record is for that thing, that is the answer, not the records
+			// there are.
+			prev := r
+			prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, requestTerms(r.earlier), nil
+			missing, definite = prev.unmatchedSubject(arr, noun)
+		}
 	}
 	if definite && !r.qualifies(missing, noun) {
 		// "has the kettle shipped" when no order is for a kettle: say so before the request's

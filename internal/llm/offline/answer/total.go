@@ -25,7 +25,10 @@ func (r renderer) totalOf(arr []any, cur string) (string, int) {
 		if owes && isOver(item) {
 			continue
 		}
-		amount, c, ok := firstAmount(item, cur)
+		amount, c, key, ok := firstAmount(item, cur)
+		if ok && owes && slices.ContainsFunc(lang.Terms(lang.Humanise(key)), func(t string) bool { return toUserTerms[t] }) {
+			continue // a refund is money the user gets, not money owed
+		}
 		if !ok || n > 0 && c != code {
 			return "", 0
 		}
@@ -37,10 +40,10 @@ func (r renderer) totalOf(arr []any, cur string) (string, int) {
 	return formatMoney(json.Number(strconv.FormatFloat(sum, 'f', 2, 64)), code), n
 }
 
-// firstAmount returns the first amount of money among a record's own members: an amount
-// object ({"amount": 47, "currency": "USD"}) or a number named like money beside the
-// currency in force.
-func firstAmount(item any, cur string) (float64, string, bool) {
+// firstAmount returns the first amount of money among a record's own members, with its
+// currency and key: an amount object ({"amount": 47, "currency": "USD"}) or a number named
+// like money beside the currency in force.
+func firstAmount(item any, cur string) (float64, string, string, bool) {
 	obj, _ := item.([]field)
 	money := moneyMembers(obj, cur)
 	for i, f := range obj {
@@ -62,10 +65,21 @@ func firstAmount(item any, cur string) (float64, string, bool) {
 			continue
 		}
 		x, err := n.Float64()
-		return x, code, err == nil
+		return x, code, f.key, err == nil
 	}
-	return 0, "", false
+	return 0, "", "", false
 }
 
 // oweWords ask what is still to pay; totalWords ask for a sum (see language.txt).
 var oweWords, totalWords = lang.List("oweWords"), lang.List("totalWords")
+
+// toUserTerms name money paid to the user (see language.txt), as terms.
+var toUserTerms = func() map[string]bool {
+	out := map[string]bool{}
+	for w := range lang.List("toUserMoney") {
+		for _, t := range lang.Terms(w) {
+			out[t] = true
+		}
+	}
+	return out
+}()

@@ -34,7 +34,10 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 	// keyboard?" after a refund), the earlier request it leans on chooses, as it chose when
 	// it was asked; closeness in meaning comes last.
 	own := p.ix.spellOut(lang.OwnPart(text))
-	intents := p.byWords(own)
+	var intents []Intent
+	if !picksAmongEarlier(own) || own == text {
+		intents = p.byWords(own)
+	}
 	if len(intents) == 0 && own != text {
 		earlier := lang.EarlierPart(text)
 		if intents = p.byWords(earlier); len(intents) == 0 {
@@ -80,11 +83,30 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 	return intents
 }
 
+// picksAmongEarlier reports whether a request picks one of the things an earlier answer listed
+// ("which of them ...", "which one ..."): its words then say which record, not which tool, so
+// the tool that listed them answers it again.
+func picksAmongEarlier(text string) bool {
+	ws := lang.ScanWords(text)
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i].Lower == "which" && picks[ws[i+1].Lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// picks are the words after "which" that make it pick among what was named: see language.txt.
+var picks = lang.List("picks")
+
 // byWords chooses tools for a request by its words, the closing clause that only says when
 // left out when that leaves any, and by the tools' examples (see byExample).
 func (p *planner) byWords(text string) []Intent {
-	intents := p.plan(lang.MainClause(text))
-	if len(intents) == 0 && lang.MainClause(text) != text {
+	main := lang.MainClause(text)
+	intents := p.plan(main)
+	if main != text && (len(intents) == 0 || len(p.plan(strings.TrimSpace(text[len(main):]))) > 0) {
+		// A closing clause that names a tool's thing ("until my next renewal level") says
+		// what the request is about, not only when: it is read with the rest.
 		intents = p.plan(text)
 	}
 	if len(intents) <= 1 {
