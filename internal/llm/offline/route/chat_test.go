@@ -32,7 +32,7 @@ func TestDecideReactionAsksNothing(t *testing.T) {
 		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip."}},
 	})
 	s := Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}
-	for _, reaction := range []string{"lol nice", "haha cool", "lol"} {
+	for _, reaction := range []string{"lol great", "haha cool", "lol"} {
 		humans := []string{"yo how many pts do i have", reaction}
 		if got := Decide(ix, humans, 0, s); len(got) != 0 {
 			t.Errorf("Decide(%q) = %v, want no agent", humans, got)

@@ -149,7 +149,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	if (kind == chatAck || kind == chatBye) && asksSomething(text, ws) {
 		kind = chatNone
 	}
-	// A reaction ("lol nice", "ok cool") asks nothing and points at nothing: it is answered
+	// A reaction ("haha ok", "lool great") asks nothing and points at nothing: it is answered
 	// directly, whatever its words come close to in meaning.
 	if kind == chatAck && !looksLikeFollowUp(ws) {
 		return nil
