@@ -31,6 +31,30 @@ var (
 	ackWords      = lang.List("ackWords")
 )
 
+// reacts reports whether a word only reacts to what was said: an acknowledgement ("nice") or
+// laughter ("lol", "hahaha"). A message of such words and function words asks nothing.
+func reacts(w string) bool {
+	return ackWords[w] || laughs(w)
+}
+
+// laughs reports whether a word spells out laughter, however drawn out: "lol", "lool",
+// "haha", "hehehe", "lmao".
+func laughs(w string) bool {
+	switch w {
+	case "lmao", "lmfao", "rofl", "xd":
+		return true
+	}
+	if len(w) >= 3 && w[0] == 'l' && w[len(w)-1] == 'l' && strings.Trim(w[1:len(w)-1], "o") == "" {
+		return true // lol, lool
+	}
+	for _, unit := range []string{"ha", "he", "ah"} {
+		if len(w) >= 4 && strings.Trim(strings.ReplaceAll(w, unit, ""), "h") == "" && strings.Count(w, unit) >= 2 {
+			return true // haha, hehehe, ahahah
+		}
+	}
+	return false
+}
+
 // capabilityPhrases ask what the assistant can do.
 var capabilityPhrases = []string{
 	"what can you do", "what can you help", "what do you do", "how can you help",
@@ -72,7 +96,7 @@ func chatKind(text string) chat {
 			bye = true
 		case greetingWords[w.Lower]:
 			greet = true
-		case ackWords[w.Lower]:
+		case reacts(w.Lower):
 			ack = true
 		case lang.IsStopword(w.Lower):
 		default:

@@ -149,6 +149,11 @@ func (c *conversation) routeMessage(n int) []Intent {
 	if (kind == chatAck || kind == chatBye) && asksSomething(text, ws) {
 		kind = chatNone
 	}
+	// A reaction ("haha ok", "lool great") asks nothing and points at nothing: it is answered
+	// directly, whatever its words come close to in meaning.
+	if kind == chatAck && !looksLikeFollowUp(ws) {
+		return nil
+	}
 	intents := pointerFollowUp(text, ws, n > 1, earlier)
 	if intents == nil {
 		// In a conversation, a question on what the previous turn asked ("why so many
@@ -457,7 +462,7 @@ func looksLikeFollowUp(ws []lang.Word) bool {
 	if len(ws) < 2 || len(ws) > 12 {
 		return false
 	}
-	if !slices.ContainsFunc(ws, func(w lang.Word) bool { return !ackWords[w.Lower] }) {
+	if !slices.ContainsFunc(ws, func(w lang.Word) bool { return !reacts(w.Lower) }) {
 		return false // "ok great" closes a topic rather than continuing it
 	}
 	if opensFollowUp(ws) {

@@ -1,0 +1,46 @@
+package route
+
+import (
+	"testing"
+
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+)
+
+func TestLaughs(t *testing.T) {
+	tests := []struct {
+		word string
+		want bool
+	}{
+		{"lol", true}, {"lool", true}, {"haha", true}, {"hahaha", true}, {"hehe", true},
+		{"ahahah", true}, {"lmao", true},
+		{"ha", false}, {"loyal", false}, {"local", false}, {"hahn", false}, {"heh", false}, {"label", false},
+	}
+	for _, tt := range tests {
+		if got := laughs(tt.word); got != tt.want {
+			t.Errorf("laughs(%q) = %v, want %v", tt.word, got, tt.want)
+		}
+	}
+}
+
+// A reaction of laughter and praise after an answer asks nothing: it goes to no agent, neither
+// the earlier one nor one its words come close to in meaning.
+func TestDecideReactionAsksNothing(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"rewards", "Loyalty rewards: points balance, tier status and what points are worth.",
+			"how many points do i have", "what tier am i", "what are my points worth"}},
+		{Texts: []string{"hoa", "Homeowners association: dues, rules, amenities and nice community events."}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip."}},
+	})
+	s := Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}
+	for _, reaction := range []string{"lol great", "haha cool", "lol"} {
+		humans := []string{"yo how many pts do i have", reaction}
+		if got := Decide(ix, humans, 0, s); len(got) != 0 {
+			t.Errorf("Decide(%q) = %v, want no agent", humans, got)
+		}
+	}
+	// An acknowledgement that points back still continues the earlier request.
+	humans := []string{"how many points do i have", "ok and what are they worth"}
+	if got := Decide(ix, humans, 0, s); len(got) != 1 || got[0].Tool != 0 {
+		t.Errorf("Decide(%q) = %v, want the rewards agent", humans, got)
+	}
+}
