@@ -144,22 +144,11 @@ func TestDecideFollowUpLeadWithUnknownThing(t *testing.T) {
 			Tools: []string{"Fixtures: Upcoming matches with opponent, date, kick-off time and ticket prices."}},
 		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
 	})
-	tests := []struct {
-		humans []string
-		want   []int
-	}{
+	tests := []dialogue{
 		{[]string{"when is the next home match", "what about the rovers game"}, []int{0}},
 		{[]string{"when is the next home match", "who founded the rovers"}, nil},
 	}
-	for _, tt := range tests {
-		var got []int
-		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
-			got = append(got, in.Tool)
-		}
-		if !cmp.Equal(got, tt.want) {
-			t.Errorf("Decide(%q) = %v, want %v", tt.humans, got, tt.want)
-		}
-	}
+	checkDecide(t, ix, tests)
 }
 
 // A follow-up that asks nothing and gives a number or a code answers what the earlier agent
@@ -170,23 +159,12 @@ func TestDecideFollowUpGivesValue(t *testing.T) {
 			"i need batteries for my hearing aids", "book a hearing test", "my hearing aid is broken"}},
 		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
 	})
-	tests := []struct {
-		humans []string
-		want   []int
-	}{
+	tests := []dialogue{
 		{[]string{"i need batteries for my hearing aids", "type 675, six boxes"}, []int{0}},
 		{[]string{"i need batteries for my hearing aids", "serial number HX-4410"}, []int{0}},
 		{[]string{"i need batteries for my hearing aids", "lovely weather today"}, nil},
 	}
-	for _, tt := range tests {
-		var got []int
-		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
-			got = append(got, in.Tool)
-		}
-		if !cmp.Equal(got, tt.want) {
-			t.Errorf("Decide(%q) = %v, want %v", tt.humans, got, tt.want)
-		}
-	}
+	checkDecide(t, ix, tests)
 }
 
 // A few words that ask nothing narrow down the earlier request when they give a value or
@@ -196,16 +174,25 @@ func TestDecideFollowUpRefines(t *testing.T) {
 		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "when is my next trip", "is my flight delayed", "book me a flight to rome"}},
 		{Texts: []string{"stadium", "Football club ticket office: match tickets and season tickets, seats, rows and gates.", "where is my seat", "which gate do i use"}},
 	})
-	tests := []struct {
-		humans []string
-		want   []int
-	}{
+	tests := []dialogue{
 		{[]string{"book me a flight to rome on friday", "back row"}, []int{0}},
 		{[]string{"book me a flight to rome on friday", "which gate do i use at the stadium"}, []int{1}},
 		{[]string{"book me a flight to rome on friday", "season tickets"}, []int{1}}, // a thing of the other agent's
 		// A question in parting words ("later") still asks.
 		{[]string{"book me a flight to rome on friday", "can i get a later one"}, []int{0}},
 	}
+	checkDecide(t, ix, tests)
+}
+
+// dialogue is a user's messages, the last one to route, and the agents it must reach.
+type dialogue struct {
+	humans []string
+	want   []int
+}
+
+// checkDecide routes each dialogue's last message with the shipped settings.
+func checkDecide(t *testing.T, ix *Index, tests []dialogue) {
+	t.Helper()
 	for _, tt := range tests {
 		var got []int
 		for _, in := range Decide(ix, tt.humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}) {
