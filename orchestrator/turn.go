@@ -187,7 +187,7 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 // fails or says nothing, the reply is composed here from the same tool results, so the user
 // always gets the answers that did arrive.
 func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept []keptCall, results []dispatchResult) (string, error) {
-	streamed := &tr.streamed // in the turn's state: the callback then captures tr alone
+	// The streamed text is kept in the turn's state, so that the callback captures tr alone.
 	onChunk := func(_ context.Context, chunk []byte) error {
 		if len(chunk) == 0 {
 			return nil
@@ -202,15 +202,15 @@ func (tr *turnRun) compose(ctx context.Context, msgs []llms.MessageContent, kept
 		return "", ctx.Err()
 	}
 	if err != nil {
-		tr.o.opts.Logger.WarnContext(ctx, "composition failed", "turn_id", tr.t.ID, "streamed", streamed.Len() > 0, "err", err)
+		tr.o.opts.Logger.WarnContext(ctx, "composition failed", "turn_id", tr.t.ID, "streamed", tr.streamed.Len() > 0, "err", err)
 	}
-	if streamed.Len() > 0 {
+	if tr.streamed.Len() > 0 {
 		if err != nil { // the stream broke off: say so rather than pass a cut reply as whole
 			tr.composeCut = true
 			tr.out.Publish(stream.ReplyDelta{Text: cutNote})
-			streamed.Write(cutNote)
+			tr.streamed.Write(cutNote)
 		}
-		return streamed.String(), nil
+		return tr.streamed.String(), nil
 	}
 	text := ""
 	if err == nil {
