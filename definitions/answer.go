@@ -199,6 +199,11 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 			xs := items(v)
 			return xs[:min(max(n, 0), len(xs))]
 		},
+		"last": func(n int, v any) []any {
+			xs := items(v)
+			return xs[len(xs)-min(max(n, 0), len(xs)):]
+		},
+		"where":    where,
 		"question": func() string { return in.Question },
 		"codes":    func() []string { return references(heard) },
 		"words":    words,

@@ -354,6 +354,19 @@ func words(v any) string {
 	return s
 }
 
+// where returns the records of v whose field reads as value, letter case aside: a status, a
+// category or a flag ("true") picked from a list.
+func where(field string, value any, v any) []any {
+	want := fmt.Sprint(value)
+	var out []any
+	for _, x := range items(v) {
+		if m, ok := x.(map[string]any); ok && m[field] != nil && strings.EqualFold(fmt.Sprint(m[field]), want) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // sortBy returns the records of v ordered by their field, smallest first: numbers (and money
 // objects, by amount) by value, anything else as text, so ISO dates come earliest first.
 // Records without the field keep their order, after the others.

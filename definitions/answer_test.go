@@ -104,6 +104,10 @@ func TestAnswerRender(t *testing.T) {
 		{name: "sortby numbers, money and text", tmpl: `{{list (sortby "refund" .returns) "item"}}; {{list (sortby "status" .returns) "item"}}; ` +
 			`{{with first 1 (sortby "price" .offers)}}{{range .}}{{.name}}{{end}}{{end}}; {{list (sortby "nope" .returns) "item"}}`,
 			want: "Wool hiking socks and Trail running shoes; Trail running shoes and Wool hiking socks; B; Wool hiking socks and Trail running shoes"},
+		{name: "where picks by a field, letter case aside", tmpl: `{{list (where "status" "Refund Issued" .returns) "item"}}; {{len (where "status" "lost" .returns)}}; {{len (where "nope" "x" .returns)}}`,
+			want: "Wool hiking socks; 0; 0"},
+		{name: "last of a sorted list is the largest", tmpl: `{{range last 1 (sortby "refund" .returns)}}{{.item}}{{end}}; {{len (last 5 .returns)}}; {{len (last 0 .returns)}}`,
+			want: "Trail running shoes; 2; 0"},
 		{name: "plural and blank lines folded", tmpl: "{{plural (len .returns) \"return\" \"returns\"}}\n\n\n\nend  ",
 			want: "2 returns\n\nend"},
 	}
