@@ -67,8 +67,10 @@ func (r renderer) item(v any, cur string, short bool) string {
 		parts = append(parts, lead)
 	}
 	extras := phrases(rest)
-	if limit := itemExtras; len(extras) > limit && !r.showIDs {
-		extras = extras[:limit] // the one record asked about shows all it holds
+	// A record among others shows its first few facts; the one record asked about (showIDs)
+	// shows all it holds.
+	if len(extras) > itemExtras && !r.showIDs {
+		extras = extras[:itemExtras]
 	}
 	parts = append(parts, extras...)
 	details := strings.Join(parts, ", ")

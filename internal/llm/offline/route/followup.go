@@ -74,12 +74,12 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 	for i, w := range ws {
 		lw := w.Lower
 		ts := lang.AppendTerms(nil, lw)
+		// Whom the request is for (people) is no subject ("and for my son?").
 		if len(ts) == 0 || fillers[lw] || noise[lw] || shorthand[lw] || ackWords[lw] || timeNouns[lw] || frameWords[lw] ||
 			orderWords[lw] || anaphora[lw] || numeral(lw) || phraseEnds[lw] || people[lw] || lang.IsLightNoun(lang.Stem(lw)) {
 			continue
 		}
-		// Whom the request is for is no subject ("and for my son?"), nor a condition left
-		// unsaid at the end ("if possible", "if needed").
+		// Nor is a condition left unsaid at the end ("if possible", "if needed").
 		if i == len(ws)-1 && i > 0 && ws[i-1].Lower == "if" {
 			continue
 		}
