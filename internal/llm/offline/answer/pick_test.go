@@ -732,3 +732,23 @@ func TestHoldsNothingAskedFrameWords(t *testing.T) {
 		t.Errorf("HoldsNothingAsked(%q) = true, want false", "how long have i had this plan")
 	}
 }
+
+// Words held nowhere name a missing thing only when they are all the request says: beside
+// another clause they may ask of what that clause names, or the tool was called for it.
+func TestUnaskedPhraseBesideAnotherClause(t *testing.T) {
+	data := `{"landlord":{"name":"Dana Pike","phone":"555-0101"},"lease":{"ends":"2027-06-30"}}`
+	for asked, want := range map[string]string{
+		"what's my blood type":                               "your blood type",
+		"i need to call the landlord, what's her blood type": "",
+		"what's my parking permit and when does lease end":   "",
+		"what's my blood type; when does the lease end":      "",
+	} {
+		v, err := decodeOrdered([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := newRenderer(5, nil, asked).unasked(v); got != want {
+			t.Errorf("unasked(%q) = %q, want %q", asked, got, want)
+		}
+	}
+}
