@@ -752,3 +752,26 @@ func TestUnaskedPhraseBesideAnotherClause(t *testing.T) {
 		}
 	}
 }
+
+// A thing no record names is said to be missing only when nothing else the request says is
+// held: a kind of book no record names, by an author one holds, is that record.
+func TestNoneFoundBesideAHeldName(t *testing.T) {
+	data := `{"loans":[{"title":"Mapping the Sky","author":"Lena Ortiz","due":"2026-12-11"},{"title":"Dune","author":"Frank Herbert","due":"2026-12-20"}]}`
+	tests := []struct {
+		asked, want, not string
+	}{
+		{"when is the cookbook by lena ortiz due", "Mapping the Sky", "no loan"},
+		{"when is the cookbook due", "no loan for the cookbook", "Dune"},
+	}
+	for _, tt := range tests {
+		v, err := decodeOrdered([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newRenderer(5, nil, tt.asked).data(v, topic{})
+		got := p.found + "\n" + p.text
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("data(%q) = %q, want %q and no %q", tt.asked, got, tt.want, tt.not)
+		}
+	}
+}

@@ -510,7 +510,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			missing, definite = prev.unmatchedSubject(arr, noun)
 		}
 	}
-	if definite && !r.qualifies(missing, noun) {
+	if definite && !r.qualifies(missing, noun) && !r.namesHeldBeside(arr, missing) {
 		// "has the kettle shipped" when no order is for a kettle: say so before the request's
 		// other words pick a record (an order that has shipped), which would be presented as
 		// the kettle's.
@@ -756,4 +756,27 @@ func (r renderer) unfiltered(arr []any) bool {
 func sharesTerm(a, b string) bool {
 	bs := lang.Terms(b)
 	return slices.ContainsFunc(lang.Terms(a), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(bs, t) })
+}
+
+// namesHeldBeside reports whether the request, beyond the words of thing, names something a
+// record of arr holds as a value (an author, a place): thing is then that record called in
+// words of the user's own, a kind the records need not state, and no missing record.
+func (r renderer) namesHeldBeside(arr []any, thing string) bool {
+	values := map[string]bool{}
+	valueTerms(arr, values)
+	own := map[string]bool{}
+	for _, t := range lang.Terms(thing) {
+		own[t] = true
+	}
+	for _, w := range lang.ScanWords(lang.OwnPart(r.asked)) {
+		if lang.IsStopword(w.Lower) || timeNouns[w.Lower] || calendarWords[w.Lower] {
+			continue
+		}
+		for _, t := range lang.Terms(w.Lower) {
+			if values[t] && !own[t] && !r.domain[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
