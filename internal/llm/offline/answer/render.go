@@ -758,22 +758,28 @@ func sharesTerm(a, b string) bool {
 	return slices.ContainsFunc(lang.Terms(a), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(bs, t) })
 }
 
-// namesHeldBeside reports whether the request, beyond the words of thing, names something a
+// namesHeldBeside reports whether the request, after the words of thing, names something a
 // record of arr holds as a value (an author, a place): thing is then that record called in
-// words of the user's own, a kind the records need not state, and no missing record.
+// words of the user's own, a kind the records need not state, and no missing record. A verb
+// ("shipped") says what is asked of the thing, and words before it what is asked for.
 func (r renderer) namesHeldBeside(arr []any, thing string) bool {
 	values := map[string]bool{}
 	valueTerms(arr, values)
-	own := map[string]bool{}
-	for _, t := range lang.Terms(thing) {
-		own[t] = true
+	tf := strings.Fields(strings.ToLower(thing))
+	if len(tf) == 0 {
+		return false
 	}
-	for _, w := range lang.ScanWords(lang.OwnPart(r.asked)) {
-		if lang.IsStopword(w.Lower) || timeNouns[w.Lower] || calendarWords[w.Lower] {
+	ws := lang.ScanWords(lang.OwnPart(r.asked))
+	at := slices.IndexFunc(ws, func(w lang.Word) bool { return w.Lower == tf[len(tf)-1] })
+	if at < 0 {
+		return false
+	}
+	for _, w := range ws[at+1:] {
+		if lang.IsStopword(w.Lower) || timeNouns[w.Lower] || calendarWords[w.Lower] || strings.HasSuffix(w.Lower, "ed") || strings.HasSuffix(w.Lower, "ing") {
 			continue
 		}
 		for _, t := range lang.Terms(w.Lower) {
-			if values[t] && !own[t] && !r.domain[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
+			if values[t] && !r.domain[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
 				return true
 			}
 		}
