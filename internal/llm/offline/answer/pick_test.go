@@ -732,3 +732,46 @@ func TestHoldsNothingAskedFrameWords(t *testing.T) {
 		t.Errorf("HoldsNothingAsked(%q) = true, want false", "how long have i had this plan")
 	}
 }
+
+// Words held nowhere name a missing thing only when they are all the request says: beside
+// another clause they may ask of what that clause names, or the tool was called for it.
+func TestUnaskedPhraseBesideAnotherClause(t *testing.T) {
+	data := `{"landlord":{"name":"Dana Pike","phone":"555-0101"},"lease":{"ends":"2027-06-30"}}`
+	for asked, want := range map[string]string{
+		"what's my blood type":                               "your blood type",
+		"i need to call the landlord, what's her blood type": "",
+		"what's my parking permit and when does lease end":   "",
+		"what's my blood type; when does the lease end":      "",
+	} {
+		v, err := decodeOrdered([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := newRenderer(5, nil, asked).unasked(v); got != want {
+			t.Errorf("unasked(%q) = %q, want %q", asked, got, want)
+		}
+	}
+}
+
+// A thing no record names is said to be missing only when nothing else the request says is
+// held: a kind of book no record names, by an author one holds, is that record.
+func TestNoneFoundBesideAHeldName(t *testing.T) {
+	data := `{"loans":[{"title":"Mapping the Sky","author":"Lena Ortiz","due":"2026-12-11"},{"title":"Dune","author":"Frank Herbert","due":"2026-12-20"}]}`
+	tests := []struct {
+		asked, want, not string
+	}{
+		{"when is the cookbook by lena ortiz due", "Mapping the Sky", "no loan"},
+		{"when is the cookbook due", "no loan for the cookbook", "Dune"},
+	}
+	for _, tt := range tests {
+		v, err := decodeOrdered([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newRenderer(5, nil, tt.asked).data(v, topic{})
+		got := p.found + "\n" + p.text
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("data(%q) = %q, want %q and no %q", tt.asked, got, tt.want, tt.not)
+		}
+	}
+}

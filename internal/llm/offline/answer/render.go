@@ -510,7 +510,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			missing, definite = prev.unmatchedSubject(arr, noun)
 		}
 	}
-	if definite && !r.qualifies(missing, noun) {
+	if definite && !r.qualifies(missing, noun) && !r.namesHeldBeside(arr, missing) {
 		// "has the kettle shipped" when no order is for a kettle: say so before the request's
 		// other words pick a record (an order that has shipped), which would be presented as
 		// the kettle's.
@@ -756,4 +756,33 @@ func (r renderer) unfiltered(arr []any) bool {
 func sharesTerm(a, b string) bool {
 	bs := lang.Terms(b)
 	return slices.ContainsFunc(lang.Terms(a), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(bs, t) })
+}
+
+// namesHeldBeside reports whether the request, after the words of thing, names something a
+// record of arr holds as a value (an author, a place): thing is then that record called in
+// words of the user's own, a kind the records need not state, and no missing record. A verb
+// ("shipped") says what is asked of the thing, and words before it what is asked for.
+func (r renderer) namesHeldBeside(arr []any, thing string) bool {
+	values := map[string]bool{}
+	valueTerms(arr, values)
+	tf := strings.Fields(strings.ToLower(thing))
+	if len(tf) == 0 {
+		return false
+	}
+	ws := lang.ScanWords(lang.OwnPart(r.asked))
+	at := slices.IndexFunc(ws, func(w lang.Word) bool { return w.Lower == tf[len(tf)-1] })
+	if at < 0 {
+		return false
+	}
+	for _, w := range ws[at+1:] {
+		if lang.IsStopword(w.Lower) || timeNouns[w.Lower] || calendarWords[w.Lower] || strings.HasSuffix(w.Lower, "ed") || strings.HasSuffix(w.Lower, "ing") {
+			continue
+		}
+		for _, t := range lang.Terms(w.Lower) {
+			if values[t] && !r.domain[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
+				return true
+			}
+		}
+	}
+	return false
 }

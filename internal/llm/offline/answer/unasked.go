@@ -41,7 +41,10 @@ func (r renderer) unasked(data any) string {
 		}
 		return w
 	}
-	if thing := r.unheldPhrase(ws, data); thing != "" {
+	// Words held nowhere are a guess at a missing thing only when they are all the request
+	// says: beside another clause they may ask of a thing that clause names ("call the
+	// landlord, what's his cell"), or the tool was called for that other clause.
+	if thing := r.unheldPhrase(ws, data); thing != "" && !severalClauses(lang.OwnPart(r.asked)) {
 		return thing
 	}
 	// A question whether someone does a thing asks about the thing it ends on ("does my
@@ -116,6 +119,18 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 		return ""
 	}
 	return strings.TrimSpace(opener + " " + strings.Join(phrase, " "))
+}
+
+// severalClauses reports whether a request says more than one thing: a comma or semicolon
+// between its parts, or a second question word ("what's my plan and when does it renew").
+func severalClauses(text string) bool {
+	n := 0
+	for _, w := range lang.ScanWords(text) {
+		if askWords[w.Lower] {
+			n++
+		}
+	}
+	return n > 1 || strings.ContainsAny(strings.TrimRight(text, ",;?!. "), ",;")
 }
 
 // subjectOpener reports whether w opens the words naming what a request is about: "the", "my".
