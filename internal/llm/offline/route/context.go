@@ -156,7 +156,7 @@ var asidePairs = map[[2]string]bool{
 // complains reports whether a clause says something went wrong or the user wants something
 // (see complaintWords).
 func complains(ws []lang.Word) bool {
-	plain := plainWordsOf(ws)
+	plain := ownWords(ws)
 	for i := range plain {
 		if complaintAt(plain, i) {
 			return true
@@ -248,7 +248,7 @@ func asks(text string, segs []segment, i int) bool {
 // question: "now I need a catering quote for 30", "what I need now is a sale on a frame",
 // "we'd love a photo book".
 func wishes(ws []lang.Word) bool {
-	plain := plainWordsOf(ws)
+	plain := ownWords(ws)
 	for i, w := range plain {
 		if !wishers[w] {
 			continue
@@ -271,6 +271,23 @@ func wishes(ws []lang.Word) bool {
 	}
 	return false
 }
+
+// ownWords returns a clause's plain words up to what it reports someone else saying: in "my
+// instructor says i need more lessons" the need is the instructor's word, told as the scene,
+// not the user's wish or complaint.
+func ownWords(ws []lang.Word) []string {
+	plain := plainWordsOf(ws)
+	for i := 1; i < len(plain); i++ {
+		if reporting[plain[i]] {
+			return plain[:i]
+		}
+	}
+	return plain
+}
+
+// reporting verbs tell what someone else says or thinks. Only third-person forms: "I said I
+// need a refund" is the user's own wish.
+var reporting = map[string]bool{"says": true, "thinks": true, "reckons": true}
 
 // wishers are the user as the subject of a wish.
 var wishers = lang.List("wishers")

@@ -46,6 +46,27 @@ func TestStandsNow(t *testing.T) {
 	}
 }
 
+// What someone else says the user needs is the scene, not the user's wish or complaint.
+func TestReportedIsNoWish(t *testing.T) {
+	for _, tt := range []struct {
+		clause         string
+		wish, complain bool
+	}{
+		{"my instructor says i need more lessons", false, false},
+		{"the garage reckons we still owe them for the tyres", false, false},
+		{"i need more lessons", true, true},
+		{"i said i need a refund", true, true},
+	} {
+		ws := lang.ScanWords(tt.clause)
+		if got := wishes(ws); got != tt.wish {
+			t.Errorf("wishes(%q) = %v, want %v", tt.clause, got, tt.wish)
+		}
+		if got := complains(ws); got != tt.complain {
+			t.Errorf("complains(%q) = %v, want %v", tt.clause, got, tt.complain)
+		}
+	}
+}
+
 func TestRepeats(t *testing.T) {
 	for _, tt := range []struct {
 		clause, next string
@@ -97,5 +118,19 @@ func TestDecideStateAfterQuestion(t *testing.T) {
 		if len(got) != 1 || got[0].Tool != tt.want {
 			t.Errorf("Decide(%q) = %v, want agent %d alone", tt.text, got, tt.want)
 		}
+	}
+}
+
+// A statement of what someone else says the user needs sets the scene of the question after
+// it; it reaches no agent of its own.
+func TestDecideReportedNeedIsScene(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Customer support for orders: refunds, returns and where an order is.", "where is my refund", "track my order"}},
+		{Texts: []string{"tax", "Tax helper: tax returns, receipts and expenses to claim, talks to your accountant.", "add my receipts to my tax return"}},
+	})
+	text := "my accountant says i need the receipts, so where's the refund for the kettle i sent back?"
+	got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+	if len(got) != 1 || got[0].Tool != 0 {
+		t.Errorf("Decide(%q) = %v, want agent 0 alone", text, got)
 	}
 }
