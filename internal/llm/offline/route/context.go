@@ -156,7 +156,7 @@ var asidePairs = map[[2]string]bool{
 // complains reports whether a clause says something went wrong or the user wants something
 // (see complaintWords).
 func complains(ws []lang.Word) bool {
-	plain := plainWordsOf(ws)
+	plain := ownWords(ws)
 	for i := range plain {
 		if complaintAt(plain, i) {
 			return true
@@ -248,7 +248,7 @@ func asks(text string, segs []segment, i int) bool {
 // question: "now I need a catering quote for 30", "what I need now is a sale on a frame",
 // "we'd love a photo book".
 func wishes(ws []lang.Word) bool {
-	plain := plainWordsOf(ws)
+	plain := ownWords(ws)
 	for i, w := range plain {
 		if !wishers[w] {
 			continue
@@ -271,6 +271,23 @@ func wishes(ws []lang.Word) bool {
 	}
 	return false
 }
+
+// ownWords returns a clause's plain words up to what it reports someone else saying: in "my
+// instructor says i need more lessons" the need is the instructor's word, told as the scene,
+// not the user's wish or complaint.
+func ownWords(ws []lang.Word) []string {
+	plain := plainWordsOf(ws)
+	for i := 1; i < len(plain); i++ {
+		if reporting[plain[i]] {
+			return plain[:i]
+		}
+	}
+	return plain
+}
+
+// reporting verbs tell what someone else says or thinks. Only third-person forms: "I said I
+// need a refund" is the user's own wish.
+var reporting = map[string]bool{"says": true, "thinks": true, "reckons": true}
 
 // wishers are the user as the subject of a wish.
 var wishers = lang.List("wishers")
@@ -463,8 +480,9 @@ var notPast = lang.List("notPast")
 // afterthought reports whether segment i (i > 0), after a question or a request, only explains
 // it: a statement with no complaint in it that points back at it ("how much is the calculator,
 // his tutor says he needs one") or tells what the user did or is doing ("pause my lens
-// subscription, i'm off travelling around asia for two months"). What happened to something
-// else is news of its own: "show me tv deals, my flight left without me".
+// subscription, i'm off travelling around asia for two months") or says how the user's own
+// things stand ("which lifts are open? our train is at 5"). What happened to something else is
+// news of its own: "show me tv deals, my flight left without me".
 func afterthought(text string, segs []segment, i int) bool {
 	ws := segs[i].words
 	if len(ws) == 0 || asks(text, segs, i) || !asks(text, segs, i-1) && !commands(segs[i-1].words) {
@@ -482,7 +500,14 @@ func afterthought(text string, segs []segment, i int) bool {
 	if firstPerson[ws[0].Lower] && wishes(ws) && pointsAt(ws) || appositive(ws) {
 		return true
 	}
-	return !complains(ws) && (pointsAt(ws) || (firstPerson[ws[0].Lower] || subjectless) && narrates(ws))
+	return !complains(ws) && (pointsAt(ws) || standsNow(ws) || (firstPerson[ws[0].Lower] || subjectless) && narrates(ws))
+}
+
+// standsNow reports whether a statement says how one of the user's things stands now: "our
+// train is at 5", "my neck is sore". What happened to it ("my flight left without me") is news.
+func standsNow(ws []lang.Word) bool {
+	plain := plainWordsOf(ws)
+	return len(plain) > 2 && possessives[plain[0]] && describes(ws) && slices.ContainsFunc(plain[1:], func(w string) bool { return w == "is" || w == "are" })
 }
 
 // opensInThePast reports whether a clause opens with a past form, its subject left out. A past

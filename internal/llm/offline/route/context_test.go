@@ -28,6 +28,45 @@ func TestNarrates(t *testing.T) {
 	}
 }
 
+func TestStandsNow(t *testing.T) {
+	for _, tt := range []struct {
+		clause string
+		want   bool
+	}{
+		{"our train home is at 5", true},
+		{"my neck is sore from the hotel bed", true},
+		{"my flight left without me", false},
+		{"the fridge is full", false}, // not the user's own thing
+		{"my order is missing", false},
+		{"i wonder if the slopes are icy", false},
+	} {
+		if got := standsNow(lang.ScanWords(tt.clause)); got != tt.want {
+			t.Errorf("standsNow(%q) = %v, want %v", tt.clause, got, tt.want)
+		}
+	}
+}
+
+// What someone else says the user needs is the scene, not the user's wish or complaint.
+func TestReportedIsNoWish(t *testing.T) {
+	for _, tt := range []struct {
+		clause         string
+		wish, complain bool
+	}{
+		{"my instructor says i need more lessons", false, false},
+		{"the garage reckons we still owe them for the tyres", false, false},
+		{"i need more lessons", true, true},
+		{"i said i need a refund", true, true},
+	} {
+		ws := lang.ScanWords(tt.clause)
+		if got := wishes(ws); got != tt.wish {
+			t.Errorf("wishes(%q) = %v, want %v", tt.clause, got, tt.wish)
+		}
+		if got := complains(ws); got != tt.complain {
+			t.Errorf("complains(%q) = %v, want %v", tt.clause, got, tt.complain)
+		}
+	}
+}
+
 func TestRepeats(t *testing.T) {
 	for _, tt := range []struct {
 		clause, next string
@@ -56,5 +95,42 @@ func TestDecideSceneTakenUp(t *testing.T) {
 	got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
 	if len(got) != 1 || got[0].Tool != 1 {
 		t.Errorf("Decide(%q) = %v, want agent 1 alone", text, got)
+	}
+}
+
+// A statement after a question that says how the user's own things stand ("our train home is
+// at 5") explains the question; it is no second question to the agent its words reach.
+func TestDecideStateAfterQuestion(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"ski", "Ski resort desk: which lifts and pistes are open, snow report, ski school lessons.", "are the lifts running", "book a ski lesson"}},
+		{Texts: []string{"travel", "Travel specialist for trips: trains, flights and hotel stays, and the itinerary.", "when does my train leave", "find me a hotel in lisbon"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on desks, chairs and electronics.", "any deals on laptops"}},
+	})
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"which lifts are open this morning? our train home is at 5 so we only have a few hours", 0},
+		{"any deals on desk chairs, my neck is sore from the hotel bed", 2},
+	}
+	for _, tt := range tests {
+		got := Decide(ix, []string{tt.text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+		if len(got) != 1 || got[0].Tool != tt.want {
+			t.Errorf("Decide(%q) = %v, want agent %d alone", tt.text, got, tt.want)
+		}
+	}
+}
+
+// A statement of what someone else says the user needs sets the scene of the question after
+// it; it reaches no agent of its own.
+func TestDecideReportedNeedIsScene(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Customer support for orders: refunds, returns and where an order is.", "where is my refund", "track my order"}},
+		{Texts: []string{"tax", "Tax helper: tax returns, receipts and expenses to claim, talks to your accountant.", "add my receipts to my tax return"}},
+	})
+	text := "my accountant says i need the receipts, so where's the refund for the kettle i sent back?"
+	got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+	if len(got) != 1 || got[0].Tool != 0 {
+		t.Errorf("Decide(%q) = %v, want agent 0 alone", text, got)
 	}
 }
