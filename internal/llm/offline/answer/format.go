@@ -135,24 +135,33 @@ type when struct {
 	month bool // a whole month ("2026-10"), not a day in it
 }
 
-// clockLayouts are the timestamps data writes: with a zone, or in local time to the minute
-// or the second ("2026-03-14T09:05"), as a form or a booking system keeps them.
-var clockLayouts = []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02T15:04:05"}
+// whenLayouts are the dates and timestamps data writes, by their length: a month, a day, a
+// local time to the minute or the second ("2026-03-14T09:05", as a form or a booking system
+// keeps them), and anything longer with a zone (RFC 3339).
+var whenLayouts = map[int]string{
+	len("2006-01"):             "2006-01",
+	len(time.DateOnly):         time.DateOnly,
+	len("2006-01-02T15:04"):    "2006-01-02T15:04",
+	len("2006-01-02T15:04:05"): "2006-01-02T15:04:05",
+}
 
+// parseWhen reads s as a date or timestamp. Its length picks the one layout to try, and
+// anything not opening with a year and a dash is no date: a payload's other strings then
+// cost no failed parse (each allocates its error).
 func parseWhen(s string) (when, bool) {
 	s = strings.TrimSpace(s)
-	for _, layout := range clockLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return when{t: t, clock: true}, true
-		}
+	if len(s) < len("2006-01") || s[4] != '-' || strings.ContainsFunc(s[:4], func(r rune) bool { return r < '0' || r > '9' }) {
+		return when{}, false
 	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return when{t: t}, true
+	layout, ok := whenLayouts[len(s)]
+	if !ok {
+		layout = time.RFC3339
 	}
-	if t, err := time.Parse("2006-01", s); err == nil {
-		return when{t: t, month: true}, true
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return when{}, false
 	}
-	return when{}, false
+	return when{t: t, clock: len(s) > len(time.DateOnly), month: len(s) == len("2006-01")}, true
 }
 
 // format renders the date for people; short leaves the year out, for lists whose dates

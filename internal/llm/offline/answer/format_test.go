@@ -97,3 +97,34 @@ func TestTidyStringDates(t *testing.T) {
 		}
 	}
 }
+
+func TestParseWhen(t *testing.T) {
+	tests := []struct {
+		in          string
+		ok          bool
+		want        string // when.format(false)
+		clock, mnth bool
+	}{
+		{in: "2026-10", ok: true, want: "October 2026", mnth: true},
+		{in: " 2026-03-14 ", ok: true, want: "Mar 14, 2026"},
+		{in: "2026-03-14T09:05", ok: true, want: "Mar 14, 2026 at 09:05", clock: true},
+		{in: "2026-03-14T09:05:30", ok: true, want: "Mar 14, 2026 at 09:05", clock: true},
+		{in: "2026-03-14T09:05:30Z", ok: true, want: "Mar 14, 2026 at 09:05", clock: true},
+		{in: "2026-03-14T09:05:30.25+02:00", ok: true, want: "Mar 14, 2026 at 09:05", clock: true},
+		{in: "2026-13-01"}, {in: "2026-03-14T09:05Z"}, {in: "A-10177"}, {in: "W-2"},
+		{in: "in transit"}, {in: "2026"}, {in: "12-2026"}, {in: "x026-03-14"}, {in: "2026/03/14"},
+	}
+	for _, tt := range tests {
+		w, ok := parseWhen(tt.in)
+		if ok != tt.ok {
+			t.Errorf("parseWhen(%q) ok = %v, want %v", tt.in, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if got := w.format(false); got != tt.want || w.clock != tt.clock || w.month != tt.mnth {
+			t.Errorf("parseWhen(%q) = %q (clock %v, month %v), want %q (clock %v, month %v)", tt.in, got, w.clock, w.month, tt.want, tt.clock, tt.mnth)
+		}
+	}
+}
