@@ -45,48 +45,18 @@ func TestAnswers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole service")
 	}
-	t.Run("dev", func(t *testing.T) {
-		passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev.yaml", t.Logf)
-		t.Logf("dev: %d of %d turns pass", passed, total)
-		if passed < minDev {
-			t.Errorf("dev: %d of %d turns pass, want at least %d", passed, total, minDev)
-		}
-	})
-	t.Run("dev2", func(t *testing.T) {
-		passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev2.yaml", t.Logf)
-		t.Logf("dev2: %d of %d turns pass", passed, total)
-		if passed < minDev2 {
-			t.Errorf("dev2: %d of %d turns pass, want at least %d", passed, total, minDev2)
-		}
-	})
-	t.Run("dev3", func(t *testing.T) {
-		passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev3.yaml", t.Logf)
-		t.Logf("dev3: %d of %d turns pass", passed, total)
-		if passed < minDev3 {
-			t.Errorf("dev3: %d of %d turns pass, want at least %d", passed, total, minDev3)
-		}
-	})
-	t.Run("dev4", func(t *testing.T) {
-		passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev4.yaml", t.Logf)
-		t.Logf("dev4: %d of %d turns pass", passed, total)
-		if passed < minDev4 {
-			t.Errorf("dev4: %d of %d turns pass, want at least %d", passed, total, minDev4)
-		}
-	})
-	t.Run("dev5", func(t *testing.T) {
-		passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev5.yaml", t.Logf)
-		t.Logf("dev5: %d of %d turns pass", passed, total)
-		if passed < minDev5 {
-			t.Errorf("dev5: %d of %d turns pass, want at least %d", passed, total, minDev5)
-		}
-	})
-	t.Run("dev6", func(t *testing.T) {
-		passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/answers/dev6.yaml", t.Logf)
-		t.Logf("dev6: %d of %d turns pass", passed, total)
-		if passed < minDev6 {
-			t.Errorf("dev6: %d of %d turns pass, want at least %d", passed, total, minDev6)
-		}
-	})
+	for _, set := range []struct {
+		name string
+		min  int
+	}{{"dev", minDev}, {"dev2", minDev2}, {"dev3", minDev3}, {"dev4", minDev4}, {"dev5", minDev5}, {"dev6", minDev6}} {
+		t.Run(set.name, func(t *testing.T) {
+			passed, total := runAnswerSet(t, "testdata/answers/agents", "testdata/answers/"+set.name+".yaml", t.Logf)
+			t.Logf("%s: %d of %d turns pass", set.name, passed, total)
+			if passed < set.min {
+				t.Errorf("%s: %d of %d turns pass, want at least %d", set.name, passed, total, set.min)
+			}
+		})
+	}
 }
 
 // TestAnswersRouted plays the answer sets with every turn sent to the agents it expects, so
