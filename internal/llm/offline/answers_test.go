@@ -12,10 +12,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/switchboard-ai/switchboard"
+	"github.com/switchboard-ai/switchboard/ccs"
+	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/evals"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -346,6 +349,9 @@ func replyProblems(reply string, mentions, excludes []string) []string {
 	return out
 }
 
+// answerSetsDay is the day the answer sets were written: see serviceTargetWith.
+var answerSetsDay = time.Date(2026, time.November, 27, 12, 0, 0, 0, time.UTC)
+
 // serviceTarget builds the service over the agents in dir, with everything embedded.
 func serviceTarget(t *testing.T, dir string) *evals.ServiceTarget {
 	t.Helper()
@@ -360,10 +366,19 @@ func serviceTargetWith(t *testing.T, dir string, model llms.Model) *evals.Servic
 	if err != nil {
 		t.Fatal(err)
 	}
+	fixtures, err := ccsdemo.LoadFixtures(os.DirFS(abs), ccsdemo.FixturesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The demo CCS dates its records from its clock ("points expire in three weeks"), and the
+	// sets assert the dates a reply gives: they read the day the sets were written.
+	demo := ccsdemo.New(ccsdemo.Options{Fixtures: fixtures, Now: func() time.Time { return answerSetsDay }})
 	cfg := switchboard.DefaultConfig()
 	cfg.Store.Driver = "memory"
 	cfg.Limits = switchboard.LimitsConfig{} // as in-process evals run: no per-user rate limit on the test's user
-	opts := switchboard.Options{Agents: abs, Config: &cfg, Logger: slog.New(slog.DiscardHandler)}
+	cfg.CCS.URL = "http://ccs.test"         // the demo above, through CCSTransport
+	opts := switchboard.Options{Agents: abs, Config: &cfg, Logger: slog.New(slog.DiscardHandler),
+		CCSTransport: ccs.NewInProcessTransport(demo)}
 	if model != nil {
 		opts.Models = map[string]llms.Model{"default": model}
 	}
