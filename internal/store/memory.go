@@ -46,7 +46,7 @@ type memTurn struct {
 	lastID    uint64 // the id of the log's last record, 0 for an empty log
 }
 
-// DefaultMaxEpisodes is how many episodes a [Memory] keeps unless told otherwise: about 30 MB
+// DefaultMaxEpisodes is how many episodes a [Memory] keeps unless told otherwise: about 1.5 MB
 // of one-turn episodes of the demo agents.
 const DefaultMaxEpisodes = 1000
 
