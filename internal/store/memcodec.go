@@ -111,7 +111,9 @@ func appendEvent(b []byte, id uint64, name string, data []byte) []byte {
 }
 
 // eventSize is about the bytes appendEvent takes for an event of name and data.
-func eventSize(name string, data []byte) int { return 3*binary.MaxVarintLen16 + len(name) + len(data) }
+func eventSize(name string, data []byte) int {
+	return binary.MaxVarintLen64 + 2*binary.MaxVarintLen32 + len(name) + len(data)
+}
 
 // decodeLog reads back the events of an encoded log whose id is above after. Names and data
 // alias log, which is never modified once written (an insert writes a new one).
