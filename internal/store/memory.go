@@ -119,9 +119,9 @@ func (m *Memory) running(tids []string) bool {
 
 func idemKey(p principal.Principal, key string) string { return string(p) + "\x00" + key }
 
-// put stores t as the turn of its id. m.mu must be held.
-func (m *Memory) put(t orchestrator.TurnRecord) {
-	mt := m.turns[t.ID]
+// put stores t as the turn of its id, whose entry (a log written before the turn, or the
+// zero value) is mt. m.mu must be held.
+func (m *Memory) put(mt memTurn, t orchestrator.TurnRecord) {
 	mt.principal, mt.running, mt.keyed = t.Principal, t.State == orchestrator.TurnRunning, t.IdempotencyKey != ""
 	mt.rec, mt.end = encodeTurn(make([]byte, 0, turnSize(t)), t)
 	m.turns[t.ID] = mt
@@ -183,18 +183,20 @@ func (m *Memory) CreateTurn(_ context.Context, t orchestrator.TurnRecord) (orche
 			return m.get(id)
 		}
 	}
-	if mt, ok := m.turns[t.ID]; ok && mt.rec != nil { // a log alone, written first, is no turn
+	mt, ok := m.turns[t.ID]
+	if ok && mt.rec != nil { // a log alone, written first, is no turn
 		return orchestrator.TurnRecord{}, false, fmt.Errorf("store: turn %s already exists", t.ID)
 	}
 	if t.IdempotencyKey != "" {
 		m.keys[idemKey(t.Principal, t.IdempotencyKey)] = t.ID
 	}
-	m.put(t)
+	m.put(mt, t)
 	ep := episodeKey{t.Principal, t.EpisodeID}
-	if len(m.episodes[ep]) == 0 {
+	tids := m.episodes[ep]
+	if len(tids) == 0 {
 		m.order = append(m.order, ep)
 	}
-	m.episodes[ep] = append(m.episodes[ep], t.ID)
+	m.episodes[ep] = append(tids, t.ID)
 	m.evict()
 	// What was stored is t itself: its decision is the store's copy, which the encoding has
 	// copied again, so t shares nothing with the store.
@@ -305,9 +307,8 @@ func (m *Memory) abandon(orphaned func(t orchestrator.TurnRecord) bool) (int, er
 		}
 		mt.log = appendLog(mt.log[:len(mt.log):len(mt.log)], recs)
 		mt.lastID = recs[len(recs)-1].id
-		m.turns[id] = mt
 		t.State, t.Outcome, t.Completed = orchestrator.TurnCompleted, stream.OutcomeFailed, now
-		m.put(t)
+		m.put(mt, t)
 		n++
 	}
 	return n, nil
