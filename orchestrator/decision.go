@@ -97,14 +97,15 @@ func (o *Orchestrator) recordSpan(span trace.Span, attrs *turnAttrs, res *Result
 	for _, a := range d.Agents {
 		outcomes = append(outcomes, o.labels.label(a.Agent, a.Outcome))
 	}
-	span.AddEvent("routing.decision", trace.WithAttributes(
-		attribute.KeyValue{Key: "routing.invoked", Value: o.lists.value(d.Invoked)},
+	attrs.event = [...]attribute.KeyValue{
+		{Key: "routing.invoked", Value: o.lists.value(d.Invoked)},
 		attribute.Int("routing.intent_count", d.IntentCount),
 		attribute.Int("routing.cap", d.Cap),
 		attribute.String("routing.cap_behaviour", d.CapBehaviour),
-		attribute.KeyValue{Key: "routing.dropped", Value: o.lists.value(d.Dropped)},
-		attribute.KeyValue{Key: "routing.outcomes", Value: o.lists.value(outcomes)},
-	))
+		{Key: "routing.dropped", Value: o.lists.value(d.Dropped)},
+		{Key: "routing.outcomes", Value: o.lists.value(outcomes)},
+	}
+	span.AddEvent("routing.decision", trace.WithAttributes(attrs.event[:]...))
 	span.SetAttributes(attrs.turn(res.Outcome)...)
 }
 

@@ -16,20 +16,36 @@ import (
 // from slices built once (what depends only on the definitions) or once per turn (the ids),
 // and only when the span records: an unsampled turn builds none of it.
 
-// turnAttrs are the attributes of a turn's own spans, in one backing array built once per
-// turn: the orchestrator's LLM calls carry llm, the turn span carries turn, whose last element
-// is the outcome, set when the turn ends.
+// turnAttrs are the attributes of a turn's spans, laid out in one array: the orchestrator's
+// LLM calls carry llm, the turn span carries turn, whose last element is the outcome, set when
+// the turn ends, and its routing.decision event carries event. agents holds each sub-agent
+// call's (see agentAttrs). The SDK copies whatever it is given, so the array serves one turn
+// after another: a recorded turn takes one from turnAttrsPool and gives it back once its
+// spans have ended, rather than allocating 1.7 KB of attributes.
 type turnAttrs struct {
-	all [5]attribute.KeyValue // gen_ai.operation.name, agent_id, turn_id, episode_id, outcome
+	all    [5]attribute.KeyValue // gen_ai.operation.name, agent_id, turn_id, episode_id, outcome
+	event  [6]attribute.KeyValue
+	agents [agentAttrsLen * fanOutRoom]attribute.KeyValue
 }
 
+var turnAttrsPool = sync.Pool{New: func() any { return new(turnAttrs) }}
+
 func newTurnAttrs(orchestratorID string, t Turn) *turnAttrs {
-	return &turnAttrs{all: [5]attribute.KeyValue{
+	a := turnAttrsPool.Get().(*turnAttrs)
+	a.all = [5]attribute.KeyValue{
 		attribute.String("gen_ai.operation.name", "chat"),
 		attribute.String("switchboard.agent_id", orchestratorID),
 		attribute.String("switchboard.turn_id", t.ID),
 		attribute.String("switchboard.episode_id", t.EpisodeID),
-	}}
+	}
+	return a
+}
+
+// release gives a back for another turn; nothing may use it afterwards. The strings it
+// holds are cleared, so that a pooled array keeps no turn's ids alive.
+func (a *turnAttrs) release() {
+	*a = turnAttrs{}
+	turnAttrsPool.Put(a)
 }
 
 func (a *turnAttrs) llm() []attribute.KeyValue { return a.all[0:4] }
@@ -47,8 +63,15 @@ type agentAttrs []attribute.KeyValue
 
 const agentAttrsLen = 5
 
+// newAgentAttrs lays out the attributes of the kept calls, in the room ids has for them when
+// there is enough.
 func newAgentAttrs(kept []keptCall, ids *turnAttrs) agentAttrs {
-	a := make(agentAttrs, agentAttrsLen*len(kept))
+	var a agentAttrs
+	if n := agentAttrsLen * len(kept); n <= len(ids.agents) {
+		a = ids.agents[:n:n]
+	} else {
+		a = make(agentAttrs, n)
+	}
 	for i, k := range kept {
 		copy(a[agentAttrsLen*i:], k.b.spanAttrs)
 		copy(a[agentAttrsLen*i+2:], ids.all[2:4])

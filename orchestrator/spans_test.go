@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -73,5 +74,56 @@ func TestStringLists(t *testing.T) {
 	}
 	if n := len(c.m); n != maxStringLists {
 		t.Errorf("%d lists kept, want at most %d", n, maxStringLists)
+	}
+}
+
+// Turns that run one after another and at once each get their own ids on every span and their
+// own routing.decision event, although their attributes are laid out in arrays turns reuse.
+func TestSpanAttributesTurnAfterTurn(t *testing.T) {
+	sr := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sr))
+	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards", "ask_support"), compose: composeAll}
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")},
+		WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler), Tracers: tp}))
+	const turns = 8
+	var wg sync.WaitGroup
+	for round := range 2 {
+		for i := range turns / 2 {
+			wg.Go(func() {
+				id := fmt.Sprintf("turn_%d", round*turns/2+i)
+				if _, err := o.Run(t.Context(), Turn{ID: id, EpisodeID: "ep_" + id, Principal: "alice", Message: "x"}, &collector{}); err != nil {
+					t.Errorf("Run(%s) = %v", id, err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	byTrace := map[string]string{} // trace id -> its turn span's turn id
+	for _, s := range sr.Ended() {
+		if s.Name() == "switchboard.turn" {
+			for _, kv := range s.Attributes() {
+				if kv.Key == "switchboard.turn_id" {
+					byTrace[s.SpanContext().TraceID().String()] = kv.Value.AsString()
+				}
+			}
+			if ev := s.Events(); len(ev) != 1 || ev[0].Name != "routing.decision" || fmt.Sprint(ev[0].Attributes[0].Value.AsStringSlice()) != "[shop rewards support]" {
+				t.Errorf("turn span events = %+v, want one routing.decision invoking shop, rewards and support", ev)
+			}
+		}
+	}
+	if len(byTrace) != turns {
+		t.Fatalf("%d turn spans, want %d", len(byTrace), turns)
+	}
+	for _, s := range sr.Ended() {
+		turn := byTrace[s.SpanContext().TraceID().String()]
+		var got []string
+		for _, kv := range s.Attributes() {
+			if kv.Key == "switchboard.turn_id" || kv.Key == "switchboard.episode_id" {
+				got = append(got, kv.Value.AsString())
+			}
+		}
+		if want := []string{turn, "ep_" + turn}; !slices.Equal(got, want) {
+			t.Errorf("span %s of %s has ids %q, want %q", s.Name(), turn, got, want)
+		}
 	}
 }

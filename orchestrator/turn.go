@@ -70,6 +70,9 @@ func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Resul
 			span.SetAttributes(tr.attrs.all[1:4]...)
 		}
 		span.End()
+		if tr.attrs != nil { // every span of the turn has ended: the SDK holds copies
+			tr.attrs.release()
+		}
 	}()
 
 	tr.render = stream.NewRenderer(stream.RendererConfig{

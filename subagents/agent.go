@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -158,6 +159,7 @@ func (a *Agent) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 	}
 	ctx = principal.NewContext(ctx, req.Inherited.Principal)
 	run := &invocation{a: a, req: req}
+	defer run.release()
 	msgs := run.messages()
 	for step := 0; ; step++ {
 		// The last step must answer in words. The tools still go with the request: some
@@ -238,8 +240,25 @@ type invocation struct {
 	// first and parts back the conversation's first two messages.
 	first [2]llms.MessageContent
 	parts [2]llms.ContentPart
-	// spanAttrs are its LLM calls' span attributes, built by the first recorded call.
+	// spanAttrs are its LLM calls' span attributes, built by the first recorded call in an
+	// array from spanAttrsPool (the SDK copies them), given back when the invocation ends.
 	spanAttrs []attribute.KeyValue
+	room      *spanAttrsRoom
+}
+
+// spanAttrsRoom holds an invocation's LLM span attributes: the definition's (operation and
+// agent id) and the turn id. Invocations reuse them rather than allocate 192 bytes each.
+type spanAttrsRoom [3]attribute.KeyValue
+
+var spanAttrsPool = sync.Pool{New: func() any { return new(spanAttrsRoom) }}
+
+// release gives back what the invocation took from a pool; its spans have all ended.
+func (r *invocation) release() {
+	if r.room != nil {
+		*r.room = spanAttrsRoom{} // keeps no turn's id alive
+		spanAttrsPool.Put(r.room)
+		r.room, r.spanAttrs = nil, nil
+	}
 }
 
 func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
@@ -247,8 +266,12 @@ func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, o
 	defer span.End()
 	if span.IsRecording() {
 		if r.spanAttrs == nil {
-			// Sized exactly: appending to the definition's full slice would double it.
-			r.spanAttrs = make([]attribute.KeyValue, 0, len(r.a.spanAttrs)+1)
+			if n := len(r.a.spanAttrs) + 1; n <= len(spanAttrsRoom{}) {
+				r.room = spanAttrsPool.Get().(*spanAttrsRoom)
+				r.spanAttrs = r.room[:0:n]
+			} else {
+				r.spanAttrs = make([]attribute.KeyValue, 0, n) // exactly: appending to the definition's would double it
+			}
 			r.spanAttrs = append(append(r.spanAttrs, r.a.spanAttrs...), attribute.String("switchboard.turn_id", r.req.Inherited.TurnID))
 		}
 		span.SetAttributes(r.spanAttrs...)

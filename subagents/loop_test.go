@@ -3,6 +3,7 @@ package subagents_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -384,5 +385,49 @@ func TestNew(t *testing.T) {
 				t.Errorf("New() = %v, %v: want exactly one of agent and error", a, err)
 			}
 		})
+	}
+}
+
+// TestModelSpanAttributes: each model call's span carries the operation, its agent and its own
+// turn's id, for invocations one after another and at once (their attributes are laid out in
+// arrays invocations reuse).
+func TestModelSpanAttributes(t *testing.T) {
+	h := newHarness(t, ccsdemo.Options{}, ccs.ClientConfig{})
+	m := &scriptedModel{toolCalls: []llms.ToolCall{call("c1", "get_points_balance", "{}")}}
+	ag := h.agent("rewards", m, ccs.CheckOptions{})
+	var wg sync.WaitGroup
+	const turns = 6
+	for round := range 2 {
+		for i := range turns / 2 {
+			wg.Go(func() {
+				q := alice("points?")
+				q.Inherited.TurnID = fmt.Sprintf("turn_%d", round*turns/2+i)
+				if _, err := ag.Ask(t.Context(), q); err != nil {
+					t.Errorf("Ask(%s) = %v", q.Inherited.TurnID, err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	perTurn := map[string]int{}
+	for _, s := range h.spans.Ended() {
+		if s.Name() != "llm.subagent" {
+			continue
+		}
+		got := map[string]string{}
+		for _, kv := range s.Attributes() {
+			got[string(kv.Key)] = kv.Value.AsString()
+		}
+		turn := got["switchboard.turn_id"]
+		perTurn[turn]++
+		want := map[string]string{"gen_ai.operation.name": "chat", "switchboard.agent_id": "rewards", "switchboard.turn_id": turn}
+		if diff := cmp.Diff(want, got); diff != "" || !strings.HasPrefix(turn, "turn_") {
+			t.Errorf("llm.subagent span attributes (-want +got):\n%s", diff)
+		}
+	}
+	for i := range turns {
+		if id := fmt.Sprintf("turn_%d", i); perTurn[id] != 2 { // the tool call, then the answer
+			t.Errorf("turn %s has %d model spans, want 2", id, perTurn[id])
+		}
 	}
 }

@@ -335,7 +335,8 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 }
 
 // Recorder appends entries to the audit log: all of them or none, each given the next Seq in
-// order. Entries are never changed or removed once appended.
+// order. Entries are never changed or removed once appended. AppendAudit must not keep the
+// slice it is given: the caller reuses it.
 type Recorder interface {
 	AppendAudit(ctx context.Context, entries []Entry) error
 }

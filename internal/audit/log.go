@@ -42,6 +42,7 @@ type Log struct {
 	stop   chan struct{}
 	done   chan struct{}
 	gather *time.Timer // the writer's, reused for every batch; see batchDelay
+	batch  []Entry     // the writer's, reused for every batch: a busy log's grew to hundreds
 
 	stopTick func()
 }
@@ -170,6 +171,8 @@ func (l *Log) run(ticks <-chan time.Time) {
 		case e := <-l.queue:
 			batch, ack := l.collect(e)
 			l.write(batch)
+			clear(batch) // the details are garbage once written
+			l.batch = batch[:0]
 			if ack != nil {
 				close(ack)
 			}
@@ -198,7 +201,7 @@ func (l *Log) collect(e Entry) (batch []Entry, ack chan struct{}) {
 	case ack = <-l.flush:
 	case <-l.stop: // the loop then writes what is left and ends
 	}
-	return l.drain(append(make([]Entry, 0, 16), e), -1), ack
+	return l.drain(append(l.batch[:0], e), -1), ack
 }
 
 // drain adds to batch the entries queued, up to max in all (-1: every one).

@@ -2,29 +2,39 @@ package audit
 
 import (
 	"context"
-	"maps"
-	"slices"
 	"sync"
 )
 
 // Memory is an audit log held in memory, for a service whose store is in memory too (tests,
 // evals): it lasts as long as the process and, like that store, keeps the newest entries only
 // ([MemoryMaxEntries]).
+//
+// It keeps its entries encoded (see memcodec.go) in byte blocks rather than as [Entry] values:
+// a hundred thousand entries with their strings and details are half a million pointers that
+// every garbage collection of a busy service had to follow, where bytes are never scanned.
+// Reading decodes, which is rare next to appending.
 type Memory struct {
 	mu sync.Mutex
-	// blocks hold the entries, oldest first, in arrays of at most memoryBlock that are
-	// never regrown: a single slice doubled its array (and copied every entry) as it grew,
-	// and copied the hundred thousand it kept at every trim; blocks are dropped whole.
-	blocks [][]Entry
-	n      int   // entries held
-	seq    int64 // the last Seq given
+	// blocks hold the entries, oldest first, one after the other in arrays of at most
+	// memoryBlockBytes that are never regrown; blocks are dropped whole as entries age out.
+	blocks []memBlock
+	n      int    // entries held
+	seq    int64  // the last Seq given
+	buf    []byte // one entry being encoded, reused
 }
 
-// memoryBlock is the most entries one block holds. Blocks start small, for the many logs that
-// hold a few entries, and double up to it.
+// memBlock is a run of encoded entries whose Seqs follow each other from first.
+type memBlock struct {
+	first int64 // the Seq of the entry data starts with
+	n     int   // entries in data
+	data  []byte
+}
+
+// memoryBlockBytes is the most one block holds (an entry larger than that gets a block of its
+// own). Blocks start small, for the many logs that hold a few entries, and double up to it.
 const (
-	memoryBlock      = 1024
-	memoryFirstBlock = 16
+	memoryBlockBytes      = 64 << 10
+	memoryFirstBlockBytes = 1 << 10
 )
 
 // MemoryMaxEntries is how many entries a [Memory] keeps at least; older ones are forgotten
@@ -39,21 +49,21 @@ var (
 // NewMemory returns an empty log.
 func NewMemory() *Memory { return &Memory{} }
 
-// AppendAudit implements [Recorder].
+// AppendAudit implements [Recorder]. A detail of a type this package does not define (which
+// only a pointer to one of its types can be) is refused, and nothing of entries is appended.
 func (m *Memory) AppendAudit(_ context.Context, entries []Entry) error {
+	for _, e := range entries {
+		if err := storable(e.Detail); err != nil {
+			return err
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, e := range entries {
 		m.seq++
-		e.Seq = m.seq
 		e.Time = e.Time.UTC().Truncate(timePrecision)
-		last := len(m.blocks) - 1
-		if last < 0 || len(m.blocks[last]) == cap(m.blocks[last]) {
-			m.blocks = append(m.blocks, make([]Entry, 0, min(memoryBlock, max(memoryFirstBlock, m.n))))
-			last++
-		}
-		m.blocks[last] = append(m.blocks[last], e)
-		m.n++
+		m.buf = encodeEntry(m.buf[:0], e)
+		m.add(m.buf)
 	}
 	// Trimming waits for a quarter more than the bound, so that it happens seldom.
 	if m.n > MemoryMaxEntries+MemoryMaxEntries/4 {
@@ -62,43 +72,69 @@ func (m *Memory) AppendAudit(_ context.Context, entries []Entry) error {
 	return nil
 }
 
+// add appends one encoded entry, numbered m.seq, to the newest block or to a new one when it
+// does not fit. m.mu must be held.
+func (m *Memory) add(enc []byte) {
+	last := len(m.blocks) - 1
+	if last < 0 || len(m.blocks[last].data)+len(enc) > cap(m.blocks[last].data) {
+		size := memoryFirstBlockBytes
+		if last >= 0 {
+			size = min(memoryBlockBytes, 2*cap(m.blocks[last].data))
+		}
+		m.blocks = append(m.blocks, memBlock{first: m.seq, data: make([]byte, 0, max(size, len(enc)))})
+		last++
+	}
+	b := &m.blocks[last]
+	b.data = append(b.data, enc...)
+	b.n++
+	m.n++
+}
+
 // forget drops the oldest k entries: whole blocks, then the start of the oldest one left.
 // m.mu must be held.
 func (m *Memory) forget(k int) {
 	for k > 0 {
-		b := m.blocks[0]
-		if len(b) > k {
-			clear(b[:k]) // the dropped entries' details are garbage now
-			m.blocks[0] = b[k:]
+		b := &m.blocks[0]
+		if b.n > k {
+			off := 0
+			for range k {
+				off += entryLen(b.data[off:])
+			}
+			b.data, b.first, b.n = b.data[off:], b.first+int64(k), b.n-k
 			m.n -= k
 			return
 		}
-		m.blocks[0] = nil
+		k -= b.n
+		m.n -= b.n
+		m.blocks[0] = memBlock{}
 		m.blocks = m.blocks[1:]
-		m.n -= len(b)
-		k -= len(b)
 	}
 }
 
-// ReadAudit implements [Reader].
+// ReadAudit implements [Reader]. Only the entries q selects are decoded whole; the others are
+// passed over on their time, principal and type.
 func (m *Memory) ReadAudit(_ context.Context, q Query) ([]Entry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := []Entry{}
 	for _, b := range m.blocks {
-		for _, e := range b {
+		if b.first+int64(b.n) <= q.After+1 {
+			continue // every entry in b is at or before q.After
+		}
+		data := b.data
+		for i := range b.n {
 			if len(out) == q.PageSize() {
 				return out, nil
 			}
-			if q.Match(e) {
-				if d, ok := e.Detail.(LimitRefusals); ok { // share no map with the caller
-					d.Limits = maps.Clone(d.Limits)
-					e.Detail = d
+			n := entryLen(data)
+			enc := data[:n]
+			data = data[n:]
+			if seq := b.first + int64(i); seq > q.After && q.matchHeader(enc) {
+				e, err := decodeEntry(enc)
+				if err != nil {
+					return nil, err
 				}
-				if d, ok := e.Detail.(RoutingDecision); ok {
-					d.Agents = slices.Clone(d.Agents)
-					e.Detail = d
-				}
+				e.Seq = seq
 				out = append(out, e)
 			}
 		}

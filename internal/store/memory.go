@@ -16,26 +16,37 @@ import (
 // Memory is a store that lives and dies with the process, for tests and evals: not for
 // serving users. It is the reference for the semantics every store shares (see the package
 // doc), and keeps what it is given as a database would: copied, timestamps to the microsecond,
-// events encoded.
+// events encoded. Each turn's record and log are kept encoded in bytes (see memcodec.go).
 //
 // It holds at most a bounded number of episodes (see [WithMaxEpisodes]): creating one more
 // forgets the oldest episode none of whose turns is running, with its turns, idempotency keys
 // and event logs, so a long eval or a load test cannot grow it without limit.
 type Memory struct {
 	maxEpisodes int
-	instance    string // the owner of the turns this store creates
+	instance    string // the owner of every turn this store holds: it creates them all
 
 	mu       sync.Mutex
-	turns    map[string]orchestrator.TurnRecord
-	owners   map[string]string       // turn id -> the instance that created it
+	turns    map[string]memTurn
 	leases   map[string]time.Time    // instance -> end of its lease
 	episodes map[episodeKey][]string // episode -> turn ids, oldest first
 	order    []episodeKey            // episodes, oldest first
 	keys     map[string]string       // principal + idempotency key -> turn id
-	events   map[string][]memEvent
 }
 
-// DefaultMaxEpisodes is how many episodes a [Memory] keeps unless told otherwise: about 30 MB
+// memTurn is a stored turn: its record and its event log, encoded, and what the store looks
+// up often without decoding them. A log may be written before its turn is created (or for a
+// turn never created): rec is nil until it is.
+type memTurn struct {
+	principal principal.Principal
+	running   bool
+	keyed     bool   // the turn has an idempotency key
+	rec       []byte // the record, encodeTurn's
+	end       int    // where in rec the fields a turn's end sets start
+	log       []byte // the event log, appendLog's, in id order; never modified once written
+	lastID    uint64 // the id of the log's last record, 0 for an empty log
+}
+
+// DefaultMaxEpisodes is how many episodes a [Memory] keeps unless told otherwise: about 1.5 MB
 // of one-turn episodes of the demo agents.
 const DefaultMaxEpisodes = 1000
 
@@ -44,12 +55,6 @@ const DefaultMaxEpisodes = 1000
 type episodeKey struct {
 	principal principal.Principal
 	id        string
-}
-
-type memEvent struct {
-	id   uint64
-	name string
-	data []byte
 }
 
 var (
@@ -64,12 +69,10 @@ func NewMemory(opts ...Option) *Memory {
 	return &Memory{
 		maxEpisodes: o.maxEpisodes,
 		instance:    o.instance,
-		turns:       map[string]orchestrator.TurnRecord{},
-		owners:      map[string]string{},
+		turns:       map[string]memTurn{},
 		leases:      map[string]time.Time{},
 		episodes:    map[episodeKey][]string{},
 		keys:        map[string]string{},
-		events:      map[string][]memEvent{},
 	}
 }
 
@@ -84,13 +87,12 @@ func (m *Memory) evict() {
 			continue
 		}
 		for _, tid := range tids {
-			// Only the key's fields, not a copy of the whole record.
-			if key := m.turns[tid].IdempotencyKey; key != "" {
-				delete(m.keys, idemKey(m.turns[tid].Principal, key))
+			if mt := m.turns[tid]; mt.keyed {
+				if t, err := decodeTurn(mt.rec); err == nil {
+					delete(m.keys, idemKey(t.Principal, t.IdempotencyKey))
+				}
 			}
 			delete(m.turns, tid)
-			delete(m.owners, tid)
-			delete(m.events, tid)
 		}
 		delete(m.episodes, ep)
 		if i == 0 {
@@ -108,7 +110,7 @@ func (m *Memory) evict() {
 // held.
 func (m *Memory) running(tids []string) bool {
 	for _, tid := range tids {
-		if m.turns[tid].State == orchestrator.TurnRunning {
+		if m.turns[tid].running {
 			return true
 		}
 	}
@@ -116,6 +118,52 @@ func (m *Memory) running(tids []string) bool {
 }
 
 func idemKey(p principal.Principal, key string) string { return string(p) + "\x00" + key }
+
+// put stores t as the turn of its id, whose entry (a log written before the turn, or the
+// zero value) is mt. m.mu must be held.
+func (m *Memory) put(mt memTurn, t orchestrator.TurnRecord) {
+	mt.principal, mt.running, mt.keyed = t.Principal, t.State == orchestrator.TurnRunning, t.IdempotencyKey != ""
+	mt.rec, mt.end = encodeTurn(make([]byte, 0, turnSize(t)), t)
+	m.turns[t.ID] = mt
+}
+
+// end stores the fields a turn's end sets from t (State, Outcome, Reply, Decision, Completed)
+// in the stored turn mt of t.ID, keeping the rest as it was stored. The new record is written
+// to room when it has the capacity (see appendEvents), to new bytes otherwise: never over the
+// old ones, which a reader may still be decoding. m.mu must be held.
+func (m *Memory) end(mt memTurn, t orchestrator.TurnRecord, room []byte) {
+	if size := mt.end + endSize(t); cap(room) < size {
+		room = make([]byte, 0, size)
+	}
+	rec := append(room[:0], mt.rec[:mt.end]...)
+	mt.rec = encodeTurnEnd(rec, t)
+	mt.running = t.State == orchestrator.TurnRunning
+	m.turns[t.ID] = mt
+}
+
+// endSize is about the bytes encodeTurnEnd takes for t.
+func endSize(t orchestrator.TurnRecord) int {
+	return turnSize(orchestrator.TurnRecord{State: t.State, Outcome: t.Outcome, Reply: t.Reply, Decision: t.Decision})
+}
+
+// turnSize is about the bytes encodeTurn takes for t, so that one allocation holds it.
+func turnSize(t orchestrator.TurnRecord) int {
+	n := 64 + len(t.ID) + len(t.EpisodeID) + len(t.Principal) + len(t.Message) + len(t.Locale) + len(t.Location) +
+		len(t.IdempotencyKey) + len(t.RequestHash) + len(t.State) + len(t.Outcome) + len(t.Reply)
+	if d := t.Decision; d != nil {
+		n += 32 + len(d.CapBehaviour)
+		for _, s := range d.Invoked {
+			n += len(s) + 1
+		}
+		for _, s := range d.Dropped {
+			n += len(s) + 1
+		}
+		for _, a := range d.Agents {
+			n += len(a.Agent) + len(a.Outcome) + 32
+		}
+	}
+	return n
+}
 
 // CreateTurn implements orchestrator.Store. The turn goes to t.Principal's episode of that id,
 // whether or not another principal has one of the same id; an idempotency key already used by
@@ -135,33 +183,32 @@ func (m *Memory) CreateTurn(_ context.Context, t orchestrator.TurnRecord) (orche
 			return m.get(id)
 		}
 	}
-	if _, ok := m.turns[t.ID]; ok {
+	mt, ok := m.turns[t.ID]
+	if ok && mt.rec != nil { // a log alone, written first, is no turn
 		return orchestrator.TurnRecord{}, false, fmt.Errorf("store: turn %s already exists", t.ID)
 	}
 	if t.IdempotencyKey != "" {
 		m.keys[idemKey(t.Principal, t.IdempotencyKey)] = t.ID
 	}
-	m.turns[t.ID] = t
-	m.owners[t.ID] = m.instance
+	m.put(mt, t)
 	ep := episodeKey{t.Principal, t.EpisodeID}
-	if len(m.episodes[ep]) == 0 {
+	tids := m.episodes[ep]
+	if len(tids) == 0 {
 		m.order = append(m.order, ep)
 	}
-	m.episodes[ep] = append(m.episodes[ep], t.ID)
+	m.episodes[ep] = append(tids, t.ID)
 	m.evict()
-	stored, _, err := m.get(t.ID)
-	return stored, false, err
+	// What was stored is t itself: its decision is the store's copy, which the encoding has
+	// copied again, so t shares nothing with the store.
+	return t, false, nil
 }
 
-// get returns a copy of a stored turn that shares nothing with the store, with existing=true.
-// m.mu must be held.
+// get returns a copy of a stored turn, decoded, with existing=true. m.mu must be held.
 func (m *Memory) get(id string) (orchestrator.TurnRecord, bool, error) {
-	t := m.turns[id]
-	d, err := cloneDecision(t.Decision)
+	t, err := decodeTurn(m.turns[id].rec)
 	if err != nil {
 		return orchestrator.TurnRecord{}, false, err
 	}
-	t.Decision = d
 	return t, true, nil
 }
 
@@ -169,33 +216,28 @@ func (m *Memory) get(id string) (orchestrator.TurnRecord, bool, error) {
 // (State, Outcome, Reply, Decision, Completed); the turn is found by t.ID and t.Principal. A
 // turn no longer running is left alone: orchestrator.ErrTurnFinished.
 func (m *Memory) FinishTurn(_ context.Context, t orchestrator.TurnRecord) error {
-	t = normalizeTurn(t)
-	d, err := cloneDecision(t.Decision)
-	if err != nil {
-		return err
-	}
+	t = normalizeTurn(t) // the decision is copied as it is encoded
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	old, err := m.finishable(t)
+	mt, err := m.finishable(t)
 	if err != nil {
 		return err
 	}
-	old.State, old.Outcome, old.Reply, old.Decision, old.Completed = t.State, t.Outcome, t.Reply, d, t.Completed
-	m.turns[t.ID] = old
+	m.end(mt, t, nil)
 	return nil
 }
 
 // finishable returns the stored turn t ends: ErrNotFound when t.Principal has no such turn,
 // ErrTurnFinished when it is no longer running. m.mu must be held.
-func (m *Memory) finishable(t orchestrator.TurnRecord) (orchestrator.TurnRecord, error) {
-	old, ok := m.turns[t.ID]
-	if !ok || old.Principal != t.Principal {
-		return old, orchestrator.ErrNotFound
+func (m *Memory) finishable(t orchestrator.TurnRecord) (memTurn, error) {
+	mt, ok := m.turns[t.ID]
+	if !ok || mt.rec == nil || mt.principal != t.Principal {
+		return memTurn{}, orchestrator.ErrNotFound
 	}
-	if old.State != orchestrator.TurnRunning {
-		return old, fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
+	if !mt.running {
+		return memTurn{}, fmt.Errorf("store: turn %s: %w", t.ID, orchestrator.ErrTurnFinished)
 	}
-	return old, nil
+	return mt, nil
 }
 
 // Instance returns the owner id this store writes on the turns it creates.
@@ -219,7 +261,7 @@ func (m *Memory) ReleaseLease(ctx context.Context) error { return m.RenewLease(c
 func (m *Memory) AbandonOwned(_ context.Context) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.abandon(func(id string, _ orchestrator.TurnRecord) bool { return m.owners[id] == m.instance })
+	return m.abandon(func(orchestrator.TurnRecord) bool { return true }) // this instance created them all
 }
 
 // AbandonOrphans finishes, as failed, every turn still running whose owner's lease ended
@@ -230,9 +272,9 @@ func (m *Memory) AbandonOrphans(_ context.Context, now, startedBefore time.Time)
 	now, cutoff := storedTime(now), storedTime(startedBefore)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.abandon(func(id string, t orchestrator.TurnRecord) bool {
-		lease, ok := m.leases[m.owners[id]]
-		if !ok {
+	lease, leased := m.leases[m.instance] // the owner of every turn held
+	return m.abandon(func(t orchestrator.TurnRecord) bool {
+		if !leased {
 			return t.Created.Before(cutoff)
 		}
 		return lease.Before(now)
@@ -241,28 +283,32 @@ func (m *Memory) AbandonOrphans(_ context.Context, now, startedBefore time.Time)
 
 // abandon fails the running turns orphaned says are orphans and closes each one's log as
 // [abandonEvents] says. m.mu must be held.
-func (m *Memory) abandon(orphaned func(id string, t orchestrator.TurnRecord) bool) (int, error) {
+func (m *Memory) abandon(orphaned func(t orchestrator.TurnRecord) bool) (int, error) {
 	now := storedTime(time.Now())
 	n := 0
-	for id, t := range m.turns {
-		if t.State != orchestrator.TurnRunning || !orphaned(id, t) {
+	for id, mt := range m.turns {
+		if !mt.running {
 			continue
 		}
-		recs := m.events[id]
-		last := uint64(0)
-		if len(recs) > 0 {
-			last = recs[len(recs)-1].id
+		t, err := decodeTurn(mt.rec)
+		if err != nil {
+			return n, err
 		}
+		if !orphaned(t) {
+			continue
+		}
+		var recs []memEvent
 		for i, ev := range abandonEvents(id) {
 			name, data, err := stream.Marshal(ev)
 			if err != nil {
 				return n, err
 			}
-			recs = append(recs, memEvent{id: last + abandonIDGap + uint64(i), name: name, data: data})
+			recs = append(recs, memEvent{id: mt.lastID + abandonIDGap + uint64(i), name: name, data: data})
 		}
-		m.events[id] = recs
+		mt.log = appendLog(mt.log[:len(mt.log):len(mt.log)], recs)
+		mt.lastID = recs[len(recs)-1].id
 		t.State, t.Outcome, t.Completed = orchestrator.TurnCompleted, stream.OutcomeFailed, now
-		m.turns[id] = t
+		m.put(mt, t)
 		n++
 	}
 	return n, nil
@@ -272,7 +318,7 @@ func (m *Memory) abandon(orphaned func(id string, t orchestrator.TurnRecord) boo
 func (m *Memory) Turn(_ context.Context, p principal.Principal, id string) (orchestrator.TurnRecord, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if t, ok := m.turns[id]; !ok || t.Principal != p {
+	if mt, ok := m.turns[id]; !ok || mt.rec == nil || mt.principal != p {
 		return orchestrator.TurnRecord{}, orchestrator.ErrNotFound
 	}
 	t, _, err := m.get(id)
@@ -319,61 +365,79 @@ func (m *Memory) RecentTurns(_ context.Context, p principal.Principal, episodeID
 
 // AppendEvent implements stream.LogStore.
 func (m *Memory) AppendEvent(_ context.Context, turnID string, rec stream.Record) error {
-	name, data, err := rec.Marshal()
-	if err != nil {
-		return err
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	recs := m.events[turnID]
-	// Appends nearly always land at the end; the search keeps the log sorted regardless.
-	i, found := slices.BinarySearchFunc(recs, rec.ID, compareID)
-	if found {
-		return fmt.Errorf("store: turn %s record %d: %w", turnID, rec.ID, stream.ErrRecordExists)
-	}
-	m.events[turnID] = slices.Insert(recs, i, memEvent{id: rec.ID, name: name, data: data})
-	return nil
+	_, err := m.appendEvents(turnID, []stream.Record{rec}, 0)
+	return err
 }
 
 // AppendEvents implements stream.BatchLogStore: all of recs or, when one id is taken or
 // repeated, none.
 func (m *Memory) AppendEvents(_ context.Context, turnID string, recs []stream.Record) error {
-	encoded, err := encodeEvents(recs)
-	if err != nil {
-		return err
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.appendEvents(turnID, encoded)
+	_, err := m.appendEvents(turnID, recs, 0)
+	return err
 }
 
 // FinishTurnWithEvents implements orchestrator.EndStore: [Memory.FinishTurn] and
 // [Memory.AppendEvents] at once, all of it or nothing.
 func (m *Memory) FinishTurnWithEvents(_ context.Context, t orchestrator.TurnRecord, recs []stream.Record) error {
-	t = normalizeTurn(t)
-	d, err := cloneDecision(t.Decision)
-	if err != nil {
-		return err
-	}
-	encoded, err := encodeEvents(recs)
-	if err != nil {
-		return err
-	}
+	t = normalizeTurn(t) // the decision is copied as it is encoded
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	old, err := m.finishable(t)
+	mt, err := m.finishable(t)
 	if err != nil {
 		return err
 	}
-	if err := m.appendEvents(t.ID, encoded); err != nil {
+	room, err := m.appendEvents(t.ID, recs, mt.end+endSize(t))
+	if err != nil {
 		return err
 	}
-	old.State, old.Outcome, old.Reply, old.Decision, old.Completed = t.State, t.Outcome, t.Reply, d, t.Completed
-	m.turns[t.ID] = old
+	m.end(m.turns[t.ID], t, room) // as appendEvents left it
 	return nil
 }
 
-func encodeEvents(recs []stream.Record) ([]memEvent, error) {
+// appendEvents adds recs to the turn's log, or nothing when an id is taken or repeated or an
+// event does not encode. A log can be written for a turn the store does not hold (or no
+// longer does); it is kept until the store holds the turn and forgets it.
+//
+// When it writes the log's first bytes it allocates room bytes more, returned empty, for the
+// caller's record of the turn's end: one allocation rather than two for the usual turn, whose
+// records are all stored with its end. m.mu must be held.
+func (m *Memory) appendEvents(turnID string, recs []stream.Record, room int) ([]byte, error) {
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	mt := m.turns[turnID]
+	if recs[0].ID > mt.lastID && increasingRecords(recs) {
+		// The usual case, records after the log's last: appended to its bytes. The bytes
+		// already written are never touched, so readers that hold them stay right, and a
+		// failed append leaves the log as it was.
+		log := mt.log
+		if len(log) == 0 {
+			size := room
+			for _, rec := range recs {
+				name, data, _ := rec.Marshal()
+				size += eventSize(name, data)
+			}
+			log = make([]byte, 0, size)
+		}
+		for _, rec := range recs {
+			name, data, err := rec.Marshal()
+			if err != nil {
+				return nil, err
+			}
+			log = appendEvent(log, rec.ID, name, data)
+		}
+		mt.log = log
+		if room > 0 {
+			mt.log = log[:len(log):len(log)] // appends must not run into the room given out
+		}
+		mt.lastID = recs[len(recs)-1].ID
+		m.turns[turnID] = mt
+		return log[len(log):], nil
+	}
 	encoded := make([]memEvent, len(recs))
 	for i, rec := range recs {
 		name, data, err := rec.Marshal()
@@ -382,24 +446,15 @@ func encodeEvents(recs []stream.Record) ([]memEvent, error) {
 		}
 		encoded[i] = memEvent{id: rec.ID, name: name, data: data}
 	}
-	return encoded, nil
-}
-
-// appendEvents adds encoded to the turn's log, or nothing when an id is taken or repeated.
-// m.mu must be held.
-func (m *Memory) appendEvents(turnID string, encoded []memEvent) error {
-	log := m.events[turnID]
-	if len(log) == 0 && increasing(encoded) {
-		// The usual case, a turn's whole log at its end: encoded is the caller's own copy,
-		// in order, and becomes the log as it is.
-		m.events[turnID] = encoded
-		return nil
+	log, err := decodeLog(mt.log, 0)
+	if err != nil {
+		return nil, err
 	}
 	batch := make(map[uint64]bool, len(encoded))
 	for _, e := range encoded {
 		_, found := slices.BinarySearchFunc(log, e.id, compareID)
 		if found || batch[e.id] {
-			return fmt.Errorf("store: turn %s record %d: %w", turnID, e.id, stream.ErrRecordExists)
+			return nil, fmt.Errorf("store: turn %s record %d: %w", turnID, e.id, stream.ErrRecordExists)
 		}
 		batch[e.id] = true
 	}
@@ -408,17 +463,19 @@ func (m *Memory) appendEvents(turnID string, encoded []memEvent) error {
 		i, _ := slices.BinarySearchFunc(log, e.id, compareID)
 		log = slices.Insert(log, i, e)
 	}
-	m.events[turnID] = log
-	return nil
+	mt.log = appendLog(nil, log) // new bytes: readers may hold the old ones
+	mt.lastID = log[len(log)-1].id
+	m.turns[turnID] = mt
+	return nil, nil
 }
 
 func compareID(e memEvent, id uint64) int { return cmp.Compare(e.id, id) }
 
-// increasing reports whether the ids of events strictly increase: none repeats, none is out of
-// order.
-func increasing(events []memEvent) bool {
-	for i := 1; i < len(events); i++ {
-		if events[i].id <= events[i-1].id {
+// increasingRecords reports whether the ids of recs strictly increase: none repeats, none is
+// out of order.
+func increasingRecords(recs []stream.Record) bool {
+	for i := 1; i < len(recs); i++ {
+		if recs[i].ID <= recs[i-1].ID {
 			return false
 		}
 	}
@@ -428,15 +485,13 @@ func increasing(events []memEvent) bool {
 // Events implements stream.LogStore.
 func (m *Memory) Events(_ context.Context, turnID string, after uint64) ([]stream.Record, error) {
 	m.mu.Lock()
-	recs := m.events[turnID]
-	i, _ := slices.BinarySearchFunc(recs, after, compareID)
-	for i < len(recs) && recs[i].id <= after {
-		i++
-	}
-	// Copied under the lock because an out-of-order insert shifts entries in place; the
-	// encoded bytes themselves are never modified, so decoding can run unlocked.
-	recs = slices.Clone(recs[i:])
+	log := m.turns[turnID].log
 	m.mu.Unlock()
+	// The bytes a log holds are never modified once written, so decoding runs unlocked.
+	recs, err := decodeLog(log, after)
+	if err != nil {
+		return nil, fmt.Errorf("store: turn %s: %w", turnID, err)
+	}
 	out := make([]stream.Record, 0, len(recs))
 	for _, e := range recs {
 		ev, err := stream.Decode(e.name, e.data)

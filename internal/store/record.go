@@ -37,11 +37,15 @@ func cloneDecision(d *orchestrator.Decision) (*orchestrator.Decision, error) {
 	}
 	for _, a := range d.Agents {
 		out.Agents = append(out.Agents, orchestrator.AgentOutcome{
-			Agent: a.Agent, Outcome: a.Outcome, Started: a.Started.Round(0),
-			Latency: time.Duration(float64(a.Latency) / float64(time.Millisecond) * float64(time.Millisecond)),
+			Agent: a.Agent, Outcome: a.Outcome, Started: a.Started.Round(0), Latency: storedLatency(a.Latency),
 		})
 	}
 	return out, nil
+}
+
+// storedLatency is d through the JSON form's float milliseconds.
+func storedLatency(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / float64(time.Millisecond) * float64(time.Millisecond))
 }
 
 func nilIfEmpty[T any](s []T) []T {

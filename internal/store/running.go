@@ -37,7 +37,7 @@ func (m *Memory) RunningTurns(_ context.Context, p principal.Principal) (int, er
 	defer m.mu.Unlock()
 	n := 0
 	for _, t := range m.turns {
-		if t.State == orchestrator.TurnRunning && t.Principal == p {
+		if t.running && t.principal == p {
 			n++
 		}
 	}
