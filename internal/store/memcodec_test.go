@@ -157,3 +157,16 @@ func TestMemoryEventsWhileWriting(t *testing.T) {
 		t.Errorf("Events() = %d records, want 200", len(recs))
 	}
 }
+
+// A record whose decision flag is neither of the two the encoder writes is corrupt, not a turn
+// without a decision.
+func TestDecodeTurnRefusesAnUnknownDecisionFlag(t *testing.T) {
+	enc, _ := encodeTurn(nil, orchestrator.TurnRecord{ID: "t1", State: orchestrator.TurnRunning})
+	for _, flag := range []byte{2, 0x80, 0xff} {
+		bad := append([]byte{}, enc...)
+		bad[len(bad)-1] = flag // a turn without a decision ends with its flag
+		if got, err := decodeTurn(bad); !errors.Is(err, errCorrupt) {
+			t.Errorf("decodeTurn(flag %#x) = %+v, %v; want %v", flag, got, err, errCorrupt)
+		}
+	}
+}
