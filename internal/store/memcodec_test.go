@@ -61,7 +61,9 @@ func FuzzMemoryTurnRoundTrip(f *testing.F) {
 	})
 }
 
-// Decoding bytes the encoder did not write fails; it never panics or allocates past its input.
+// Decoding bytes the encoder did not write fails or gives a turn or log that encodes and
+// decodes to itself (a varint may be written longer than the encoder writes it); it never
+// panics or allocates past its input.
 func FuzzMemoryDecode(f *testing.F) {
 	enc, _ := encodeTurn(nil, orchestrator.TurnRecord{ID: "t", Decision: &orchestrator.Decision{Invoked: []string{"a"}, Agents: []orchestrator.AgentOutcome{{Agent: "a"}}}})
 	f.Add(enc)
