@@ -72,7 +72,9 @@ func decodeTurn(enc []byte) (orchestrator.TurnRecord, error) {
 		State:   orchestrator.TurnState(r.string()), Outcome: stream.Outcome(r.string()), Reply: r.string(),
 		Completed: r.time(),
 	}
-	if r.byte() == 1 {
+	switch r.byte() {
+	case 0: // no decision
+	case 1:
 		d := &orchestrator.Decision{Invoked: r.strings(), IntentCount: r.int(), Cap: r.int(), CapBehaviour: r.string(), Dropped: r.strings()}
 		if n, ok := r.len(); ok {
 			d.Agents = make([]orchestrator.AgentOutcome, n)
@@ -81,6 +83,8 @@ func decodeTurn(enc []byte) (orchestrator.TurnRecord, error) {
 			}
 		}
 		t.Decision = d
+	default: // the encoder writes no other flag
+		r.bad = true
 	}
 	if r.bad || len(r.b) != 0 {
 		return orchestrator.TurnRecord{}, errCorrupt

@@ -129,8 +129,8 @@ func (m *Memory) put(mt memTurn, t orchestrator.TurnRecord) {
 
 // end stores the fields a turn's end sets from t (State, Outcome, Reply, Decision, Completed)
 // in the stored turn mt of t.ID, keeping the rest as it was stored. The new record is written
-// to room when it has the capacity (see appendEvents), to new bytes otherwise: never over the
-// old ones, which a reader may still be decoding. m.mu must be held.
+// to room when it has the capacity (see appendEvents), to bytes of its own otherwise. m.mu
+// must be held.
 func (m *Memory) end(mt memTurn, t orchestrator.TurnRecord, room []byte) {
 	if size := mt.end + endSize(t); cap(room) < size {
 		room = make([]byte, 0, size)
