@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/switchboard-ai/switchboard/internal/varcodec"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/principal"
@@ -71,39 +72,39 @@ func encodeEntry(b []byte, e Entry) []byte {
 		b = entryHead(b, tagNone, e)
 	case TurnAccepted:
 		b = entryHead(b, tagTurnAccepted, e)
-		b = putString(b, d.EpisodeID)
-		b = putString(b, d.TurnID)
-		b = putString(b, d.IdempotencyKeySHA256)
+		b = varcodec.AppendString(b, d.EpisodeID)
+		b = varcodec.AppendString(b, d.TurnID)
+		b = varcodec.AppendString(b, d.IdempotencyKeySHA256)
 	case RoutingDecision:
 		b = entryHead(b, tagRoutingDecision, e)
-		b = putString(b, d.TurnID)
-		b = putString(b, d.Outcome)
+		b = varcodec.AppendString(b, d.TurnID)
+		b = varcodec.AppendString(b, d.Outcome)
 		b = binary.AppendVarint(b, int64(d.Intents))
-		b = putString(b, d.Cap)
+		b = varcodec.AppendString(b, d.Cap)
 		b = binary.AppendVarint(b, int64(d.Dropped))
-		b = putLen(b, d.Agents == nil, len(d.Agents))
+		b = varcodec.AppendLen(b, d.Agents == nil, len(d.Agents))
 		for _, a := range d.Agents {
-			b = putString(b, a.Agent)
-			b = putString(b, a.Outcome)
+			b = varcodec.AppendString(b, a.Agent)
+			b = varcodec.AppendString(b, a.Outcome)
 		}
 	case EnvelopeSuppressed:
 		b = entryHead(b, tagEnvelopeSuppressed, e)
-		b = putString(b, d.TurnID)
-		b = putString(b, d.Agent)
-		b = putString(b, d.Enricher)
-		b = putString(b, d.Reason)
+		b = varcodec.AppendString(b, d.TurnID)
+		b = varcodec.AppendString(b, d.Agent)
+		b = varcodec.AppendString(b, d.Enricher)
+		b = varcodec.AppendString(b, d.Reason)
 	case TurnCancelled:
 		b = entryHead(b, tagTurnCancelled, e)
-		b = putString(b, d.TurnID)
+		b = varcodec.AppendString(b, d.TurnID)
 	case ServiceActed:
 		b = entryHead(b, tagServiceActed, e)
-		b = putString(b, d.Service)
-		b = putString(b, d.Method)
-		b = putString(b, d.TaskID)
-		b = putString(b, d.TraceID)
+		b = varcodec.AppendString(b, d.Service)
+		b = varcodec.AppendString(b, d.Method)
+		b = varcodec.AppendString(b, d.TaskID)
+		b = varcodec.AppendString(b, d.TraceID)
 	case DefinitionsReloaded:
 		b = entryHead(b, tagDefinitionsReloaded, e)
-		b = putString(b, d.Result)
+		b = varcodec.AppendString(b, d.Result)
 		b = binary.AppendVarint(b, int64(d.Agents))
 		b = binary.AppendVarint(b, int64(d.Problems))
 	case DevTokenMinted:
@@ -111,15 +112,15 @@ func encodeEntry(b []byte, e Entry) []byte {
 	case LimitRefusals:
 		b = entryHead(b, tagLimitRefusals, e)
 		b = binary.AppendVarint(b, int64(d.Count))
-		b = putLen(b, d.Limits == nil, len(d.Limits))
+		b = varcodec.AppendLen(b, d.Limits == nil, len(d.Limits))
 		for k, n := range d.Limits {
-			b = putString(b, k)
+			b = varcodec.AppendString(b, k)
 			b = binary.AppendVarint(b, int64(n))
 		}
 	case Unknown:
 		b = entryHead(b, tagUnknown, e)
-		b = putString(b, string(d.Kind))
-		b = putLen(b, d.JSON == nil, len(d.JSON))
+		b = varcodec.AppendString(b, string(d.Kind))
+		b = varcodec.AppendLen(b, d.JSON == nil, len(d.JSON))
 		b = append(b, d.JSON...)
 	}
 	n := len(b) - start
@@ -140,20 +141,7 @@ func entryHead(b []byte, tag byte, e Entry) []byte {
 	b = append(b, tag)
 	b = binary.AppendVarint(b, e.Time.Unix())
 	b = binary.AppendUvarint(b, uint64(e.Time.Nanosecond()))
-	return putString(b, string(e.Principal))
-}
-
-func putString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-// putLen appends the length of a slice, map or raw JSON, telling nil from empty.
-func putLen(b []byte, isNil bool, n int) []byte {
-	if isNil {
-		return append(b, 0)
-	}
-	return binary.AppendUvarint(b, uint64(n)+1)
+	return varcodec.AppendString(b, string(e.Principal))
 }
 
 // entryLen is the length of the encoded entry data starts with, its length prefix included,
@@ -166,87 +154,21 @@ func entryLen(data []byte) int {
 	return ll + int(n)
 }
 
-// reader reads encoded fields; past the end of its bytes or on a malformed field it sets bad
-// and returns zero values.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) byte() byte {
-	if len(r.b) == 0 {
-		r.bad = true
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) int() int {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-// bytes returns the next n bytes, without copying them.
-func (r *reader) bytes(n uint64) []byte {
-	if n > uint64(len(r.b)) {
-		r.bad = true
-		return nil
-	}
-	v := r.b[:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) rawString() []byte { return r.bytes(r.uvarint()) }
-
-func (r *reader) string() string { return string(r.rawString()) }
-
-// len reads what putLen wrote: ok is false for nil. A length larger than the bytes left is
-// malformed (every element takes a byte at least), so that it cannot size an allocation.
-func (r *reader) len() (n int, ok bool) {
-	v := r.uvarint()
-	if v == 0 {
-		return 0, false
-	}
-	if v-1 > uint64(len(r.b)) {
-		r.bad = true
-		return 0, false
-	}
-	return int(v - 1), true
-}
-
 // header reads the fields every entry has from the entry enc (its length prefix included),
 // returning a reader at the detail's fields. The principal and an unknown kind alias enc.
-func header(enc []byte) (r reader, tag byte, at time.Time, p []byte, kind []byte) {
-	r.b = enc[min(len(enc), entryLenPrefix(enc)):]
-	tag = r.byte()
-	sec := r.int()
-	nsec := r.uvarint()
-	p = r.rawString()
+func header(enc []byte) (r varcodec.Reader, tag byte, at time.Time, p []byte, kind []byte) {
+	r = varcodec.NewReader(enc[min(len(enc), entryLenPrefix(enc)):])
+	tag = r.Byte()
+	sec := r.Int()
+	nsec := r.Uvarint()
+	p = r.RawString()
 	if tag == tagUnknown {
-		kind = r.rawString()
+		kind = r.RawString()
 	}
 	if nsec >= uint64(time.Second) || tag > tagUnknown {
-		r.bad = true
+		r.Fail()
 	}
-	if !r.bad {
+	if !r.Failed() {
 		at = time.Unix(int64(sec), int64(nsec)).UTC()
 	}
 	return r, tag, at, p, kind
@@ -264,7 +186,7 @@ func entryLenPrefix(enc []byte) int {
 // matchHeader is [Query.Match] for an encoded entry, Seq aside, without decoding its detail.
 func (q Query) matchHeader(enc []byte) bool {
 	r, tag, at, p, kind := header(enc)
-	if r.bad {
+	if r.Failed() {
 		return true // decoding it reports the error
 	}
 	t := Type(kind)
@@ -285,44 +207,44 @@ func decodeEntry(enc []byte) (Entry, error) {
 	e := Entry{Time: at, Principal: principal.Principal(p)}
 	switch tag {
 	case tagTurnAccepted:
-		e.Detail = TurnAccepted{EpisodeID: r.string(), TurnID: r.string(), IdempotencyKeySHA256: r.string()}
+		e.Detail = TurnAccepted{EpisodeID: r.String(), TurnID: r.String(), IdempotencyKeySHA256: r.String()}
 	case tagRoutingDecision:
-		d := RoutingDecision{TurnID: r.string(), Outcome: r.string(), Intents: r.int(), Cap: r.string(), Dropped: r.int()}
-		if n, ok := r.len(); ok {
+		d := RoutingDecision{TurnID: r.String(), Outcome: r.String(), Intents: r.Int(), Cap: r.String(), Dropped: r.Int()}
+		if n, ok := r.Len(); ok {
 			d.Agents = make([]AgentOutcome, n)
 			for i := range d.Agents {
-				d.Agents[i] = AgentOutcome{Agent: r.string(), Outcome: r.string()}
+				d.Agents[i] = AgentOutcome{Agent: r.String(), Outcome: r.String()}
 			}
 		}
 		e.Detail = d
 	case tagEnvelopeSuppressed:
-		e.Detail = EnvelopeSuppressed{TurnID: r.string(), Agent: r.string(), Enricher: r.string(), Reason: r.string()}
+		e.Detail = EnvelopeSuppressed{TurnID: r.String(), Agent: r.String(), Enricher: r.String(), Reason: r.String()}
 	case tagTurnCancelled:
-		e.Detail = TurnCancelled{TurnID: r.string()}
+		e.Detail = TurnCancelled{TurnID: r.String()}
 	case tagServiceActed:
-		e.Detail = ServiceActed{Service: r.string(), Method: r.string(), TaskID: r.string(), TraceID: r.string()}
+		e.Detail = ServiceActed{Service: r.String(), Method: r.String(), TaskID: r.String(), TraceID: r.String()}
 	case tagDefinitionsReloaded:
-		e.Detail = DefinitionsReloaded{Result: r.string(), Agents: r.int(), Problems: r.int()}
+		e.Detail = DefinitionsReloaded{Result: r.String(), Agents: r.Int(), Problems: r.Int()}
 	case tagDevTokenMinted:
 		e.Detail = DevTokenMinted{}
 	case tagLimitRefusals:
-		d := LimitRefusals{Count: r.int()}
-		if n, ok := r.len(); ok {
+		d := LimitRefusals{Count: r.Int()}
+		if n, ok := r.Len(); ok {
 			d.Limits = make(map[string]int, n)
 			for range n {
-				k := r.string()
-				d.Limits[k] = r.int()
+				k := r.String()
+				d.Limits[k] = r.Int()
 			}
 		}
 		e.Detail = d
 	case tagUnknown:
 		u := Unknown{Kind: Type(kind)}
-		if n, ok := r.len(); ok {
-			u.JSON = append(json.RawMessage{}, r.bytes(uint64(n))...)
+		if n, ok := r.Len(); ok {
+			u.JSON = append(json.RawMessage{}, r.Bytes(uint64(n))...)
 		}
 		e.Detail = u
 	}
-	if r.bad || len(r.b) != 0 {
+	if r.Failed() || r.Left() != 0 {
 		return Entry{}, errCorrupt
 	}
 	return e, nil

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/switchboard-ai/switchboard/internal/varcodec"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/ask"
@@ -28,7 +29,7 @@ var errCorrupt = errors.New("store: memory record does not decode")
 func encodeTurn(b []byte, t orchestrator.TurnRecord) (_ []byte, end int) {
 	for _, s := range [...]string{t.ID, t.EpisodeID, string(t.Principal), t.Message, t.Locale, t.Location,
 		t.IdempotencyKey, t.RequestHash} {
-		b = putString(b, s)
+		b = varcodec.AppendString(b, s)
 	}
 	b = putTime(b, t.Created)
 	end = len(b)
@@ -38,9 +39,9 @@ func encodeTurn(b []byte, t orchestrator.TurnRecord) (_ []byte, end int) {
 // encodeTurnEnd appends the fields a turn's end sets: State, Outcome, Reply, Completed and
 // Decision, the decision as [cloneDecision] gives it (the encoding is the store's copy).
 func encodeTurnEnd(b []byte, t orchestrator.TurnRecord) []byte {
-	b = putString(b, string(t.State))
-	b = putString(b, string(t.Outcome))
-	b = putString(b, t.Reply)
+	b = varcodec.AppendString(b, string(t.State))
+	b = varcodec.AppendString(b, string(t.Outcome))
+	b = varcodec.AppendString(b, t.Reply)
 	b = putTime(b, t.Completed)
 	d := t.Decision
 	if d == nil {
@@ -50,12 +51,12 @@ func encodeTurnEnd(b []byte, t orchestrator.TurnRecord) []byte {
 	b = putStrings(b, d.Invoked)
 	b = binary.AppendVarint(b, int64(d.IntentCount))
 	b = binary.AppendVarint(b, int64(d.Cap))
-	b = putString(b, d.CapBehaviour)
+	b = varcodec.AppendString(b, d.CapBehaviour)
 	b = putStrings(b, d.Dropped)
-	b = putLen(b, len(d.Agents) == 0, len(d.Agents))
+	b = varcodec.AppendLen(b, len(d.Agents) == 0, len(d.Agents))
 	for _, a := range d.Agents {
-		b = putString(b, a.Agent)
-		b = putString(b, string(a.Outcome))
+		b = varcodec.AppendString(b, a.Agent)
+		b = varcodec.AppendString(b, string(a.Outcome))
 		b = putTime(b, a.Started)
 		b = binary.AppendVarint(b, int64(storedLatency(a.Latency)))
 	}
@@ -64,29 +65,29 @@ func encodeTurnEnd(b []byte, t orchestrator.TurnRecord) []byte {
 
 // decodeTurn reads back what encodeTurn wrote.
 func decodeTurn(enc []byte) (orchestrator.TurnRecord, error) {
-	r := reader{b: enc}
+	r := varcodec.NewReader(enc)
 	t := orchestrator.TurnRecord{
-		ID: r.string(), EpisodeID: r.string(), Principal: principal.Principal(r.string()), Message: r.string(),
-		Locale: r.string(), Location: r.string(), IdempotencyKey: r.string(), RequestHash: r.string(),
-		Created: r.time(),
-		State:   orchestrator.TurnState(r.string()), Outcome: stream.Outcome(r.string()), Reply: r.string(),
-		Completed: r.time(),
+		ID: r.String(), EpisodeID: r.String(), Principal: principal.Principal(r.String()), Message: r.String(),
+		Locale: r.String(), Location: r.String(), IdempotencyKey: r.String(), RequestHash: r.String(),
+		Created: readTime(&r),
+		State:   orchestrator.TurnState(r.String()), Outcome: stream.Outcome(r.String()), Reply: r.String(),
+		Completed: readTime(&r),
 	}
-	switch r.byte() {
+	switch r.Byte() {
 	case 0: // no decision
 	case 1:
-		d := &orchestrator.Decision{Invoked: r.strings(), IntentCount: r.int(), Cap: r.int(), CapBehaviour: r.string(), Dropped: r.strings()}
-		if n, ok := r.len(); ok {
+		d := &orchestrator.Decision{Invoked: readStrings(&r), IntentCount: r.Int(), Cap: r.Int(), CapBehaviour: r.String(), Dropped: readStrings(&r)}
+		if n, ok := r.Len(); ok {
 			d.Agents = make([]orchestrator.AgentOutcome, n)
 			for i := range d.Agents {
-				d.Agents[i] = orchestrator.AgentOutcome{Agent: r.string(), Outcome: ask.Outcome(r.string()), Started: r.time(), Latency: time.Duration(r.int())}
+				d.Agents[i] = orchestrator.AgentOutcome{Agent: r.String(), Outcome: ask.Outcome(r.String()), Started: readTime(&r), Latency: time.Duration(r.Int())}
 			}
 		}
 		t.Decision = d
 	default: // the encoder writes no other flag
-		r.bad = true
+		r.Fail()
 	}
-	if r.bad || len(r.b) != 0 {
+	if r.Failed() || r.Left() != 0 {
 		return orchestrator.TurnRecord{}, errCorrupt
 	}
 	return t, nil
@@ -109,7 +110,7 @@ func appendLog(b []byte, events []memEvent) []byte {
 
 func appendEvent(b []byte, id uint64, name string, data []byte) []byte {
 	b = binary.AppendUvarint(b, id)
-	b = putString(b, name)
+	b = varcodec.AppendString(b, name)
 	b = binary.AppendUvarint(b, uint64(len(data)))
 	return append(b, data...)
 }
@@ -122,40 +123,27 @@ func eventSize(name string, data []byte) int {
 // decodeLog reads back the events of an encoded log whose id is above after. Names and data
 // alias log, which is never modified once written (an insert writes a new one).
 func decodeLog(log []byte, after uint64) ([]memEvent, error) {
-	r := reader{b: log}
+	r := varcodec.NewReader(log)
 	var out []memEvent
-	for len(r.b) > 0 && !r.bad {
-		id := r.uvarint()
-		name := r.rawString()
-		data := r.rawString()
+	for r.Left() > 0 && !r.Failed() {
+		id := r.Uvarint()
+		name := r.RawString()
+		data := r.RawString()
 		if id > after {
 			out = append(out, memEvent{id: id, name: string(name), data: data})
 		}
 	}
-	if r.bad {
+	if r.Failed() {
 		return nil, errCorrupt
 	}
 	return out, nil
 }
 
-func putString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-// putLen appends the length of a slice, telling nil from empty.
-func putLen(b []byte, isNil bool, n int) []byte {
-	if isNil {
-		return append(b, 0)
-	}
-	return binary.AppendUvarint(b, uint64(n)+1)
-}
-
 // putStrings appends a list of strings; an empty one reads back as nil, as from a database.
 func putStrings(b []byte, ss []string) []byte {
-	b = putLen(b, len(ss) == 0, len(ss))
+	b = varcodec.AppendLen(b, len(ss) == 0, len(ss))
 	for _, s := range ss {
-		b = putString(b, s)
+		b = varcodec.AppendString(b, s)
 	}
 	return b
 }
@@ -180,104 +168,41 @@ func putTime(b []byte, t time.Time) []byte {
 	}
 	name, offset := t.Zone()
 	b = append(b, locFixed)
-	b = putString(b, name)
+	b = varcodec.AppendString(b, name)
 	return binary.AppendVarint(b, int64(offset))
 }
 
-// reader reads encoded fields; past the end of its bytes or on a malformed field it sets bad
-// and returns zero values.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) byte() byte {
-	if len(r.b) == 0 {
-		r.bad = true
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) int() int {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-// rawString returns the next string's bytes, without copying them.
-func (r *reader) rawString() []byte {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.bad = true
-		return nil
-	}
-	v := r.b[:n:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) string() string { return string(r.rawString()) }
-
-// len reads what putLen wrote: ok is false for nil. A length larger than the bytes left is
-// malformed (every element takes a byte at least), so that it cannot size an allocation.
-func (r *reader) len() (n int, ok bool) {
-	v := r.uvarint()
-	if v == 0 {
-		return 0, false
-	}
-	if v-1 > uint64(len(r.b)) {
-		r.bad = true
-		return 0, false
-	}
-	return int(v - 1), true
-}
-
-func (r *reader) strings() []string {
-	n, ok := r.len()
+// readStrings reads what putStrings wrote.
+func readStrings(r *varcodec.Reader) []string {
+	n, ok := r.Len()
 	if !ok {
 		return nil
 	}
 	ss := make([]string, n)
 	for i := range ss {
-		ss[i] = r.string()
+		ss[i] = r.String()
 	}
 	return ss
 }
 
-func (r *reader) time() time.Time {
-	sec := r.int()
-	nsec := r.uvarint()
+// readTime reads what putTime wrote.
+func readTime(r *varcodec.Reader) time.Time {
+	sec := r.Int()
+	nsec := r.Uvarint()
 	if nsec >= uint64(time.Second) {
-		r.bad = true
+		r.Fail()
 		return time.Time{}
 	}
 	t := time.Unix(int64(sec), int64(nsec))
-	switch r.byte() {
+	switch r.Byte() {
 	case locUTC:
 		return t.UTC()
 	case locLocal:
 		return t
 	case locFixed:
-		name := r.string()
-		return t.In(time.FixedZone(name, r.int()))
+		name := r.String()
+		return t.In(time.FixedZone(name, r.Int()))
 	}
-	r.bad = true
+	r.Fail()
 	return time.Time{}
 }
