@@ -13,6 +13,16 @@
 // sub-agent's tools, with what their parameters fit given by the caller, since route reads
 // no schema; acts.go says when a request asks for an act no tool offers.
 //
+// The bars of plan.go and sentences.go are set by hand. A learned choice among the candidates
+// and "no agent" (a softmax over BM25 shares and margins, sentence and word-vector
+// similarities, the kind of text matched, the rules' own choice) was tried in their place and
+// beside them, trained on the development sets and scored leave-one-set-out: in place of them
+// all it routed fewer turns right (88.6% against 91.2%), in place of the one-clause sentence
+// check or beside the rules it moved three or four turns in 2,269, at the cost of a sentence
+// encoding per message. Moving each bar a fifth either way moved none. What the rules miss
+// needs knowledge none of these signals holds ("a Kindle Paperwhite" is the shop's,
+// "sertraline" the pharmacy's), not a better weighing of them.
+//
 // route builds on lang alone, so that answer may build on it.
 //
 // An Index is immutable once built, but for the sentence vectors it computes once, on
