@@ -529,9 +529,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// askedFirst).
 		hits = r.tellingItems(arr, noun)
 	}
-	if extreme := r.extremeItems(hits); len(extreme) > 0 {
-		hits = extreme // "the cheapest of my tokyo hotels": of those named, the cheapest
-	} else if len(hits) == 0 {
+	if len(hits) == 0 {
 		hits = r.kindItems(arr)
 	}
 	if len(hits) == 0 && r.earlier != "" {
