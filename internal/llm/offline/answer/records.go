@@ -561,9 +561,6 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			}
 			phrase = append(phrase, ws[j].Text)
 		}
-		if heldLater(ws[i+1:], values) {
-			continue // "has my landlord cashed the rent check": who acts; the check is the thing
-		}
 		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
 		if opener == "" {
 			return name, false
@@ -571,17 +568,6 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		return opener + " " + name, true
 	}
 	return "", false
-}
-
-// heldLater reports whether ws name, after an opener ("the", "my"), a thing the records hold
-// (values): then an earlier thing no record holds is who acts, not what is asked about.
-func heldLater(ws []lang.Word, values map[string]bool) bool {
-	for i := 1; i < len(ws); i++ {
-		if _, ok := subjectOpeners[ws[i-1].Lower]; ok && slices.ContainsFunc(lang.Terms(ws[i].Lower), func(t string) bool { return values[t] }) {
-			return true
-		}
-	}
-	return false
 }
 
 // copulas come before the subject of a question: see language.txt.
