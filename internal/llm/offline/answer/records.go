@@ -546,7 +546,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || r.around[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.outer[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
 			!r.elsewhere[t] && (claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
@@ -575,23 +575,6 @@ var copulas = lang.List("copulas")
 
 // phraseEnds end the name of a thing: see language.txt.
 var phraseEnds = lang.List("phraseEnds")
-
-// writtenIn reports whether a word of letters and digits ("f150") is some string value of v,
-// however deep, written with other marks or spaces ("F-150", "F 150").
-func writtenIn(word string, v any) bool {
-	if !strings.ContainsAny(word, "0123456789") || strings.Trim(word, "0123456789") == "" {
-		return false
-	}
-	switch x := v.(type) {
-	case string:
-		return strings.Contains(squash(x), word)
-	case []field:
-		return slices.ContainsFunc(x, func(f field) bool { return writtenIn(word, f.val) })
-	case []any:
-		return slices.ContainsFunc(x, func(c any) bool { return writtenIn(word, c) })
-	}
-	return false
-}
 
 // squash lower-cases s and keeps only its letters and digits.
 func squash(s string) string {
