@@ -95,9 +95,9 @@ func headText(f field) string {
 }
 
 // headField picks the member that names a list item: a name- or title-like string, else
-// the first string that is neither an echo of the request (unless a number or code), an id,
-// a date, a status nor a description, else any name, else any string (an id is then the only name there is).
-// -1 when there is none.
+// the first string that is neither an echo of the request, an id, a date, a status nor a
+// description, else any name, else any string (an id is then the only name there is). -1
+// when there is none.
 func (r renderer) headField(obj []field) int {
 	pick := func(ok func(key, val string) bool) int {
 		for i, f := range obj {
@@ -113,9 +113,8 @@ func (r renderer) headField(obj []field) int {
 	}
 	if i := pick(func(k, s string) bool {
 		_, isDate := parseWhen(s)
-		// An echoed identifier still names its item ("UA123" when asked about UA123); an
-		// echoed product or city would only repeat itself on every line.
-		return (fresh(s) || isIdentifierKey(k)) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
+		// An echoed product or city would only repeat itself on every line.
+		return fresh(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
 	}); i >= 0 {
 		return i
 	}
