@@ -48,7 +48,7 @@ func (r renderer) flaggedItems(arr []any) []any {
 // say which day they are on and none is on that one; "" otherwise. Only at the top: a
 // record's own list is the record's.
 func (r renderer) dayNotHeld(arr []any) string {
-	if r.outer != nil {
+	if r.inRecord {
 		return ""
 	}
 	asked := ""
@@ -546,7 +546,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
 			!r.elsewhere[t] && (claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}

@@ -33,10 +33,9 @@ type renderer struct {
 	// showIDs shows ids people quote: set for the one record a reply is about, whose
 	// reference ("claim CLM-20931") the user may need.
 	showIDs bool
-	// outer are the terms of the record whose own list is being rendered, nil at the top:
-	// a word that record carries ("the renewal fee" of a car's registration) is no missing
-	// thing of its list (the car's services).
-	outer map[string]bool
+	// inRecord is set for a record's own list (the car's services): what the request names
+	// is the record, not one of the list's.
+	inRecord bool
 	// around are the terms of the object whose list is being rendered: a word it carries
 	// ("the delays on my remodel" of a project named a remodel) is no missing thing of its list.
 	around map[string]bool
@@ -497,7 +496,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		return itemTerms
 	}
 	missing, definite := "", false
-	if r.outer == nil {
+	if !r.inRecord {
 		// Only at the top: a record's own list ("the truck's service") shows what the record
 		// holds, the record being what the request named.
 		missing, definite = r.unmatchedSubject(arr, noun)
@@ -542,7 +541,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			hits = prev.kindItems(arr)
 		}
 	}
-	if len(hits) == 0 && r.outer == nil {
+	if len(hits) == 0 && !r.inRecord {
 		// "when does my permit run out": the one in force, not last year's that expired.
 		hits = r.currentItems(arr)
 	}
@@ -651,9 +650,7 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 		head = headText(obj[h])
 	}
 	inner := r
-	inner.outer = map[string]bool{}
-	valueTerms(item, inner.outer)
-	keyTerms(item, inner.outer)
+	inner.inRecord = true
 	// A question that names one of the record's own facts by its head word ("who is maya's
 	// teacher") asks for none of its lists (her subjects) unless it names something in them.
 	namesFact := slices.ContainsFunc(obj, func(f field) bool {
