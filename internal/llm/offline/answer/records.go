@@ -507,9 +507,6 @@ func eachKey(v any, fn func(string)) {
 	}
 }
 
-// recordWords stand for a record of any kind ("my package"): see language.txt.
-var recordWords = lang.List("recordWords")
-
 // subjectOpeners open the noun phrase that names what a request is about.
 var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your", "his": "his", "her": "her",
 	"their": "their", "a": "", "an": "", "any": ""}
@@ -546,7 +543,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || measureWords[word] ||
 			!r.elsewhere[t] && (claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
