@@ -543,7 +543,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || measureWords[word] ||
+		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) ||
 			!r.elsewhere[t] && (claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
@@ -553,7 +553,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].Lower, "'s"); j++ {
 			w := ws[j].Lower
 			wt := lang.Terms(w)
-			if len(wt) != 1 || lang.IsStopword(w) || phraseEnds[w] || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+			if len(wt) != 1 || lang.IsStopword(w) || phraseEnds[w] || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
 				break
 			}
 			phrase = append(phrase, ws[j].Text)
