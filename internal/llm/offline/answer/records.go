@@ -123,7 +123,7 @@ func (r renderer) pendingItems(arr []any) []any {
 
 // latestItems returns the one record of arr with the latest date, when the request asks for
 // the latest ("what was my net pay last time", "my most recent order") and several records
-// are dated by their first date member. Nil otherwise. "last month" asks for a time, not for
+// are given, dated by their first date member. Nil otherwise. "last month" asks for a time, not for
 // the latest record.
 func (r renderer) latestItems(arr []any) []any {
 	ws := lang.ScanWords(r.asked)
@@ -143,7 +143,7 @@ func (r renderer) latestItems(arr []any) []any {
 	}
 	var latest any
 	var at time.Time
-	dated, tie := 0, false
+	tie := false
 	for _, item := range arr {
 		obj, _ := item.([]field)
 		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); _, date := parseWhen(s); return ok && date })
@@ -151,7 +151,6 @@ func (r renderer) latestItems(arr []any) []any {
 			continue
 		}
 		w, _ := parseWhen(obj[i].val.(string))
-		dated++
 		switch {
 		case latest == nil || w.t.After(at):
 			latest, at, tie = item, w.t, false
@@ -159,7 +158,7 @@ func (r renderer) latestItems(arr []any) []any {
 			tie = true
 		}
 	}
-	if dated == 0 || tie || dated == 1 && len(done) == 0 {
+	if latest == nil || tie {
 		return nil
 	}
 	return []any{latest}
@@ -257,7 +256,7 @@ func (r renderer) currentItems(arr []any) []any {
 func (r renderer) spelledPeriodItems(hits []any) []any {
 	var periods []string
 	for _, w := range lang.ScanWords(r.asked) {
-		if calendarWords[w.Lower] && w.Lower != "week" && w.Lower != "month" && !aheadWords[w.Lower] {
+		if calendarWords[w.Lower] {
 			periods = append(periods, w.Lower)
 		}
 	}
