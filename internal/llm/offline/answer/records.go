@@ -45,12 +45,8 @@ func (r renderer) flaggedItems(arr []any) []any {
 }
 
 // dayNotHeld returns the day of the week the request names (capitalised) when the records
-// say which day they are on and none is on that one; "" otherwise. Only at the top: a
-// record's own list is the record's.
+// say which day they are on and none is on that one; "" otherwise.
 func (r renderer) dayNotHeld(arr []any) string {
-	if r.inRecord {
-		return ""
-	}
 	asked := ""
 	for _, w := range lang.ScanWords(r.asked) {
 		if weekdays[w.Lower] {
@@ -436,15 +432,12 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
 }
 
-// valueTerms adds the terms of every string value in v, however deep; a date adds the names
-// of its month and weekday, by which people name it ("my february leave").
+// valueTerms adds the terms of every string value in v, however deep; a date adds the name
+// of its month, by which people name it ("my february leave").
 func valueTerms(v any, into map[string]bool) {
 	eachString(v, func(s string) {
 		if w, ok := parseWhen(s); ok {
 			s += " " + w.t.Month().String()
-			if !w.month {
-				s += " " + w.t.Weekday().String()
-			}
 		}
 		for _, t := range lang.Terms(s) {
 			into[t] = true
