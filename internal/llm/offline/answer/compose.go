@@ -180,9 +180,7 @@ func (r renderer) offTopic(data any, strict bool) bool {
 	// A follow-up in the trade's words only ("why's it more than last month" after "how much
 	// do i owe for november") is about what the earlier words name, unless the data holds one
 	// of its own words ("when does it charge next", the pass's next charge).
-	if strict && len(asked) == 0 && !slices.ContainsFunc(words, func(t string) bool {
-		return held(t) && !lang.IsStopword(t) && !calendarWords[t] && !timeNouns[t] && !lang.IsLightNoun(t)
-	}) {
+	if strict && len(asked) == 0 && !slices.ContainsFunc(words, func(t string) bool { return held(t) && !lang.IsStopword(t) }) {
 		asked, earlier = r.thingTerms(earlier, true), nil
 	}
 	if len(asked) == 0 {
