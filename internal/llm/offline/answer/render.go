@@ -140,7 +140,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
 					blocks = append(blocks, inner.list(noun, v, cur))
 					nouns = append(nouns, noun)
-					asks = append(asks, r.asksAbout(noun, v, t) || r.earlierNames(v))
+					asks = append(asks, r.asksAbout(noun, v) || r.earlierNames(v))
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
@@ -289,11 +289,7 @@ func focusTopic(label string, t topic) string {
 	if !describes || t.bare == "" {
 		return "your " + label // "your shipping address", "your billing"
 	}
-	// What it describes: the topic's plural ("loyalty points"), else its first word ("points"
-	// of "points balance").
-	if strings.HasSuffix(t.bare, "s") {
-		return t.bare + " " + label
-	}
+	// What it describes: the topic's first word ("points" of "points balance").
 	head, _, _ := strings.Cut(t.bare, " ")
 	return head + " " + label
 }
@@ -351,10 +347,9 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	byValue := func(f fact) bool {
 		return f.label != "" && slices.ContainsFunc(lang.Terms(f.text), func(w string) bool { return want[w] })
 	}
-	// A fact is asked for by its label ("points to next"), and then also by its value when
-	// the request names it ("until gold" asks for the next tier, Gold). When every label
-	// names a word of the request, those that name the most of them are asked for ("cycle
-	// resets" over "cycle started" for "when does my cycle reset").
+	// A fact is asked for by its label ("points to next"). When every label names a word of
+	// the request, those that name the most of them are asked for ("cycle resets" over
+	// "cycle started" for "when does my cycle reset").
 	byLabel := func(f fact) int {
 		n := 0
 		for _, w := range lang.Terms(f.named()) {
@@ -376,7 +371,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	for _, f := range facts {
 		// With no label named, a list of things that holds one the request names is the fact
 		// asked about ("my dogs" among the things not allowed).
-		if most > 0 && (byLabel(f) >= floor || byValue(f)) || f.list && byValue(f) {
+		if most > 0 && byLabel(f) >= floor || f.list && byValue(f) {
 			hit = append(hit, f)
 		}
 	}
@@ -404,19 +399,16 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 }
 
 // asksAbout reports whether the request names the list of records arr under noun, or a word
-// its records hold in their keys or values, other than the topic's, the called tool's and
-// light nouns: then a focused answer keeps the list.
-func (r renderer) asksAbout(noun string, arr []any, t topic) bool {
+// its records hold in their keys or values, other than the called tool's and light nouns:
+// then a focused answer keeps the list.
+func (r renderer) asksAbout(noun string, arr []any) bool {
 	words := map[string]bool{}
 	valueTerms(arr, words)
 	keyTerms(arr, words)
 	for _, w := range lang.Terms(noun) {
 		words[w] = true
 	}
-	topicWords := lang.Terms(t.bare)
-	return slices.ContainsFunc(r.askedTerm, func(w string) bool {
-		return words[w] && !r.tool[w] && !lang.IsLightNoun(w) && !slices.Contains(topicWords, w)
-	})
+	return slices.ContainsFunc(r.askedTerm, func(w string) bool { return words[w] && !r.tool[w] && !lang.IsLightNoun(w) })
 }
 
 // earlierNames reports whether the earlier request a follow-up quotes names one record of arr
@@ -660,7 +652,7 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 	var blocks []string
 	for _, f := range obj {
 		arr, ok := f.val.([]any)
-		if !ok || len(arr) == 0 || allScalars(arr) || namesFact && !r.asksAbout(lang.Humanise(f.key), arr, topic{}) {
+		if !ok || len(arr) == 0 || allScalars(arr) || namesFact && !r.asksAbout(lang.Humanise(f.key), arr) {
 			continue
 		}
 		if b := inner.list(lang.Humanise(f.key), arr, cur); b.kind == pieceList {
