@@ -410,14 +410,6 @@ func (r renderer) asksWhen() bool {
 	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return w.Lower == "when" })
 }
 
-// asksWhere reports whether the request asks where: "where is it".
-func (r renderer) asksWhere() bool {
-	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return w.Lower == "where" || w.Lower == "where's" })
-}
-
-// placeLabels are the stems of labels that say where a thing is: see language.txt.
-var placeLabels = lang.List("placeLabels")
-
 // holdsDate reports whether some string value of v, however deep, is a date.
 func holdsDate(v any) bool {
 	held := false
