@@ -93,8 +93,8 @@ func headText(f field) string {
 
 // headField picks the member that names a list item: a name- or title-like string, else
 // the first string that is neither an echo of the request, an id, a date, a status nor a
-// description, else any name, else any string (an id is then the only name there is). -1
-// when there is none.
+// description, else any string but a date (an id is then the only name there is). -1 when
+// there is none.
 func (r renderer) headField(obj []field) int {
 	pick := func(ok func(key, val string) bool) int {
 		for i, f := range obj {
@@ -113,9 +113,6 @@ func (r renderer) headField(obj []field) int {
 		// An echoed product or city would only repeat itself on every line.
 		return fresh(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
 	}); i >= 0 {
-		return i
-	}
-	if i := pick(func(k, _ string) bool { return isNameKey(k) }); i >= 0 {
 		return i
 	}
 	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate })

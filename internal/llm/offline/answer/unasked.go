@@ -33,7 +33,7 @@ func (r renderer) unasked(data any) string {
 			continue // "what cheap headphones are there": a description, not the thing
 		}
 		ts := lang.Terms(w)
-		if len(ts) != 1 || lang.IsStopword(w) || lang.IsLightNoun(ts[0]) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
+		if len(ts) != 1 || lang.IsStopword(w) || lang.IsLightNoun(ts[0]) || timeNouns[w] || frameWords[w] {
 			continue
 		}
 		if r.holds(data, ts) {
