@@ -70,7 +70,7 @@ func (r renderer) unasked(data any) string {
 // beyond the agent's trade, light nouns and words of time is held by data (see holds), or "".
 // A word a key holds says the data may answer; one a value holds ("my vitamin d level" of a
 // list of vitamin d tests) may name a record of which the rest asks a fact, in words the data
-// need not use, unless the phrase ends on a thing held nowhere ("my credit score").
+// need not use.
 func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 	i := 0
 	for i < len(ws) && !whWords[ws[i].Lower] {
@@ -90,32 +90,30 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 	keyTerms(data, keys)
 	maps.Copy(known, keys)
 	var phrase []string
-	things, held, head := 0, false, false
+	things := 0
 	for ; i < len(ws) && !auxiliaries[ws[i].Lower] && !scopePreps[ws[i].Lower] && !phraseEnds[ws[i].Lower]; i++ {
 		w := strings.TrimSuffix(ws[i].Lower, "'s")
 		if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || lang.IsStopword(w) {
 			break // a verb says what is asked of the thing, not what it is; "and" starts another
 		}
 		phrase = append(phrase, ws[i].Text)
-		head = false
 		for _, t := range lang.Terms(w) {
 			switch {
 			case keys[t]:
 				return "" // the data may answer
 			case known[t]:
-				held = true // a record's name, of which the rest may ask a fact
+				// a record's name, of which the rest may ask a fact
 			case lang.IsLightNoun(t) || timeNouns[w] || calendarWords[w] || noise[w] || fillers[w] ||
 				r.domain[t] || r.tool[t] || misspells(t, r.domain) || nearAny(t, r.domain, tradeCloseness):
 				// the agent's trade names no thing of its own: "the school's snow day policy"
 			case nearAny(t, known, claimCloseness):
 				return "" // the data may say it in other words
 			default:
-				things, head = things+1, true
+				things++
 			}
 		}
 	}
-	// "my credit score" of loans from a credit union asks for a score.
-	if things == 0 || held && !head {
+	if things == 0 {
 		return ""
 	}
 	return strings.TrimSpace(opener + " " + strings.Join(phrase, " "))
