@@ -164,8 +164,8 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 func (r renderer) offTopic(data any, strict bool) bool {
 	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
-		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] || frameWords[w.Lower] {
-			continue // verbs ("seeing", "shipped"), "next" and the frame of a question ("how long") name no thing data would hold
+		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || frameWords[w.Lower] {
+			continue // verbs ("seeing", "shipped") and the frame of a question ("how long") name no thing data would hold
 		}
 		words = append(words, lang.Terms(w.Lower)...)
 	}

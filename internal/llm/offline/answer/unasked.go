@@ -49,14 +49,12 @@ func (r renderer) unasked(data any) string {
 	}
 	// A question whether someone does a thing asks about the thing it ends on ("does my
 	// dentist take walk-ins"), unless a preposition or "have" came before it ("do i have
-	// enough points for a lounge pass" asks about points), it names a record ("...the socks")
-	// or it is no thing at all. Questions of state ("is my order delayed", "has my refund
+	// enough points for a lounge pass" asks about points) or it is no thing at all. Questions of state ("is my order delayed", "has my refund
 	// arrived") are answered by the records' statuses.
 	if n := len(ws); n >= 4 && doLeads[ws[0].Lower] && !slices.ContainsFunc(ws[1:n-1], func(w lang.Word) bool { return scopePreps[w.Lower] || possessionVerbs[w.Lower] }) {
 		w := ws[n-1].Lower
-		_, names := subjectOpeners[ws[n-2].Lower]
 		ts := lang.Terms(w)
-		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
+		if len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
 			slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
@@ -144,7 +142,7 @@ func (r renderer) holds(data any, ts []string) bool {
 	valueTerms(data, known)
 	keyTerms(data, known)
 	return slices.ContainsFunc(ts, func(t string) bool {
-		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness) || misspells(t, r.domain)
+		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness)
 	})
 }
 
@@ -154,9 +152,6 @@ var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs"
 
 // chatParticles: see language.txt.
 var chatParticles = lang.List("chatParticles")
-
-// minUnaskedLetters: see language.txt.
-var minUnaskedLetters = int(lang.Number("minUnaskedLetters"))
 
 // notInData says plainly that the data holds nothing about thing.
 func notInData(thing string, t topic) Piece {
