@@ -247,8 +247,8 @@ func (r renderer) currentItems(arr []any) []any {
 
 // spelledPeriodItems returns those of hits, records the request was found to name, whose
 // own values spell out each month or weekday the request names ("month": "November 2026"),
-// when some do and some only hold a date in it ("due": "2026-11-05"): a period written out
-// says what the record is for, a date only when something about it happens. Nil otherwise.
+// rather than only hold a date in it ("due": "2026-11-05"): a period written out says what
+// the record is for, a date only when something about it happens. Nil for none.
 func (r renderer) spelledPeriodItems(hits []any) []any {
 	var periods []string
 	for _, w := range lang.ScanWords(r.asked) {
@@ -268,9 +268,6 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 			})
 		})
 	})
-	if len(spelled) == len(hits) {
-		return nil
-	}
 	return spelled
 }
 
