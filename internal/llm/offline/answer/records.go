@@ -522,9 +522,8 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
-		copula := copulas[ws[i-1].Lower] && !strings.HasSuffix(ws[i].Lower, "ing") && !strings.HasSuffix(ws[i].Lower, "ed")
-		if !ok && !copula && !r.forWhich(ws, i, nounTerms) {
-			continue // "when is dune due back": the word after "is" is the subject too, not in "who is leading"
+		if !ok && !copulas[ws[i-1].Lower] && !r.forWhich(ws, i, nounTerms) {
+			continue // "when is dune due back": the word after "is" is the subject too
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
