@@ -170,9 +170,6 @@ func (r renderer) offTopic(data any, strict bool) bool {
 		words = append(words, lang.Terms(w.Lower)...)
 	}
 	asked, earlier := r.thingTerms(words, strict), r.earlierTerm
-	if holdsNothing(data) {
-		return false // no records: that none is there is the answer
-	}
 	known := map[string]bool{}
 	valueTerms(data, known)
 	keyTerms(data, known)
@@ -217,19 +214,6 @@ func dropCalendar(terms []string) []string {
 		return things
 	}
 	return terms
-}
-
-// holdsNothing reports whether v is nothing but empty lists and nulls: {"orders": []}.
-func holdsNothing(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case []any:
-		return len(x) == 0
-	case []field:
-		return !slices.ContainsFunc(x, func(f field) bool { return !holdsNothing(f.val) })
-	}
-	return false
 }
 
 // minTypoLetters: see language.txt.
