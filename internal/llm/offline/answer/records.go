@@ -323,7 +323,7 @@ func (r renderer) subjectTerms(noun string) []string {
 		for j := i; j < len(ws) && j < i+maxOwnedWords; j++ {
 			w := strings.TrimSuffix(ws[j].Lower, "'s")
 			ts := lang.Terms(w)
-			if len(ts) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || r.tool[ts[0]] || r.domain[ts[0]] ||
+			if len(ts) != 1 || lang.IsStopword(w) || frameWords[w] || strings.HasSuffix(w, "ed") || r.tool[ts[0]] || r.domain[ts[0]] ||
 				slices.Contains(nounTerms, ts[0]) || lang.IsLightNoun(ts[0]) && !calendarWords[ts[0]] {
 				break
 			}
@@ -527,7 +527,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
-		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] || mostWords[word] || leastWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
+		if len(ts) != 1 || lang.IsStopword(word) || mostWords[word] || leastWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]

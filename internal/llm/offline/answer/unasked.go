@@ -101,7 +101,7 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 				return "" // the data may answer
 			case known[t]:
 				// a record's name, of which the rest may ask a fact
-			case lang.IsLightNoun(t) || timeNouns[w] || calendarWords[w] || noise[w] || fillers[w] ||
+			case lang.IsLightNoun(t) || timeNouns[w] ||
 				r.domain[t] || r.tool[t] || misspells(t, r.domain) || nearAny(t, r.domain, tradeCloseness):
 				// the agent's trade names no thing of its own: "the school's snow day policy"
 			case nearAny(t, known, claimCloseness):
