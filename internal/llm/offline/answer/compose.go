@@ -164,30 +164,21 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 func (r renderer) offTopic(data any, strict bool) bool {
 	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
-		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || aheadWords[w.Lower] || frameWords[w.Lower] {
-			continue // verbs ("seeing", "shipped"), "next" and the frame of a question ("how long") name no thing data would hold
+		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || frameWords[w.Lower] {
+			continue // verbs ("seeing", "shipped") and the frame of a question ("how long") name no thing data would hold
 		}
 		words = append(words, lang.Terms(w.Lower)...)
 	}
 	asked, earlier := r.thingTerms(words, strict), r.earlierTerm
-	if holdsNothing(data) {
-		return false // no records: that none is there is the answer
-	}
 	known := map[string]bool{}
 	valueTerms(data, known)
 	keyTerms(data, known)
 	held := func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
-	if strict {
-		// The earlier words' month or weekday no more says which thing than the request's.
-		earlier = dropCalendar(earlier)
-		// A follow-up in the trade's words only ("why's it more than last month" after "how
-		// much do i owe for november") is about what the earlier words name, unless the data
-		// holds one of its own words ("when does it charge next", the pass's next charge).
-		if len(asked) == 0 && !slices.ContainsFunc(words, func(t string) bool {
-			return held(t) && !lang.IsStopword(t) && !calendarWords[t] && !timeNouns[t] && !lang.IsLightNoun(t)
-		}) {
-			asked, earlier = r.thingTerms(earlier, true), nil
-		}
+	// A follow-up in the trade's words only ("why's it more than last month" after "how much
+	// do i owe for november") is about what the earlier words name, unless the data holds one
+	// of its own words ("when does it charge next", the pass's next charge).
+	if strict && len(asked) == 0 && !slices.ContainsFunc(words, func(t string) bool { return held(t) && !lang.IsStopword(t) }) {
+		asked, earlier = r.thingTerms(earlier, true), nil
 	}
 	if len(asked) == 0 {
 		return false
@@ -223,19 +214,6 @@ func dropCalendar(terms []string) []string {
 		return things
 	}
 	return terms
-}
-
-// holdsNothing reports whether v is nothing but empty lists and nulls: {"orders": []}.
-func holdsNothing(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case []any:
-		return len(x) == 0
-	case []field:
-		return !slices.ContainsFunc(x, func(f field) bool { return !holdsNothing(f.val) })
-	}
-	return false
 }
 
 // minTypoLetters: see language.txt.

@@ -20,7 +20,7 @@ type fact struct {
 	// source is a seller-like member ("merchant", "store"): "at Nike" in a list item.
 	source bool
 	// opens and closes pair facts into one phrase: "20% off" or "from Mar 3" opens,
-	// "until Nov 27" or "to Lisbon" closes, giving "20% off until Nov 27".
+	// "until Nov 27" closes, giving "20% off until Nov 27".
 	opens, closes bool
 	list          bool // a list of things ("glass bottles and dogs")
 	// key is the member's own name when the label no longer says it ("deadline" read as
@@ -265,10 +265,6 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 		fc.label = ""
 	case sourceWords[lastWord(label)]:
 		fc.source = true
-	case label == "from":
-		fc.opens = true
-	case label == "to":
-		fc.closes = true
 	}
 	return fc, true
 }
@@ -300,7 +296,7 @@ func numberFact(key, label string, v json.Number, cur string, isMoney bool) fact
 			return fact{text: text + label[per:], money: true}
 		}
 		return fact{label: label, text: text, money: true, plain: len(words) == 1}
-	case isPercent(words, v):
+	case isPercent(words):
 		var rest []string
 		discount := false
 		for _, w := range words {
@@ -317,14 +313,8 @@ func numberFact(key, label string, v json.Number, cur string, isMoney bool) fact
 	return fact{label: label, text: scalar(key, v)}
 }
 
-func isPercent(words []string, v json.Number) bool {
-	for _, w := range words {
-		if percentWords[w] {
-			return true
-		}
-	}
-	f, err := v.Float64()
-	return len(words) == 1 && discountWord[words[0]] && err == nil && f > 0 && f <= 100
+func isPercent(words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return percentWords[w] })
 }
 
 // moneyMembers marks the numeric members of obj that are amounts: those named like money,
@@ -338,7 +328,7 @@ func moneyMembers(obj []field, cur string) map[int]bool {
 			continue
 		}
 		words := strings.Fields(lang.Humanise(f.key))
-		if len(words) == 0 || isPercent(words, n) {
+		if len(words) == 0 || isPercent(words) {
 			continue
 		}
 		if p := slices.Index(words, "per"); p > 0 {
@@ -419,14 +409,6 @@ func (r renderer) mentioned(v string) bool {
 func (r renderer) asksWhen() bool {
 	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return w.Lower == "when" })
 }
-
-// asksWhere reports whether the request asks where: "where is it".
-func (r renderer) asksWhere() bool {
-	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return w.Lower == "where" || w.Lower == "where's" })
-}
-
-// placeLabels are the stems of labels that say where a thing is: see language.txt.
-var placeLabels = lang.List("placeLabels")
 
 // holdsDate reports whether some string value of v, however deep, is a date.
 func holdsDate(v any) bool {

@@ -56,10 +56,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 	// The facts the request names come first, so that the bound below keeps them; facts
 	// that pair into one phrase ("20% off until Nov 27") keep their order.
 	if !slices.ContainsFunc(rest, func(f fact) bool { return f.opens || f.closes }) {
-		where := r.asksWhere()
-		asked := func(f fact) int {
-			return b2i(r.names(f.named()) || f.date && r.asksWhen() || where && slices.ContainsFunc(lang.Terms(f.label), func(t string) bool { return placeLabels[t] }))
-		}
+		asked := func(f fact) int { return b2i(r.names(f.named()) || f.date && r.asksWhen()) }
 		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(asked(b), asked(a)) })
 	}
 	var parts []string
@@ -95,9 +92,9 @@ func headText(f field) string {
 }
 
 // headField picks the member that names a list item: a name- or title-like string, else
-// the first string that is neither an echo of the request (unless a number or code), an id,
-// a date, a status nor a description, else any name, else any string (an id is then the only name there is).
-// -1 when there is none.
+// the first string that is neither an echo of the request, an id, a date, a status nor a
+// description, else any string but a date (an id is then the only name there is). -1 when
+// there is none.
 func (r renderer) headField(obj []field) int {
 	pick := func(ok func(key, val string) bool) int {
 		for i, f := range obj {
@@ -113,13 +110,9 @@ func (r renderer) headField(obj []field) int {
 	}
 	if i := pick(func(k, s string) bool {
 		_, isDate := parseWhen(s)
-		// An echoed identifier still names its item ("UA123" when asked about UA123); an
-		// echoed product or city would only repeat itself on every line.
-		return (fresh(s) || isIdentifierKey(k)) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
+		// An echoed product or city would only repeat itself on every line.
+		return fresh(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
 	}); i >= 0 {
-		return i
-	}
-	if i := pick(func(k, _ string) bool { return isNameKey(k) }); i >= 0 {
 		return i
 	}
 	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate })

@@ -45,12 +45,8 @@ func (r renderer) flaggedItems(arr []any) []any {
 }
 
 // dayNotHeld returns the day of the week the request names (capitalised) when the records
-// say which day they are on and none is on that one; "" otherwise. Only at the top: a
-// record's own list is the record's.
+// say which day they are on and none is on that one; "" otherwise.
 func (r renderer) dayNotHeld(arr []any) string {
-	if r.outer != nil {
-		return ""
-	}
 	asked := ""
 	for _, w := range lang.ScanWords(r.asked) {
 		if weekdays[w.Lower] {
@@ -123,7 +119,7 @@ func (r renderer) pendingItems(arr []any) []any {
 
 // latestItems returns the one record of arr with the latest date, when the request asks for
 // the latest ("what was my net pay last time", "my most recent order") and several records
-// are dated by their first date member. Nil otherwise. "last month" asks for a time, not for
+// are given, dated by their first date member. Nil otherwise. "last month" asks for a time, not for
 // the latest record.
 func (r renderer) latestItems(arr []any) []any {
 	ws := lang.ScanWords(r.asked)
@@ -143,7 +139,7 @@ func (r renderer) latestItems(arr []any) []any {
 	}
 	var latest any
 	var at time.Time
-	dated, tie := 0, false
+	tie := false
 	for _, item := range arr {
 		obj, _ := item.([]field)
 		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); _, date := parseWhen(s); return ok && date })
@@ -151,7 +147,6 @@ func (r renderer) latestItems(arr []any) []any {
 			continue
 		}
 		w, _ := parseWhen(obj[i].val.(string))
-		dated++
 		switch {
 		case latest == nil || w.t.After(at):
 			latest, at, tie = item, w.t, false
@@ -159,7 +154,7 @@ func (r renderer) latestItems(arr []any) []any {
 			tie = true
 		}
 	}
-	if dated == 0 || tie || dated == 1 && len(done) == 0 {
+	if latest == nil || tie {
 		return nil
 	}
 	return []any{latest}
@@ -252,12 +247,12 @@ func (r renderer) currentItems(arr []any) []any {
 
 // spelledPeriodItems returns those of hits, records the request was found to name, whose
 // own values spell out each month or weekday the request names ("month": "November 2026"),
-// when some do and some only hold a date in it ("due": "2026-11-05"): a period written out
-// says what the record is for, a date only when something about it happens. Nil otherwise.
+// rather than only hold a date in it ("due": "2026-11-05"): a period written out says what
+// the record is for, a date only when something about it happens. Nil for none.
 func (r renderer) spelledPeriodItems(hits []any) []any {
 	var periods []string
 	for _, w := range lang.ScanWords(r.asked) {
-		if calendarWords[w.Lower] && w.Lower != "week" && w.Lower != "month" && !aheadWords[w.Lower] {
+		if calendarWords[w.Lower] {
 			periods = append(periods, w.Lower)
 		}
 	}
@@ -273,9 +268,6 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 			})
 		})
 	})
-	if len(spelled) == len(hits) {
-		return nil
-	}
 	return spelled
 }
 
@@ -331,7 +323,7 @@ func (r renderer) subjectTerms(noun string) []string {
 		for j := i; j < len(ws) && j < i+maxOwnedWords; j++ {
 			w := strings.TrimSuffix(ws[j].Lower, "'s")
 			ts := lang.Terms(w)
-			if len(ts) != 1 || lang.IsStopword(w) || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || r.tool[ts[0]] || r.domain[ts[0]] ||
+			if len(ts) != 1 || lang.IsStopword(w) || frameWords[w] || strings.HasSuffix(w, "ed") || r.tool[ts[0]] || r.domain[ts[0]] ||
 				slices.Contains(nounTerms, ts[0]) || lang.IsLightNoun(ts[0]) && !calendarWords[ts[0]] {
 				break
 			}
@@ -437,15 +429,12 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
 }
 
-// valueTerms adds the terms of every string value in v, however deep; a date adds the names
-// of its month and weekday, by which people name it ("my february leave").
+// valueTerms adds the terms of every string value in v, however deep; a date adds the name
+// of its month, by which people name it ("my february leave").
 func valueTerms(v any, into map[string]bool) {
 	eachString(v, func(s string) {
 		if w, ok := parseWhen(s); ok {
 			s += " " + w.t.Month().String()
-			if !w.month {
-				s += " " + w.t.Weekday().String()
-			}
 		}
 		for _, t := range lang.Terms(s) {
 			into[t] = true
@@ -507,9 +496,6 @@ func eachKey(v any, fn func(string)) {
 	}
 }
 
-// recordWords stand for a record of any kind ("my package"): see language.txt.
-var recordWords = lang.List("recordWords")
-
 // subjectOpeners open the noun phrase that names what a request is about.
 var subjectOpeners = map[string]string{"the": "the", "my": "your", "our": "your", "his": "his", "her": "her",
 	"their": "their", "a": "", "an": "", "any": ""}
@@ -536,17 +522,16 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	ws := lang.ScanWords(r.asked)
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
-		copula := copulas[ws[i-1].Lower] && !strings.HasSuffix(ws[i].Lower, "ing") && !strings.HasSuffix(ws[i].Lower, "ed")
-		if !ok && !copula && !r.forWhich(ws, i, nounTerms) {
-			continue // "when is dune due back": the word after "is" is the subject too, not in "who is leading"
+		if !ok && !copulas[ws[i-1].Lower] && !r.forWhich(ws, i, nounTerms) {
+			continue // "when is dune due back": the word after "is" is the subject too
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
-		if len(ts) != 1 || lang.IsStopword(word) || timeNouns[word] || frameWords[word] || mostWords[word] || leastWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
+		if len(ts) != 1 || lang.IsStopword(word) || mostWords[word] || leastWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.outer[t] || r.around[t] || writtenIn(word, arr) || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || recordWords[word] || measureWords[word] ||
+		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) ||
 			!r.elsewhere[t] && (claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
@@ -556,13 +541,10 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		for j := i + 1; j < len(ws) && j < i+maxOwnedWords && !strings.HasSuffix(ws[j-1].Lower, "'s"); j++ {
 			w := ws[j].Lower
 			wt := lang.Terms(w)
-			if len(wt) != 1 || lang.IsStopword(w) || phraseEnds[w] || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || values[wt[0]] || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
+			if len(wt) != 1 || lang.IsStopword(w) || phraseEnds[w] || frameWords[w] || timeNouns[w] || strings.HasSuffix(w, "ed") || r.tool[wt[0]] || r.domain[wt[0]] || slices.Contains(nounTerms, wt[0]) {
 				break
 			}
 			phrase = append(phrase, ws[j].Text)
-		}
-		if heldLater(ws[i+1:], values) {
-			continue // "has my landlord cashed the rent check": who acts; the check is the thing
 		}
 		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
 		if opener == "" {
@@ -573,39 +555,11 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	return "", false
 }
 
-// heldLater reports whether ws name, after an opener ("the", "my"), a thing the records hold
-// (values): then an earlier thing no record holds is who acts, not what is asked about.
-func heldLater(ws []lang.Word, values map[string]bool) bool {
-	for i := 1; i < len(ws); i++ {
-		if _, ok := subjectOpeners[ws[i-1].Lower]; ok && slices.ContainsFunc(lang.Terms(ws[i].Lower), func(t string) bool { return values[t] }) {
-			return true
-		}
-	}
-	return false
-}
-
 // copulas come before the subject of a question: see language.txt.
 var copulas = lang.List("copulas")
 
 // phraseEnds end the name of a thing: see language.txt.
 var phraseEnds = lang.List("phraseEnds")
-
-// writtenIn reports whether a word of letters and digits ("f150") is some string value of v,
-// however deep, written with other marks or spaces ("F-150", "F 150").
-func writtenIn(word string, v any) bool {
-	if !strings.ContainsAny(word, "0123456789") || strings.Trim(word, "0123456789") == "" {
-		return false
-	}
-	switch x := v.(type) {
-	case string:
-		return strings.Contains(squash(x), word)
-	case []field:
-		return slices.ContainsFunc(x, func(f field) bool { return writtenIn(word, f.val) })
-	case []any:
-		return slices.ContainsFunc(x, func(c any) bool { return writtenIn(word, c) })
-	}
-	return false
-}
 
 // squash lower-cases s and keeps only its letters and digits.
 func squash(s string) string {

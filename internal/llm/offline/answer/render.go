@@ -33,10 +33,9 @@ type renderer struct {
 	// showIDs shows ids people quote: set for the one record a reply is about, whose
 	// reference ("claim CLM-20931") the user may need.
 	showIDs bool
-	// outer are the terms of the record whose own list is being rendered, nil at the top:
-	// a word that record carries ("the renewal fee" of a car's registration) is no missing
-	// thing of its list (the car's services).
-	outer map[string]bool
+	// inRecord is set for a record's own list (the car's services): what the request names
+	// is the record, not one of the list's.
+	inRecord bool
 	// around are the terms of the object whose list is being rendered: a word it carries
 	// ("the delays on my remodel" of a project named a remodel) is no missing thing of its list.
 	around map[string]bool
@@ -141,7 +140,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
 					blocks = append(blocks, inner.list(noun, v, cur))
 					nouns = append(nouns, noun)
-					asks = append(asks, r.asksAbout(noun, v, t) || r.earlierNames(v))
+					asks = append(asks, r.asksAbout(noun, v) || r.earlierNames(v))
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
@@ -290,11 +289,7 @@ func focusTopic(label string, t topic) string {
 	if !describes || t.bare == "" {
 		return "your " + label // "your shipping address", "your billing"
 	}
-	// What it describes: the topic's plural ("loyalty points"), else its first word ("points"
-	// of "points balance").
-	if strings.HasSuffix(t.bare, "s") {
-		return t.bare + " " + label
-	}
+	// What it describes: the topic's first word ("points" of "points balance").
 	head, _, _ := strings.Cut(t.bare, " ")
 	return head + " " + label
 }
@@ -352,10 +347,9 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	byValue := func(f fact) bool {
 		return f.label != "" && slices.ContainsFunc(lang.Terms(f.text), func(w string) bool { return want[w] })
 	}
-	// A fact is asked for by its label ("points to next"), and then also by its value when
-	// the request names it ("until gold" asks for the next tier, Gold). When every label
-	// names a word of the request, those that name the most of them are asked for ("cycle
-	// resets" over "cycle started" for "when does my cycle reset").
+	// A fact is asked for by its label ("points to next"). When every label names a word of
+	// the request, those that name the most of them are asked for ("cycle resets" over
+	// "cycle started" for "when does my cycle reset").
 	byLabel := func(f fact) int {
 		n := 0
 		for _, w := range lang.Terms(f.named()) {
@@ -377,7 +371,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	for _, f := range facts {
 		// With no label named, a list of things that holds one the request names is the fact
 		// asked about ("my dogs" among the things not allowed).
-		if most > 0 && (byLabel(f) >= floor || byValue(f)) || f.list && byValue(f) {
+		if most > 0 && byLabel(f) >= floor || f.list && byValue(f) {
 			hit = append(hit, f)
 		}
 	}
@@ -405,19 +399,16 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 }
 
 // asksAbout reports whether the request names the list of records arr under noun, or a word
-// its records hold in their keys or values, other than the topic's, the called tool's and
-// light nouns: then a focused answer keeps the list.
-func (r renderer) asksAbout(noun string, arr []any, t topic) bool {
+// its records hold in their keys or values, other than the called tool's and light nouns:
+// then a focused answer keeps the list.
+func (r renderer) asksAbout(noun string, arr []any) bool {
 	words := map[string]bool{}
 	valueTerms(arr, words)
 	keyTerms(arr, words)
 	for _, w := range lang.Terms(noun) {
 		words[w] = true
 	}
-	topicWords := lang.Terms(t.bare)
-	return slices.ContainsFunc(r.askedTerm, func(w string) bool {
-		return words[w] && !r.tool[w] && !lang.IsLightNoun(w) && !slices.Contains(topicWords, w)
-	})
+	return slices.ContainsFunc(r.askedTerm, func(w string) bool { return words[w] && !r.tool[w] && !lang.IsLightNoun(w) })
 }
 
 // earlierNames reports whether the earlier request a follow-up quotes names one record of arr
@@ -497,7 +488,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		return itemTerms
 	}
 	missing, definite := "", false
-	if r.outer == nil {
+	if !r.inRecord {
 		// Only at the top: a record's own list ("the truck's service") shows what the record
 		// holds, the record being what the request named.
 		missing, definite = r.unmatchedSubject(arr, noun)
@@ -529,9 +520,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// askedFirst).
 		hits = r.tellingItems(arr, noun)
 	}
-	if extreme := r.extremeItems(hits); len(extreme) > 0 {
-		hits = extreme // "the cheapest of my tokyo hotels": of those named, the cheapest
-	} else if len(hits) == 0 {
+	if len(hits) == 0 {
 		hits = r.kindItems(arr)
 	}
 	if len(hits) == 0 && r.earlier != "" {
@@ -544,7 +533,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			hits = prev.kindItems(arr)
 		}
 	}
-	if len(hits) == 0 && r.outer == nil {
+	if len(hits) == 0 && !r.inRecord {
 		// "when does my permit run out": the one in force, not last year's that expired.
 		hits = r.currentItems(arr)
 	}
@@ -653,9 +642,7 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 		head = headText(obj[h])
 	}
 	inner := r
-	inner.outer = map[string]bool{}
-	valueTerms(item, inner.outer)
-	keyTerms(item, inner.outer)
+	inner.inRecord = true
 	// A question that names one of the record's own facts by its head word ("who is maya's
 	// teacher") asks for none of its lists (her subjects) unless it names something in them.
 	namesFact := slices.ContainsFunc(obj, func(f field) bool {
@@ -665,7 +652,7 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 	var blocks []string
 	for _, f := range obj {
 		arr, ok := f.val.([]any)
-		if !ok || len(arr) == 0 || allScalars(arr) || namesFact && !r.asksAbout(lang.Humanise(f.key), arr, topic{}) {
+		if !ok || len(arr) == 0 || allScalars(arr) || namesFact && !r.asksAbout(lang.Humanise(f.key), arr) {
 			continue
 		}
 		if b := inner.list(lang.Humanise(f.key), arr, cur); b.kind == pieceList {

@@ -95,10 +95,10 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 // doneBy returns the data's word for the act that w, a noun for who does it ("bakers",
 // "installer", "inspector"), names, when the data holds no w itself but a noun of the act
 // ("baking", "installation", "inspection") or, as a member's name, the verb ("drive" of
-// "drive_date" for "the drivers"); "" otherwise, and for a comparative ("later").
+// "drive_date" for "the drivers"); "" otherwise.
 func doneBy(w string, keys, values map[string]bool) string {
 	base := strings.TrimSuffix(w, "s")
-	if keys[w] || values[w] || comparatives[w] || len(base) < minDoerLetters || !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") {
+	if keys[w] || values[w] || len(base) < minDoerLetters || !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") {
 		return ""
 	}
 	// "baker" is who bakes, "inspector" who inspects: the act with or without its final e.
@@ -116,9 +116,6 @@ func doneBy(w string, keys, values map[string]bool) string {
 	}
 	return act
 }
-
-// comparatives compare rather than name who does something: see language.txt.
-var comparatives = lang.List("comparatives")
 
 // minDoerLetters: a shorter word ("user") is no noun for who does an act.
 const minDoerLetters = 5

@@ -33,7 +33,7 @@ func (r renderer) unasked(data any) string {
 			continue // "what cheap headphones are there": a description, not the thing
 		}
 		ts := lang.Terms(w)
-		if len(ts) != 1 || lang.IsStopword(w) || lang.IsLightNoun(ts[0]) || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] {
+		if len(ts) != 1 || lang.IsStopword(w) || lang.IsLightNoun(ts[0]) || timeNouns[w] || frameWords[w] {
 			continue
 		}
 		if r.holds(data, ts) {
@@ -49,14 +49,12 @@ func (r renderer) unasked(data any) string {
 	}
 	// A question whether someone does a thing asks about the thing it ends on ("does my
 	// dentist take walk-ins"), unless a preposition or "have" came before it ("do i have
-	// enough points for a lounge pass" asks about points), it names a record ("...the socks")
-	// or it is no thing at all. Questions of state ("is my order delayed", "has my refund
+	// enough points for a lounge pass" asks about points) or it is no thing at all. Questions of state ("is my order delayed", "has my refund
 	// arrived") are answered by the records' statuses.
 	if n := len(ws); n >= 4 && doLeads[ws[0].Lower] && !slices.ContainsFunc(ws[1:n-1], func(w lang.Word) bool { return scopePreps[w.Lower] || possessionVerbs[w.Lower] }) {
 		w := ws[n-1].Lower
-		_, names := subjectOpeners[ws[n-2].Lower]
 		ts := lang.Terms(w)
-		if names || len(w) < minUnaskedLetters || len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
+		if len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
 			slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
@@ -70,7 +68,7 @@ func (r renderer) unasked(data any) string {
 // beyond the agent's trade, light nouns and words of time is held by data (see holds), or "".
 // A word a key holds says the data may answer; one a value holds ("my vitamin d level" of a
 // list of vitamin d tests) may name a record of which the rest asks a fact, in words the data
-// need not use, unless the phrase ends on a thing held nowhere ("my credit score").
+// need not use.
 func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 	i := 0
 	for i < len(ws) && !whWords[ws[i].Lower] {
@@ -90,32 +88,30 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 	keyTerms(data, keys)
 	maps.Copy(known, keys)
 	var phrase []string
-	things, held, head := 0, false, false
+	things := 0
 	for ; i < len(ws) && !auxiliaries[ws[i].Lower] && !scopePreps[ws[i].Lower] && !phraseEnds[ws[i].Lower]; i++ {
 		w := strings.TrimSuffix(ws[i].Lower, "'s")
 		if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || lang.IsStopword(w) {
 			break // a verb says what is asked of the thing, not what it is; "and" starts another
 		}
 		phrase = append(phrase, ws[i].Text)
-		head = false
 		for _, t := range lang.Terms(w) {
 			switch {
 			case keys[t]:
 				return "" // the data may answer
 			case known[t]:
-				held = true // a record's name, of which the rest may ask a fact
-			case lang.IsLightNoun(t) || timeNouns[w] || calendarWords[w] || noise[w] || fillers[w] ||
+				// a record's name, of which the rest may ask a fact
+			case lang.IsLightNoun(t) || timeNouns[w] ||
 				r.domain[t] || r.tool[t] || misspells(t, r.domain) || nearAny(t, r.domain, tradeCloseness):
 				// the agent's trade names no thing of its own: "the school's snow day policy"
 			case nearAny(t, known, claimCloseness):
 				return "" // the data may say it in other words
 			default:
-				things, head = things+1, true
+				things++
 			}
 		}
 	}
-	// "my credit score" of loans from a credit union asks for a score.
-	if things == 0 || held && !head {
+	if things == 0 {
 		return ""
 	}
 	return strings.TrimSpace(opener + " " + strings.Join(phrase, " "))
@@ -146,7 +142,7 @@ func (r renderer) holds(data any, ts []string) bool {
 	valueTerms(data, known)
 	keyTerms(data, known)
 	return slices.ContainsFunc(ts, func(t string) bool {
-		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness) || misspells(t, r.domain)
+		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness)
 	})
 }
 
@@ -156,9 +152,6 @@ var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs"
 
 // chatParticles: see language.txt.
 var chatParticles = lang.List("chatParticles")
-
-// minUnaskedLetters: see language.txt.
-var minUnaskedLetters = int(lang.Number("minUnaskedLetters"))
 
 // notInData says plainly that the data holds nothing about thing.
 func notInData(thing string, t topic) Piece {
