@@ -249,9 +249,6 @@ func (c *conversation) routeMessage(n int) []Intent {
 		}
 	}
 	intents = p.dropPassingIntents(text, intents)
-	if pointsBack(ws) {
-		carrySubject(intents, earlier())
-	}
 	return keepStrongest(intents, c.capN)
 }
 
@@ -266,26 +263,6 @@ func RoutingSources(system string, tools []llms.Tool) []Source {
 		sources[i] = Source{Texts: append(texts, examples[name]...), Tools: examples[capabilityKey+name]}
 	}
 	return sources
-}
-
-// carrySubject gives each intent of a follow-up that points back ("can I cancel it?") the
-// earlier request the same sub-agent was asked, which says what "it" is: the sub-agent sees
-// one message, not the conversation.
-func carrySubject(intents []Intent, earlier []planned) {
-	for i := range intents {
-		if strings.Contains(intents[i].Text, lang.EarlierMarker) {
-			continue
-		}
-	search:
-		for _, prev := range earlier {
-			for _, in := range prev.intents {
-				if in.Tool == intents[i].Tool {
-					intents[i].Text = followUpText(intents[i].Text, in.Text)
-					break search
-				}
-			}
-		}
-	}
 }
 
 // planned is an earlier message of the conversation and the intents it was planned into.
