@@ -180,7 +180,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// A message that names nothing of its own continues the previous turn's agents however
 	// it opens ("how much is left to pay" after a bill): its words say what to do or know
 	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
-	if len(intents) == 0 && n > 1 && kind == chatNone && !onlyColour(ws) {
+	if len(intents) == 0 && n > 1 && kind == chatNone {
 		asks := asksSomething(text, ws)
 		// One that asks nothing but gives a number or a code ("size 9, two pairs", "the
 		// reference is AB-12") answers what the earlier agent needs to know.
@@ -395,7 +395,7 @@ const maxRefiningWords = 3
 // refines reports whether a message, read into words ws, is a few words that ask nothing and
 // open with no follow-up lead: a detail of the earlier request rather than a request of its own.
 func refines(text string, ws []lang.Word) bool {
-	return len(ws) <= maxRefiningWords && !asksSomething(text, ws) && !opensFollowUp(ws) && !onlyColour(ws)
+	return len(ws) <= maxRefiningWords && !asksSomething(text, ws) && !opensFollowUp(ws)
 }
 
 // givesValue reports whether some word of ws holds a digit: a number, a date or a code.
