@@ -159,7 +159,7 @@ var toolSentenceFloor, sentenceTie = lang.Number("toolSentenceFloor"), lang.Numb
 // sugar okay" and "each test's value, unit, normal range and flag"), the words' meaning
 // settling a near tie; -1 when its sentence is near none.
 func (p *planner) closest(text string) int {
-	qs := queryTerms(lang.ScanWords(lang.MainClause(text)))
+	qs := queryTerms(lang.ScanWords(text))
 	sc := p.scores(text, qs)
 	_, s1, _ := lang.Best(sc)
 	// level keeps, of per-tool figures, those of the tools the words put level; -1 elsewhere.
