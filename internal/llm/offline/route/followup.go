@@ -189,15 +189,6 @@ func adverb(w string) bool {
 	return ok && len(w) >= minAdverbLetters && dictionary().Known(lang.Stem(lang.Normalise(base)))
 }
 
-// onlyColour reports whether a message, read into words ws, is made only of words that
-// colour a request, acknowledge or are chat shorthand ("lol nice", "ok cool"): it reacts to
-// the earlier answer and asks nothing to continue.
-func onlyColour(ws []lang.Word) bool {
-	return !slices.ContainsFunc(ws, func(w lang.Word) bool {
-		return !noise[w.Lower] && !ackWords[w.Lower] && !shorthand[w.Lower] && !fillers[w.Lower]
-	})
-}
-
 // asksOnEarlierSubject reports whether a message that reads as small talk or a question about
 // the world (plain, ws its words) is, in a conversation, a question about what the previous
 // turn asked: it asks something, is no greeting, thanks or creative ask, and names no subject

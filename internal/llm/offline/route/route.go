@@ -180,7 +180,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// A message that names nothing of its own continues the previous turn's agents however
 	// it opens ("how much is left to pay" after a bill): its words say what to do or know
 	// about the earlier thing, and read alone they reach no agent or a wrong one by meaning.
-	if len(intents) == 0 && n > 1 && kind == chatNone && !onlyColour(ws) {
+	if len(intents) == 0 && n > 1 && kind == chatNone {
 		asks := asksSomething(text, ws)
 		// One that asks nothing but gives a number or a code ("size 9, two pairs", "the
 		// reference is AB-12") answers what the earlier agent needs to know.
@@ -249,9 +249,6 @@ func (c *conversation) routeMessage(n int) []Intent {
 		}
 	}
 	intents = p.dropPassingIntents(text, intents)
-	if pointsBack(ws) {
-		carrySubject(intents, earlier())
-	}
 	return keepStrongest(intents, c.capN)
 }
 
@@ -266,26 +263,6 @@ func RoutingSources(system string, tools []llms.Tool) []Source {
 		sources[i] = Source{Texts: append(texts, examples[name]...), Tools: examples[capabilityKey+name]}
 	}
 	return sources
-}
-
-// carrySubject gives each intent of a follow-up that points back ("can I cancel it?") the
-// earlier request the same sub-agent was asked, which says what "it" is: the sub-agent sees
-// one message, not the conversation.
-func carrySubject(intents []Intent, earlier []planned) {
-	for i := range intents {
-		if strings.Contains(intents[i].Text, lang.EarlierMarker) {
-			continue
-		}
-	search:
-		for _, prev := range earlier {
-			for _, in := range prev.intents {
-				if in.Tool == intents[i].Tool {
-					intents[i].Text = followUpText(intents[i].Text, in.Text)
-					break search
-				}
-			}
-		}
-	}
 }
 
 // planned is an earlier message of the conversation and the intents it was planned into.
@@ -418,7 +395,7 @@ const maxRefiningWords = 3
 // refines reports whether a message, read into words ws, is a few words that ask nothing and
 // open with no follow-up lead: a detail of the earlier request rather than a request of its own.
 func refines(text string, ws []lang.Word) bool {
-	return len(ws) <= maxRefiningWords && !asksSomething(text, ws) && !opensFollowUp(ws) && !onlyColour(ws)
+	return len(ws) <= maxRefiningWords && !asksSomething(text, ws) && !opensFollowUp(ws)
 }
 
 // givesValue reports whether some word of ws holds a digit: a number, a date or a code.

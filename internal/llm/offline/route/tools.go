@@ -99,16 +99,10 @@ func picksAmongEarlier(text string) bool {
 // picks are the words after "which" that make it pick among what was named: see language.txt.
 var picks = lang.List("picks")
 
-// byWords chooses tools for a request by its words, the closing clause that only says when
-// left out when that leaves any, and by the tools' examples (see byExample).
+// byWords chooses tools for a request by its words (a closing clause that only says when
+// counts for less there: see queryTerms) and by the tools' examples (see byExample).
 func (p *planner) byWords(text string) []Intent {
-	main := lang.MainClause(text)
-	intents := p.plan(main)
-	if main != text && (len(intents) == 0 || len(p.plan(strings.TrimSpace(text[len(main):]))) > 0) {
-		// A closing clause that names a tool's thing ("until my next renewal level") says
-		// what the request is about, not only when: it is read with the rest.
-		intents = p.plan(text)
-	}
+	intents := p.plan(text)
 	if len(intents) <= 1 {
 		// What users say when a tool is the right one outweighs a word the request shares
 		// with another tool's description ("what can i get with my points" and the balance).
@@ -165,7 +159,7 @@ var toolSentenceFloor, sentenceTie = lang.Number("toolSentenceFloor"), lang.Numb
 // sugar okay" and "each test's value, unit, normal range and flag"), the words' meaning
 // settling a near tie; -1 when its sentence is near none.
 func (p *planner) closest(text string) int {
-	qs := queryTerms(lang.ScanWords(lang.MainClause(text)))
+	qs := queryTerms(lang.ScanWords(text))
 	sc := p.scores(text, qs)
 	_, s1, _ := lang.Best(sc)
 	// level keeps, of per-tool figures, those of the tools the words put level; -1 elsewhere.
