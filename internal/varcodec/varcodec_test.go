@@ -39,7 +39,7 @@ func TestReaderFailsOnMalformedBytes(t *testing.T) {
 		in   []byte
 		read func(*Reader)
 	}{
-		{"string longer than its bytes", AppendString(nil, "abc")[:3], func(r *Reader) { r.String() }},
+		{"string longer than its bytes", AppendString(nil, "abc")[:3], func(r *Reader) { _ = r.String() }},
 		{"length larger than the bytes left", AppendLen(nil, false, 5), func(r *Reader) { r.Len() }},
 		{"truncated varint", []byte{0x80}, func(r *Reader) { r.Uvarint() }},
 		{"empty int", nil, func(r *Reader) { r.Int() }},
@@ -65,7 +65,7 @@ func FuzzReader(f *testing.F) {
 		for r.Left() > 0 && !r.Failed() {
 			r.Byte()
 			r.Int()
-			r.String()
+			_ = r.String()
 			r.Len()
 			r.Bytes(r.Uvarint())
 		}
