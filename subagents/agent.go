@@ -82,7 +82,7 @@ type Agent struct {
 	basePart llms.ContentPart
 	// spanAttrs are the attributes of its LLM calls' spans that depend only on the
 	// definition: gen_ai.operation.name and agent_id.
-	spanAttrs []attribute.KeyValue
+	spanAttrs [2]attribute.KeyValue
 	// tracer starts its spans: asking the provider for it takes a lock and a map lookup.
 	tracer trace.Tracer
 }
@@ -129,7 +129,7 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly. A result's answer states its data as the agent's team wants it said: keep its facts."
 	a.basePart = llms.TextContent{Text: a.basePrompt}
 	a.tracer = o.Tracers.Tracer(tracerName)
-	a.spanAttrs = []attribute.KeyValue{attribute.String("gen_ai.operation.name", "chat"), attribute.String("switchboard.agent_id", def.ID)}
+	a.spanAttrs = [2]attribute.KeyValue{attribute.String("gen_ai.operation.name", "chat"), attribute.String("switchboard.agent_id", def.ID)}
 	return a, nil
 }
 
@@ -240,10 +240,9 @@ type invocation struct {
 	// first and parts back the conversation's first two messages.
 	first [2]llms.MessageContent
 	parts [2]llms.ContentPart
-	// spanAttrs are its LLM calls' span attributes, built by the first recorded call in an
+	// spanAttrs are its LLM calls' span attributes, laid out by the first recorded call in an
 	// array from spanAttrsPool (the SDK copies them), given back when the invocation ends.
-	spanAttrs []attribute.KeyValue
-	room      *spanAttrsRoom
+	spanAttrs *spanAttrsRoom
 }
 
 // spanAttrsRoom holds an invocation's LLM span attributes: the definition's (operation and
@@ -254,10 +253,10 @@ var spanAttrsPool = sync.Pool{New: func() any { return new(spanAttrsRoom) }}
 
 // release gives back what the invocation took from a pool; its spans have all ended.
 func (r *invocation) release() {
-	if r.room != nil {
-		*r.room = spanAttrsRoom{} // keeps no turn's id alive
-		spanAttrsPool.Put(r.room)
-		r.room, r.spanAttrs = nil, nil
+	if r.spanAttrs != nil {
+		*r.spanAttrs = spanAttrsRoom{} // keeps no turn's id alive
+		spanAttrsPool.Put(r.spanAttrs)
+		r.spanAttrs = nil
 	}
 }
 
@@ -266,15 +265,10 @@ func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, o
 	defer span.End()
 	if span.IsRecording() {
 		if r.spanAttrs == nil {
-			if n := len(r.a.spanAttrs) + 1; n <= len(spanAttrsRoom{}) {
-				r.room = spanAttrsPool.Get().(*spanAttrsRoom)
-				r.spanAttrs = r.room[:0:n]
-			} else {
-				r.spanAttrs = make([]attribute.KeyValue, 0, n) // exactly: appending to the definition's would double it
-			}
-			r.spanAttrs = append(append(r.spanAttrs, r.a.spanAttrs...), attribute.String("switchboard.turn_id", r.req.Inherited.TurnID))
+			r.spanAttrs = spanAttrsPool.Get().(*spanAttrsRoom)
+			*r.spanAttrs = spanAttrsRoom{r.a.spanAttrs[0], r.a.spanAttrs[1], attribute.String("switchboard.turn_id", r.req.Inherited.TurnID)}
 		}
-		span.SetAttributes(r.spanAttrs...)
+		span.SetAttributes(r.spanAttrs[:]...)
 	}
 	start := time.Now()
 	resp, err := r.a.model.GenerateContent(ctx, msgs, opts...)
