@@ -19,17 +19,27 @@ type Result struct {
 	Elsewhere map[string]bool
 }
 
-// HeldTerms returns the terms of the values in a result's data, nil when it holds none.
-func HeldTerms(res Result) map[string]bool {
+// okData decodes a result and returns it whole and its data, with ok false unless its status
+// is ok.
+func okData(res Result) (v, data any, ok bool) {
 	v, err := decodeOrdered([]byte(strings.TrimSpace(res.Content)))
 	if err != nil {
-		return nil
+		return nil, nil, false
 	}
 	obj, _ := v.([]field)
 	if status, _ := member(obj, "status"); status != resultOK {
+		return nil, nil, false
+	}
+	data, _ = member(obj, "data")
+	return v, data, true
+}
+
+// HeldTerms returns the terms of the values in a result's data, nil when it holds none.
+func HeldTerms(res Result) map[string]bool {
+	_, data, ok := okData(res)
+	if !ok {
 		return nil
 	}
-	data, _ := member(obj, "data")
 	held := map[string]bool{}
 	valueTerms(data, held)
 	return held
@@ -131,15 +141,10 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 // with returns none of which is for socks. Another tool may hold them. The arguments are
 // Narrate's.
 func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
-	v, err := decodeOrdered([]byte(strings.TrimSpace(res.Content)))
-	if err != nil {
+	v, data, ok := okData(res)
+	if !ok {
 		return false
 	}
-	obj, _ := v.([]field)
-	if status, _ := member(obj, "status"); status != resultOK {
-		return false
-	}
-	data, _ := member(obj, "data")
 	r := askedRenderer(listLimit, res.Call, asked, v, domain())
 	return r.offTopic(data, true)
 }
