@@ -5,6 +5,7 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -28,4 +29,14 @@ func (t Telemetry) OrDefaults() Telemetry {
 		t.Logger = slog.Default()
 	}
 	return t
+}
+
+// CopiesAttributes reports whether the spans of t.Tracers keep copies of the attributes they
+// are given, so that a caller may reuse an array of attributes once the call has returned. The
+// OpenTelemetry API leaves this open. The SDK's spans copy (each attribute is normalised into a
+// slice of the span's own); spans of any other provider, a vendor's or the global delegate,
+// must get arrays that are theirs alone.
+func (t Telemetry) CopiesAttributes() bool {
+	_, ok := t.Tracers.(*sdktrace.TracerProvider)
+	return ok
 }

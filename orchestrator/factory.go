@@ -74,6 +74,9 @@ type Orchestrator struct {
 	withTools llms.CallOption
 	// tracer starts its spans: asking the provider for it takes a lock and a map lookup.
 	tracer trace.Tracer
+	// poolAttrs says the tracer's spans copy their attributes, so that a turn's attribute
+	// arrays may serve the next turn (see turnAttrs).
+	poolAttrs bool
 }
 
 // binding is one sub-agent materialised as a tool.
@@ -163,6 +166,7 @@ func New(cfg Config, opts ...Option) (*Orchestrator, error) {
 	orc.labels = newOutcomeLabels(orc.order)
 	orc.lists = newStringLists()
 	orc.tracer = o.Tracers.Tracer(tracerName)
+	orc.poolAttrs = o.CopiesAttributes()
 	inst, err := newInstruments(o.Meters)
 	if err != nil {
 		return nil, err

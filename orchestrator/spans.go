@@ -19,9 +19,10 @@ import (
 // turnAttrs are the attributes of a turn's spans, laid out in one array: the orchestrator's
 // LLM calls carry llm, the turn span carries turn, whose last element is the outcome, set when
 // the turn ends, and its routing.decision event carries event. agents holds each sub-agent
-// call's (see agentAttrs). The SDK copies whatever it is given, so the array serves one turn
-// after another: a recorded turn takes one from turnAttrsPool and gives it back once its
-// spans have ended, rather than allocating 1.7 KB of attributes.
+// call's (see agentAttrs). The SDK copies whatever it is given, so under the SDK the array
+// serves one turn after another: a recorded turn takes one from turnAttrsPool and gives it
+// back once its spans have ended, rather than allocating 1.7 KB of attributes. Under another
+// provider, which may keep what it is given, each turn has its own.
 type turnAttrs struct {
 	all    [5]attribute.KeyValue // gen_ai.operation.name, agent_id, turn_id, episode_id, outcome
 	event  [6]attribute.KeyValue
@@ -30,22 +31,30 @@ type turnAttrs struct {
 
 var turnAttrsPool = sync.Pool{New: func() any { return new(turnAttrs) }}
 
-func newTurnAttrs(orchestratorID string, t Turn) *turnAttrs {
-	a := turnAttrsPool.Get().(*turnAttrs)
+func (o *Orchestrator) newTurnAttrs(t Turn) *turnAttrs {
+	var a *turnAttrs
+	if o.poolAttrs {
+		a = turnAttrsPool.Get().(*turnAttrs)
+	} else {
+		a = new(turnAttrs)
+	}
 	a.all = [5]attribute.KeyValue{
 		attribute.String("gen_ai.operation.name", "chat"),
-		attribute.String("switchboard.agent_id", orchestratorID),
+		attribute.String("switchboard.agent_id", o.def.ID),
 		attribute.String("switchboard.turn_id", t.ID),
 		attribute.String("switchboard.episode_id", t.EpisodeID),
 	}
 	return a
 }
 
-// release gives a back for another turn; nothing may use it afterwards. The strings it
-// holds are cleared, so that a pooled array keeps no turn's ids alive.
-func (a *turnAttrs) release() {
-	*a = turnAttrs{}
-	turnAttrsPool.Put(a)
+// releaseAttrs gives a back for another turn when it came from the pool; nothing may use it
+// afterwards. The strings it holds are cleared, so that a pooled array keeps no turn's ids
+// alive.
+func (o *Orchestrator) releaseAttrs(a *turnAttrs) {
+	if o.poolAttrs {
+		*a = turnAttrs{}
+		turnAttrsPool.Put(a)
+	}
 }
 
 func (a *turnAttrs) llm() []attribute.KeyValue { return a.all[0:4] }

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/switchboard-ai/switchboard/ask"
+	"github.com/switchboard-ai/switchboard/internal/oteltest"
 )
 
 // Every span of a turn carries the turn's ids and its agent, and the turn and sub-agent spans
@@ -125,5 +126,31 @@ func TestSpanAttributesTurnAfterTurn(t *testing.T) {
 		if want := []string{turn, "ep_" + turn}; !slices.Equal(got, want) {
 			t.Errorf("span %s of %s has ids %q, want %q", s.Name(), turn, got, want)
 		}
+	}
+}
+
+// TestSpanAttributesKept: a tracer provider may keep the attribute slices it is given (the API
+// allows it); what it keeps of one turn's spans must still name that turn after later turns
+// ran.
+func TestSpanAttributesKept(t *testing.T) {
+	tp := &oteltest.KeepingProvider{}
+	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards"), compose: composeAll}
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{"shop": answer("a"), "rewards": answer("b"), "support": answer("c")},
+		WithTelemetry(ask.Telemetry{Logger: slog.New(slog.DiscardHandler), Tracers: tp}))
+	for i := range 3 {
+		id := fmt.Sprintf("turn_%d", i)
+		if _, err := o.Run(t.Context(), Turn{ID: id, EpisodeID: "ep_" + id, Principal: "alice", Message: "x"}, &collector{}); err != nil {
+			t.Fatalf("Run(%s) = %v", id, err)
+		}
+	}
+	got := map[string][]string{}
+	for _, s := range tp.Spans() {
+		a := s.Attributes()
+		got[s.Name()] = append(got[s.Name()], a["switchboard.turn_id"]+" "+a["switchboard.episode_id"])
+	}
+	ids := []string{"turn_0 ep_turn_0", "turn_1 ep_turn_1", "turn_2 ep_turn_2"}
+	want := map[string][]string{"switchboard.turn": ids, "llm.route": ids, "llm.compose": ids, "subagent shop": ids, "subagent rewards": ids}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ids kept by each span (-want +got):\n%s", diff)
 	}
 }

@@ -63,7 +63,7 @@ func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Resul
 	tr := &turnRun{o: o, t: t, out: out}
 	recorded := false
 	if span.IsRecording() {
-		tr.attrs = newTurnAttrs(o.def.ID, t)
+		tr.attrs = o.newTurnAttrs(t)
 	}
 	defer func() {
 		if tr.attrs != nil && !recorded { // a panic: the ids without an outcome
@@ -71,7 +71,7 @@ func (o *Orchestrator) Run(ctx context.Context, t Turn, out stream.Sink) (*Resul
 		}
 		span.End()
 		if tr.attrs != nil { // every span of the turn has ended: the SDK holds copies
-			tr.attrs.release()
+			o.releaseAttrs(tr.attrs)
 		}
 	}()
 
@@ -266,7 +266,7 @@ func (tr *turnRun) ids() *turnAttrs {
 	if tr.attrs != nil {
 		return tr.attrs
 	}
-	return newTurnAttrs(tr.o.def.ID, tr.t)
+	return tr.o.newTurnAttrs(tr.t)
 }
 
 // messages builds the conversation the orchestrator's LLM sees: system prompt, a bounded

@@ -85,6 +85,9 @@ type Agent struct {
 	spanAttrs [2]attribute.KeyValue
 	// tracer starts its spans: asking the provider for it takes a lock and a map lookup.
 	tracer trace.Tracer
+	// poolAttrs says the tracer's spans copy their attributes, so that an invocation's
+	// attribute array may serve the next one (see spanAttrsRoom).
+	poolAttrs bool
 }
 
 // New instantiates the runtime for cfg.Definition.
@@ -129,6 +132,7 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly. A result's answer states its data as the agent's team wants it said: keep its facts."
 	a.basePart = llms.TextContent{Text: a.basePrompt}
 	a.tracer = o.Tracers.Tracer(tracerName)
+	a.poolAttrs = o.CopiesAttributes()
 	a.spanAttrs = [2]attribute.KeyValue{attribute.String("gen_ai.operation.name", "chat"), attribute.String("switchboard.agent_id", def.ID)}
 	return a, nil
 }
@@ -241,7 +245,8 @@ type invocation struct {
 	first [2]llms.MessageContent
 	parts [2]llms.ContentPart
 	// spanAttrs are its LLM calls' span attributes, laid out by the first recorded call in an
-	// array from spanAttrsPool (the SDK copies them), given back when the invocation ends.
+	// array from spanAttrsPool when the spans copy them (the SDK's do), given back when the
+	// invocation ends; in one of its own otherwise.
 	spanAttrs *spanAttrsRoom
 }
 
@@ -253,7 +258,7 @@ var spanAttrsPool = sync.Pool{New: func() any { return new(spanAttrsRoom) }}
 
 // release gives back what the invocation took from a pool; its spans have all ended.
 func (r *invocation) release() {
-	if r.spanAttrs != nil {
+	if r.spanAttrs != nil && r.a.poolAttrs {
 		*r.spanAttrs = spanAttrsRoom{} // keeps no turn's id alive
 		spanAttrsPool.Put(r.spanAttrs)
 		r.spanAttrs = nil
@@ -265,7 +270,11 @@ func (r *invocation) generate(ctx context.Context, msgs []llms.MessageContent, o
 	defer span.End()
 	if span.IsRecording() {
 		if r.spanAttrs == nil {
-			r.spanAttrs = spanAttrsPool.Get().(*spanAttrsRoom)
+			if r.a.poolAttrs {
+				r.spanAttrs = spanAttrsPool.Get().(*spanAttrsRoom)
+			} else {
+				r.spanAttrs = new(spanAttrsRoom)
+			}
 			*r.spanAttrs = spanAttrsRoom{r.a.spanAttrs[0], r.a.spanAttrs[1], attribute.String("switchboard.turn_id", r.req.Inherited.TurnID)}
 		}
 		span.SetAttributes(r.spanAttrs[:]...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/switchboard-ai/switchboard/ccs"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/oteltest"
 	"github.com/switchboard-ai/switchboard/subagents"
 )
 
@@ -429,5 +431,32 @@ func TestModelSpanAttributes(t *testing.T) {
 		if id := fmt.Sprintf("turn_%d", i); perTurn[id] != 2 { // the tool call, then the answer
 			t.Errorf("turn %s has %d model spans, want 2", id, perTurn[id])
 		}
+	}
+}
+
+// TestModelSpanAttributesKept: a tracer provider may keep the attribute slices it is given
+// (the API allows it); what it keeps of one invocation's spans must still name that
+// invocation's turn after later invocations ran.
+func TestModelSpanAttributesKept(t *testing.T) {
+	h := newHarness(t, ccsdemo.Options{}, ccs.ClientConfig{})
+	tp := &oteltest.KeepingProvider{}
+	m := &scriptedModel{toolCalls: []llms.ToolCall{call("c1", "get_points_balance", "{}")}}
+	ag := h.agent("rewards", m, ccs.CheckOptions{}, subagents.WithTelemetry(ask.Telemetry{Tracers: tp, Logger: slog.New(slog.DiscardHandler)}))
+	for i := range 3 {
+		q := alice("points?")
+		q.Inherited.TurnID = fmt.Sprintf("turn_%d", i)
+		if _, err := ag.Ask(t.Context(), q); err != nil {
+			t.Fatalf("Ask(%s) = %v", q.Inherited.TurnID, err)
+		}
+	}
+	var turns []string
+	for _, s := range tp.Spans() {
+		if s.Name() == "llm.subagent" {
+			turns = append(turns, s.Attributes()["switchboard.turn_id"])
+		}
+	}
+	want := []string{"turn_0", "turn_0", "turn_1", "turn_1", "turn_2", "turn_2"} // the tool call, then the answer
+	if diff := cmp.Diff(want, turns); diff != "" {
+		t.Errorf("turn ids kept by llm.subagent spans (-want +got):\n%s", diff)
 	}
 }
