@@ -22,7 +22,7 @@ var version = "dev"
 const usage = `switchboard: an orchestrator LLM that routes chat turns to specialist sub-agents.
 
 Usage:
-  switchboard serve     [--addr :8080] [--metrics-addr HOST:PORT] [--agents ./agents] [--config FILE]
+  switchboard serve     [--addr :8080] [--metrics-addr HOST:PORT [--pprof]] [--agents ./agents] [--config FILE]
                         [--dev] [--log-format text|json] [--watch=false] [--trace-stdout]
   switchboard init      [DIR]                      write the demo's definitions into DIR (./agents) to start from
   switchboard validate  [--agents ./agents] [--config FILE]
