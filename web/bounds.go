@@ -56,17 +56,20 @@ func NewHTTPServer(h http.Handler, o ServerOptions) *http.Server {
 // Answers are in the JSON error shape; it returns nil when it answered, else the request to
 // serve.
 func (h *Handler) bounded(w http.ResponseWriter, r *http.Request) *http.Request {
+	r = httpkit.WithBodyDeadline(w, r, h.bodyReadTimeout)
 	if n := headSize(r); n > h.maxHeaderBytes {
 		w.Header().Set("Connection", "close")
+		httpkit.DropBody(w, r)
 		httpkit.WriteError(w, http.StatusRequestHeaderFieldsTooLarge, "headers_too_large",
 			fmt.Sprintf("The request's headers are larger than %d KiB.", h.maxHeaderBytes>>10))
 		return nil
 	}
 	if p := r.URL.Path; !utf8.ValidString(p) || strings.IndexByte(p, 0) >= 0 {
+		httpkit.DropBody(w, r)
 		httpkit.WriteError(w, http.StatusBadRequest, "invalid_path", "The path must be valid UTF-8 without NUL bytes.")
 		return nil
 	}
-	return httpkit.WithBodyDeadline(w, r, h.bodyReadTimeout)
+	return r
 }
 
 // headSize approximates the bytes of a request's line and headers as received.

@@ -35,6 +35,13 @@ const answerWait = 15 * time.Second
 // does, over the demo definitions with sub-agents that answer at once.
 func newBoundedServer(t *testing.T, edit func(*Config)) *httptest.Server {
 	t.Helper()
+	return newBoundedServerOf(t, edit, func(h *Handler) http.Handler { return h })
+}
+
+// newBoundedServerOf is newBoundedServer serving what serve makes of the handler (its API
+// alone, say).
+func newBoundedServerOf(t *testing.T, edit func(*Config), serve func(*Handler) http.Handler) *httptest.Server {
+	t.Helper()
 	defs, err := definitions.LoadFS(demo.Agents, ".")
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +79,8 @@ func newBoundedServer(t *testing.T, edit func(*Config)) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(h)
-	srv.Config = NewHTTPServer(h, ServerOptions{})
+	srv := httptest.NewUnstartedServer(serve(h))
+	srv.Config = NewHTTPServer(serve(h), ServerOptions{})
 	srv.Start()
 	t.Cleanup(func() {
 		srv.CloseClientConnections()

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 )
 
 // devHostsOnly refuses requests whose Host is not localhost, a name under .localhost, an IP
@@ -27,6 +29,7 @@ func devHostsOnly(names []string) (gin.HandlerFunc, error) {
 		if devHost(c.Request.Host, allowed) {
 			return
 		}
+		httpkit.DropBody(c.Writer, c.Request)
 		abort(c, http.StatusForbidden, "host_not_allowed",
 			"This dev-mode server answers only requests addressed to localhost or an IP address. Add the name to http.dev_hosts, or configure auth.")
 	}, nil

@@ -164,8 +164,13 @@ func New(cfg Config) (*Handler, error) {
 	}
 	r.Use(s.maxBody)
 	r.HandleMethodNotAllowed = true
+	// gin would redirect /v1/turns/ to /v1/turns itself, before any middleware: past the dev
+	// hosts check, out of a mount prefix, and without dropping a body still arriving. Such
+	// paths get the 404 every other unknown path gets.
+	r.RedirectTrailingSlash = false
 	r.NoRoute(func(c *gin.Context) { httpkit.NotFound(c.Writer, c.Request); c.Abort() })
 	r.NoMethod(func(c *gin.Context) {
+		httpkit.DropBody(c.Writer, c.Request)
 		abort(c, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.")
 	})
 
@@ -243,7 +248,8 @@ const devTokenPath = "/v1/dev/token"
 func (h *Handler) only(serves func(path string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !serves(r.URL.Path) {
-			httpkit.NotFound(w, r)
+			// With the body's deadline set, the 404 can stop reading a body still arriving.
+			httpkit.NotFound(w, httpkit.WithBodyDeadline(w, r, h.bodyReadTimeout))
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -319,7 +325,47 @@ func corsFor(origins []string) gin.HandlerFunc {
 			return origin == publicOrigin(c.Request)
 		}
 	}
-	return cors.New(cfg)
+	return dropsBody(cors.New(cfg))
+}
+
+// dropsBody runs a middleware that may answer a request itself, before any handler reads
+// its body (the CORS middleware refuses an origin and answers preflights): such an answer
+// does not wait for a body still arriving.
+func dropsBody(mw gin.HandlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		w := c.Writer
+		c.Writer = &bodyDropper{ResponseWriter: w, req: c.Request}
+		defer func() { c.Writer = w }()
+		mw(c)
+	}
+}
+
+// bodyDropper drops the request's body ([httpkit.DropBody]) as the response's head is
+// written.
+type bodyDropper struct {
+	gin.ResponseWriter
+	req *http.Request
+}
+
+func (b *bodyDropper) WriteHeaderNow() {
+	b.drop()
+	b.ResponseWriter.WriteHeaderNow()
+}
+
+func (b *bodyDropper) Write(p []byte) (int, error) {
+	b.drop()
+	return b.ResponseWriter.Write(p)
+}
+
+func (b *bodyDropper) WriteString(s string) (int, error) {
+	b.drop()
+	return b.ResponseWriter.WriteString(s)
+}
+
+func (b *bodyDropper) drop() {
+	if !b.Written() {
+		httpkit.DropBody(b.ResponseWriter, b.req)
+	}
 }
 
 // publicOrigin is the origin a proxy in front says the request came to (X-Forwarded-Host and

@@ -80,9 +80,15 @@ func (b *deadlineBody) abandon() {
 	}
 }
 
-// DropBody answers a request without reading its body: the connection closes after the
-// answer, and a body still arriving is not waited for.
+// DropBody readies an answer given without reading the request's body (a rejection): the
+// connection closes after the answer, and a body still arriving is not waited for, neither
+// before the answer (net/http reads an unread body before it writes a response's head) nor
+// after it. Call it before the answer's head is written. A request without a body keeps its
+// connection.
 func DropBody(w http.ResponseWriter, r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		return
+	}
 	w.Header().Set("Connection", "close")
 	if b, ok := r.Context().Value(deadlineBodyKey{}).(*deadlineBody); ok {
 		b.abandon()

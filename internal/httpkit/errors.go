@@ -37,16 +37,20 @@ const InvalidTextMessage = "Text and ids must be valid UTF-8 without NUL bytes."
 const Internal = "Something went wrong on our side. Please try again."
 
 // MethodNotAllowed answers a request to a route with a method it does not serve: 405 in the
-// JSON error shape, with the methods it does serve in Allow.
+// JSON error shape, with the methods it does serve in Allow. A body still arriving is not
+// waited for ([DropBody]).
 func MethodNotAllowed(allow ...string) http.HandlerFunc {
 	methods := strings.Join(allow, ", ")
-	return func(w http.ResponseWriter, _ *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		DropBody(w, r)
 		w.Header().Set("Allow", methods)
 		WriteError(w, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.")
 	}
 }
 
-// NotFound answers every request with 404 in the JSON error shape: a surface's catch-all.
-func NotFound(w http.ResponseWriter, _ *http.Request) {
+// NotFound answers every request with 404 in the JSON error shape: a surface's catch-all. A
+// body still arriving is not waited for ([DropBody]).
+func NotFound(w http.ResponseWriter, r *http.Request) {
+	DropBody(w, r)
 	WriteError(w, http.StatusNotFound, "not_found", "No such route.")
 }
