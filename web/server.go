@@ -395,7 +395,8 @@ func (s *server) accessLog(c *gin.Context) {
 		slog.String("method", c.Request.Method),
 		slog.String("path", c.Request.URL.Path),
 		slog.Int("status", c.Writer.Status()),
-		slog.Duration("took", time.Since(start)),
+		// As text ("1.2ms"): a JSON log would print a Duration as nanoseconds.
+		slog.String("took", time.Since(start).String()),
 	}
 	if c.GetBool(detachedKey) {
 		// took covers the head only: "event stream ended" says how long the stream ran.

@@ -185,7 +185,8 @@ const detachedKey = "switchboard.stream_detached"
 // streamEnded logs how a stream ended and, with turns.cancel_on_disconnect, cancels the turn
 // of a client that left. A slow client dropped by the server is expected to resume with
 // Last-Event-ID, so it never counts as leaving.
-func (s *server) streamEnded(ctx context.Context, p principal.Principal, turnID string, res stream.SSEResult, err error, took time.Duration) {
+func (s *server) streamEnded(ctx context.Context, p principal.Principal, turnID string, res stream.SSEResult, err error, d time.Duration) {
+	took := d.String() // as text: a JSON log would print a Duration as nanoseconds
 	switch {
 	case errors.Is(err, stream.ErrSlowClient):
 		s.log.InfoContext(ctx, "dropped a stalled event stream", "turn_id", turnID, "events", res.Events, "took", took)

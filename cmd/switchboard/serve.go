@@ -122,8 +122,10 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		defer stop()
 	}
 	var builtIn bool
+	agentsShown := f.agents // what the start log says is served
 	if opts.Agents, opts.AgentsFS, builtIn = agentsSource(f.agents); builtIn {
 		log.Info("no ./agents folder: serving the built-in demo agents")
+		agentsShown = "embedded demo"
 	}
 	sb, err := switchboard.New(ctx, opts)
 	if err != nil {
@@ -150,7 +152,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	go func() { served <- srv.Serve(web.JSONErrors(ln)) }()
 
 	url := "http://" + displayAddr(ln.Addr())
-	log.Info("switchboard listening", "url", url, "agents", opts.Agents, "dev", dev)
+	log.Info("switchboard listening", "url", url, "agents", agentsShown, "dev", dev)
 	if dev && !isLoopback(ln.Addr()) {
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
 		log.Warn("dev mode on a non-loopback address: anyone who can reach it can sign in as any user (POST /v1/dev/token); use --addr 127.0.0.1:" + port + " or configure auth for anything shared")
@@ -168,7 +170,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: finishing running turns (a second Ctrl-C stops at once)", "grace", shutdownGrace)
+	log.Info("shutting down: finishing running turns (a second Ctrl-C stops at once)", "grace", shutdownGrace.String()) // as text: JSON logs print a Duration in nanoseconds
 	// Open event streams never go idle: Drain ends them at once, so Shutdown can return while
 	// the running turns get their grace period.
 	cancelBase(httpkit.ErrShuttingDown)

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -136,4 +139,49 @@ func TestServePprofBehindFlag(t *testing.T) {
 			t.Errorf("serve --pprof = %v, want a usage error naming --metrics-addr", err)
 		}
 	})
+}
+
+// TestServeLogsSayWhatIsServed: run from a folder without ./agents, the start line names the
+// embedded demo as what is served (not the folder "."), and in JSON logs the shutdown's grace
+// period reads as a duration ("15s"), not as nanoseconds.
+func TestServeLogsSayWhatIsServed(t *testing.T) {
+	if _, err := os.Stat(defaultAgentsDir); err == nil {
+		t.Skipf("%s exists here: serve would not use the embedded demo", defaultAgentsDir)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	environ := envMap(map[string]string{devSecretEnv: testSecret, "SWITCHBOARD_STORE_DRIVER": "memory"})
+	ready := make(chan string, 1)
+	served := make(chan error, 1)
+	var serveErr bytes.Buffer
+	go func() {
+		served <- serve(ctx, serveFlags{addr: "127.0.0.1:0", agents: defaultAgentsDir, logFormat: "json"}, &bytes.Buffer{}, &serveErr, environ, ready)
+	}()
+	select {
+	case <-ready:
+	case err := <-served:
+		t.Fatalf("serve ended: %v\n%s", err, serveErr.String())
+	}
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("serve returned %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	lines := map[string]map[string]any{}
+	for l := range strings.Lines(serveErr.String()) {
+		var line map[string]any
+		if json.Unmarshal([]byte(l), &line) == nil {
+			lines[fmt.Sprint(line["msg"])] = line
+		}
+	}
+	if got := lines["switchboard listening"]["agents"]; got != "embedded demo" {
+		t.Errorf(`"switchboard listening" agents = %#v, want "embedded demo"; log:\n%s`, got, serveErr.String())
+	}
+	if got := lines["shutting down: finishing running turns (a second Ctrl-C stops at once)"]["grace"]; got != shutdownGrace.String() {
+		t.Errorf(`"shutting down" grace = %#v, want %q; log:\n%s`, got, shutdownGrace.String(), serveErr.String())
+	}
 }
