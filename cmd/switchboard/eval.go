@@ -137,6 +137,10 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		if err != nil {
 			return err
 		}
+		if offlineAlias(reg, *judge) {
+			// Its replies are canned: it would fail every call, after the whole run.
+			return usageError("--judge-model %q is the offline model, which cannot judge replies: name the alias of a real model under models: in %s", *judge, configNamed(*cfgPath))
+		}
 		rc.Judge = evals.NewJudge(m, *judge)
 	}
 
@@ -166,10 +170,10 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		for _, s := range sugg {
 			n += len(s.Examples)
 		}
-		fmt.Fprintf(stdout, "suggestions: %s (%d candidate examples for %d agents or tools)\n", *suggest, n, len(sugg))
+		fmt.Fprintf(stdout, "suggestions: %s (%s for %s)\n", *suggest, plural(n, "candidate example", "candidate examples"), plural(len(sugg), "agent or tool", "agents or tools"))
 	}
 	if j := rep.Judge; *judge != "" && j.Status == "failed" {
-		return &exitError{code: 1, msg: fmt.Sprintf("switchboard eval: the judge model %q failed on all %d calls: check its entry under models: in --config", *judge, j.Errors)}
+		return &exitError{code: 1, msg: fmt.Sprintf("switchboard eval: the judge model %q failed on all %d calls: check its entry under models: in %s", *judge, j.Errors, configNamed(*cfgPath))}
 	}
 	if err := rep.GateError(); err != nil {
 		return &exitError{code: 1, msg: "switchboard eval: " + err.Error()}
@@ -180,6 +184,34 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		}
 	}
 	return nil
+}
+
+// plural says n things: "1 agent or tool", "2 agents or tools".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// offlineAlias reports whether alias is served by the offline model (with no config, the
+// default alias is).
+func offlineAlias(reg *llm.Registry, alias string) bool {
+	for _, info := range reg.Describe() {
+		if info.Alias == alias {
+			return info.Offline
+		}
+	}
+	return false
+}
+
+// configNamed names the config file models were read from, for messages that send the
+// reader there.
+func configNamed(path string) string {
+	if path == "" {
+		return "a config file passed with --config (none was given)"
+	}
+	return path
 }
 
 // reachable checks that a --target answers before hundreds of turns fail against it.

@@ -55,6 +55,32 @@ cases:
 	}
 }
 
+// The summary counts suggestions in words that fit the count: one misrouted turn makes "1
+// candidate example for 1 agent or tool".
+func TestEvalSuggestSummary(t *testing.T) {
+	dir := t.TempDir()
+	dataset := filepath.Join(dir, "d.yaml")
+	body := `name: suggest
+cases:
+  - id: shoes
+    turns:
+      - {user: "any deals on running shoes?", expect: [travel]}
+`
+	if err := os.WriteFile(dataset, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	suggest := filepath.Join(dir, "suggest.yaml")
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"eval", "--agents", "../../demo", "--dataset", dataset, "--no-coverage-gate",
+		"--min-accuracy", "0", "--suggest", suggest}, &out, &errOut, envMap(nil))
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q; want 0", code, errOut.String())
+	}
+	if want := "suggestions: " + suggest + " (1 candidate example for 1 agent or tool)\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, out.String())
+	}
+}
+
 // suggestionYAML is one entry of the file --suggest writes.
 type suggestionYAML struct {
 	Agent    string   `yaml:"agent"`

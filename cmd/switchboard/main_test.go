@@ -127,8 +127,37 @@ func TestEvalJudgeThatAlwaysFails(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := run(t.Context(), []string{"eval", "--config", cfg, "--dataset", "../../evals/testdata/datasets/no-route.yaml",
 		"--agents", "../../demo", "--no-coverage-gate", "--judge-model", "judge"}, &out, &errOut, envMap(map[string]string{"JUDGE_KEY": "k"}))
-	if code != 1 || !strings.Contains(errOut.String(), `judge model "judge" failed`) {
-		t.Errorf("exit %d, stderr %q; want 1 and the judge named", code, errOut.String())
+	if code != 1 || !strings.Contains(errOut.String(), `judge model "judge" failed`) || !strings.Contains(errOut.String(), "models: in "+cfg) {
+		t.Errorf("exit %d, stderr %q; want 1, the judge named and the config it was read from", code, errOut.String())
+	}
+}
+
+// The offline model cannot judge: asking it to is refused before the run, saying so, with or
+// without a config file, and never sending the reader to a --config that was not given.
+func TestEvalJudgeOfflineModel(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "switchboard.yaml")
+	if err := os.WriteFile(cfg, []byte("models:\n  fast: {provider: offline}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		judge string
+		want  string
+	}{
+		{"no config", nil, "default", "none was given"},
+		{"a config", []string{"--config", cfg}, "fast", cfg},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := append([]string{"eval", "--dataset", "../../evals/testdata/datasets/no-route.yaml",
+				"--agents", "../../demo", "--no-coverage-gate", "--judge-model", tc.judge}, tc.args...)
+			code := run(t.Context(), args, &out, &errOut, envMap(nil))
+			msg := errOut.String()
+			if code != 2 || !strings.Contains(msg, "offline model, which cannot judge") || !strings.Contains(msg, tc.want) {
+				t.Errorf("exit %d, stderr %q; want 2, the offline model refused and %q", code, msg, tc.want)
+			}
+		})
 	}
 }
 
