@@ -122,7 +122,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if rl, ok := cfg.Target.(rateLimited); ok {
 		prog.note = func() string {
 			if n := rl.RateLimitWaits(); n > 0 {
-				return fmt.Sprintf(" (%d waits for the server's rate limit: raise its limits for eval runs)", n)
+				return fmt.Sprintf(" (%d waits for the server's rate limit: for eval runs, raise turns_per_minute and turns_burst under limits: in its config, or set them to 0 for no limit)", n)
 			}
 			return ""
 		}
