@@ -24,10 +24,10 @@ import (
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "config file; with a ccs.url other than embedded, enrichers are not checked against the demo CCS")
+	cfgPath := fs.String("config", "", "config file: its models and flags are checked against the definitions; with a ccs.url other than embedded, enrichers are not checked against the demo CCS")
 	dir := fs.String("agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent, as serve does)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: switchboard validate [--agents DIR] [--config FILE]\n\nChecks every Agent Definition in DIR and prints every problem with file:line, then warns about\ntools whose enricher neither the embedded demo CCS nor a fixture in DIR/fixtures answers.\nExit status 1 when there is any problem (warnings do not count).")
+		fmt.Fprintln(stderr, "Usage: switchboard validate [--agents DIR] [--config FILE]\n\nChecks every Agent Definition in DIR and prints every problem with file:line, its cause first.\nWith the embedded demo CCS it also checks each tool's domain_type against what its fixture in\nDIR/fixtures (or the demo's own enricher) answers, and runs the answer templates over that data.\nIt warns about agents an unset feature flag leaves out, sub-agents no orchestrator lists, and\ntools whose enricher nothing answers. Exit status 1 when there is any problem (warnings and\nnotes do not count).")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -70,6 +70,9 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		name = "built-in demo agents" // ./agents does not exist: naming it would say otherwise
 	}
 	fmt.Fprintf(stdout, "%s: %d definitions OK\n", name, len(set.All()))
+	for _, line := range unsetFlags(set, cfg, *cfgPath) {
+		fmt.Fprintln(stdout, line)
+	}
 	if u := cfg.CCS.URL; u != "" && u != "embedded" {
 		return nil // a real CCS answers the enrichers
 	}
@@ -232,6 +235,31 @@ func unknownModels(set *definitions.Set, cfg config.Config) []string {
 			out = append(out, fmt.Sprintf("%s:%d: model %q is not a model alias of the config (known: %s); add it under models: or pass --config",
 				d.Source.File, d.Source.Line, alias, strings.Join(known, ", ")))
 		}
+	}
+	return out
+}
+
+// unsetFlags tells about the sub-agents whose enabled: names a flag the config does not set:
+// serve leaves them out (an unset flag is off), which is right while a flag is meant to be off
+// and easy to miss when it is misspelt. With a config it is a warning for each; without one, a
+// note, since the config that serve will be given is not known here.
+func unsetFlags(set *definitions.Set, cfg config.Config, cfgPath string) []string {
+	var out []string
+	for _, d := range set.All() {
+		flag := d.Enabled.Flag
+		if d.Kind != definitions.KindSubAgent || flag == "" {
+			continue
+		}
+		if _, ok := cfg.Flags[flag]; ok {
+			continue
+		}
+		if cfgPath == "" {
+			out = append(out, fmt.Sprintf("note: %s: agent %s is enabled only when flag %s is true in the config's flags; without --config no flag is set, so serve would leave it out: pass --config to check it against yours",
+				d.Source.File, d.ID, flag))
+			continue
+		}
+		out = append(out, fmt.Sprintf("warning: %s: agent %s is disabled: flag %s is not set in the config's flags (%s); set %s: true under flags: to turn the agent on, or %s: false to keep it off",
+			d.Source.File, d.ID, flag, cfgPath, flag, flag))
 	}
 	return out
 }

@@ -125,3 +125,46 @@ func FuzzJSONKeyLine(f *testing.F) {
 		}
 	})
 }
+
+// enabled: naming a flag the config does not set keeps the agent out, which is easy to miss:
+// validate warns with --config, and without one notes what the agent depends on; neither
+// fails.
+func TestValidateUnsetFlag(t *testing.T) {
+	dir := demoAgentsIn(t, t.TempDir(), "notes")
+	writeTestFile(t, filepath.Join(dir, "notes.yaml"), strings.Replace(notesAgent, "kind: sub_agent\n", "kind: sub_agent\nenabled: new_notes\n", 1))
+	if err := os.Mkdir(filepath.Join(dir, "fixtures"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(dir, "fixtures", "notes.list.json"), `{"domain_type": "note_list", "payload": {"notes": []}}`)
+	config := func(flags string) string {
+		path := filepath.Join(t.TempDir(), "switchboard.yaml")
+		writeTestFile(t, path, "flags: "+flags+"\n")
+		return path
+	}
+	notes := filepath.Join(dir, "notes.yaml")
+	unset, off := config("{new_dining: true}"), config("{new_notes: false}")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // a line of the output; "" for no line about the flag
+	}{
+		{"flag not in the config", []string{"--config", unset},
+			"warning: " + notes + ": agent notes is disabled: flag new_notes is not set in the config's flags (" + unset + "); set new_notes: true under flags: to turn the agent on, or new_notes: false to keep it off"},
+		{"flag set in the config", []string{"--config", off}, ""},
+		{"no config", nil,
+			"note: " + notes + ": agent notes is enabled only when flag new_notes is true in the config's flags; without --config no flag is set, so serve would leave it out: pass --config to check it against yours"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out := runValidate(t, append([]string{"--agents", dir}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("validate = %d, want 0 (a flag is no problem):\n%s", code, out)
+			}
+			switch {
+			case tc.want == "" && strings.Contains(out, "new_notes"):
+				t.Errorf("validate output names the flag, want nothing about it:\n%s", out)
+			case tc.want != "" && !strings.Contains(out, tc.want+"\n"):
+				t.Errorf("validate output lacks the line\n%s\ngot:\n%s", tc.want, out)
+			}
+		})
+	}
+}
