@@ -168,3 +168,16 @@ func TestValidateUnsetFlag(t *testing.T) {
 		})
 	}
 }
+
+// validate prints the cause first: the misspelt key, then the required key it leaves missing.
+func TestValidatePrintsCauseFirst(t *testing.T) {
+	dir := demoAgentsIn(t, t.TempDir(), "notes")
+	writeTestFile(t, filepath.Join(dir, "notes.yaml"), strings.Replace(notesAgent, "description: Lists", "descripton: Lists", 1))
+	code, out := runValidate(t, "--agents", dir)
+	file := filepath.Join(dir, "notes.yaml")
+	want := file + `:3: unknown key "descripton" (did you mean "description"?)` + "\n" +
+		file + `:1: description is required: it is what the orchestrator routes on; line 3 has the unknown key "descripton": rename it to "description"` + "\n"
+	if code != 1 || !strings.HasPrefix(out, want) {
+		t.Errorf("validate = %d, want 1 and first\n%s\ngot:\n%s", code, want, out)
+	}
+}
