@@ -13,14 +13,17 @@ import (
 // own (checks that need the other definitions, such as unknown sub_agents, happen in [Load]).
 // name is used as the file in every [Problem]. The definition is returned decoded as far as
 // possible even when there are problems; it is nil only when data is not a YAML mapping.
-// Problems are sorted by line.
+// Problems are sorted by line, except that a missing key comes after the unknown keys: one of
+// them is often that key, misspelt, and is the thing to fix.
 func Parse(name string, data []byte) (*Definition, []Problem) {
 	def, lay, problems := parse(name, data)
+	var missing []Problem
 	if def != nil {
-		problems = append(problems, validate(def, lay)...)
+		var more []Problem
+		more, missing = validate(def, lay)
+		problems = append(problems, more...)
 	}
-	sortProblems(problems)
-	return def, problems
+	return def, causesFirst(problems, missing)
 }
 
 // parse decodes and fills defaults without validating.
@@ -34,7 +37,7 @@ func parse(name string, data []byte) (*Definition, *layout, []Problem) {
 	def := &Definition{Source: Source{File: name, Line: root.Line}}
 	d.definition(root, def)
 	d.applyDefaults(def)
-	return def, &layout{file: name, base: root.Line, lines: d.lines}, d.problems
+	return def, &layout{file: name, base: root.Line, lines: d.lines, unknown: d.unknown}, d.problems
 }
 
 // decoder walks the yaml.Node tree of one file, collecting problems instead of stopping.
@@ -42,6 +45,7 @@ type decoder struct {
 	file     string
 	lines    map[string]int  // field path -> line of its value
 	given    map[string]bool // field paths that held a usable, non-null value
+	unknown  []unknownKey
 	problems []Problem
 }
 
@@ -122,6 +126,7 @@ func (d *decoder) fields(n *yaml.Node, prefix string, known []string, fn func(ke
 		d.lines[path] = k.Line
 		if !fn(k.Value, path, v) {
 			d.problem(k.Line, "unknown key %q%s", k.Value, SuggestKey(k.Value, known))
+			d.unknown = append(d.unknown, unknownKey{mapping: prefix, key: k.Value, suggest: closestKey(k.Value, known), line: k.Line})
 		}
 	}
 }

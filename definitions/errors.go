@@ -30,7 +30,9 @@ func (s Source) String() string {
 }
 
 // LoadError lists every problem found while loading a set of definitions, sorted by file and
-// line. It matches [ErrInvalid].
+// line, causes first: in a file with unknown keys, the required keys it lacks come after its
+// other problems (the unknown key is often the required one misspelt), and problems that
+// follow from a file that could not be read come last. It matches [ErrInvalid].
 type LoadError struct {
 	Problems []Problem
 }

@@ -9,6 +9,15 @@ type layout struct {
 	file  string
 	base  int // line of the definition itself, used when no field line is known
 	lines map[string]int
+	// unknown lists the keys the decoder did not know, which may be required keys misspelt.
+	unknown []unknownKey
+}
+
+// unknownKey is a key the decoder did not know, in the mapping at path mapping.
+type unknownKey struct {
+	mapping, key string
+	suggest      string // the known key it is closest to, or ""
+	line         int
 }
 
 // layoutOf is the layout of a definition built in Go rather than read from YAML: every problem

@@ -35,7 +35,7 @@ func load(fsys fs.FS, dir string, display func(name string) string) (*Set, error
 		return nil, fmt.Errorf("definitions: read %s: %w", display(""), err)
 	}
 	var entries []entry
-	var problems []Problem
+	var problems, missing []Problem
 	var unread []string // files with no definition to offer, whose ids others may name
 	for _, de := range dirEntries {
 		name := de.Name()
@@ -49,7 +49,9 @@ func load(fsys fs.FS, dir string, display func(name string) string) (*Set, error
 		def, lay, more := parse(display(name), data)
 		problems = append(problems, more...)
 		if def != nil {
-			problems = append(problems, validate(def, lay)...)
+			more, miss := validate(def, lay)
+			problems = append(problems, more...)
+			missing = append(missing, miss...)
 			entries = append(entries, entry{def: def, lay: lay})
 		} else {
 			unread = append(unread, name)
@@ -63,7 +65,7 @@ func load(fsys fs.FS, dir string, display func(name string) string) (*Set, error
 	}
 	set, more := bind(entries)
 	causes, knockOns := splitKnockOns(more, entries, set, unread, display)
-	return finish(set, append(problems, causes...), knockOns...)
+	return finish(set, append(problems, causes...), missing, knockOns)
 }
 
 // splitKnockOns separates the unknown sub-agents that follow from a file that could not be

@@ -193,6 +193,23 @@ func TestLoadErrors(t *testing.T) {
 			t.Errorf("LoadFS() error =\n%v\nwant\n%s", err, want)
 		}
 	})
+	// A misspelt required key is the cause: it is listed before the key it leaves missing,
+	// and each file's problems stay together.
+	t.Run("cause first", func(t *testing.T) {
+		fsys := fstest.MapFS{
+			"agents/a.yaml": {Data: []byte("kind: sub_agent\nid: alpha\nmodel: default\ndescripton: Answers alpha questions for tests.\n")},
+			"agents/b.yaml": {Data: []byte("kind: sub_agent\nid: B\ndescription: Answers beta questions for tests.\n")},
+		}
+		_, err := definitions.LoadFS(fsys, "agents")
+		want := []string{
+			`agents/a.yaml:4: unknown key "descripton" (did you mean "description"?)`,
+			`agents/a.yaml:1: description is required: it is what the orchestrator routes on; line 4 has the unknown key "descripton": rename it to "description"`,
+			`agents/b.yaml:2: bad id "B": want 2-32 characters of a-z, 0-9 and _, starting with a letter`,
+		}
+		if diff := cmp.Diff(want, problemLines(t, err)); diff != "" {
+			t.Errorf("LoadFS() problems mismatch (-want +got):\n%s", diff)
+		}
+	})
 }
 
 func TestLoadFSCycles(t *testing.T) {

@@ -128,6 +128,21 @@ func TestParseProblems(t *testing.T) {
 			want: []string{`4: more than one YAML document`}},
 		{name: "not a mapping", yaml: "- kind: sub_agent\n",
 			want: []string{`1: want a mapping of definition keys`}},
+		// The misspelt key is the cause of the missing one: it comes first, and the missing
+		// key says which line is probably it.
+		{name: "misspelt required key", yaml: "kind: sub_agent\nid: shop\nmodel: default\ndescripton: Finds offers and coupons for the user.\n",
+			want: []string{
+				`4: unknown key "descripton" (did you mean "description"?)`,
+				`1: description is required: it is what the orchestrator routes on; line 4 has the unknown key "descripton": rename it to "description"`,
+			}},
+		{name: "misspelt tool key", yaml: head + "tools:\n  - name: search\n    enricer: offers.search\n    domain_type: offer_list\n    description: Search offers.\n",
+			want: []string{
+				`6: unknown key "enricer" (did you mean "enricher"?)`,
+				`5: tool search has no enricher; line 6 has the unknown key "enricer": rename it to "enricher"`,
+			}},
+		// An unknown key no suggestion ties to a missing one still comes first: it may be it.
+		{name: "unknown key and a missing one", yaml: "kind: sub_agent\nid: shop\nabout: Finds offers and coupons for the user.\n",
+			want: []string{`3: unknown key "about"`, `1: description is required: it is what the orchestrator routes on`}},
 		{name: "every problem at once", yaml: "kind: robot\nid: X\ndescription: tiny\ntimeout: forever\ncolour: blue\n",
 			want: []string{`1: unknown kind "robot"`, `2: bad id "X"`, `3: description is too short`, `4: timeout: bad duration`, `5: unknown key "colour"`}},
 	}

@@ -22,14 +22,16 @@ type Set struct {
 // pointers it is given.
 func NewSet(defs ...*Definition) (*Set, error) {
 	entries := make([]entry, len(defs))
-	var problems []Problem
+	var problems, missing []Problem
 	for i, def := range defs {
 		lay := layoutOf(def)
 		entries[i] = entry{def: def, lay: lay}
-		problems = append(problems, validate(def, lay)...)
+		more, miss := validate(def, lay)
+		problems = append(problems, more...)
+		missing = append(missing, miss...)
 	}
 	set, more := bind(entries)
-	return finish(set, append(problems, more...))
+	return finish(set, append(problems, more...), missing, nil)
 }
 
 // Get returns the definition with the given id.
@@ -189,15 +191,54 @@ func loopKey(loop []string) string {
 	return strings.Join(append(members[start:], members[:start]...), ">")
 }
 
-// finish sorts problems and turns them into a [*LoadError]; knock-ons (problems that follow
-// from others) come last.
-func finish(set *Set, problems []Problem, knockOns ...Problem) (*Set, error) {
-	if len(problems)+len(knockOns) > 0 {
-		sortProblems(problems)
+// finish sorts problems and turns them into a [*LoadError]. missing are the required keys left
+// out of files with unknown keys (see [causesFirst]); knock-ons (problems that follow from a
+// file that could not be read) come last.
+func finish(set *Set, problems, missing, knockOns []Problem) (*Set, error) {
+	if len(problems)+len(missing)+len(knockOns) > 0 {
 		sortProblems(knockOns)
-		return nil, &LoadError{Problems: append(problems, knockOns...)}
+		return nil, &LoadError{Problems: append(causesFirst(problems, missing), knockOns...)}
 	}
 	return set, nil
+}
+
+// causesFirst orders problems by file and line, and puts each file's missing required keys
+// after that file's other problems: a file with unknown keys often has the required key, only
+// misspelt, and "line 1: description is required" before "line 4: unknown key "descripton""
+// would send its author looking for the wrong fix.
+func causesFirst(problems, missing []Problem) []Problem {
+	type ranked struct {
+		p       Problem
+		missing bool
+	}
+	all := make([]ranked, 0, len(problems)+len(missing))
+	for _, p := range problems {
+		all = append(all, ranked{p: p})
+	}
+	for _, p := range missing {
+		all = append(all, ranked{p: p, missing: true})
+	}
+	slices.SortStableFunc(all, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(a.p.Source.File, b.p.Source.File), compareBool(a.missing, b.missing),
+			cmp.Compare(a.p.Source.Line, b.p.Source.Line))
+	})
+	out := make([]Problem, len(all))
+	for i, r := range all {
+		out[i] = r.p
+	}
+	return out
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	default:
+		return 1
+	}
 }
 
 // sortProblems orders problems by file and line, keeping discovery order within a line.

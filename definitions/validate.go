@@ -28,14 +28,36 @@ var (
 type checker struct {
 	lay      *layout
 	problems []Problem
+	// missing holds the required keys left out of a file that has unknown keys: one of those is
+	// often the required key misspelt, so the unknown key is the cause and is listed first.
+	missing []Problem
 }
 
 func (c *checker) add(path, format string, args ...any) {
 	c.problems = append(c.problems, Problem{Source: c.lay.at(path), Message: fmt.Sprintf(format, args...)})
 }
 
-// validate checks one definition on its own; cross-definition checks live in bind.
-func validate(def *Definition, lay *layout) []Problem {
+// require reports that key, required in the mapping at path mapping, is missing (or empty).
+// When an unknown key of that mapping is probably key misspelt, the problem says so.
+func (c *checker) require(mapping, key, format string, args ...any) {
+	p := Problem{Source: c.lay.at(childPath(mapping, key)), Message: fmt.Sprintf(format, args...)}
+	if len(c.lay.unknown) == 0 {
+		c.problems = append(c.problems, p)
+		return
+	}
+	for _, u := range c.lay.unknown {
+		if u.mapping == mapping && u.suggest == key {
+			p.Message += fmt.Sprintf("; line %d has the unknown key %q: rename it to %q", u.line, u.key, key)
+			break
+		}
+	}
+	c.missing = append(c.missing, p)
+}
+
+// validate checks one definition on its own; cross-definition checks live in bind. Problems
+// about required keys that are missing while the file has unknown keys come back apart, in
+// missing, to be listed after the unknown keys (see [causesFirst]).
+func validate(def *Definition, lay *layout) (problems, missing []Problem) {
 	c := &checker{lay: lay}
 	c.identity(def)
 	switch def.Kind {
@@ -44,26 +66,26 @@ func validate(def *Definition, lay *layout) []Problem {
 	case KindOrchestrator:
 		c.orchestrator(def)
 	case "":
-		c.add("kind", "kind is required: want sub_agent or orchestrator")
+		c.require("", "kind", "kind is required: want sub_agent or orchestrator")
 	default:
 		c.add("kind", "unknown kind %q: want sub_agent or orchestrator", def.Kind)
 	}
 	c.tools(def)
 	c.statusEvents(def)
-	return c.problems
+	return c.problems, c.missing
 }
 
 func (c *checker) identity(def *Definition) {
 	switch {
 	case def.ID == "":
-		c.add("id", "id is required")
+		c.require("", "id", "id is required")
 	case !idPattern.MatchString(def.ID):
 		c.add("id", "bad id %q: want 2-32 characters of a-z, 0-9 and _, starting with a letter", def.ID)
 	}
 	desc := strings.TrimSpace(def.Description)
 	switch n := utf8.RuneCountInString(desc); {
 	case n == 0:
-		c.add("description", "description is required: it is what the orchestrator routes on")
+		c.require("", "description", "description is required: it is what the orchestrator routes on")
 	case n < MinDescriptionLen:
 		c.add("description", "description is too short (%d characters, want at least %d): say what the agent does and for which questions", n, MinDescriptionLen)
 	}
@@ -113,7 +135,7 @@ func (c *checker) orchestrator(def *Definition) {
 		c.add("a2a_url", "a2a_url is only for sub_agents")
 	}
 	if len(def.SubAgents) == 0 {
-		c.add("sub_agents", "an orchestrator needs at least one sub_agents entry")
+		c.require("", "sub_agents", "an orchestrator needs at least one sub_agents entry")
 	}
 	seen := map[string]bool{}
 	for i, id := range def.SubAgents {
@@ -141,7 +163,7 @@ func (c *checker) tools(def *Definition) {
 		switch {
 		case t.Name == "":
 			label = fmt.Sprintf("#%d", i+1)
-			c.add(p, "tool %s has no name", label)
+			c.require(p, "name", "tool %s has no name", label)
 		case !toolNamePattern.MatchString(t.Name):
 			c.add(p+".name", "bad tool name %q: want letters, digits, _ or -", t.Name)
 		case seen[t.Name]:
@@ -150,18 +172,18 @@ func (c *checker) tools(def *Definition) {
 		seen[t.Name] = true
 		switch {
 		case t.Enricher == "":
-			c.add(p, "tool %s has no enricher", label)
+			c.require(p, "enricher", "tool %s has no enricher", label)
 		case !enricherPattern.MatchString(t.Enricher):
 			c.add(p+".enricher", "tool %s: bad enricher id %q", label, t.Enricher)
 		}
 		switch {
 		case t.DomainType == "":
-			c.add(p, "tool %s has no domain_type", label)
+			c.require(p, "domain_type", "tool %s has no domain_type", label)
 		case !domainPattern.MatchString(t.DomainType):
 			c.add(p+".domain_type", "tool %s: bad domain_type %q", label, t.DomainType)
 		}
 		if strings.TrimSpace(t.Description) == "" {
-			c.add(p, "tool %s has no description: the sub-agent's LLM chooses tools by it", label)
+			c.require(p, "description", "tool %s has no description: the sub-agent's LLM chooses tools by it", label)
 		}
 		c.parameters(p+".parameters", label, t.Parameters)
 		for j, ex := range t.Examples {
@@ -241,7 +263,7 @@ func (c *checker) statusEvents(def *Definition) {
 			continue
 		}
 		if ev.Policy != PolicySuppress && strings.TrimSpace(ev.Text) == "" {
-			c.add(p, "status event %s has no text", id)
+			c.require(p, "text", "status event %s has no text", id)
 			continue
 		}
 		c.template(def, id, ev)

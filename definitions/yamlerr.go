@@ -40,6 +40,15 @@ func isParserError(msg string) bool {
 // SuggestKey proposes the closest of known for a misspelt key, as ` (did you mean "x"?)`, or
 // "" when none is close.
 func SuggestKey(key string, known []string) string {
+	best := closestKey(key, known)
+	if best == "" {
+		return ""
+	}
+	return ` (did you mean "` + best + `"?)`
+}
+
+// closestKey is the key of known that key is most likely a misspelling of, or "".
+func closestKey(key string, known []string) string {
 	// Allow one edit per three characters, at most two, so short keys get no wild guesses.
 	best, bestDist := "", min(2, max(1, len(key)/3))+1
 	for _, k := range known {
@@ -47,10 +56,7 @@ func SuggestKey(key string, known []string) string {
 			best, bestDist = k, dist
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return ` (did you mean "` + best + `"?)`
+	return best
 }
 
 // editDistance is the optimal-string-alignment distance between two short ASCII keys: the

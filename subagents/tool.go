@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -118,7 +119,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 
 	typed, err := a.decode(resp, tool)
 	if err != nil {
-		a.opts.Logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "turn_id", r.req.Inherited.TurnID, "enricher", tool.Enricher, "reason", "decode")
+		a.opts.Logger.WarnContext(ctx, "ccs payload rejected", "agent", a.def.ID, "turn_id", r.req.Inherited.TurnID, "enricher", tool.Enricher, "reason", "decode", "error", rejection(err))
 		a.inst.ccsFailures.Add(context.Background(), 1, failureAttrs(tool.Enricher, string(ccs.ReasonMalformed)))
 		r.missing++
 		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
@@ -157,7 +158,7 @@ func (r *invocation) answer(ctx context.Context, tool definitions.Tool, data any
 // type, is malformed.
 func (a *Agent) decode(resp *ccs.RawResponse, tool definitions.Tool) (any, error) {
 	if resp.EnricherID != tool.Enricher || (tool.DomainType != "" && resp.DomainType != tool.DomainType) {
-		return nil, fmt.Errorf("%w: envelope for (%q, %q), asked (%q, %q)", ccs.ErrMalformed, resp.DomainType, resp.EnricherID, tool.DomainType, tool.Enricher)
+		return nil, &envelopeMismatch{tool: tool.Name, domainType: resp.DomainType, enricher: resp.EnricherID, wantDomainType: tool.DomainType, wantEnricher: tool.Enricher}
 	}
 	typed, err := a.reg.Decode(resp)
 	if !errors.Is(err, ccs.ErrUnregistered) {
@@ -167,6 +168,47 @@ func (a *Agent) decode(resp *ccs.RawResponse, tool definitions.Tool) (any, error
 		return nil, fmt.Errorf("%w: payload is not JSON", ccs.ErrMalformed)
 	}
 	return resp.Payload, nil
+}
+
+// envelopeMismatch is an envelope for another (domain type, enricher) pair than its tool's. It
+// is malformed; its message names both pairs, which is what a team must fix (the tool's
+// domain_type, or its CCS or fixture).
+type envelopeMismatch struct {
+	tool                         string
+	domainType, enricher         string // the envelope's
+	wantDomainType, wantEnricher string // the tool's
+}
+
+func (e *envelopeMismatch) Error() string {
+	return fmt.Sprintf("%v: the envelope has domain_type %q from enricher %q; tool %s expects domain_type %q from enricher %q",
+		ccs.ErrMalformed, e.domainType, e.enricher, e.tool, e.wantDomainType, e.wantEnricher)
+}
+
+func (e *envelopeMismatch) Unwrap() error { return ccs.ErrMalformed }
+
+// rejection says, for the log, why a payload was rejected, without quoting it: the decoder's
+// own messages can (a number that does not fit, a date that does not parse), and a payload
+// is the user's data. What it keeps are names: domain types and enricher ids, JSON kinds,
+// field paths and Go types.
+func rejection(err error) string {
+	var mismatch *envelopeMismatch
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &mismatch):
+		return mismatch.Error()
+	case errors.As(err, &typeErr):
+		kind, _, _ := strings.Cut(typeErr.Value, " ") // "number 12.5": the number is data
+		field := typeErr.Field
+		if field == "" {
+			field = "(the payload itself)"
+		}
+		return fmt.Sprintf("%v: payload field %s: a JSON %s does not fit Go type %v", ccs.ErrMalformed, field, kind, typeErr.Type)
+	case errors.As(err, &syntaxErr):
+		return fmt.Sprintf("%v: payload is not valid JSON (at byte %d)", ccs.ErrMalformed, syntaxErr.Offset)
+	default:
+		return fmt.Sprintf("%v: payload does not fit the Go type registered for its domain type (the decoder's message is not logged: it may quote the payload)", ccs.ErrMalformed)
+	}
 }
 
 // securityAlert handles a principal mismatch or a bad signature: the payload is already

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,10 +24,10 @@ import (
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "config file; with a ccs.url other than embedded, enrichers are not checked against the demo CCS")
+	cfgPath := fs.String("config", "", "config file: its models and flags are checked against the definitions; with a ccs.url other than embedded, enrichers are not checked against the demo CCS")
 	dir := fs.String("agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent, as serve does)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: switchboard validate [--agents DIR] [--config FILE]\n\nChecks every Agent Definition in DIR and prints every problem with file:line, then warns about\ntools whose enricher neither the embedded demo CCS nor a fixture in DIR/fixtures answers.\nExit status 1 when there is any problem (warnings do not count).")
+		fmt.Fprintln(stderr, "Usage: switchboard validate [--agents DIR] [--config FILE]\n\nChecks every Agent Definition in DIR and prints every problem with file:line, its cause first.\nWith the embedded demo CCS it also checks each tool's domain_type against what its fixture in\nDIR/fixtures (or the demo's own enricher) answers, and runs the answer templates over that data.\nIt warns about agents an unset feature flag leaves out, sub-agents no orchestrator lists, and\ntools whose enricher nothing answers. Exit status 1 when there is any problem (warnings and\nnotes do not count).")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -66,27 +70,119 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		name = "built-in demo agents" // ./agents does not exist: naming it would say otherwise
 	}
 	fmt.Fprintf(stdout, "%s: %d definitions OK\n", name, len(set.All()))
+	for _, line := range unsetFlags(set, cfg, *cfgPath) {
+		fmt.Fprintln(stdout, line)
+	}
 	if u := cfg.CCS.URL; u != "" && u != "embedded" {
 		return nil // a real CCS answers the enrichers
 	}
+	shown := folder // how problems name the folder: as the definitions' files are named
 	if !builtIn {
 		fsys = os.DirFS(folder)
 		folder = "."
 	}
-	fixtures, err := ccsdemo.LoadFixtures(fsys, path.Join(folder, ccsdemo.FixturesDir))
+	fixturesDir := path.Join(folder, ccsdemo.FixturesDir)
+	fixtures, err := ccsdemo.LoadFixtures(fsys, fixturesDir)
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}
 	for _, w := range append(unlistedSubAgents(set), unansweredEnrichers(set, fixtures)...) {
 		fmt.Fprintln(stdout, "warning:", w)
 	}
-	if problems := checkAnswers(set, fixtures); len(problems) > 0 {
-		for _, p := range problems {
-			fmt.Fprintln(stdout, p)
-		}
-		return &exitError{code: 1, msg: fmt.Sprintf("%d answer template(s) in %s fail on the demo data", len(problems), *dir)}
+	mismatches := domainMismatches(set, fixtures, fixtureDomainType(fsys, fixturesDir, func(name string) string {
+		return joinShown(shown, builtIn, ccsdemo.FixturesDir, name)
+	}))
+	for _, p := range mismatches {
+		fmt.Fprintln(stdout, p)
+	}
+	answers := checkAnswers(set, fixtures)
+	for _, p := range answers {
+		fmt.Fprintln(stdout, p)
+	}
+	switch {
+	case len(mismatches) > 0:
+		return &exitError{code: 1, msg: fmt.Sprintf("%d problem(s) in %s", len(mismatches)+len(answers), *dir)}
+	case len(answers) > 0:
+		return &exitError{code: 1, msg: fmt.Sprintf("%d answer template(s) in %s fail on the demo data", len(answers), *dir)}
 	}
 	return nil
+}
+
+// joinShown names a file under the agents folder the way the definitions' problems name
+// theirs: joined to the folder as given (filepath for a folder on disk, path for the built-in
+// agents).
+func joinShown(folder string, builtIn bool, elem ...string) string {
+	if builtIn {
+		return path.Join(append([]string{folder}, elem...)...)
+	}
+	return filepath.Join(append([]string{folder}, elem...)...)
+}
+
+// fixtureDomainType returns a function that locates the domain_type of the fixture of an
+// enricher ("file:line", or just the file when the line cannot be found). show names a
+// fixture file for the user.
+func fixtureDomainType(fsys fs.FS, dir string, show func(name string) string) func(enricher string) string {
+	return func(enricher string) string {
+		name := enricher + ".json"
+		// The file was just read whole by LoadFixtures; should it be gone now, the problem
+		// still names it, without a line.
+		data, _ := fs.ReadFile(fsys, path.Join(dir, name))
+		return definitions.Source{File: show(name), Line: jsonKeyLine(data, "domain_type")}.String()
+	}
+}
+
+// domainMismatches lists the tools whose domain_type is not the one the embedded demo CCS
+// answers their enricher with (its own enrichers first, then the fixtures). The sub-agent
+// rejects an envelope of another domain type as malformed, so such an agent would answer
+// every question with "unavailable". A fixture's mismatch is a problem at the fixture, which
+// fixtureAt locates ("file:line") for an enricher id.
+func domainMismatches(set *definitions.Set, fixtures map[string]ccsdemo.Fixture, fixtureAt func(enricher string) string) []string {
+	own := map[string]string{}
+	for _, e := range ccsdemo.Enrichers() {
+		own[e.ID] = e.DomainType
+	}
+	var out []string
+	for _, d := range set.All() {
+		for _, t := range d.Tools {
+			if want, ok := own[t.Enricher]; ok {
+				if want != t.DomainType {
+					out = append(out, fmt.Sprintf("%s: tool %s: domain_type %q is not %q, the domain type the demo CCS answers enricher %s with, so the agent would reject every answer: write domain_type: %s",
+						d.Source.File, t.Name, t.DomainType, want, t.Enricher, want))
+				}
+				continue
+			}
+			f, ok := fixtures[t.Enricher]
+			if !ok || f.DomainType == t.DomainType {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s: domain_type %q is not the domain_type %q of tool %s (%s), so the agent would reject every answer of this fixture: write \"domain_type\": %q here, or domain_type: %s in the tool",
+				fixtureAt(t.Enricher), f.DomainType, t.DomainType, t.Name, d.Source.File, t.DomainType, f.DomainType))
+		}
+	}
+	return out
+}
+
+// jsonKeyLine returns the 1-based line of key in the top-level JSON object data, or 0 when
+// data is not such an object or lacks the key.
+func jsonKeyLine(data []byte, key string) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return 0
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return 0
+		}
+		if k, _ := tok.(string); k == key {
+			return 1 + bytes.Count(data[:dec.InputOffset()], []byte("\n"))
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return 0
+		}
+	}
+	return 0
 }
 
 // unlistedSubAgents lists the sub-agents that no orchestrator lists in its sub_agents:
@@ -139,6 +235,31 @@ func unknownModels(set *definitions.Set, cfg config.Config) []string {
 			out = append(out, fmt.Sprintf("%s:%d: model %q is not a model alias of the config (known: %s); add it under models: or pass --config",
 				d.Source.File, d.Source.Line, alias, strings.Join(known, ", ")))
 		}
+	}
+	return out
+}
+
+// unsetFlags tells about the sub-agents whose enabled: names a flag the config does not set:
+// serve leaves them out (an unset flag is off), which is right while a flag is meant to be off
+// and easy to miss when it is misspelt. With a config it is a warning for each; without one, a
+// note, since the config that serve will be given is not known here.
+func unsetFlags(set *definitions.Set, cfg config.Config, cfgPath string) []string {
+	var out []string
+	for _, d := range set.All() {
+		flag := d.Enabled.Flag
+		if d.Kind != definitions.KindSubAgent || flag == "" {
+			continue
+		}
+		if _, ok := cfg.Flags[flag]; ok {
+			continue
+		}
+		if cfgPath == "" {
+			out = append(out, fmt.Sprintf("note: %s: agent %s is enabled only when flag %s is true in the config's flags; without --config no flag is set, so serve would leave it out: pass --config to check it against yours",
+				d.Source.File, d.ID, flag))
+			continue
+		}
+		out = append(out, fmt.Sprintf("warning: %s: agent %s is disabled: flag %s is not set in the config's flags (%s); set %s: true under flags: to turn the agent on, or %s: false to keep it off",
+			d.Source.File, d.ID, flag, cfgPath, flag, flag))
 	}
 	return out
 }

@@ -64,6 +64,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 		return nil, err
 	}
 	subs := defs.SubAgents(orcDef)
+	b.warnUnsetFlags(subs)
 	runtimes := make(map[string]ask.Agent, len(subs))
 	var forbidden []string
 	for _, d := range subs {
@@ -106,4 +107,21 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 		p.Prepare(orc.SystemPrompt(), orc.Tools()) // the offline model reads the agents' texts now, not on a turn
 	}
 	return &boundAgents{defs: defs, orcDef: orcDef, orc: orc, forbidden: forbidden}, nil
+}
+
+// warnUnsetFlags logs, once per load, each sub-agent left out because its enabled: names a
+// flag the config's flags: does not define. An unset flag is off, which keeps an agent dark
+// until its flag is turned on; but a misspelt flag does the same, and without this line the
+// agent would just be missing from the card and the routing.
+func (b *binder) warnUnsetFlags(subs []*definitions.Definition) {
+	for _, d := range subs {
+		flag := d.Enabled.Flag
+		if flag == "" {
+			continue
+		}
+		if _, set := b.cfg.Flags[flag]; !set {
+			b.opts.Logger.Warn(fmt.Sprintf("agent %s is disabled: flag %s is not set in the config's flags", d.ID, flag),
+				"agent", d.ID, "flag", flag)
+		}
+	}
 }
