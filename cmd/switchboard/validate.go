@@ -69,12 +69,17 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	if builtIn {
 		name = "built-in demo agents" // ./agents does not exist: naming it would say otherwise
 	}
-	fmt.Fprintf(stdout, "%s: %d definitions OK\n", name, len(set.All()))
+	// "OK" is said last, once nothing below has found a problem: a verdict printed before the
+	// problems that overturn it reads as a pass.
+	ok := func() error {
+		fmt.Fprintf(stdout, "%s: %d definitions OK\n", name, len(set.All()))
+		return nil
+	}
 	for _, line := range unsetFlags(set, cfg, *cfgPath) {
 		fmt.Fprintln(stdout, line)
 	}
 	if u := cfg.CCS.URL; u != "" && u != "embedded" {
-		return nil // a real CCS answers the enrichers
+		return ok() // a real CCS answers the enrichers
 	}
 	shown := folder // how problems name the folder: as the definitions' files are named
 	if !builtIn {
@@ -105,7 +110,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	case len(answers) > 0:
 		return &exitError{code: 1, msg: fmt.Sprintf("%d answer template(s) in %s fail on the demo data", len(answers), *dir)}
 	}
-	return nil
+	return ok()
 }
 
 // joinShown names a file under the agents folder the way the definitions' problems name

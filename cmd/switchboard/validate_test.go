@@ -65,9 +65,12 @@ func TestValidateFixtureDomainType(t *testing.T) {
 	if code != 1 || !strings.Contains(out, want+"\n") {
 		t.Errorf("validate = %d, want 1 and the line\n%s\ngot:\n%s", code, want, out)
 	}
+	if strings.Contains(out, "definitions OK") {
+		t.Errorf("validate says OK although it found a problem:\n%s", out)
+	}
 
 	writeTestFile(t, fixture, `{"domain_type": "note_list", "payload": {"notes": []}}`)
-	if code, out := runValidate(t, "--agents", dir); code != 0 || strings.Contains(out, "domain_type") {
+	if code, out := runValidate(t, "--agents", dir); code != 0 || strings.Contains(out, "domain_type") || !strings.Contains(out, "definitions OK") {
 		t.Errorf("validate = %d after the fix, want 0 and no domain_type problem:\n%s", code, out)
 	}
 }
