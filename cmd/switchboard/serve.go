@@ -37,7 +37,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f serveFlags
-	fs.StringVar(&f.addr, "addr", ":8080", "HOST:PORT to listen on")
+	fs.StringVar(&f.addr, "addr", "", "HOST:PORT to listen on (default 127.0.0.1:8080 in dev mode, where anyone who reaches the port can sign in as anyone; :8080 otherwise)")
 	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "HOST:PORT to serve /metrics on, alone, instead of on --addr (keeps metrics off the public listener)")
 	fs.StringVar(&f.agents, "agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent)")
 	fs.StringVar(&f.config, "config", "", "config file (YAML, see README); every key is optional")
@@ -80,6 +80,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		}
 		cfg.Auth.HS256Secret = string(secret)
 	}
+	f.addr = listenAddr(f.addr, dev)
 
 	host, _ := os.Hostname()
 	if cfg.Instance.ID == "" {
@@ -268,4 +269,17 @@ func secretsOf(cfg switchboard.Config) []string {
 		}
 	}
 	return nonEmpty
+}
+
+// listenAddr is the address serve listens on: addr as given, or by default all interfaces
+// when auth is configured and only this machine in dev mode, which lets anyone who reaches
+// the port mint a token for any user.
+func listenAddr(addr string, dev bool) string {
+	switch {
+	case addr != "":
+		return addr
+	case dev:
+		return "127.0.0.1:8080"
+	}
+	return ":8080"
 }

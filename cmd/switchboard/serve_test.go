@@ -185,3 +185,22 @@ func TestServeLogsSayWhatIsServed(t *testing.T) {
 		t.Errorf(`"shutting down" grace = %#v, want %q; log:\n%s`, got, shutdownGrace.String(), serveErr.String())
 	}
 }
+
+// Dev mode listens on this machine alone unless told otherwise: anyone reaching its port can
+// sign in as any user.
+func TestListenAddr(t *testing.T) {
+	for _, tc := range []struct {
+		addr string
+		dev  bool
+		want string
+	}{
+		{"", true, "127.0.0.1:8080"},
+		{"", false, ":8080"},
+		{":9090", true, ":9090"},
+		{"0.0.0.0:8080", false, "0.0.0.0:8080"},
+	} {
+		if got := listenAddr(tc.addr, tc.dev); got != tc.want {
+			t.Errorf("listenAddr(%q, dev %v) = %q, want %q", tc.addr, tc.dev, got, tc.want)
+		}
+	}
+}
