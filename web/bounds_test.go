@@ -310,3 +310,42 @@ func TestIdempotencyKeyMustBePrintable(t *testing.T) {
 		}
 	}
 }
+
+// A dev server whose CCS is not the embedded demo has no faults to inject: it says so, with a
+// code a client can tell apart, rather than "no such route"; a server not in dev mode has no
+// such route at all.
+func TestDevFaultsWithoutTheEmbeddedCCS(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dev  bool
+		want int
+		code string
+	}{
+		{"dev mode", true, http.StatusConflict, "ccs_not_embedded"},
+		{"not dev mode", false, http.StatusNotFound, "not_found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newBoundedServer(t, func(cfg *Config) {
+				if tc.dev {
+					cfg.DevLogin = func(sub string) (string, error) { return "tok-" + sub, nil }
+				}
+			})
+			for _, method := range []string{http.MethodPut, http.MethodDelete} {
+				req, _ := http.NewRequestWithContext(t.Context(), method, srv.URL+"/v1/dev/ccs-faults", strings.NewReader(`{"*":"error"}`))
+				req.Header.Set("Authorization", "Bearer tok-alice")
+				resp, err := srv.Client().Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var body struct {
+					Error struct{ Code, Message string }
+				}
+				err = json.NewDecoder(resp.Body).Decode(&body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != tc.want || body.Error.Code != tc.code {
+					t.Errorf("%s /v1/dev/ccs-faults = %d %+v (%v), want %d %s", method, resp.StatusCode, body.Error, err, tc.want, tc.code)
+				}
+			}
+		})
+	}
+}

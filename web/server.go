@@ -202,9 +202,19 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.DevLogin != nil {
 		r.POST(devTokenPath, s.devToken)
 	}
-	if cfg.DevFaults != nil {
+	switch {
+	case cfg.DevFaults != nil:
 		v1.PUT("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
 		v1.DELETE("/dev/ccs-faults", s.requireBearer, gin.WrapH(cfg.DevFaults))
+	case cfg.DevLogin != nil:
+		// A dev server with a CCS of its own has no faults to inject: say why, rather than
+		// "no such route", to whoever points an eval with faults at it.
+		noFaults := func(c *gin.Context) {
+			httpkit.DropBody(c.Writer, c.Request)
+			abort(c, http.StatusConflict, "ccs_not_embedded", "CCS faults can be injected only into the embedded demo CCS; this server calls the CCS at its config's ccs.url")
+		}
+		v1.PUT("/dev/ccs-faults", s.requireBearer, noFaults)
+		v1.DELETE("/dev/ccs-faults", s.requireBearer, noFaults)
 	}
 	return &Handler{server: s, engine: r, maxHeaderBytes: cfg.MaxHeaderBytes, bodyReadTimeout: cfg.BodyReadTimeout}, nil
 }
