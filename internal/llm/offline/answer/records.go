@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 )
 
 // flaggedItems returns the records of arr whose yes-or-no field the request names and that
@@ -546,6 +547,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			}
 			phrase = append(phrase, ws[j].Text)
 		}
+		phrase = phrase[:thingEnd(ws, i, i+len(phrase))-i]
 		name := strings.TrimSuffix(strings.Join(phrase, " "), "'s")
 		if opener == "" {
 			return name, false
@@ -698,4 +700,48 @@ func partition(arr []any, itemTerms [][]string, keep func([]string) bool) (hits,
 		}
 	}
 	return hits, rest
+}
+
+// thingEnd is where the name of a thing that starts at ws[start] and runs to ws[end-1] really
+// ends: before the particle of a phrasal verb ("my deposit" of "did they give my deposit
+// back", "when is dune due back"), and before a verb, which says what is asked of the thing:
+// the last of two words after do ("what did the doctor say about it") or the word before a
+// preposition left at the end ("whats my 401k contribution set at").
+func thingEnd(ws []lang.Word, start, end int) int {
+	for end-start >= 2 {
+		switch {
+		case route.ParticleOf(ws, end-1) || verbParticles[ws[end-1].Lower] && end == len(ws):
+		case end-start == 2 && doSubject(ws, start) && (end == len(ws) || closesThing(ws[end].Lower)):
+		case end == len(ws)-1 && (scopePreps[ws[end].Lower] || lang.IsStopword(ws[end].Lower)):
+			// A preposition or particle left alone at the end ("whats my contribution set
+			// at", "was the lamp paid out") follows a verb; "back" may follow the thing
+			// ("did i get my deposit back").
+		default:
+			return end
+		}
+		end--
+	}
+	return end
+}
+
+// closesThing reports whether w, after a thing's name, ends it: a preposition, a particle or
+// another word of no content.
+func closesThing(w string) bool {
+	return scopePreps[w] || verbParticles[w] || lang.IsStopword(w)
+}
+
+// verbParticles complete a verb rather than name a thing: see language.txt.
+var verbParticles = lang.List("verbParticles")
+
+// doSubject reports whether the words from ws[start] are the subject of a question with do:
+// "do" right before them, or before the article or possessive that opens them ("what did the
+// doctor say"), not a thing named after the verb ("do i have tickets for taylor swift").
+func doSubject(ws []lang.Word, start int) bool {
+	switch {
+	case start >= 1 && doLeads[ws[start-1].Lower]:
+		return true
+	case start >= 2 && subjectOpener(ws[start-1].Lower) && doLeads[ws[start-2].Lower]:
+		return true
+	}
+	return false
 }

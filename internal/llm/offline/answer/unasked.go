@@ -54,7 +54,7 @@ func (r renderer) unasked(data any) string {
 	if n := len(ws); n >= 4 && doLeads[ws[0].Lower] && !slices.ContainsFunc(ws[1:n-1], func(w lang.Word) bool { return scopePreps[w.Lower] || possessionVerbs[w.Lower] }) {
 		w := ws[n-1].Lower
 		ts := lang.Terms(w)
-		if len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
+		if len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || verbParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||
 			slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) }) || r.holds(data, ts) {
 			return ""
 		}
@@ -88,10 +88,10 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 	keyTerms(data, keys)
 	maps.Copy(known, keys)
 	var phrase []string
-	things := 0
+	things, start := 0, i
 	for ; i < len(ws) && !auxiliaries[ws[i].Lower] && !scopePreps[ws[i].Lower] && !phraseEnds[ws[i].Lower]; i++ {
 		w := strings.TrimSuffix(ws[i].Lower, "'s")
-		if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || lang.IsStopword(w) {
+		if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || lang.IsStopword(w) || thingEnd(ws, start, i+1) <= i {
 			break // a verb says what is asked of the thing, not what it is; "and" starts another
 		}
 		phrase = append(phrase, ws[i].Text)

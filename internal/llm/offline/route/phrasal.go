@@ -90,3 +90,15 @@ func redeems(ws []lang.Word, i int) bool {
 
 // loyaltyUnits are what a loyalty scheme pays out in.
 var loyaltyUnits = lang.List("loyaltyUnits")
+
+// ParticleOf reports whether ws[i] is the particle of one of phrasalVerbs whose verb stands
+// anywhere before it in ws: "back" in "did they give my cabana deposit back", which says what
+// is done with the thing, not what the thing is.
+func ParticleOf(ws []lang.Word, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if _, ok := phrasalByForm[[2]string{ws[j].Lower, ws[i].Lower}]; ok {
+			return true
+		}
+	}
+	return false
+}
