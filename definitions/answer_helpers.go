@@ -184,10 +184,11 @@ func (l locale) list(v any, field ...string) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " " + and + " " + parts[len(parts)-1]
 }
 
-// matchingRecords returns the records that share a telling word with the question: a word the
-// record's text holds and not every record's text holds, so that "the socks" picks the socks
-// and "my order" picks no order in particular. Words that name a field ("refund" of a record
-// with a refund) ask what to say, not which record.
+// matchingRecords returns the records that share the most telling words with the question: a
+// word the record's text holds and not every record's text holds, so that "the socks" picks
+// the socks and "my order" picks no order in particular, and "a code for free shipping" picks
+// the free-shipping code over "buy two, get a third free". Words that name a field ("refund" of
+// a record with a refund) ask what to say, not which record.
 func matchingRecords(records []any, q map[string]bool) []any {
 	if len(q) == 0 || len(records) == 0 {
 		return nil
@@ -200,16 +201,22 @@ func matchingRecords(records []any, q map[string]bool) []any {
 		collectKeys(r, keys)
 	}
 	var out []any
+	best := 1
 	for i, r := range records {
+		n := 0
 		for w := range words[i] {
 			if !q[w] || keys[w] {
 				continue
 			}
-			shared := len(records) > 1 && !slices.ContainsFunc(words, func(ws map[string]bool) bool { return !ws[w] })
-			if !shared {
-				out = append(out, r)
-				break
+			if shared := len(records) > 1 && !slices.ContainsFunc(words, func(ws map[string]bool) bool { return !ws[w] }); !shared {
+				n++
 			}
+		}
+		switch {
+		case n > best:
+			best, out = n, append(out[:0], r)
+		case n == best:
+			out = append(out, r)
 		}
 	}
 	return out

@@ -128,6 +128,32 @@ func TestAnswerRender(t *testing.T) {
 	}
 }
 
+// matching keeps the records that share the most telling words with the question: "free
+// shipping" is the free-shipping code, not every code that is free of something; records that
+// share as many are all kept.
+func TestMatchingRanks(t *testing.T) {
+	payload := []byte(`{"coupons": [{"title": "Free shipping on any order", "code": "SHIPFREE"},
+		{"title": "Buy two running socks, get a third free", "code": "SOCKS3"},
+		{"title": "15% off running shoes", "code": "RUN15"}]}`)
+	tmpl, err := definitions.Tool{Name: "t", Answer: `{{list (matching .coupons) "code"}}`}.AnswerTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ question, want string }{
+		{"got a code for free shipping?", "SHIPFREE"},
+		{"anything free?", "SHIPFREE and SOCKS3"},
+		{"a deal on running shoes", "RUN15"},
+		{"running gear deals", "SOCKS3 and RUN15"},
+		{"a code for my order", "SHIPFREE"},
+		{"any codes?", ""},
+	} {
+		got, err := tmpl.Render(payload, definitions.AnswerInput{Question: tt.question})
+		if err != nil || got != tt.want {
+			t.Errorf("matching for %q = %q, %v; want %q", tt.question, got, err, tt.want)
+		}
+	}
+}
+
 func TestAnswerRenderMissingKey(t *testing.T) {
 	tool := definitions.Tool{Name: "t", Answer: "Tier:\n{{.tier.nme}}", AnswerSource: definitions.Source{File: "rewards.yaml", Line: 20}}
 	tmpl, err := tool.AnswerTemplate()
