@@ -382,6 +382,11 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		if measureWords[w.Lower] {
 			continue // "a new pair of running shoes" is a search for running shoes
 		}
+		if (mostWords[w.Lower] || leastWords[w.Lower] || rankWords[w.Lower]) && !(i+1 < len(a.words) && actionVerbs[a.words[i+1].Lower]) {
+			// "the best deal on headphones": how to pick among what is found, not what to
+			// find. Before a verb it is part of a name ("deals at best buy").
+			continue
+		}
 		if timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower] {
 			continue // "deals on tvs this week" is a search for tvs: the week says when
 		}
@@ -412,6 +417,10 @@ var subjectPronouns = lang.List("subjectPronouns")
 
 // measureWords count or describe a product without naming it: "a pair of", "a new", "a set of".
 var measureWords = lang.List("measureWords")
+
+// rankWords, like mostWords and leastWords, say which of the things found is wanted: see
+// language.txt.
+var rankWords = lang.List("rankWords")
 
 // noise are words that colour a request without saying what it is about: greetings,
 // hedges and praise ("yo, any good deals on a robot vacuum or whatever").
