@@ -192,6 +192,13 @@ func TestDemoAnswers(t *testing.T) {
 			exclude: []string{"Brooks", "Pegasus", "I found"},
 		},
 		{
+			// A search for deals in general answers with all of them; the cheapest is one.
+			name: "the cheapest of all the deals", user: ccsdemo.Alice, tool: "search_offers",
+			question: "whats the cheapest deal you have", params: map[string]any{"query": "deal"},
+			want:    []string{"Your cheapest current deal: Hydro Flask 24 oz water bottle, $29.95 at Dick's Sporting Goods"},
+			exclude: []string{"Samba", "Pegasus", "best current deals"},
+		},
+		{
 			name: "what the search missed, among the offers sent instead", user: ccsdemo.Alice, tool: "search_offers",
 			question: "gps watches on sale?", params: map[string]any{"query": "wristwatches"},
 			want:    []string{"I couldn't find a deal on exactly that; the closest:", "Garmin Forerunner 165 GPS running watch: $199.99 at REI"},
