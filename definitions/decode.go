@@ -125,8 +125,9 @@ func (d *decoder) fields(n *yaml.Node, prefix string, known []string, fn func(ke
 		// The key's line, not the value's: a block value starts on the next line.
 		d.lines[path] = k.Line
 		if !fn(k.Value, path, v) {
-			d.problem(k.Line, "unknown key %q%s", k.Value, SuggestKey(k.Value, known))
-			d.unknown = append(d.unknown, unknownKey{mapping: prefix, key: k.Value, suggest: closestKey(k.Value, known), line: k.Line})
+			best := closestKey(k.Value, known)
+			d.problem(k.Line, "unknown key %q%s", k.Value, didYouMean(best))
+			d.unknown = append(d.unknown, unknownKey{mapping: prefix, key: k.Value, suggest: best, line: k.Line})
 		}
 	}
 }

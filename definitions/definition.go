@@ -109,6 +109,15 @@ func (e Enabled) Resolve(flag func(name string) bool) bool {
 	return flag != nil && flag(e.Flag)
 }
 
+// UnsetIn returns the flag e names when flags does not define it, or "": such a definition is
+// off (see Resolve), whether its flag is meant to be off or misspelt.
+func (e Enabled) UnsetIn(flags map[string]bool) string {
+	if _, set := flags[e.Flag]; e.Flag == "" || set {
+		return ""
+	}
+	return e.Flag
+}
+
 // Source locates a definition or a problem in a file.
 type Source struct {
 	File string

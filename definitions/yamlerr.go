@@ -40,7 +40,11 @@ func isParserError(msg string) bool {
 // SuggestKey proposes the closest of known for a misspelt key, as ` (did you mean "x"?)`, or
 // "" when none is close.
 func SuggestKey(key string, known []string) string {
-	best := closestKey(key, known)
+	return didYouMean(closestKey(key, known))
+}
+
+// didYouMean is the suggestion of key best, or "" for no key.
+func didYouMean(best string) string {
 	if best == "" {
 		return ""
 	}

@@ -251,11 +251,8 @@ func unknownModels(set *definitions.Set, cfg config.Config) []string {
 func unsetFlags(set *definitions.Set, cfg config.Config, cfgPath string) []string {
 	var out []string
 	for _, d := range set.All() {
-		flag := d.Enabled.Flag
+		flag := d.Enabled.UnsetIn(cfg.Flags)
 		if d.Kind != definitions.KindSubAgent || flag == "" {
-			continue
-		}
-		if _, ok := cfg.Flags[flag]; ok {
 			continue
 		}
 		if cfgPath == "" {

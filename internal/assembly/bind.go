@@ -115,11 +115,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 // agent would just be missing from the card and the routing.
 func (b *binder) warnUnsetFlags(subs []*definitions.Definition) {
 	for _, d := range subs {
-		flag := d.Enabled.Flag
-		if flag == "" {
-			continue
-		}
-		if _, set := b.cfg.Flags[flag]; !set {
+		if flag := d.Enabled.UnsetIn(b.cfg.Flags); flag != "" {
 			b.opts.Logger.Warn(fmt.Sprintf("agent %s is disabled: flag %s is not set in the config's flags", d.ID, flag),
 				"agent", d.ID, "flag", flag)
 		}
