@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -301,22 +302,56 @@ func (a *App) turnTokenKey(cfg config.Config) []byte {
 	return principal.RandomSecret()
 }
 
-func pickOrchestrator(defs *definitions.Set, id string) (*definitions.Definition, error) {
+// pickOrchestrator returns the orchestrator the config names or, when it names none, the only
+// one its flags leave on. A flag on an orchestrator lets a team ship a new version of it beside
+// the old one; an orchestrator named by the config but switched off is an error rather than a
+// silent fall back to another.
+func pickOrchestrator(defs *definitions.Set, id string, flags map[string]bool) (*definitions.Definition, error) {
+	on := func(d *definitions.Definition) bool {
+		return d.Enabled.Resolve(func(f string) bool { return flags[f] })
+	}
 	if id != "" {
 		d, ok := defs.Get(id)
 		if !ok || d.Kind != definitions.KindOrchestrator {
 			return nil, fmt.Errorf("no orchestrator %q in the agents folder", id)
 		}
+		if !on(d) {
+			return nil, fmt.Errorf("the config chooses orchestrator %q, which is disabled: %s", id, offBecause(d, flags))
+		}
 		return d, nil
 	}
 	orcs := defs.Orchestrators()
-	switch len(orcs) {
-	case 1:
-		return orcs[0], nil
-	case 0:
+	var enabled []*definitions.Definition
+	for _, d := range orcs {
+		if on(d) {
+			enabled = append(enabled, d)
+		}
+	}
+	switch {
+	case len(orcs) == 0:
 		return nil, errors.New("the agents folder has no orchestrator definition")
+	case len(enabled) == 1:
+		return enabled[0], nil
+	case len(enabled) == 0:
+		var why []string
+		for _, d := range orcs {
+			why = append(why, fmt.Sprintf("%s: %s", d.ID, offBecause(d, flags)))
+		}
+		return nil, fmt.Errorf("every orchestrator is disabled (%s)", strings.Join(why, "; "))
 	default:
 		return nil, errors.New("the agents folder has several orchestrators: choose one with `orchestrator:` in the config")
+	}
+}
+
+// offBecause says why d, which is off, is off.
+func offBecause(d *definitions.Definition, flags map[string]bool) string {
+	switch {
+	case d.Enabled.Flag == "":
+		return "enabled: false"
+	case d.Enabled.UnsetIn(flags) != "":
+		return fmt.Sprintf("flag %s is not set in the config's flags", d.Enabled.Flag)
+	default:
+		return fmt.Sprintf("flag %s is off", d.Enabled.Flag)
 	}
 }
 

@@ -5,8 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/switchboard-ai/switchboard/definitions"
 )
 
 // An agent whose enabled: names a flag the config's flags: does not define is off, as an
@@ -68,5 +71,55 @@ func TestUnsetFlagIsWarnedOncePerLoad(t *testing.T) {
 				t.Errorf("agent card lists shop = %v, want %v", on, tc.flags["new_shop"])
 			}
 		})
+	}
+}
+
+// An orchestrator's enabled: chooses between versions of it: with no orchestrator named in the
+// config, the one its flags leave on runs; one named but switched off is an error that says
+// why, not a silent switch to another.
+func TestPickOrchestratorByFlags(t *testing.T) {
+	orch := func(id string, enabled definitions.Enabled) *definitions.Definition {
+		return &definitions.Definition{Kind: definitions.KindOrchestrator, ID: id, Description: "Routes every question somewhere.",
+			Model: "default", Timeout: time.Second, Enabled: enabled, SubAgents: []string{"shop"}, FanOutCap: 3,
+			Source: definitions.Source{File: id + ".yaml", Line: 1}}
+	}
+	shop := &definitions.Definition{Kind: definitions.KindSubAgent, ID: "shop", Description: "Finds offers and coupons for the user.",
+		Model: "default", Timeout: time.Second, Enabled: definitions.Enabled{Value: true}, Source: definitions.Source{File: "shop.yaml", Line: 1}}
+	set, err := definitions.NewSet(shop, orch("hub", definitions.Enabled{Value: true}), orch("hub_v2", definitions.Enabled{Flag: "hub_v2"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, id string
+		flags    map[string]bool
+		want     string // the orchestrator's id, or the start of the error
+	}{
+		{name: "the new one's flag unset", want: "hub"},
+		{name: "the new one's flag off", flags: map[string]bool{"hub_v2": false}, want: "hub"},
+		{name: "both on", flags: map[string]bool{"hub_v2": true}, want: "the agents folder has several orchestrators"},
+		{name: "both on, one named", id: "hub_v2", flags: map[string]bool{"hub_v2": true}, want: "hub_v2"},
+		{name: "named but off", id: "hub_v2", want: `the config chooses orchestrator "hub_v2", which is disabled: flag hub_v2 is not set in the config's flags`},
+		{name: "named but flagged off", id: "hub_v2", flags: map[string]bool{"hub_v2": false}, want: `the config chooses orchestrator "hub_v2", which is disabled: flag hub_v2 is off`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := pickOrchestrator(set, tc.id, tc.flags)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				got = d.ID
+			}
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("pickOrchestrator(%q, %v) = %q, want %q", tc.id, tc.flags, got, tc.want)
+			}
+		})
+	}
+
+	off, err := definitions.NewSet(shop, orch("hub", definitions.Enabled{Value: false}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pickOrchestrator(off, "", nil); err == nil || err.Error() != "every orchestrator is disabled (hub: enabled: false)" {
+		t.Errorf("pickOrchestrator(every one off) = %v, want every orchestrator is disabled (hub: enabled: false)", err)
 	}
 }
