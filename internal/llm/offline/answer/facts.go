@@ -98,11 +98,9 @@ var (
 	countWords       = lang.List("countWords")
 )
 
-// scope carries what the facts of one object read against: the currency in force and
-// whether dates may drop their year.
+// scope carries what the facts of one object read against: the currency in force.
 type scope struct {
 	currency string
-	short    bool
 	item     bool // a list item's facts, whose objects no caller reads as prefixed facts
 	depth    int  // how deep in objects these facts sit
 }
@@ -152,7 +150,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 		}
 		switch v := f.val.(type) {
 		case string:
-			if fc, ok := r.stringFact(f.key, label, v, sc.short); ok {
+			if fc, ok := r.stringFact(f.key, label, v); ok {
 				out = append(out, fc)
 			}
 		case json.Number:
@@ -183,7 +181,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 				// Settings > Subscriptions"), an object of one member ("dentist Dr. Osei") or
 				// one the request names ("the registration").
 				if sc.depth < maxNesting {
-					inner, _ := r.facts(v, scope{currency: cur, short: sc.short, depth: sc.depth + 1}, -1)
+					inner, _ := r.facts(v, scope{currency: cur, depth: sc.depth + 1}, -1)
 					out = appendPrefixed(out, label, inner)
 				}
 			}
@@ -246,7 +244,7 @@ func perOf(obj []field) []string {
 	return nil
 }
 
-func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
+func (r renderer) stringFact(key, label, v string) (fact, bool) {
 	s := strings.Join(strings.Fields(v), " ")
 	if s == "" || r.echoes[strings.ToLower(s)] {
 		return fact{}, false
@@ -255,7 +253,7 @@ func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
 		return fact{}, false // an opaque id names the record for machines, unless asked for
 	}
 	if w, ok := parseWhen(s); ok {
-		fc := dateFact(label, w.format(short))
+		fc := dateFact(label, w.format())
 		fc.date = true
 		return fc, true
 	}

@@ -11,9 +11,9 @@ import (
 var itemExtras = int(lang.Number("itemExtras")) // see language.txt
 
 // item renders one list element as "head: price at seller, extras", for example
-// "Trail runner: $89.90 at Acme, 20% off until Nov 27". cur is the currency in force from
-// the enclosing object; short drops the year from dates.
-func (r renderer) item(v any, cur string, short bool) string {
+// "Trail runner: $89.90 at Acme, 20% off until Nov 27, 2026". cur is the currency in force
+// from the enclosing object.
+func (r renderer) item(v any, cur string) string {
 	obj, ok := v.([]field)
 	if !ok {
 		if arr, ok := v.([]any); ok {
@@ -22,7 +22,7 @@ func (r renderer) item(v any, cur string, short bool) string {
 		return scalar("", v)
 	}
 	head := r.headField(obj)
-	facts, _ := r.facts(obj, scope{currency: cur, short: short, item: true}, head)
+	facts, _ := r.facts(obj, scope{currency: cur, item: true}, head)
 
 	facts = r.askedFacts(facts)
 	var lead string

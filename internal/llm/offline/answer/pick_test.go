@@ -542,6 +542,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
 		},
+		{
+			name:  "a list's dates keep their year, even when they all share one",
+			asked: "when do the warranties on my devices run out", data: `{"devices":[
+				{"ear":"left","serial":"PH-1","repair_warranty":{"ends":"2028-02-18"}},
+				{"ear":"right","serial":"PH-2","repair_warranty":{"ends":"2028-02-18"}}]}`,
+			mentions: []string{"Feb 18, 2028"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -476,13 +476,12 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if len(arr) == 1 {
 		found = "1 " + singular(noun)
 	}
-	short := oneYear(arr)
 	var itemTerms [][]string // rendered once, for whichever of the two below needs them
 	termsOf := func() [][]string {
 		if itemTerms == nil {
 			itemTerms = make([][]string, len(arr))
 			for i, item := range arr {
-				itemTerms[i] = lang.Terms(r.item(item, cur, short))
+				itemTerms[i] = lang.Terms(r.item(item, cur))
 			}
 		}
 		return itemTerms
@@ -596,7 +595,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		r.showIDs = true
 		// One record asked about: its own lists are the details asked for ("when is my
 		// dog due for his rabies shot" is in the dog's vaccinations).
-		if p := r.withNestedLists(noun, arr[0], cur, short, found); !p.empty() {
+		if p := r.withNestedLists(noun, arr[0], cur, found); !p.empty() {
 			return p
 		}
 	}
@@ -606,7 +605,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			lines = append(lines, fmt.Sprintf("- and %d more", len(arr)-i))
 			break
 		}
-		if s := r.item(item, cur, short); s != "" {
+		if s := r.item(item, cur); s != "" {
 			lines = append(lines, "- "+s)
 		}
 	}
@@ -632,7 +631,7 @@ func (r renderer) kindItems(arr []any) []any {
 // withNestedLists renders a list of one record whose own members hold lists of records:
 // the record's line, then each of its lists. It returns an empty piece when the record has
 // no such list.
-func (r renderer) withNestedLists(noun string, item any, cur string, short bool, found string) Piece {
+func (r renderer) withNestedLists(noun string, item any, cur string, found string) Piece {
 	obj, ok := item.([]field)
 	if !ok {
 		return Piece{}
@@ -665,7 +664,7 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 	if len(blocks) == 0 {
 		return Piece{}
 	}
-	line := r.item(item, cur, short)
+	line := r.item(item, cur)
 	return Piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
 }
 
@@ -699,27 +698,6 @@ func allScalars(arr []any) bool {
 		}
 	}
 	return true
-}
-
-// oneYear reports whether the dates in a list's records all fall in one year, so that
-// they can be shown as "Nov 27" without it.
-func oneYear(arr []any) bool {
-	year := 0
-	for _, item := range arr {
-		obj, _ := item.([]field)
-		for _, f := range obj {
-			s, _ := f.val.(string)
-			w, ok := parseWhen(s)
-			switch {
-			case !ok:
-			case year == 0:
-				year = w.t.Year()
-			case w.t.Year() != year:
-				return false
-			}
-		}
-	}
-	return year != 0
 }
 
 // unfiltered reports whether a list the call asked for by a field of its records
