@@ -545,8 +545,8 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 		{
 			name:  "a list's dates keep their year, even when they all share one",
 			asked: "when do the warranties on my devices run out", data: `{"devices":[
-				{"ear":"left","serial":"PH-1","repair_warranty":{"ends":"2028-02-18"}},
-				{"ear":"right","serial":"PH-2","repair_warranty":{"ends":"2028-02-18"}}]}`,
+				{"ear":"left","serial":"PH-1","fitted":"2025-02-18","repair_warranty":{"ends":"2028-02-18"}},
+				{"ear":"right","serial":"PH-2","fitted":"2025-02-18","repair_warranty":{"ends":"2028-02-18"}}]}`,
 			mentions: []string{"Feb 18, 2028"},
 		},
 	}
