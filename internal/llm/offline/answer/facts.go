@@ -154,7 +154,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 				out = append(out, fc)
 			}
 		case json.Number:
-			if r.echoes[normNumber(v)] || isIDKey(f.key) && !r.mentioned(v.String()) && !(r.showIDs && r.asksForID()) {
+			if r.echoes[normNumber(v)] || r.hidesID(f.key, label, v.String()) {
 				continue
 			}
 			if countWords[lastWord(label)] && lengths[v.String()] {
@@ -249,8 +249,8 @@ func (r renderer) stringFact(key, label, v string) (fact, bool) {
 	if s == "" || r.echoes[strings.ToLower(s)] {
 		return fact{}, false
 	}
-	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && (readableID(s) && lang.Humanise(key) != "ID" || r.asksForID())) {
-		return fact{}, false // an opaque id names the record for machines, unless asked for
+	if r.hidesID(key, label, s) {
+		return fact{}, false
 	}
 	if w, ok := parseWhen(s); ok {
 		fc := dateFact(label, w.format())
@@ -384,6 +384,17 @@ func readableID(s string) bool {
 		}
 	}
 	return letters > 0 && digits > 0
+}
+
+// hidesID reports whether the value s of an id under key is left out: it names the record
+// for machines, unless the request names it, asks for an id by the key's own words ("my
+// member number" of a member_id), or asks for the one record a reply is about, whose id
+// people quote ("CLM-20931").
+func (r renderer) hidesID(key, label, s string) bool {
+	if !isIDKey(key) || r.mentioned(s) || r.asksForID() && r.names(label) {
+		return false
+	}
+	return !r.showIDs || !(readableID(s) && lang.Humanise(key) != "ID" || r.asksForID())
 }
 
 // asksForID reports whether the request asks for a record's identifier: "what's my order

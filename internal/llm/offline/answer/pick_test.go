@@ -549,6 +549,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 				{"ear":"right","serial":"PH-2","fitted":"2025-02-18","repair_warranty":{"ends":"2028-02-18"}}]}`,
 			mentions: []string{"Feb 18, 2028"},
 		},
+		{
+			name:  "an id asked for by its key's own words is shown",
+			asked: "whats my pension member number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
+				"employer":"Halverson Logistics","status":"active","beneficiaries":[{"name":"Dana","share_percent":70}]}`,
+			mentions: []string{"NS-552031"},
+		},
+		{
+			name:  "an id is not shown for a number the request asks of something else",
+			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
+				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
+			mentions: []string{"555-0100"}, excludes: []string{"NS-552031"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
