@@ -550,6 +550,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "a month names the record for it, not another paid in it",
+			asked: "is the october statement paid", data: `{"statements":[
+				{"statement_no":"ST-2610","period":"2026-10","total":{"amount":1842.3,"currency":"USD"},"due":"2026-11-20","status":"overdue"},
+				{"statement_no":"ST-2609","period":"2026-09","total":{"amount":1710.05,"currency":"USD"},"due":"2026-10-20","status":"paid","paid_on":"2026-10-18"}]}`,
+			mentions: []string{"overdue"}, excludes: []string{"1,710.05"},
+		},
+		{
 			name:  "an id asked for by its key's own words is shown",
 			asked: "whats my pension member number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":"Halverson Logistics","status":"active","beneficiaries":[{"name":"Dana","share_percent":70}]}`,

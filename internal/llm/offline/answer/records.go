@@ -247,9 +247,10 @@ func (r renderer) currentItems(arr []any) []any {
 }
 
 // spelledPeriodItems returns those of hits, records the request was found to name, whose
-// own values spell out each month or weekday the request names ("month": "November 2026"),
-// rather than only hold a date in it ("due": "2026-11-05"): a period written out says what
-// the record is for, a date only when something about it happens. Nil for none.
+// own values spell out each month or weekday the request names ("month": "November 2026",
+// "period": "2026-11"), rather than only hold a date in it ("due": "2026-11-05"): a period
+// written out says what the record is for, a date only when something about it happens. Nil
+// for none.
 func (r renderer) spelledPeriodItems(hits []any) []any {
 	var periods []string
 	for _, w := range lang.ScanWords(r.asked) {
@@ -265,6 +266,9 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 		return !slices.ContainsFunc(periods, func(p string) bool {
 			return !slices.ContainsFunc(obj, func(f field) bool {
 				s, ok := f.val.(string)
+				if w, isDate := parseWhen(s); isDate && w.month {
+					s = w.format()
+				}
 				return ok && slices.ContainsFunc(lang.ScanWords(s), func(w lang.Word) bool { return w.Lower == p })
 			})
 		})
@@ -303,6 +307,11 @@ func (r renderer) tellingItems(arr []any, noun string) []any {
 	}
 	if subject := r.subjectTerms(noun); len(subject) > 0 {
 		if hits := r.tellingBy(arr, subject); len(hits) > 0 {
+			return hits
+		}
+		// A month every record holds a date in ("the october statement", one paid in October)
+		// names the record that is for it, before the request's other words pick another.
+		if hits := r.spelledPeriodItems(arr); len(hits) > 0 && len(hits) < len(arr) && slices.ContainsFunc(subject, func(t string) bool { return calendarWords[t] }) {
 			return hits
 		}
 	}
