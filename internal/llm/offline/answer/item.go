@@ -28,7 +28,8 @@ func (r renderer) item(v any, cur string) string {
 	var lead string
 	price, seller := -1, -1
 	for i, f := range facts {
-		if f.money && price < 0 {
+		// A rate ("price per gallon") is no record's price when it has an amount of its own.
+		if f.money && (price < 0 || perUnit(facts[price].named()) && !perUnit(f.named())) {
 			price = i
 		}
 		if f.source && seller < 0 {

@@ -550,6 +550,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "a rate per unit is no record's price, nor part of a sum",
+			asked: "how much did the fill ups cost in total", data: `{"fill_ups":[
+				{"station":"Shell","price_per_gallon":{"amount":4.19,"currency":"USD"},"amount":{"amount":89.67,"currency":"USD"},"gallons":21.4},
+				{"station":"Costco","price_per_gallon":{"amount":3.99,"currency":"USD"},"amount":{"amount":99.75,"currency":"USD"},"gallons":25}]}`,
+			mentions: []string{"$189.42 in all", "Shell: $89.67"}, excludes: []string{"$8.18"},
+		},
+		{
 			name:  "a month names the record for it, not another paid in it",
 			asked: "is the october statement paid", data: `{"statements":[
 				{"statement_no":"ST-2610","period":"2026-10","total":{"amount":1842.3,"currency":"USD"},"due":"2026-11-20","status":"overdue"},
