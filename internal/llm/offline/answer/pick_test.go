@@ -550,6 +550,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "an amount the request states names the record holding it",
+			asked: "why was i charged 75 bucks", data: `{"charges":[
+				{"description":"Fall housing","amount":{"amount":4350,"currency":"USD"}},
+				{"description":"Damage fine: wall paint pulled off by tape","amount":{"amount":75,"currency":"USD"}},
+				{"description":"Laundry card top-up","amount":{"amount":40,"currency":"USD"}}]}`,
+			mentions: []string{"tape"}, excludes: []string{"Fall housing", "Laundry"},
+		},
+		{
 			name:  "a rate per unit is no record's price, nor part of a sum",
 			asked: "how much did the fill ups cost in total", data: `{"fill_ups":[
 				{"station":"Shell","price_per_gallon":{"amount":4.19,"currency":"USD"},"amount":{"amount":89.67,"currency":"USD"},"gallons":21.4},

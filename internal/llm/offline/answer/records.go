@@ -3,7 +3,10 @@ package answer
 import (
 	"encoding/json"
 	"maps"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -612,6 +615,9 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	if r.scoped || r.negates() {
 		return nil
 	}
+	if hits := r.amountItems(arr); len(hits) > 0 {
+		return hits
+	}
 	var named []string
 	for _, t := range r.askedTerm {
 		if !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
@@ -625,6 +631,56 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 		return !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) })
 	})
 	return hits
+}
+
+// amountItems returns the records of arr holding, as an amount of money however deep, a
+// number the request states ("why was i charged 75 bucks"), when some records hold it and
+// others do not. Nil otherwise.
+func (r renderer) amountItems(arr []any) []any {
+	var stated []float64
+	for _, m := range statedNumber.FindAllString(r.asked, -1) {
+		if x, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimPrefix(m, "$"), ",", ""), 64); err == nil && x > 0 {
+			stated = append(stated, x)
+		}
+	}
+	if len(stated) == 0 {
+		return nil
+	}
+	hits, rest := partitionItems(arr, func(item any) bool {
+		held := false
+		eachAmount(item, func(x float64) {
+			held = held || slices.ContainsFunc(stated, func(s float64) bool { return math.Abs(s-x) < 0.005 })
+		})
+		return held
+	})
+	if len(rest) == 0 {
+		return nil
+	}
+	return hits
+}
+
+// statedNumber is a number as a request states it: "75", "$1,245.00".
+var statedNumber = regexp.MustCompile(`\$?\b\d[\d,]*(?:\.\d+)?\b`)
+
+// eachAmount calls fn with every amount object's amount in v ({"amount": 75, "currency":
+// "USD"}), however deep.
+func eachAmount(v any, fn func(float64)) {
+	switch x := v.(type) {
+	case []field:
+		if n, _, ok := moneyObject(x); ok {
+			if f, err := n.Float64(); err == nil {
+				fn(f)
+			}
+			return
+		}
+		for _, f := range x {
+			eachAmount(f.val, fn)
+		}
+	case []any:
+		for _, c := range x {
+			eachAmount(c, fn)
+		}
+	}
 }
 
 // matchesOfCall splits a list the service chose by the call's text arguments into the records
