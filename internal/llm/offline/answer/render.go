@@ -177,6 +177,10 @@ func (r renderer) object(obj []field, t topic) Piece {
 			return Piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
 		}
 		facts = asked
+	} else if slices.ContainsFunc(asked, r.namedTwice) {
+		// A list asked about keeps its place, but the facts are those asked for: "how bad is
+		// my left ear" says the left ear's, not the right's beside the appointments.
+		facts = asked
 	}
 	if len(facts) > 0 && facts[0].text != "" && facts[0].label != "" &&
 		(facts[0].label == t.bare || slices.Contains(strings.Fields(t.bare), facts[0].label)) {
@@ -222,6 +226,17 @@ func (r renderer) object(obj []field, t topic) Piece {
 		lines = append(lines, b.standalone())
 	}
 	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+}
+
+// namedTwice reports whether the request names two words or more of f's label: one word
+// may name a fact by chance ("the movers" of the crew's movers), two name the member asked
+// for ("my left ear" of the left ear's).
+func (r renderer) namedTwice(f fact) bool {
+	n := 0
+	for _, t := range lang.Terms(f.named()) {
+		n += b2i(r.names(t))
+	}
+	return n >= 2
 }
 
 // noneOfAll returns the thing every one of blocks says no record is for, or "".
