@@ -553,7 +553,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			name:  "facts named by two words of the request are the answer beside a list it names",
 			asked: "how bad is the hearing in my left ear", data: `{"appointments":[
 				{"type":"annual hearing test","date":"2026-12-09T10:30","status":"booked"},
-				{"type":"fine tuning","date":"2026-09-09T09:00","status":"attended"}],
+				{"type":"fine tuning","date":"2026-09-09T09:00","status":"attended","notes":"Softer high pitches on the left aid"}],
 				"last_hearing_test":{"date":"2025-12-02","left_ear":{"average_loss_db":48,"degree":"moderate"},
 				"right_ear":{"average_loss_db":35,"degree":"mild"}}}`,
 			mentions: []string{"moderate"}, excludes: []string{"mild"},
