@@ -825,3 +825,15 @@ func TestNoneFoundBesideAHeldName(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldsNothingAskedDoerNoun checks that a noun for what does an act ("the heater") is held
+// by data that names the act ("Radiator not heating"), though the data's word reads as a verb.
+func TestHoldsNothingAskedDoerNoun(t *testing.T) {
+	res := Result{Name: "maintenance", Content: `{"status":"ok","data":{"requests":[
+		{"ticket":"MR-5521","issue":"Radiator not heating","visit":{"date":"2026-11-30","window":"09:00-12:00"}},
+		{"ticket":"MR-5530","issue":"Desk lamp flickering","status":"open"}]}}`}
+	domain := func() map[string]bool { return map[string]bool{"dorm": true} }
+	if HoldsNothingAsked(res, "when is someone coming to fix the heater in my dorm", 5, domain) {
+		t.Errorf("HoldsNothingAsked(%q) = true, want false", "when is someone coming to fix the heater in my dorm")
+	}
+}
