@@ -626,7 +626,8 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 }
 
 func TestSpellAsData(t *testing.T) {
-	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}, {key: "count", val: "4"}}
+	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}, {key: "count", val: "4"},
+		{key: "technician", val: "Luis Ortega"}, {key: "planned", val: "2026-12-01"}}
 	domain := map[string]bool{"library": true}
 	tests := []struct{ in, want string }{
 		{"whats the deductable", "whats the deductible"},
@@ -634,6 +635,8 @@ func TestSpellAsData(t *testing.T) {
 		{"my seatle rental", "my seattle rental"},
 		{"the deductible", "the deductible"},
 		{"my tennis court", "my tennis court"}, // an English word, not a typo of "count"
+		{"who's the tech", "who's the technician"}, // a clipped word
+		{"my plan", "my plan"},                     // a form of the data's word, not a clipping of it
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, data, domain); got != tt.want {
