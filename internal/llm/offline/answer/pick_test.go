@@ -634,7 +634,7 @@ func TestSpellAsData(t *testing.T) {
 		{"owe the libary", "owe the libary"}, // the agent's trade, not the book named "Library"
 		{"my seatle rental", "my seattle rental"},
 		{"the deductible", "the deductible"},
-		{"my tennis court", "my tennis court"}, // an English word, not a typo of "count"
+		{"my tennis court", "my tennis court"},     // an English word, not a typo of "count"
 		{"who's the tech", "who's the technician"}, // a clipped word
 		{"my plan", "my plan"},                     // a form of the data's word, not a clipping of it
 	}
