@@ -175,11 +175,12 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				text := strings.Join(append([]string{formatMoney(amount, code)}, perOf(v)...), " per ")
 				out = append(out, fact{label: label, text: text, money: true, plain: priceLabels[label]})
-			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.asksWhen() && holdsDate(v) {
+			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.namesKeyIn(v) || r.asksWhen() && holdsDate(v) {
 				// An object's objects read as prefixed facts, however deep: "last top up on
 				// Oct 30". In a list item only for the one record asked about ("cancel how
 				// Settings > Subscriptions"), an object of one member ("dentist Dr. Osei") or
-				// one the request names ("the registration").
+				// one the request names ("the registration"), or names a member of ("the
+				// deductible" of each device's loss and damage cover).
 				if sc.depth < maxNesting {
 					inner, _ := r.facts(v, scope{currency: cur, depth: sc.depth + 1}, -1)
 					out = appendPrefixed(out, label, inner)
@@ -427,6 +428,14 @@ func holdsDate(v any) bool {
 		held = held || ok
 	})
 	return held
+}
+
+// namesKeyIn reports whether the request names a word of a key in v, however deep, that is
+// no light noun.
+func (r renderer) namesKeyIn(v any) bool {
+	named := false
+	eachKey(v, func(key string) { named = named || r.names(lang.Humanise(key)) })
+	return named
 }
 
 // names reports whether the request names a word of label that is no light noun: the user

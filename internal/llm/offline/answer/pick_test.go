@@ -550,6 +550,15 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "a list item shows an object of its own when the request names a member of it",
+			asked: "whats the deductible", data: `{"devices":[
+				{"ear":"left","model":"Audeo L90","serial":"PH-1","color":"champagne","fitted":"2025-02-18",
+				 "loss_and_damage":{"ends":"2027-02-18","deductible":{"amount":250,"currency":"USD"}}},
+				{"ear":"right","model":"Audeo L90","serial":"PH-2","color":"champagne","fitted":"2025-02-18",
+				 "loss_and_damage":{"ends":"2027-02-18","deductible":{"amount":250,"currency":"USD"}}}]}`,
+			mentions: []string{"deductible $250.00"},
+		},
+		{
 			name:  "facts named by two words of the request are the answer beside a list it names",
 			asked: "how bad is the hearing in my left ear", data: `{"appointments":[
 				{"type":"annual hearing test","date":"2026-12-09T10:30","status":"booked"},
