@@ -550,6 +550,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "a price asked of facts no label says it of is the money of the earlier request's thing",
+			asked: "how much does that cost", earlier: "can i stay over the break", data: `{"building":"Maple Hall","room":"312B",
+				"roommate":{"name":"Priya Raman","email":"praman@example.edu"},"move_in":"2026-08-22",
+				"winter_break":{"halls_close":"2026-12-19T12:00","stay_over_request":{"status":"not submitted","deadline":"2026-12-05","fee":{"amount":180,"currency":"USD"}}},
+				"meal_plan":{"name":"Blue 14","dining_dollars":{"balance":{"amount":87.25,"currency":"USD"}}}}`,
+			mentions: []string{"$180.00"}, excludes: []string{"$87.25", "Priya"},
+		},
+		{
 			name:  "a list item shows an object of its own when the request names a member of it",
 			asked: "whats the deductible", data: `{"devices":[
 				{"ear":"left","model":"Audeo L90","serial":"PH-1","color":"champagne","fitted":"2025-02-18",

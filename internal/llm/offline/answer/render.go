@@ -331,6 +331,20 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 			hit = dates
 		}
 	}
+	if hit == nil && slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return priceWords[w.Lower] }) {
+		// "how much does that cost", of facts none of whose labels says cost: the amounts of
+		// money answer, those of the thing the earlier request named first ("can i stay over
+		// the break": the stay-over fee, not the dining dollars).
+		money := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.money })
+		if named := slices.DeleteFunc(slices.Clone(money), func(f fact) bool {
+			return !slices.ContainsFunc(lang.Terms(f.named()), func(t string) bool { return slices.Contains(r.earlierTerm, t) })
+		}); len(named) > 0 {
+			money = named
+		}
+		if len(money) > 0 && len(money) < len(facts) {
+			hit = money
+		}
+	}
 	return hit
 }
 
