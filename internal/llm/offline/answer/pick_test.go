@@ -857,3 +857,18 @@ func TestHoldsNothingAskedDoerNoun(t *testing.T) {
 		t.Errorf("HoldsNothingAsked(%q) = true, want false", "when is someone coming to fix the heater in my dorm")
 	}
 }
+
+// TestNarrateStatedNumber checks that a number the request states names the record that
+// holds it as a word of a value, and that a thing asked of that record in words the data does
+// not use ("which van") is no missing thing.
+func TestNarrateStatedNumber(t *testing.T) {
+	res := Result{Name: "cards", Content: `{"status":"ok","data":{"cards":[
+		{"card":"**** 4417","driver":"Mike Brennan","vehicle":{"plate":"BRN-2207","make":"Ford Transit"},"status":"active"},
+		{"card":"**** 4425","driver":"Sophie Lane","vehicle":{"plate":"PLM-4410","make":"Vauxhall Vivaro"},"status":"frozen"},
+		{"card":"**** 4433","driver":"Raj Patel","vehicle":{"plate":"KTR-9133","make":"Toyota Hilux"},"status":"active"}]}}`}
+	p := Narrate(res, "which van is the card ending 4425 for", 5, func() map[string]bool { return map[string]bool{"fuel": true} })
+	got := p.found + "\n" + p.text
+	if !strings.Contains(got, "Vivaro") || strings.Contains(got, "Hilux") || strings.Contains(got, "Transit") {
+		t.Errorf("Narrate(%q) = %q, want the Vivaro's card alone", "which van is the card ending 4425 for", got)
+	}
+}

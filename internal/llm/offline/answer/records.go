@@ -615,7 +615,7 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	if r.scoped || r.negates() {
 		return nil
 	}
-	if hits := r.amountItems(arr); len(hits) > 0 {
+	if hits := r.statedItems(arr); len(hits) > 0 {
 		return hits
 	}
 	var named []string
@@ -633,30 +633,33 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	return hits
 }
 
-// amountItems returns the records of arr holding, as an amount of money however deep, a
-// number the request states ("why was i charged 75 bucks"), when some records hold it and
-// others do not. Nil otherwise.
-func (r renderer) amountItems(arr []any) []any {
-	var stated []float64
-	for _, m := range statedNumber.FindAllString(r.asked, -1) {
-		if x, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimPrefix(m, "$"), ",", ""), 64); err == nil && x > 0 {
-			stated = append(stated, x)
-		}
-	}
-	if len(stated) == 0 {
-		return nil
-	}
-	hits, rest := partitionItems(arr, func(item any) bool {
-		held := false
-		eachAmount(item, func(x float64) {
-			held = held || slices.ContainsFunc(stated, func(s float64) bool { return math.Abs(s-x) < 0.005 })
-		})
-		return held
-	})
+// statedItems returns the records of arr that hold a number the request states (statedIn),
+// when some do and others do not; nil otherwise.
+func (r renderer) statedItems(arr []any) []any {
+	hits, rest := partitionItems(arr, r.statedIn)
 	if len(rest) == 0 {
 		return nil
 	}
 	return hits
+}
+
+// statedIn reports whether v holds a number the request states: as an amount of money
+// however deep ("why was i charged 75 bucks"), or as a word of a value ("the card ending
+// 4425" of "**** 4425").
+func (r renderer) statedIn(v any) bool {
+	var stated []float64
+	words := map[string]bool{}
+	for _, m := range statedNumber.FindAllString(r.asked, -1) {
+		if x, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimPrefix(m, "$"), ",", ""), 64); err == nil && x > 0 {
+			stated, words[m] = append(stated, x), true
+		}
+	}
+	held := false
+	eachAmount(v, func(x float64) {
+		held = held || slices.ContainsFunc(stated, func(s float64) bool { return math.Abs(s-x) < 0.005 })
+	})
+	eachString(v, func(s string) { held = held || slices.ContainsFunc(strings.Fields(s), func(w string) bool { return words[w] }) })
+	return held
 }
 
 // statedNumber is a number as a request states it: "75", "$1,245.00".
