@@ -658,7 +658,9 @@ func (r renderer) statedIn(v any) bool {
 	eachAmount(v, func(x float64) {
 		held = held || slices.ContainsFunc(stated, func(s float64) bool { return math.Abs(s-x) < 0.005 })
 	})
-	eachString(v, func(s string) { held = held || slices.ContainsFunc(strings.Fields(s), func(w string) bool { return words[w] }) })
+	eachString(v, func(s string) {
+		held = held || slices.ContainsFunc(strings.Fields(s), func(w string) bool { return words[w] })
+	})
 	return held
 }
 
