@@ -550,6 +550,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "a follow-up whose own words name nothing is answered by the list its earlier words named",
+			asked: "how much is coming across", earlier: "did my old aviva pension transfer over yet", data: `{"plan":"Northstar",
+				"pot_value":{"amount":48213.77,"currency":"USD"},"beneficiaries":[{"name":"Dana Whitfield","share_percent":70}],
+				"transfers_in":[{"provider":"Aviva Pension Trust","value":{"amount":6120.4,"currency":"USD"},"status":"in progress"}]}`,
+			mentions: []string{"$6,120.40"}, excludes: []string{"48,213.77", "Dana"},
+		},
+		{
 			name:  "a price asked of facts no label says it of is the money of the earlier request's thing",
 			asked: "how much does that cost", earlier: "can i stay over the break", data: `{"building":"Maple Hall","room":"312B",
 				"roommate":{"name":"Priya Raman","email":"praman@example.edu"},"move_in":"2026-08-22",

@@ -131,6 +131,13 @@ func (r renderer) object(obj []field, t topic) Piece {
 	var blocks []Piece
 	var nouns []string // what each block lists
 	var asks []bool    // whether the request names something in each block's list
+	var earlier []bool // whether a follow-up's earlier words name each block's list alone
+	factTerms := map[string]bool{}
+	for _, f := range facts {
+		for _, t := range lang.Terms(f.text) {
+			factTerms[t] = true
+		}
+	}
 	var lists func(prefix string, obj []field, cur string, depth int)
 	lists = func(prefix string, obj []field, cur string, depth int) {
 		for _, f := range obj {
@@ -141,6 +148,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 					blocks = append(blocks, inner.list(noun, v, cur))
 					nouns = append(nouns, noun)
 					asks = append(asks, r.asksAbout(noun, v) || r.earlierNames(v))
+					earlier = append(earlier, r.earlierHolds(v, factTerms))
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
@@ -152,6 +160,16 @@ func (r renderer) object(obj []field, t topic) Piece {
 	}
 	lists("", obj, cur, 0)
 	asked := r.focus(facts, t, len(blocks) > 0)
+	if len(asked) == 0 && slices.Contains(earlier, true) && !r.holdsOwnWords(obj) {
+		// "how much is coming across" after "did my old aviva pension transfer over yet": the
+		// transfer its earlier words named, not the account around it.
+		for i := len(blocks) - 1; i >= 0; i-- {
+			if !earlier[i] {
+				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
+			}
+		}
+		facts = nil
+	}
 	if thing := noneOfAll(blocks); thing != "" && len(asked) == 0 {
 		// Every list says it holds nothing about the thing named, and no fact is asked for:
 		// the object holds nothing about it, said once rather than list by list beside a dump
@@ -425,6 +443,23 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 		hit = append([]fact{first}, hit...)
 	}
 	return hit
+}
+
+// earlierHolds reports whether a follow-up's earlier words name a thing the list arr holds
+// and the facts around it (factTerms) do not.
+func (r renderer) earlierHolds(arr []any, factTerms map[string]bool) bool {
+	held := map[string]bool{}
+	valueTerms(arr, held)
+	return slices.ContainsFunc(r.thingTerms(r.earlierTerm, false), func(t string) bool { return held[t] && !factTerms[t] })
+}
+
+// holdsOwnWords reports whether data holds a word of the request's own that may name a thing
+// (see thingTerms).
+func (r renderer) holdsOwnWords(data any) bool {
+	known := map[string]bool{}
+	valueTerms(data, known)
+	keyTerms(data, known)
+	return slices.ContainsFunc(r.thingTerms(r.askedTerm, false), func(t string) bool { return known[t] })
 }
 
 // asksAbout reports whether the request names the list of records arr under noun, or a word
