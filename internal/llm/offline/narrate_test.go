@@ -147,11 +147,11 @@ func TestNarrateShapes(t *testing.T) {
 			want: "I found 2 trips:\n- Lisbon: from Mar 3, 2026 until Mar 10, 2026, flight TP 123\n- Rome: from Jan 3, 2027",
 		},
 		{
-			name:  "an id the user asks about is shown",
+			name:  "an id the user asks about is shown, and names its record",
 			human: "where is order 40213?",
 			tool:  "recent_orders", args: `{}`,
 			data: `{"orders":[{"id":"40213","item":"Trail runner","status":"in_transit","eta":"2026-03-04"},{"id":"40377","item":"Socks","status":"delivered"}]}`,
-			want: "I found 2 orders:\n- Trail runner: ID 40213, in transit, eta Mar 4, 2026\n- Socks: delivered",
+			want: "I found 1 of 2 orders:\n- Trail runner: ID 40213, in transit, eta Mar 4, 2026",
 		},
 		{
 			name: "an id is the head when nothing else names the item",
