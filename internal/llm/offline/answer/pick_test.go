@@ -550,6 +550,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "a small number the request states counts, and names no record",
+			asked: "are my 2 bills paid", data: `{"bills":[
+				{"provider":"CityPower","address":"12 Elm St, Suite 2","status":"unpaid"},
+				{"provider":"AquaWater","address":"40 Oak Ave","status":"paid"}]}`,
+			mentions: []string{"CityPower", "AquaWater"},
+		},
+		{
 			name:  "a follow-up whose own words name nothing is answered by the list its earlier words named",
 			asked: "how much is coming across", earlier: "did my old aviva pension transfer over yet", data: `{"plan":"Northstar",
 				"pot_value":{"amount":48213.77,"currency":"USD"},"beneficiaries":[{"name":"Dana Whitfield","share_percent":70}],

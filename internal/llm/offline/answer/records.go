@@ -644,14 +644,15 @@ func (r renderer) statedItems(arr []any) []any {
 }
 
 // statedIn reports whether v holds a number the request states: as an amount of money
-// however deep ("why was i charged 75 bucks"), or as a word of a value ("the card ending
-// 4425" of "**** 4425").
+// however deep ("why was i charged 75 bucks"), or, with three digits or more, as a word of a
+// value ("the card ending 4425" of "**** 4425"; "my 2 bills" counts, and "Suite 2" is no bill).
 func (r renderer) statedIn(v any) bool {
 	var stated []float64
 	words := map[string]bool{}
 	for _, m := range statedNumber.FindAllString(r.asked, -1) {
 		if x, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimPrefix(m, "$"), ",", ""), 64); err == nil && x > 0 {
-			stated, words[m] = append(stated, x), true
+			stated = append(stated, x)
+			words[m] = len(m) >= minCodeDigits
 		}
 	}
 	held := false
@@ -663,6 +664,9 @@ func (r renderer) statedIn(v any) bool {
 	})
 	return held
 }
+
+// minCodeDigits: a shorter number the request states counts or measures rather than names.
+const minCodeDigits = 3
 
 // statedNumber is a number as a request states it: "75", "$1,245.00".
 var statedNumber = regexp.MustCompile(`\$?\b\d[\d,]*(?:\.\d+)?\b`)
