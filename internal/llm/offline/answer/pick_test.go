@@ -551,7 +551,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 		},
 		{
 			name:  "a small number the request states counts, and names no record",
-			asked: "are my 2 bills paid", data: `{"bills":[
+			asked: "what are my 2 bills", data: `{"bills":[
 				{"provider":"CityPower","address":"12 Elm St, Suite 2","status":"unpaid"},
 				{"provider":"AquaWater","address":"40 Oak Ave","status":"paid"}]}`,
 			mentions: []string{"CityPower", "AquaWater"},
