@@ -550,6 +550,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "a little word that is a record's whole value names it",
+			asked: "serial number of my right hearing aid?", data: `{"devices":[
+				{"ear":"left","model":"Audeo L90","serial":"PH-4471203"},{"ear":"right","model":"Audeo L90","serial":"PH-4471219"}],
+				"accessories":[{"name":"TV Connector","serial":"TV-11822"}]}`,
+			mentions: []string{"PH-4471219"}, excludes: []string{"PH-4471203"},
+		},
+		{
+			name:  "a short little word that is a record's whole value names none",
+			asked: "show me all my coupons", data: `{"coupons":[{"code":"SAVE10","applies_to":"all"},{"code":"TECH20","applies_to":"electronics"}]}`,
+			mentions: []string{"SAVE10", "TECH20"},
+		},
+		{
 			name:  "a small number the request states counts, and names no record",
 			asked: "what are my 2 bills", data: `{"bills":[
 				{"provider":"CityPower","address":"12 Elm St, Suite 2","status":"unpaid"},

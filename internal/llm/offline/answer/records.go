@@ -655,15 +655,25 @@ func (r renderer) statedIn(v any) bool {
 			words[m] = len(m) >= minCodeDigits
 		}
 	}
+	// A little word the terms leave out is stated too when a value is that word alone: "my
+	// right hearing aid" of the one whose "ear" is "right". A shorter one ("all", "on") is no
+	// value's name.
+	whole := map[string]bool{}
+	for _, w := range lang.ScanWords(r.asked) {
+		whole[w.Lower] = lang.IsStopword(w.Lower) && len(w.Lower) >= minWholeValueLetters
+	}
 	held := false
 	eachAmount(v, func(x float64) {
 		held = held || slices.ContainsFunc(stated, func(s float64) bool { return math.Abs(s-x) < 0.005 })
 	})
 	eachString(v, func(s string) {
-		held = held || slices.ContainsFunc(strings.Fields(s), func(w string) bool { return words[w] })
+		held = held || whole[strings.ToLower(strings.TrimSpace(s))] || slices.ContainsFunc(strings.Fields(s), func(w string) bool { return words[w] })
 	})
 	return held
 }
+
+// minWholeValueLetters: see statedIn.
+const minWholeValueLetters = 4
 
 // minCodeDigits: a shorter number the request states counts or measures rather than names.
 const minCodeDigits = 3
