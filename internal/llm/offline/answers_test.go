@@ -106,7 +106,7 @@ const (
 	minRoutedDev4 = 62
 	minRoutedDev5 = 76
 	minRoutedDev6 = 95
-	minRoutedDev7 = 55
+	minRoutedDev7 = 56
 )
 
 // minDev is how many turns of dev.yaml pass today. Every turn passed until dev6's four agents
@@ -184,7 +184,8 @@ const minDev6 = 50
 // object was shown (routed 51), a price asked with no label saying it read the amounts (39,
 // 52), a stated number named the record holding it as a word (40, 53) and a follow-up naming
 // nothing was answered by the list its earlier words named (41, 54), and a little word that
-// is a record's whole value named it ("my right hearing aid": 42, 55).
+// is a record's whole value named it ("my right hearing aid": 42, 55); routed 56 once a price
+// asked of a record that holds none was said not to be there.
 const minDev7 = 42
 
 // runRoutedSet plays every case of the set at file like runAnswerSet, with the orchestrator's

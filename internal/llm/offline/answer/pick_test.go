@@ -550,6 +550,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Feb 18, 2028"},
 		},
 		{
+			name:  "a price asked of a record that holds none is said not to be there",
+			asked: "how much is a new charger case", data: `{"accessories":[
+				{"name":"Charger Case Combi","serial":"CC-80213","warranty_ends":"2027-02-18"},
+				{"name":"TV Connector","serial":"TV-11822","warranty_ends":"2026-08-18"}]}`,
+			mentions: []string{"couldn't find a price for the Charger Case Combi"}, excludes: []string{"CC-80213", "TV Connector"},
+		},
+		{
+			name:  "how much of a thing is no price",
+			asked: "and how much has sam used", data: `{"lines":[{"name":"Sam","used_gb":3.1},{"name":"Alex","used_gb":9.4}]}`,
+			mentions: []string{"3.1"},
+		},
+		{
 			name:  "a little word that is a record's whole value names it",
 			asked: "serial number of my right hearing aid?", data: `{"devices":[
 				{"ear":"left","model":"Audeo L90","serial":"PH-4471203"},{"ear":"right","model":"Audeo L90","serial":"PH-4471219"}],

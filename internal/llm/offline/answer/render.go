@@ -246,6 +246,32 @@ func (r renderer) object(obj []field, t topic) Piece {
 	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
 
+// asksPrice reports whether the request asks what something costs: a word of price ("what
+// does it cost") or "how much is" ("how much is a new charger case"; not "how much data", nor
+// "how much has sam used").
+func (r renderer) asksPrice() bool {
+	ws := lang.ScanWords(r.asked)
+	for i, w := range ws {
+		if priceWords[w.Lower] || w.Lower == "much" && i > 0 && ws[i-1].Lower == "how" && i+1 < len(ws) && priceCopulas[ws[i+1].Lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// priceCopulas after "how much" ask a price: see language.txt.
+var priceCopulas = lang.List("priceCopulas")
+
+// holdsMoney reports whether a record holds an amount of money, however deep.
+func holdsMoney(item any, cur string) bool {
+	held := false
+	eachAmount(item, func(float64) { held = true })
+	if obj, ok := item.([]field); ok && !held {
+		_, _, _, held = firstAmount(obj, cur)
+	}
+	return held
+}
+
 // namedTwice reports whether the request names two words or more of f's label: one word
 // may name a fact by chance ("the movers" of the crew's movers), two name the member asked
 // for ("my left ear" of the left ear's).
@@ -606,6 +632,20 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	}
 	if len(hits) > 0 {
 		missing = ""
+	}
+	if len(hits) > 0 && len(hits) < len(arr) && r.asksPrice() && !slices.ContainsFunc(hits, func(item any) bool { return holdsMoney(item, cur) }) {
+		// "how much is a new charger case", of accessories none of which has a price: say so,
+		// not the case's warranty.
+		names := make([]string, 0, len(hits))
+		for _, item := range hits {
+			obj, _ := item.([]field)
+			if head := r.headField(obj); head >= 0 {
+				names = append(names, "the "+headText(obj[head]))
+			}
+		}
+		if len(names) > 0 {
+			return Piece{kind: pieceProse, text: "I couldn't find a price for " + joinAnd(names) + "."}
+		}
 	}
 	if len(hits) > 0 && len(hits) < len(arr) {
 		// "where's my headphones order" is answered with the headphones, among three orders.
