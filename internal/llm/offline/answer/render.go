@@ -159,15 +159,18 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	lists("", obj, cur, 0)
+	drop := func(gone func(i int) bool) { // leaves out the lists gone reports, last first
+		for i := len(blocks) - 1; i >= 0; i-- {
+			if gone(i) {
+				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
+			}
+		}
+	}
 	asked := r.focus(facts, t, len(blocks) > 0)
 	if len(asked) == 0 && slices.Contains(earlier, true) && !r.holdsOwnWords(obj) {
 		// "how much is coming across" after "did my old aviva pension transfer over yet": the
 		// transfer its earlier words named, not the account around it.
-		for i := len(blocks) - 1; i >= 0; i-- {
-			if !earlier[i] {
-				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
-			}
-		}
+		drop(func(i int) bool { return !earlier[i] })
 		facts = nil
 	}
 	if thing := noneOfAll(blocks); thing != "" && len(asked) == 0 {
@@ -180,11 +183,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		// A list that holds nothing about the thing named is no answer beside the facts or
 		// lists that do: "paid to date" answers "how much have we paid the contractor", with
 		// no "no change order for the contractor" after it.
-		for i := len(blocks) - 1; i >= 0; i-- {
-			if blocks[i].missing {
-				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
-			}
-		}
+		drop(func(i int) bool { return blocks[i].missing })
 	}
 	if len(asked) > 0 && !slices.Contains(asks, true) {
 		// "what is my shipping address" is answered with the address, not the profile, and
