@@ -105,7 +105,7 @@ func TestCompose(t *testing.T) {
 			name: "partial adds a caveat",
 			msgs: turnWithResults("trips", [3]string{"upcoming_trips", `{}`,
 				`{"status":"partial","note":"hotel bookings could not be loaded","data":{"trips":[{"destination":"Lisbon","departs":"2026-03-03"}]}}`}),
-			want: "I found 1 trip:\n- Lisbon: departs Mar 3\nSome of this may be incomplete right now: hotel bookings could not be loaded.",
+			want: "I found 1 trip:\n- Lisbon: departs Mar 3, 2026\nSome of this may be incomplete right now: hotel bookings could not be loaded.",
 		},
 		{
 			name: "unavailable uses the note's words",

@@ -91,7 +91,7 @@ func TestNarrateShapes(t *testing.T) {
 			data: `{"query":"deals running shoes","matched_query":true,"offers":[` +
 				`{"id":"off-a-101","title":"Pegasus road shoes","merchant":"Nike","price":104,"currency":"USD","discount_percent":20,"ends":"2026-11-27"},` +
 				`{"id":"off-a-102","title":"Ghost 16","merchant":"Running Warehouse","price":118.95,"currency":"USD","discount_percent":15,"ends":"2026-11-24"}]}`,
-			want: "I found 2 offers:\n- Pegasus road shoes: $104.00 at Nike, 20% off until Nov 27\n- Ghost 16: $118.95 at Running Warehouse, 15% off until Nov 24",
+			want: "I found 2 offers:\n- Pegasus road shoes: $104.00 at Nike, 20% off until Nov 27, 2026\n- Ghost 16: $118.95 at Running Warehouse, 15% off until Nov 24, 2026",
 		},
 		{
 			name: "a search's near misses follow its matches, and the count says which are which",
@@ -147,11 +147,11 @@ func TestNarrateShapes(t *testing.T) {
 			want: "I found 2 trips:\n- Lisbon: from Mar 3, 2026 until Mar 10, 2026, flight TP 123\n- Rome: from Jan 3, 2027",
 		},
 		{
-			name:  "an id the user asks about is shown",
+			name:  "an id the user asks about is shown, and names its record",
 			human: "where is order 40213?",
 			tool:  "recent_orders", args: `{}`,
 			data: `{"orders":[{"id":"40213","item":"Trail runner","status":"in_transit","eta":"2026-03-04"},{"id":"40377","item":"Socks","status":"delivered"}]}`,
-			want: "I found 2 orders:\n- Trail runner: ID 40213, in transit, eta Mar 4\n- Socks: delivered",
+			want: "I found 1 of 2 orders:\n- Trail runner: ID 40213, in transit, eta Mar 4, 2026",
 		},
 		{
 			name: "an id is the head when nothing else names the item",
@@ -169,7 +169,7 @@ func TestNarrateShapes(t *testing.T) {
 			name: "a bare list is named after its tool",
 			tool: "list_coupons", args: `{}`,
 			data: `[{"code":"SAVE10","description":"10% off groceries","expires":"2026-11-30"}]`,
-			want: "I found 1 coupon:\n- SAVE10: 10% off groceries, until Nov 30",
+			want: "I found 1 coupon:\n- SAVE10: 10% off groceries, until Nov 30, 2026",
 		},
 		{
 			name: "a list past the limit",
@@ -318,16 +318,16 @@ func TestReplayTwoLevels(t *testing.T) {
 			name:    "both answer",
 			rewards: rewards,
 			want: "I found 1 offer that matches, and 1 related:\n" +
-				"- Pegasus 41 road running shoes: $104.00 at Nike, 20% off until Nov 27\n" +
-				"- Forerunner 165 GPS running watch: $199.99 at REI, 20% off until Nov 25\n\n" +
+				"- Pegasus 41 road running shoes: $104.00 at Nike, 20% off until Nov 27, 2026\n" +
+				"- Forerunner 165 GPS running watch: $199.99 at REI, 20% off until Nov 25, 2026\n\n" +
 				"And on your points balance: 12,450 · pending 300 · expiring soon 1,200 · expires on Dec 12, 2026.",
 		},
 		{
 			name:    "rewards is unavailable",
 			rewards: "unavailable: I couldn't get an answer from Rewards right now.",
 			want: "I couldn't get an answer from Rewards right now, but I found 1 offer that matches, and 1 related:\n" +
-				"- Pegasus 41 road running shoes: $104.00 at Nike, 20% off until Nov 27\n" +
-				"- Forerunner 165 GPS running watch: $199.99 at REI, 20% off until Nov 25",
+				"- Pegasus 41 road running shoes: $104.00 at Nike, 20% off until Nov 27, 2026\n" +
+				"- Forerunner 165 GPS running watch: $199.99 at REI, 20% off until Nov 25, 2026",
 		},
 	}
 	for _, tt := range tests {

@@ -167,17 +167,17 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 // uses or misspells counts as held; one only near in meaning does not, since another result
 // that holds it takes this one's place.
 func (r renderer) offTopic(data any, strict bool) bool {
+	known := map[string]bool{}
+	valueTerms(data, known)
+	keyTerms(data, known)
 	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
-		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || frameWords[w.Lower] {
+		if (strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed")) && !slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return known[t] }) || frameWords[w.Lower] {
 			continue // verbs ("seeing", "shipped") and the frame of a question ("how long") name no thing data would hold
 		}
 		words = append(words, lang.Terms(w.Lower)...)
 	}
 	asked, earlier := r.thingTerms(words, strict), r.earlierTerm
-	known := map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, known)
 	held := func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
 	// A follow-up in the trade's words only ("why's it more than last month" after "how much
 	// do i owe for november") is about what the earlier words name, unless the data holds one

@@ -98,11 +98,9 @@ var (
 	countWords       = lang.List("countWords")
 )
 
-// scope carries what the facts of one object read against: the currency in force and
-// whether dates may drop their year.
+// scope carries what the facts of one object read against: the currency in force.
 type scope struct {
 	currency string
-	short    bool
 	item     bool // a list item's facts, whose objects no caller reads as prefixed facts
 	depth    int  // how deep in objects these facts sit
 }
@@ -152,11 +150,11 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 		}
 		switch v := f.val.(type) {
 		case string:
-			if fc, ok := r.stringFact(f.key, label, v, sc.short); ok {
+			if fc, ok := r.stringFact(f.key, label, v); ok {
 				out = append(out, fc)
 			}
 		case json.Number:
-			if r.echoes[normNumber(v)] || isIDKey(f.key) && !r.mentioned(v.String()) && !(r.showIDs && r.asksForID()) {
+			if r.echoes[normNumber(v)] || r.hidesID(f.key, label, v.String()) {
 				continue
 			}
 			if countWords[lastWord(label)] && lengths[v.String()] {
@@ -177,13 +175,14 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				text := strings.Join(append([]string{formatMoney(amount, code)}, perOf(v)...), " per ")
 				out = append(out, fact{label: label, text: text, money: true, plain: priceLabels[label]})
-			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.asksWhen() && holdsDate(v) {
+			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.namesKeyIn(v) || r.asksWhen() && holdsDate(v) {
 				// An object's objects read as prefixed facts, however deep: "last top up on
 				// Oct 30". In a list item only for the one record asked about ("cancel how
 				// Settings > Subscriptions"), an object of one member ("dentist Dr. Osei") or
-				// one the request names ("the registration").
+				// one the request names ("the registration"), or names a member of ("the
+				// deductible" of each device's loss and damage cover).
 				if sc.depth < maxNesting {
-					inner, _ := r.facts(v, scope{currency: cur, short: sc.short, depth: sc.depth + 1}, -1)
+					inner, _ := r.facts(v, scope{currency: cur, depth: sc.depth + 1}, -1)
 					out = appendPrefixed(out, label, inner)
 				}
 			}
@@ -246,16 +245,16 @@ func perOf(obj []field) []string {
 	return nil
 }
 
-func (r renderer) stringFact(key, label, v string, short bool) (fact, bool) {
+func (r renderer) stringFact(key, label, v string) (fact, bool) {
 	s := strings.Join(strings.Fields(v), " ")
 	if s == "" || r.echoes[strings.ToLower(s)] {
 		return fact{}, false
 	}
-	if isIDKey(key) && !r.mentioned(s) && !(r.showIDs && (readableID(s) && lang.Humanise(key) != "ID" || r.asksForID())) {
-		return fact{}, false // an opaque id names the record for machines, unless asked for
+	if r.hidesID(key, label, s) {
+		return fact{}, false
 	}
 	if w, ok := parseWhen(s); ok {
-		fc := dateFact(label, w.format(short))
+		fc := dateFact(label, w.format())
 		fc.date = true
 		return fc, true
 	}
@@ -388,6 +387,17 @@ func readableID(s string) bool {
 	return letters > 0 && digits > 0
 }
 
+// hidesID reports whether the value s of an id under key is left out: it names the record
+// for machines, unless the request names it, asks for an id by the key's own words ("my
+// member number" of a member_id), or asks for the one record a reply is about, whose id
+// people quote ("CLM-20931").
+func (r renderer) hidesID(key, label, s string) bool {
+	if !isIDKey(key) || r.mentioned(s) || r.asksForID() && r.names(label) {
+		return false
+	}
+	return !r.showIDs || !(readableID(s) && lang.Humanise(key) != "ID" || r.asksForID())
+}
+
 // asksForID reports whether the request asks for a record's identifier: "what's my order
 // number for the socks", "the reference of my claim".
 func (r renderer) asksForID() bool {
@@ -418,6 +428,14 @@ func holdsDate(v any) bool {
 		held = held || ok
 	})
 	return held
+}
+
+// namesKeyIn reports whether the request names a word of a key in v, however deep, that is
+// no light noun.
+func (r renderer) namesKeyIn(v any) bool {
+	named := false
+	eachKey(v, func(key string) { named = named || r.names(lang.Humanise(key)) })
+	return named
 }
 
 // names reports whether the request names a word of label that is no light noun: the user

@@ -164,15 +164,12 @@ func parseWhen(s string) (when, bool) {
 	return when{t: t, clock: len(s) > len(time.DateOnly), month: len(s) == len("2006-01")}, true
 }
 
-// format renders the date for people; short leaves the year out, for lists whose dates
-// all fall in one year.
-func (w when) format(short bool) string {
+// format renders the date for people, always with its year: the model has no clock, so a
+// date without one ("Feb 18") reads as the next Feb 18 whichever year it is in.
+func (w when) format() string {
 	layout := "Jan 2, 2006"
 	if w.month {
 		return w.t.Format("January 2006")
-	}
-	if short {
-		layout = "Jan 2"
 	}
 	if w.clock {
 		layout += " at 15:04"
@@ -185,7 +182,7 @@ func (w when) format(short bool) string {
 func tidyString(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if w, ok := parseWhen(s); ok {
-		return w.format(false)
+		return w.format()
 	}
 	if isSnakeWord(s) {
 		return strings.ReplaceAll(s, "_", " ")
@@ -193,7 +190,7 @@ func tidyString(s string) string {
 	// A date inside a sentence ("template on 2026-12-09") reads like every other date.
 	return isoDate.ReplaceAllStringFunc(s, func(d string) string {
 		if w, ok := parseWhen(d); ok {
-			return w.format(false)
+			return w.format()
 		}
 		return d
 	})

@@ -20,22 +20,20 @@ func TestFormatMoney(t *testing.T) {
 
 func TestDateFact(t *testing.T) {
 	tests := []struct {
-		label, value string
-		short        bool
-		want         string
+		label, value, want string
 	}{
-		{"ends", "2026-11-27", true, "until Nov 27"},
-		{"valid until", "2026-11-27", false, "valid until Nov 27, 2026"},
-		{"starts at", "2026-03-03T10:15:00Z", true, "from Mar 3 at 10:15"},
-		{"date", "2026-03-03", false, "on Mar 3, 2026"},
-		{"departs", "2026-03-03T10:15:00Z", false, "departs Mar 3, 2026 at 10:15"},
+		{"ends", "2026-11-27", "until Nov 27, 2026"},
+		{"valid until", "2026-11-27", "valid until Nov 27, 2026"},
+		{"starts at", "2026-03-03T10:15:00Z", "from Mar 3, 2026 at 10:15"},
+		{"date", "2026-03-03", "on Mar 3, 2026"},
+		{"departs", "2026-03-03T10:15:00Z", "departs Mar 3, 2026 at 10:15"},
 	}
 	for _, tt := range tests {
 		w, ok := parseWhen(tt.value)
 		if !ok {
 			t.Fatalf("parseWhen(%q) failed", tt.value)
 		}
-		if got := dateFact(tt.label, w.format(tt.short)).phrase(); got != tt.want {
+		if got := dateFact(tt.label, w.format()).phrase(); got != tt.want {
 			t.Errorf("dateFact(%q, %q) = %q, want %q", tt.label, tt.value, got, tt.want)
 		}
 	}
@@ -102,7 +100,7 @@ func TestParseWhen(t *testing.T) {
 	tests := []struct {
 		in          string
 		ok          bool
-		want        string // when.format(false)
+		want        string // when.format()
 		clock, mnth bool
 	}{
 		{in: "2026-10", ok: true, want: "October 2026", mnth: true},
@@ -123,7 +121,7 @@ func TestParseWhen(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if got := w.format(false); got != tt.want || w.clock != tt.clock || w.month != tt.mnth {
+		if got := w.format(); got != tt.want || w.clock != tt.clock || w.month != tt.mnth {
 			t.Errorf("parseWhen(%q) = %q (clock %v, month %v), want %q (clock %v, month %v)", tt.in, got, w.clock, w.month, tt.want, tt.clock, tt.mnth)
 		}
 	}

@@ -11,9 +11,9 @@ import (
 var itemExtras = int(lang.Number("itemExtras")) // see language.txt
 
 // item renders one list element as "head: price at seller, extras", for example
-// "Trail runner: $89.90 at Acme, 20% off until Nov 27". cur is the currency in force from
-// the enclosing object; short drops the year from dates.
-func (r renderer) item(v any, cur string, short bool) string {
+// "Trail runner: $89.90 at Acme, 20% off until Nov 27, 2026". cur is the currency in force
+// from the enclosing object.
+func (r renderer) item(v any, cur string) string {
 	obj, ok := v.([]field)
 	if !ok {
 		if arr, ok := v.([]any); ok {
@@ -22,13 +22,14 @@ func (r renderer) item(v any, cur string, short bool) string {
 		return scalar("", v)
 	}
 	head := r.headField(obj)
-	facts, _ := r.facts(obj, scope{currency: cur, short: short, item: true}, head)
+	facts, _ := r.facts(obj, scope{currency: cur, item: true}, head)
 
 	facts = r.askedFacts(facts)
 	var lead string
 	price, seller := -1, -1
 	for i, f := range facts {
-		if f.money && price < 0 {
+		// A rate ("price per gallon") is no record's price when it has an amount of its own.
+		if f.money && (price < 0 || perUnit(facts[price].named()) && !perUnit(f.named())) {
 			price = i
 		}
 		if f.source && seller < 0 {

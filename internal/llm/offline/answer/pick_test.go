@@ -542,6 +542,111 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			asked: "how much do i owe the libary in fines", data: `{"loans":[{"title":"Dune","fine":{"amount":3.5,"currency":"USD"}}]}`,
 			mentions: []string{"$3.50"}, excludes: []string{"no loan for"},
 		},
+		{
+			name:  "a list's dates keep their year, even when they all share one",
+			asked: "when do the warranties on my devices run out", data: `{"devices":[
+				{"ear":"left","serial":"PH-1","fitted":"2025-02-18","repair_warranty":{"ends":"2028-02-18"}},
+				{"ear":"right","serial":"PH-2","fitted":"2025-02-18","repair_warranty":{"ends":"2028-02-18"}}]}`,
+			mentions: []string{"Feb 18, 2028"},
+		},
+		{
+			name:  "a price asked of a record that holds none is said not to be there",
+			asked: "how much is a new charger case", data: `{"accessories":[
+				{"name":"Charger Case Combi","serial":"CC-80213","warranty_ends":"2027-02-18"},
+				{"name":"TV Connector","serial":"TV-11822","warranty_ends":"2026-08-18"}]}`,
+			mentions: []string{"couldn't find a price for the Charger Case Combi"}, excludes: []string{"CC-80213", "TV Connector"},
+		},
+		{
+			name:  "how much of a thing is no price",
+			asked: "and how much has sam used", data: `{"lines":[{"name":"Sam","used_gb":3.1},{"name":"Alex","used_gb":9.4}]}`,
+			mentions: []string{"3.1"},
+		},
+		{
+			name:  "a little word that is a record's whole value names it",
+			asked: "serial number of my right hearing aid?", data: `{"devices":[
+				{"ear":"left","model":"Audeo L90","serial":"PH-4471203"},{"ear":"right","model":"Audeo L90","serial":"PH-4471219"}],
+				"accessories":[{"name":"TV Connector","serial":"TV-11822"}]}`,
+			mentions: []string{"PH-4471219"}, excludes: []string{"PH-4471203"},
+		},
+		{
+			name:  "a short little word that is a record's whole value names none",
+			asked: "show me all my coupons", data: `{"coupons":[{"code":"SAVE10","applies_to":"all"},{"code":"TECH20","applies_to":"electronics"}]}`,
+			mentions: []string{"SAVE10", "TECH20"},
+		},
+		{
+			name:  "a small number the request states counts, and names no record",
+			asked: "what are my 2 bills", data: `{"bills":[
+				{"provider":"CityPower","address":"12 Elm St, Suite 2","status":"unpaid"},
+				{"provider":"AquaWater","address":"40 Oak Ave","status":"paid"}]}`,
+			mentions: []string{"CityPower", "AquaWater"},
+		},
+		{
+			name:  "a follow-up whose own words name nothing is answered by the list its earlier words named",
+			asked: "how much is coming across", earlier: "did my old aviva pension transfer over yet", data: `{"plan":"Northstar",
+				"pot_value":{"amount":48213.77,"currency":"USD"},"beneficiaries":[{"name":"Dana Whitfield","share_percent":70}],
+				"transfers_in":[{"provider":"Aviva Pension Trust","value":{"amount":6120.4,"currency":"USD"},"status":"in progress"}]}`,
+			mentions: []string{"$6,120.40"}, excludes: []string{"48,213.77", "Dana"},
+		},
+		{
+			name:  "a price asked of facts no label says it of is the money of the earlier request's thing",
+			asked: "how much does that cost", earlier: "can i stay over the break", data: `{"building":"Maple Hall","room":"312B",
+				"roommate":{"name":"Priya Raman","email":"praman@example.edu"},"move_in":"2026-08-22",
+				"winter_break":{"halls_close":"2026-12-19T12:00","stay_over_request":{"status":"not submitted","deadline":"2026-12-05","fee":{"amount":180,"currency":"USD"}}},
+				"meal_plan":{"name":"Blue 14","dining_dollars":{"balance":{"amount":87.25,"currency":"USD"}}}}`,
+			mentions: []string{"$180.00"}, excludes: []string{"$87.25", "Priya"},
+		},
+		{
+			name:  "a list item shows an object of its own when the request names a member of it",
+			asked: "whats the deductible", data: `{"devices":[
+				{"ear":"left","model":"Audeo L90","serial":"PH-1","color":"champagne","fitted":"2025-02-18",
+				 "loss_and_damage":{"ends":"2027-02-18","deductible":{"amount":250,"currency":"USD"}}},
+				{"ear":"right","model":"Audeo L90","serial":"PH-2","color":"champagne","fitted":"2025-02-18",
+				 "loss_and_damage":{"ends":"2027-02-18","deductible":{"amount":250,"currency":"USD"}}}]}`,
+			mentions: []string{"deductible $250.00"},
+		},
+		{
+			name:  "facts named by two words of the request are the answer beside a list it names",
+			asked: "how bad is the hearing in my left ear", data: `{"appointments":[
+				{"type":"annual hearing test","date":"2026-12-09T10:30","status":"booked"},
+				{"type":"fine tuning","date":"2026-09-09T09:00","status":"attended","notes":"Softer high pitches on the left aid"}],
+				"last_hearing_test":{"date":"2025-12-02","left_ear":{"average_loss_db":48,"degree":"moderate"},
+				"right_ear":{"average_loss_db":35,"degree":"mild"}}}`,
+			mentions: []string{"moderate"}, excludes: []string{"mild"},
+		},
+		{
+			name:  "an amount the request states names the record holding it",
+			asked: "why was i charged 75 bucks", data: `{"charges":[
+				{"description":"Fall housing","amount":{"amount":4350,"currency":"USD"}},
+				{"description":"Damage fine: wall paint pulled off by tape","amount":{"amount":75,"currency":"USD"}},
+				{"description":"Laundry card top-up","amount":{"amount":40,"currency":"USD"}}]}`,
+			mentions: []string{"tape"}, excludes: []string{"Fall housing", "Laundry"},
+		},
+		{
+			name:  "a rate per unit is no record's price, nor part of a sum",
+			asked: "how much did the fill ups cost in total", data: `{"fill_ups":[
+				{"station":"Shell","price_per_gallon":{"amount":4.19,"currency":"USD"},"amount":{"amount":89.67,"currency":"USD"},"gallons":21.4},
+				{"station":"Costco","price_per_gallon":{"amount":3.99,"currency":"USD"},"amount":{"amount":99.75,"currency":"USD"},"gallons":25}]}`,
+			mentions: []string{"$189.42 in all", "Shell: $89.67"}, excludes: []string{"$8.18"},
+		},
+		{
+			name:  "a month names the record for it, not another paid in it",
+			asked: "is the october statement paid", data: `{"statements":[
+				{"statement_no":"ST-2610","period":"2026-10","total":{"amount":1842.3,"currency":"USD"},"due":"2026-11-20","status":"overdue"},
+				{"statement_no":"ST-2609","period":"2026-09","total":{"amount":1710.05,"currency":"USD"},"due":"2026-10-20","status":"paid","paid_on":"2026-10-18"}]}`,
+			mentions: []string{"overdue"}, excludes: []string{"1,710.05"},
+		},
+		{
+			name:  "an id asked for by its key's own words is shown",
+			asked: "whats my pension member number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
+				"employer":"Halverson Logistics","status":"active","beneficiaries":[{"name":"Dana","share_percent":70}]}`,
+			mentions: []string{"NS-552031"},
+		},
+		{
+			name:  "an id is not shown for a number the request asks of something else",
+			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
+				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
+			mentions: []string{"555-0100"}, excludes: []string{"NS-552031"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -576,14 +681,17 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 }
 
 func TestSpellAsData(t *testing.T) {
-	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}, {key: "count", val: "4"}}
+	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}, {key: "count", val: "4"},
+		{key: "technician", val: "Luis Ortega"}, {key: "planned", val: "2026-12-01"}}
 	domain := map[string]bool{"library": true}
 	tests := []struct{ in, want string }{
 		{"whats the deductable", "whats the deductible"},
 		{"owe the libary", "owe the libary"}, // the agent's trade, not the book named "Library"
 		{"my seatle rental", "my seattle rental"},
 		{"the deductible", "the deductible"},
-		{"my tennis court", "my tennis court"}, // an English word, not a typo of "count"
+		{"my tennis court", "my tennis court"},     // an English word, not a typo of "count"
+		{"who's the tech", "who's the technician"}, // a clipped word
+		{"my plan", "my plan"},                     // a form of the data's word, not a clipping of it
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, data, domain); got != tt.want {
@@ -773,5 +881,32 @@ func TestNoneFoundBesideAHeldName(t *testing.T) {
 		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
 			t.Errorf("data(%q) = %q, want %q and no %q", tt.asked, got, tt.want, tt.not)
 		}
+	}
+}
+
+// TestHoldsNothingAskedDoerNoun checks that a noun for what does an act ("the heater") is held
+// by data that names the act ("Radiator not heating"), though the data's word reads as a verb.
+func TestHoldsNothingAskedDoerNoun(t *testing.T) {
+	res := Result{Name: "maintenance", Content: `{"status":"ok","data":{"requests":[
+		{"ticket":"MR-5521","issue":"Radiator not heating","visit":{"date":"2026-11-30","window":"09:00-12:00"}},
+		{"ticket":"MR-5530","issue":"Desk lamp flickering","status":"open"}]}}`}
+	domain := func() map[string]bool { return map[string]bool{"dorm": true} }
+	if HoldsNothingAsked(res, "when is someone coming to fix the heater in my dorm", 5, domain) {
+		t.Errorf("HoldsNothingAsked(%q) = true, want false", "when is someone coming to fix the heater in my dorm")
+	}
+}
+
+// TestNarrateStatedNumber checks that a number the request states names the record that
+// holds it as a word of a value, and that a thing asked of that record in words the data does
+// not use ("which van") is no missing thing.
+func TestNarrateStatedNumber(t *testing.T) {
+	res := Result{Name: "cards", Content: `{"status":"ok","data":{"cards":[
+		{"card":"**** 4417","driver":"Mike Brennan","vehicle":{"plate":"BRN-2207","make":"Ford Transit"},"status":"active"},
+		{"card":"**** 4425","driver":"Sophie Lane","vehicle":{"plate":"PLM-4410","make":"Vauxhall Vivaro"},"status":"frozen"},
+		{"card":"**** 4433","driver":"Raj Patel","vehicle":{"plate":"KTR-9133","make":"Toyota Hilux"},"status":"active"}]}}`}
+	p := Narrate(res, "which van is the card ending 4425 for", 5, func() map[string]bool { return map[string]bool{"fuel": true} })
+	got := p.found + "\n" + p.text
+	if !strings.Contains(got, "Vivaro") || strings.Contains(got, "Hilux") || strings.Contains(got, "Transit") {
+		t.Errorf("Narrate(%q) = %q, want the Vivaro's card alone", "which van is the card ending 4425 for", got)
 	}
 }

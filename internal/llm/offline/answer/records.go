@@ -3,7 +3,10 @@ package answer
 import (
 	"encoding/json"
 	"maps"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -247,9 +250,10 @@ func (r renderer) currentItems(arr []any) []any {
 }
 
 // spelledPeriodItems returns those of hits, records the request was found to name, whose
-// own values spell out each month or weekday the request names ("month": "November 2026"),
-// rather than only hold a date in it ("due": "2026-11-05"): a period written out says what
-// the record is for, a date only when something about it happens. Nil for none.
+// own values spell out each month or weekday the request names ("month": "November 2026",
+// "period": "2026-11"), rather than only hold a date in it ("due": "2026-11-05"): a period
+// written out says what the record is for, a date only when something about it happens. Nil
+// for none.
 func (r renderer) spelledPeriodItems(hits []any) []any {
 	var periods []string
 	for _, w := range lang.ScanWords(r.asked) {
@@ -265,6 +269,9 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 		return !slices.ContainsFunc(periods, func(p string) bool {
 			return !slices.ContainsFunc(obj, func(f field) bool {
 				s, ok := f.val.(string)
+				if w, isDate := parseWhen(s); isDate && w.month {
+					s = w.format()
+				}
 				return ok && slices.ContainsFunc(lang.ScanWords(s), func(w lang.Word) bool { return w.Lower == p })
 			})
 		})
@@ -303,6 +310,11 @@ func (r renderer) tellingItems(arr []any, noun string) []any {
 	}
 	if subject := r.subjectTerms(noun); len(subject) > 0 {
 		if hits := r.tellingBy(arr, subject); len(hits) > 0 {
+			return hits
+		}
+		// A month every record holds a date in ("the october statement", one paid in October)
+		// names the record that is for it, before the request's other words pick another.
+		if hits := r.spelledPeriodItems(arr); len(hits) > 0 && len(hits) < len(arr) && slices.ContainsFunc(subject, func(t string) bool { return calendarWords[t] }) {
 			return hits
 		}
 	}
@@ -603,6 +615,9 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	if r.scoped || r.negates() {
 		return nil
 	}
+	if hits := r.statedItems(arr); len(hits) > 0 {
+		return hits
+	}
 	var named []string
 	for _, t := range r.askedTerm {
 		if !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
@@ -616,6 +631,75 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 		return !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) })
 	})
 	return hits
+}
+
+// statedItems returns the records of arr that hold a number the request states (statedIn),
+// when some do and others do not; nil otherwise.
+func (r renderer) statedItems(arr []any) []any {
+	hits, rest := partitionItems(arr, r.statedIn)
+	if len(rest) == 0 {
+		return nil
+	}
+	return hits
+}
+
+// statedIn reports whether v holds a number the request states: as an amount of money
+// however deep ("why was i charged 75 bucks"), or, with three digits or more, as a word of a
+// value ("the card ending 4425" of "**** 4425"; "my 2 bills" counts, and "Suite 2" is no bill).
+func (r renderer) statedIn(v any) bool {
+	var stated []float64
+	words := map[string]bool{}
+	for _, m := range statedNumber.FindAllString(r.asked, -1) {
+		if x, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimPrefix(m, "$"), ",", ""), 64); err == nil && x > 0 {
+			stated = append(stated, x)
+			words[m] = len(m) >= minCodeDigits
+		}
+	}
+	// A little word the terms leave out is stated too when a value is that word alone: "my
+	// right hearing aid" of the one whose "ear" is "right". A shorter one ("all", "on") is no
+	// value's name.
+	whole := map[string]bool{}
+	for _, w := range lang.ScanWords(r.asked) {
+		whole[w.Lower] = lang.IsStopword(w.Lower) && len(w.Lower) >= minWholeValueLetters
+	}
+	held := false
+	eachAmount(v, func(x float64) {
+		held = held || slices.ContainsFunc(stated, func(s float64) bool { return math.Abs(s-x) < 0.005 })
+	})
+	eachString(v, func(s string) {
+		held = held || whole[strings.ToLower(strings.TrimSpace(s))] || slices.ContainsFunc(strings.Fields(s), func(w string) bool { return words[w] })
+	})
+	return held
+}
+
+// minWholeValueLetters: see statedIn.
+const minWholeValueLetters = 4
+
+// minCodeDigits: a shorter number the request states counts or measures rather than names.
+const minCodeDigits = 3
+
+// statedNumber is a number as a request states it: "75", "$1,245.00".
+var statedNumber = regexp.MustCompile(`\$?\b\d[\d,]*(?:\.\d+)?\b`)
+
+// eachAmount calls fn with every amount object's amount in v ({"amount": 75, "currency":
+// "USD"}), however deep.
+func eachAmount(v any, fn func(float64)) {
+	switch x := v.(type) {
+	case []field:
+		if n, _, ok := moneyObject(x); ok {
+			if f, err := n.Float64(); err == nil {
+				fn(f)
+			}
+			return
+		}
+		for _, f := range x {
+			eachAmount(f.val, fn)
+		}
+	case []any:
+		for _, c := range x {
+			eachAmount(c, fn)
+		}
+	}
 }
 
 // matchesOfCall splits a list the service chose by the call's text arguments into the records

@@ -131,6 +131,13 @@ func (r renderer) object(obj []field, t topic) Piece {
 	var blocks []Piece
 	var nouns []string // what each block lists
 	var asks []bool    // whether the request names something in each block's list
+	var earlier []bool // whether a follow-up's earlier words name each block's list alone
+	factTerms := map[string]bool{}
+	for _, f := range facts {
+		for _, t := range lang.Terms(f.text) {
+			factTerms[t] = true
+		}
+	}
 	var lists func(prefix string, obj []field, cur string, depth int)
 	lists = func(prefix string, obj []field, cur string, depth int) {
 		for _, f := range obj {
@@ -141,6 +148,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 					blocks = append(blocks, inner.list(noun, v, cur))
 					nouns = append(nouns, noun)
 					asks = append(asks, r.asksAbout(noun, v) || r.earlierNames(v))
+					earlier = append(earlier, r.earlierHolds(v, factTerms))
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
@@ -151,7 +159,20 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	lists("", obj, cur, 0)
+	drop := func(gone func(i int) bool) { // leaves out the lists gone reports, last first
+		for i := len(blocks) - 1; i >= 0; i-- {
+			if gone(i) {
+				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
+			}
+		}
+	}
 	asked := r.focus(facts, t, len(blocks) > 0)
+	if len(asked) == 0 && slices.Contains(earlier, true) && !r.holdsOwnWords(obj) {
+		// "how much is coming across" after "did my old aviva pension transfer over yet": the
+		// transfer its earlier words named, not the account around it.
+		drop(func(i int) bool { return !earlier[i] })
+		facts = nil
+	}
 	if thing := noneOfAll(blocks); thing != "" && len(asked) == 0 {
 		// Every list says it holds nothing about the thing named, and no fact is asked for:
 		// the object holds nothing about it, said once rather than list by list beside a dump
@@ -162,11 +183,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		// A list that holds nothing about the thing named is no answer beside the facts or
 		// lists that do: "paid to date" answers "how much have we paid the contractor", with
 		// no "no change order for the contractor" after it.
-		for i := len(blocks) - 1; i >= 0; i-- {
-			if blocks[i].missing {
-				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
-			}
-		}
+		drop(func(i int) bool { return blocks[i].missing })
 	}
 	if len(asked) > 0 && !slices.Contains(asks, true) {
 		// "what is my shipping address" is answered with the address, not the profile, and
@@ -176,6 +193,10 @@ func (r renderer) object(obj []field, t topic) Piece {
 		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
 			return Piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
 		}
+		facts = asked
+	} else if slices.ContainsFunc(asked, r.namedTwice) {
+		// A list asked about keeps its place, but the facts are those asked for: "how bad is
+		// my left ear" says the left ear's, not the right's beside the appointments.
 		facts = asked
 	}
 	if len(facts) > 0 && facts[0].text != "" && facts[0].label != "" &&
@@ -222,6 +243,43 @@ func (r renderer) object(obj []field, t topic) Piece {
 		lines = append(lines, b.standalone())
 	}
 	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
+}
+
+// asksPrice reports whether the request asks what something costs: a word of price ("what
+// does it cost") or "how much is" ("how much is a new charger case"; not "how much data", nor
+// "how much has sam used").
+func (r renderer) asksPrice() bool {
+	ws := lang.ScanWords(r.asked)
+	for i, w := range ws {
+		if priceWords[w.Lower] || w.Lower == "much" && i > 0 && ws[i-1].Lower == "how" && i+1 < len(ws) && priceCopulas[ws[i+1].Lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// priceCopulas after "how much" ask a price: see language.txt.
+var priceCopulas = lang.List("priceCopulas")
+
+// holdsMoney reports whether a record holds an amount of money, however deep.
+func holdsMoney(item any, cur string) bool {
+	held := false
+	eachAmount(item, func(float64) { held = true })
+	if obj, ok := item.([]field); ok && !held {
+		_, _, _, held = firstAmount(obj, cur)
+	}
+	return held
+}
+
+// namedTwice reports whether the request names two words or more of f's label: one word
+// may name a fact by chance ("the movers" of the crew's movers), two name the member asked
+// for ("my left ear" of the left ear's).
+func (r renderer) namedTwice(f fact) bool {
+	n := 0
+	for _, t := range lang.Terms(f.named()) {
+		n += b2i(r.names(t))
+	}
+	return n >= 2
 }
 
 // noneOfAll returns the thing every one of blocks says no record is for, or "".
@@ -316,6 +374,20 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 			hit = dates
 		}
 	}
+	if hit == nil && slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return priceWords[w.Lower] }) {
+		// "how much does that cost", of facts none of whose labels says cost: the amounts of
+		// money answer, those of the thing the earlier request named first ("can i stay over
+		// the break": the stay-over fee, not the dining dollars).
+		money := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.money })
+		if named := slices.DeleteFunc(slices.Clone(money), func(f fact) bool {
+			return !slices.ContainsFunc(lang.Terms(f.named()), func(t string) bool { return slices.Contains(r.earlierTerm, t) })
+		}); len(named) > 0 {
+			money = named
+		}
+		if len(money) > 0 && len(money) < len(facts) {
+			hit = money
+		}
+	}
 	return hit
 }
 
@@ -398,6 +470,23 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	return hit
 }
 
+// earlierHolds reports whether a follow-up's earlier words name a thing the list arr holds
+// and the facts around it (factTerms) do not.
+func (r renderer) earlierHolds(arr []any, factTerms map[string]bool) bool {
+	held := map[string]bool{}
+	valueTerms(arr, held)
+	return slices.ContainsFunc(r.thingTerms(r.earlierTerm, false), func(t string) bool { return held[t] && !factTerms[t] })
+}
+
+// holdsOwnWords reports whether data holds a word of the request's own that may name a thing
+// (see thingTerms).
+func (r renderer) holdsOwnWords(data any) bool {
+	known := map[string]bool{}
+	valueTerms(data, known)
+	keyTerms(data, known)
+	return slices.ContainsFunc(r.thingTerms(r.askedTerm, false), func(t string) bool { return known[t] })
+}
+
 // asksAbout reports whether the request names the list of records arr under noun, or a word
 // its records hold in their keys or values, other than the called tool's and light nouns:
 // then a focused answer keeps the list.
@@ -476,13 +565,12 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if len(arr) == 1 {
 		found = "1 " + singular(noun)
 	}
-	short := oneYear(arr)
 	var itemTerms [][]string // rendered once, for whichever of the two below needs them
 	termsOf := func() [][]string {
 		if itemTerms == nil {
 			itemTerms = make([][]string, len(arr))
 			for i, item := range arr {
-				itemTerms[i] = lang.Terms(r.item(item, cur, short))
+				itemTerms[i] = lang.Terms(r.item(item, cur))
 			}
 		}
 		return itemTerms
@@ -544,6 +632,20 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if len(hits) > 0 {
 		missing = ""
 	}
+	if len(hits) > 0 && len(hits) < len(arr) && r.asksPrice() && !slices.ContainsFunc(hits, func(item any) bool { return holdsMoney(item, cur) }) {
+		// "how much is a new charger case", of accessories none of which has a price: say so,
+		// not the case's warranty.
+		names := make([]string, 0, len(hits))
+		for _, item := range hits {
+			obj, _ := item.([]field)
+			if head := r.headField(obj); head >= 0 {
+				names = append(names, "the "+headText(obj[head]))
+			}
+		}
+		if len(names) > 0 {
+			return Piece{kind: pieceProse, text: "I couldn't find a price for " + joinAnd(names) + "."}
+		}
+	}
 	if len(hits) > 0 && len(hits) < len(arr) {
 		// "where's my headphones order" is answered with the headphones, among three orders.
 		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
@@ -596,7 +698,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		r.showIDs = true
 		// One record asked about: its own lists are the details asked for ("when is my
 		// dog due for his rabies shot" is in the dog's vaccinations).
-		if p := r.withNestedLists(noun, arr[0], cur, short, found); !p.empty() {
+		if p := r.withNestedLists(noun, arr[0], cur, found); !p.empty() {
 			return p
 		}
 	}
@@ -606,7 +708,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			lines = append(lines, fmt.Sprintf("- and %d more", len(arr)-i))
 			break
 		}
-		if s := r.item(item, cur, short); s != "" {
+		if s := r.item(item, cur); s != "" {
 			lines = append(lines, "- "+s)
 		}
 	}
@@ -632,7 +734,7 @@ func (r renderer) kindItems(arr []any) []any {
 // withNestedLists renders a list of one record whose own members hold lists of records:
 // the record's line, then each of its lists. It returns an empty piece when the record has
 // no such list.
-func (r renderer) withNestedLists(noun string, item any, cur string, short bool, found string) Piece {
+func (r renderer) withNestedLists(noun string, item any, cur string, found string) Piece {
 	obj, ok := item.([]field)
 	if !ok {
 		return Piece{}
@@ -665,7 +767,7 @@ func (r renderer) withNestedLists(noun string, item any, cur string, short bool,
 	if len(blocks) == 0 {
 		return Piece{}
 	}
-	line := r.item(item, cur, short)
+	line := r.item(item, cur)
 	return Piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
 }
 
@@ -699,27 +801,6 @@ func allScalars(arr []any) bool {
 		}
 	}
 	return true
-}
-
-// oneYear reports whether the dates in a list's records all fall in one year, so that
-// they can be shown as "Nov 27" without it.
-func oneYear(arr []any) bool {
-	year := 0
-	for _, item := range arr {
-		obj, _ := item.([]field)
-		for _, f := range obj {
-			s, _ := f.val.(string)
-			w, ok := parseWhen(s)
-			switch {
-			case !ok:
-			case year == 0:
-				year = w.t.Year()
-			case w.t.Year() != year:
-				return false
-			}
-		}
-	}
-	return year != 0
 }
 
 // unfiltered reports whether a list the call asked for by a field of its records

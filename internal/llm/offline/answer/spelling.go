@@ -58,6 +58,13 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 			last = w.End
 			continue
 		}
+		if v := clippedKey(w.Lower, keys, values); v != "" {
+			// "the tech" is the data's technician.
+			b.WriteString(asked[last:w.Start])
+			b.WriteString(v)
+			last = w.End
+			continue
+		}
 		budget := lang.TypoBudget(len(w.Lower))
 		if budget == 0 || keys[w.Lower] || values[w.Lower] || lang.IsStopword(w.Lower) || english().Known(lang.Stem(lang.Normalise(w.Lower))) {
 			continue // an English word is meant as written: a tennis "court" is no "count" field
@@ -116,6 +123,29 @@ func doneBy(w string, keys, values map[string]bool) string {
 	}
 	return act
 }
+
+// clippedKey returns the one word of the data's keys that w is the clipped start of ("tech"
+// of "technician", "info" of "information"), when the data holds no w itself; "" otherwise.
+func clippedKey(w string, keys, values map[string]bool) string {
+	if len(w) < minClipLetters || keys[w] || values[w] || lang.IsStopword(w) {
+		return ""
+	}
+	whole := ""
+	for k := range keys {
+		if len(k) >= len(w)+minClippedLetters && strings.HasPrefix(k, w) {
+			if whole != "" {
+				return "" // two keys start so: no telling which is meant
+			}
+			whole = k
+		}
+	}
+	return whole
+}
+
+// minClipLetters and minClippedLetters: a clipped word keeps at least four letters ("tech")
+// and drops at least four ("technician"), so that a word and its own forms ("plan",
+// "plans", "planned") are not taken for a clipping.
+const minClipLetters, minClippedLetters = 4, 4
 
 // minDoerLetters: a shorter word ("user") is no noun for who does an act.
 const minDoerLetters = 5

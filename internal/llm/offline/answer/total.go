@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -42,17 +43,21 @@ func (r renderer) totalOf(arr []any, cur string) (string, int) {
 
 // firstAmount returns the first amount of money among a record's own members, with its
 // currency and key: an amount object ({"amount": 47, "currency": "USD"}) or a number named
-// like money beside the currency in force.
+// like money beside the currency in force. A rate ("price per gallon", an amount per day)
+// adds up to nothing.
 func firstAmount(item any, cur string) (float64, string, string, bool) {
 	obj, _ := item.([]field)
 	money := moneyMembers(obj, cur)
 	for i, f := range obj {
+		if perUnit(lang.Humanise(f.key)) {
+			continue
+		}
 		var n json.Number
 		code := cur
 		switch v := f.val.(type) {
 		case []field:
 			amount, c, ok := moneyObject(v)
-			if !ok {
+			if !ok || len(perOf(v)) > 0 {
 				continue
 			}
 			n, code = amount, c
@@ -68,6 +73,11 @@ func firstAmount(item any, cur string) (float64, string, string, bool) {
 		return x, code, f.key, err == nil
 	}
 	return 0, "", "", false
+}
+
+// perUnit reports whether a label names a rate: "price per gallon".
+func perUnit(label string) bool {
+	return slices.Contains(strings.Fields(label), "per")
 }
 
 // oweWords ask what is still to pay; totalWords ask for a sum (see language.txt).

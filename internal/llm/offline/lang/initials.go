@@ -7,12 +7,15 @@ import "strings"
 // words: "how much pto do i have" beside "Paid time off balances" reads "how much paid time
 // off do i have", so that tool choice finds the tool and composing sees that its result holds
 // what was asked. A common word ("low" is no "lab orders with") or one spelling two
-// phrases stays as written.
+// phrases stays as written, unless it is typed in capitals in a message that is not ("my
+// RA", though "ra" is a common word).
 func SpellOut(text string, docs []string) string {
 	ws := ScanWords(text)
+	shouted := strings.ToUpper(text) == text
 	for i := len(ws) - 1; i >= 0; i-- {
 		w := ws[i].Lower
-		if r := WordVectors().Rank(Stem(w)); len(w) < 2 || len(w) > 5 || r > 0 && r < acronymRank ||
+		capitals := !shouted && text[ws[i].Start:ws[i].End] == strings.ToUpper(w)
+		if r := WordVectors().Rank(Stem(w)); len(w) < 2 || len(w) > 5 || r > 0 && r < acronymRank && !capitals ||
 			IsStopword(w) || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
 			continue
 		}
@@ -24,9 +27,12 @@ func SpellOut(text string, docs []string) string {
 }
 
 // spelledBy returns the one phrase of docs whose initials w spells, or "" when there is none,
-// more than one, or w is a word of docs.
+// more than one, or w is a word of docs. A phrase of content words alone ("resident advisor")
+// is read before one with a little word ("room and"), which acronyms seldom spell ("paid time
+// off" does).
 func spelledBy(w string, docs []string) string {
-	found := ""
+	var found [2]string // with a little word, and without
+	var twice [2]bool
 	for _, doc := range docs {
 		dws := ScanWords(doc)
 		for j := range dws {
@@ -36,20 +42,29 @@ func spelledBy(w string, docs []string) string {
 			if j+len(w) > len(dws) {
 				continue
 			}
-			initials, phrase := "", make([]string, len(w))
+			initials, phrase, content := "", make([]string, len(w)), 1
 			for k, dw := range dws[j : j+len(w)] {
 				initials += dw.Lower[:1]
 				phrase[k] = dw.Lower
-			}
-			if p := strings.Join(phrase, " "); initials == w && found != p {
-				if found != "" {
-					return ""
+				if IsStopword(dw.Lower) {
+					content = 0
 				}
-				found = p
+			}
+			if p := strings.Join(phrase, " "); initials == w && found[content] != p {
+				twice[content] = twice[content] || found[content] != ""
+				found[content] = p
 			}
 		}
 	}
-	return found
+	for _, c := range []int{1, 0} {
+		if found[c] != "" {
+			if twice[c] {
+				return ""
+			}
+			return found[c]
+		}
+	}
+	return ""
 }
 
 var acronymRank = int(Number("acronymRank")) // see language.txt
