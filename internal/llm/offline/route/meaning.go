@@ -83,8 +83,14 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 		return -1, 0
 	}
 	top, s1, s2 := lang.Best(sims)
+	// A message that reads at least as much like a question no agent answers, or like chat,
+	// as like anything an agent says is answered directly: "I'm bored, talk to me".
+	off := p.offTopicSim(text)
+	if off >= s1 {
+		return -1, 0
+	}
 	leads := top >= 0 && s1-s2 >= sentenceMargin
-	if leads && (s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-p.offTopicSim(text) >= offTopicMargin) {
+	if leads && (s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-off >= offTopicMargin) {
 		return top, s1
 	}
 	if c, s := p.ix.closestInMeaning(stems); c >= 0 && leader(sims, 0) == c {
