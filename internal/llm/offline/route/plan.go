@@ -400,12 +400,17 @@ func (p *planner) plan(text string) []Intent {
 	}
 	// A statement after a question that only explains it asks nothing of its own (see
 	// afterthought), nor does a question or remark on what the request before it costs (see
-	// asksItsPrice): each joins the request before it.
+	// asksItsPrice), however many clauses between ask nothing: each joins the request before it.
 	if p.substance {
 		asked := slices.Clone(labels) // each clause is read against the labels as they were
-		for i := 1; i < len(segs); i++ {
-			if asked[i] >= 0 && asked[i-1] >= 0 && asked[i] != asked[i-1] && (afterthought(text, segs, i) || p.asksItsPrice(segs, clauseTerms, i, asked[i])) {
+		last := -1                    // the clause before i that asked a candidate
+		for i := range segs {
+			if asked[i] >= 0 && last >= 0 && asked[i] != asked[last] &&
+				(last == i-1 && afterthought(text, segs, i) || p.asksItsPrice(segs, clauseTerms, i, asked[i])) {
 				labels[i] = labelUnmatched
+			}
+			if asked[i] >= 0 {
+				last = i
 			}
 		}
 	}
@@ -477,9 +482,13 @@ func opensWithTopic(ws []lang.Word) bool {
 
 // asksItsPrice reports whether clause i, which its words give to candidate c, only asks or
 // says what the thing before it costs: "need lunch for 35 ppl next weds, wat would it cost",
-// "can water damaged laptops be fixed, and roughly what does that cost".
+// "can water damaged laptops be fixed, and roughly what does that cost", "the half term camp,
+// is there space and whats the price". It points back, or names nothing but a price.
 func (p *planner) asksItsPrice(segs []segment, clauseTerms [][]qterm, i, c int) bool {
-	return pointsAt(segs[i].words) && p.ix.onlyThrough(clauseTerms[i], c, priceStems)
+	if !p.ix.onlyThrough(clauseTerms[i], c, priceStems) {
+		return false
+	}
+	return pointsAt(segs[i].words) || !slices.ContainsFunc(substantive(clauseTerms[i]), func(q qterm) bool { return !priceStems[q.stem] })
 }
 
 // priceStems are the terms of asking what something costs.
