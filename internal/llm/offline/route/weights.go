@@ -57,14 +57,15 @@ func queryTerms(ws []lang.Word) []qterm {
 		// headphones" cancel nothing.
 		describing := modifier && len(prev) > 0 && ingForm(w.Lower)
 		// A stretch of time after a word that makes it say when is light like the calendar's
-		// words: "last night", "at night" are no hotel's nights.
+		// words: "last night", "at night" are no hotel's nights. So is "per", which only ties
+		// an amount to its unit: "the membership per year" asks no agent that prices per kwh.
 		when := i > 0 && timeNouns[w.Lower] && timeDeterminers[ws[i-1].Lower]
 		for _, t := range terms {
 			if verbParticles[w.Lower] && !endsPhrasal(ws, i) {
 				break // "back" says which way, not what: "when will it be back", "due back"
 			}
 			q := qterm{stem: t, weight: weight, modifier: modifier}
-			if lang.IsLightNoun(t) || describing || when {
+			if lang.IsLightNoun(t) || describing || when || unitLeads[w.Lower] {
 				q.weight *= lightWeight
 			}
 			out = append(out, q)
