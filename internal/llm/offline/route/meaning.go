@@ -84,9 +84,10 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 	}
 	top, s1, s2 := lang.Best(sims)
 	// A message that reads at least as much like a question no agent answers, or like chat,
-	// as like anything an agent says is answered directly: "I'm bored, talk to me".
+	// as like anything an agent says is answered directly ("I'm bored, talk to me"), unless
+	// it speaks of someone's things: "my monthly statement looks wrong" is the user's affair.
 	off := p.offTopicSim(text)
-	if off >= s1 {
+	if off >= s1 && !namesAThingOf(ws) {
 		return -1, 0
 	}
 	leads := top >= 0 && s1-s2 >= sentenceMargin
@@ -120,4 +121,15 @@ func (ix *Index) closestInMeaning(stems []string) (int, float64) {
 		return -1, 0
 	}
 	return top, s1
+}
+
+// namesAThingOf reports whether words name someone's thing: a possessive before a content
+// word ("my statement", "your points").
+func namesAThingOf(ws []lang.Word) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		if possessives[ws[i].Lower] && !lang.IsStopword(ws[i+1].Lower) {
+			return true
+		}
+	}
+	return false
 }

@@ -124,3 +124,20 @@ func TestDecideChatByMeaningGoesNowhere(t *testing.T) {
 		t.Errorf("Decide(%q) = %v, want none", text, got)
 	}
 }
+
+func TestNamesAThingOf(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"my monthly statement looks wrong", true},
+		{"how many of your points have I got", true},
+		{"I'm bored, talk to me", false},
+		{"is it the same as my other one", false}, // a possessive before a function word
+	}
+	for _, tt := range tests {
+		if got := namesAThingOf(lang.ScanWords(tt.text)); got != tt.want {
+			t.Errorf("namesAThingOf(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
