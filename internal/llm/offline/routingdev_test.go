@@ -52,8 +52,9 @@ const (
 	// 111 of 123 when the set was written, before any change for it.
 	minRoutingYAMLOnly = 120
 	// 114 of 130 when the set was written, before any change for it; 119 since a verb after
-	// an acknowledgment ("ok book ...") keeps the earlier agent.
-	minRoutingOverlap = 119
+	// an acknowledgment ("ok book ...") keeps the earlier agent; 120 since a message whose
+	// sentence reads like chat ("ok great, that's all") is no last-resort request.
+	minRoutingOverlap = 120
 )
 
 // checkRoutingSet runs the set at file over the agents in dir and fails when fewer than want

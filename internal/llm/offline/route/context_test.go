@@ -134,3 +134,19 @@ func TestDecideReportedNeedIsScene(t *testing.T) {
 		t.Errorf("Decide(%q) = %v, want agent 0 alone", text, got)
 	}
 }
+
+// A clause that names nothing but a price asks what the request before it costs, though a
+// clause that asks nothing stands between them.
+func TestDecidePriceOfEarlierRequest(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons, and looks up and compares prices and costs to find the cheapest place to buy.",
+			"whats the cheapest price for airpods pro", "how much is the nintendo switch right now", "compare prices for a 65 inch tv"}},
+		{Texts: []string{"tennis", "Tennis club: books courts, coaching sessions and junior camps with their prices, and the member's membership.",
+			"book a court for saturday at 10", "how much is a private lesson with a coach"}},
+	})
+	text := "my kid wants to do the half term junior camp, is there space and whats the price"
+	got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+	if len(got) != 1 || got[0].Tool != 1 {
+		t.Errorf("Decide(%q) = %v, want agent 1 alone", text, got)
+	}
+}

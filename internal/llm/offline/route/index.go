@@ -317,6 +317,31 @@ func (ix *Index) ownedWords(ws []lang.Word) []string {
 	return out
 }
 
+// soleOwner returns the document whose texts alone use the words of the noun phrases after
+// "my" or "our" (see namesOwnThing), or -1 when none does or several do: "my fitting" is a
+// hearing clinic's, "our boarding passes" is an airline's or a ski lift's. Light nouns and
+// numbers say nothing of whose thing it is, and a word a document uses only in a compound of
+// its own leaves it open ("my card" may be no "gift card").
+func (ix *Index) soleOwner(ws []lang.Word) int {
+	owner := -1
+	for _, w := range ix.ownedWords(ws) {
+		ts := lang.Terms(w)
+		if len(ts) == 0 || slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) }) {
+			continue
+		}
+		for c := range ix.docs {
+			if !ix.uses(c, w) {
+				continue
+			}
+			if owner >= 0 && owner != c || slices.ContainsFunc(ts, func(t string) bool { return ix.docs[c].bound[t] != "" }) {
+				return -1
+			}
+			owner = c
+		}
+	}
+	return owner
+}
+
 // ownThingOf reports whether the user's own thing ("my credit card") is document doc's rather
 // than other's: doc's texts use a word of it, or two of its words together, that other's do
 // not, and not the other way round. Words two agents share ("points", "card") leave a choice

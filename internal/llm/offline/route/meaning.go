@@ -69,7 +69,7 @@ func closestPerDoc(q []float32, docs [][][]float32) []float64 {
 // "the courier never showed up with my stuff" is about a delivery though none of its words
 // is. Word vectors still decide when the sentence leans the same way without clearing its
 // own bar ("can my son see a pediatrician this week").
-func (p *planner) byMeaningOnly(text string) (int, float64) {
+func (p *planner) byMeaningOnly(text string, conversing bool) (int, float64) {
 	ws := lang.ScanWords(text)
 	stems := stemsOf(substantive(queryTerms(ws)))
 	if !p.sentences {
@@ -83,8 +83,17 @@ func (p *planner) byMeaningOnly(text string) (int, float64) {
 		return -1, 0
 	}
 	top, s1, s2 := lang.Best(sims)
+	// A message that reads at least as much like a question no agent answers, or like chat,
+	// as like anything an agent says is answered directly ("I'm bored, talk to me"), unless
+	// it speaks of someone's things ("my monthly statement looks wrong" is the user's affair)
+	// or comes in a conversation, where it may ask on about the earlier subject ("can i drink
+	// coffee before" after a blood test).
+	off := p.offTopicSim(text)
+	if off >= s1 && !namesAThingOf(ws) && !conversing {
+		return -1, 0
+	}
 	leads := top >= 0 && s1-s2 >= sentenceMargin
-	if leads && (s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-p.offTopicSim(text) >= offTopicMargin) {
+	if leads && (s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-off >= offTopicMargin) {
 		return top, s1
 	}
 	if c, s := p.ix.closestInMeaning(stems); c >= 0 && leader(sims, 0) == c {
@@ -114,4 +123,15 @@ func (ix *Index) closestInMeaning(stems []string) (int, float64) {
 		return -1, 0
 	}
 	return top, s1
+}
+
+// namesAThingOf reports whether words name someone's thing: a possessive before a content
+// word ("my statement", "your points").
+func namesAThingOf(ws []lang.Word) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		if possessives[ws[i].Lower] && !lang.IsStopword(ws[i+1].Lower) {
+			return true
+		}
+	}
+	return false
 }

@@ -107,3 +107,37 @@ func jaccard(a, b map[string]bool) float64 {
 	}
 	return 0
 }
+
+// A message no agent's words reach, whose sentence reads at least as much like chat or a
+// question no agent answers as like any agent's texts, is answered directly: the last resort
+// sends it nowhere.
+func TestDecideChatByMeaningGoesNowhere(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Customer support for orders and the account: where an order is, returns and refunds, and sign-in problems.",
+			"where is my order", "i need to change the email on my account", "my package hasnt arrived yet", "yo where are my things",
+			"since when do i have an account with you", "i never got the jacket i ordered", "how do i reset my password"}},
+		{Texts: []string{"rewards", "Loyalty program: the member's points balance, tier and the rewards points buy.", "how many points do i have", "what tier am i in"}},
+		{Texts: []string{"travel", "Travel specialist: upcoming trips, flights and hotel stays.", "when is my next trip", "is my flight delayed"}},
+	})
+	text := "I'm bored, talk to me"
+	if got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}); len(got) != 0 {
+		t.Errorf("Decide(%q) = %v, want none", text, got)
+	}
+}
+
+func TestNamesAThingOf(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"my monthly statement looks wrong", true},
+		{"how many of your points have I got", true},
+		{"I'm bored, talk to me", false},
+		{"is it the same as my other one", false}, // a possessive before a function word
+	}
+	for _, tt := range tests {
+		if got := namesAThingOf(lang.ScanWords(tt.text)); got != tt.want {
+			t.Errorf("namesAThingOf(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -155,11 +155,13 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 // words of asking what something costs, when the agent closest to the clause in meaning is
 // reached through what it is about: every service has prices, so "a price for translating my
 // degree" and "how much to get rid of mice" ask the agent that translates or treats, not the
-// one that compares prices.
+// one that compares prices. A price word the user owns in the agent's words is a thing of
+// theirs, not a question of price: "why was my last charge so high" asks the charging network.
 func (p *planner) dropPriceOnly(text string, qs []qterm, sc []float64) {
 	var priceOnly []int
+	ws := lang.ScanWords(text)
 	for d, s := range sc {
-		if s > 0 && p.ix.onlyThrough(qs, d, priceStems) {
+		if s > 0 && p.ix.onlyThrough(qs, d, priceStems) && !p.ix.namesOwnThing(ws, d) {
 			priceOnly = append(priceOnly, d)
 		}
 	}
@@ -217,13 +219,16 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, r re
 	}
 	var sims []float64 // closeness in meaning, computed when the words leave the choice open
 	if s1 < margin*s2 {
-		if !p.byMeaning || !r.whole && !r.tie {
-			return -1, 0
-		}
-		sims = p.ix.similarities(stemsOf(qs))
-		m := leader(sims, meaningLead)
-		if m < 0 || sc[m] < floor || sc[m] < s2 {
-			return -1, 0 // meaning must pick one of the candidates the words put level
+		m := p.ownedBy(text, sc, s1, margin)
+		if m < 0 {
+			if !p.byMeaning || !r.whole && !r.tie {
+				return -1, 0
+			}
+			sims = p.ix.similarities(stemsOf(qs))
+			m = leader(sims, meaningLead)
+			if m < 0 || sc[m] < floor || sc[m] < s2 {
+				return -1, 0 // meaning must pick one of the candidates the words put level
+			}
 		}
 		top, s1 = m, sc[m]
 	}
@@ -253,6 +258,21 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, r re
 		}
 	}
 	return top, s1
+}
+
+// ownedBy returns the candidate whose texts alone use the words of the thing a clause calls
+// the user's (see index.soleOwner), when the clause's words put it level with the best (within
+// margin of its score s1), or -1: "can i move my fitting to the afternoon" asks the clinic
+// that does fittings, though another agent moves appointments too. Before closeness in
+// meaning, it settles any clause, not only a whole message or a question among others.
+func (p *planner) ownedBy(text string, sc []float64, s1, margin float64) int {
+	if !p.substance {
+		return -1
+	}
+	if c := p.ix.soleOwner(lang.ScanWords(text)); c >= 0 && sc[c] > 0 && margin*sc[c] >= s1 {
+		return c
+	}
+	return -1
 }
 
 // vetoFloor, overruleFloor, overruleLead, contestShare: see language.txt, which says where each was chosen.
@@ -298,14 +318,17 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	}
 	// What the user owns or asks done is what the clause is about, whatever the other words
 	// mean: "where is my nike order", "I want to return the socks".
+	ws := lang.ScanWords(text)
 	if single {
-		ws := lang.ScanWords(text)
 		if u := p.unmatchedMeaning(qs); u >= 0 && u != top && sims[u] > sims[top] && !p.ix.namesOwnThing(ws, top) && !p.ix.namesAction(ws, top) {
 			return u
 		}
 	}
+	// Nor does the sentence take a clause from the one agent that speaks of the user's own
+	// thing: "can i move my fitting" is no less about the fitting for reading like another
+	// agent's "can i move my appointment".
 	if u := leader(sims, 0); u >= 0 && u != top && sims[u] >= overruleFloor && sims[u]-sims[top] >= overruleLead &&
-		(contested(u) || single && tf < 2) {
+		(contested(u) || single && tf < 2) && p.ix.soleOwner(ws) != top {
 		return u
 	}
 	return top
@@ -377,12 +400,17 @@ func (p *planner) plan(text string) []Intent {
 	}
 	// A statement after a question that only explains it asks nothing of its own (see
 	// afterthought), nor does a question or remark on what the request before it costs (see
-	// asksItsPrice): each joins the request before it.
+	// asksItsPrice), however many clauses between ask nothing: each joins the request before it.
 	if p.substance {
 		asked := slices.Clone(labels) // each clause is read against the labels as they were
-		for i := 1; i < len(segs); i++ {
-			if asked[i] >= 0 && asked[i-1] >= 0 && asked[i] != asked[i-1] && (afterthought(text, segs, i) || p.asksItsPrice(segs, clauseTerms, i, asked[i])) {
+		last := -1                    // the clause before i that asked a candidate
+		for i := range segs {
+			if asked[i] >= 0 && last >= 0 && asked[i] != asked[last] &&
+				(last == i-1 && afterthought(text, segs, i) || p.asksItsPrice(segs, clauseTerms, i, asked[i])) {
 				labels[i] = labelUnmatched
+			}
+			if asked[i] >= 0 {
+				last = i
 			}
 		}
 	}
@@ -454,9 +482,13 @@ func opensWithTopic(ws []lang.Word) bool {
 
 // asksItsPrice reports whether clause i, which its words give to candidate c, only asks or
 // says what the thing before it costs: "need lunch for 35 ppl next weds, wat would it cost",
-// "can water damaged laptops be fixed, and roughly what does that cost".
+// "can water damaged laptops be fixed, and roughly what does that cost", "the half term camp,
+// is there space and whats the price". It points back, or names nothing but a price.
 func (p *planner) asksItsPrice(segs []segment, clauseTerms [][]qterm, i, c int) bool {
-	return pointsAt(segs[i].words) && p.ix.onlyThrough(clauseTerms[i], c, priceStems)
+	if !p.ix.onlyThrough(clauseTerms[i], c, priceStems) {
+		return false
+	}
+	return pointsAt(segs[i].words) || !slices.ContainsFunc(substantive(clauseTerms[i]), func(q qterm) bool { return !priceStems[q.stem] })
 }
 
 // priceStems are the terms of asking what something costs.

@@ -190,7 +190,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 		}
 	}
 	if len(intents) == 0 {
-		if top, s := p.byMeaningOnly(text); top >= 0 {
+		if top, s := p.byMeaningOnly(text, n > 1); top >= 0 {
 			intents = []Intent{{Tool: top, Text: strings.TrimSpace(text), score: s}}
 		}
 	}

@@ -203,3 +203,62 @@ func checkDecide(t *testing.T, ix *Index, tests []dialogue) {
 		}
 	}
 }
+
+// A price word the user calls theirs ("my last charge") is a thing of the agent whose texts
+// use it, not a question of price for the agent closest in meaning.
+func TestDecideOwnPriceWord(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Customer support for orders: where an order is, returns and the refund for them, and the account.",
+			"where is my last order", "did my refund go through", "whats the tracking number for my last order"}},
+		{Texts: []string{"evcharge", "Electric vehicle charging network: finds chargers near a place, shows the user's charging sessions and what each one cost, and the charging plan and its price per kWh.",
+			"find a rapid charger near leeds", "show my charging sessions this month"},
+			Tools: []string{"Report fault: Report a charger that will not start or stop a charge."}},
+	})
+	text := "why was my last charge £18?? it was only 40 mins"
+	got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+	if len(got) != 1 || got[0].Tool != 1 {
+		t.Errorf("Decide(%q) = %v, want agent 1 alone", text, got)
+	}
+}
+
+// Words that put two agents level leave the clause to the one whose texts alone speak of the
+// thing the user calls theirs, whatever the sentence reads like.
+func TestDecideOwnedThing(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"pestcontrol", "Pest control specialist: books a technician visit for mice, rats or wasps, and moves or cancels the user's visits.",
+			"can someone come out for mice", "can I move my appointment to friday"}},
+		{Texts: []string{"hearing", "Hearing care clinic: books hearing tests and hearing aid fittings, shows the user's appointments and orders hearing aid batteries."},
+			Tools: []string{"Book appointment: Book or move a hearing test, fitting or check-up."}},
+	})
+	text := "can i move my fitting to the afternoon"
+	got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")})
+	if len(got) != 1 || got[0].Tool != 1 {
+		t.Errorf("Decide(%q) = %v, want agent 1 alone", text, got)
+	}
+}
+
+func TestSoleOwner(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"hearing", "Hearing clinic: hearing aid fittings and the user's plan.", "move my fitting"}},
+		{Texts: []string{"streaming", "Streaming service: the user's plan and what to watch.", "how much is my plan"}},
+		{Texts: []string{"rewards", "Loyalty points and gift cards: what a gift card costs.", "can i afford the gift card"}},
+		{Texts: []string{"travel", "Trips and flights, with boarding times.", "when does boarding start"}},
+		{Texts: []string{"ski", "Ski lifts and passes.", "how much are passes"}},
+	})
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"can i move my fitting", 0},
+		{"is my plan going up", -1},          // two agents speak of plans
+		{"the money back on my card", -1},    // the only card is a gift card
+		{"printing our boarding passes", -1}, // boarding is one agent's, passes another's
+		{"what time is my next one", -1},     // a light noun is no one's thing
+		{"where is the fitting", -1},         // no thing of the user's
+	}
+	for _, tt := range tests {
+		if got := ix.soleOwner(lang.ScanWords(tt.text)); got != tt.want {
+			t.Errorf("soleOwner(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}

@@ -115,7 +115,7 @@ func (p *planner) byWords(text string) []Intent {
 
 // byMeaningIntent is the tool closest in meaning to text, as an intent, or none.
 func (p *planner) byMeaningIntent(text string) []Intent {
-	if top, s := p.byMeaningOnly(text); top >= 0 {
+	if top, s := p.byMeaningOnly(text, false); top >= 0 {
 		return []Intent{{Tool: top, Text: text, score: s}}
 	}
 	return nil

@@ -56,12 +56,16 @@ func queryTerms(ws []lang.Word) []qterm {
 		// Between two nouns an -ing form is part of an adjective: "noise cancelling
 		// headphones" cancel nothing.
 		describing := modifier && len(prev) > 0 && ingForm(w.Lower)
+		// A stretch of time after a word that makes it say when is light like the calendar's
+		// words: "last night", "at night" are no hotel's nights. So is "per", which only ties
+		// an amount to its unit: "the membership per year" asks no agent that prices per kwh.
+		when := i > 0 && timeNouns[w.Lower] && timeDeterminers[ws[i-1].Lower]
 		for _, t := range terms {
 			if verbParticles[w.Lower] && !endsPhrasal(ws, i) {
 				break // "back" says which way, not what: "when will it be back", "due back"
 			}
 			q := qterm{stem: t, weight: weight, modifier: modifier}
-			if lang.IsLightNoun(t) || describing {
+			if lang.IsLightNoun(t) || describing || when || unitLeads[w.Lower] {
 				q.weight *= lightWeight
 			}
 			out = append(out, q)
@@ -97,6 +101,9 @@ func queryTerms(ws []lang.Word) []qterm {
 func namesAThing(w string, ts []string) bool {
 	return len(ts) > 0 && !timeNouns[w] && w != "next" && !slices.ContainsFunc(ts, func(t string) bool { return lang.IsLightNoun(t) || lang.IsNumberTerm(t) })
 }
+
+// timeDeterminers make the time noun after them say when (see language.txt).
+var timeDeterminers = lang.List("timeDeterminers")
 
 // verbParticles complete a verb: alone they are no evidence of a subject, and with their verb
 // they mean what phrasalVerbs says ("send back" is a return).

@@ -23,9 +23,12 @@ func TestQueryTerms(t *testing.T) {
 		{"noise cancelling headphones", []qterm{{stem: "nois", weight: 1, modifier: true}, {stem: "cancel", weight: lightWeight, modifier: true}, {stem: "headphon", weight: 1}}}, // an adjective
 		{"am i anywhere near platinum", []qterm{{stem: "anywher", weight: 1}, {stem: "platinum", weight: scopeWeight}}},                                                           // "near" is no trade's word
 		{"how long does a repair take", []qterm{{stem: "long", weight: 1}, {stem: "repair", weight: 1}}},
-		{"my shirts cleaned before my trip", []qterm{{stem: "shirt", weight: 1, modifier: true}, {stem: "clean", weight: 1}, {stem: "trip", weight: whenClauseWeight}}}, // when, not what
-		{"before my trip, any hotels", []qterm{{stem: "trip", weight: 1}, {stem: "hotel", weight: 1}}},                                                                  // nothing asked before it
-		{"driving lessons", []qterm{{stem: "drive", weight: 1, modifier: true}, {stem: "lesson", weight: 1}}},                                                           // a kind of lesson
+		{"my shirts cleaned before my trip", []qterm{{stem: "shirt", weight: 1, modifier: true}, {stem: "clean", weight: 1}, {stem: "trip", weight: whenClauseWeight}}},                                                    // when, not what
+		{"scratching in the loft at night", []qterm{{stem: "scratch", weight: 1}, {stem: "loft", weight: scopeWeight}, {stem: "night", weight: scopeWeight * lightWeight}}},                                                // when, not a hotel's night
+		{"the family membership per year", []qterm{{stem: "family", weight: 1, modifier: true}, {stem: "membership", weight: 1, modifier: true}, {stem: "per", weight: lightWeight}, {stem: "year", weight: lightWeight}}}, // a rate, not a kwh price
+		{"a hotel for one night", []qterm{{stem: "hotel", weight: 1}, {stem: "night", weight: scopeWeight}}},
+		{"before my trip, any hotels", []qterm{{stem: "trip", weight: 1}, {stem: "hotel", weight: 1}}},        // nothing asked before it
+		{"driving lessons", []qterm{{stem: "drive", weight: 1, modifier: true}, {stem: "lesson", weight: 1}}}, // a kind of lesson
 		{"is UA 212 late", []qterm{{stem: "ua", weight: 1}, {stem: "212", weight: 1, modifier: true}, {stem: "late", weight: 1}, {stem: "#aa999", weight: 1}, {stem: "#aa_9", weight: 1}}},
 	}
 	for _, tt := range tests {
