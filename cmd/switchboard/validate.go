@@ -17,6 +17,7 @@ import (
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
 	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/assembly"
 	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
@@ -136,33 +137,20 @@ func fixtureDomainType(fsys fs.FS, dir string, show func(name string) string) fu
 	}
 }
 
-// domainMismatches lists the tools whose domain_type is not the one the embedded demo CCS
-// answers their enricher with (its own enrichers first, then the fixtures). The sub-agent
-// rejects an envelope of another domain type as malformed, so such an agent would answer
-// every question with "unavailable". A fixture's mismatch is a problem at the fixture, which
-// fixtureAt locates ("file:line") for an enricher id.
+// domainMismatches says, for each tool the embedded demo CCS answers with another domain type
+// (see [assembly.DomainMismatches]), what to write where. A fixture's mismatch is a problem at
+// the fixture, which fixtureAt locates ("file:line") for an enricher id.
 func domainMismatches(set *definitions.Set, fixtures map[string]ccsdemo.Fixture, fixtureAt func(enricher string) string) []string {
-	own := map[string]string{}
-	for _, e := range ccsdemo.Enrichers() {
-		own[e.ID] = e.DomainType
-	}
 	var out []string
-	for _, d := range set.All() {
-		for _, t := range d.Tools {
-			if want, ok := own[t.Enricher]; ok {
-				if want != t.DomainType {
-					out = append(out, fmt.Sprintf("%s: tool %s: domain_type %q is not %q, the domain type the demo CCS answers enricher %s with, so the agent would reject every answer: write domain_type: %s",
-						d.Source.File, t.Name, t.DomainType, want, t.Enricher, want))
-				}
-				continue
-			}
-			f, ok := fixtures[t.Enricher]
-			if !ok || f.DomainType == t.DomainType {
-				continue
-			}
-			out = append(out, fmt.Sprintf("%s: domain_type %q is not the domain_type %q of tool %s (%s), so the agent would reject every answer of this fixture: write \"domain_type\": %q here, or domain_type: %s in the tool",
-				fixtureAt(t.Enricher), f.DomainType, t.DomainType, t.Name, d.Source.File, t.DomainType, f.DomainType))
+	for _, m := range assembly.DomainMismatches(set, fixtures) {
+		t := m.Tool
+		if !m.Fixture {
+			out = append(out, fmt.Sprintf("%s: tool %s: domain_type %q is not %q, the domain type the demo CCS answers enricher %s with, so the agent would reject every answer: write domain_type: %s",
+				m.Agent.Source.File, t.Name, t.DomainType, m.Served, t.Enricher, m.Served))
+			continue
 		}
+		out = append(out, fmt.Sprintf("%s: domain_type %q is not the domain_type %q of tool %s (%s), so the agent would reject every answer of this fixture: write \"domain_type\": %q here, or domain_type: %s in the tool",
+			fixtureAt(t.Enricher), m.Served, t.DomainType, t.Name, m.Agent.Source.File, t.DomainType, m.Served))
 	}
 	return out
 }

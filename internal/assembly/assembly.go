@@ -114,7 +114,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		}
 		return reg.Model(alias)
 	}
-	enricher, err := a.ccsClient(cfg.CCS, o.CCSTransport, o)
+	enricher, fixtures, err := a.ccsClient(cfg.CCS, o.CCSTransport, o)
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +141,9 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	}
 	a.Definitions, a.Orchestrator = b.defs, b.orc
 	a.current.Store(b)
+	if a.Demo != nil {
+		a.warnDomainMismatches(ctx, b.defs, fixtures)
+	}
 	a.reloads.succeeded(len(b.defs.All()))
 	if a.reloadCount, err = newReloadCounter(o.MeterProvider); err != nil {
 		return nil, err
@@ -362,15 +365,19 @@ func modelAlias(d *definitions.Definition) string {
 	return d.Model
 }
 
-func (a *App) ccsClient(c config.CCS, transport http.RoundTripper, o Input) (*ccs.Client, error) {
+// ccsClient returns the client of the configured CCS, or of the embedded demo CCS with the
+// fixtures it answers from.
+func (a *App) ccsClient(c config.CCS, transport http.RoundTripper, o Input) (*ccs.Client, map[string]ccsdemo.Fixture, error) {
 	cc := ccs.ClientConfig{BaseURL: c.URL, Credential: c.Credential, Timeout: c.Timeout}
 	if transport != nil {
 		cc.HTTPClient = &http.Client{Transport: transport}
 	}
+	var fixtures map[string]ccsdemo.Fixture
 	if c.URL == "" || c.URL == "embedded" {
-		fixtures, err := loadFixtures(o)
+		var err error
+		fixtures, err = loadFixtures(o)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		opts := ccsdemo.Options{Credential: c.Credential, Faults: map[string]ccsdemo.Fault{}, Fixtures: fixtures}
 		if c.SigningKey != "" {
@@ -383,7 +390,8 @@ func (a *App) ccsClient(c config.CCS, transport http.RoundTripper, o Input) (*cc
 		cc.BaseURL = "http://ccs.embedded"
 		cc.HTTPClient = &http.Client{Transport: ccs.NewInProcessTransport(a.Demo)}
 	}
-	return ccs.NewClient(cc)
+	client, err := ccs.NewClient(cc)
+	return client, fixtures, err
 }
 
 func (a *App) authenticator(ctx context.Context, c config.Auth) (principal.TokenVerifier, error) {

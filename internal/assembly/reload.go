@@ -50,6 +50,7 @@ func (a *App) Reload(ctx context.Context) error {
 	a.current.Store(b)
 	if a.Demo != nil {
 		a.Demo.SetFixtures(fixtures)
+		a.warnDomainMismatches(ctx, b.defs, fixtures)
 	}
 	a.reloads.succeeded(len(b.defs.All()))
 	a.reloadCount.Add(ctx, 1, metric.WithAttributes(attribute.String("result", "ok")))
