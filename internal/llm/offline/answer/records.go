@@ -48,38 +48,6 @@ func (r renderer) flaggedItems(arr []any) []any {
 	return nil
 }
 
-// dayNotHeld returns the day of the week the request names (capitalised) when the records
-// say which day they are on and none is on that one; "" otherwise.
-func (r renderer) dayNotHeld(arr []any) string {
-	asked := ""
-	for _, w := range lang.ScanWords(r.asked) {
-		if weekdays[w.Lower] {
-			asked = w.Lower
-		}
-	}
-	if asked == "" {
-		return ""
-	}
-	dated := false
-	for _, item := range arr {
-		values := map[string]bool{}
-		valueWords(item, values) // the days records say, not those their dates fall on
-		if values[asked] {
-			return ""
-		}
-		for d := range weekdays {
-			dated = dated || values[d]
-		}
-	}
-	if !dated {
-		return ""
-	}
-	return lang.Capitalise(asked)
-}
-
-// weekdays name the days of the week (see language.txt).
-var weekdays = lang.List("weekdays")
-
 // qualifies reports whether the request's words right after the thing (as unmatchedSubject
 // returned it, "your boston"), past words of the agent's trade ("my street parking permit"),
 // are the list's noun or the called tool's word: the thing then says which of them, not what.

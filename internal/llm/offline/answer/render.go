@@ -682,10 +682,6 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	} else if len(arr) > r.listLimit {
 		arr = r.askedFirst(arr, termsOf)
 	}
-	if day := r.dayNotHeld(arr); day != "" && missing == "" {
-		// "what time is yoga on saturday" when yoga is on tuesdays: say so before the class.
-		found = fmt.Sprintf("no %s on %s, only %s", singular(noun), day, found)
-	}
 	if total, n := r.totalOf(arr, cur); total != "" {
 		// "how much do i owe in tickets": the sum, not only the amounts to add up.
 		if n == len(arr) {

@@ -17,12 +17,7 @@ var phrasalVerbs = lang.List("phrasalVerbs") // see language.txt
 var phrasalObjects = lang.List("phrasalObjects")
 
 // phrasalMeanings returns the words the phrasal verb starting at ws[i] means, if one does.
-// Paying with points, or using them to pay, is redeeming them: "can I use points to pay for
-// the hotel". Paying with a card is not.
 func phrasalMeanings(ws []lang.Word, i int) []string {
-	if redeems(ws, i) {
-		return []string{"redeem"}
-	}
 	j := i + 1
 	if j < len(ws) && phrasalObjects[ws[j].Lower] {
 		j++
@@ -61,35 +56,6 @@ func endsPhrasal(ws []lang.Word, i int) bool {
 }
 
 var maxPhrasalGap = int(lang.Number("maxPhrasalGap")) // see language.txt
-
-// redeems reports whether ws[i] opens "use <points> to pay/buy" or "pay with <points>", with at
-// most one word (such as "my") before the points.
-func redeems(ws []lang.Word, i int) bool {
-	word := func(k int) string {
-		if k < len(ws) {
-			return ws[k].Lower
-		}
-		return ""
-	}
-	units := func(k int) (next int, ok bool) { // "[my] points" at ws[k]
-		if !loyaltyUnits[word(k)] {
-			k++
-		}
-		return k + 1, loyaltyUnits[word(k)]
-	}
-	switch word(i) {
-	case "use", "using":
-		k, ok := units(i + 1)
-		return ok && word(k) == "to" && (word(k+1) == "pay" || word(k+1) == "buy")
-	case "pay", "paying":
-		_, ok := units(i + 2)
-		return word(i+1) == "with" && ok
-	}
-	return false
-}
-
-// loyaltyUnits are what a loyalty scheme pays out in.
-var loyaltyUnits = lang.List("loyaltyUnits")
 
 // ParticleOf reports whether ws[i] is the particle of one of phrasalVerbs whose verb stands
 // anywhere before it in ws: "back" in "did they give my cabana deposit back", which says what
