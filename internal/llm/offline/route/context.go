@@ -265,8 +265,6 @@ func wishes(ws []lang.Word) bool {
 			return true
 		case (v == "like" || v == "love") && (w == "id" || w == "wed" || slices.Contains(plain[i+1:j], "would")):
 			return true
-		case v == "looking" && j+1 < len(plain) && plain[j+1] == "for" && w == "im":
-			return true // not "were": "we were looking for a hotel last week" tells
 		}
 	}
 	return false

@@ -156,12 +156,6 @@ func boundedPrice(ws []lang.Word, i int) bool {
 			return false // "under 150 a night" is a rate: a hotel's, a plan's
 		}
 	}
-	// "kids under 12": the bound says whom, not how much.
-	for k := i - 1; k >= 0 && k >= i-3; k-- {
-		if people[ws[k].Lower] || ageNouns[ws[k].Lower] {
-			return false
-		}
-	}
 	return true
 }
 
@@ -170,9 +164,6 @@ var rateUnits = lang.List("rateUnits")
 
 // currencyWords name money after an amount.
 var currencyWords = lang.List("currencyWords")
-
-// ageNouns are bounded by age: "kids under 12".
-var ageNouns = lang.List("ageNouns")
 
 // compoundAt returns the stem of the word ws[i] and ws[i+1] make when written as one, if
 // English has it: people write "pick up" and "lap top" where a tool's text says "pickup" and
