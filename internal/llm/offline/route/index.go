@@ -368,17 +368,6 @@ func (ix *Index) ownThingOf(ws []lang.Word, doc, other int) bool {
 	return names(doc, other) && !names(other, doc)
 }
 
-// namesAction reports whether a clause matches document doc in the verb it asks to be done:
-// the first word ("return the socks") or one after "to" ("I want to return the socks").
-func (ix *Index) namesAction(ws []lang.Word, doc int) bool {
-	for j, w := range ws {
-		if (j == 0 || ws[j-1].Lower == "to") && ix.uses(doc, w.Lower) {
-			return true
-		}
-	}
-	return false
-}
-
 // uses reports whether document doc's texts use word (lower-cased), in any form the index
 // matches.
 func (ix *Index) uses(doc int, word string) bool {

@@ -316,11 +316,11 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	if single && sims[top] < vetoFloor {
 		return -1
 	}
-	// What the user owns or asks done is what the clause is about, whatever the other words
-	// mean: "where is my nike order", "I want to return the socks".
+	// What the user owns is what the clause is about, whatever the other words mean: "where
+	// is my nike order".
 	ws := lang.ScanWords(text)
 	if single {
-		if u := p.unmatchedMeaning(qs); u >= 0 && u != top && sims[u] > sims[top] && !p.ix.namesOwnThing(ws, top) && !p.ix.namesAction(ws, top) {
+		if u := p.unmatchedMeaning(qs); u >= 0 && u != top && sims[u] > sims[top] && !p.ix.namesOwnThing(ws, top) {
 			return u
 		}
 	}
