@@ -401,7 +401,7 @@ func (r renderer) hidesID(key, label, s string) bool {
 // asksForID reports whether the request asks for a record's identifier: "what's my order
 // number for the socks", "the reference of my claim".
 func (r renderer) asksForID() bool {
-	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return idAsks[w.Lower] })
+	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return idAsks[w.Lower] })
 }
 
 // idAsks ask for an identifier: see language.txt.
@@ -417,7 +417,7 @@ func (r renderer) mentioned(v string) bool {
 // asksWhen reports whether the request asks when something is: its dates are then what it
 // names, nested ones included ("when is my blood draw", an order's appointment date).
 func (r renderer) asksWhen() bool {
-	return slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return w.Lower == "when" })
+	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return w.Lower == "when" })
 }
 
 // holdsDate reports whether some string value of v, however deep, is a date.

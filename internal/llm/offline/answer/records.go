@@ -52,7 +52,7 @@ func (r renderer) flaggedItems(arr []any) []any {
 // returned it, "your boston"), past words of the agent's trade ("my street parking permit"),
 // are the list's noun or the called tool's word: the thing then says which of them, not what.
 func (r renderer) qualifies(thing, noun string) bool {
-	ws := lang.ScanWords(r.asked)
+	ws := r.askedWord
 	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
 	for i := 0; i+1 < len(ws); i++ {
 		if strings.TrimSuffix(ws[i].Lower, "'s") != last {
@@ -94,7 +94,7 @@ func (r renderer) pendingItems(arr []any) []any {
 // are given, dated by their first date member. Nil otherwise. "last month" asks for a time, not for
 // the latest record.
 func (r renderer) latestItems(arr []any) []any {
-	ws := lang.ScanWords(r.asked)
+	ws := r.askedWord
 	asks := slices.ContainsFunc(ws, func(w lang.Word) bool { return latestWords[w.Lower] })
 	for i := 0; i+1 < len(ws); i++ {
 		if latestWords[ws[i].Lower] && timeNouns[ws[i+1].Lower] && ws[i+1].Lower != "time" {
@@ -138,7 +138,7 @@ func (r renderer) latestItems(arr []any) []any {
 // reads the records' amounts of money. Nil otherwise, and for a tie.
 func (r renderer) extremeItems(arr []any) []any {
 	sign := 0.0
-	for _, w := range lang.ScanWords(r.asked) {
+	for _, w := range r.askedWord {
 		sign += b2f(mostWords[w.Lower]) - b2f(leastWords[w.Lower])
 	}
 	if sign == 0 || len(arr) < 2 {
@@ -224,7 +224,7 @@ func (r renderer) currentItems(arr []any) []any {
 // for none.
 func (r renderer) spelledPeriodItems(hits []any) []any {
 	var periods []string
-	for _, w := range lang.ScanWords(r.asked) {
+	for _, w := range r.askedWord {
 		if calendarWords[w.Lower] {
 			periods = append(periods, w.Lower)
 		}
@@ -295,7 +295,7 @@ func (r renderer) tellingItems(arr []any, noun string) []any {
 // participle, which says what is asked of it ("is my february leave approved").
 func (r renderer) subjectTerms(noun string) []string {
 	nounTerms := lang.Terms(noun)
-	ws := lang.ScanWords(r.asked)
+	ws := r.askedWord
 	var out []string
 	for i := 1; i < len(ws); i++ {
 		if _, ok := subjectOpeners[ws[i-1].Lower]; !ok {
@@ -500,7 +500,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		each[i] = map[string]bool{}
 		valueTerms(item, each[i])
 	}
-	ws := lang.ScanWords(r.asked)
+	ws := r.askedWord
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
 		if !ok && !copulas[ws[i-1].Lower] && !r.forWhich(ws, i, nounTerms) {
@@ -627,7 +627,7 @@ func (r renderer) statedIn(v any) bool {
 	// right hearing aid" of the one whose "ear" is "right". A shorter one ("all", "on") is no
 	// value's name.
 	whole := map[string]bool{}
-	for _, w := range lang.ScanWords(r.asked) {
+	for _, w := range r.askedWord {
 		whole[w.Lower] = lang.IsStopword(w.Lower) && len(w.Lower) >= minWholeValueLetters
 	}
 	held := false

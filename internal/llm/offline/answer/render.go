@@ -18,6 +18,7 @@ type renderer struct {
 	listLimit int
 	echoes    map[string]bool     // the call's scalar arguments, normalised: not worth repeating
 	asked     string              // the user's request, lower-cased: ids it names are shown
+	askedWord []lang.Word         // the request's words, scanned once for the rules that read them
 	askedTerm []string            // the request's terms
 	tool      map[string]bool     // the terms of the called tool's name: what it lists, not which
 	scoped    bool                // the call carried text arguments: the service chose already
@@ -57,9 +58,14 @@ func narrowsToEarlier(ws []lang.Word) bool {
 	return false
 }
 
+// answer makes request, lower-cased, the one r answers, read into words and terms once.
+func (r *renderer) answer(request string) {
+	r.asked, r.askedWord, r.askedTerm = request, lang.ScanWords(request), requestTerms(request)
+}
+
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
-	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, asked: strings.ToLower(asked), tool: map[string]bool{}, argKeys: map[string][]string{}}
-	r.askedTerm = requestTerms(r.asked)
+	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, tool: map[string]bool{}, argKeys: map[string][]string{}}
+	r.answer(strings.ToLower(asked))
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
@@ -249,7 +255,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 // does it cost") or "how much is" ("how much is a new charger case"; not "how much data", nor
 // "how much has sam used").
 func (r renderer) asksPrice() bool {
-	ws := lang.ScanWords(r.asked)
+	ws := r.askedWord
 	for i, w := range ws {
 		if priceWords[w.Lower] || w.Lower == "much" && i > 0 && ws[i-1].Lower == "how" && i+1 < len(ws) && priceCopulas[ws[i+1].Lower] {
 			return true
@@ -321,7 +327,7 @@ var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
 // neither from a word before them nor into one after them but for little words ("cheap tent"
 // of "find me a cheap tent", not "pay" of "deals on pay pair").
 func (r renderer) quotable(q string) bool {
-	qs, ws := lang.ScanWords(strings.ToLower(q)), lang.ScanWords(r.asked)
+	qs, ws := lang.ScanWords(strings.ToLower(q)), r.askedWord
 	for i := 0; i+len(qs) <= len(ws) && len(qs) > 0; i++ {
 		same := true
 		for j, w := range qs {
@@ -361,7 +367,7 @@ var particles = lang.List("particles")
 // for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
-	if hit == nil && r.earlierTerm != nil && !slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return askWords[w.Lower] }) {
+	if hit == nil && r.earlierTerm != nil && !slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return askWords[w.Lower] }) {
 		// "can you change it" after "what's my shipping address": the earlier words say what.
 		// A question of its own ("and how much do i still owe on it") asks for something else.
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
@@ -374,7 +380,7 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 			hit = dates
 		}
 	}
-	if hit == nil && slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return priceWords[w.Lower] }) {
+	if hit == nil && slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return priceWords[w.Lower] }) {
 		// "how much does that cost", of facts none of whose labels says cost: the amounts of
 		// money answer, those of the thing the earlier request named first ("can i stay over
 		// the break": the stay-over fee, not the dining dollars).
@@ -406,7 +412,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
 	}
-	if slices.ContainsFunc(lang.ScanWords(r.asked), func(w lang.Word) bool { return oweWords[w.Lower] }) {
+	if slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return oweWords[w.Lower] }) {
 		for w := range owedLabels {
 			for _, t := range lang.Terms(w) {
 				want[t] = true // "how much do i owe" asks for the balance
@@ -580,12 +586,13 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// Only at the top: a record's own list ("the truck's service") shows what the record
 		// holds, the record being what the request named.
 		missing, definite = r.unmatchedSubject(arr, noun)
-		if missing == "" && r.earlier != "" && narrowsToEarlier(lang.ScanWords(r.asked)) {
+		if missing == "" && r.earlier != "" && narrowsToEarlier(r.askedWord) {
 			// A follow-up asking for records of "it" is about the thing its earlier request
 			// named: when no record is for that thing, that is the answer, not the records
 			// there are.
 			prev := r
-			prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, requestTerms(r.earlier), nil
+			prev.answer(r.earlier)
+			prev.earlierTerm = nil
 			missing, definite = prev.unmatchedSubject(arr, noun)
 		}
 	}
@@ -616,7 +623,8 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// number for it" after "is the heart rate strap on its way") is about the records its
 		// earlier request named or asked for (those not paid).
 		prev := r
-		prev.asked, prev.askedTerm, prev.earlierTerm = r.earlier, requestTerms(r.earlier), nil
+		prev.answer(r.earlier)
+		prev.earlierTerm = nil
 		if hits = prev.namedItems(arr, termsOf); len(hits) == 0 || len(hits) == len(arr) {
 			hits = prev.kindItems(arr)
 		}
