@@ -601,10 +601,10 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	return hits
 }
 
-// statedItems returns the records of arr that hold a number the request states (statedIn),
-// when some do and others do not; nil otherwise.
+// statedItems returns the records of arr that hold a number the request states (see
+// [renderer.statedIn]), when some do and others do not; nil otherwise.
 func (r renderer) statedItems(arr []any) []any {
-	hits, rest := partitionItems(arr, r.statedIn)
+	hits, rest := partitionItems(arr, r.stated().in)
 	if len(rest) == 0 {
 		return nil
 	}
@@ -614,28 +614,41 @@ func (r renderer) statedItems(arr []any) []any {
 // statedIn reports whether v holds a number the request states: as an amount of money
 // however deep ("why was i charged 75 bucks"), or, with three digits or more, as a word of a
 // value ("the card ending 4425" of "**** 4425"; "my 2 bills" counts, and "Suite 2" is no bill).
-func (r renderer) statedIn(v any) bool {
-	var stated []float64
-	words := map[string]bool{}
+func (r renderer) statedIn(v any) bool { return r.stated().in(v) }
+
+// statements are what a request states that may name a record, read from it once for all the
+// records it is held against.
+type statements struct {
+	amounts []float64
+	words   map[string]bool // the numbers as written: true for those long enough to name
+	whole   map[string]bool // little words that name a record whose value is that word alone
+}
+
+func (r renderer) stated() statements {
+	st := statements{words: map[string]bool{}, whole: map[string]bool{}}
 	for _, m := range statedNumber.FindAllString(r.asked, -1) {
 		if x, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimPrefix(m, "$"), ",", ""), 64); err == nil && x > 0 {
-			stated = append(stated, x)
-			words[m] = len(m) >= minCodeDigits
+			st.amounts = append(st.amounts, x)
+			st.words[m] = len(m) >= minCodeDigits
 		}
 	}
 	// A little word the terms leave out is stated too when a value is that word alone: "my
 	// right hearing aid" of the one whose "ear" is "right". A shorter one ("all", "on") is no
 	// value's name.
-	whole := map[string]bool{}
 	for _, w := range r.askedWord {
-		whole[w.Lower] = lang.IsStopword(w.Lower) && len(w.Lower) >= minWholeValueLetters
+		st.whole[w.Lower] = lang.IsStopword(w.Lower) && len(w.Lower) >= minWholeValueLetters
 	}
+	return st
+}
+
+// in reports whether v holds one of the statements.
+func (st statements) in(v any) bool {
 	held := false
 	eachAmount(v, func(x float64) {
-		held = held || slices.ContainsFunc(stated, func(s float64) bool { return math.Abs(s-x) < 0.005 })
+		held = held || slices.ContainsFunc(st.amounts, func(s float64) bool { return math.Abs(s-x) < 0.005 })
 	})
 	eachString(v, func(s string) {
-		held = held || whole[strings.ToLower(strings.TrimSpace(s))] || slices.ContainsFunc(strings.Fields(s), func(w string) bool { return words[w] })
+		held = held || st.whole[strings.ToLower(strings.TrimSpace(s))] || slices.ContainsFunc(strings.Fields(s), func(w string) bool { return st.words[w] })
 	})
 	return held
 }
