@@ -138,10 +138,13 @@ func (r renderer) object(obj []field, t topic) Piece {
 	var nouns []string // what each block lists
 	var asks []bool    // whether the request names something in each block's list
 	var earlier []bool // whether a follow-up's earlier words name each block's list alone
-	factTerms := map[string]bool{}
-	for _, f := range facts {
-		for _, t := range lang.Terms(f.text) {
-			factTerms[t] = true
+	var factTerms map[string]bool
+	if r.earlierTerm != nil { // only a follow-up reads them
+		factTerms = map[string]bool{}
+		for _, f := range facts {
+			for _, t := range lang.Terms(f.text) {
+				factTerms[t] = true
+			}
 		}
 	}
 	var lists func(prefix string, obj []field, cur string, depth int)
@@ -154,7 +157,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 					blocks = append(blocks, inner.list(noun, v, cur))
 					nouns = append(nouns, noun)
 					asks = append(asks, r.asksAbout(noun, v) || r.earlierNames(v))
-					earlier = append(earlier, r.earlierHolds(v, factTerms))
+					earlier = append(earlier, factTerms != nil && r.earlierHolds(v, factTerms))
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
