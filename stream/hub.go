@@ -48,6 +48,8 @@ func WithGrace(d time.Duration) HubOption { return func(o *hubOptions) { o.grace
 func WithPollInterval(d time.Duration) HubOption { return func(o *hubOptions) { o.poll = d } }
 
 // WithStoreTimeout bounds each store write made by a [TurnLog], one batch of records (default 5s).
+// Zero or less sets no deadline, for a store that answers from memory and cannot hang: a
+// deadline costs a timer on every write.
 func WithStoreTimeout(d time.Duration) HubOption { return func(o *hubOptions) { o.storeTimeout = d } }
 
 // WithLostAfter sets how long a follower of a turn that is not live in this process waits for

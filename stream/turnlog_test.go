@@ -302,3 +302,63 @@ func TestHubCloseStoresQueuedRecords(t *testing.T) {
 		}
 	})
 }
+
+// deadlineStore notes whether each write's context carries a deadline.
+type deadlineStore struct {
+	*stream.MemoryLogStore
+	mu        sync.Mutex
+	deadlines []bool
+}
+
+func (s *deadlineStore) AppendEvents(ctx context.Context, turnID string, recs []stream.Record) error {
+	s.note(ctx)
+	return s.MemoryLogStore.AppendEvents(ctx, turnID, recs)
+}
+
+func (s *deadlineStore) AppendEvent(ctx context.Context, turnID string, rec stream.Record) error {
+	s.note(ctx)
+	return s.MemoryLogStore.AppendEvent(ctx, turnID, rec)
+}
+
+func (s *deadlineStore) note(ctx context.Context) {
+	_, ok := ctx.Deadline()
+	s.mu.Lock()
+	s.deadlines = append(s.deadlines, ok)
+	s.mu.Unlock()
+}
+
+// TestStoreTimeoutBoundsWrites checks that a log's writes carry the hub's store timeout as a
+// deadline, and none when it is zero (a store in memory, which a deadline's timer only slows).
+func TestStoreTimeoutBoundsWrites(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []stream.HubOption
+		want bool
+	}{
+		{"default", nil, true},
+		{"a second", []stream.HubOption{stream.WithStoreTimeout(time.Second)}, true},
+		{"zero", []stream.HubOption{stream.WithStoreTimeout(0)}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &deadlineStore{MemoryLogStore: stream.NewMemoryLogStore()}
+			hub := stream.NewHub(st, tc.opts...)
+			defer hub.Close()
+			log := hub.Open("t1")
+			log.Publish(stream.TurnStarted{TurnID: "t1"})
+			if err := log.Flush(t.Context()); err != nil {
+				t.Fatalf("Flush() = %v", err)
+			}
+			log.Publish(stream.TurnCompleted{TurnID: "t1", Outcome: stream.OutcomeOK})
+			st.mu.Lock()
+			defer st.mu.Unlock()
+			if len(st.deadlines) == 0 {
+				t.Fatal("no write reached the store")
+			}
+			for i, got := range st.deadlines {
+				if got != tc.want {
+					t.Errorf("write %d has a deadline: %v, want %v", i, got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -202,6 +202,9 @@ func (l *TurnLog) storeOnce(batch []Record, retry bool) ([]Record, error) {
 }
 
 func (l *TurnLog) withTimeout(call func(context.Context) error) error {
+	if l.hub.opts.storeTimeout <= 0 {
+		return call(context.Background())
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), l.hub.opts.storeTimeout)
 	defer cancel()
 	return call(ctx)

@@ -158,7 +158,11 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		return nil, err
 	}
 	// A replay waiting on a turn whose end never reached the store ends on its own.
-	a.Hub = stream.NewHub(st, stream.WithLostAfter(orchestrator.LostAfter(cfg.Turns.Deadline)))
+	hubOpts := []stream.HubOption{stream.WithLostAfter(orchestrator.LostAfter(cfg.Turns.Deadline))}
+	if cfg.Store.Driver == "memory" {
+		hubOpts = append(hubOpts, stream.WithStoreTimeout(0)) // its writes cannot hang
+	}
+	a.Hub = stream.NewHub(st, hubOpts...)
 	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
 	countLimited, err := limitedCounter(o.MeterProvider)
 	if err != nil {
