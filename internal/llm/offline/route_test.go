@@ -290,21 +290,28 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		name   string
 		humans []string
 		want   []string // substrings of the answer
+		not    []string // substrings it must not have
 	}{
-		{"greeting", []string{"hi there!"}, []string{"Hello! I can help with shop, rewards, support and travel."}},
-		{"thanks", []string{"how many points do I have?", "thanks!"}, []string{"You're welcome!"}},
-		{"acknowledgment", []string{"ok great"}, []string{"Glad to help"}},
-		{"capabilities", []string{"what can you do?"}, []string{"I can help with shop, rewards, support and travel."}},
-		{"out of scope", []string{"tell me a joke"}, []string{"Sorry, I can't help with that here. I can help with shop, rewards, support and travel."}},
-		{"arithmetic", []string{"whats 15 times 12"}, []string{"15 times 12 is 180."}},
-		{"small talk after a request", []string{"how many points do I have?", "how are you?"}, []string{"I can help with shop, rewards, support and travel."}},
-		{"a light noun alone", []string{"what's the status?"}, []string{"I can help with shop, rewards, support and travel."}},
-		{"a question about the world", []string{"why do airplanes get so bumpy over the ocean"}, []string{"Sorry, I can't help with that here."}},
-		{"a fun fact about an agent's trade", []string{"tell me a fun fact about loyalty points"}, []string{"I can help with shop, rewards, support and travel."}},
-		{"a closing with words of the trade", []string{"where is my order", "thanks, that is all for now, have a nice day!"}, []string{"You're welcome!"}},
-		{"small talk", []string{"hey hows your day going"}, []string{"I'm doing well", "I can help with shop"}},
-		{"a greeting that asks how the assistant is", []string{"good morning, how are you?"}, []string{"Hello! I'm doing well, thanks for asking!", "I can help with shop"}},
-		{"a question about the world in a trade word, far from every agent", []string{"how many points did lebron score last night"}, []string{"Sorry, I can't help with that here."}},
+		{"greeting", []string{"hi there!"}, []string{"Hello! I can help with shop, rewards, support and travel."}, nil},
+		{"thanks", []string{"how many points do I have?", "thanks!"}, []string{"You're welcome!"}, nil},
+		{"acknowledgment", []string{"ok great"}, []string{"Glad to help"}, nil},
+		{"capabilities", []string{"what can you do?"}, []string{"I can help with shop, rewards, support and travel."}, nil},
+		{"out of scope", []string{"tell me a joke"}, []string{"Sorry, I can't help with that here. I can help with shop, rewards, support and travel."}, nil},
+		{"arithmetic", []string{"whats 15 times 12"}, []string{"15 times 12 is 180."}, nil},
+		{"small talk after a request", []string{"how many points do I have?", "how are you?"}, []string{"I can help with shop, rewards, support and travel."}, nil},
+		{"a light noun alone", []string{"what's the status?"}, []string{"I can help with shop, rewards, support and travel."}, nil},
+		{"a question about the world", []string{"why do airplanes get so bumpy over the ocean"}, []string{"Sorry, I can't help with that here."}, nil},
+		{"a fun fact about an agent's trade", []string{"tell me a fun fact about loyalty points"}, []string{"I can help with shop, rewards, support and travel."}, nil},
+		{"a closing with words of the trade", []string{"where is my order", "thanks, that is all for now, have a nice day!"}, []string{"You're welcome!"}, nil},
+		{"small talk", []string{"hey hows your day going"}, []string{"I'm doing well", "I can help with shop"}, nil},
+		{"a greeting that asks how the assistant is", []string{"good morning, how are you?"}, []string{"Hello! I'm doing well, thanks for asking!", "I can help with shop"}, nil},
+		{"a question about the world in a trade word, far from every agent", []string{"how many points did lebron score last night"}, []string{"Sorry, I can't help with that here."}, nil},
+		{"a greeting to someone, then how it is going", []string{"hey there, how's it going"}, []string{"I'm doing well"}, []string{"Sorry"}},
+		{"who the assistant is", []string{"are you a bot?"}, []string{"I'm an automated assistant"}, []string{"doing well"}},
+		{"whom the user is talking to", []string{"who am i talking to"}, []string{"I'm an automated assistant", "I can help with shop"}, []string{"doing well"}},
+		{"thanks in words of its own", []string{"you're a lifesaver, thanks"}, []string{"You're welcome!"}, []string{"Sorry"}},
+		{"thanks, then a question no agent takes", []string{"thanks! and what's the capital of peru?"}, []string{"Sorry, I can't help with that here."}, []string{"welcome"}},
+		{"a greeting before something no agent does", []string{"hi all, what is the capital of peru"}, []string{"Hello! Sorry, I can't help with that here."}, nil},
 	}
 	m := New()
 	for _, tt := range tests {
@@ -324,6 +331,11 @@ func TestRouteAnswersDirectly(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(c.Content, w) {
 					t.Errorf("answer %q does not contain %q", c.Content, w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(c.Content, w) {
+					t.Errorf("answer %q contains %q", c.Content, w)
 				}
 			}
 			if strings.Contains(c.Content, "ask_") {

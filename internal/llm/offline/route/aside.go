@@ -83,15 +83,24 @@ func isClosing(ws []string) bool {
 	return polite
 }
 
-// smallTalk are questions to the assistant about itself.
-var smallTalk = lang.PhraseList("smallTalk") // see language.txt
+// smallTalk asks the assistant how it is, selfTalk what it is (see language.txt).
+var smallTalk, selfTalk = lang.PhraseList("smallTalk"), lang.PhraseList("selfTalk")
 
 // isSmallTalk reports whether a message opens with small talk and asks nothing else: "hey,
 // how are you doing today?" but not "how are you? can you check my points" nor "whats up with
 // my order".
 func isSmallTalk(ws []string) bool {
+	return opensWith(ws, smallTalk) || opensWith(ws, selfTalk)
+}
+
+// asksWhoIAm reports whether a message of small talk asks what the assistant is.
+func asksWhoIAm(ws []string) bool { return opensWith(ws, selfTalk) }
+
+// opensWith reports whether ws, past a greeting and polite leads, is one of phrases followed
+// by nothing that asks more.
+func opensWith(ws []string, phrases [][]string) bool {
 	ws = trimLeads(afterGreeting(ws))
-	for _, p := range smallTalk {
+	for _, p := range phrases {
 		if hasPrefix(ws, p) && !slices.ContainsFunc(ws[len(p):], func(w string) bool {
 			return !smallTalkTail[w] && !closingWords[w] && !greetingWords[w]
 		}) {
@@ -103,11 +112,17 @@ func isSmallTalk(ws []string) bool {
 
 // afterGreeting returns ws without the greeting it opens with: "good morning, how are you".
 func afterGreeting(ws []string) []string {
-	for len(ws) > 0 && (greetingWords[ws[0]] || ws[0] == "good" && len(ws) > 1 && greetingWords[ws[1]]) {
+	greeted := false
+	for len(ws) > 0 && (greetingWords[ws[0]] || ws[0] == "good" && len(ws) > 1 && greetingWords[ws[1]] ||
+		greeted && greetingVocatives[ws[0]]) {
+		greeted = greeted || greetingWords[ws[0]]
 		ws = ws[1:]
 	}
 	return ws
 }
+
+// greetingVocatives: see language.txt.
+var greetingVocatives = lang.List("greetingVocatives")
 
 // smallTalkTail may follow small talk without turning it into a request.
 var smallTalkTail = lang.List("smallTalkTail")

@@ -149,19 +149,32 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 		}
 		return offer + " Just ask."
 	case chatSmallTalk:
+		pw := plainWords(text)
 		hello := ""
-		if pw := plainWords(text); len(afterGreeting(pw)) < len(pw) {
+		if len(afterGreeting(pw)) < len(pw) {
 			hello = "Hello! " // "good morning, how are you?" greets too
 		}
-		if offer == "" {
-			return hello + "I'm doing well, thanks for asking!"
+		reply := "I'm doing well, thanks for asking!"
+		if asksWhoIAm(pw) {
+			reply = "I'm an automated assistant, not a person."
 		}
-		return hello + "I'm doing well, thanks for asking! " + offer
+		return strings.TrimSpace(hello + reply + " " + offer)
+	}
+	// A message no tool serves may still thank or greet in words of its own ("you're a
+	// lifesaver, thanks", "hey team, is it going to snow"): the reply answers that part.
+	ws := lang.ScanWords(text)
+	pw := plainWordsOf(ws)
+	if slices.ContainsFunc(pw, func(w string) bool { return thanksWords[w] }) && !asksSomething(text, ws) {
+		return "You're welcome! Is there anything else I can help with?"
+	}
+	hello := ""
+	if len(afterGreeting(pw)) < len(pw) {
+		hello = "Hello! "
 	}
 	if offer == "" {
-		return "I'm sorry, I can't help with that here: I have no tools to look it up."
+		return hello + "I'm sorry, I can't help with that here: I have no tools to look it up."
 	}
-	return "Sorry, I can't help with that here. " + offer
+	return hello + "Sorry, I can't help with that here. " + offer
 }
 
 // toolNames lists the tools by name, in words ("shop, rewards, support and travel"): for the
