@@ -30,6 +30,7 @@ var (
 	}()
 	exptDelta, _     = strconv.ParseFloat(os.Getenv("SWITCHBOARD_FOLLOW_DELTA"), 64)
 	exptOverOther    = os.Getenv("SWITCHBOARD_FOLLOW_OVER_OTHER") != ""
+	exptOnlyCont     = os.Getenv("SWITCHBOARD_FOLLOW_ONLY_CONT") != ""
 	exptFeatureNames = followFeatureNames
 )
 

@@ -167,7 +167,7 @@ func (c *conversation) weighFollowUp(n int, rules []Intent) []Intent {
 	switch {
 	case u > exptDelta && !rc:
 		return fc.cont
-	case u < -exptDelta && !ro:
+	case u < -exptDelta && !ro && !exptOnlyCont:
 		return fc.own
 	}
 	return rules

@@ -236,6 +236,8 @@ func train(args []string) error {
 	drop := fs.String("drop", "", "comma-separated features to leave out")
 	balance := fs.Bool("balance", false, "weigh each training set alike, however many turns it has")
 	delta := fs.Float64("delta", 0, "how far (in log-odds) the learned decision must lean to overrule the rules")
+	onlyCont := fs.Bool("only-cont", false, "let the learned decision only turn the rules' own reading into continuing")
+	nested := fs.Bool("nested", false, "choose l2, delta, balance and only-cont inside each training fold (inner leave-one-set-out) and score the held-out set with the choice")
 	verbose := fs.Bool("v", false, "print each held-out turn the learned decision gets wrong")
 	_ = fs.Parse(args)
 	sets := fs.Args()
@@ -266,6 +268,10 @@ func train(args []string) error {
 		if err := os.MkdirAll(*wdir, 0o755); err != nil {
 			return err
 		}
+	}
+	if *nested {
+		nestedLOSO(data, mask)
+		return nil
 	}
 	fmt.Printf("%-8s %5s %6s %6s %6s\n", "held out", "turns", "cont", "rules", "learned")
 	var tn, tr, tl, tc int
@@ -311,7 +317,7 @@ func train(args []string) error {
 			if e.cont {
 				cont++
 			}
-			if decide(w, e, *delta) == e.cont {
+			if decide(w, e, *delta, *onlyCont) == e.cont {
 				learned++
 			} else if *verbose {
 				fmt.Printf("    miss %s: %q (want cont=%v, rules right=%v)\n", s, e.text[len(e.text)-1], e.cont, e.rules)
@@ -340,10 +346,12 @@ func group(s string) string {
 
 // decide returns whether the learned decision, leaning at least delta away from the rules,
 // continues the previous agents.
-func decide(w []float64, e example, delta float64) bool {
+func decide(w []float64, e example, delta float64, onlyCont bool) bool {
 	u := dot(w, e.x)
 	rulesCont := e.rules == e.cont // the rules chose the continuing reading
 	switch {
+	case onlyCont && rulesCont:
+		return true
 	case u > delta:
 		return true
 	case u < -delta:
@@ -435,4 +443,100 @@ func fit(data []example, mask []bool, lambda float64, balance bool) []float64 {
 		raw[0] -= w[j] * mean[j] / sd[j]
 	}
 	return raw
+}
+
+// setting is one choice of the trainer's knobs.
+type setting struct {
+	l2, delta         float64
+	balance, onlyCont bool
+}
+
+// settings are the knobs nestedLOSO chooses among.
+func settings() []setting {
+	var out []setting
+	for _, l2 := range []float64{0.001, 0.01, 0.1} {
+		for _, delta := range []float64{0, 1, 2} {
+			for _, b := range []bool{false, true} {
+				for _, c := range []bool{false, true} {
+					out = append(out, setting{l2, delta, b, c})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// looRight returns how many turns of data a setting gets right when each group is held
+// out in turn and the rest train it.
+func looRight(data []example, mask []bool, st setting) int {
+	right := 0
+	var groups []string
+	for _, e := range data {
+		if !slices.Contains(groups, group(e.set)) {
+			groups = append(groups, group(e.set))
+		}
+	}
+	for _, g := range groups {
+		var tr, te []example
+		for _, e := range data {
+			if group(e.set) == g {
+				te = append(te, e)
+			} else {
+				tr = append(tr, e)
+			}
+		}
+		w := fit(tr, mask, st.l2, st.balance)
+		for _, e := range te {
+			if decide(w, e, st.delta, st.onlyCont) == e.cont {
+				right++
+			}
+		}
+	}
+	return right
+}
+
+// nestedLOSO scores each held-out group with the setting that an inner leave-one-set-out
+// over the other groups chose (ties go to the larger delta, the one nearer the rules), so
+// that the choice of knobs is judged on sets it never saw too.
+func nestedLOSO(data []example, mask []bool) {
+	var groups []string
+	for _, e := range data {
+		if !slices.Contains(groups, group(e.set)) {
+			groups = append(groups, group(e.set))
+		}
+	}
+	fmt.Printf("%-8s %5s %6s %6s  %s\n", "held out", "turns", "rules", "learned", "setting chosen on the others")
+	var tn, tr, tl int
+	for _, g := range groups {
+		var train, test []example
+		for _, e := range data {
+			if group(e.set) == g {
+				test = append(test, e)
+			} else {
+				train = append(train, e)
+			}
+		}
+		best, bestRight := setting{}, -1
+		for _, st := range settings() {
+			r := looRight(train, mask, st)
+			if r > bestRight || r == bestRight && st.delta > best.delta {
+				best, bestRight = st, r
+			}
+		}
+		w := fit(train, mask, best.l2, best.balance)
+		rules, learned := 0, 0
+		for _, e := range test {
+			if e.rules {
+				rules++
+			}
+			if decide(w, e, best.delta, best.onlyCont) == e.cont {
+				learned++
+			}
+		}
+		tn += len(test)
+		tr += rules
+		tl += learned
+		fmt.Printf("%-8s %5d %6d %6d  %+v\n", g, len(test), rules, learned, best)
+	}
+	fmt.Printf("%-8s %5d %6d %6d\n", "total", tn, tr, tl)
 }

@@ -20,6 +20,13 @@ spec() {
     adev[2-7]) echo "internal/llm/offline/testdata/answers/agents internal/llm/offline/testdata/answers/dev${1#adev}.yaml" ;;
     ddev1) echo demo demo/testdata/answers-dev.yaml ;;
     ddev[2-4]) echo "demo demo/testdata/answers-dev${1#ddev}.yaml" ;;
+    # The offline model's routing development sets (TestRoutingDevSets).
+    rdev) echo internal/llm/offline/testdata/routing/agents internal/llm/offline/testdata/routing/dev.yaml ;;
+    rfollow) echo internal/llm/offline/testdata/answers/agents internal/llm/offline/testdata/routing/followups.yaml ;;
+    rfollow2) echo internal/llm/offline/testdata/routing/followups2/agents internal/llm/offline/testdata/routing/followups2.yaml ;;
+    rswitch) echo internal/llm/offline/testdata/routing/followups2/agents internal/llm/offline/testdata/routing/switches.yaml ;;
+    ryaml) echo internal/llm/offline/testdata/routing/yamlonly/agents internal/llm/offline/testdata/routing/yamlonly/dev.yaml ;;
+    roverlap) echo internal/llm/offline/testdata/routing/overlap/agents internal/llm/offline/testdata/routing/overlap/dev.yaml ;;
     *) echo "run.sh: not a development set: $1" >&2; exit 1 ;;
   esac
 }
