@@ -129,9 +129,6 @@ func (c *conversation) decide(n int) []Intent {
 		return in
 	}
 	in := c.routeMessage(n)
-	if n > 1 {
-		in = c.weighFollowUp(n, in)
-	}
 	c.decided[n] = in
 	return in
 }

@@ -4,7 +4,8 @@
 #   run.sh BIN OUT SET...   # reports in OUT/SET/report.json
 #
 # With DUMPDIR set, each set's turns are dumped to DUMPDIR/SET.jsonl; with WDIR set, each
-# set is routed with the weights in WDIR/SET.json (trained without it). Only development sets.
+# set is routed with the weights in WDIR/SET.json (trained without it). The router reads those
+# only at commit 69b19c6 (see README.md). Only development sets.
 set -euo pipefail
 cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 bin=$1 out=$2

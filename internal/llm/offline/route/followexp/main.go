@@ -1,11 +1,14 @@
-// Command gen is the learned follow-up decision's experiment: it trains a logistic
-// regression that says whether a turn continues the previous turn's agents or goes where its
-// own words point, from the features the router dumps (SWITCHBOARD_FOLLOW_DUMP, see run.sh),
-// and scores the eval reports of development sets.
+// Command followexp is the learned follow-up decision's experiment (a negative result, see
+// README.md): it trains a logistic regression that says whether a turn continues the previous
+// turn's agents or goes where its own words point, from the features the router dumped, and
+// scores the eval reports of development sets, each set held out in turn.
 //
-//	go run ./gen train -dump DIR -reports OUT -wdir WDIR SET...  # leave-one-set-out weights
-//	go run ./gen score OUT SET...                              # follow-ups, switches, routing
+//	followexp train -dump DIR -reports OUT -wdir WDIR SET...  # leave-one-set-out weights
+//	followexp train -nested -dump DIR -reports OUT SET...     # the knobs chosen inside each fold
+//	followexp score OUT SET... [-- OUT2...]                   # follow-ups, switches, routing
 //
+// The router's side (the features, SWITCHBOARD_FOLLOW_DUMP and SWITCHBOARD_FOLLOW_WEIGHTS) was
+// taken out again once the experiment said no; README.md names the commit that has it.
 // Training is full-batch gradient descent from zero weights on standardised features, so the
 // same dumps give the same weights. Only development sets may be named.
 package main
@@ -24,7 +27,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gen train|score ...")
+		fmt.Fprintln(os.Stderr, "usage: followexp train|score ...")
 		os.Exit(2)
 	}
 	var err error
@@ -37,7 +40,7 @@ func main() {
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
+		fmt.Fprintln(os.Stderr, "followexp:", err)
 		os.Exit(1)
 	}
 }
