@@ -311,6 +311,8 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		{"whom the user is talking to", []string{"who am i talking to"}, []string{"I'm an automated assistant", "I can help with shop"}, []string{"doing well"}},
 		{"thanks in words of its own", []string{"you're a lifesaver, thanks"}, []string{"You're welcome!"}, []string{"Sorry"}},
 		{"thanks, then a question no agent takes", []string{"thanks! and what's the capital of peru?"}, []string{"Sorry, I can't help with that here."}, []string{"welcome"}},
+		{"a person, not the assistant", []string{"can i speak to a real person"}, []string{"can't put you through to a person", "I can help with shop"}, nil},
+		{"a person, by the noun alone", []string{"where is my order", "agent pls"}, []string{"can't put you through to a person"}, nil},
 		{"a greeting before something no agent does", []string{"hi all, what is the capital of peru"}, []string{"Hello! Sorry, I can't help with that here."}, nil},
 	}
 	m := New()

@@ -22,6 +22,8 @@ const (
 	// chatAside is a question about the world or a creative request: answered like anything
 	// else no tool serves, and never taken for a follow-up of an earlier message.
 	chatAside
+	// chatPerson asks for a person rather than the assistant: answered directly, never routed.
+	chatPerson
 )
 
 var (
@@ -62,6 +64,33 @@ var capabilityPhrases = []string{
 	"what are your", "what do you know", "what else can you",
 }
 
+var (
+	personNouns   = lang.List("personNouns")
+	contactVerbs  = lang.List("contactVerbs")
+	personFillers = lang.List("personFillers")
+)
+
+// asksForPerson reports whether a message, read into plain words, only asks for a person
+// rather than the assistant (see language.txt): "can i speak to a real person", "agent pls",
+// but not "can i speak to someone about my deposit".
+func asksForPerson(pw []string) bool {
+	var person, contact bool
+	for _, w := range pw {
+		switch {
+		case personNouns[w]:
+			person = true
+		case contactVerbs[w]:
+			contact = true
+		case w == "my" || w == "our":
+			return false // "my agent" is someone of the user's world: a realtor, a broker
+		case personFillers[w] || lang.IsStopword(w):
+		default:
+			return false
+		}
+	}
+	return person && (contact || len(pw) <= 2)
+}
+
 // chatKind classifies a message that is pure chit-chat; chatNone for anything else.
 func chatKind(text string) chat {
 	lower := strings.Join(strings.Fields(lang.Normalise(text)), " ")
@@ -75,6 +104,9 @@ func chatKind(text string) chat {
 		return chatGreeting
 	}
 	pw := plainWordsOf(ws)
+	if asksForPerson(pw) {
+		return chatPerson
+	}
 	if isClosing(pw) {
 		if slices.ContainsFunc(pw, func(w string) bool { return thanksWords[w] }) {
 			return chatThanks
@@ -143,6 +175,8 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 		return "Goodbye! Come back any time."
 	case chatAck:
 		return "Glad to help. Anything else?"
+	case chatPerson:
+		return strings.TrimSpace("I'm an automated assistant and can't put you through to a person from here. " + offer)
 	case chatCapabilities:
 		if offer == "" {
 			return "I can chat, but I have no tools to look anything up in this conversation."

@@ -44,3 +44,27 @@ func TestDecideReactionAsksNothing(t *testing.T) {
 		t.Errorf("Decide(%q) = %v, want the rewards agent", humans, got)
 	}
 }
+
+func TestAsksForPerson(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"I want to talk to a human", true},
+		{"can i speak to a real person please", true},
+		{"get me a representative", true},
+		{"let me talk to an agent", true},
+		{"agent pls", true},
+		{"operator", true},
+		{"can I speak to someone about my deposit", false},
+		{"talk to a travel agent", false},
+		{"i want to talk to my agent", false},
+		{"who is my account manager", false},
+		{"can someone help me with my order", false},
+		{"i want to get a refund", false},
+	} {
+		if got := asksForPerson(plainWords(tt.text)); got != tt.want {
+			t.Errorf("asksForPerson(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
