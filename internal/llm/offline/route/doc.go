@@ -26,13 +26,14 @@
 // The follow-up rules (route.go, followup.go) are set by hand as well. A learned choice
 // between continuing the previous turn's agents and going where a turn's own words point (a
 // logistic regression over the rules' own choice, BM25 of the previous agents and of the best
-// other, pointers and follow-up leads, namesNewSubject, word and sentence similarities), trained
-// on the development sets and scored leave-one-set-out, was no better: 13 turns of 2,431 fewer
-// as first set, one fewer to four more (of 3,127, with the routing dev sets) in settings
-// chosen after seeing that, and tuned turns lost in three settings of five. The follow-ups it should win name a word another agent uses ("how much pto
-// do i have" after benefits, "did they charge us a late fee" after fuel cards); telling them
-// from a switch needs to know whose world the word is in, which none of these signals holds
-// (docs/evals.md, "A ninth round").
+// other, pointers and follow-up leads, namesNewSubject, word and sentence similarities),
+// trained on the development sets and scored leave-one-set-out, was no better: 13 turns of
+// 2,431 fewer as first set, one fewer to four more (of 3,127, with the routing dev sets) in
+// settings chosen after seeing that, and tuned turns lost in three settings of five. The
+// follow-ups it should win name a word another agent uses ("how much pto do i have" after
+// benefits, "did they charge us a late fee" after fuel cards); telling them from a switch
+// needs to know whose world the word is in, which none of these signals holds (docs/evals.md,
+// "A ninth round").
 //
 // route builds on lang alone, so that answer may build on it.
 //
