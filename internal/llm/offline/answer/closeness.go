@@ -46,12 +46,13 @@ func (r renderer) leadingRecord(thing string, arr []any) int {
 	}
 	names := make([]map[string]bool, len(arr))
 	for i, item := range arr {
-		names[i] = map[string]bool{}
+		var name any
 		if obj, ok := item.([]field); ok {
 			if h := r.headField(obj); h >= 0 {
-				valueTerms(obj[h].val, names[i])
+				name = obj[h].val
 			}
 		}
+		names[i] = valueTerms(name)
 	}
 	return closestRecord(ts[0], names, 0)
 }

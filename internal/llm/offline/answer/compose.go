@@ -40,9 +40,7 @@ func HeldTerms(res Result) map[string]bool {
 	if !ok {
 		return nil
 	}
-	held := map[string]bool{}
-	valueTerms(data, held)
-	return held
+	return valueTerms(data)
 }
 
 // Narrate renders one tool result as a piece of the reply. asked is the last user message,
@@ -167,9 +165,7 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 // uses or misspells counts as held; one only near in meaning does not, since another result
 // that holds it takes this one's place.
 func (r renderer) offTopic(data any, strict bool) bool {
-	known := map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, known)
+	known := heldTerms(data)
 	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
 		if (strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed")) && !slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return known[t] }) || frameWords[w.Lower] {

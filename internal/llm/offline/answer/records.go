@@ -316,28 +316,22 @@ func (r renderer) subjectTerms(noun string) []string {
 
 // tellingBy is tellingItems by the request terms asked.
 func (r renderer) tellingBy(arr []any, asked []string) []any {
-	values := make([]map[string]bool, len(arr))
+	values := recordTerms(arr)
+	keys, keysOf := keyTerms(arr), make([]map[string]bool, len(arr))
 	for i, item := range arr {
-		values[i] = map[string]bool{}
-		valueTerms(item, values[i])
+		keysOf[i] = keyTerms(item)
 		// A word of the agent's trade deep in a record ("lab" of an order's location, the
 		// Clearpath Labs) says nothing of which record it is; one of its own values does
 		// ("service": "water" of "the water bill").
-		top := map[string]bool{}
+		var own []any
 		obj, _ := item.([]field)
 		for _, f := range obj {
 			if s, ok := f.val.(string); ok {
-				valueTerms(s, top)
+				own = append(own, s)
 			}
 		}
+		top := valueTerms(own)
 		maps.DeleteFunc(values[i], func(t string, _ bool) bool { return r.domain[t] && !top[t] })
-	}
-	keys := map[string]bool{}
-	keysOf := make([]map[string]bool, len(arr))
-	for i, item := range arr {
-		keyTerms(item, keys)
-		keysOf[i] = map[string]bool{}
-		keyTerms(item, keysOf[i])
 	}
 	// A word only some records have a member for ("guest passes left" of the one permit with
 	// "passes") tells those records apart, as a value some records carry does.
@@ -376,14 +370,14 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	// is the one meant ("my power bill" among electricity, water and internet).
 	kinds := make([]map[string]bool, len(arr))
 	for i, item := range arr {
-		kinds[i] = map[string]bool{}
-		if obj, ok := item.([]field); ok {
-			for _, f := range obj {
-				if categoryKeys[lastWord(lang.Humanise(f.key))] {
-					valueTerms(f.val, kinds[i])
-				}
+		var kind []any
+		obj, _ := item.([]field)
+		for _, f := range obj {
+			if categoryKeys[lastWord(lang.Humanise(f.key))] {
+				kind = append(kind, f.val)
 			}
 		}
+		kinds[i] = valueTerms(kind)
 	}
 	for _, t := range asked {
 		if r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || lang.IsStopword(t) {
@@ -410,9 +404,10 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
 }
 
-// valueTerms adds the terms of every string value in v, however deep; a date adds the name
-// of its month, by which people name it ("my february leave").
-func valueTerms(v any, into map[string]bool) {
+// valueTerms returns the terms of every string value in v, however deep; a date adds the
+// name of its month, by which people name it ("my february leave").
+func valueTerms(v any) map[string]bool {
+	into := map[string]bool{}
 	eachString(v, func(s string) {
 		if w, ok := parseWhen(s); ok {
 			s += " " + w.t.Month().String()
@@ -424,6 +419,23 @@ func valueTerms(v any, into map[string]bool) {
 			into[c] = true
 		}
 	})
+	return into
+}
+
+// recordTerms returns the value terms of each record of arr (see valueTerms).
+func recordTerms(arr []any) []map[string]bool {
+	out := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		out[i] = valueTerms(item)
+	}
+	return out
+}
+
+// heldTerms returns the terms of every value and key in v: all the words data holds.
+func heldTerms(v any) map[string]bool {
+	held := valueTerms(v)
+	maps.Copy(held, keyTerms(v))
+	return held
 }
 
 // requestTerms are the terms of a request, its codes and ampersand names included (codeTerms).
@@ -492,14 +504,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		return "", false
 	}
 	nounTerms := lang.Terms(noun)
-	values := map[string]bool{}
-	each := make([]map[string]bool, len(arr)) // each record's value words, for closeness
-	for i, item := range arr {
-		valueTerms(item, values)
-		keyTerms(item, values)
-		each[i] = map[string]bool{}
-		valueTerms(item, each[i])
-	}
+	values, each := heldTerms(arr), recordTerms(arr) // each record's value words, for closeness
 	ws := r.askedWord
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
@@ -565,13 +570,15 @@ func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
 // generalStates: see language.txt.
 var generalStates = lang.List("generalStates")
 
-// keyTerms adds the terms of every key in v, however deep.
-func keyTerms(v any, into map[string]bool) {
+// keyTerms returns the terms of every key in v, however deep.
+func keyTerms(v any) map[string]bool {
+	into := map[string]bool{}
 	eachKey(v, func(key string) {
 		for _, t := range lang.Terms(lang.Humanise(key)) {
 			into[t] = true
 		}
 	})
+	return into
 }
 
 // namedItems returns the records of arr that mention every word the request names a thing

@@ -132,8 +132,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 	}
 	facts, cur := r.facts(obj, scope{}, -1) // nested objects read as prefixed facts: "flight gate B12"
 	inner := r
-	inner.around = map[string]bool{}
-	valueTerms(obj, inner.around)
+	inner.around = valueTerms(obj)
 	var blocks []Piece
 	var nouns []string // what each block lists
 	var asks []bool    // whether the request names something in each block's list
@@ -482,17 +481,14 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 // earlierHolds reports whether a follow-up's earlier words name a thing the list arr holds
 // and the facts around it (factTerms) do not.
 func (r renderer) earlierHolds(arr []any, factTerms map[string]bool) bool {
-	held := map[string]bool{}
-	valueTerms(arr, held)
+	held := valueTerms(arr)
 	return slices.ContainsFunc(r.thingTerms(r.earlierTerm, false), func(t string) bool { return held[t] && !factTerms[t] })
 }
 
 // holdsOwnWords reports whether data holds a word of the request's own that may name a thing
 // (see thingTerms).
 func (r renderer) holdsOwnWords(data any) bool {
-	known := map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, known)
+	known := heldTerms(data)
 	return slices.ContainsFunc(r.thingTerms(r.askedTerm, false), func(t string) bool { return known[t] })
 }
 
@@ -500,9 +496,7 @@ func (r renderer) holdsOwnWords(data any) bool {
 // its records hold in their keys or values, other than the called tool's and light nouns:
 // then a focused answer keeps the list.
 func (r renderer) asksAbout(noun string, arr []any) bool {
-	words := map[string]bool{}
-	valueTerms(arr, words)
-	keyTerms(arr, words)
+	words := heldTerms(arr)
 	for _, w := range lang.Terms(noun) {
 		words[w] = true
 	}
@@ -516,11 +510,7 @@ func (r renderer) earlierNames(arr []any) bool {
 	if r.earlierTerm == nil || len(arr) < 2 {
 		return false
 	}
-	values := make([]map[string]bool, len(arr))
-	for i, item := range arr {
-		values[i] = map[string]bool{}
-		valueTerms(item, values[i])
-	}
+	values := recordTerms(arr)
 	return slices.ContainsFunc(r.earlierTerm, func(t string) bool {
 		n := 0
 		for _, v := range values {
@@ -820,8 +810,7 @@ func (r renderer) unfiltered(arr []any) bool {
 		obj, _ := item.([]field)
 		return slices.ContainsFunc(obj, func(f field) bool {
 			want, ok := r.argKeys[strings.ToLower(f.key)]
-			terms := map[string]bool{}
-			valueTerms(f.val, terms)
+			terms := valueTerms(f.val)
 			return ok && !slices.ContainsFunc(want, func(t string) bool { return terms[t] })
 		})
 	})
@@ -838,8 +827,7 @@ func sharesTerm(a, b string) bool {
 // words of the user's own, a kind the records need not state, and no missing record. A verb
 // ("shipped") says what is asked of the thing, and words before it what is asked for.
 func (r renderer) namesHeldBeside(arr []any, thing string) bool {
-	values := map[string]bool{}
-	valueTerms(arr, values)
+	values := valueTerms(arr)
 	tf := strings.Fields(strings.ToLower(thing))
 	if len(tf) == 0 {
 		return false

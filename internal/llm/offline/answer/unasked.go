@@ -2,7 +2,6 @@ package answer
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -83,10 +82,7 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 	if !opened {
 		return "" // "what plans could i move to": no thing named yet
 	}
-	known, keys := map[string]bool{}, map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, keys)
-	maps.Copy(known, keys)
+	known, keys := heldTerms(data), keyTerms(data)
 	var phrase []string
 	things, start := 0, i
 	for ; i < len(ws) && !auxiliaries[ws[i].Lower] && !scopePreps[ws[i].Lower] && !phraseEnds[ws[i].Lower]; i++ {
@@ -138,9 +134,7 @@ func subjectOpener(w string) bool {
 // holds reports whether data, the agent's vocabulary or the called tool use one of the terms
 // ts, or the data comes near one in meaning: then the data may answer.
 func (r renderer) holds(data any, ts []string) bool {
-	known := map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, known)
+	known := heldTerms(data)
 	return slices.ContainsFunc(ts, func(t string) bool {
 		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness)
 	})
