@@ -30,12 +30,8 @@ type ToolVocab struct {
 	tools, units map[string]bool
 }
 
-func newArgSource(text string, vocab ToolVocab) *argSource {
-	return argSourceOf(text, lang.ScanWords(text), vocab)
-}
-
-// argSourceOf is newArgSource over text's words ws, which it only reads.
-func argSourceOf(text string, ws []lang.Word, vocab ToolVocab) *argSource {
+// newArgSource reads arguments from text, whose words are ws; it only reads ws.
+func newArgSource(text string, ws []lang.Word, vocab ToolVocab) *argSource {
 	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), vocab: vocab}
 }
 
@@ -56,13 +52,13 @@ func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[st
 	params := ParamsOf(schema)
 	slices.SortStableFunc(params, func(a, b Param) int { return int(kindOf(a)) - int(kindOf(b)) })
 	args := map[string]any{}
-	src := newArgSource(primary, domain)
+	src := newArgSource(primary, lang.ScanWords(primary), domain)
 	var alt *argSource
 	for _, p := range params {
 		v, ok := src.extract(p)
 		if !ok && p.required && secondary != "" && secondary != primary {
 			if alt == nil {
-				alt = newArgSource(secondary, domain)
+				alt = newArgSource(secondary, lang.ScanWords(secondary), domain)
 			}
 			v, ok = alt.extract(p)
 		}

@@ -59,11 +59,6 @@ var unitWords = lang.List("unitWords")
 // remainderWords end a label that counts what is left: see language.txt.
 var remainderWords = lang.List("remainderWords")
 
-// joinFacts renders facts in order, separated by sep.
-func joinFacts(facts []fact, sep string) string {
-	return strings.Join(phrases(facts), sep)
-}
-
 // phrases renders facts in order, pairing an opening fact with the closing one after it.
 func phrases(facts []fact) []string {
 	var parts []string
@@ -392,19 +387,14 @@ func readableID(s string) bool {
 // member number" of a member_id), or asks for the one record a reply is about, whose id
 // people quote ("CLM-20931").
 func (r renderer) hidesID(key, label, s string) bool {
-	if !isIDKey(key) || r.mentioned(s) || r.asksForID() && r.names(label) {
+	if !isIDKey(key) || r.mentioned(s) || r.says(idAsks) && r.names(label) {
 		return false
 	}
-	return !r.showIDs || !(readableID(s) && lang.Humanise(key) != "ID" || r.asksForID())
+	return !r.showIDs || !(readableID(s) && lang.Humanise(key) != "ID" || r.says(idAsks))
 }
 
-// asksForID reports whether the request asks for a record's identifier: "what's my order
-// number for the socks", "the reference of my claim".
-func (r renderer) asksForID() bool {
-	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return idAsks[w.Lower] })
-}
-
-// idAsks ask for an identifier: see language.txt.
+// idAsks ask for a record's identifier ("what's my order number for the socks", "the
+// reference of my claim"): see language.txt.
 var idAsks = lang.List("idAsks")
 
 // mentioned reports whether the user's request names v, so that an id they asked about

@@ -94,8 +94,7 @@ func (r renderer) pendingItems(arr []any) []any {
 // are given, dated by their first date member. Nil otherwise. "last month" asks for a time, not for
 // the latest record.
 func (r renderer) latestItems(arr []any) []any {
-	ws := r.askedWord
-	asks := slices.ContainsFunc(ws, func(w lang.Word) bool { return latestWords[w.Lower] })
+	ws, asks := r.askedWord, r.says(latestWords)
 	for i := 0; i+1 < len(ws); i++ {
 		if latestWords[ws[i].Lower] && timeNouns[ws[i+1].Lower] && ws[i+1].Lower != "time" {
 			asks = false
@@ -139,7 +138,7 @@ func (r renderer) latestItems(arr []any) []any {
 func (r renderer) extremeItems(arr []any) []any {
 	sign := 0.0
 	for _, w := range r.askedWord {
-		sign += b2f(mostWords[w.Lower]) - b2f(leastWords[w.Lower])
+		sign += float64(b2i(mostWords[w.Lower]) - b2i(leastWords[w.Lower]))
 	}
 	if sign == 0 || len(arr) < 2 {
 		return nil
@@ -182,8 +181,6 @@ func (r renderer) numberOf(f field, named bool) (float64, bool) {
 	v, err := n.Float64()
 	return v, ok && err == nil && (!named || r.names(lang.Humanise(f.key)))
 }
-
-func b2f(b bool) float64 { return float64(b2i(b)) }
 
 // mostWords and leastWords ask for the largest or smallest: see language.txt.
 var mostWords, leastWords = lang.List("mostWords"), lang.List("leastWords")
@@ -608,8 +605,8 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	return hits
 }
 
-// statedItems returns the records of arr that hold a number the request states (see
-// [renderer.statedIn]), when some do and others do not; nil otherwise.
+// statedItems returns the records of arr that hold something the request states (see
+// [statements]), when some do and others do not; nil otherwise.
 func (r renderer) statedItems(arr []any) []any {
 	hits, rest := partitionItems(arr, r.stated().in)
 	if len(rest) == 0 {
@@ -618,13 +615,10 @@ func (r renderer) statedItems(arr []any) []any {
 	return hits
 }
 
-// statedIn reports whether v holds a number the request states: as an amount of money
-// however deep ("why was i charged 75 bucks"), or, with three digits or more, as a word of a
-// value ("the card ending 4425" of "**** 4425"; "my 2 bills" counts, and "Suite 2" is no bill).
-func (r renderer) statedIn(v any) bool { return r.stated().in(v) }
-
 // statements are what a request states that may name a record, read from it once for all the
-// records it is held against.
+// records it is held against: numbers, which a record holds as an amount of money however
+// deep ("why was i charged 75 bucks") or, with three digits or more, as a word of a value
+// ("the card ending 4425" of "**** 4425"; "my 2 bills" counts, and "Suite 2" is no bill).
 type statements struct {
 	amounts []float64
 	words   map[string]bool // the numbers as written: true for those long enough to name
@@ -660,7 +654,7 @@ func (st statements) in(v any) bool {
 	return held
 }
 
-// minWholeValueLetters: see statedIn.
+// minWholeValueLetters: see stated.
 const minWholeValueLetters = 4
 
 // minCodeDigits: a shorter number the request states counts or measures rather than names.

@@ -58,9 +58,22 @@ func narrowsToEarlier(ws []lang.Word) bool {
 	return false
 }
 
+// says reports whether the request uses a word of words.
+func (r renderer) says(words map[string]bool) bool {
+	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return words[w.Lower] })
+}
+
 // answer makes request, lower-cased, the one r answers, read into words and terms once.
 func (r *renderer) answer(request string) {
 	r.asked, r.askedWord, r.askedTerm = request, lang.ScanWords(request), requestTerms(request)
+}
+
+// earlierRequest is r answering the earlier request a follow-up quotes, as if it were asked
+// on its own.
+func (r renderer) earlierRequest() renderer {
+	r.answer(r.earlier)
+	r.earlierTerm = nil
+	return r
 }
 
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
@@ -245,7 +258,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 	}
 	lines := []string{}
 	if len(facts) > 0 {
-		lines = append(lines, joinFacts(facts, " · ")+".")
+		lines = append(lines, strings.Join(phrases(facts), " · ")+".")
 	}
 	for _, b := range blocks {
 		lines = append(lines, b.standalone())
@@ -369,7 +382,7 @@ var particles = lang.List("particles")
 // for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
-	if hit == nil && r.earlierTerm != nil && !slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return askWords[w.Lower] }) {
+	if hit == nil && r.earlierTerm != nil && !r.says(askWords) {
 		// "can you change it" after "what's my shipping address": the earlier words say what.
 		// A question of its own ("and how much do i still owe on it") asks for something else.
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
@@ -382,7 +395,7 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 			hit = dates
 		}
 	}
-	if hit == nil && slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return priceWords[w.Lower] }) {
+	if hit == nil && r.says(priceWords) {
 		// "how much does that cost", of facts none of whose labels says cost: the amounts of
 		// money answer, those of the thing the earlier request named first ("can i stay over
 		// the break": the stay-over fee, not the dining dollars).
@@ -414,7 +427,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
 	}
-	if slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return oweWords[w.Lower] }) {
+	if r.says(oweWords) {
 		for w := range owedLabels {
 			for _, t := range lang.Terms(w) {
 				want[t] = true // "how much do i owe" asks for the balance
@@ -583,10 +596,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			// A follow-up asking for records of "it" is about the thing its earlier request
 			// named: when no record is for that thing, that is the answer, not the records
 			// there are.
-			prev := r
-			prev.answer(r.earlier)
-			prev.earlierTerm = nil
-			missing, definite = prev.unmatchedSubject(arr, noun)
+			missing, definite = r.earlierRequest().unmatchedSubject(arr, noun)
 		}
 	}
 	if definite && !r.qualifies(missing, noun) && !r.namesHeldBeside(arr, missing) {
@@ -615,9 +625,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// A follow-up ("when is it due" after "how much do i owe the lab", "whats the order
 		// number for it" after "is the heart rate strap on its way") is about the records its
 		// earlier request named or asked for (those not paid).
-		prev := r
-		prev.answer(r.earlier)
-		prev.earlierTerm = nil
+		prev := r.earlierRequest()
 		if hits = prev.namedItems(arr, termsOf); len(hits) == 0 || len(hits) == len(arr) {
 			hits = prev.kindItems(arr)
 		}

@@ -57,7 +57,7 @@ func FitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 		found := map[paramKind]bool{}
 		ws := lang.ScanWords(text) // once: each probe gets a fresh source over the same words
 		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
-			_, found[k] = argSourceOf(text, ws, ToolVocab{}).extract(Param{Name: kindProbe[k], Type: kindProbeType[k]})
+			_, found[k] = newArgSource(text, ws, ToolVocab{}).extract(kindProbe[k])
 		}
 		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
 		for i := range tools {
@@ -75,8 +75,5 @@ func FitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 	}
 }
 
-// kindProbe names a parameter of each kind, to ask extract whether a text has such a value.
-var (
-	kindProbe     = map[paramKind]string{kindFlight: "flight", kindID: "id", kindNumber: "n"}
-	kindProbeType = map[paramKind]string{kindFlight: "string", kindID: "string", kindNumber: "number"}
-)
+// kindProbe is a parameter of each kind, to ask extract whether a text has such a value.
+var kindProbe = map[paramKind]Param{kindFlight: {Name: "flight", Type: "string"}, kindID: {Name: "id", Type: "string"}, kindNumber: {Name: "n", Type: "number"}}

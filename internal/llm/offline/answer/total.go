@@ -15,9 +15,8 @@ import (
 // ticket). It returns the sum as it reads ("$99.00") and how many records it adds, or "" when
 // the request asks no sum, fewer than two records have an amount, or currencies differ.
 func (r renderer) totalOf(arr []any, cur string) (string, int) {
-	ws := r.askedWord
-	owes := slices.ContainsFunc(ws, func(w lang.Word) bool { return oweWords[w.Lower] })
-	if !owes && !slices.ContainsFunc(ws, func(w lang.Word) bool { return totalWords[w.Lower] }) {
+	owes := r.says(oweWords)
+	if !owes && !r.says(totalWords) {
 		return "", 0
 	}
 	var sum float64

@@ -35,7 +35,7 @@ func (r renderer) unasked(data any) string {
 		if len(ts) != 1 || lang.IsStopword(w) || lang.IsLightNoun(ts[0]) || timeNouns[w] || frameWords[w] {
 			continue
 		}
-		if r.holds(data, ts) || r.statedIn(data) {
+		if r.holds(data, ts) || r.stated().in(data) {
 			return "" // "which van is the card ending 4425 for": the card says, in its own words
 		}
 		return w
