@@ -263,17 +263,9 @@ func countsMoney(p Param) bool {
 	return strings.ContainsAny(desc, currencySigns+"€£") || slices.ContainsFunc(strings.Fields(desc), func(w string) bool { return currencyNames[strings.Trim(w, ".,;:()")] })
 }
 
-// budgetWords and currencyNames say a number is money: see language.txt.
-var budgetWords, currencyNames = lang.List("budgetWords"), lang.List("currencyNames")
-
 func isAlnum(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
-
-var (
-	placePrepositions = lang.List("placePrepositions")
-	calendarWords     = lang.List("calendarWords")
-)
 
 // place returns a place name: capitalised words after "in", "to", "at"..., or a plain
 // word there ("hotels in paris"), or else any capitalised name in the text.
@@ -401,36 +393,6 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	}
 	return strings.Join(parts, " "), true
 }
-
-// priceWords ask what something costs: see language.txt.
-var priceWords = lang.List("priceWords")
-
-// timeDeterminers make the time noun after them say when: "this week", "next month".
-var timeDeterminers = lang.List("timeDeterminers")
-
-// subjectPronouns come before a verb: the word after one is what someone does.
-var subjectPronouns = lang.List("subjectPronouns")
-
-// measureWords count or describe a product without naming it: "a pair of", "a new", "a set of".
-var measureWords = lang.List("measureWords")
-
-// rankWords, like mostWords and leastWords, say which of the things found is wanted: see
-// language.txt.
-var rankWords = lang.List("rankWords")
-
-// noise are words that colour a request without saying what it is about: greetings,
-// hedges and praise ("yo, any good deals on a robot vacuum or whatever").
-var noise = lang.List("noise")
-
-// shorthand are chat spellings of small words ("r", "rn"): see language.txt.
-var shorthand = lang.List("shorthand")
-
-// possessives and people name who a request is for: "a laptop for my daughter", "my son
-// needs", but not "a case for my iphone".
-var (
-	possessives = lang.List("possessives")
-	people      = lang.List("people")
-)
 
 func (a *argSource) isDomain(lower string) bool {
 	ts := lang.AppendTerms(nil, lower)

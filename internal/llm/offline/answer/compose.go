@@ -217,9 +217,6 @@ func dropCalendar(terms []string) []string {
 	return terms
 }
 
-// minTypoLetters: see language.txt.
-var minTypoLetters = int(lang.Number("minTypoLetters"))
-
 // sharedLead takes out the first paragraph that every one of several answers opens with
 // ("I can look this up but not cancel it for you here." from each agent asked), so that the
 // reply says it once, first.

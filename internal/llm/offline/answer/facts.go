@@ -53,12 +53,6 @@ func (f fact) phrase() string {
 	return f.label + " " + f.text
 }
 
-// unitWords end a label whose number counts them: see language.txt.
-var unitWords = lang.List("unitWords")
-
-// remainderWords end a label that counts what is left: see language.txt.
-var remainderWords = lang.List("remainderWords")
-
 // phrases renders facts in order, pairing an opening fact with the closing one after it.
 func phrases(facts []fact) []string {
 	var parts []string
@@ -73,35 +67,12 @@ func phrases(facts []fact) []string {
 	return parts
 }
 
-// Key vocabularies. They are generic English, not any schema: they decide how a value
-// reads ("$104.00", "20% off", "until Nov 27", "at Nike"), never whether it exists.
-var (
-	// moneyWords name amounts when a currency sits beside them.
-	moneyWords = lang.List("moneyWords")
-	// pricedWords name amounts even with no currency in sight.
-	pricedWords  = lang.List("pricedWords")
-	percentWords = lang.List("percentWords")
-	discountWord = lang.List("discountWord")
-	sourceWords  = lang.List("sourceWords")
-	// bareWords are keys whose value needs no label: a name, a status, a description.
-	bareWords  = lang.List("bareWords")
-	endWords   = lang.List("endWords")
-	startWords = lang.List("startWords")
-	dayWords   = lang.List("dayWords")
-	// bookkeepingWords lead boolean flags that describe the lookup, not the data.
-	bookkeepingWords = lang.List("bookkeepingWords")
-	countWords       = lang.List("countWords")
-)
-
 // scope carries what the facts of one object read against: the currency in force.
 type scope struct {
 	currency string
 	item     bool // a list item's facts, whose objects no caller reads as prefixed facts
 	depth    int  // how deep in objects these facts sit
 }
-
-// maxNesting bounds how deep objects inside objects are read as facts.
-var maxNesting = int(lang.Number("maxNesting")) // see language.txt
 
 // facts classifies the scalar members of obj, in order, leaving out skip (a list item's
 // head, or -1) and everything that only echoes the request or serves machines. The
@@ -199,9 +170,6 @@ func appendPrefixed(out []fact, label string, inner []fact) []fact {
 	}
 	return out
 }
-
-// priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
-var priceLabels = lang.List("priceLabels")
 
 // moneyObject reads an object that is an amount and its currency, and nothing else but
 // what the amount is per ("per": "hour", see perOf).
@@ -392,10 +360,6 @@ func (r renderer) hidesID(key, label, s string) bool {
 	}
 	return !r.showIDs || !(readableID(s) && lang.Humanise(key) != "ID" || r.says(idAsks))
 }
-
-// idAsks ask for a record's identifier ("what's my order number for the socks", "the
-// reference of my claim"): see language.txt.
-var idAsks = lang.List("idAsks")
 
 // mentioned reports whether the user's request names v, so that an id they asked about
 // is shown rather than hidden.

@@ -2,7 +2,6 @@ package answer
 
 import (
 	"encoding/json"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
-
-var identifierWords = lang.List("identifierWords")
 
 // scalar formats a scalar value; key (humanised or raw, may be "") tells numbers that are
 // codes or years apart from quantities.
@@ -61,9 +58,6 @@ func formatNumber(n json.Number) string {
 	}
 	return groupThousands(whole)
 }
-
-// zeroDecimalCurrencies have no minor unit in everyday use.
-var zeroDecimalCurrencies = lang.List("zeroDecimalCurrencies")
 
 // formatMoney renders an amount in a currency: "$1,299.00" for US dollars, "104.00 EUR"
 // for any other code, and just "89.90" when the currency is unknown ("").
@@ -241,13 +235,6 @@ func describes(name string) bool {
 	}
 	return slices.ContainsFunc(adjectiveEndings, func(end string) bool { return strings.HasSuffix(ws[0], end) && len(ws[0]) > len(end)+2 })
 }
-
-// flagPrepositions, flagAdjectives and adjectiveEndings: see language.txt.
-var (
-	flagPrepositions = lang.List("flagPrepositions")
-	flagAdjectives   = lang.List("flagAdjectives")
-	adjectiveEndings = slices.Sorted(maps.Keys(lang.List("adjectiveEndings")))
-)
 
 func singular(noun string) string {
 	switch {

@@ -8,8 +8,6 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
-var itemExtras = int(lang.Number("itemExtras")) // see language.txt
-
 // item renders one list element as "head: price at seller, extras", for example
 // "Trail runner: $89.90 at Acme, 20% off until Nov 27, 2026". cur is the currency in force
 // from the enclosing object.

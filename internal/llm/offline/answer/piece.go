@@ -152,8 +152,6 @@ func opensItself(text string) bool {
 		strings.HasPrefix(text, "Here")
 }
 
-var maxTitleWords = int(lang.Number("maxTitleWords")) // see language.txt
-
 // prosePiece reads a text result. The shapes this model narrates data in ("I found 5
 // offers:" and bullets, "Your points balance: ...") are recognised, so that a sub-agent's
 // reply can be introduced like data; anything else stays prose about t.

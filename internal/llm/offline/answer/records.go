@@ -182,12 +182,6 @@ func (r renderer) numberOf(f field, named bool) (float64, bool) {
 	return v, ok && err == nil && (!named || r.names(lang.Humanise(f.key)))
 }
 
-// mostWords and leastWords ask for the largest or smallest: see language.txt.
-var mostWords, leastWords = lang.List("mostWords"), lang.List("leastWords")
-
-// latestWords ask for the latest record: see language.txt.
-var latestWords = lang.List("latestWords")
-
 // isOver reports whether a record's status says it is finished (finishedWords).
 func isOver(item any) bool {
 	obj, _ := item.([]field)
@@ -244,9 +238,6 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 	return spelled
 }
 
-// lapsedWords are statuses that say a record no longer holds (see language.txt).
-var lapsedWords = lang.List("lapsedWords")
-
 // partitionItems splits arr into the records keep holds for and the others, in order.
 func partitionItems(arr []any, keep func(any) bool) (hits, rest []any) {
 	for _, item := range arr {
@@ -258,10 +249,6 @@ func partitionItems(arr []any, keep func(any) bool) (hits, rest []any) {
 	}
 	return hits, rest
 }
-
-// aheadWords ask about what is still to come; finishedWords say a record is over (see
-// language.txt).
-var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWords")
 
 // tellingItems returns the records of arr, a list of noun, that carry, in their values
 // (nested ones included), a word the request uses that some records carry and others do not:
@@ -386,9 +373,6 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	}
 	return nil
 }
-
-// categoryKeys name the field that says what kind of thing a record is: see language.txt.
-var categoryKeys = lang.List("categoryKeys")
 
 // telling reports whether request term t may say which record is meant: some record's values
 // use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
@@ -539,12 +523,6 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	return "", false
 }
 
-// copulas come before the subject of a question: see language.txt.
-var copulas = lang.List("copulas")
-
-// phraseEnds end the name of a thing: see language.txt.
-var phraseEnds = lang.List("phraseEnds")
-
 // squash lower-cases s and keeps only its letters and digits.
 func squash(s string) string {
 	return strings.Map(func(c rune) rune {
@@ -563,9 +541,6 @@ func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
 		return r.tool[t] || slices.Contains(nounTerms, t)
 	})
 }
-
-// generalStates: see language.txt.
-var generalStates = lang.List("generalStates")
 
 // keyTerms returns the terms of every key in v, however deep.
 func keyTerms(v any) map[string]bool {
@@ -736,9 +711,6 @@ func (r renderer) negates() bool {
 	return slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] })
 }
 
-// negators turn the thing a request names into the thing it does not want.
-var negators = lang.List("negators")
-
 // askedFirst returns a list too long to show whole with the records that name a word of the
 // request first, the others after them, each in the service's order: asked whether points pay
 // for "the hotel", the reply shows the hotel night rather than "and 2 more".
@@ -795,9 +767,6 @@ func thingEnd(ws []lang.Word, start, end int) int {
 func closesThing(w string) bool {
 	return scopePreps[w] || verbParticles[w] || lang.IsStopword(w)
 }
-
-// verbParticles complete a verb rather than name a thing: see language.txt.
-var verbParticles = lang.List("verbParticles")
 
 // doSubject reports whether the words from ws[start] are the subject of a question with do:
 // "do" right before them, or before the article or possessive that opens them ("what did the

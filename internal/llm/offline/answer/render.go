@@ -44,9 +44,6 @@ type renderer struct {
 	elsewhere map[string]bool
 }
 
-// backPointers point at what an earlier message named: see language.txt.
-var backPointers = lang.List("backPointers")
-
 // narrowsToEarlier reports whether a request narrows what it asks for to what an earlier
 // message named: a back-pointer after a preposition of scope ("the warranty on it").
 func narrowsToEarlier(ws []lang.Word) bool {
@@ -113,8 +110,6 @@ func normNumber(n json.Number) string {
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
-
-var maxFacts = int(lang.Number("maxFacts")) // see language.txt
 
 // data renders a decoded value about t.
 func (r renderer) data(v any, t topic) Piece {
@@ -279,9 +274,6 @@ func (r renderer) asksPrice() bool {
 	return false
 }
 
-// priceCopulas after "how much" ask a price: see language.txt.
-var priceCopulas = lang.List("priceCopulas")
-
 // holdsMoney reports whether a record holds an amount of money, however deep.
 func holdsMoney(item any, cur string) bool {
 	held := false
@@ -336,8 +328,6 @@ func (r renderer) boundFacts(facts []fact, t topic) []fact {
 	return out
 }
 
-var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
-
 // quotable reports whether q is a whole phrase of the request: its words in a row, run on
 // neither from a word before them nor into one after them but for little words ("cheap tent"
 // of "find me a cheap tent", not "pay" of "deals on pay pair").
@@ -357,9 +347,6 @@ func (r renderer) quotable(q string) bool {
 	return false
 }
 
-// nameLabels name the thing an object is about.
-var nameLabels = lang.List("nameLabels")
-
 // focusTopic names a single fact asked for: "your shipping address", or, for a label that
 // describes rather than names ("expiring soon"), what it describes: "points expiring soon".
 func focusTopic(label string, t topic) string {
@@ -372,9 +359,6 @@ func focusTopic(label string, t topic) string {
 	head, _, _ := strings.Cut(t.bare, " ")
 	return head + " " + label
 }
-
-// particles end a participle label that describes: "expiring soon", "earned today".
-var particles = lang.List("particles")
 
 // focus returns the facts whose labels name what the request asks about, when some do but
 // not all, or all of them beside lists (see object): the user asked for those. Light nouns
@@ -411,15 +395,6 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 	}
 	return hit
 }
-
-// snapshotLabels name the date data was taken: see language.txt.
-var snapshotLabels = lang.List("snapshotLabels")
-
-// owedLabels name what is owed: see language.txt.
-var owedLabels = lang.List("owedLabels")
-
-// askWords open a question of its own: see language.txt.
-var askWords = lang.List("askWords")
 
 // focusOn is focus by the request terms asked.
 func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []fact {
@@ -534,10 +509,6 @@ func (r renderer) earlierNames(arr []any) bool {
 		return n > 0 && n < len(arr) && !r.tool[t] && !r.domain[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t)
 	})
 }
-
-// amountLabels are the member names of a money object: its amount is the money the object's
-// key names ("monthly fee", not "monthly fee amount").
-var amountLabels = lang.List("amountLabels")
 
 // unmatchedQuery reports the query of an object that says its results do not match it: a
 // false flag named like "matched_query" or "match", beside a "query" (or "q", "search") field.

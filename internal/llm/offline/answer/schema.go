@@ -114,8 +114,6 @@ func (p Param) examples() []string {
 	return out
 }
 
-var maxOptionWords = int(lang.Number("maxOptionWords")) // see language.txt
-
 // paramKind says how a value for a parameter is looked for in the request.
 type paramKind int
 

@@ -37,9 +37,6 @@ func valueWords(v any) map[string]bool {
 // english is the English word list, keyed by stem as the request's terms are.
 var english = lang.Dictionary
 
-// minValueTypoLetters: see language.txt.
-var minValueTypoLetters = int(lang.Number("minValueTypoLetters"))
-
 // spellAsData rewrites the words of asked that are a typo of exactly one word of the data's
 // keys ("deductable" for a "deductible" field) in the data's spelling, so that the facts asked
 // for are found and the word is not taken for a record no data is about. A longer word may

@@ -40,8 +40,6 @@ func SearchTool(tools []llms.Tool) int {
 	return 0
 }
 
-var fitBonus = lang.Number("fitBonus") // see language.txt
-
 // FitBoost rewards tools whose specific parameters the clause can fill: flights and numbers
 // in fit, identifiers apart in idFit. "refund for order A1234" fits a tool taking an order id
 // better than one listing all orders.

@@ -17,14 +17,6 @@ type topic struct {
 	agent bool   // the tool is a sub-agent (ask_*)
 }
 
-var (
-	// toolVerbs lead tool names without saying what the data is.
-	toolVerbs = lang.List("toolVerbs")
-	// searchVerbs look beyond the user's own data: "search_offers" is about the offers,
-	// "get_points_balance" about your points balance.
-	searchVerbs = lang.List("searchVerbs")
-)
-
 // topicOf reads what a tool result is about from the tool's name and the request the call
 // quoted.
 func topicOf(name string, call *llms.ToolCall) topic {
@@ -93,9 +85,6 @@ func (t topic) unavailable(note string) Piece {
 	return Piece{kind: pieceFailure, text: text + ": " + n}
 }
 
-// failurePhrases say that data is missing (see language.txt).
-var failurePhrases = lang.List("failurePhrases")
-
 // restatesFailure reports whether a note only says again that data is missing.
 func restatesFailure(note string) bool {
 	for p := range failurePhrases {
@@ -133,8 +122,6 @@ func cleanNote(note string) string {
 	return lowerFirst(note)
 }
 
-var codeWords = lang.List("codeWords")
-
 func looksLikeCode(tok string) bool {
 	t := strings.Trim(tok, ".,;:!?()\"'")
 	if strings.ContainsAny(t, "_{}[]<>=/\\:@#$") || codeWords[strings.ToLower(t)] {
@@ -165,6 +152,3 @@ func lowerFirst(s string) string {
 	}
 	return first + s[end:]
 }
-
-// transitionSafe are sentence openers that are not stopwords but read fine lower-cased.
-var transitionSafe = lang.List("transitionSafe")

@@ -79,9 +79,6 @@ func perUnit(label string) bool {
 	return slices.Contains(strings.Fields(label), "per")
 }
 
-// oweWords ask what is still to pay; totalWords ask for a sum (see language.txt).
-var oweWords, totalWords = lang.List("oweWords"), lang.List("totalWords")
-
 // toUserTerms name money paid to the user (see language.txt), as terms.
 var toUserTerms = func() map[string]bool {
 	out := map[string]bool{}

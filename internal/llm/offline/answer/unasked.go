@@ -12,12 +12,6 @@ import (
 // profile without food. Stating the profile would answer another question; the reply says
 // plainly that the thing is not there.
 
-// whWords open a question whose next word names the thing asked for: "what food", "which vet".
-var whWords = lang.List("whWords")
-
-// auxiliaries follow the thing a wh-question names: "what food does", "which vet is".
-var auxiliaries = lang.List("auxiliaries")
-
 // unasked returns the thing a question names ("food" of "what food does rex eat") when
 // nothing in the data (its keys and values), the agent's vocabulary or the called tool uses
 // that word, or "" when the data may answer.
@@ -139,13 +133,6 @@ func (r renderer) holds(data any, ts []string) bool {
 		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness)
 	})
 }
-
-// doLeads open a question whether someone does something; possessionVerbs say someone has
-// something (see language.txt).
-var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs")
-
-// chatParticles: see language.txt.
-var chatParticles = lang.List("chatParticles")
 
 // notInData says plainly that the data holds nothing about thing.
 func notInData(thing string, t topic) Piece {
