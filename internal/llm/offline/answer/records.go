@@ -82,7 +82,7 @@ func (r renderer) pendingItems(arr []any) []any {
 	}) {
 		return nil
 	}
-	_, pending := partitionItems(arr, isOver)
+	_, pending := partition(arr, arr, isOver)
 	if len(pending) == 0 || len(pending) == len(arr) {
 		return nil
 	}
@@ -104,7 +104,7 @@ func (r renderer) latestItems(arr []any) []any {
 		return nil
 	}
 	// "when did i last see the dentist": of the visits done with, when some are and some not.
-	done, _ := partitionItems(arr, isOver)
+	done, _ := partition(arr, arr, isOver)
 	if len(done) > 0 {
 		arr = done
 	}
@@ -194,7 +194,7 @@ func isOver(item any) bool {
 // in force. Nil otherwise, and when the request says the status ("when did it expire").
 func (r renderer) currentItems(arr []any) []any {
 	var said []string // the lapsed statuses held, as terms
-	lapsed, current := partitionItems(arr, func(item any) bool {
+	lapsed, current := partition(arr, arr, func(item any) bool {
 		obj, _ := item.([]field)
 		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && lapsedWords[strings.ToLower(s)] })
 		if i >= 0 {
@@ -223,7 +223,7 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 	if len(hits) < 2 || len(periods) == 0 {
 		return nil
 	}
-	spelled, _ := partitionItems(hits, func(item any) bool {
+	spelled, _ := partition(hits, hits, func(item any) bool {
 		obj, _ := item.([]field)
 		return !slices.ContainsFunc(periods, func(p string) bool {
 			return !slices.ContainsFunc(obj, func(f field) bool {
@@ -236,18 +236,6 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 		})
 	})
 	return spelled
-}
-
-// partitionItems splits arr into the records keep holds for and the others, in order.
-func partitionItems(arr []any, keep func(any) bool) (hits, rest []any) {
-	for _, item := range arr {
-		if keep(item) {
-			hits = append(hits, item)
-		} else {
-			rest = append(rest, item)
-		}
-	}
-	return hits, rest
 }
 
 // tellingItems returns the records of arr, a list of noun, that carry, in their values
@@ -583,7 +571,7 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 // statedItems returns the records of arr that hold something the request states (see
 // [statements]), when some do and others do not; nil otherwise.
 func (r renderer) statedItems(arr []any) []any {
-	hits, rest := partitionItems(arr, r.stated().in)
+	hits, rest := partition(arr, arr, r.stated().in)
 	if len(rest) == 0 {
 		return nil
 	}
@@ -727,11 +715,11 @@ func (r renderer) askedFirst(arr []any, itemTerms func() [][]string) []any {
 	return append(hits, rest...)
 }
 
-// partition splits arr, whose items have itemTerms, into those whose terms satisfy keep and
-// the others, each in arr's order.
-func partition(arr []any, itemTerms [][]string, keep func([]string) bool) (hits, rest []any) {
+// partition splits arr into the records whose counterpart in of (the record itself, or what
+// was read of it, such as its terms) satisfies keep and the others, each in arr's order.
+func partition[T any](arr []any, of []T, keep func(T) bool) (hits, rest []any) {
 	for i, item := range arr {
-		if keep(itemTerms[i]) {
+		if keep(of[i]) {
 			hits = append(hits, item)
 		} else {
 			rest = append(rest, item)
