@@ -50,13 +50,7 @@ func formatNumber(n json.Number) string {
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return n.String()
 	}
-	s := strconv.FormatFloat(f, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	whole, frac, _ := strings.Cut(s, ".")
-	if frac != "" {
-		return groupThousands(whole) + "." + frac
-	}
-	return groupThousands(whole)
+	return groupThousands(strings.TrimRight(strings.TrimRight(strconv.FormatFloat(f, 'f', 2, 64), "0"), "."))
 }
 
 // formatMoney renders an amount in a currency: "$1,299.00" for US dollars, "104.00 EUR"
@@ -71,11 +65,7 @@ func formatMoney(n json.Number, currency string) string {
 		decimals = 0
 	}
 	s := strconv.FormatFloat(math.Abs(f), 'f', decimals, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	amount := groupThousands(whole)
-	if frac != "" {
-		amount += "." + frac
-	}
+	amount := groupThousands(s)
 	sign := ""
 	if f < 0 && strings.Trim(s, "0.") != "" {
 		sign = "-"
@@ -103,7 +93,13 @@ func currencyCode(v any) string {
 	return strings.ToUpper(s)
 }
 
+// groupThousands puts commas between the thousands of a number's whole part: "-1234.5" reads
+// "-1,234.5".
 func groupThousands(s string) string {
+	s, frac, ok := strings.Cut(s, ".")
+	if ok {
+		return groupThousands(s) + "." + frac
+	}
 	neg := strings.HasPrefix(s, "-")
 	digits := strings.TrimPrefix(s, "-")
 	if len(digits) < 4 {
