@@ -289,8 +289,9 @@ func orNothing(s Piece, t topic) Piece {
 	if !s.empty() {
 		return s
 	}
+	noun := "that"
 	if t.noun != "" {
-		return Piece{kind: pieceProse, text: "I didn't find anything for " + t.noun + "."}
+		noun = t.noun
 	}
-	return Piece{kind: pieceProse, text: "I didn't find anything for that."}
+	return Piece{kind: pieceProse, text: "I didn't find anything for " + noun + "."}
 }

@@ -352,7 +352,7 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 		kinds[i] = valueTerms(kind)
 	}
 	for _, t := range asked {
-		if r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || lang.IsStopword(t) {
+		if r.generic(t) || lang.IsStopword(t) {
 			continue
 		}
 		if i := closestRecord(t, kinds, recordCloseness); i >= 0 {
@@ -360,6 +360,12 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 		}
 	}
 	return nil
+}
+
+// generic reports whether term t names no record by itself: a word of the called tool or
+// of the agent's trade, a light noun or a number.
+func (r renderer) generic(t string) bool {
+	return r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t)
 }
 
 // telling reports whether request term t may say which record is meant: some record's values
@@ -486,7 +492,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) ||
+		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.generic(t) ||
 			!r.elsewhere[t] && (claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}

@@ -219,7 +219,8 @@ func (r renderer) object(obj []field, t topic) Piece {
 		(facts[0].label == t.bare || slices.Contains(strings.Fields(t.bare), facts[0].label)) {
 		facts[0].label = "" // "Your points balance: 12,450", not "...: points 12,450"
 	}
-	if q, ok := unmatchedQuery(obj); ok {
+	q, unmatched := unmatchedQuery(obj)
+	if unmatched {
 		// The service found nothing for what was asked and sent something else: say so,
 		// and no more, rather than fill the reply with things that were not asked for.
 		for i, b := range blocks {
@@ -236,7 +237,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 	}
 	// A list of one named thing's records reads as the list for it: "I found 2 quotes for
 	// Kindle Paperwhite", not "The price: product Kindle Paperwhite" over "I found 2 quotes".
-	if _, unmatched := unmatchedQuery(obj); !unmatched && len(facts) == 1 && nameLabels[facts[0].label] && facts[0].text != "" && len(blocks) == 1 && blocks[0].kind == pieceList {
+	if !unmatched && len(facts) == 1 && nameLabels[facts[0].label] && facts[0].text != "" && len(blocks) == 1 && blocks[0].kind == pieceList {
 		blocks[0].found += " for " + facts[0].text
 		facts = nil
 	}
@@ -506,7 +507,7 @@ func (r renderer) earlierNames(arr []any) bool {
 				n++
 			}
 		}
-		return n > 0 && n < len(arr) && !r.tool[t] && !r.domain[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t)
+		return n > 0 && n < len(arr) && !r.generic(t)
 	})
 }
 
@@ -821,7 +822,7 @@ func (r renderer) namesHeldBeside(arr []any, thing string) bool {
 			continue
 		}
 		for _, t := range lang.Terms(w.Lower) {
-			if values[t] && !r.domain[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
+			if values[t] && !r.generic(t) {
 				return true
 			}
 		}
