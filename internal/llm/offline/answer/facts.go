@@ -78,16 +78,9 @@ type scope struct {
 // head, or -1) and everything that only echoes the request or serves machines. The
 // currency it returns is the one in force for obj's children.
 func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
-	own, curAt := "", -1
-	for i, f := range obj {
-		if isCurrencyKey(f.key) && currencyCode(f.val) != "" {
-			own, curAt = currencyCode(f.val), i
-			break
-		}
-	}
-	cur := sc.currency
-	if own != "" {
-		cur = own
+	cur, curAt := sc.currency, slices.IndexFunc(obj, func(f field) bool { return currencyOf(f) != "" })
+	if curAt >= 0 {
+		cur = currencyOf(obj[curAt])
 	}
 	money := moneyMembers(obj, cur)
 	lengths := map[string]bool{}
@@ -188,10 +181,9 @@ func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
 			if f.key == "per" {
 				continue
 			}
-			if !isCurrencyKey(f.key) || currencyCode(v) == "" {
+			if code = currencyOf(f); code == "" {
 				return "", "", false
 			}
-			code = currencyCode(v)
 		}
 	}
 	return amount, code, amount != "" && code != ""
@@ -210,10 +202,7 @@ func perOf(obj []field) []string {
 
 func (r renderer) stringFact(key, label, v string) (fact, bool) {
 	s := strings.Join(strings.Fields(v), " ")
-	if s == "" || r.echoes[strings.ToLower(s)] {
-		return fact{}, false
-	}
-	if r.hidesID(key, label, s) {
+	if s == "" || r.echoes[strings.ToLower(s)] || r.hidesID(key, label, s) {
 		return fact{}, false
 	}
 	if w, ok := parseWhen(s); ok {
@@ -320,8 +309,15 @@ func isWhole(n json.Number) bool {
 
 // isCurrencyKey reports whether a key names a currency: "currency", "currency_code".
 func isCurrencyKey(key string) bool {
-	words := strings.Fields(lang.Humanise(key))
-	return slices.Contains(words, "currency")
+	return slices.Contains(strings.Fields(lang.Humanise(key)), "currency")
+}
+
+// currencyOf returns the currency code a member states ("currency": "usd" is USD), or "".
+func currencyOf(f field) string {
+	if !isCurrencyKey(f.key) {
+		return ""
+	}
+	return currencyCode(f.val)
 }
 
 // isIDKey reports whether a key names an identifier: "id", "order_id", "offerId".
