@@ -24,14 +24,11 @@ func (r renderer) item(v any, cur string) string {
 
 	facts = r.askedFacts(facts)
 	var lead string
-	price, seller := -1, -1
+	price, seller := -1, slices.IndexFunc(facts, func(f fact) bool { return f.source })
 	for i, f := range facts {
 		// A rate ("price per gallon") is no record's price when it has an amount of its own.
 		if f.money && (price < 0 || perUnit(facts[price].named()) && !perUnit(f.named())) {
 			price = i
-		}
-		if f.source && seller < 0 {
-			seller = i
 		}
 	}
 	if price >= 0 {

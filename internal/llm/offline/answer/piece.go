@@ -49,14 +49,12 @@ func noneFound(noun, thing string) Piece {
 // sayNoneOnce turns several answers that one thing has no record into one sentence: "I found
 // no event or order for taylor swift", not the same sentence per tool.
 func sayNoneOnce(found []Piece) []Piece {
-	if len(found) < 2 {
+	thing := noneOfAll(found)
+	if len(found) < 2 || thing == "" {
 		return found
 	}
 	var nouns []string
 	for _, p := range found {
-		if p.noneFor == "" || p.noneFor != found[0].noneFor {
-			return found
-		}
 		if !slices.Contains(nouns, p.noneOf) {
 			nouns = append(nouns, p.noneOf)
 		}
@@ -65,7 +63,15 @@ func sayNoneOnce(found []Piece) []Piece {
 	if len(nouns) > 1 {
 		or = strings.Join(nouns[:len(nouns)-1], ", ") + " or " + or
 	}
-	return []Piece{noneFound(or, found[0].noneFor)}
+	return []Piece{noneFound(or, thing)}
+}
+
+// noneOfAll returns the thing every one of pieces says no record is for, or "".
+func noneOfAll(pieces []Piece) string {
+	if len(pieces) == 0 || slices.ContainsFunc(pieces, func(p Piece) bool { return p.noneFor == "" || p.noneFor != pieces[0].noneFor }) {
+		return ""
+	}
+	return pieces[0].noneFor
 }
 
 // OffTopic reports whether the piece's data holds none of the words the request asks with.

@@ -296,14 +296,6 @@ func (r renderer) namedTwice(f fact) bool {
 	return n >= 2
 }
 
-// noneOfAll returns the thing every one of blocks says no record is for, or "".
-func noneOfAll(blocks []Piece) string {
-	if len(blocks) == 0 || slices.ContainsFunc(blocks, func(b Piece) bool { return b.noneFor == "" || b.noneFor != blocks[0].noneFor }) {
-		return ""
-	}
-	return blocks[0].noneFor
-}
-
 // boundFacts keeps maxFacts of an object's facts, in order: those the request names first
 // ("is autopay on" of an account with many facts before its autopay), then the others.
 func (r renderer) boundFacts(facts []fact, t topic) []fact {
