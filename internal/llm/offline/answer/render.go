@@ -537,10 +537,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if r.scoped && len(arr) <= r.listLimit && r.unfiltered(arr) {
 		r.scoped = false
 	}
-	found := fmt.Sprintf("%d %s", len(arr), noun)
-	if len(arr) == 1 {
-		found = "1 " + singular(noun)
-	}
+	found := fmt.Sprintf("%d %s", len(arr), countNoun(len(arr), noun))
 	var itemTerms [][]string // rendered once, for whichever of the two below needs them
 	termsOf := func() [][]string {
 		if itemTerms == nil {
