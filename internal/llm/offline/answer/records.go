@@ -27,21 +27,15 @@ func (r renderer) flaggedItems(arr []any) []any {
 			continue
 		}
 		var hits []any
-		named := false
 		for _, item := range arr {
 			obj, _ := item.([]field)
 			for _, f := range obj {
-				b, isBool := f.val.(bool)
-				if !isBool || !slices.Equal(lang.Terms(lang.Humanise(f.key)), []string{t}) {
-					continue
-				}
-				named = true
-				if b {
+				if b, isBool := f.val.(bool); isBool && b && slices.Equal(lang.Terms(lang.Humanise(f.key)), []string{t}) {
 					hits = append(hits, item)
 				}
 			}
 		}
-		if named && len(hits) > 0 && len(hits) < len(arr) {
+		if len(hits) > 0 && len(hits) < len(arr) {
 			return hits
 		}
 	}
@@ -54,20 +48,18 @@ func (r renderer) flaggedItems(arr []any) []any {
 func (r renderer) qualifies(thing, noun string) bool {
 	ws := r.askedWord
 	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
-	for i := 0; i+1 < len(ws); i++ {
-		if strings.TrimSuffix(ws[i].Lower, "'s") != last {
-			continue
-		}
-		for _, w := range ws[i+1:] {
-			next := lang.Terms(w.Lower)
-			if slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] }) {
-				return true
-			}
-			if len(next) != 1 || !r.domain[next[0]] {
-				return false
-			}
-		}
+	i := slices.IndexFunc(ws, func(w lang.Word) bool { return strings.TrimSuffix(w.Lower, "'s") == last })
+	if i < 0 {
 		return false
+	}
+	for _, w := range ws[i+1:] {
+		next := lang.Terms(w.Lower)
+		if slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] }) {
+			return true
+		}
+		if len(next) != 1 || !r.domain[next[0]] {
+			return false
+		}
 	}
 	return false
 }
