@@ -122,15 +122,15 @@ func (s Piece) placed(i int, afterBut bool) string {
 		}
 		return "I found " + s.found + ":\n" + s.text
 	case pieceFacts:
+		what := "what I found"
+		if s.topic != "" {
+			what = s.topic
+		}
 		switch {
-		case afterBut && s.topic != "":
-			return "here's " + s.topic + ": " + s.text
 		case afterBut:
-			return "here's what I found: " + s.text
-		case i == 0 && s.topic != "":
-			return "Here's " + s.topic + ": " + s.text
+			return "here's " + what + ": " + s.text
 		case i == 0:
-			return "Here's what I found: " + s.text
+			return "Here's " + what + ": " + s.text
 		case s.topic != "":
 			return onTopic[(i-1)%len(onTopic)] + s.topic + ": " + s.text
 		}

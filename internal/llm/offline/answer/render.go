@@ -223,14 +223,14 @@ func (r renderer) object(obj []field, t topic) Piece {
 	if unmatched {
 		// The service found nothing for what was asked and sent something else: say so,
 		// and no more, rather than fill the reply with things that were not asked for.
+		what := "“" + q + "”"
+		if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") || !r.quotable(q) {
+			// A whole question is no search term to show back, and a piece of the user's
+			// words ("pay" of "deals on pay pair") would read as nonsense.
+			what = "that"
+		}
 		for i, b := range blocks {
 			if b.kind == pieceList {
-				what := "“" + q + "”"
-				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") || !r.quotable(q) {
-					// A whole question is no search term to show back, and a piece of the
-					// user's words ("pay" of "deals on pay pair") would read as nonsense.
-					what = "that"
-				}
 				blocks[i] = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
 			}
 		}
