@@ -141,10 +141,15 @@ func (r renderer) object(obj []field, t topic) Piece {
 	facts, cur := r.facts(obj, scope{}, -1) // nested objects read as prefixed facts: "flight gate B12"
 	inner := r
 	inner.around = valueTerms(obj)
-	var blocks []Piece
-	var nouns []string // what each block lists
-	var asks []bool    // whether the request names something in each block's list
-	var earlier []bool // whether a follow-up's earlier words name each block's list alone
+	// Each list of the object, however deep, is a block: the list rendered, what it lists,
+	// whether the request names something in it (asks), and whether a follow-up's earlier
+	// words name it alone (earlier).
+	type block struct {
+		Piece
+		noun          string
+		asks, earlier bool
+	}
+	var blocks []block
 	var factTerms map[string]bool
 	if r.earlierTerm != nil { // only a follow-up reads them
 		factTerms = map[string]bool{}
@@ -161,10 +166,8 @@ func (r renderer) object(obj []field, t topic) Piece {
 			case []any:
 				if len(v) == 0 || !allScalars(v) {
 					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
-					blocks = append(blocks, inner.list(noun, v, cur))
-					nouns = append(nouns, noun)
-					asks = append(asks, r.asksAbout(noun, v) || r.earlierNames(v))
-					earlier = append(earlier, factTerms != nil && r.earlierHolds(v, factTerms))
+					blocks = append(blocks, block{inner.list(noun, v, cur), noun,
+						r.asksAbout(noun, v) || r.earlierNames(v), factTerms != nil && r.earlierHolds(v, factTerms)})
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
@@ -175,37 +178,34 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	lists("", obj, cur, 0)
-	drop := func(gone func(i int) bool) { // leaves out the lists gone reports, last first
-		for i := len(blocks) - 1; i >= 0; i-- {
-			if gone(i) {
-				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
-			}
-		}
-	}
 	asked := r.focus(facts, t, len(blocks) > 0)
-	if len(asked) == 0 && slices.Contains(earlier, true) && !r.holdsOwnWords(obj) {
+	if len(asked) == 0 && slices.ContainsFunc(blocks, func(b block) bool { return b.earlier }) && !r.holdsOwnWords(obj) {
 		// "how much is coming across" after "did my old aviva pension transfer over yet": the
 		// transfer its earlier words named, not the account around it.
-		drop(func(i int) bool { return !earlier[i] })
+		blocks = slices.DeleteFunc(blocks, func(b block) bool { return !b.earlier })
 		facts = nil
 	}
-	if thing := noneOfAll(blocks); thing != "" && len(asked) == 0 {
+	pieces := make([]Piece, len(blocks))
+	for i, b := range blocks {
+		pieces[i] = b.Piece
+	}
+	if thing := noneOfAll(pieces); thing != "" && len(asked) == 0 {
 		// Every list says it holds nothing about the thing named, and no fact is asked for:
 		// the object holds nothing about it, said once rather than list by list beside a dump
 		// of its facts.
 		return notInData(thing, t)
 	}
-	if len(asked) > 0 || slices.ContainsFunc(blocks, func(b Piece) bool { return !b.missing }) {
+	if len(asked) > 0 || slices.ContainsFunc(blocks, func(b block) bool { return !b.missing }) {
 		// A list that holds nothing about the thing named is no answer beside the facts or
 		// lists that do: "paid to date" answers "how much have we paid the contractor", with
 		// no "no change order for the contractor" after it.
-		drop(func(i int) bool { return blocks[i].missing })
+		blocks = slices.DeleteFunc(blocks, func(b block) bool { return b.missing })
 	}
-	if len(asked) > 0 && !slices.Contains(asks, true) {
+	if len(asked) > 0 && !slices.ContainsFunc(blocks, func(b block) bool { return b.asks }) {
 		// "what is my shipping address" is answered with the address, not the profile, and
 		// "whats the notice period" with the notice period, however deep it sits; "is it on
 		// autopay" with whether the bill is, not its charges.
-		blocks, nouns = nil, nil
+		blocks = nil
 		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
 			return Piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
 		}
@@ -231,7 +231,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 		for i, b := range blocks {
 			if b.kind == pieceList {
-				blocks[i] = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
+				blocks[i].Piece = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", b.noun, what), missing: true}
 			}
 		}
 	}
@@ -246,7 +246,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		case 0:
 			return Piece{}
 		case 1:
-			return blocks[0]
+			return blocks[0].Piece
 		}
 	}
 	if len(facts) > maxFacts {
