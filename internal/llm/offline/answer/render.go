@@ -82,11 +82,7 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	for _, t := range lang.Terms(lang.Humanise(call.FunctionCall.Name)) {
 		r.tool[t] = true
 	}
-	var args map[string]any
-	if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) != nil {
-		return r
-	}
-	for k, v := range args {
+	for k, v := range callArgs(call) {
 		switch v := v.(type) {
 		case string:
 			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
@@ -100,6 +96,15 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 		}
 	}
 	return r
+}
+
+// callArgs returns a tool call's arguments, nil for no call or arguments that are no JSON object.
+func callArgs(call *llms.ToolCall) map[string]any {
+	var args map[string]any
+	if call != nil && call.FunctionCall != nil && json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) != nil {
+		return nil
+	}
+	return args
 }
 
 // normNumber spells a number the way argument numbers are keyed in echoes.

@@ -1,7 +1,6 @@
 package answer
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode"
 
@@ -21,13 +20,8 @@ type topic struct {
 // quoted.
 func topicOf(name string, call *llms.ToolCall) topic {
 	var t topic
-	if call != nil && call.FunctionCall != nil {
-		var args map[string]any
-		if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) == nil {
-			if q, ok := args["request"].(string); ok {
-				t.quote = strings.TrimRight(strings.TrimSpace(lang.OwnPart(q)), "?!., ")
-			}
-		}
+	if q, ok := callArgs(call)["request"].(string); ok {
+		t.quote = strings.TrimRight(strings.TrimSpace(lang.OwnPart(q)), "?!., ")
 	}
 	name, agent := strings.CutPrefix(name, lang.RoutePrefix)
 	t.agent = agent
