@@ -54,15 +54,15 @@ func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[st
 	args := map[string]any{}
 	src := newArgSource(primary, lang.ScanWords(primary), domain)
 	var alt *argSource
+	if secondary != "" && secondary != primary {
+		alt = newArgSource(secondary, lang.ScanWords(secondary), domain)
+	}
 	for _, p := range params {
 		v, ok := src.extract(p)
-		if !ok && p.required && secondary != "" && secondary != primary {
-			if alt == nil {
-				alt = newArgSource(secondary, lang.ScanWords(secondary), domain)
-			}
+		if !ok && p.required && alt != nil {
 			v, ok = alt.extract(p)
 		}
-		if !ok && p.required && kindOf(p) == kindPlace && secondary != "" && secondary != primary {
+		if !ok && p.required && kindOf(p) == kindPlace && alt != nil {
 			// A follow-up that names no place ("how much is it a night") is about the place of
 			// the record it leans on: the earlier request's own words name it ("my boston
 			// trip"), where the follow-up's words would only be read as one.

@@ -63,7 +63,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
 	s, _ := status.(string)
-	if !isObj || !isResultStatus(s) {
+	if !isObj || !slices.Contains([]string{resultOK, resultPartial, resultUnavailable, resultError}, s) {
 		return orNothing(r.data(v, t), t)
 	}
 	data, _ := member(obj, "data")
@@ -274,14 +274,6 @@ func arrange(found, failed []Piece) string {
 		parts = append(parts, f.standalone())
 	}
 	return strings.Join(parts, "\n\n")
-}
-
-func isResultStatus(s string) bool {
-	switch s {
-	case resultOK, resultPartial, resultUnavailable, resultError:
-		return true
-	}
-	return false
 }
 
 // orNothing says so when a result held nothing worth narrating.
