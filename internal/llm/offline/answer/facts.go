@@ -33,6 +33,15 @@ func (f fact) named() string {
 	return strings.TrimSpace(f.label + " " + f.key)
 }
 
+// namedBy counts the terms of what names f that asked holds for.
+func (f fact) namedBy(asked func(term string) bool) int {
+	n := 0
+	for _, t := range lang.Terms(f.named()) {
+		n += b2i(asked(t))
+	}
+	return n
+}
+
 func (f fact) phrase() string {
 	switch {
 	case f.label == "":

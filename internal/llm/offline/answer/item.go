@@ -140,11 +140,8 @@ func (r renderer) askedFacts(facts []fact) []fact {
 	most := 0
 	for i, f := range facts {
 		if f.money || f.date {
-			for _, t := range lang.Terms(f.named()) {
-				if r.names(t) && !r.tool[t] { // "my order" names the orders, not the amount ordered
-					named[i]++
-				}
-			}
+			// "my order" names the orders, not the amount ordered.
+			named[i] = f.namedBy(func(t string) bool { return r.names(t) && !r.tool[t] })
 			most = max(most, named[i])
 		}
 	}

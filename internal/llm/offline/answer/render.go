@@ -294,11 +294,7 @@ func holdsMoney(item any, cur string) bool {
 // may name a fact by chance ("the movers" of the crew's movers), two name the member asked
 // for ("my left ear" of the left ear's).
 func (r renderer) namedTwice(f fact) bool {
-	n := 0
-	for _, t := range lang.Terms(f.named()) {
-		n += b2i(r.names(t))
-	}
-	return n >= 2
+	return f.namedBy(r.names) >= 2
 }
 
 // boundFacts keeps maxFacts of an object's facts, in order: those the request names first
@@ -416,15 +412,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	// A fact is asked for by its label ("points to next"). When every label names a word of
 	// the request, those that name the most of them are asked for ("cycle resets" over
 	// "cycle started" for "when does my cycle reset").
-	byLabel := func(f fact) int {
-		n := 0
-		for _, w := range lang.Terms(f.named()) {
-			if want[w] {
-				n++
-			}
-		}
-		return n
-	}
+	byLabel := func(f fact) int { return f.namedBy(func(w string) bool { return want[w] }) }
 	least, most := len(r.askedTerm), 0
 	for _, f := range facts {
 		least, most = min(least, byLabel(f)), max(most, byLabel(f))
