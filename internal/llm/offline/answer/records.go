@@ -300,8 +300,7 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	// A word only some records have a member for ("guest passes left" of the one permit with
 	// "passes") tells those records apart, as a value some records carry does.
 	someKey := func(t string) bool {
-		return !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && keys[t] &&
-			slices.ContainsFunc(keysOf, func(k map[string]bool) bool { return !k[t] })
+		return !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && splits(t, keysOf)
 	}
 	tells := func(t string) bool { return r.telling(t, values, keys) || someKey(t) }
 	if r.earlierTerm != nil && !slices.ContainsFunc(asked, tells) {
@@ -314,8 +313,7 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	for i, item := range arr {
 		n := 0
 		for _, t := range asked {
-			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) ||
-				someKey(t) && keysOf[i][t] {
+			if r.telling(t, values, keys) && values[i][t] && splits(t, values) || someKey(t) && keysOf[i][t] {
 				n++
 			}
 		}
@@ -352,6 +350,12 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 		}
 	}
 	return nil
+}
+
+// splits reports whether some of the records' sets hold t and some do not: t tells them apart.
+func splits(t string, sets []map[string]bool) bool {
+	return slices.ContainsFunc(sets, func(s map[string]bool) bool { return s[t] }) &&
+		slices.ContainsFunc(sets, func(s map[string]bool) bool { return !s[t] })
 }
 
 // generic reports whether term t names no record by itself: a word of the called tool or

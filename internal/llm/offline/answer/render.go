@@ -485,15 +485,7 @@ func (r renderer) earlierNames(arr []any) bool {
 		return false
 	}
 	values := recordTerms(arr)
-	return slices.ContainsFunc(r.earlierTerm, func(t string) bool {
-		n := 0
-		for _, v := range values {
-			if v[t] {
-				n++
-			}
-		}
-		return n > 0 && n < len(arr) && !r.generic(t)
-	})
+	return slices.ContainsFunc(r.earlierTerm, func(t string) bool { return splits(t, values) && !r.generic(t) })
 }
 
 // unmatchedQuery reports the query of an object that says its results do not match it: a
