@@ -203,18 +203,10 @@ func (r renderer) thingTerms(terms []string, strict bool) []string {
 			out = append(out, t)
 		}
 	}
-	if strict {
-		return dropCalendar(out)
-	}
-	return out
-}
-
-// dropCalendar returns terms without its months and weekdays, or terms when that leaves none.
-func dropCalendar(terms []string) []string {
-	if things := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return calendarWords[t] }); len(things) > 0 {
+	if things := slices.DeleteFunc(slices.Clone(out), func(t string) bool { return calendarWords[t] }); strict && len(things) > 0 {
 		return things
 	}
-	return terms
+	return out
 }
 
 // sharedLead takes out the first paragraph that every one of several answers opens with
