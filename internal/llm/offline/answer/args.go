@@ -143,9 +143,7 @@ func (a *argSource) bestEffort(p Param) (any, bool) {
 
 func (a *argSource) enumValue(values []string) (any, bool) {
 	have := map[string]bool{}
-	for _, t := range lang.Terms(a.text) {
-		have[t] = true
-	}
+	addTerms(have, a.text)
 	for _, v := range values {
 		ts := lang.Terms(v)
 		if len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !have[t] }) {

@@ -383,9 +383,7 @@ func valueTerms(v any) map[string]bool {
 		if w, ok := parseWhen(s); ok {
 			s += " " + w.t.Month().String()
 		}
-		for _, t := range lang.Terms(s) {
-			into[t] = true
-		}
+		addTerms(into, s)
 		for _, c := range codeTerms(s) {
 			into[c] = true
 		}
@@ -400,6 +398,13 @@ func recordTerms(arr []any) []map[string]bool {
 		out[i] = valueTerms(item)
 	}
 	return out
+}
+
+// addTerms adds the terms of text to set.
+func addTerms(set map[string]bool, text string) {
+	for _, t := range lang.Terms(text) {
+		set[t] = true
+	}
 }
 
 // heldTerms returns the terms of every value and key in v: all the words data holds.
@@ -536,9 +541,7 @@ func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
 func keyTerms(v any) map[string]bool {
 	into := map[string]bool{}
 	eachKey(v, func(key string) {
-		for _, t := range lang.Terms(lang.Humanise(key)) {
-			into[t] = true
-		}
+		addTerms(into, lang.Humanise(key))
 	})
 	return into
 }

@@ -79,9 +79,7 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
-	for _, t := range lang.Terms(lang.Humanise(call.FunctionCall.Name)) {
-		r.tool[t] = true
-	}
+	addTerms(r.tool, lang.Humanise(call.FunctionCall.Name))
 	for k, v := range callArgs(call) {
 		switch v := v.(type) {
 		case string:
@@ -159,9 +157,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 	if r.earlierTerm != nil { // only a follow-up reads them
 		factTerms = map[string]bool{}
 		for _, f := range facts {
-			for _, t := range lang.Terms(f.text) {
-				factTerms[t] = true
-			}
+			addTerms(factTerms, f.text)
 		}
 	}
 	var lists func(prefix string, obj []field, cur string, depth int)
@@ -398,9 +394,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	}
 	if r.says(oweWords) {
 		for w := range owedLabels {
-			for _, t := range lang.Terms(w) {
-				want[t] = true // "how much do i owe" asks for the balance
-			}
+			addTerms(want, w) // "how much do i owe" asks for the balance
 		}
 	}
 	for _, w := range lang.Terms(t.bare) {
@@ -471,9 +465,7 @@ func (r renderer) holdsOwnWords(data any) bool {
 // then a focused answer keeps the list.
 func (r renderer) asksAbout(noun string, arr []any) bool {
 	words := heldTerms(arr)
-	for _, w := range lang.Terms(noun) {
-		words[w] = true
-	}
+	addTerms(words, noun)
 	return slices.ContainsFunc(r.askedTerm, func(w string) bool { return words[w] && !r.tool[w] && !lang.IsLightNoun(w) })
 }
 

@@ -9,16 +9,10 @@ import (
 // names and descriptions) and of their parameters (units).
 func VocabOf(system string, tools, units []string) ToolVocab {
 	domain := ToolVocab{tools: map[string]bool{}, units: map[string]bool{}}
-	for _, t := range lang.Terms(system) {
-		domain.tools[t] = true
-	}
+	addTerms(domain.tools, system)
 	for i := range tools {
-		for _, term := range lang.Terms(tools[i]) {
-			domain.tools[term] = true
-		}
-		for _, term := range lang.Terms(units[i]) {
-			domain.units[term] = true
-		}
+		addTerms(domain.tools, tools[i])
+		addTerms(domain.units, units[i])
 	}
 	return domain
 }

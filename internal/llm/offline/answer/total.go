@@ -83,9 +83,7 @@ func perUnit(label string) bool {
 var toUserTerms = func() map[string]bool {
 	out := map[string]bool{}
 	for w := range lang.List("toUserMoney") {
-		for _, t := range lang.Terms(w) {
-			out[t] = true
-		}
+		addTerms(out, w)
 	}
 	return out
 }()
