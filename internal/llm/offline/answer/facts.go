@@ -211,7 +211,7 @@ func perOf(obj []field) []string {
 
 func (r renderer) stringFact(key, label, v string) (fact, bool) {
 	s := strings.Join(strings.Fields(v), " ")
-	if s == "" || r.echoes[strings.ToLower(s)] || r.hidesID(key, label, s) {
+	if s == "" || r.echoed(s) || r.hidesID(key, label, s) {
 		return fact{}, false
 	}
 	if w, ok := parseWhen(s); ok {

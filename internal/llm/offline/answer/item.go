@@ -100,14 +100,13 @@ func (r renderer) headField(obj []field) int {
 		}
 		return -1
 	}
-	fresh := func(s string) bool { return !r.echoes[strings.ToLower(strings.Join(strings.Fields(s), " "))] }
-	if i := pick(func(k, s string) bool { return isNameKey(k) && fresh(s) }); i >= 0 {
+	if i := pick(func(k, s string) bool { return isNameKey(k) && !r.echoed(s) }); i >= 0 {
 		return i
 	}
 	if i := pick(func(k, s string) bool {
 		_, isDate := parseWhen(s)
 		// An echoed product or city would only repeat itself on every line.
-		return fresh(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
+		return !r.echoed(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
 	}); i >= 0 {
 		return i
 	}

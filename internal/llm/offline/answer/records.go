@@ -691,7 +691,7 @@ func (r renderer) echoedItems(arr []any) []any {
 		obj, _ := item.([]field)
 		if slices.ContainsFunc(obj, func(f field) bool {
 			s, ok := f.val.(string)
-			return ok && r.echoes[strings.ToLower(strings.Join(strings.Fields(s), " "))]
+			return ok && r.echoed(s)
 		}) {
 			hits = append(hits, item)
 		}

@@ -83,7 +83,7 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	for k, v := range callArgs(call) {
 		switch v := v.(type) {
 		case string:
-			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
+			if s := echoKey(v); s != "" {
 				r.echoes[s] = true
 				r.scoped = true
 				r.argTerms = append(r.argTerms, lang.Terms(s)...)
@@ -104,6 +104,12 @@ func callArgs(call *llms.ToolCall) map[string]any {
 	}
 	return args
 }
+
+// echoKey is how a text argument is kept in echoes: lower-cased, its spaces squeezed.
+func echoKey(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// echoed reports whether text s only repeats a text argument of the call.
+func (r renderer) echoed(s string) bool { return r.echoes[echoKey(s)] }
 
 // normNumber spells a number the way argument numbers are keyed in echoes.
 func normNumber(n json.Number) string {
