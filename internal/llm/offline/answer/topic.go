@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -40,10 +41,9 @@ func topicOf(name string, call *llms.ToolCall) topic {
 		return t
 	}
 	t.bare = strings.Join(words, " ")
+	t.noun = "your " + t.bare
 	if searched {
 		t.noun = "the " + t.bare
-	} else {
-		t.noun = "your " + t.bare
 	}
 	return t
 }
@@ -105,13 +105,8 @@ func failureNote(content string) (string, bool) {
 // shown half-redacted.
 func cleanNote(note string) string {
 	note = strings.TrimRight(strings.Join(strings.Fields(note), " "), ".!; ")
-	if note == "" || len(note) > 200 {
+	if note == "" || len(note) > 200 || slices.ContainsFunc(strings.Fields(note), looksLikeCode) {
 		return ""
-	}
-	for _, f := range strings.Fields(note) {
-		if looksLikeCode(f) {
-			return ""
-		}
 	}
 	return lowerFirst(note)
 }
@@ -124,13 +119,8 @@ func looksLikeCode(tok string) bool {
 	if lang.IsDigits(t) && len(t) == 3 && t[0] >= '1' && t[0] <= '5' {
 		return true // an HTTP status
 	}
-	hasDigit, hasUpper, hasLower := false, false, false
-	for _, r := range t {
-		hasDigit = hasDigit || unicode.IsDigit(r)
-		hasUpper = hasUpper || unicode.IsUpper(r)
-		hasLower = hasLower || unicode.IsLower(r)
-	}
-	return hasDigit && (hasUpper || hasLower) // E5001, err42
+	// E5001, err42
+	return strings.ContainsFunc(t, unicode.IsDigit) && strings.ContainsFunc(t, func(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) })
 }
 
 // lowerFirst lower-cases the first word when it is a common word, so that it can follow
