@@ -252,13 +252,9 @@ const currencySigns = "$"
 // countsMoney reports whether a number parameter is an amount of money: its name says so
 // ("max_price", "budget") or its description names a currency.
 func countsMoney(p Param) bool {
-	for _, w := range strings.Fields(lang.Humanise(p.Name)) {
-		if moneyWords[strings.ToLower(w)] || budgetWords[strings.ToLower(w)] {
-			return true
-		}
-	}
 	desc := strings.ToLower(p.Desc)
-	return strings.ContainsAny(desc, currencySigns+"€£") || slices.ContainsFunc(strings.Fields(desc), func(w string) bool { return currencyNames[strings.Trim(w, ".,;:()")] })
+	return slices.ContainsFunc(strings.Fields(strings.ToLower(lang.Humanise(p.Name))), func(w string) bool { return moneyWords[w] || budgetWords[w] }) ||
+		strings.ContainsAny(desc, currencySigns+"€£") || slices.ContainsFunc(strings.Fields(desc), func(w string) bool { return currencyNames[strings.Trim(w, ".,;:()")] })
 }
 
 func isAlnum(b byte) bool {

@@ -32,13 +32,10 @@ func scalar(key string, v any) string {
 	return ""
 }
 
+// isIdentifierKey reports whether a key names a number that is a code or a year, not a
+// quantity: "order_number", "year".
 func isIdentifierKey(key string) bool {
-	for _, w := range strings.Fields(lang.Humanise(key)) {
-		if identifierWords[strings.ToLower(w)] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(strings.Fields(lang.Humanise(key)), func(w string) bool { return identifierWords[strings.ToLower(w)] })
 }
 
 // formatNumber groups thousands and keeps at most two decimals.
@@ -82,13 +79,8 @@ func formatMoney(n json.Number, currency string) string {
 // currencyCode returns v as an ISO-4217-shaped code ("USD"), or "" when it is not one.
 func currencyCode(v any) string {
 	s, ok := v.(string)
-	if !ok || len(s) != 3 {
+	if !ok || len(s) != 3 || strings.ContainsFunc(s, func(r rune) bool { return r > unicode.MaxASCII || !unicode.IsLetter(r) }) {
 		return ""
-	}
-	for _, r := range s {
-		if r > unicode.MaxASCII || !unicode.IsLetter(r) {
-			return ""
-		}
 	}
 	return strings.ToUpper(s)
 }
@@ -186,16 +178,9 @@ func tidyString(s string) string {
 	})
 }
 
+// isSnakeWord reports whether s is words joined by underscores for machines: "in_transit".
 func isSnakeWord(s string) bool {
-	if !strings.Contains(s, "_") {
-		return false
-	}
-	for _, r := range s {
-		if r != '_' && !unicode.IsLower(r) && !unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return true
+	return strings.Contains(s, "_") && !strings.ContainsFunc(s, func(r rune) bool { return r != '_' && !unicode.IsLower(r) && !unicode.IsDigit(r) })
 }
 
 // flagText reads a yes-or-no member by its key: an "is"/"has" prefix goes ("is refundable"
@@ -223,13 +208,8 @@ func flagText(key string, v bool) string {
 // ("handed in", "refundable") or by the list of plain adjectives (see language.txt).
 func describes(name string) bool {
 	ws := strings.Fields(name)
-	if len(ws) == 0 {
-		return true
-	}
-	if flagPrepositions[ws[0]] || flagAdjectives[ws[0]] {
-		return true
-	}
-	return slices.ContainsFunc(adjectiveEndings, func(end string) bool { return strings.HasSuffix(ws[0], end) && len(ws[0]) > len(end)+2 })
+	return len(ws) == 0 || flagPrepositions[ws[0]] || flagAdjectives[ws[0]] ||
+		slices.ContainsFunc(adjectiveEndings, func(end string) bool { return strings.HasSuffix(ws[0], end) && len(ws[0]) > len(end)+2 })
 }
 
 func singular(noun string) string {
