@@ -217,13 +217,8 @@ func sharedLead(found []Piece) ([]Piece, string) {
 		return found, ""
 	}
 	lead, _, ok := strings.Cut(found[0].text, "\n\n")
-	if !ok || found[0].kind != pieceProse {
+	if !ok || slices.ContainsFunc(found, func(p Piece) bool { return p.kind != pieceProse || !strings.HasPrefix(p.text, lead+"\n\n") }) {
 		return found, ""
-	}
-	for _, p := range found[1:] {
-		if p.kind != pieceProse || !strings.HasPrefix(p.text, lead+"\n\n") {
-			return found, ""
-		}
 	}
 	out := make([]Piece, len(found))
 	for i, p := range found {

@@ -793,10 +793,8 @@ func (r renderer) namesHeldBeside(arr []any, thing string) bool {
 		if lang.IsStopword(w.Lower) || timeNouns[w.Lower] || calendarWords[w.Lower] || strings.HasSuffix(w.Lower, "ed") || strings.HasSuffix(w.Lower, "ing") {
 			continue
 		}
-		for _, t := range lang.Terms(w.Lower) {
-			if values[t] && !r.generic(t) {
-				return true
-			}
+		if slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return values[t] && !r.generic(t) }) {
+			return true
 		}
 	}
 	return false

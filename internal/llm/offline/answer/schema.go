@@ -164,11 +164,7 @@ func isIDName(name string) bool {
 	return containsAny(lower, "number", "reference", "_ref", "code", "confirmation")
 }
 
+// containsAny reports whether s contains one of subs.
 func containsAny(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(s, sub) })
 }
