@@ -122,18 +122,14 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 				out = append(out, fc)
 			}
 		case json.Number:
-			if r.echoes[normNumber(v)] || r.hidesID(f.key, label, v.String()) {
-				continue
+			// An echo of the call, an id for machines and the size of a list shown anyway go.
+			if !r.echoes[normNumber(v)] && !r.hidesID(f.key, label, v.String()) && !(countWords[lastWord(label)] && lengths[v.String()]) {
+				out = append(out, numberFact(f.key, label, v, cur, money[i]))
 			}
-			if countWords[lastWord(label)] && lengths[v.String()] {
-				continue // the size of a list shown anyway
-			}
-			out = append(out, numberFact(f.key, label, v, cur, money[i]))
 		case bool:
-			if bookkeepingWords[strings.Fields(label)[0]] {
-				continue
+			if !bookkeepingWords[strings.Fields(label)[0]] {
+				out = append(out, fact{label: flagText(label, v)})
 			}
-			out = append(out, fact{label: flagText(label, v)})
 		case []any:
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
 				out = append(out, fact{label: label, text: r.scalarList(f.key, v), list: true})
