@@ -567,10 +567,16 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	if len(named) == 0 {
 		return nil
 	}
-	hits, _ := partition(arr, itemTerms(), func(ts []string) bool {
-		return !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) })
-	})
+	hits, _ := carryingAll(arr, itemTerms(), named)
 	return hits
+}
+
+// carryingAll splits arr, whose records have itemTerms, into those that carry every one of
+// words and the others, each in arr's order.
+func carryingAll(arr []any, itemTerms [][]string, words []string) (hits, rest []any) {
+	return partition(arr, itemTerms, func(ts []string) bool {
+		return !slices.ContainsFunc(words, func(t string) bool { return !slices.Contains(ts, t) })
+	})
 }
 
 // statedItems returns the records of arr that hold something the request states (see
@@ -675,9 +681,7 @@ func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, r
 	if len(telling) == 0 {
 		return arr, nil
 	}
-	return partition(arr, its, func(ts []string) bool {
-		return !slices.ContainsFunc(telling, func(t string) bool { return !slices.Contains(ts, t) })
-	})
+	return carryingAll(arr, its, telling)
 }
 
 // echoedItems returns the records of arr one of whose string members is, as a whole, a text
@@ -686,16 +690,10 @@ func (r renderer) echoedItems(arr []any) []any {
 	if !r.scoped {
 		return nil
 	}
-	var hits []any
-	for _, item := range arr {
+	hits, _ := partition(arr, arr, func(item any) bool {
 		obj, _ := item.([]field)
-		if slices.ContainsFunc(obj, func(f field) bool {
-			s, ok := f.val.(string)
-			return ok && r.echoed(s)
-		}) {
-			hits = append(hits, item)
-		}
-	}
+		return slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && r.echoed(s) })
+	})
 	return hits
 }
 
