@@ -78,6 +78,7 @@ func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[st
 	return args
 }
 
+// extract takes a value for p from the words no earlier parameter took, as p's kind is found.
 func (a *argSource) extract(p Param) (any, bool) {
 	switch kindOf(p) {
 	case kindEnum:
@@ -388,6 +389,7 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	return strings.Join(parts, " "), true
 }
 
+// isDomain reports whether every term of a word is tool vocabulary: the word says how, not what.
 func (a *argSource) isDomain(lower string) bool {
 	ts := lang.AppendTerms(nil, lower)
 	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool {

@@ -42,6 +42,7 @@ func (f fact) namedBy(asked func(term string) bool) int {
 	return n
 }
 
+// phrase renders the fact as it reads in a sentence: "6 passes left", "due Mar 3".
 func (f fact) phrase() string {
 	switch {
 	case f.label == "":
@@ -205,6 +206,7 @@ func perOf(obj []field) []string {
 	return nil
 }
 
+// stringFact reads a text member; false when it is blank, echoes the call or is a hidden id.
 func (r renderer) stringFact(key, label, v string) (fact, bool) {
 	s := strings.Join(strings.Fields(v), " ")
 	if s == "" || r.echoed(s) || r.hidesID(key, label, s) {
@@ -239,6 +241,7 @@ func dateFact(label, date string) fact {
 	return fact{label: label, text: date}
 }
 
+// numberFact reads a number member as money (isMoney, in cur), a percentage or a plain number.
 func numberFact(key, label string, v json.Number, cur string, isMoney bool) fact {
 	words := strings.Fields(label)
 	switch {

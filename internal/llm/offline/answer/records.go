@@ -599,6 +599,7 @@ type statements struct {
 	whole   map[string]bool // little words that name a record whose value is that word alone
 }
 
+// stated reads the request's statements.
 func (r renderer) stated() statements {
 	st := statements{words: map[string]bool{}, whole: map[string]bool{}}
 	for _, m := range statedNumber.FindAllString(r.asked, -1) {

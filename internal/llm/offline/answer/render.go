@@ -73,6 +73,7 @@ func (r renderer) earlierRequest() renderer {
 	return r
 }
 
+// newRenderer renders for the request asked a result of call (nil when the history lacks it).
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, tool: map[string]bool{}, argKeys: map[string][]string{}}
 	r.answer(strings.ToLower(asked))
@@ -728,6 +729,7 @@ func countNoun(n int, noun string) string {
 	return noun
 }
 
+// scalarList joins up to listLimit scalars of arr ("a, b and 3 more"), read by their key.
 func (r renderer) scalarList(key string, arr []any) string {
 	var items []string
 	for i, v := range arr {
@@ -742,6 +744,7 @@ func (r renderer) scalarList(key string, arr []any) string {
 	return joinAnd(items)
 }
 
+// allScalars reports whether arr holds no objects or arrays: a list of values, not records.
 func allScalars(arr []any) bool {
 	for _, v := range arr {
 		switch v.(type) {

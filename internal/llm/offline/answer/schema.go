@@ -128,6 +128,7 @@ const (
 	kindOther // arrays and objects: only filled when required
 )
 
+// kindOf tells a parameter's kind by its type, enum and name ("flight", "order_id", "city").
 func kindOf(p Param) paramKind {
 	name := strings.ToLower(p.Name)
 	switch {

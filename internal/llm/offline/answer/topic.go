@@ -111,6 +111,7 @@ func cleanNote(note string) string {
 	return lowerFirst(note)
 }
 
+// looksLikeCode reports whether a word of a note is for machines: marks, codes, HTTP statuses.
 func looksLikeCode(tok string) bool {
 	t := strings.Trim(tok, ".,;:!?()\"'")
 	if strings.ContainsAny(t, "_{}[]<>=/\\:@#$") || codeWords[strings.ToLower(t)] {
