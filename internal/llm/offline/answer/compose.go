@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -268,9 +269,5 @@ func orNothing(s Piece, t topic) Piece {
 	if !s.empty() {
 		return s
 	}
-	noun := "that"
-	if t.noun != "" {
-		noun = t.noun
-	}
-	return Piece{kind: pieceProse, text: "I didn't find anything for " + noun + "."}
+	return Piece{kind: pieceProse, text: "I didn't find anything for " + cmp.Or(t.noun, "that") + "."}
 }

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -113,10 +114,7 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 		if i == skip || i == curAt {
 			continue // a currency is shown through the amounts it qualifies
 		}
-		label := lang.Humanise(f.key)
-		if label == "" {
-			label = "value" // keys made only of separators
-		}
+		label := cmp.Or(lang.Humanise(f.key), "value") // "value" for keys made only of separators
 		switch v := f.val.(type) {
 		case string:
 			if fc, ok := r.stringFact(f.key, label, v); ok {

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -122,10 +123,7 @@ func (s Piece) placed(i int, afterBut bool) string {
 		}
 		return "I found " + s.found + ":\n" + s.text
 	case pieceFacts:
-		what := "what I found"
-		if s.topic != "" {
-			what = s.topic
-		}
+		what := cmp.Or(s.topic, "what I found")
 		switch {
 		case afterBut:
 			return "here's " + what + ": " + s.text

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -509,9 +510,7 @@ func unmatchedQuery(obj []field) (string, bool) {
 // list renders an array: scalars inline, records as up to listLimit bullets. cur is the
 // currency in force from the enclosing object.
 func (r renderer) list(noun string, arr []any, cur string) Piece {
-	if noun == "" {
-		noun = "results"
-	}
+	noun = cmp.Or(noun, "results")
 	if len(arr) == 0 {
 		return Piece{kind: pieceProse, text: "I found no " + noun + "."} // "no permits": plainly none
 	}

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -136,9 +137,5 @@ func (r renderer) holds(data any, ts []string) bool {
 
 // notInData says plainly that the data holds nothing about thing.
 func notInData(thing string, t topic) Piece {
-	where := "what I can see"
-	if t.noun != "" {
-		where = t.noun
-	}
-	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where), missing: true, unheld: true}
+	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, cmp.Or(t.noun, "what I can see")), missing: true, unheld: true}
 }
