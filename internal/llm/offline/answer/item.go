@@ -113,13 +113,9 @@ func (r renderer) headField(obj []field) int {
 	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate })
 }
 
+// isNameKey reports whether a key names its record: "name", "product_title".
 func isNameKey(key string) bool {
-	k := lang.Humanise(key)
-	switch lastWord(k) {
-	case "name", "title", "label", "headline":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"name", "title", "label", "headline"}, lastWord(lang.Humanise(key)))
 }
 
 func b2i(b bool) int {

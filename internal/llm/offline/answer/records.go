@@ -764,11 +764,6 @@ func closesThing(w string) bool {
 // "do" right before them, or before the article or possessive that opens them ("what did the
 // doctor say"), not a thing named after the verb ("do i have tickets for taylor swift").
 func doSubject(ws []lang.Word, start int) bool {
-	switch {
-	case start >= 1 && doLeads[ws[start-1].Lower]:
-		return true
-	case start >= 2 && subjectOpener(ws[start-1].Lower) && doLeads[ws[start-2].Lower]:
-		return true
-	}
-	return false
+	return start >= 1 && doLeads[ws[start-1].Lower] ||
+		start >= 2 && subjectOpener(ws[start-1].Lower) && doLeads[ws[start-2].Lower]
 }
