@@ -332,11 +332,7 @@ func (r renderer) boundFacts(facts []fact, t topic) []fact {
 func (r renderer) quotable(q string) bool {
 	qs, ws := lang.ScanWords(strings.ToLower(q)), r.askedWord
 	for i := 0; i+len(qs) <= len(ws) && len(qs) > 0; i++ {
-		same := true
-		for j, w := range qs {
-			same = same && ws[i+j].Lower == w.Lower
-		}
-		if !same {
+		if !slices.EqualFunc(ws[i:i+len(qs)], qs, func(a, b lang.Word) bool { return a.Lower == b.Lower }) {
 			continue
 		}
 		end := i + len(qs)
