@@ -343,40 +343,30 @@ func (a *argSource) date() (any, bool) {
 func (a *argSource) content(keepDomain bool) (any, bool) {
 	var idx []int
 	for i, w := range a.words {
-		if i >= 1 && people[w.Lower] && possessives[a.words[i-1].Lower] {
-			continue // "a laptop for my daughter", "my daughter needs a laptop": who, not what
-		}
-		if lang.IsDigits(w.Lower) && lang.PriceLimitBefore(a.words, i) {
-			continue // "under 600": a limit on the price, not words of the product
-		}
-		if i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && lang.PriceLimitBefore(a.words, i+2) {
-			continue // the "less" of "less than 100"
-		}
-		if a.used[i] || lang.IsStopword(w.Lower) || fillers[w.Lower] || noise[w.Lower] || shorthand[w.Lower] {
-			continue
-		}
-		if actionVerbs[w.Lower] && (i == 0 || verbLeads[a.words[i-1].Lower] || a.words[i-1].Lower == "please") ||
-			i > 0 && (userLeads[a.words[i-1].Lower] || subjectPronouns[a.words[i-1].Lower]) {
-			continue // "can I cancel it?", "what would I pay": the act asked, not what to search for
-		}
-		if frameWords[w.Lower] || priceWords[w.Lower] {
-			continue // "what is left", "what does it cost": how the question asks, not about what
-		}
-		if measureWords[w.Lower] {
-			continue // "a new pair of running shoes" is a search for running shoes
-		}
-		if (mostWords[w.Lower] || leastWords[w.Lower] || rankWords[w.Lower]) && !(i+1 < len(a.words) && actionVerbs[a.words[i+1].Lower]) {
+		switch { // the words left out, each for why
+		case i >= 1 && people[w.Lower] && possessives[a.words[i-1].Lower]:
+			// "a laptop for my daughter", "my daughter needs a laptop": who, not what
+		case lang.IsDigits(w.Lower) && lang.PriceLimitBefore(a.words, i):
+			// "under 600": a limit on the price, not words of the product
+		case i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && lang.PriceLimitBefore(a.words, i+2):
+			// the "less" of "less than 100"
+		case a.used[i] || lang.IsStopword(w.Lower) || fillers[w.Lower] || noise[w.Lower] || shorthand[w.Lower]:
+		case actionVerbs[w.Lower] && (i == 0 || verbLeads[a.words[i-1].Lower] || a.words[i-1].Lower == "please") ||
+			i > 0 && (userLeads[a.words[i-1].Lower] || subjectPronouns[a.words[i-1].Lower]):
+			// "can I cancel it?", "what would I pay": the act asked, not what to search for
+		case frameWords[w.Lower] || priceWords[w.Lower]:
+			// "what is left", "what does it cost": how the question asks, not about what
+		case measureWords[w.Lower]:
+			// "a new pair of running shoes" is a search for running shoes
+		case (mostWords[w.Lower] || leastWords[w.Lower] || rankWords[w.Lower]) && !(i+1 < len(a.words) && actionVerbs[a.words[i+1].Lower]):
 			// "the best deal on headphones": how to pick among what is found, not what to
 			// find. Before a verb it is part of a name ("deals at best buy").
-			continue
+		case timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower]:
+			// "deals on tvs this week" is a search for tvs: the week says when
+		case !keepDomain && a.isDomain(w.Lower):
+		default:
+			idx = append(idx, i)
 		}
-		if timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower] {
-			continue // "deals on tvs this week" is a search for tvs: the week says when
-		}
-		if !keepDomain && a.isDomain(w.Lower) {
-			continue
-		}
-		idx = append(idx, i)
 	}
 	if len(idx) == 0 {
 		return nil, false
