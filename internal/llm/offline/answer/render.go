@@ -305,16 +305,12 @@ func (r renderer) namedTwice(f fact) bool {
 // ("is autopay on" of an account with many facts before its autopay), then the others.
 func (r renderer) boundFacts(facts []fact, t topic) []fact {
 	asked := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true)
-	keep := make([]bool, len(facts))
-	n := 0
-	for i, f := range facts {
-		if n < maxFacts && slices.Contains(asked, f) {
-			keep[i], n = true, n+1
-		}
-	}
-	for i := range facts {
-		if n < maxFacts && !keep[i] {
-			keep[i], n = true, n+1
+	keep, n := make([]bool, len(facts)), 0
+	for _, askedOnly := range []bool{true, false} { // the facts asked for first, then the others
+		for i, f := range facts {
+			if n < maxFacts && !keep[i] && (!askedOnly || slices.Contains(asked, f)) {
+				keep[i], n = true, n+1
+			}
 		}
 	}
 	var out []fact
