@@ -141,11 +141,7 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 // Narrate's.
 func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
 	v, data, ok := okData(res)
-	if !ok {
-		return false
-	}
-	r := askedRenderer(listLimit, res.Call, asked, v, domain())
-	return r.offTopic(data, true)
+	return ok && askedRenderer(listLimit, res.Call, asked, v, domain()).offTopic(data, true)
 }
 
 // askedRenderer is the renderer of payload v for the request asked (a follow-up's earlier
