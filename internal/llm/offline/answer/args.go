@@ -30,12 +30,8 @@ type ToolVocab struct {
 	tools, units map[string]bool
 }
 
-func newArgSource(text string, vocab ToolVocab) *argSource {
-	return argSourceOf(text, lang.ScanWords(text), vocab)
-}
-
-// argSourceOf is newArgSource over text's words ws, which it only reads.
-func argSourceOf(text string, ws []lang.Word, vocab ToolVocab) *argSource {
+// newArgSource reads arguments from text, whose words are ws; it only reads ws.
+func newArgSource(text string, ws []lang.Word, vocab ToolVocab) *argSource {
 	return &argSource{text: text, words: ws, used: make([]bool, len(ws)), vocab: vocab}
 }
 
@@ -56,17 +52,17 @@ func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[st
 	params := ParamsOf(schema)
 	slices.SortStableFunc(params, func(a, b Param) int { return int(kindOf(a)) - int(kindOf(b)) })
 	args := map[string]any{}
-	src := newArgSource(primary, domain)
+	src := newArgSource(primary, lang.ScanWords(primary), domain)
 	var alt *argSource
+	if secondary != "" && secondary != primary {
+		alt = newArgSource(secondary, lang.ScanWords(secondary), domain)
+	}
 	for _, p := range params {
 		v, ok := src.extract(p)
-		if !ok && p.required && secondary != "" && secondary != primary {
-			if alt == nil {
-				alt = newArgSource(secondary, domain)
-			}
+		if !ok && p.required && alt != nil {
 			v, ok = alt.extract(p)
 		}
-		if !ok && p.required && kindOf(p) == kindPlace && secondary != "" && secondary != primary {
+		if !ok && p.required && kindOf(p) == kindPlace && alt != nil {
 			// A follow-up that names no place ("how much is it a night") is about the place of
 			// the record it leans on: the earlier request's own words name it ("my boston
 			// trip"), where the follow-up's words would only be read as one.
@@ -82,6 +78,7 @@ func ExtractArgs(schema any, primary, secondary string, domain ToolVocab) map[st
 	return args
 }
 
+// extract takes a value for p from the words no earlier parameter took, as p's kind is found.
 func (a *argSource) extract(p Param) (any, bool) {
 	switch kindOf(p) {
 	case kindEnum:
@@ -147,9 +144,7 @@ func (a *argSource) bestEffort(p Param) (any, bool) {
 
 func (a *argSource) enumValue(values []string) (any, bool) {
 	have := map[string]bool{}
-	for _, t := range lang.Terms(a.text) {
-		have[t] = true
-	}
+	addTerms(have, a.text)
 	for _, v := range values {
 		ts := lang.Terms(v)
 		if len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !have[t] }) {
@@ -258,26 +253,14 @@ const currencySigns = "$"
 // countsMoney reports whether a number parameter is an amount of money: its name says so
 // ("max_price", "budget") or its description names a currency.
 func countsMoney(p Param) bool {
-	for _, w := range strings.Fields(lang.Humanise(p.Name)) {
-		if moneyWords[strings.ToLower(w)] || budgetWords[strings.ToLower(w)] {
-			return true
-		}
-	}
 	desc := strings.ToLower(p.Desc)
-	return strings.ContainsAny(desc, currencySigns+"€£") || slices.ContainsFunc(strings.Fields(desc), func(w string) bool { return currencyNames[strings.Trim(w, ".,;:()")] })
+	return slices.ContainsFunc(strings.Fields(strings.ToLower(lang.Humanise(p.Name))), func(w string) bool { return moneyWords[w] || budgetWords[w] }) ||
+		strings.ContainsAny(desc, currencySigns+"€£") || slices.ContainsFunc(strings.Fields(desc), func(w string) bool { return currencyNames[strings.Trim(w, ".,;:()")] })
 }
-
-// budgetWords and currencyNames say a number is money: see language.txt.
-var budgetWords, currencyNames = lang.List("budgetWords"), lang.List("currencyNames")
 
 func isAlnum(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
-
-var (
-	placePrepositions = lang.List("placePrepositions")
-	calendarWords     = lang.List("calendarWords")
-)
 
 // place returns a place name: capitalised words after "in", "to", "at"..., or a plain
 // word there ("hotels in paris"), or else any capitalised name in the text.
@@ -360,40 +343,30 @@ func (a *argSource) date() (any, bool) {
 func (a *argSource) content(keepDomain bool) (any, bool) {
 	var idx []int
 	for i, w := range a.words {
-		if i >= 1 && people[w.Lower] && possessives[a.words[i-1].Lower] {
-			continue // "a laptop for my daughter", "my daughter needs a laptop": who, not what
-		}
-		if lang.IsDigits(w.Lower) && lang.PriceLimitBefore(a.words, i) {
-			continue // "under 600": a limit on the price, not words of the product
-		}
-		if i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && lang.PriceLimitBefore(a.words, i+2) {
-			continue // the "less" of "less than 100"
-		}
-		if a.used[i] || lang.IsStopword(w.Lower) || fillers[w.Lower] || noise[w.Lower] || shorthand[w.Lower] {
-			continue
-		}
-		if actionVerbs[w.Lower] && (i == 0 || verbLeads[a.words[i-1].Lower] || a.words[i-1].Lower == "please") ||
-			i > 0 && (userLeads[a.words[i-1].Lower] || subjectPronouns[a.words[i-1].Lower]) {
-			continue // "can I cancel it?", "what would I pay": the act asked, not what to search for
-		}
-		if frameWords[w.Lower] || priceWords[w.Lower] {
-			continue // "what is left", "what does it cost": how the question asks, not about what
-		}
-		if measureWords[w.Lower] {
-			continue // "a new pair of running shoes" is a search for running shoes
-		}
-		if (mostWords[w.Lower] || leastWords[w.Lower] || rankWords[w.Lower]) && !(i+1 < len(a.words) && actionVerbs[a.words[i+1].Lower]) {
+		switch { // the words left out, each for why
+		case i >= 1 && people[w.Lower] && possessives[a.words[i-1].Lower]:
+			// "a laptop for my daughter", "my daughter needs a laptop": who, not what
+		case lang.IsDigits(w.Lower) && lang.PriceLimitBefore(a.words, i):
+			// "under 600": a limit on the price, not words of the product
+		case i+2 < len(a.words) && a.words[i+1].Lower == "than" && lang.IsDigits(a.words[i+2].Lower) && lang.PriceLimitBefore(a.words, i+2):
+			// the "less" of "less than 100"
+		case a.used[i] || lang.IsStopword(w.Lower) || fillers[w.Lower] || noise[w.Lower] || shorthand[w.Lower]:
+		case actionVerbs[w.Lower] && (i == 0 || verbLeads[a.words[i-1].Lower] || a.words[i-1].Lower == "please") ||
+			i > 0 && (userLeads[a.words[i-1].Lower] || subjectPronouns[a.words[i-1].Lower]):
+			// "can I cancel it?", "what would I pay": the act asked, not what to search for
+		case frameWords[w.Lower] || priceWords[w.Lower]:
+			// "what is left", "what does it cost": how the question asks, not about what
+		case measureWords[w.Lower]:
+			// "a new pair of running shoes" is a search for running shoes
+		case (mostWords[w.Lower] || leastWords[w.Lower] || rankWords[w.Lower]) && !(i+1 < len(a.words) && actionVerbs[a.words[i+1].Lower]):
 			// "the best deal on headphones": how to pick among what is found, not what to
 			// find. Before a verb it is part of a name ("deals at best buy").
-			continue
+		case timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower]:
+			// "deals on tvs this week" is a search for tvs: the week says when
+		case !keepDomain && a.isDomain(w.Lower):
+		default:
+			idx = append(idx, i)
 		}
-		if timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower] {
-			continue // "deals on tvs this week" is a search for tvs: the week says when
-		}
-		if !keepDomain && a.isDomain(w.Lower) {
-			continue
-		}
-		idx = append(idx, i)
 	}
 	if len(idx) == 0 {
 		return nil, false
@@ -406,36 +379,7 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 	return strings.Join(parts, " "), true
 }
 
-// priceWords ask what something costs: see language.txt.
-var priceWords = lang.List("priceWords")
-
-// timeDeterminers make the time noun after them say when: "this week", "next month".
-var timeDeterminers = lang.List("timeDeterminers")
-
-// subjectPronouns come before a verb: the word after one is what someone does.
-var subjectPronouns = lang.List("subjectPronouns")
-
-// measureWords count or describe a product without naming it: "a pair of", "a new", "a set of".
-var measureWords = lang.List("measureWords")
-
-// rankWords, like mostWords and leastWords, say which of the things found is wanted: see
-// language.txt.
-var rankWords = lang.List("rankWords")
-
-// noise are words that colour a request without saying what it is about: greetings,
-// hedges and praise ("yo, any good deals on a robot vacuum or whatever").
-var noise = lang.List("noise")
-
-// shorthand are chat spellings of small words ("r", "rn"): see language.txt.
-var shorthand = lang.List("shorthand")
-
-// possessives and people name who a request is for: "a laptop for my daughter", "my son
-// needs", but not "a case for my iphone".
-var (
-	possessives = lang.List("possessives")
-	people      = lang.List("people")
-)
-
+// isDomain reports whether every term of a word is tool vocabulary: the word says how, not what.
 func (a *argSource) isDomain(lower string) bool {
 	ts := lang.AppendTerms(nil, lower)
 	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool {

@@ -6,12 +6,6 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
-// recordCloseness, recordLead: see language.txt, which says where each was chosen.
-var (
-	recordCloseness = lang.Number("recordCloseness")
-	recordLead      = lang.Number("recordLead")
-)
-
 // closestRecord returns the record whose values hold the word closest in meaning to t, when
 // it is close enough (floor, usually recordCloseness) and ahead of the others (recordLead),
 // else -1.
@@ -46,17 +40,16 @@ func (r renderer) leadingRecord(thing string, arr []any) int {
 	}
 	names := make([]map[string]bool, len(arr))
 	for i, item := range arr {
-		names[i] = map[string]bool{}
+		var name any
 		if obj, ok := item.([]field); ok {
 			if h := r.headField(obj); h >= 0 {
-				valueTerms(obj[h].val, names[i])
+				name = obj[h].val
 			}
 		}
+		names[i] = valueTerms(name)
 	}
 	return closestRecord(ts[0], names, 0)
 }
-
-var claimCloseness = lang.Number("claimCloseness") // see language.txt
 
 // nearAny reports whether some word of words is close in meaning to t, by floor at least:
 // with claimCloseness, a record may be about t in other words, and saying none is would be
@@ -87,8 +80,6 @@ func claimed(t string, records []map[string]bool) bool {
 	}
 	return near > 0 && (near < len(records) || len(records) == 1)
 }
-
-var tradeCloseness = lang.Number("tradeCloseness") // see language.txt
 
 // misspells reports whether word, no English word, is a typo of a word of the trade ("the
 // libary" for the library): the agent's own subject, not a thing no record is about.

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -40,9 +41,7 @@ func HeldTerms(res Result) map[string]bool {
 	if !ok {
 		return nil
 	}
-	held := map[string]bool{}
-	valueTerms(data, held)
-	return held
+	return valueTerms(data)
 }
 
 // Narrate renders one tool result as a piece of the reply. asked is the last user message,
@@ -65,7 +64,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
 	s, _ := status.(string)
-	if !isObj || !isResultStatus(s) {
+	if !isObj || !slices.Contains([]string{resultOK, resultPartial, resultUnavailable, resultError}, s) {
 		return orNothing(r.data(v, t), t)
 	}
 	data, _ := member(obj, "data")
@@ -142,11 +141,7 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 // Narrate's.
 func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
 	v, data, ok := okData(res)
-	if !ok {
-		return false
-	}
-	r := askedRenderer(listLimit, res.Call, asked, v, domain())
-	return r.offTopic(data, true)
+	return ok && askedRenderer(listLimit, res.Call, asked, v, domain()).offTopic(data, true)
 }
 
 // askedRenderer is the renderer of payload v for the request asked (a follow-up's earlier
@@ -167,9 +162,7 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 // uses or misspells counts as held; one only near in meaning does not, since another result
 // that holds it takes this one's place.
 func (r renderer) offTopic(data any, strict bool) bool {
-	known := map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, known)
+	known := heldTerms(data)
 	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
 		if (strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed")) && !slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return known[t] }) || frameWords[w.Lower] {
@@ -207,22 +200,11 @@ func (r renderer) thingTerms(terms []string, strict bool) []string {
 			out = append(out, t)
 		}
 	}
-	if strict {
-		return dropCalendar(out)
+	if things := slices.DeleteFunc(slices.Clone(out), func(t string) bool { return calendarWords[t] }); strict && len(things) > 0 {
+		return things
 	}
 	return out
 }
-
-// dropCalendar returns terms without its months and weekdays, or terms when that leaves none.
-func dropCalendar(terms []string) []string {
-	if things := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return calendarWords[t] }); len(things) > 0 {
-		return things
-	}
-	return terms
-}
-
-// minTypoLetters: see language.txt.
-var minTypoLetters = int(lang.Number("minTypoLetters"))
 
 // sharedLead takes out the first paragraph that every one of several answers opens with
 // ("I can look this up but not cancel it for you here." from each agent asked), so that the
@@ -232,13 +214,8 @@ func sharedLead(found []Piece) ([]Piece, string) {
 		return found, ""
 	}
 	lead, _, ok := strings.Cut(found[0].text, "\n\n")
-	if !ok || found[0].kind != pieceProse {
+	if !ok || slices.ContainsFunc(found, func(p Piece) bool { return p.kind != pieceProse || !strings.HasPrefix(p.text, lead+"\n\n") }) {
 		return found, ""
-	}
-	for _, p := range found[1:] {
-		if p.kind != pieceProse || !strings.HasPrefix(p.text, lead+"\n\n") {
-			return found, ""
-		}
 	}
 	out := make([]Piece, len(found))
 	for i, p := range found {
@@ -283,21 +260,10 @@ func arrange(found, failed []Piece) string {
 	return strings.Join(parts, "\n\n")
 }
 
-func isResultStatus(s string) bool {
-	switch s {
-	case resultOK, resultPartial, resultUnavailable, resultError:
-		return true
-	}
-	return false
-}
-
 // orNothing says so when a result held nothing worth narrating.
 func orNothing(s Piece, t topic) Piece {
 	if !s.empty() {
 		return s
 	}
-	if t.noun != "" {
-		return Piece{kind: pieceProse, text: "I didn't find anything for " + t.noun + "."}
-	}
-	return Piece{kind: pieceProse, text: "I didn't find anything for that."}
+	return Piece{kind: pieceProse, text: "I didn't find anything for " + cmp.Or(t.noun, "that") + "."}
 }

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -33,6 +34,16 @@ func (f fact) named() string {
 	return strings.TrimSpace(f.label + " " + f.key)
 }
 
+// namedBy counts the terms of what names f that asked holds for.
+func (f fact) namedBy(asked func(term string) bool) int {
+	n := 0
+	for _, t := range lang.Terms(f.named()) {
+		n += b2i(asked(t))
+	}
+	return n
+}
+
+// phrase renders the fact as it reads in a sentence: "6 passes left", "due Mar 3".
 func (f fact) phrase() string {
 	switch {
 	case f.label == "":
@@ -53,17 +64,6 @@ func (f fact) phrase() string {
 	return f.label + " " + f.text
 }
 
-// unitWords end a label whose number counts them: see language.txt.
-var unitWords = lang.List("unitWords")
-
-// remainderWords end a label that counts what is left: see language.txt.
-var remainderWords = lang.List("remainderWords")
-
-// joinFacts renders facts in order, separated by sep.
-func joinFacts(facts []fact, sep string) string {
-	return strings.Join(phrases(facts), sep)
-}
-
 // phrases renders facts in order, pairing an opening fact with the closing one after it.
 func phrases(facts []fact) []string {
 	var parts []string
@@ -78,26 +78,6 @@ func phrases(facts []fact) []string {
 	return parts
 }
 
-// Key vocabularies. They are generic English, not any schema: they decide how a value
-// reads ("$104.00", "20% off", "until Nov 27", "at Nike"), never whether it exists.
-var (
-	// moneyWords name amounts when a currency sits beside them.
-	moneyWords = lang.List("moneyWords")
-	// pricedWords name amounts even with no currency in sight.
-	pricedWords  = lang.List("pricedWords")
-	percentWords = lang.List("percentWords")
-	discountWord = lang.List("discountWord")
-	sourceWords  = lang.List("sourceWords")
-	// bareWords are keys whose value needs no label: a name, a status, a description.
-	bareWords  = lang.List("bareWords")
-	endWords   = lang.List("endWords")
-	startWords = lang.List("startWords")
-	dayWords   = lang.List("dayWords")
-	// bookkeepingWords lead boolean flags that describe the lookup, not the data.
-	bookkeepingWords = lang.List("bookkeepingWords")
-	countWords       = lang.List("countWords")
-)
-
 // scope carries what the facts of one object read against: the currency in force.
 type scope struct {
 	currency string
@@ -105,23 +85,13 @@ type scope struct {
 	depth    int  // how deep in objects these facts sit
 }
 
-// maxNesting bounds how deep objects inside objects are read as facts.
-var maxNesting = int(lang.Number("maxNesting")) // see language.txt
-
 // facts classifies the scalar members of obj, in order, leaving out skip (a list item's
 // head, or -1) and everything that only echoes the request or serves machines. The
 // currency it returns is the one in force for obj's children.
 func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
-	own, curAt := "", -1
-	for i, f := range obj {
-		if isCurrencyKey(f.key) && currencyCode(f.val) != "" {
-			own, curAt = currencyCode(f.val), i
-			break
-		}
-	}
-	cur := sc.currency
-	if own != "" {
-		cur = own
+	cur, curAt := sc.currency, slices.IndexFunc(obj, func(f field) bool { return currencyOf(f) != "" })
+	if curAt >= 0 {
+		cur = currencyOf(obj[curAt])
 	}
 	money := moneyMembers(obj, cur)
 	lengths := map[string]bool{}
@@ -144,28 +114,21 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 		if i == skip || i == curAt {
 			continue // a currency is shown through the amounts it qualifies
 		}
-		label := lang.Humanise(f.key)
-		if label == "" {
-			label = "value" // keys made only of separators
-		}
+		label := cmp.Or(lang.Humanise(f.key), "value") // "value" for keys made only of separators
 		switch v := f.val.(type) {
 		case string:
 			if fc, ok := r.stringFact(f.key, label, v); ok {
 				out = append(out, fc)
 			}
 		case json.Number:
-			if r.echoes[normNumber(v)] || r.hidesID(f.key, label, v.String()) {
-				continue
+			// An echo of the call, an id for machines and the size of a list shown anyway go.
+			if !r.echoes[normNumber(v)] && !r.hidesID(f.key, label, v.String()) && !(countWords[lastWord(label)] && lengths[v.String()]) {
+				out = append(out, numberFact(f.key, label, v, cur, money[i]))
 			}
-			if countWords[lastWord(label)] && lengths[v.String()] {
-				continue // the size of a list shown anyway
-			}
-			out = append(out, numberFact(f.key, label, v, cur, money[i]))
 		case bool:
-			if bookkeepingWords[strings.Fields(label)[0]] {
-				continue
+			if !bookkeepingWords[strings.Fields(label)[0]] {
+				out = append(out, fact{label: flagText(label, v)})
 			}
-			out = append(out, fact{label: flagText(label, v)})
 		case []any:
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
 				out = append(out, fact{label: label, text: r.scalarList(f.key, v), list: true})
@@ -205,9 +168,6 @@ func appendPrefixed(out []fact, label string, inner []fact) []fact {
 	return out
 }
 
-// priceLabels name money that goes without saying in a list item: "$104.00", not "price $104.00".
-var priceLabels = lang.List("priceLabels")
-
 // moneyObject reads an object that is an amount and its currency, and nothing else but
 // what the amount is per ("per": "hour", see perOf).
 func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
@@ -225,10 +185,9 @@ func moneyObject(obj []field) (amount json.Number, code string, ok bool) {
 			if f.key == "per" {
 				continue
 			}
-			if !isCurrencyKey(f.key) || currencyCode(v) == "" {
+			if code = currencyOf(f); code == "" {
 				return "", "", false
 			}
-			code = currencyCode(v)
 		}
 	}
 	return amount, code, amount != "" && code != ""
@@ -245,12 +204,10 @@ func perOf(obj []field) []string {
 	return nil
 }
 
+// stringFact reads a text member; false when it is blank, echoes the call or is a hidden id.
 func (r renderer) stringFact(key, label, v string) (fact, bool) {
 	s := strings.Join(strings.Fields(v), " ")
-	if s == "" || r.echoes[strings.ToLower(s)] {
-		return fact{}, false
-	}
-	if r.hidesID(key, label, s) {
+	if s == "" || r.echoed(s) || r.hidesID(key, label, s) {
 		return fact{}, false
 	}
 	if w, ok := parseWhen(s); ok {
@@ -282,6 +239,7 @@ func dateFact(label, date string) fact {
 	return fact{label: label, text: date}
 }
 
+// numberFact reads a number member as money (isMoney, in cur), a percentage or a plain number.
 func numberFact(key, label string, v json.Number, cur string, isMoney bool) fact {
 	words := strings.Fields(label)
 	switch {
@@ -357,8 +315,15 @@ func isWhole(n json.Number) bool {
 
 // isCurrencyKey reports whether a key names a currency: "currency", "currency_code".
 func isCurrencyKey(key string) bool {
-	words := strings.Fields(lang.Humanise(key))
-	return slices.Contains(words, "currency")
+	return slices.Contains(strings.Fields(lang.Humanise(key)), "currency")
+}
+
+// currencyOf returns the currency code a member states ("currency": "usd" is USD), or "".
+func currencyOf(f field) string {
+	if !isCurrencyKey(f.key) {
+		return ""
+	}
+	return currencyCode(f.val)
 }
 
 // isIDKey reports whether a key names an identifier: "id", "order_id", "offerId".
@@ -392,20 +357,11 @@ func readableID(s string) bool {
 // member number" of a member_id), or asks for the one record a reply is about, whose id
 // people quote ("CLM-20931").
 func (r renderer) hidesID(key, label, s string) bool {
-	if !isIDKey(key) || r.mentioned(s) || r.asksForID() && r.names(label) {
+	if !isIDKey(key) || r.mentioned(s) || r.says(idAsks) && r.names(label) {
 		return false
 	}
-	return !r.showIDs || !(readableID(s) && lang.Humanise(key) != "ID" || r.asksForID())
+	return !r.showIDs || !(readableID(s) && lang.Humanise(key) != "ID" || r.says(idAsks))
 }
-
-// asksForID reports whether the request asks for a record's identifier: "what's my order
-// number for the socks", "the reference of my claim".
-func (r renderer) asksForID() bool {
-	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return idAsks[w.Lower] })
-}
-
-// idAsks ask for an identifier: see language.txt.
-var idAsks = lang.List("idAsks")
 
 // mentioned reports whether the user's request names v, so that an id they asked about
 // is shown rather than hidden.

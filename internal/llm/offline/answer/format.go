@@ -2,7 +2,6 @@ package answer
 
 import (
 	"encoding/json"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
-
-var identifierWords = lang.List("identifierWords")
 
 // scalar formats a scalar value; key (humanised or raw, may be "") tells numbers that are
 // codes or years apart from quantities.
@@ -35,13 +32,10 @@ func scalar(key string, v any) string {
 	return ""
 }
 
+// isIdentifierKey reports whether a key names a number that is a code or a year, not a
+// quantity: "order_number", "year".
 func isIdentifierKey(key string) bool {
-	for _, w := range strings.Fields(lang.Humanise(key)) {
-		if identifierWords[strings.ToLower(w)] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(strings.Fields(lang.Humanise(key)), func(w string) bool { return identifierWords[strings.ToLower(w)] })
 }
 
 // formatNumber groups thousands and keeps at most two decimals.
@@ -53,17 +47,8 @@ func formatNumber(n json.Number) string {
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return n.String()
 	}
-	s := strconv.FormatFloat(f, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	whole, frac, _ := strings.Cut(s, ".")
-	if frac != "" {
-		return groupThousands(whole) + "." + frac
-	}
-	return groupThousands(whole)
+	return groupThousands(strings.TrimRight(strings.TrimRight(strconv.FormatFloat(f, 'f', 2, 64), "0"), "."))
 }
-
-// zeroDecimalCurrencies have no minor unit in everyday use.
-var zeroDecimalCurrencies = lang.List("zeroDecimalCurrencies")
 
 // formatMoney renders an amount in a currency: "$1,299.00" for US dollars, "104.00 EUR"
 // for any other code, and just "89.90" when the currency is unknown ("").
@@ -77,11 +62,7 @@ func formatMoney(n json.Number, currency string) string {
 		decimals = 0
 	}
 	s := strconv.FormatFloat(math.Abs(f), 'f', decimals, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	amount := groupThousands(whole)
-	if frac != "" {
-		amount += "." + frac
-	}
+	amount := groupThousands(s)
 	sign := ""
 	if f < 0 && strings.Trim(s, "0.") != "" {
 		sign = "-"
@@ -98,18 +79,19 @@ func formatMoney(n json.Number, currency string) string {
 // currencyCode returns v as an ISO-4217-shaped code ("USD"), or "" when it is not one.
 func currencyCode(v any) string {
 	s, ok := v.(string)
-	if !ok || len(s) != 3 {
+	if !ok || len(s) != 3 || strings.ContainsFunc(s, func(r rune) bool { return r > unicode.MaxASCII || !unicode.IsLetter(r) }) {
 		return ""
-	}
-	for _, r := range s {
-		if r > unicode.MaxASCII || !unicode.IsLetter(r) {
-			return ""
-		}
 	}
 	return strings.ToUpper(s)
 }
 
+// groupThousands puts commas between the thousands of a number's whole part: "-1234.5" reads
+// "-1,234.5".
 func groupThousands(s string) string {
+	s, frac, ok := strings.Cut(s, ".")
+	if ok {
+		return groupThousands(s) + "." + frac
+	}
 	neg := strings.HasPrefix(s, "-")
 	digits := strings.TrimPrefix(s, "-")
 	if len(digits) < 4 {
@@ -196,16 +178,9 @@ func tidyString(s string) string {
 	})
 }
 
+// isSnakeWord reports whether s is words joined by underscores for machines: "in_transit".
 func isSnakeWord(s string) bool {
-	if !strings.Contains(s, "_") {
-		return false
-	}
-	for _, r := range s {
-		if r != '_' && !unicode.IsLower(r) && !unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return true
+	return strings.Contains(s, "_") && !strings.ContainsFunc(s, func(r rune) bool { return r != '_' && !unicode.IsLower(r) && !unicode.IsDigit(r) })
 }
 
 // flagText reads a yes-or-no member by its key: an "is"/"has" prefix goes ("is refundable"
@@ -233,21 +208,9 @@ func flagText(key string, v bool) string {
 // ("handed in", "refundable") or by the list of plain adjectives (see language.txt).
 func describes(name string) bool {
 	ws := strings.Fields(name)
-	if len(ws) == 0 {
-		return true
-	}
-	if flagPrepositions[ws[0]] || flagAdjectives[ws[0]] {
-		return true
-	}
-	return slices.ContainsFunc(adjectiveEndings, func(end string) bool { return strings.HasSuffix(ws[0], end) && len(ws[0]) > len(end)+2 })
+	return len(ws) == 0 || flagPrepositions[ws[0]] || flagAdjectives[ws[0]] ||
+		slices.ContainsFunc(adjectiveEndings, func(end string) bool { return strings.HasSuffix(ws[0], end) && len(ws[0]) > len(end)+2 })
 }
-
-// flagPrepositions, flagAdjectives and adjectiveEndings: see language.txt.
-var (
-	flagPrepositions = lang.List("flagPrepositions")
-	flagAdjectives   = lang.List("flagAdjectives")
-	adjectiveEndings = slices.Sorted(maps.Keys(lang.List("adjectiveEndings")))
-)
 
 func singular(noun string) string {
 	switch {

@@ -8,8 +8,6 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
-var itemExtras = int(lang.Number("itemExtras")) // see language.txt
-
 // item renders one list element as "head: price at seller, extras", for example
 // "Trail runner: $89.90 at Acme, 20% off until Nov 27, 2026". cur is the currency in force
 // from the enclosing object.
@@ -26,14 +24,11 @@ func (r renderer) item(v any, cur string) string {
 
 	facts = r.askedFacts(facts)
 	var lead string
-	price, seller := -1, -1
+	price, seller := -1, slices.IndexFunc(facts, func(f fact) bool { return f.source })
 	for i, f := range facts {
 		// A rate ("price per gallon") is no record's price when it has an amount of its own.
 		if f.money && (price < 0 || perUnit(facts[price].named()) && !perUnit(f.named())) {
 			price = i
-		}
-		if f.source && seller < 0 {
-			seller = i
 		}
 	}
 	if price >= 0 {
@@ -105,27 +100,22 @@ func (r renderer) headField(obj []field) int {
 		}
 		return -1
 	}
-	fresh := func(s string) bool { return !r.echoes[strings.ToLower(strings.Join(strings.Fields(s), " "))] }
-	if i := pick(func(k, s string) bool { return isNameKey(k) && fresh(s) }); i >= 0 {
+	if i := pick(func(k, s string) bool { return isNameKey(k) && !r.echoed(s) }); i >= 0 {
 		return i
 	}
 	if i := pick(func(k, s string) bool {
 		_, isDate := parseWhen(s)
 		// An echoed product or city would only repeat itself on every line.
-		return fresh(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
+		return !r.echoed(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
 	}); i >= 0 {
 		return i
 	}
 	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate })
 }
 
+// isNameKey reports whether a key names its record: "name", "product_title".
 func isNameKey(key string) bool {
-	k := lang.Humanise(key)
-	switch lastWord(k) {
-	case "name", "title", "label", "headline":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"name", "title", "label", "headline"}, lastWord(lang.Humanise(key)))
 }
 
 func b2i(b bool) int {
@@ -145,11 +135,8 @@ func (r renderer) askedFacts(facts []fact) []fact {
 	most := 0
 	for i, f := range facts {
 		if f.money || f.date {
-			for _, t := range lang.Terms(f.named()) {
-				if r.names(t) && !r.tool[t] { // "my order" names the orders, not the amount ordered
-					named[i]++
-				}
-			}
+			// "my order" names the orders, not the amount ordered.
+			named[i] = f.namedBy(func(t string) bool { return r.names(t) && !r.tool[t] })
 			most = max(most, named[i])
 		}
 	}

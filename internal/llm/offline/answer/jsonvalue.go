@@ -33,6 +33,7 @@ func decodeOrdered(data []byte) (any, error) {
 	return v, nil
 }
 
+// decodeValue decodes the next value of dec, depth objects and arrays deep.
 func decodeValue(dec *json.Decoder, depth int) (any, error) {
 	if depth > maxJSONDepth {
 		return nil, errJSONShape

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -49,14 +50,12 @@ func noneFound(noun, thing string) Piece {
 // sayNoneOnce turns several answers that one thing has no record into one sentence: "I found
 // no event or order for taylor swift", not the same sentence per tool.
 func sayNoneOnce(found []Piece) []Piece {
-	if len(found) < 2 {
+	thing := noneOfAll(found)
+	if len(found) < 2 || thing == "" {
 		return found
 	}
 	var nouns []string
 	for _, p := range found {
-		if p.noneFor == "" || p.noneFor != found[0].noneFor {
-			return found
-		}
 		if !slices.Contains(nouns, p.noneOf) {
 			nouns = append(nouns, p.noneOf)
 		}
@@ -65,7 +64,15 @@ func sayNoneOnce(found []Piece) []Piece {
 	if len(nouns) > 1 {
 		or = strings.Join(nouns[:len(nouns)-1], ", ") + " or " + or
 	}
-	return []Piece{noneFound(or, found[0].noneFor)}
+	return []Piece{noneFound(or, thing)}
+}
+
+// noneOfAll returns the thing every one of pieces says no record is for, or "".
+func noneOfAll(pieces []Piece) string {
+	if len(pieces) == 0 || slices.ContainsFunc(pieces, func(p Piece) bool { return p.noneFor == "" || p.noneFor != pieces[0].noneFor }) {
+		return ""
+	}
+	return pieces[0].noneFor
 }
 
 // OffTopic reports whether the piece's data holds none of the words the request asks with.
@@ -116,15 +123,12 @@ func (s Piece) placed(i int, afterBut bool) string {
 		}
 		return "I found " + s.found + ":\n" + s.text
 	case pieceFacts:
+		what := cmp.Or(s.topic, "what I found")
 		switch {
-		case afterBut && s.topic != "":
-			return "here's " + s.topic + ": " + s.text
 		case afterBut:
-			return "here's what I found: " + s.text
-		case i == 0 && s.topic != "":
-			return "Here's " + s.topic + ": " + s.text
+			return "here's " + what + ": " + s.text
 		case i == 0:
-			return "Here's what I found: " + s.text
+			return "Here's " + what + ": " + s.text
 		case s.topic != "":
 			return onTopic[(i-1)%len(onTopic)] + s.topic + ": " + s.text
 		}
@@ -151,8 +155,6 @@ func opensItself(text string) bool {
 	return strings.HasPrefix(text, "I ") || strings.HasPrefix(text, "I'") || strings.HasPrefix(text, "I’") ||
 		strings.HasPrefix(text, "Here")
 }
-
-var maxTitleWords = int(lang.Number("maxTitleWords")) // see language.txt
 
 // prosePiece reads a text result. The shapes this model narrates data in ("I found 5
 // offers:" and bullets, "Your points balance: ...") are recognised, so that a sub-agent's

@@ -27,21 +27,15 @@ func (r renderer) flaggedItems(arr []any) []any {
 			continue
 		}
 		var hits []any
-		named := false
 		for _, item := range arr {
 			obj, _ := item.([]field)
 			for _, f := range obj {
-				b, isBool := f.val.(bool)
-				if !isBool || !slices.Equal(lang.Terms(lang.Humanise(f.key)), []string{t}) {
-					continue
-				}
-				named = true
-				if b {
+				if b, isBool := f.val.(bool); isBool && b && slices.Equal(lang.Terms(lang.Humanise(f.key)), []string{t}) {
 					hits = append(hits, item)
 				}
 			}
 		}
-		if named && len(hits) > 0 && len(hits) < len(arr) {
+		if len(hits) > 0 && len(hits) < len(arr) {
 			return hits
 		}
 	}
@@ -54,20 +48,18 @@ func (r renderer) flaggedItems(arr []any) []any {
 func (r renderer) qualifies(thing, noun string) bool {
 	ws := r.askedWord
 	last := strings.ToLower(thing[strings.LastIndex(thing, " ")+1:])
-	for i := 0; i+1 < len(ws); i++ {
-		if strings.TrimSuffix(ws[i].Lower, "'s") != last {
-			continue
-		}
-		for _, w := range ws[i+1:] {
-			next := lang.Terms(w.Lower)
-			if slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] }) {
-				return true
-			}
-			if len(next) != 1 || !r.domain[next[0]] {
-				return false
-			}
-		}
+	i := slices.IndexFunc(ws, func(w lang.Word) bool { return strings.TrimSuffix(w.Lower, "'s") == last })
+	if i < 0 {
 		return false
+	}
+	for _, w := range ws[i+1:] {
+		next := lang.Terms(w.Lower)
+		if slices.ContainsFunc(next, func(t string) bool { return slices.Contains(lang.Terms(noun), t) || r.tool[t] }) {
+			return true
+		}
+		if len(next) != 1 || !r.domain[next[0]] {
+			return false
+		}
 	}
 	return false
 }
@@ -82,7 +74,7 @@ func (r renderer) pendingItems(arr []any) []any {
 	}) {
 		return nil
 	}
-	_, pending := partitionItems(arr, isOver)
+	_, pending := partition(arr, arr, isOver)
 	if len(pending) == 0 || len(pending) == len(arr) {
 		return nil
 	}
@@ -94,8 +86,7 @@ func (r renderer) pendingItems(arr []any) []any {
 // are given, dated by their first date member. Nil otherwise. "last month" asks for a time, not for
 // the latest record.
 func (r renderer) latestItems(arr []any) []any {
-	ws := r.askedWord
-	asks := slices.ContainsFunc(ws, func(w lang.Word) bool { return latestWords[w.Lower] })
+	ws, asks := r.askedWord, r.says(latestWords)
 	for i := 0; i+1 < len(ws); i++ {
 		if latestWords[ws[i].Lower] && timeNouns[ws[i+1].Lower] && ws[i+1].Lower != "time" {
 			asks = false
@@ -105,7 +96,7 @@ func (r renderer) latestItems(arr []any) []any {
 		return nil
 	}
 	// "when did i last see the dentist": of the visits done with, when some are and some not.
-	done, _ := partitionItems(arr, isOver)
+	done, _ := partition(arr, arr, isOver)
 	if len(done) > 0 {
 		arr = done
 	}
@@ -139,7 +130,7 @@ func (r renderer) latestItems(arr []any) []any {
 func (r renderer) extremeItems(arr []any) []any {
 	sign := 0.0
 	for _, w := range r.askedWord {
-		sign += b2f(mostWords[w.Lower]) - b2f(leastWords[w.Lower])
+		sign += float64(b2i(mostWords[w.Lower]) - b2i(leastWords[w.Lower]))
 	}
 	if sign == 0 || len(arr) < 2 {
 		return nil
@@ -183,14 +174,6 @@ func (r renderer) numberOf(f field, named bool) (float64, bool) {
 	return v, ok && err == nil && (!named || r.names(lang.Humanise(f.key)))
 }
 
-func b2f(b bool) float64 { return float64(b2i(b)) }
-
-// mostWords and leastWords ask for the largest or smallest: see language.txt.
-var mostWords, leastWords = lang.List("mostWords"), lang.List("leastWords")
-
-// latestWords ask for the latest record: see language.txt.
-var latestWords = lang.List("latestWords")
-
 // isOver reports whether a record's status says it is finished (finishedWords).
 func isOver(item any) bool {
 	obj, _ := item.([]field)
@@ -203,7 +186,7 @@ func isOver(item any) bool {
 // in force. Nil otherwise, and when the request says the status ("when did it expire").
 func (r renderer) currentItems(arr []any) []any {
 	var said []string // the lapsed statuses held, as terms
-	lapsed, current := partitionItems(arr, func(item any) bool {
+	lapsed, current := partition(arr, arr, func(item any) bool {
 		obj, _ := item.([]field)
 		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && lapsedWords[strings.ToLower(s)] })
 		if i >= 0 {
@@ -232,7 +215,7 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 	if len(hits) < 2 || len(periods) == 0 {
 		return nil
 	}
-	spelled, _ := partitionItems(hits, func(item any) bool {
+	spelled, _ := partition(hits, hits, func(item any) bool {
 		obj, _ := item.([]field)
 		return !slices.ContainsFunc(periods, func(p string) bool {
 			return !slices.ContainsFunc(obj, func(f field) bool {
@@ -246,25 +229,6 @@ func (r renderer) spelledPeriodItems(hits []any) []any {
 	})
 	return spelled
 }
-
-// lapsedWords are statuses that say a record no longer holds (see language.txt).
-var lapsedWords = lang.List("lapsedWords")
-
-// partitionItems splits arr into the records keep holds for and the others, in order.
-func partitionItems(arr []any, keep func(any) bool) (hits, rest []any) {
-	for _, item := range arr {
-		if keep(item) {
-			hits = append(hits, item)
-		} else {
-			rest = append(rest, item)
-		}
-	}
-	return hits, rest
-}
-
-// aheadWords ask about what is still to come; finishedWords say a record is over (see
-// language.txt).
-var aheadWords, finishedWords = lang.List("aheadWords"), lang.List("finishedWords")
 
 // tellingItems returns the records of arr, a list of noun, that carry, in their values
 // (nested ones included), a word the request uses that some records carry and others do not:
@@ -316,34 +280,27 @@ func (r renderer) subjectTerms(noun string) []string {
 
 // tellingBy is tellingItems by the request terms asked.
 func (r renderer) tellingBy(arr []any, asked []string) []any {
-	values := make([]map[string]bool, len(arr))
+	values := recordTerms(arr)
+	keys, keysOf := keyTerms(arr), make([]map[string]bool, len(arr))
 	for i, item := range arr {
-		values[i] = map[string]bool{}
-		valueTerms(item, values[i])
+		keysOf[i] = keyTerms(item)
 		// A word of the agent's trade deep in a record ("lab" of an order's location, the
 		// Clearpath Labs) says nothing of which record it is; one of its own values does
 		// ("service": "water" of "the water bill").
-		top := map[string]bool{}
+		var own []any
 		obj, _ := item.([]field)
 		for _, f := range obj {
 			if s, ok := f.val.(string); ok {
-				valueTerms(s, top)
+				own = append(own, s)
 			}
 		}
+		top := valueTerms(own)
 		maps.DeleteFunc(values[i], func(t string, _ bool) bool { return r.domain[t] && !top[t] })
-	}
-	keys := map[string]bool{}
-	keysOf := make([]map[string]bool, len(arr))
-	for i, item := range arr {
-		keyTerms(item, keys)
-		keysOf[i] = map[string]bool{}
-		keyTerms(item, keysOf[i])
 	}
 	// A word only some records have a member for ("guest passes left" of the one permit with
 	// "passes") tells those records apart, as a value some records carry does.
 	someKey := func(t string) bool {
-		return !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && keys[t] &&
-			slices.ContainsFunc(keysOf, func(k map[string]bool) bool { return !k[t] })
+		return !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && splits(t, keysOf)
 	}
 	tells := func(t string) bool { return r.telling(t, values, keys) || someKey(t) }
 	if r.earlierTerm != nil && !slices.ContainsFunc(asked, tells) {
@@ -356,8 +313,7 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	for i, item := range arr {
 		n := 0
 		for _, t := range asked {
-			if r.telling(t, values, keys) && values[i][t] && slices.ContainsFunc(values, func(v map[string]bool) bool { return !v[t] }) ||
-				someKey(t) && keysOf[i][t] {
+			if r.telling(t, values, keys) && values[i][t] && splits(t, values) || someKey(t) && keysOf[i][t] {
 				n++
 			}
 		}
@@ -376,17 +332,17 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	// is the one meant ("my power bill" among electricity, water and internet).
 	kinds := make([]map[string]bool, len(arr))
 	for i, item := range arr {
-		kinds[i] = map[string]bool{}
-		if obj, ok := item.([]field); ok {
-			for _, f := range obj {
-				if categoryKeys[lastWord(lang.Humanise(f.key))] {
-					valueTerms(f.val, kinds[i])
-				}
+		var kind []any
+		obj, _ := item.([]field)
+		for _, f := range obj {
+			if categoryKeys[lastWord(lang.Humanise(f.key))] {
+				kind = append(kind, f.val)
 			}
 		}
+		kinds[i] = valueTerms(kind)
 	}
 	for _, t := range asked {
-		if r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) || lang.IsStopword(t) {
+		if r.generic(t) || lang.IsStopword(t) {
 			continue
 		}
 		if i := closestRecord(t, kinds, recordCloseness); i >= 0 {
@@ -396,8 +352,17 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	return nil
 }
 
-// categoryKeys name the field that says what kind of thing a record is: see language.txt.
-var categoryKeys = lang.List("categoryKeys")
+// splits reports whether some of the records' sets hold t and some do not: t tells them apart.
+func splits(t string, sets []map[string]bool) bool {
+	return slices.ContainsFunc(sets, func(s map[string]bool) bool { return s[t] }) &&
+		slices.ContainsFunc(sets, func(s map[string]bool) bool { return !s[t] })
+}
+
+// generic reports whether term t names no record by itself: a word of the called tool or
+// of the agent's trade, a light noun or a number.
+func (r renderer) generic(t string) bool {
+	return r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t)
+}
 
 // telling reports whether request term t may say which record is meant: some record's values
 // use it, it names no field (asked "how do i cancel", a record's "cancel" instructions say
@@ -410,20 +375,43 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 	return slices.ContainsFunc(values, func(v map[string]bool) bool { return v[t] })
 }
 
-// valueTerms adds the terms of every string value in v, however deep; a date adds the name
-// of its month, by which people name it ("my february leave").
-func valueTerms(v any, into map[string]bool) {
+// valueTerms returns the terms of every string value in v, however deep; a date adds the
+// name of its month, by which people name it ("my february leave").
+func valueTerms(v any) map[string]bool {
+	into := map[string]bool{}
 	eachString(v, func(s string) {
 		if w, ok := parseWhen(s); ok {
 			s += " " + w.t.Month().String()
 		}
-		for _, t := range lang.Terms(s) {
-			into[t] = true
-		}
+		addTerms(into, s)
 		for _, c := range codeTerms(s) {
 			into[c] = true
 		}
 	})
+	return into
+}
+
+// recordTerms returns the value terms of each record of arr (see valueTerms).
+func recordTerms(arr []any) []map[string]bool {
+	out := make([]map[string]bool, len(arr))
+	for i, item := range arr {
+		out[i] = valueTerms(item)
+	}
+	return out
+}
+
+// addTerms adds the terms of text to set.
+func addTerms(set map[string]bool, text string) {
+	for _, t := range lang.Terms(text) {
+		set[t] = true
+	}
+}
+
+// heldTerms returns the terms of every value and key in v: all the words data holds.
+func heldTerms(v any) map[string]bool {
+	held := valueTerms(v)
+	maps.Copy(held, keyTerms(v))
+	return held
 }
 
 // requestTerms are the terms of a request, its codes and ampersand names included (codeTerms).
@@ -492,14 +480,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		return "", false
 	}
 	nounTerms := lang.Terms(noun)
-	values := map[string]bool{}
-	each := make([]map[string]bool, len(arr)) // each record's value words, for closeness
-	for i, item := range arr {
-		valueTerms(item, values)
-		keyTerms(item, values)
-		each[i] = map[string]bool{}
-		valueTerms(item, each[i])
-	}
+	values, each := heldTerms(arr), recordTerms(arr) // each record's value words, for closeness
 	ws := r.askedWord
 	for i := 1; i < len(ws); i++ {
 		opener, ok := subjectOpeners[ws[i-1].Lower]
@@ -512,7 +493,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]
-		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.tool[t] || r.domain[t] || lang.IsLightNoun(t) || lang.IsNumberTerm(t) ||
+		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.generic(t) ||
 			!r.elsewhere[t] && (claimed(t, each) || closestRecord(t, each, recordCloseness) >= 0) || nearAny(t, r.domain, tradeCloseness) || misspells(word, r.domain) {
 			continue
 		}
@@ -537,12 +518,6 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 	return "", false
 }
 
-// copulas come before the subject of a question: see language.txt.
-var copulas = lang.List("copulas")
-
-// phraseEnds end the name of a thing: see language.txt.
-var phraseEnds = lang.List("phraseEnds")
-
 // squash lower-cases s and keeps only its letters and digits.
 func squash(s string) string {
 	return strings.Map(func(c rune) rune {
@@ -562,16 +537,13 @@ func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
 	})
 }
 
-// generalStates: see language.txt.
-var generalStates = lang.List("generalStates")
-
-// keyTerms adds the terms of every key in v, however deep.
-func keyTerms(v any, into map[string]bool) {
+// keyTerms returns the terms of every key in v, however deep.
+func keyTerms(v any) map[string]bool {
+	into := map[string]bool{}
 	eachKey(v, func(key string) {
-		for _, t := range lang.Terms(lang.Humanise(key)) {
-			into[t] = true
-		}
+		addTerms(into, lang.Humanise(key))
 	})
+	return into
 }
 
 // namedItems returns the records of arr that mention every word the request names a thing
@@ -595,35 +567,39 @@ func (r renderer) namedItems(arr []any, itemTerms func() [][]string) []any {
 	if len(named) == 0 {
 		return nil
 	}
-	hits, _ := partition(arr, itemTerms(), func(ts []string) bool {
-		return !slices.ContainsFunc(named, func(t string) bool { return !slices.Contains(ts, t) })
-	})
+	hits, _ := carryingAll(arr, itemTerms(), named)
 	return hits
 }
 
-// statedItems returns the records of arr that hold a number the request states (see
-// [renderer.statedIn]), when some do and others do not; nil otherwise.
+// carryingAll splits arr, whose records have itemTerms, into those that carry every one of
+// words and the others, each in arr's order.
+func carryingAll(arr []any, itemTerms [][]string, words []string) (hits, rest []any) {
+	return partition(arr, itemTerms, func(ts []string) bool {
+		return !slices.ContainsFunc(words, func(t string) bool { return !slices.Contains(ts, t) })
+	})
+}
+
+// statedItems returns the records of arr that hold something the request states (see
+// [statements]), when some do and others do not; nil otherwise.
 func (r renderer) statedItems(arr []any) []any {
-	hits, rest := partitionItems(arr, r.stated().in)
+	hits, rest := partition(arr, arr, r.stated().in)
 	if len(rest) == 0 {
 		return nil
 	}
 	return hits
 }
 
-// statedIn reports whether v holds a number the request states: as an amount of money
-// however deep ("why was i charged 75 bucks"), or, with three digits or more, as a word of a
-// value ("the card ending 4425" of "**** 4425"; "my 2 bills" counts, and "Suite 2" is no bill).
-func (r renderer) statedIn(v any) bool { return r.stated().in(v) }
-
 // statements are what a request states that may name a record, read from it once for all the
-// records it is held against.
+// records it is held against: numbers, which a record holds as an amount of money however
+// deep ("why was i charged 75 bucks") or, with three digits or more, as a word of a value
+// ("the card ending 4425" of "**** 4425"; "my 2 bills" counts, and "Suite 2" is no bill).
 type statements struct {
 	amounts []float64
 	words   map[string]bool // the numbers as written: true for those long enough to name
 	whole   map[string]bool // little words that name a record whose value is that word alone
 }
 
+// stated reads the request's statements.
 func (r renderer) stated() statements {
 	st := statements{words: map[string]bool{}, whole: map[string]bool{}}
 	for _, m := range statedNumber.FindAllString(r.asked, -1) {
@@ -653,7 +629,7 @@ func (st statements) in(v any) bool {
 	return held
 }
 
-// minWholeValueLetters: see statedIn.
+// minWholeValueLetters: see stated.
 const minWholeValueLetters = 4
 
 // minCodeDigits: a shorter number the request states counts or measures rather than names.
@@ -706,9 +682,7 @@ func (r renderer) matchesOfCall(arr []any, itemTerms func() [][]string) (hits, r
 	if len(telling) == 0 {
 		return arr, nil
 	}
-	return partition(arr, its, func(ts []string) bool {
-		return !slices.ContainsFunc(telling, func(t string) bool { return !slices.Contains(ts, t) })
-	})
+	return carryingAll(arr, its, telling)
 }
 
 // echoedItems returns the records of arr one of whose string members is, as a whole, a text
@@ -717,16 +691,10 @@ func (r renderer) echoedItems(arr []any) []any {
 	if !r.scoped {
 		return nil
 	}
-	var hits []any
-	for _, item := range arr {
+	hits, _ := partition(arr, arr, func(item any) bool {
 		obj, _ := item.([]field)
-		if slices.ContainsFunc(obj, func(f field) bool {
-			s, ok := f.val.(string)
-			return ok && r.echoes[strings.ToLower(strings.Join(strings.Fields(s), " "))]
-		}) {
-			hits = append(hits, item)
-		}
-	}
+		return slices.ContainsFunc(obj, func(f field) bool { s, ok := f.val.(string); return ok && r.echoed(s) })
+	})
 	return hits
 }
 
@@ -734,9 +702,6 @@ func (r renderer) echoedItems(arr []any) []any {
 func (r renderer) negates() bool {
 	return slices.ContainsFunc(strings.Fields(r.asked), func(w string) bool { return negators[strings.Trim(w, ",.?!")] })
 }
-
-// negators turn the thing a request names into the thing it does not want.
-var negators = lang.List("negators")
 
 // askedFirst returns a list too long to show whole with the records that name a word of the
 // request first, the others after them, each in the service's order: asked whether points pay
@@ -754,11 +719,11 @@ func (r renderer) askedFirst(arr []any, itemTerms func() [][]string) []any {
 	return append(hits, rest...)
 }
 
-// partition splits arr, whose items have itemTerms, into those whose terms satisfy keep and
-// the others, each in arr's order.
-func partition(arr []any, itemTerms [][]string, keep func([]string) bool) (hits, rest []any) {
+// partition splits arr into the records whose counterpart in of (the record itself, or what
+// was read of it, such as its terms) satisfies keep and the others, each in arr's order.
+func partition[T any](arr []any, of []T, keep func(T) bool) (hits, rest []any) {
 	for i, item := range arr {
-		if keep(itemTerms[i]) {
+		if keep(of[i]) {
 			hits = append(hits, item)
 		} else {
 			rest = append(rest, item)
@@ -795,18 +760,10 @@ func closesThing(w string) bool {
 	return scopePreps[w] || verbParticles[w] || lang.IsStopword(w)
 }
 
-// verbParticles complete a verb rather than name a thing: see language.txt.
-var verbParticles = lang.List("verbParticles")
-
 // doSubject reports whether the words from ws[start] are the subject of a question with do:
 // "do" right before them, or before the article or possessive that opens them ("what did the
 // doctor say"), not a thing named after the verb ("do i have tickets for taylor swift").
 func doSubject(ws []lang.Word, start int) bool {
-	switch {
-	case start >= 1 && doLeads[ws[start-1].Lower]:
-		return true
-	case start >= 2 && subjectOpener(ws[start-1].Lower) && doLeads[ws[start-2].Lower]:
-		return true
-	}
-	return false
+	return start >= 1 && doLeads[ws[start-1].Lower] ||
+		start >= 2 && subjectOpener(ws[start-1].Lower) && doLeads[ws[start-2].Lower]
 }

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -44,9 +45,6 @@ type renderer struct {
 	elsewhere map[string]bool
 }
 
-// backPointers point at what an earlier message named: see language.txt.
-var backPointers = lang.List("backPointers")
-
 // narrowsToEarlier reports whether a request narrows what it asks for to what an earlier
 // message named: a back-pointer after a preposition of scope ("the warranty on it").
 func narrowsToEarlier(ws []lang.Word) bool {
@@ -58,28 +56,36 @@ func narrowsToEarlier(ws []lang.Word) bool {
 	return false
 }
 
+// says reports whether the request uses a word of words.
+func (r renderer) says(words map[string]bool) bool {
+	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return words[w.Lower] })
+}
+
 // answer makes request, lower-cased, the one r answers, read into words and terms once.
 func (r *renderer) answer(request string) {
 	r.asked, r.askedWord, r.askedTerm = request, lang.ScanWords(request), requestTerms(request)
 }
 
+// earlierRequest is r answering the earlier request a follow-up quotes, as if it were asked
+// on its own.
+func (r renderer) earlierRequest() renderer {
+	r.answer(r.earlier)
+	r.earlierTerm = nil
+	return r
+}
+
+// newRenderer renders for the request asked a result of call (nil when the history lacks it).
 func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	r := renderer{listLimit: listLimit, echoes: map[string]bool{}, tool: map[string]bool{}, argKeys: map[string][]string{}}
 	r.answer(strings.ToLower(asked))
 	if call == nil || call.FunctionCall == nil {
 		return r
 	}
-	for _, t := range lang.Terms(lang.Humanise(call.FunctionCall.Name)) {
-		r.tool[t] = true
-	}
-	var args map[string]any
-	if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) != nil {
-		return r
-	}
-	for k, v := range args {
+	addTerms(r.tool, lang.Humanise(call.FunctionCall.Name))
+	for k, v := range callArgs(call) {
 		switch v := v.(type) {
 		case string:
-			if s := strings.ToLower(strings.Join(strings.Fields(v), " ")); s != "" {
+			if s := echoKey(v); s != "" {
 				r.echoes[s] = true
 				r.scoped = true
 				r.argTerms = append(r.argTerms, lang.Terms(s)...)
@@ -92,6 +98,21 @@ func newRenderer(listLimit int, call *llms.ToolCall, asked string) renderer {
 	return r
 }
 
+// callArgs returns a tool call's arguments, nil for no call or arguments that are no JSON object.
+func callArgs(call *llms.ToolCall) map[string]any {
+	var args map[string]any
+	if call != nil && call.FunctionCall != nil && json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) != nil {
+		return nil
+	}
+	return args
+}
+
+// echoKey is how a text argument is kept in echoes: lower-cased, its spaces squeezed.
+func echoKey(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// echoed reports whether text s only repeats a text argument of the call.
+func (r renderer) echoed(s string) bool { return r.echoes[echoKey(s)] }
+
 // normNumber spells a number the way argument numbers are keyed in echoes.
 func normNumber(n json.Number) string {
 	f, err := n.Float64()
@@ -100,8 +121,6 @@ func normNumber(n json.Number) string {
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
-
-var maxFacts = int(lang.Number("maxFacts")) // see language.txt
 
 // data renders a decoded value about t.
 func (r renderer) data(v any, t topic) Piece {
@@ -132,19 +151,21 @@ func (r renderer) object(obj []field, t topic) Piece {
 	}
 	facts, cur := r.facts(obj, scope{}, -1) // nested objects read as prefixed facts: "flight gate B12"
 	inner := r
-	inner.around = map[string]bool{}
-	valueTerms(obj, inner.around)
-	var blocks []Piece
-	var nouns []string // what each block lists
-	var asks []bool    // whether the request names something in each block's list
-	var earlier []bool // whether a follow-up's earlier words name each block's list alone
+	inner.around = valueTerms(obj)
+	// Each list of the object, however deep, is a block: the list rendered, what it lists,
+	// whether the request names something in it (asks), and whether a follow-up's earlier
+	// words name it alone (earlier).
+	type block struct {
+		Piece
+		noun          string
+		asks, earlier bool
+	}
+	var blocks []block
 	var factTerms map[string]bool
 	if r.earlierTerm != nil { // only a follow-up reads them
 		factTerms = map[string]bool{}
 		for _, f := range facts {
-			for _, t := range lang.Terms(f.text) {
-				factTerms[t] = true
-			}
+			addTerms(factTerms, f.text)
 		}
 	}
 	var lists func(prefix string, obj []field, cur string, depth int)
@@ -154,10 +175,8 @@ func (r renderer) object(obj []field, t topic) Piece {
 			case []any:
 				if len(v) == 0 || !allScalars(v) {
 					noun := strings.TrimSpace(prefix + " " + lang.Humanise(f.key))
-					blocks = append(blocks, inner.list(noun, v, cur))
-					nouns = append(nouns, noun)
-					asks = append(asks, r.asksAbout(noun, v) || r.earlierNames(v))
-					earlier = append(earlier, factTerms != nil && r.earlierHolds(v, factTerms))
+					blocks = append(blocks, block{inner.list(noun, v, cur), noun,
+						r.asksAbout(noun, v) || r.earlierNames(v), factTerms != nil && r.earlierHolds(v, factTerms)})
 				}
 			case []field:
 				if _, _, money := moneyObject(v); !money && depth < maxNesting {
@@ -168,37 +187,34 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	lists("", obj, cur, 0)
-	drop := func(gone func(i int) bool) { // leaves out the lists gone reports, last first
-		for i := len(blocks) - 1; i >= 0; i-- {
-			if gone(i) {
-				blocks, nouns, asks = slices.Delete(blocks, i, i+1), slices.Delete(nouns, i, i+1), slices.Delete(asks, i, i+1)
-			}
-		}
-	}
 	asked := r.focus(facts, t, len(blocks) > 0)
-	if len(asked) == 0 && slices.Contains(earlier, true) && !r.holdsOwnWords(obj) {
+	if len(asked) == 0 && slices.ContainsFunc(blocks, func(b block) bool { return b.earlier }) && !r.holdsOwnWords(obj) {
 		// "how much is coming across" after "did my old aviva pension transfer over yet": the
 		// transfer its earlier words named, not the account around it.
-		drop(func(i int) bool { return !earlier[i] })
+		blocks = slices.DeleteFunc(blocks, func(b block) bool { return !b.earlier })
 		facts = nil
 	}
-	if thing := noneOfAll(blocks); thing != "" && len(asked) == 0 {
+	pieces := make([]Piece, len(blocks))
+	for i, b := range blocks {
+		pieces[i] = b.Piece
+	}
+	if thing := noneOfAll(pieces); thing != "" && len(asked) == 0 {
 		// Every list says it holds nothing about the thing named, and no fact is asked for:
 		// the object holds nothing about it, said once rather than list by list beside a dump
 		// of its facts.
 		return notInData(thing, t)
 	}
-	if len(asked) > 0 || slices.ContainsFunc(blocks, func(b Piece) bool { return !b.missing }) {
+	if len(asked) > 0 || slices.ContainsFunc(blocks, func(b block) bool { return !b.missing }) {
 		// A list that holds nothing about the thing named is no answer beside the facts or
 		// lists that do: "paid to date" answers "how much have we paid the contractor", with
 		// no "no change order for the contractor" after it.
-		drop(func(i int) bool { return blocks[i].missing })
+		blocks = slices.DeleteFunc(blocks, func(b block) bool { return b.missing })
 	}
-	if len(asked) > 0 && !slices.Contains(asks, true) {
+	if len(asked) > 0 && !slices.ContainsFunc(blocks, func(b block) bool { return b.asks }) {
 		// "what is my shipping address" is answered with the address, not the profile, and
 		// "whats the notice period" with the notice period, however deep it sits; "is it on
 		// autopay" with whether the bill is, not its charges.
-		blocks, nouns = nil, nil
+		blocks = nil
 		if len(asked) == 1 && asked[0].label != "" && asked[0].text != "" {
 			return Piece{kind: pieceFacts, topic: focusTopic(asked[0].label, t), text: asked[0].text + "."}
 		}
@@ -212,24 +228,25 @@ func (r renderer) object(obj []field, t topic) Piece {
 		(facts[0].label == t.bare || slices.Contains(strings.Fields(t.bare), facts[0].label)) {
 		facts[0].label = "" // "Your points balance: 12,450", not "...: points 12,450"
 	}
-	if q, ok := unmatchedQuery(obj); ok {
+	q, unmatched := unmatchedQuery(obj)
+	if unmatched {
 		// The service found nothing for what was asked and sent something else: say so,
 		// and no more, rather than fill the reply with things that were not asked for.
+		what := "“" + q + "”"
+		if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") || !r.quotable(q) {
+			// A whole question is no search term to show back, and a piece of the user's
+			// words ("pay" of "deals on pay pair") would read as nonsense.
+			what = "that"
+		}
 		for i, b := range blocks {
 			if b.kind == pieceList {
-				what := "“" + q + "”"
-				if len(strings.Fields(q)) > maxQuotedWords || strings.ContainsAny(q, "?!") || !r.quotable(q) {
-					// A whole question is no search term to show back, and a piece of the
-					// user's words ("pay" of "deals on pay pair") would read as nonsense.
-					what = "that"
-				}
-				blocks[i] = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", nouns[i], what), missing: true}
+				blocks[i].Piece = Piece{kind: pieceProse, text: fmt.Sprintf("I found no %s for %s right now.", b.noun, what), missing: true}
 			}
 		}
 	}
 	// A list of one named thing's records reads as the list for it: "I found 2 quotes for
 	// Kindle Paperwhite", not "The price: product Kindle Paperwhite" over "I found 2 quotes".
-	if _, unmatched := unmatchedQuery(obj); !unmatched && len(facts) == 1 && nameLabels[facts[0].label] && facts[0].text != "" && len(blocks) == 1 && blocks[0].kind == pieceList {
+	if !unmatched && len(facts) == 1 && nameLabels[facts[0].label] && facts[0].text != "" && len(blocks) == 1 && blocks[0].kind == pieceList {
 		blocks[0].found += " for " + facts[0].text
 		facts = nil
 	}
@@ -238,7 +255,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		case 0:
 			return Piece{}
 		case 1:
-			return blocks[0]
+			return blocks[0].Piece
 		}
 	}
 	if len(facts) > maxFacts {
@@ -246,7 +263,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 	}
 	lines := []string{}
 	if len(facts) > 0 {
-		lines = append(lines, joinFacts(facts, " · ")+".")
+		lines = append(lines, strings.Join(phrases(facts), " · ")+".")
 	}
 	for _, b := range blocks {
 		lines = append(lines, b.standalone())
@@ -267,9 +284,6 @@ func (r renderer) asksPrice() bool {
 	return false
 }
 
-// priceCopulas after "how much" ask a price: see language.txt.
-var priceCopulas = lang.List("priceCopulas")
-
 // holdsMoney reports whether a record holds an amount of money, however deep.
 func holdsMoney(item any, cur string) bool {
 	held := false
@@ -284,35 +298,19 @@ func holdsMoney(item any, cur string) bool {
 // may name a fact by chance ("the movers" of the crew's movers), two name the member asked
 // for ("my left ear" of the left ear's).
 func (r renderer) namedTwice(f fact) bool {
-	n := 0
-	for _, t := range lang.Terms(f.named()) {
-		n += b2i(r.names(t))
-	}
-	return n >= 2
-}
-
-// noneOfAll returns the thing every one of blocks says no record is for, or "".
-func noneOfAll(blocks []Piece) string {
-	if len(blocks) == 0 || slices.ContainsFunc(blocks, func(b Piece) bool { return b.noneFor == "" || b.noneFor != blocks[0].noneFor }) {
-		return ""
-	}
-	return blocks[0].noneFor
+	return f.namedBy(r.names) >= 2
 }
 
 // boundFacts keeps maxFacts of an object's facts, in order: those the request names first
 // ("is autopay on" of an account with many facts before its autopay), then the others.
 func (r renderer) boundFacts(facts []fact, t topic) []fact {
 	asked := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true)
-	keep := make([]bool, len(facts))
-	n := 0
-	for i, f := range facts {
-		if n < maxFacts && slices.Contains(asked, f) {
-			keep[i], n = true, n+1
-		}
-	}
-	for i := range facts {
-		if n < maxFacts && !keep[i] {
-			keep[i], n = true, n+1
+	keep, n := make([]bool, len(facts)), 0
+	for _, askedOnly := range []bool{true, false} { // the facts asked for first, then the others
+		for i, f := range facts {
+			if n < maxFacts && !keep[i] && (!askedOnly || slices.Contains(asked, f)) {
+				keep[i], n = true, n+1
+			}
 		}
 	}
 	var out []fact
@@ -324,19 +322,13 @@ func (r renderer) boundFacts(facts []fact, t topic) []fact {
 	return out
 }
 
-var maxQuotedWords = int(lang.Number("maxQuotedWords")) // see language.txt
-
 // quotable reports whether q is a whole phrase of the request: its words in a row, run on
 // neither from a word before them nor into one after them but for little words ("cheap tent"
 // of "find me a cheap tent", not "pay" of "deals on pay pair").
 func (r renderer) quotable(q string) bool {
 	qs, ws := lang.ScanWords(strings.ToLower(q)), r.askedWord
 	for i := 0; i+len(qs) <= len(ws) && len(qs) > 0; i++ {
-		same := true
-		for j, w := range qs {
-			same = same && ws[i+j].Lower == w.Lower
-		}
-		if !same {
+		if !slices.EqualFunc(ws[i:i+len(qs)], qs, func(a, b lang.Word) bool { return a.Lower == b.Lower }) {
 			continue
 		}
 		end := i + len(qs)
@@ -344,9 +336,6 @@ func (r renderer) quotable(q string) bool {
 	}
 	return false
 }
-
-// nameLabels name the thing an object is about.
-var nameLabels = lang.List("nameLabels")
 
 // focusTopic names a single fact asked for: "your shipping address", or, for a label that
 // describes rather than names ("expiring soon"), what it describes: "points expiring soon".
@@ -361,16 +350,13 @@ func focusTopic(label string, t topic) string {
 	return head + " " + label
 }
 
-// particles end a participle label that describes: "expiring soon", "earned today".
-var particles = lang.List("particles")
-
 // focus returns the facts whose labels name what the request asks about, when some do but
 // not all, or all of them beside lists (see object): the user asked for those. Light nouns
 // ("status", "details") and the words of the topic itself (asking for "my points" is asking
 // for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
-	if hit == nil && r.earlierTerm != nil && !slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return askWords[w.Lower] }) {
+	if hit == nil && r.earlierTerm != nil && !r.says(askWords) {
 		// "can you change it" after "what's my shipping address": the earlier words say what.
 		// A question of its own ("and how much do i still owe on it") asks for something else.
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
@@ -383,7 +369,7 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 			hit = dates
 		}
 	}
-	if hit == nil && slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return priceWords[w.Lower] }) {
+	if hit == nil && r.says(priceWords) {
 		// "how much does that cost", of facts none of whose labels says cost: the amounts of
 		// money answer, those of the thing the earlier request named first ("can i stay over
 		// the break": the stay-over fee, not the dining dollars).
@@ -400,26 +386,15 @@ func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
 	return hit
 }
 
-// snapshotLabels name the date data was taken: see language.txt.
-var snapshotLabels = lang.List("snapshotLabels")
-
-// owedLabels name what is owed: see language.txt.
-var owedLabels = lang.List("owedLabels")
-
-// askWords open a question of its own: see language.txt.
-var askWords = lang.List("askWords")
-
 // focusOn is focus by the request terms asked.
 func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []fact {
 	want := map[string]bool{}
 	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
 	}
-	if slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return oweWords[w.Lower] }) {
+	if r.says(oweWords) {
 		for w := range owedLabels {
-			for _, t := range lang.Terms(w) {
-				want[t] = true // "how much do i owe" asks for the balance
-			}
+			addTerms(want, w) // "how much do i owe" asks for the balance
 		}
 	}
 	for _, w := range lang.Terms(t.bare) {
@@ -431,15 +406,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	// A fact is asked for by its label ("points to next"). When every label names a word of
 	// the request, those that name the most of them are asked for ("cycle resets" over
 	// "cycle started" for "when does my cycle reset").
-	byLabel := func(f fact) int {
-		n := 0
-		for _, w := range lang.Terms(f.named()) {
-			if want[w] {
-				n++
-			}
-		}
-		return n
-	}
+	byLabel := func(f fact) int { return f.namedBy(func(w string) bool { return want[w] }) }
 	least, most := len(r.askedTerm), 0
 	for _, f := range facts {
 		least, most = min(least, byLabel(f)), max(most, byLabel(f))
@@ -482,17 +449,14 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 // earlierHolds reports whether a follow-up's earlier words name a thing the list arr holds
 // and the facts around it (factTerms) do not.
 func (r renderer) earlierHolds(arr []any, factTerms map[string]bool) bool {
-	held := map[string]bool{}
-	valueTerms(arr, held)
+	held := valueTerms(arr)
 	return slices.ContainsFunc(r.thingTerms(r.earlierTerm, false), func(t string) bool { return held[t] && !factTerms[t] })
 }
 
 // holdsOwnWords reports whether data holds a word of the request's own that may name a thing
 // (see thingTerms).
 func (r renderer) holdsOwnWords(data any) bool {
-	known := map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, known)
+	known := heldTerms(data)
 	return slices.ContainsFunc(r.thingTerms(r.askedTerm, false), func(t string) bool { return known[t] })
 }
 
@@ -500,12 +464,8 @@ func (r renderer) holdsOwnWords(data any) bool {
 // its records hold in their keys or values, other than the called tool's and light nouns:
 // then a focused answer keeps the list.
 func (r renderer) asksAbout(noun string, arr []any) bool {
-	words := map[string]bool{}
-	valueTerms(arr, words)
-	keyTerms(arr, words)
-	for _, w := range lang.Terms(noun) {
-		words[w] = true
-	}
+	words := heldTerms(arr)
+	addTerms(words, noun)
 	return slices.ContainsFunc(r.askedTerm, func(w string) bool { return words[w] && !r.tool[w] && !lang.IsLightNoun(w) })
 }
 
@@ -516,25 +476,9 @@ func (r renderer) earlierNames(arr []any) bool {
 	if r.earlierTerm == nil || len(arr) < 2 {
 		return false
 	}
-	values := make([]map[string]bool, len(arr))
-	for i, item := range arr {
-		values[i] = map[string]bool{}
-		valueTerms(item, values[i])
-	}
-	return slices.ContainsFunc(r.earlierTerm, func(t string) bool {
-		n := 0
-		for _, v := range values {
-			if v[t] {
-				n++
-			}
-		}
-		return n > 0 && n < len(arr) && !r.tool[t] && !r.domain[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t)
-	})
+	values := recordTerms(arr)
+	return slices.ContainsFunc(r.earlierTerm, func(t string) bool { return splits(t, values) && !r.generic(t) })
 }
-
-// amountLabels are the member names of a money object: its amount is the money the object's
-// key names ("monthly fee", not "monthly fee amount").
-var amountLabels = lang.List("amountLabels")
 
 // unmatchedQuery reports the query of an object that says its results do not match it: a
 // false flag named like "matched_query" or "match", beside a "query" (or "q", "search") field.
@@ -558,9 +502,7 @@ func unmatchedQuery(obj []field) (string, bool) {
 // list renders an array: scalars inline, records as up to listLimit bullets. cur is the
 // currency in force from the enclosing object.
 func (r renderer) list(noun string, arr []any, cur string) Piece {
-	if noun == "" {
-		noun = "results"
-	}
+	noun = cmp.Or(noun, "results")
 	if len(arr) == 0 {
 		return Piece{kind: pieceProse, text: "I found no " + noun + "."} // "no permits": plainly none
 	}
@@ -570,10 +512,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if r.scoped && len(arr) <= r.listLimit && r.unfiltered(arr) {
 		r.scoped = false
 	}
-	found := fmt.Sprintf("%d %s", len(arr), noun)
-	if len(arr) == 1 {
-		found = "1 " + singular(noun)
-	}
+	found := fmt.Sprintf("%d %s", len(arr), countNoun(len(arr), noun))
 	var itemTerms [][]string // rendered once, for whichever of the two below needs them
 	termsOf := func() [][]string {
 		if itemTerms == nil {
@@ -593,10 +532,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			// A follow-up asking for records of "it" is about the thing its earlier request
 			// named: when no record is for that thing, that is the answer, not the records
 			// there are.
-			prev := r
-			prev.answer(r.earlier)
-			prev.earlierTerm = nil
-			missing, definite = prev.unmatchedSubject(arr, noun)
+			missing, definite = r.earlierRequest().unmatchedSubject(arr, noun)
 		}
 	}
 	if definite && !r.qualifies(missing, noun) && !r.namesHeldBeside(arr, missing) {
@@ -625,9 +561,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// A follow-up ("when is it due" after "how much do i owe the lab", "whats the order
 		// number for it" after "is the heart rate strap on its way") is about the records its
 		// earlier request named or asked for (those not paid).
-		prev := r
-		prev.answer(r.earlier)
-		prev.earlierTerm = nil
+		prev := r.earlierRequest()
 		if hits = prev.namedItems(arr, termsOf); len(hits) == 0 || len(hits) == len(arr) {
 			hits = prev.kindItems(arr)
 		}
@@ -786,6 +720,7 @@ func countNoun(n int, noun string) string {
 	return noun
 }
 
+// scalarList joins up to listLimit scalars of arr ("a, b and 3 more"), read by their key.
 func (r renderer) scalarList(key string, arr []any) string {
 	var items []string
 	for i, v := range arr {
@@ -800,6 +735,7 @@ func (r renderer) scalarList(key string, arr []any) string {
 	return joinAnd(items)
 }
 
+// allScalars reports whether arr holds no objects or arrays: a list of values, not records.
 func allScalars(arr []any) bool {
 	for _, v := range arr {
 		switch v.(type) {
@@ -820,8 +756,7 @@ func (r renderer) unfiltered(arr []any) bool {
 		obj, _ := item.([]field)
 		return slices.ContainsFunc(obj, func(f field) bool {
 			want, ok := r.argKeys[strings.ToLower(f.key)]
-			terms := map[string]bool{}
-			valueTerms(f.val, terms)
+			terms := valueTerms(f.val)
 			return ok && !slices.ContainsFunc(want, func(t string) bool { return terms[t] })
 		})
 	})
@@ -838,8 +773,7 @@ func sharesTerm(a, b string) bool {
 // words of the user's own, a kind the records need not state, and no missing record. A verb
 // ("shipped") says what is asked of the thing, and words before it what is asked for.
 func (r renderer) namesHeldBeside(arr []any, thing string) bool {
-	values := map[string]bool{}
-	valueTerms(arr, values)
+	values := valueTerms(arr)
 	tf := strings.Fields(strings.ToLower(thing))
 	if len(tf) == 0 {
 		return false
@@ -853,10 +787,8 @@ func (r renderer) namesHeldBeside(arr []any, thing string) bool {
 		if lang.IsStopword(w.Lower) || timeNouns[w.Lower] || calendarWords[w.Lower] || strings.HasSuffix(w.Lower, "ed") || strings.HasSuffix(w.Lower, "ing") {
 			continue
 		}
-		for _, t := range lang.Terms(w.Lower) {
-			if values[t] && !r.domain[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) {
-				return true
-			}
+		if slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return values[t] && !r.generic(t) }) {
+			return true
 		}
 	}
 	return false

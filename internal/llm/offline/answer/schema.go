@@ -29,17 +29,8 @@ func ParamsOf(schema any) []Param {
 	}
 	props, _ := m["properties"].(map[string]any)
 	required := map[string]bool{}
-	switch r := m["required"].(type) {
-	case []any:
-		for _, v := range r {
-			if s, ok := v.(string); ok {
-				required[s] = true
-			}
-		}
-	case []string:
-		for _, s := range r {
-			required[s] = true
-		}
+	for _, s := range stringsOf(m["required"]) {
+		required[s] = true
 	}
 	var out []Param
 	for name, v := range props {
@@ -47,20 +38,27 @@ func ParamsOf(schema any) []Param {
 		if spec, ok := v.(map[string]any); ok {
 			p.Type, _ = spec["type"].(string)
 			p.Desc, _ = spec["description"].(string)
-			switch e := spec["enum"].(type) {
-			case []any:
-				for _, x := range e {
-					if s, ok := x.(string); ok {
-						p.enum = append(p.enum, s)
-					}
-				}
-			case []string:
-				p.enum = e
-			}
+			p.enum = stringsOf(spec["enum"])
 		}
 		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// stringsOf returns the strings of a schema's list, decoded from JSON ([]any) or built in Go
+// ([]string).
+func stringsOf(v any) []string {
+	if s, ok := v.([]string); ok {
+		return s
+	}
+	var out []string
+	list, _ := v.([]any)
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
 	return out
 }
 
@@ -114,8 +112,6 @@ func (p Param) examples() []string {
 	return out
 }
 
-var maxOptionWords = int(lang.Number("maxOptionWords")) // see language.txt
-
 // paramKind says how a value for a parameter is looked for in the request.
 type paramKind int
 
@@ -132,6 +128,7 @@ const (
 	kindOther // arrays and objects: only filled when required
 )
 
+// kindOf tells a parameter's kind by its type, enum and name ("flight", "order_id", "city").
 func kindOf(p Param) paramKind {
 	name := strings.ToLower(p.Name)
 	switch {
@@ -168,11 +165,7 @@ func isIDName(name string) bool {
 	return containsAny(lower, "number", "reference", "_ref", "code", "confirmation")
 }
 
+// containsAny reports whether s contains one of subs.
 func containsAny(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(s, sub) })
 }

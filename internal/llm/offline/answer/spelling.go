@@ -8,18 +8,21 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
 
-// keyWords adds the lowercased words of every key (humanised) in v, however deep: the
+// keyWords returns the lowercased words of every key (humanised) in v, however deep: the
 // data's own spelling of what it holds.
-func keyWords(v any, into map[string]bool) {
+func keyWords(v any) map[string]bool {
+	into := map[string]bool{}
 	eachKey(v, func(key string) {
 		for _, w := range lang.ScanWords(lang.Humanise(key)) {
 			into[w.Lower] = true
 		}
 	})
+	return into
 }
 
-// valueWords adds the lowercased words of every string value in v, however deep.
-func valueWords(v any, into map[string]bool) {
+// valueWords returns the lowercased words of every string value in v, however deep.
+func valueWords(v any) map[string]bool {
+	into := map[string]bool{}
 	eachString(v, func(s string) {
 		for _, w := range lang.ScanWords(s) {
 			into[w.Lower] = true
@@ -28,13 +31,11 @@ func valueWords(v any, into map[string]bool) {
 			}
 		}
 	})
+	return into
 }
 
 // english is the English word list, keyed by stem as the request's terms are.
 var english = lang.Dictionary
-
-// minValueTypoLetters: see language.txt.
-var minValueTypoLetters = int(lang.Number("minValueTypoLetters"))
 
 // spellAsData rewrites the words of asked that are a typo of exactly one word of the data's
 // keys ("deductable" for a "deductible" field) in the data's spelling, so that the facts asked
@@ -44,59 +45,54 @@ var minValueTypoLetters = int(lang.Number("minValueTypoLetters"))
 // Midnight Library". A word the data uses as written, a stopword, or one near several data
 // words stays as it is.
 func spellAsData(asked string, data any, domain map[string]bool) string {
-	keys, values := map[string]bool{}, map[string]bool{}
-	keyWords(data, keys)
-	valueWords(data, values)
-	ws := lang.ScanWords(asked)
+	keys, values := keyWords(data), valueWords(data)
 	var b strings.Builder
 	last := 0
-	for _, w := range ws {
-		if v := doneBy(w.Lower, keys, values); v != "" {
-			// "the caterer" is who does the catering the data speaks of.
-			b.WriteString(asked[last:w.Start])
-			b.WriteString(v)
-			last = w.End
-			continue
-		}
-		if v := clippedKey(w.Lower, keys, values); v != "" {
-			// "the tech" is the data's technician.
-			b.WriteString(asked[last:w.Start])
-			b.WriteString(v)
-			last = w.End
-			continue
-		}
-		budget := lang.TypoBudget(len(w.Lower))
-		if budget == 0 || keys[w.Lower] || values[w.Lower] || lang.IsStopword(w.Lower) || english().Known(lang.Stem(lang.Normalise(w.Lower))) {
-			continue // an English word is meant as written: a tennis "court" is no "count" field
-		}
-		vocab := keys
-		if len(w.Lower) >= minValueTypoLetters && !misspells(w.Lower, domain) {
-			vocab = values
-			maps.Copy(vocab, keys)
-		}
-		fix := ""
-		for v := range vocab {
-			if v[0] != w.Lower[0] || lang.EditDistance(w.Lower, v, budget) > budget {
-				continue
-			}
-			if fix != "" && fix != v {
-				fix = "" // two data words this near: no telling which is meant
-				break
-			}
-			fix = v
+	for _, w := range lang.ScanWords(asked) {
+		fix := doneBy(w.Lower, keys, values) // "the caterer" is who does the catering the data speaks of
+		if fix == "" {
+			fix = clippedKey(w.Lower, keys, values) // "the tech" is the data's technician
 		}
 		if fix == "" {
-			continue
+			fix = typoOf(w.Lower, keys, values, domain)
 		}
-		b.WriteString(asked[last:w.Start])
-		b.WriteString(fix)
-		last = w.End
+		if fix != "" {
+			b.WriteString(asked[last:w.Start])
+			b.WriteString(fix)
+			last = w.End
+		}
 	}
 	if last == 0 {
 		return asked
 	}
 	b.WriteString(asked[last:])
 	return b.String()
+}
+
+// typoOf returns the one data word w is a typo of (see spellAsData), or "". A long word
+// that is no typo of the trade is read against the values too, which from then on hold
+// the keys as well.
+func typoOf(w string, keys, values, domain map[string]bool) string {
+	budget := lang.TypoBudget(len(w))
+	if budget == 0 || keys[w] || values[w] || lang.IsStopword(w) || english().Known(lang.Stem(lang.Normalise(w))) {
+		return "" // an English word is meant as written: a tennis "court" is no "count" field
+	}
+	vocab := keys
+	if len(w) >= minValueTypoLetters && !misspells(w, domain) {
+		vocab = values
+		maps.Copy(vocab, keys)
+	}
+	fix := ""
+	for v := range vocab {
+		if v[0] != w[0] || lang.EditDistance(w, v, budget) > budget {
+			continue
+		}
+		if fix != "" && fix != v {
+			return "" // two data words this near: no telling which is meant
+		}
+		fix = v
+	}
+	return fix
 }
 
 // doneBy returns the data's word for the act that w, a noun for who does it ("bakers",

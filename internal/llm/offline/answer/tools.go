@@ -9,16 +9,10 @@ import (
 // names and descriptions) and of their parameters (units).
 func VocabOf(system string, tools, units []string) ToolVocab {
 	domain := ToolVocab{tools: map[string]bool{}, units: map[string]bool{}}
-	for _, t := range lang.Terms(system) {
-		domain.tools[t] = true
-	}
+	addTerms(domain.tools, system)
 	for i := range tools {
-		for _, term := range lang.Terms(tools[i]) {
-			domain.tools[term] = true
-		}
-		for _, term := range lang.Terms(units[i]) {
-			domain.units[term] = true
-		}
+		addTerms(domain.tools, tools[i])
+		addTerms(domain.units, units[i])
 	}
 	return domain
 }
@@ -40,8 +34,6 @@ func SearchTool(tools []llms.Tool) int {
 	return 0
 }
 
-var fitBonus = lang.Number("fitBonus") // see language.txt
-
 // FitBoost rewards tools whose specific parameters the clause can fill: flights and numbers
 // in fit, identifiers apart in idFit. "refund for order A1234" fits a tool taking an order id
 // better than one listing all orders.
@@ -57,7 +49,7 @@ func FitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 		found := map[paramKind]bool{}
 		ws := lang.ScanWords(text) // once: each probe gets a fresh source over the same words
 		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
-			_, found[k] = argSourceOf(text, ws, ToolVocab{}).extract(Param{Name: kindProbe[k], Type: kindProbeType[k]})
+			_, found[k] = newArgSource(text, ws, ToolVocab{}).extract(kindProbe[k])
 		}
 		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
 		for i := range tools {
@@ -75,8 +67,5 @@ func FitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 	}
 }
 
-// kindProbe names a parameter of each kind, to ask extract whether a text has such a value.
-var (
-	kindProbe     = map[paramKind]string{kindFlight: "flight", kindID: "id", kindNumber: "n"}
-	kindProbeType = map[paramKind]string{kindFlight: "string", kindID: "string", kindNumber: "number"}
-)
+// kindProbe is a parameter of each kind, to ask extract whether a text has such a value.
+var kindProbe = map[paramKind]Param{kindFlight: {Name: "flight", Type: "string"}, kindID: {Name: "id", Type: "string"}, kindNumber: {Name: "n", Type: "number"}}

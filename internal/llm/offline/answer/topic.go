@@ -1,7 +1,7 @@
 package answer
 
 import (
-	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -17,25 +17,12 @@ type topic struct {
 	agent bool   // the tool is a sub-agent (ask_*)
 }
 
-var (
-	// toolVerbs lead tool names without saying what the data is.
-	toolVerbs = lang.List("toolVerbs")
-	// searchVerbs look beyond the user's own data: "search_offers" is about the offers,
-	// "get_points_balance" about your points balance.
-	searchVerbs = lang.List("searchVerbs")
-)
-
 // topicOf reads what a tool result is about from the tool's name and the request the call
 // quoted.
 func topicOf(name string, call *llms.ToolCall) topic {
 	var t topic
-	if call != nil && call.FunctionCall != nil {
-		var args map[string]any
-		if json.Unmarshal([]byte(call.FunctionCall.Arguments), &args) == nil {
-			if q, ok := args["request"].(string); ok {
-				t.quote = strings.TrimRight(strings.TrimSpace(lang.OwnPart(q)), "?!., ")
-			}
-		}
+	if q, ok := callArgs(call)["request"].(string); ok {
+		t.quote = strings.TrimRight(strings.TrimSpace(lang.OwnPart(q)), "?!., ")
 	}
 	name, agent := strings.CutPrefix(name, lang.RoutePrefix)
 	t.agent = agent
@@ -54,10 +41,9 @@ func topicOf(name string, call *llms.ToolCall) topic {
 		return t
 	}
 	t.bare = strings.Join(words, " ")
+	t.noun = "your " + t.bare
 	if searched {
 		t.noun = "the " + t.bare
-	} else {
-		t.noun = "your " + t.bare
 	}
 	return t
 }
@@ -93,9 +79,6 @@ func (t topic) unavailable(note string) Piece {
 	return Piece{kind: pieceFailure, text: text + ": " + n}
 }
 
-// failurePhrases say that data is missing (see language.txt).
-var failurePhrases = lang.List("failurePhrases")
-
 // restatesFailure reports whether a note only says again that data is missing.
 func restatesFailure(note string) bool {
 	for p := range failurePhrases {
@@ -122,19 +105,13 @@ func failureNote(content string) (string, bool) {
 // shown half-redacted.
 func cleanNote(note string) string {
 	note = strings.TrimRight(strings.Join(strings.Fields(note), " "), ".!; ")
-	if note == "" || len(note) > 200 {
+	if note == "" || len(note) > 200 || slices.ContainsFunc(strings.Fields(note), looksLikeCode) {
 		return ""
-	}
-	for _, f := range strings.Fields(note) {
-		if looksLikeCode(f) {
-			return ""
-		}
 	}
 	return lowerFirst(note)
 }
 
-var codeWords = lang.List("codeWords")
-
+// looksLikeCode reports whether a word of a note is for machines: marks, codes, HTTP statuses.
 func looksLikeCode(tok string) bool {
 	t := strings.Trim(tok, ".,;:!?()\"'")
 	if strings.ContainsAny(t, "_{}[]<>=/\\:@#$") || codeWords[strings.ToLower(t)] {
@@ -143,13 +120,8 @@ func looksLikeCode(tok string) bool {
 	if lang.IsDigits(t) && len(t) == 3 && t[0] >= '1' && t[0] <= '5' {
 		return true // an HTTP status
 	}
-	hasDigit, hasUpper, hasLower := false, false, false
-	for _, r := range t {
-		hasDigit = hasDigit || unicode.IsDigit(r)
-		hasUpper = hasUpper || unicode.IsUpper(r)
-		hasLower = hasLower || unicode.IsLower(r)
-	}
-	return hasDigit && (hasUpper || hasLower) // E5001, err42
+	// E5001, err42
+	return strings.ContainsFunc(t, unicode.IsDigit) && strings.ContainsFunc(t, func(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) })
 }
 
 // lowerFirst lower-cases the first word when it is a common word, so that it can follow
@@ -165,6 +137,3 @@ func lowerFirst(s string) string {
 	}
 	return first + s[end:]
 }
-
-// transitionSafe are sentence openers that are not stopwords but read fine lower-cased.
-var transitionSafe = lang.List("transitionSafe")

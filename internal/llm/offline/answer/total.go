@@ -15,9 +15,8 @@ import (
 // ticket). It returns the sum as it reads ("$99.00") and how many records it adds, or "" when
 // the request asks no sum, fewer than two records have an amount, or currencies differ.
 func (r renderer) totalOf(arr []any, cur string) (string, int) {
-	ws := r.askedWord
-	owes := slices.ContainsFunc(ws, func(w lang.Word) bool { return oweWords[w.Lower] })
-	if !owes && !slices.ContainsFunc(ws, func(w lang.Word) bool { return totalWords[w.Lower] }) {
+	owes := r.says(oweWords)
+	if !owes && !r.says(totalWords) {
 		return "", 0
 	}
 	var sum float64
@@ -80,16 +79,11 @@ func perUnit(label string) bool {
 	return slices.Contains(strings.Fields(label), "per")
 }
 
-// oweWords ask what is still to pay; totalWords ask for a sum (see language.txt).
-var oweWords, totalWords = lang.List("oweWords"), lang.List("totalWords")
-
 // toUserTerms name money paid to the user (see language.txt), as terms.
 var toUserTerms = func() map[string]bool {
 	out := map[string]bool{}
 	for w := range lang.List("toUserMoney") {
-		for _, t := range lang.Terms(w) {
-			out[t] = true
-		}
+		addTerms(out, w)
 	}
 	return out
 }()

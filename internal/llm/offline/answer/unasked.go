@@ -1,8 +1,8 @@
 package answer
 
 import (
+	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -12,12 +12,6 @@ import (
 // A question can ask for something its data does not hold: "what food does rex eat?" of a pet
 // profile without food. Stating the profile would answer another question; the reply says
 // plainly that the thing is not there.
-
-// whWords open a question whose next word names the thing asked for: "what food", "which vet".
-var whWords = lang.List("whWords")
-
-// auxiliaries follow the thing a wh-question names: "what food does", "which vet is".
-var auxiliaries = lang.List("auxiliaries")
 
 // unasked returns the thing a question names ("food" of "what food does rex eat") when
 // nothing in the data (its keys and values), the agent's vocabulary or the called tool uses
@@ -36,7 +30,7 @@ func (r renderer) unasked(data any) string {
 		if len(ts) != 1 || lang.IsStopword(w) || lang.IsLightNoun(ts[0]) || timeNouns[w] || frameWords[w] {
 			continue
 		}
-		if r.holds(data, ts) || r.statedIn(data) {
+		if r.holds(data, ts) || r.stated().in(data) {
 			return "" // "which van is the card ending 4425 for": the card says, in its own words
 		}
 		return w
@@ -83,10 +77,7 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 	if !opened {
 		return "" // "what plans could i move to": no thing named yet
 	}
-	known, keys := map[string]bool{}, map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, keys)
-	maps.Copy(known, keys)
+	known, keys := heldTerms(data), keyTerms(data)
 	var phrase []string
 	things, start := 0, i
 	for ; i < len(ws) && !auxiliaries[ws[i].Lower] && !scopePreps[ws[i].Lower] && !phraseEnds[ws[i].Lower]; i++ {
@@ -138,26 +129,13 @@ func subjectOpener(w string) bool {
 // holds reports whether data, the agent's vocabulary or the called tool use one of the terms
 // ts, or the data comes near one in meaning: then the data may answer.
 func (r renderer) holds(data any, ts []string) bool {
-	known := map[string]bool{}
-	valueTerms(data, known)
-	keyTerms(data, known)
+	known := heldTerms(data)
 	return slices.ContainsFunc(ts, func(t string) bool {
 		return known[t] || r.domain[t] || r.tool[t] || nearAny(t, known, claimCloseness)
 	})
 }
 
-// doLeads open a question whether someone does something; possessionVerbs say someone has
-// something (see language.txt).
-var doLeads, possessionVerbs = lang.List("doLeads"), lang.List("possessionVerbs")
-
-// chatParticles: see language.txt.
-var chatParticles = lang.List("chatParticles")
-
 // notInData says plainly that the data holds nothing about thing.
 func notInData(thing string, t topic) Piece {
-	where := "what I can see"
-	if t.noun != "" {
-		where = t.noun
-	}
-	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, where), missing: true, unheld: true}
+	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, cmp.Or(t.noun, "what I can see")), missing: true, unheld: true}
 }
