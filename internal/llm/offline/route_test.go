@@ -313,6 +313,7 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		{"thanks, then a question no agent takes", []string{"thanks! and what's the capital of peru?"}, []string{"Sorry, I can't help with that here."}, []string{"welcome"}},
 		{"a person, not the assistant", []string{"can i speak to a real person"}, []string{"can't put you through to a person", "I can help with shop"}, nil},
 		{"a person, by the noun alone", []string{"where is my order", "agent pls"}, []string{"can't put you through to a person"}, nil},
+		{"fault found with the help", []string{"how many points do i have", "that's wrong"}, []string{"I'm sorry that wasn't helpful.", "I can help with shop"}, []string{"return"}},
 		{"a greeting before something no agent does", []string{"hi all, what is the capital of peru"}, []string{"Hello! Sorry, I can't help with that here."}, nil},
 	}
 	m := New()

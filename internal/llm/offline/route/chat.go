@@ -24,6 +24,8 @@ const (
 	chatAside
 	// chatPerson asks for a person rather than the assistant: answered directly, never routed.
 	chatPerson
+	// chatFault finds fault with the assistant's help: answered with an apology, never routed.
+	chatFault
 )
 
 var (
@@ -91,6 +93,34 @@ func asksForPerson(pw []string) bool {
 	return person && (contact || len(pw) <= 2)
 }
 
+var (
+	faultWords   = lang.List("faultWords")
+	helpWords    = lang.List("helpWords")
+	negations    = lang.List("negations")
+	faultFillers = lang.List("faultFillers")
+)
+
+// findsFault reports whether a message, read into plain words, only finds fault with the
+// assistant's help (see language.txt): "this is useless", "that didn't answer my question",
+// but not "this blender is useless" nor "i got the wrong size".
+func findsFault(pw []string) bool {
+	var fault, negated, help bool
+	for _, w := range pw {
+		switch {
+		case faultWords[w]:
+			fault = true
+		case negations[w]:
+			negated = true
+		case helpWords[w]:
+			help = true
+		case faultFillers[w] || lang.IsStopword(w):
+		default:
+			return false
+		}
+	}
+	return fault || negated && help
+}
+
 // chatKind classifies a message that is pure chit-chat; chatNone for anything else.
 func chatKind(text string) chat {
 	lower := strings.Join(strings.Fields(lang.Normalise(text)), " ")
@@ -106,6 +136,9 @@ func chatKind(text string) chat {
 	pw := plainWordsOf(ws)
 	if asksForPerson(pw) {
 		return chatPerson
+	}
+	if findsFault(pw) {
+		return chatFault
 	}
 	if isClosing(pw) {
 		if slices.ContainsFunc(pw, func(w string) bool { return thanksWords[w] }) {
@@ -175,6 +208,8 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 		return "Goodbye! Come back any time."
 	case chatAck:
 		return "Glad to help. Anything else?"
+	case chatFault:
+		return strings.TrimSpace("I'm sorry that wasn't helpful. " + offer)
 	case chatPerson:
 		return strings.TrimSpace("I'm an automated assistant and can't put you through to a person from here. " + offer)
 	case chatCapabilities:

@@ -68,3 +68,26 @@ func TestAsksForPerson(t *testing.T) {
 		}
 	}
 }
+
+func TestFindsFault(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"this is useless", true},
+		{"you're not helping", true},
+		{"that didn't answer my question", true},
+		{"stupid bot", true},
+		{"not helpful at all", true},
+		{"not bad", false},
+		{"this blender is useless", false},
+		{"my order is wrong", false},
+		{"i got the wrong size", false},
+		{"it doesn't work", false},
+		{"can you help", false},
+	} {
+		if got := findsFault(plainWords(tt.text)); got != tt.want {
+			t.Errorf("findsFault(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

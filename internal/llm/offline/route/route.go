@@ -146,8 +146,8 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// A question made of acknowledging or parting words ("how much is the fine", "is that
 	// ok", "can i get a later one") still asks something: it is read as a request.
 	kind := chatKind(text)
-	if kind == chatPerson {
-		return nil // asks for someone, not for an agent's data
+	if kind == chatPerson || kind == chatFault {
+		return nil // asks for someone, or finds fault with the help: no agent's data
 	}
 	if (kind == chatAck || kind == chatBye) && asksSomething(text, ws) {
 		kind = chatNone
