@@ -314,6 +314,9 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		{"a person, not the assistant", []string{"can i speak to a real person"}, []string{"can't put you through to a person", "I can help with shop"}, nil},
 		{"a person, by the noun alone", []string{"where is my order", "agent pls"}, []string{"can't put you through to a person"}, nil},
 		{"fault found with the help", []string{"how many points do i have", "that's wrong"}, []string{"I'm sorry that wasn't helpful.", "I can help with shop"}, []string{"return"}},
+		{"an opener that asks nothing yet", []string{"can you help me"}, []string{"What can I help you with?", "I can help with shop"}, []string{"Sorry"}},
+		{"nothing asked, in words an agent uses", []string{"never mind"}, []string{"What can I help you with?"}, nil},
+		{"nothing asked, in words of work", []string{"how does this work"}, []string{"What can I help you with?"}, nil},
 		{"a greeting before something no agent does", []string{"hi all, what is the capital of peru"}, []string{"Hello! Sorry, I can't help with that here."}, nil},
 	}
 	m := New()

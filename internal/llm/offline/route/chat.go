@@ -121,6 +121,15 @@ func findsFault(pw []string) bool {
 	return fault || negated && help
 }
 
+// emptyWords: see language.txt.
+var emptyWords = lang.List("emptyWords")
+
+// asksNothing reports whether a message, read into plain words, is made of stopwords and
+// emptyWords alone: "can you help me", "never mind".
+func asksNothing(pw []string) bool {
+	return len(pw) > 0 && !slices.ContainsFunc(pw, func(w string) bool { return !emptyWords[w] && !lang.IsStopword(w) })
+}
+
 // chatKind classifies a message that is pure chit-chat; chatNone for anything else.
 func chatKind(text string) chat {
 	lower := strings.Join(strings.Fields(lang.Normalise(text)), " ")
@@ -239,6 +248,9 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 	hello := ""
 	if len(afterGreeting(pw)) < len(pw) {
 		hello = "Hello! "
+	}
+	if asksNothing(pw) {
+		return strings.TrimSpace(hello + "What can I help you with? " + offer)
 	}
 	if offer == "" {
 		return hello + "I'm sorry, I can't help with that here: I have no tools to look it up."

@@ -91,3 +91,23 @@ func TestFindsFault(t *testing.T) {
 		}
 	}
 }
+
+func TestAsksNothing(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"can you help me", true},
+		{"I have a question", true},
+		{"are you there?", true},
+		{"never mind", true},
+		{"can you help me with my order", false},
+		{"i have a question about my points", false},
+		{"what's the weather", false},
+		{"", false},
+	} {
+		if got := asksNothing(plainWords(tt.text)); got != tt.want {
+			t.Errorf("asksNothing(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

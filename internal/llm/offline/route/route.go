@@ -149,6 +149,9 @@ func (c *conversation) routeMessage(n int) []Intent {
 	if kind == chatPerson || kind == chatFault {
 		return nil // asks for someone, or finds fault with the help: no agent's data
 	}
+	if n == 1 && asksNothing(plain) {
+		return nil // "can you help me", "never mind": nothing asked yet, so nobody's data
+	}
 	if (kind == chatAck || kind == chatBye) && asksSomething(text, ws) {
 		kind = chatNone
 	}
