@@ -315,8 +315,10 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		{"a person, by the noun alone", []string{"where is my order", "agent pls"}, []string{"can't put you through to a person"}, nil},
 		{"fault found with the help", []string{"how many points do i have", "that's wrong"}, []string{"I'm sorry that wasn't helpful.", "I can help with shop"}, []string{"return"}},
 		{"an opener that asks nothing yet", []string{"can you help me"}, []string{"What can I help you with?", "I can help with shop"}, []string{"Sorry"}},
-		{"nothing asked, in words an agent uses", []string{"never mind"}, []string{"What can I help you with?"}, nil},
+		{"nothing asked, whether anyone is there", []string{"are you there?"}, []string{"What can I help you with?"}, nil},
 		{"nothing asked, in words of work", []string{"how does this work"}, []string{"What can I help you with?"}, nil},
+		{"the ask dropped", []string{"where is my order", "never mind"}, []string{"No problem."}, []string{"order"}},
+		{"a plain no", []string{"is my flight to rome on time", "no"}, []string{"No problem."}, nil},
 		{"a greeting before something no agent does", []string{"hi all, what is the capital of peru"}, []string{"Hello! Sorry, I can't help with that here."}, nil},
 	}
 	m := New()

@@ -26,6 +26,8 @@ const (
 	chatPerson
 	// chatFault finds fault with the assistant's help: answered with an apology, never routed.
 	chatFault
+	// chatDismiss drops what was asked ("never mind"): acknowledged, never routed.
+	chatDismiss
 )
 
 var (
@@ -130,6 +132,24 @@ func asksNothing(pw []string) bool {
 	return len(pw) > 0 && !slices.ContainsFunc(pw, func(w string) bool { return !emptyWords[w] && !lang.IsStopword(w) })
 }
 
+var dismissWords, dismissFillers = lang.List("dismissWords"), lang.List("dismissFillers")
+
+// dismisses reports whether a message, read into plain words, only drops what was asked (see
+// language.txt): "never mind", "nah forget it", "no", but not "no, the other order".
+func dismisses(pw []string) bool {
+	dropped := false
+	for i, w := range pw {
+		switch {
+		case dismissWords[w] || w == "mind" && i > 0 && pw[i-1] == "never":
+			dropped = true
+		case dismissFillers[w]:
+		default:
+			return false
+		}
+	}
+	return dropped
+}
+
 // chatKind classifies a message that is pure chit-chat; chatNone for anything else.
 func chatKind(text string) chat {
 	lower := strings.Join(strings.Fields(lang.Normalise(text)), " ")
@@ -148,6 +168,9 @@ func chatKind(text string) chat {
 	}
 	if findsFault(pw) {
 		return chatFault
+	}
+	if dismisses(pw) {
+		return chatDismiss
 	}
 	if isClosing(pw) {
 		if slices.ContainsFunc(pw, func(w string) bool { return thanksWords[w] }) {
@@ -217,6 +240,8 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 		return "Goodbye! Come back any time."
 	case chatAck:
 		return "Glad to help. Anything else?"
+	case chatDismiss:
+		return "No problem. I'm here if you need anything else."
 	case chatFault:
 		return strings.TrimSpace("I'm sorry that wasn't helpful. " + offer)
 	case chatPerson:

@@ -111,3 +111,23 @@ func TestAsksNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestDismisses(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"never mind", true},
+		{"nah forget it", true},
+		{"no", true},
+		{"nvm that's fine", true},
+		{"no, the other order", false},
+		{"never", false},
+		{"forget my card details", false},
+		{"mind the gap", false},
+	} {
+		if got := dismisses(plainWords(tt.text)); got != tt.want {
+			t.Errorf("dismisses(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
