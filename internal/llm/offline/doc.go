@@ -24,7 +24,9 @@
 //     of its description and what its tools do) goes to that tool, and one
 //     far from everything the words' tool says goes nowhere (GloVe word vectors, package
 //     vectors, settle ties between tools the words put level). Bare sums and asides are
-//     answered directly: greetings, thanks, small talk, creative asks ("tell me a joke about
+//     answered directly: greetings, thanks, small talk, what the assistant is, asking for a
+//     person, finding fault with the help, dropping the ask ("never mind"), a first message
+//     that asks nothing yet ("can you help me"), creative asks ("tell me a joke about
 //     airports") and questions about how the world is, or asking advice on life, whose
 //     sentence is nearer to general knowledge than to any agent ("what year did netflix
 //     start"), or that a small classifier over the sentence vector (package style) is sure
@@ -68,7 +70,8 @@
 //	  4 summaries and chat, with no tools: summary.go, route.DirectAnswer
 //
 //	route: what a message asks for
-//	  chat.go, arith.go      greetings, thanks, sums, capabilities: answered directly
+//	  chat.go, arith.go      greetings, thanks, sums, capabilities, asking for a person,
+//	                         complaints, dismissals: answered directly
 //	  aside.go, offtopic.go  small talk, creative asks, world questions: answered directly
 //	  clauses.go, context.go, phrasal.go  clauses; those that only frame another join it
 //	  index.go, weights.go, lexicon.go    BM25 over each candidate's texts; query weights
