@@ -48,19 +48,10 @@ func splitClauses(s string) []segment {
 	return out
 }
 
+// conjunctionAt returns how many words the conjunction at ws[i] has, 0 when none opens there.
 func conjunctionAt(ws []lang.Word, i int) int {
 	for _, c := range conjunctions {
-		if i+len(c) > len(ws) {
-			continue
-		}
-		ok := true
-		for k, cw := range c {
-			if ws[i+k].Lower != cw {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if phraseAt(ws, i, c) {
 			return len(c)
 		}
 	}

@@ -376,19 +376,14 @@ var subjectPointers = lang.List("subjectPointers")
 
 // opensFollowUp reports whether the message opens with one of followUpLeads.
 func opensFollowUp(ws []lang.Word) bool {
-	for _, lead := range followUpLeads {
-		if len(ws) >= len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w lang.Word, s string) bool { return w.Lower == s }) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(followUpLeads, func(lead []string) bool { return phraseAt(ws, 0, lead) })
 }
 
 // leadsToNewThing reports whether the message opens with one of followUpLeads and then a
 // thing rather than a question ("and netflix, is it...", not "and how much do i owe on it").
 func leadsToNewThing(ws []lang.Word) bool {
 	for _, lead := range followUpLeads {
-		if len(ws) > len(lead) && slices.EqualFunc(ws[:len(lead)], lead, func(w lang.Word, s string) bool { return w.Lower == s }) {
+		if len(ws) > len(lead) && phraseAt(ws, 0, lead) {
 			return !questionOpeners[ws[len(lead)].Lower] && !modals[ws[len(lead)].Lower]
 		}
 	}

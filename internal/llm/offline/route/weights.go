@@ -113,6 +113,7 @@ var verbParticles = lang.List("verbParticles")
 // longer".
 var comparatives = lang.List("comparatives")
 
+// phraseAt reports whether the words of phrase stand in ws from ws[i] on.
 func phraseAt(ws []lang.Word, i int, phrase []string) bool {
 	if i+len(phrase) > len(ws) {
 		return false
