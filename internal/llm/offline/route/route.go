@@ -331,10 +331,8 @@ func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func(
 		!slices.Contains([]chat{chatNone, chatAck}, chatKind(text)) {
 		return nil // one clause only: "does it have wifi... nvm, any coupons" moves on
 	}
-	for i, w := range ws {
-		if possessives[w.Lower] && i+1 < len(ws) && !lang.IsStopword(ws[i+1].Lower) {
-			return nil
-		}
+	if namesAThingOf(ws) {
+		return nil
 	}
 	for i, w := range ws {
 		if subjectPointers[w.Lower] && i > 0 && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) {
