@@ -1,7 +1,6 @@
 package route
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 
@@ -75,12 +74,7 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 		}
 		intents = []Intent{{Tool: tool, Text: text}}
 	}
-	if len(intents) > maxToolUses {
-		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(b.score, a.score) })
-		intents = intents[:maxToolUses]
-		slices.SortStableFunc(intents, func(a, b Intent) int { return cmp.Compare(a.first, b.first) })
-	}
-	return intents
+	return keepStrongest(intents, maxToolUses)
 }
 
 // picksAmongEarlier reports whether a request picks one of the things an earlier answer listed
