@@ -289,21 +289,11 @@ func (ix *Index) onlyThrough(query []qterm, doc int, stems map[string]bool) bool
 // "where's my parcel" asks about the user's parcel, however rarely the document says
 // "parcel", while "what happened" matches through a word of no one's in particular.
 func (ix *Index) namesOwnThing(ws []lang.Word, doc int) bool {
-	for k := 1; k < len(ws); k++ {
-		if w := ws[k-1].Lower; w != "my" && w != "our" {
-			continue
-		}
-		// The thing is the noun phrase: "my nike order" names an order.
-		for j := k; j < len(ws) && j < k+maxOwnedWords && !lang.IsStopword(ws[j].Lower); j++ {
-			if ix.uses(doc, ws[j].Lower) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(ix.ownedWords(ws), func(w string) bool { return ix.uses(doc, w) })
 }
 
-// ownedWords returns the words of the noun phrases after "my" or "our" (see namesOwnThing).
+// ownedWords returns the words of the noun phrases after "my" or "our" (see namesOwnThing):
+// the thing is the noun phrase, "my nike order" names an order.
 func (ix *Index) ownedWords(ws []lang.Word) []string {
 	var out []string
 	for k := 1; k < len(ws); k++ {
