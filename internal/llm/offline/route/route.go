@@ -279,10 +279,8 @@ type planned struct {
 
 // firstPlanned returns the newest earlier message that asked something, or nil.
 func firstPlanned(earlier []planned) *planned {
-	for i := range earlier {
-		if len(earlier[i].intents) > 0 {
-			return &earlier[i]
-		}
+	if i := slices.IndexFunc(earlier, func(p planned) bool { return len(p.intents) > 0 }); i >= 0 {
+		return &earlier[i]
 	}
 	return nil
 }
