@@ -47,12 +47,8 @@ var phrasalByForm = func() map[[2]string][]string {
 // endsPhrasal reports whether ws[i] is the particle of one of phrasalVerbs, at most
 // maxPhrasalGap words after its verb: "back" in "sent it back", "send the shoes back".
 func endsPhrasal(ws []lang.Word, i int) bool {
-	for j := i - 1; j >= 0 && j >= i-1-maxPhrasalGap; j-- {
-		if _, ok := phrasalByForm[[2]string{ws[j].Lower, ws[i].Lower}]; ok {
-			return true
-		}
-	}
-	return false
+	from := max(0, i-1-maxPhrasalGap) // the furthest the verb may stand
+	return ParticleOf(ws[from:], i-from)
 }
 
 var maxPhrasalGap = int(lang.Number("maxPhrasalGap")) // see language.txt
