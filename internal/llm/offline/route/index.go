@@ -238,9 +238,6 @@ var (
 	derivedWeight  = lang.Number("derivedWeight")
 )
 
-// score returns one BM25 score per document for the weighted query terms. A term repeated
-// in the query counts once, at its highest weight: saying "points" twice is not twice the
-// evidence.
 // evidence counts the query's distinct words that doc matches, the query's distinct words of
 // full weight (not light nouns or scope words), and the most times doc's texts use one of the
 // matched words: how much of what was said is about doc, and how characteristic of it.
@@ -392,6 +389,10 @@ func (ix *Index) tradeWord(stem string) bool {
 	return false
 }
 
+// score returns one BM25 score per document for the weighted query terms. A term repeated
+// in the query counts once, at its highest weight: saying "points" twice is not twice the
+// evidence.
+//
 // What a document's examples add to its counts is scaled down when they are longer than the
 // average document's (see exampleB): an agent with many examples uses the words it shares with
 // others many times for that alone, and an agent described only by its description and tools
@@ -401,11 +402,7 @@ func (ix *Index) score(query []qterm) []float64 {
 	if len(ix.docs) == 0 {
 		return scores
 	}
-	stems := make([]string, len(query))
-	for i, q := range query {
-		stems[i] = q.stem
-	}
-	rs := ix.resolve(stems)
+	rs := ix.resolve(stemsOf(query))
 	weight := map[string]float64{}
 	var order []string
 	for i, r := range rs {
