@@ -28,10 +28,8 @@ func phrasalMeanings(ws []lang.Word, i int) []string {
 	return nil
 }
 
-// phrasalByForm indexes the phrasal verbs of language.txt by verb form and particle
-// (queryTerms asks for every word of every clause). A phrasal verb means something its verb
-// alone does not: "send back" is a return, "sign up" an enrolment. With its particle next to it
-// or after a pronoun ("sign me up") it adds the word it means to the message, at phraseWeight.
+// phrasalByForm indexes phrasalVerbs by verb form and particle, as queryTerms asks for every
+// word of every clause.
 var phrasalByForm = func() map[[2]string][]string {
 	out := map[[2]string][]string{}
 	for entry := range phrasalVerbs { // "send sends sent sending + back = return"
