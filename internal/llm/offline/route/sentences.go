@@ -39,15 +39,15 @@ func agentSentence(text string) []float32 {
 }
 
 // sentenceSims returns, per candidate, the cosine of text's sentence vector and that of the
-// closest of the candidate's texts; nil when text has no vector. Each text is encoded once
-// per turn.
+// closest of the candidate's texts and their phrases (see sentenceTexts); nil when text has no
+// vector. Each text is encoded once per turn.
 func (p *planner) sentenceSims(text string) []float64 {
 	if sims, ok := p.sims[text]; ok {
 		return sims
 	}
 	var sims []float64
 	if q := p.sentenceVector(text); q != nil {
-		sims = p.ix.sentenceSims(q)
+		sims = closestPerDoc(q, p.ix.sentences())
 	}
 	if p.sims == nil {
 		p.sims = map[string][]float64{}
@@ -67,12 +67,6 @@ func (p *planner) sentenceVector(text string) []float32 {
 	}
 	p.vecs[text] = v
 	return v
-}
-
-// sentenceSims returns, per document, the cosine of q and the closest of the document's
-// texts and their phrases (see sentenceTexts).
-func (ix *Index) sentenceSims(q []float32) []float64 {
-	return closestPerDoc(q, ix.sentences())
 }
 
 // wholeSims returns text's sentenceSims over the documents' whole texts alone: whether a
