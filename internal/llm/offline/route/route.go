@@ -33,11 +33,6 @@ var numberWords = map[string]int{
 // routing.
 var promptExamples = lang.NewCache[string, map[string][]string](64)
 
-// examplesOf returns parseExamples(system), parsing each prompt once.
-func examplesOf(system string) map[string][]string {
-	return promptExamples.Get(system, func() map[string][]string { return parseExamples(system) })
-}
-
 // parseExamples returns the few-shot examples in the system prompt, by tool name, and after
 // them the lines that say what the agent's own tools do (its tool's name and description).
 // Only lines that name a routing tool are matched: run over a whole prompt, the pattern
@@ -261,7 +256,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 // RoutingSources returns, per ask_ tool, the texts that describe its agent: its name, its
 // description and the examples the system prompt gives for it.
 func RoutingSources(system string, tools []llms.Tool) []Source {
-	examples := examplesOf(system)
+	examples := promptExamples.Get(system, func() map[string][]string { return parseExamples(system) })
 	sources := make([]Source, len(tools))
 	for i, t := range tools {
 		name := t.Function.Name
