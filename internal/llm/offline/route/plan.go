@@ -299,10 +299,7 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	contested := func(c int) bool { return c != top && sc[c] > 0 && sc[c] >= contestShare*sc[top] }
 	rival := false
 	for c := range sc {
-		if contested(c) {
-			rival = true
-			break
-		}
+		rival = rival || contested(c)
 	}
 	// A contest is read in any message of more than one word, though words after "from" or
 	// "for" count for less and make no full word: "when do i get back from the york trip".
