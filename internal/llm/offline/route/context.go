@@ -1,6 +1,7 @@
 package route
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -541,12 +542,7 @@ var firstPerson = lang.List("firstPerson")
 
 // statementOpeners open a statement: a subject or its determiner.
 var statementOpeners = func() map[string]bool {
-	out := map[string]bool{}
-	for w := range lang.List("statementOpeners") {
-		out[w] = true
-	}
-	for w := range topicOpeners {
-		out[w] = true
-	}
+	out := maps.Clone(lang.List("statementOpeners"))
+	maps.Copy(out, topicOpeners)
 	return out
 }()
