@@ -358,35 +358,22 @@ func (ix *Index) ownThingOf(ws []lang.Word, doc, other int) bool {
 // uses reports whether document doc's texts use word (lower-cased), in any form the index
 // matches.
 func (ix *Index) uses(doc int, word string) bool {
-	for _, r := range ix.resolve(lang.AppendTerms(nil, word)) {
-		if r.term != "" && ix.docs[doc].tf[r.term] > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ix.resolve(lang.AppendTerms(nil, word)), func(r resolved) bool { return r.term != "" && ix.docs[doc].tf[r.term] > 0 })
 }
 
 var maxOwnedWords = int(lang.Number("maxOwnedWords")) // see language.txt
 
 // singlesOut reports whether some query term matches document doc but not document other.
 func (ix *Index) singlesOut(query []qterm, doc, other int) bool {
-	for _, r := range ix.resolve(stemsOf(query)) {
-		if r.term != "" && ix.docs[doc].tf[r.term] > 0 && (other < 0 || ix.docs[other].tf[r.term] == 0) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ix.resolve(stemsOf(query)), func(r resolved) bool {
+		return r.term != "" && ix.docs[doc].tf[r.term] > 0 && (other < 0 || ix.docs[other].tf[r.term] == 0)
+	})
 }
 
 // tradeWord reports whether some document uses stem more than once: a word of its trade
 // ("refund" for support) rather than one it happens to use.
 func (ix *Index) tradeWord(stem string) bool {
-	for _, d := range ix.docs {
-		if d.tf[stem] >= 2 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ix.docs, func(d document) bool { return d.tf[stem] >= 2 })
 }
 
 // score returns one BM25 score per document for the weighted query terms. A term repeated

@@ -218,10 +218,5 @@ func (ix *Index) Restates(doc int, text string) bool {
 	for _, t := range lang.Terms(strings.Join(ix.texts[doc][:min(2, len(ix.texts[doc]))], " ")) {
 		own[t] = true
 	}
-	for _, r := range ix.resolve(lang.Terms(text)) {
-		if own[r.term] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ix.resolve(lang.Terms(text)), func(r resolved) bool { return own[r.term] })
 }
