@@ -66,10 +66,8 @@ var beEndings = lang.List("beEndings")
 // does ("can i pay by card", "can you send me the details") is done to the earlier thing.
 func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatched bool) bool {
 	// A closing "more" stands for more of the earlier thing: "can i buy more".
-	pointsBack := unmatched || len(ws) > 0 && moreWords[ws[len(ws)-1].Lower]
-	for _, w := range ws {
-		pointsBack = pointsBack || backPointers[w.Lower]
-	}
+	pointsBack := unmatched || len(ws) > 0 && moreWords[ws[len(ws)-1].Lower] ||
+		slices.ContainsFunc(ws, func(w lang.Word) bool { return backPointers[w.Lower] })
 	verb := imperativeVerb(ws)
 	for i, w := range ws {
 		lw := w.Lower
