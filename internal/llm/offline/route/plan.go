@@ -410,8 +410,6 @@ func (p *planner) plan(text string) []Intent {
 				last = i
 			}
 		}
-	}
-	if p.substance {
 		p.dropIncidental(clauseTerms, labels)
 	}
 
