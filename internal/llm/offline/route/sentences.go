@@ -113,23 +113,18 @@ var asideFar = lang.Number("asideFar") // see language.txt
 // agent's trade, in a message whose sentence is not far from every agent. The sentence is
 // read only when a trade word is found, and once.
 func (p *planner) tradeWordNearby(text string) func(stem string) bool {
-	var far *bool
-	return func(stem string) bool {
-		if !p.ix.tradeWord(stem) {
+	far := sync.OnceValue(func() bool {
+		if !p.sentences {
 			return false
 		}
-		if far == nil {
-			f := false
-			if p.sentences {
-				if sims := p.sentenceSims(text); sims != nil {
-					_, s1, _ := lang.Best(sims)
-					f = s1 < asideFar
-				}
-			}
-			far = &f
+		sims := p.sentenceSims(text)
+		if sims == nil {
+			return false
 		}
-		return !*far
-	}
+		_, s1, _ := lang.Best(sims)
+		return s1 < asideFar
+	})
+	return func(stem string) bool { return p.ix.tradeWord(stem) && !far() }
 }
 
 // mainFloor, passingLead: see language.txt, which says where each was chosen.
