@@ -58,9 +58,6 @@ func (p *planner) offTopicSim(text string) float64 {
 // user's daughter. Other words that point back do not count: "why is that the tallest
 // mountain" asks about the world whenever it comes.
 func (p *planner) worldQuestion(text string, plain []string, conversing bool) bool {
-	if !p.sentences {
-		return false
-	}
 	ws := trimLeads(plain)
 	// Three words say too little to be read as a sentence ("whitening cost?"), a question
 	// that points back ("why did they charge it twice") is about the conversation, and one
@@ -113,9 +110,6 @@ var maxAsideWords = int(lang.Number("maxAsideWords")) // see language.txt
 // offerFrames) or names someone ("what did mr patel say about jake's essay") is about the user's
 // affairs, whatever it sounds like.
 func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conversing bool) bool {
-	if !p.sentences {
-		return false
-	}
 	ws := trimLeads(plain)
 	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" && !asksForTips(ws) || asksWhatIsOffered(ws) {
 		return false

@@ -28,7 +28,8 @@ type planner struct {
 	byMeaning bool
 	// sentences lets the last resort read a message as a sentence (see byMeaningOnly): for
 	// choosing between agents, whose texts are sentences, not between one agent's tools,
-	// whose descriptions are terse.
+	// whose descriptions are terse. Decide's planner always sets it, so what only Decide
+	// reads (asides, questions about the world, intents in passing) never asks.
 	sentences bool
 	// sims remembers, for the turn being planned, the sentence similarities of the texts
 	// already read (see sentenceSims): a one-clause message is read as its clause and as

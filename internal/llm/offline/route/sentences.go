@@ -114,9 +114,6 @@ var asideFar = lang.Number("asideFar") // see language.txt
 // read only when a trade word is found, and once.
 func (p *planner) tradeWordNearby(text string) func(stem string) bool {
 	far := sync.OnceValue(func() bool {
-		if !p.sentences {
-			return false
-		}
 		sims := p.sentenceSims(text)
 		if sims == nil {
 			return false
@@ -138,7 +135,7 @@ var (
 // thing stays, however rarely its agent says the word: "where's my parcel and how many points
 // do i have" (see index.namesOwnThing).
 func (p *planner) dropPassingIntents(text string, intents []Intent) []Intent {
-	if !p.sentences || len(intents) < 2 {
+	if len(intents) < 2 {
 		return intents
 	}
 	// Only a message with an intent on a word in passing is read as a sentence: most are not,
