@@ -386,9 +386,6 @@ func (ix *Index) tradeWord(stem string) bool {
 // lost every shared word to it. No document is scaled up.
 func (ix *Index) score(query []qterm) []float64 {
 	scores := make([]float64, len(ix.docs))
-	if len(ix.docs) == 0 {
-		return scores
-	}
 	rs := ix.resolve(stemsOf(query))
 	weight := map[string]float64{}
 	var order []string
