@@ -313,9 +313,6 @@ var pivots = lang.List("pivots")
 // sceneStatement reports whether a clause that asks nothing (see asks) is a statement that
 // tells what happened or what the user is doing (see narrates).
 func sceneStatement(ws []lang.Word) bool {
-	if len(ws) == 0 {
-		return false
-	}
 	first := strings.ReplaceAll(ws[0].Lower, "'", "")
 	opener := (questionOpeners[first] || modals[first]) && !subjectContractions[ws[0].Lower]
 	return !opener && !imperative(ws) && (narrates(ws) || describes(ws))
@@ -512,9 +509,6 @@ func standsNow(ws []lang.Word) bool {
 // opensInThePast reports whether a clause opens with a past form, its subject left out. A past
 // participle before a noun describes it: "discounted headphones in the sale" asks for them.
 func opensInThePast(ws []lang.Word) bool {
-	if len(ws) == 0 {
-		return false
-	}
 	if len(ws) > 1 && namesAThing(ws[1].Lower, lang.AppendTerms(nil, ws[1].Lower)) {
 		return false
 	}
