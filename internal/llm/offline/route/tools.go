@@ -37,21 +37,20 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 	if !picksAmongEarlier(own) || own == text {
 		intents = p.byWords(own)
 	}
-	if len(intents) == 0 && own != text {
-		earlier := lang.EarlierPart(text)
-		if intents = p.byWords(earlier); len(intents) == 0 {
-			intents = p.byMeaningIntent(earlier)
-		}
-		for i := range intents {
-			intents[i].Text = text
-		}
-	}
 	if len(intents) == 0 {
-		// No word of the request names a tool: the one closest in meaning ("which level of
-		// membership am i" and a tool for the member's tier), else a search.
-		intents = p.byMeaningIntent(own)
+		if own != text {
+			earlier := lang.EarlierPart(text)
+			if intents = p.byWords(earlier); len(intents) == 0 {
+				intents = p.byMeaningIntent(earlier)
+			}
+		}
+		if len(intents) == 0 {
+			// No word of the request names a tool: the one closest in meaning ("which level
+			// of membership am i" and a tool for the member's tier), else a search.
+			intents = p.byMeaningIntent(own)
+		}
 		for i := range intents {
-			intents[i].Text = text
+			intents[i].Text = text // the whole request, as its own words chose nothing
 		}
 	}
 	if len(intents) == 0 {
