@@ -175,7 +175,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 	if !hasEarlier(intents) && looksLikeFollowUp(ws) && slices.Contains([]chat{chatNone, chatAck}, kind) &&
 		(len(intents) == 0 || pointsBack(ws) && p.incidental(intents)) {
 		if prev := firstPlanned(earlier()); prev != nil {
-			intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			intents = p.continued(text, ws, prev.intents)
 		}
 	}
 	// A message that names nothing of its own continues the previous turn's agents however
@@ -187,7 +187,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 		// reference is AB-12") answers what the earlier agent needs to know.
 		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords &&
 			(!asks && givesValue(ws) || !p.ix.namesNewSubject(ws, prev.intents, -1, asks)) {
-			intents = withEarlier(text, p.continued(text, ws, prev.intents))
+			intents = p.continued(text, ws, prev.intents)
 		}
 	}
 	if len(intents) == 0 {
@@ -219,27 +219,27 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// A few words that ask nothing ("double sided") narrow down the earlier request
 				// when they reach the other agent only through a word it uses in passing;
 				// "gift cards" names a thing of its own.
-				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+				intents = p.continued(text, ws, prev.intents)
 			case same < 0 && len(ws) <= maxSubjectlessWords &&
 				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// It names nothing the earlier agent's texts lack and the new one's have, or
 				// that sits nearer the new one in meaning; when only price words reached the
 				// new one, it asks what the earlier thing costs ("how much do i owe").
-				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+				intents = p.continued(text, ws, prev.intents)
 			case same < 0 && len(ws) <= maxSubjectlessWords && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
 				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.lostBefore(prev, intents[0].Tool):
 				// The earlier request's words reached this agent too, and the earlier agent was
 				// chosen over it: a short question in the words they share ("whats the tracking
 				// number" after a prescription order, where orders are tracked) asks on about
 				// the earlier thing, unless it names a thing of the user's ("my next trip").
-				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+				intents = p.continued(text, ws, prev.intents)
 			case same < 0 && len(ws) <= maxSubjectlessWords && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
 				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
 				// A short message that reaches another agent only through one word its texts
 				// use once ("what if im late" after a pick-up time, where a parcel is late),
 				// and names nothing neither agent knows ("a cheap blender"), asks on about the
 				// earlier thing.
-				intents = withEarlier(text, p.continued(text, ws, prev.intents))
+				intents = p.continued(text, ws, prev.intents)
 			}
 		}
 		// Only a message whose words reach its agent weakly, or not at all, is read so.
@@ -280,19 +280,18 @@ func firstPlanned(earlier []planned) *planned {
 	return nil
 }
 
-// continued returns the earlier intents a follow-up continues: of several, those whose agents
-// its own words reach, if some do and not all ("can I cancel it?" after "where is my order
-// and how many points do I have" is about the order); all of them otherwise ("and for bob?").
+// continued returns the earlier intents a follow-up continues, each carrying it (see
+// withEarlier): of several, those whose agents its own words reach, if some do and not all
+// ("can I cancel it?" after "where is my order and how many points do I have" is about the
+// order); all of them otherwise ("and for bob?").
 func (p *planner) continued(text string, ws []lang.Word, earlier []Intent) []Intent {
-	if len(earlier) < 2 {
-		return earlier
+	if len(earlier) >= 2 {
+		sc := p.scores(text, queryTerms(ws))
+		if reached := slices.DeleteFunc(slices.Clone(earlier), func(in Intent) bool { return sc[in.Tool] <= 0 }); len(reached) > 0 {
+			earlier = reached
+		}
 	}
-	sc := p.scores(text, queryTerms(ws))
-	reached := slices.DeleteFunc(slices.Clone(earlier), func(in Intent) bool { return sc[in.Tool] <= 0 })
-	if len(reached) == 0 {
-		return earlier
-	}
-	return reached
+	return withEarlier(text, earlier)
 }
 
 // withEarlier returns copies of an earlier message's intents that carry text, the follow-up.
