@@ -32,6 +32,7 @@ type Source struct {
 
 var minorWeight = lang.Number("minorWeight") // see language.txt
 
+// document is what the index counts of one source's texts.
 type document struct {
 	tf     map[string]float64
 	length float64
@@ -168,6 +169,7 @@ func NewIndex(sources []Source) *Index {
 	return ix
 }
 
+// idf is term t's BM25 inverse document frequency, as if backgroundDocs more documents lacked it.
 func (ix *Index) idf(t string) float64 {
 	n := float64(ix.df[t])
 	return math.Log(1 + (float64(len(ix.docs))+backgroundDocs-n+0.5)/(n+0.5))

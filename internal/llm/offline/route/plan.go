@@ -597,6 +597,7 @@ func (p *planner) fallback(text string) []Intent {
 
 var fallbackMargin = lang.Number("fallbackMargin") // see language.txt
 
+// joinClauses joins two clauses for one candidate: "where is my order and can I return it".
 func joinClauses(a, b string) string {
 	switch {
 	case a == "":

@@ -184,6 +184,7 @@ func compoundAt(ws []lang.Word, i int) string {
 // language.txt).
 var minCompoundLetters = int(lang.Number("minCompoundLetters"))
 
+// isLetters reports whether s is a word of lowercase letters a to z alone.
 func isLetters(s string) bool {
 	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' })
 }
