@@ -187,7 +187,7 @@ func complaintAt(plain []string, i int) bool {
 // and "that afternoon" say when.
 func pointsAt(ws []lang.Word) bool {
 	for i, w := range ws {
-		if backReferences[w.Lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) { // "that afternoon" says when
+		if backReferences[w.Lower] && !saysWhen(ws, i) {
 			return true
 		}
 	}

@@ -112,7 +112,7 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		}
 		// A word right before one that points back is what is done to the earlier thing:
 		// "make it friday", "push that back"; not before a time ("tutoring that day").
-		if i+1 < len(ws) && backPointers[ws[i+1].Lower] && !(topicOpeners[ws[i+1].Lower] && i+2 < len(ws) && timeNouns[ws[i+2].Lower]) {
+		if i+1 < len(ws) && backPointers[ws[i+1].Lower] && !(topicOpeners[ws[i+1].Lower] && saysWhen(ws, i+1)) {
 			continue
 		}
 		if i > 0 && subjectWh[ws[i-1].Lower] && strings.HasSuffix(lw, "s") &&

@@ -327,7 +327,7 @@ func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func(
 		return nil
 	}
 	for i, w := range ws {
-		if subjectPointers[w.Lower] && i > 0 && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) {
+		if subjectPointers[w.Lower] && i > 0 && !saysWhen(ws, i) {
 			prev := firstPlanned(earlier())
 			if prev == nil || len(prev.intents) != 1 {
 				return nil
@@ -437,8 +437,8 @@ func looksLikeFollowUp(ws []lang.Word) bool {
 		return true
 	}
 	for i, w := range ws {
-		if anaphora[w.Lower] && !(i+1 < len(ws) && timeNouns[ws[i+1].Lower]) {
-			return true // "this week" points at the calendar, not at an earlier message
+		if anaphora[w.Lower] && !saysWhen(ws, i) {
+			return true // "that one", "those"
 		}
 		if base, ok := strings.CutSuffix(w.Lower, "'s"); ok && !lang.IsStopword(base) {
 			return true // a possessive of someone not named in the tools: "bob's"
@@ -452,6 +452,12 @@ func looksLikeFollowUp(ws []lang.Word) bool {
 
 // timeNouns name a stretch of time: after "this", "that" or "next" they say when, not what.
 var timeNouns = lang.List("timeNouns")
+
+// saysWhen reports whether ws[i] stands before one of timeNouns, so that with it it says when:
+// "this week", "that afternoon" point at the calendar, not back at an earlier message.
+func saysWhen(ws []lang.Word, i int) bool {
+	return i+1 < len(ws) && timeNouns[ws[i+1].Lower]
+}
 
 // whWords open a question whose next word names the thing asked for: "what food", "which vet".
 var whWords = lang.List("whWords")
