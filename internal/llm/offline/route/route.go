@@ -138,6 +138,8 @@ func (c *conversation) routeMessage(n int) []Intent {
 	ws := lang.ScanWords(text)
 	plain := plainWordsOf(ws)
 	earlier := sync.OnceValue(func() []planned { return c.earlier(n) }) // only follow-ups read it
+	// A follow-up of few words may lean on the earlier subject (see followup.go).
+	short := len(ws) <= maxSubjectlessWords
 	// A question made of acknowledging or parting words ("how much is the fine", "is that
 	// ok", "can i get a later one") still asks something: it is read as a request.
 	kind := chatKind(text)
@@ -185,7 +187,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 		asks := asksSomething(text, ws)
 		// One that asks nothing but gives a number or a code ("size 9, two pairs", "the
 		// reference is AB-12") answers what the earlier agent needs to know.
-		if prev := firstPlanned(earlier()); prev != nil && len(ws) <= maxSubjectlessWords &&
+		if prev := firstPlanned(earlier()); prev != nil && short &&
 			(!asks && givesValue(ws) || !p.ix.namesNewSubject(ws, prev.intents, -1, asks)) {
 			intents = p.continued(text, ws, prev.intents)
 		}
@@ -208,7 +210,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 			owned := same < 0 && slices.ContainsFunc(prev.intents, func(in Intent) bool { return p.ix.ownThingOf(ws, intents[0].Tool, in.Tool) })
 			switch {
 			case owned:
-			case same >= 0 && len(ws) <= maxSubjectlessWords:
+			case same >= 0 && short:
 				// The same agent again: it gets the earlier request too, which says what the
 				// follow-up is about ("how much will i get back" after a return's status, "how
 				// much is the renewal fee" after the truck's registration). The sub-agent
@@ -220,20 +222,20 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// when they reach the other agent only through a word it uses in passing;
 				// "gift cards" names a thing of its own.
 				intents = p.continued(text, ws, prev.intents)
-			case same < 0 && len(ws) <= maxSubjectlessWords &&
+			case same < 0 && short &&
 				!p.ix.namesNewSubject(ws, prev.intents, intents[0].Tool, p.ix.onlyThrough(queryTerms(ws), intents[0].Tool, priceStems)):
 				// It names nothing the earlier agent's texts lack and the new one's have, or
 				// that sits nearer the new one in meaning; when only price words reached the
 				// new one, it asks what the earlier thing costs ("how much do i owe").
 				intents = p.continued(text, ws, prev.intents)
-			case same < 0 && len(ws) <= maxSubjectlessWords && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
+			case same < 0 && short && !leadsToNewThing(ws) && !opensFollowUp(ws) &&
 				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.lostBefore(prev, intents[0].Tool):
 				// The earlier request's words reached this agent too, and the earlier agent was
 				// chosen over it: a short question in the words they share ("whats the tracking
 				// number" after a prescription order, where orders are tracked) asks on about
 				// the earlier thing, unless it names a thing of the user's ("my next trip").
 				intents = p.continued(text, ws, prev.intents)
-			case same < 0 && len(ws) <= maxSubjectlessWords && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
+			case same < 0 && short && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
 				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
 				// A short message that reaches another agent only through one word its texts
 				// use once ("what if im late" after a pick-up time, where a parcel is late),
@@ -243,7 +245,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 			}
 		}
 		// Only a message whose words reach its agent weakly, or not at all, is read so.
-		if len(ws) <= maxSubjectlessWords && (strings.Contains(intents[0].Text, lang.EarlierMarker) || p.inPassing(intents[0])) {
+		if short && (strings.Contains(intents[0].Text, lang.EarlierMarker) || p.inPassing(intents[0])) {
 			if back := p.namesEarlierThing(ws, intents[0].Tool, earlier()); back != nil {
 				intents = withEarlier(text, back.intents)
 			}
