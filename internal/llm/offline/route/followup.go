@@ -184,7 +184,7 @@ var minAdverbLetters = int(lang.Number("minAdverbLetters"))
 // Short words and those whose base is no word ("reply", "family", "supply") are left alone.
 func adverb(w string) bool {
 	base, ok := strings.CutSuffix(w, "ly")
-	return ok && len(w) >= minAdverbLetters && dictionary().Known(lang.Stem(lang.Normalise(base)))
+	return ok && len(w) >= minAdverbLetters && lang.Dictionary().Known(lang.Stem(lang.Normalise(base)))
 }
 
 // asksOnEarlierSubject reports whether a message that reads as small talk or a question about

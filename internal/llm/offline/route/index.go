@@ -198,7 +198,7 @@ func (ix *Index) resolve(query []string) []resolved {
 			continue
 		}
 		budget := lang.TypoBudget(len(q))
-		if budget == 0 || lang.IsDigits(q) || strings.HasPrefix(q, lang.ShapePrefix) || dictionary().Known(q) {
+		if budget == 0 || lang.IsDigits(q) || strings.HasPrefix(q, lang.ShapePrefix) || lang.Dictionary().Known(q) {
 			continue // a word of the language is meant as written, not a typo of another
 		}
 		best, bestDist := "", budget+1

@@ -2,9 +2,6 @@ package route
 
 import "github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 
-// dictionary is the English word list ([lang.Dictionary]), loaded by Load.
-var dictionary = lang.Dictionary
-
 // phraseExpansions map a run of stopwords that still carries meaning to terms.
 var phraseExpansions = []struct {
 	words []string
@@ -19,7 +16,7 @@ var phraseWeight = lang.Number("phraseWeight") // see language.txt
 // sentence encoder. A model calls it when it is made, rather than let the first turn wait
 // about 45 ms for them.
 func Load() {
-	dictionary()
+	lang.Dictionary()
 	lang.WordVectors()
 	sentenceModel()
 }

@@ -174,7 +174,7 @@ func compoundAt(ws []lang.Word, i int) string {
 		return ""
 	}
 	joined := ws[i].Lower + ws[i+1].Lower
-	if len(joined) < minCompoundLetters || !dictionary().Known(lang.Stem(joined)) {
+	if len(joined) < minCompoundLetters || !lang.Dictionary().Known(lang.Stem(joined)) {
 		return ""
 	}
 	return lang.Stem(joined)
