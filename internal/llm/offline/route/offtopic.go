@@ -93,15 +93,14 @@ func (p *planner) worldQuestion(text string, plain []string, conversing bool) bo
 // personalPronouns stand for someone named in an earlier message: "has she missed any days".
 var personalPronouns = lang.List("personalPronouns")
 
-// asideFloor, personalAsideFloor: see language.txt, which says where each was chosen.
+// asideFloor, personalAsideFloor, minAsideWords, maxAsideWords: see language.txt, which says
+// where the floors were chosen.
 var (
 	asideFloor         = lang.Number("asideFloor")
 	personalAsideFloor = lang.Number("personalAsideFloor")
+	minAsideWords      = int(lang.Number("minAsideWords"))
+	maxAsideWords      = int(lang.Number("maxAsideWords"))
 )
-
-var minAsideWords = int(lang.Number("minAsideWords")) // see language.txt
-
-var maxAsideWords = int(lang.Number("maxAsideWords")) // see language.txt
 
 // soundsAside reports whether text, read into words raw and their plain forms plain, reads as a
 // message that asks a service nothing (see asideFloor); about the user's own affairs it must read
