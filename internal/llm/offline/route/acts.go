@@ -40,16 +40,9 @@ func asksToAct(before []string) bool {
 	for len(before) > 0 && (leads[before[0]] || fillers[before[0]]) {
 		before = before[1:]
 	}
-	for len(before) > 0 && (before[len(before)-1] == "please" || before[len(before)-1] == "just" || before[len(before)-1] == "still") {
+	for len(before) > 0 && slices.Contains([]string{"please", "just", "still"}, before[len(before)-1]) {
 		before = before[:len(before)-1]
 	}
-	if len(before) == 0 {
-		return true // the verb opens the request: "cancel it"
-	}
-	for _, r := range actRequests {
-		if slices.Equal(before, r) {
-			return true
-		}
-	}
-	return false
+	// With nothing before it the verb opens the request: "cancel it".
+	return len(before) == 0 || slices.ContainsFunc(actRequests, func(r []string) bool { return slices.Equal(before, r) })
 }
