@@ -226,10 +226,8 @@ func (ix *Index) derived(q string) string {
 	if len(q) < minDerivedStem || lang.IsDigits(q) || strings.HasPrefix(q, lang.ShapePrefix) {
 		return ""
 	}
-	for _, v := range ix.vocab {
-		if lang.IsOtherForm(v, q) {
-			return v
-		}
+	if i := slices.IndexFunc(ix.vocab, func(v string) bool { return lang.IsOtherForm(v, q) }); i >= 0 {
+		return ix.vocab[i]
 	}
 	return ""
 }
