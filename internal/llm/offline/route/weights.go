@@ -115,15 +115,7 @@ var comparatives = lang.List("comparatives")
 
 // phraseAt reports whether the words of phrase stand in ws from ws[i] on.
 func phraseAt(ws []lang.Word, i int, phrase []string) bool {
-	if i+len(phrase) > len(ws) {
-		return false
-	}
-	for k, pw := range phrase {
-		if ws[i+k].Lower != pw {
-			return false
-		}
-	}
-	return true
+	return i+len(phrase) <= len(ws) && slices.EqualFunc(ws[i:i+len(phrase)], phrase, func(w lang.Word, p string) bool { return w.Lower == p })
 }
 
 // substantive drops light nouns: what is left must match a tool for a clause to be a
