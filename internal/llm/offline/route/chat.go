@@ -228,6 +228,12 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 	if names := toolNames(tools); names != "" {
 		offer = "I can help with " + names + "."
 	}
+	ws := lang.ScanWords(text)
+	pw := plainWordsOf(ws)
+	hello := "" // "good morning, how are you?" greets too
+	if len(afterGreeting(pw)) < len(pw) {
+		hello = "Hello! "
+	}
 	switch chatKind(text) {
 	case chatGreeting:
 		if offer == "" {
@@ -252,11 +258,6 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 		}
 		return offer + " Just ask."
 	case chatSmallTalk:
-		pw := plainWords(text)
-		hello := ""
-		if len(afterGreeting(pw)) < len(pw) {
-			hello = "Hello! " // "good morning, how are you?" greets too
-		}
 		reply := "I'm doing well, thanks for asking!"
 		if asksWhoIAm(pw) {
 			reply = "I'm an automated assistant, not a person."
@@ -265,14 +266,8 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 	}
 	// A message no tool serves may still thank or greet in words of its own ("you're a
 	// lifesaver, thanks", "hey team, is it going to snow"): the reply answers that part.
-	ws := lang.ScanWords(text)
-	pw := plainWordsOf(ws)
 	if slices.ContainsFunc(pw, func(w string) bool { return thanksWords[w] }) && !asksSomething(text, ws) {
 		return "You're welcome! Is there anything else I can help with?"
-	}
-	hello := ""
-	if len(afterGreeting(pw)) < len(pw) {
-		hello = "Hello! "
 	}
 	if asksNothing(pw) {
 		return strings.TrimSpace(hello + "What can I help you with? " + offer)
