@@ -13,7 +13,7 @@ import (
 // offline model, the embedded demo CCS, the agents of this folder), as `switchboard eval
 // --agents demo` does, and checks how many turns of each reply as their assertions ask: a
 // change to a description, an example or a template that answers fewer fails, its misses
-// logged. answers-dev2.yaml, answers-dev3.yaml and answers-dev4.yaml were written before the changes they judge,
+// logged. answers-dev2.yaml to answers-dev5.yaml were written before the changes they judge,
 // so not every turn is answered yet.
 func TestDemoAnswerSets(t *testing.T) {
 	if testing.Short() {
@@ -28,6 +28,7 @@ func TestDemoAnswerSets(t *testing.T) {
 		{file: "testdata/answers-dev2.yaml", min: minAnswersDev2},
 		{file: "testdata/answers-dev3.yaml", min: minAnswersDev3},
 		{file: "testdata/answers-dev4.yaml", min: minAnswersDev4},
+		{file: "testdata/answers-dev5.yaml", min: minAnswersDev5},
 	}
 	agents, err := filepath.Abs(".")
 	if err != nil {
@@ -97,5 +98,12 @@ const minAnswersDev3 = 63
 // after its second (tools' examples, a coupon expiring last, a refund's date when asked when),
 // 78 after its third (the sub-agents' prompts hold the words users ask with, so that a result
 // answering them is not joined by the agent's other tools), 79 once matching keeps the records
-// sharing the most words with the question.
-const minAnswersDev4 = 79
+// sharing the most words with the question, 81 once a template's statement of data holding
+// nothing asked gives way as the model's narration does.
+const minAnswersDev4 = 81
+
+// minAnswersDev5 is how many of the 40 turns of answers-dev5.yaml (the first minute's
+// questions, half of which the data cannot answer) answer today: 22 when it was written,
+// before the changes it judges; 27 once a template's statement of data holding nothing asked
+// gives way as the model's narration does.
+const minAnswersDev5 = 27

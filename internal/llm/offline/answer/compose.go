@@ -82,7 +82,11 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	}
 	if answer, _ := member(obj, "answer"); answer != nil {
 		if a, ok := answer.(string); ok && strings.TrimSpace(a) != "" {
-			said = func() Piece { return Piece{kind: pieceProse, text: strings.TrimSpace(a)} }
+			// A template states its data whatever was asked, so its data is judged as the
+			// narration's would be: "I forgot my password" is not answered by the orders.
+			said = func() Piece {
+				return Piece{kind: pieceProse, text: strings.TrimSpace(a), offTopic: r.offTopic(data, false)}
+			}
 		}
 	}
 	switch s {
