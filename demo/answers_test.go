@@ -421,6 +421,12 @@ func TestDemoAnswers(t *testing.T) {
 			want:     []string{"You've been a customer since Apr 12, 2019."},
 		},
 		{
+			name: "a forgotten password: where the reset link goes", user: ccsdemo.Bob, tool: "get_account_profile",
+			question: "cant log in, forgot my password",
+			want:     []string{"I can't reset a password", "b***@example.com"},
+			exclude:  []string{"1874 Larkin St"},
+		},
+		{
 			name: "a profile field: the model's own reading", user: ccsdemo.Alice, tool: "get_account_profile",
 			question: "what email do you have for me",
 		},
