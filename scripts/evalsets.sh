@@ -2,7 +2,7 @@
 # Runs the offline model over the evaluation sets and prints one line per set: the figures
 # the README's "Evals" section quotes (routing accuracy, no-route precision and recall), routing
 # accuracy over follow-ups (turns expecting the previous turn's agent again), and answer
-# accuracy for sets whose turns assert on replies (answers1 to answers7).
+# accuracy for sets whose turns assert on replies (answers1 to answers8).
 #
 #   ./scripts/evalsets.sh                  # every set, two at a time (a few minutes)
 #   ./scripts/evalsets.sh fresh16 fresh18  # some of them
