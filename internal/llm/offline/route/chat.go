@@ -2,6 +2,7 @@ package route
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -290,11 +291,18 @@ func toolNames(tools []llms.Tool) string {
 			names = append(names, n)
 		}
 	}
-	switch len(names) {
-	case 0:
+	switch {
+	case len(names) == 0:
 		return ""
-	case 1:
+	case len(names) == 1:
 		return names[0]
+	case len(names) > namedOffers:
+		// A service of thirty agents would read its whole directory out; the first few say
+		// what kind of help there is.
+		return strings.Join(names[:namedOffers], ", ") + " and " + strconv.Itoa(len(names)-namedOffers) + " more"
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
+
+// namedOffers is how many agents a reply names when it says what the assistant can help with.
+const namedOffers = 8

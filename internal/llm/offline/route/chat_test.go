@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/tmc/langchaingo/llms"
 )
 
 func TestLaughs(t *testing.T) {
@@ -129,5 +130,32 @@ func TestDismisses(t *testing.T) {
 		if got := dismisses(plainWords(tt.text)); got != tt.want {
 			t.Errorf("dismisses(%q) = %v, want %v", tt.text, got, tt.want)
 		}
+	}
+}
+
+func TestToolNames(t *testing.T) {
+	tools := func(names ...string) []llms.Tool {
+		var out []llms.Tool
+		for _, n := range names {
+			out = append(out, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{Name: "ask_" + n}})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name  string
+		tools []llms.Tool
+		want  string
+	}{
+		{"none", nil, ""},
+		{"one", tools("shop"), "shop"},
+		{"a few, all named", tools("shop", "rewards", "support", "travel"), "shop, rewards, support and travel"},
+		{"eight, all named", tools("a", "b", "c", "d", "e", "f", "g", "h"), "a, b, c, d, e, f, g and h"},
+		{"many, the first eight and a count", tools("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"), "a, b, c, d, e, f, g, h and 3 more"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := toolNames(tt.tools); got != tt.want {
+				t.Errorf("toolNames() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
