@@ -219,6 +219,12 @@ func TestRoute(t *testing.T) {
 			want:   []routed{{"ask_travel", "is UA 212 delayed, still on schedule"}},
 		},
 		{
+			name:   "the user's things asked after in words that ask nothing are read as a sentence",
+			agents: conciergeAgents,
+			humans: []string{"where are my things"},
+			want:   []routed{{"ask_support", "where are my things"}},
+		},
+		{
 			name:   "a message no word routes is read as a sentence",
 			agents: conciergeAgents,
 			humans: []string{"what freebies can i claim with what i've earned"},

@@ -51,6 +51,8 @@ func TestUseTools(t *testing.T) {
 			[]usedTool{{"search_offers", map[string]any{"query": "laptop"}}}},
 		{"what it is for stays a search word", shopTools, "You help with offers, deals, coupons and prices.", "deals on a case for my iphone 15",
 			[]usedTool{{"search_offers", map[string]any{"query": "case iphone 15"}}}},
+		{"the user's things in words no tool uses go to the agent's main tool", supportTools, "", "where are my things",
+			[]usedTool{{"recent_orders", map[string]any{}}}},
 		{"unknown words fall to the search tool", shopTools, "", "trail running gear",
 			[]usedTool{{"search_offers", map[string]any{"query": "trail running gear"}}}},
 		{"city after a preposition", travelTools, "", "find hotels in lisbon",

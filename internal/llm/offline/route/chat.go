@@ -133,6 +133,18 @@ func asksNothing(pw []string) bool {
 	return len(pw) > 0 && !slices.ContainsFunc(pw, func(w string) bool { return !emptyWords[w] && !lang.IsStopword(w) })
 }
 
+// namesBelongings reports whether words made only of stopwords and empty words still name the
+// user's things: a possessive before a word other than "question" ("where are my things",
+// "where's my stuff", but not "i have a question about my question").
+func namesBelongings(pw []string) bool {
+	for i := 1; i < len(pw); i++ {
+		if possessives[pw[i-1]] && !possessives[pw[i]] && !strings.HasPrefix(pw[i], "question") {
+			return true
+		}
+	}
+	return false
+}
+
 var dismissWords, dismissFillers = lang.List("dismissWords"), lang.List("dismissFillers")
 
 // dismisses reports whether a message, read into plain words, only drops what was asked (see

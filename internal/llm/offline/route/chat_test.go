@@ -113,6 +113,23 @@ func TestAsksNothing(t *testing.T) {
 	}
 }
 
+func TestNamesBelongings(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"where are my things", true},
+		{"wheres my stuff", true},
+		{"can you help me", false},
+		{"can you help me with my question", false},
+		{"i have a question", false},
+	} {
+		if got := namesBelongings(plainWords(tt.text)); got != tt.want {
+			t.Errorf("namesBelongings(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestDismisses(t *testing.T) {
 	for _, tt := range []struct {
 		text string

@@ -135,3 +135,17 @@ func namesAThingOf(ws []lang.Word) bool {
 	}
 	return false
 }
+
+// sentenceLeader returns the candidate whose texts the whole sentence comes clearly closest to
+// (by sentenceFloor and sentenceMargin), and how close, or -1: what a message of no content
+// words can still mean ("where are my things").
+func (p *planner) sentenceLeader(text string) (int, float64) {
+	sims := p.sentenceSims(text)
+	if sims == nil {
+		return -1, 0
+	}
+	if top, s1, s2 := lang.Best(sims); top >= 0 && s1 >= sentenceFloor && s1-s2 >= sentenceMargin {
+		return top, s1
+	}
+	return -1, 0
+}

@@ -147,7 +147,15 @@ func (c *conversation) routeMessage(n int) []Intent {
 		return nil // asks for someone, finds fault with the help or drops the ask: no agent's data
 	}
 	if n == 1 && asksNothing(plain) {
-		return nil // "can you help me", "never mind": nothing asked yet, so nobody's data
+		// "can you help me", "never mind": nothing asked yet, so nobody's data. The user's
+		// things asked after in such words ("where are my things") are some agent's when the
+		// sentence says whose.
+		if namesBelongings(plain) {
+			if top, s := p.sentenceLeader(text); top >= 0 {
+				return []Intent{{Tool: top, Text: strings.TrimSpace(text), score: s}}
+			}
+		}
+		return nil
 	}
 	if (kind == chatAck || kind == chatBye) && asksSomething(text, ws) {
 		kind = chatNone

@@ -62,6 +62,11 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 			asked = lang.EarlierPart(text)
 		}
 		if len(lang.Terms(asked)) == 0 {
+			if namesBelongings(plainWords(asked)) {
+				// "where are my things": the user's things, in no tool's words, are what the
+				// agent's main tool lists.
+				return []Intent{{Tool: 0, Text: text}}
+			}
 			return nil
 		}
 		tool := search
