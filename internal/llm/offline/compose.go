@@ -15,12 +15,15 @@ func (m *Model) compose(req *request) string {
 	var pieces []answer.Piece
 	var results []toolResult
 	question := asked(req) // once per reply: spelling out initials reads every tool's description
+	domain := func() map[string]bool { return m.domainTerms(req) }
 	held := make([]map[string]bool, len(req.results))
 	for i, res := range req.results {
 		held[i] = answer.HeldTerms(asResult(res))
 	}
 	for i, res := range req.results {
-		p := m.narrate(req, question, res, othersHeld(held, i))
+		r := asResult(res)
+		r.Elsewhere = othersHeld(held, i) // the terms the turn's other results hold
+		p := answer.Narrate(r, question, m.opts.listLimit, domain)
 		if res.round > 1 && p.OffTopic() {
 			continue // looked up elsewhere (lookElsewhere) and no nearer what was asked
 		}
@@ -29,7 +32,7 @@ func (m *Model) compose(req *request) string {
 	// A look elsewhere that found nothing for the thing named is no answer, whatever tool it
 	// asked ("no receipt for the seattle" beside the Seattle reservation).
 	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].name) })
-	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && found > 0 {
+	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offered(req.plainTools())); act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
 		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply
@@ -68,7 +71,7 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 		return nil
 	}
 	res := req.results[0]
-	if !answer.HoldsNothingAsked(asResult(res), asked(req), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
+	if !answer.HoldsNothingAsked(asResult(res), asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
 		return nil
 	}
 	// It looks among the user's records: a search finds whatever it is given (lodges in Oslo
@@ -109,21 +112,11 @@ func offeredTerms(tools []llms.Tool) map[string]bool {
 	}
 	offered := map[string]bool{}
 	for _, t := range tools {
-		desc, _ := splitToolExamples(t.Function.Description)
-		for _, term := range lang.Terms(lang.Humanise(t.Function.Name) + " " + desc) {
+		for _, term := range lang.Terms(toolDoc(t)) {
 			offered[term] = true
 		}
 	}
 	return offered
-}
-
-// narrate renders one tool result as a piece; elsewhere are the terms the turn's other
-// results hold.
-func (m *Model) narrate(req *request, asked string, res toolResult, elsewhere map[string]bool) answer.Piece {
-	domain := func() map[string]bool { return m.domains.terms(req) }
-	r := asResult(res)
-	r.Elsewhere = elsewhere
-	return answer.Narrate(r, asked, m.opts.listLimit, domain)
 }
 
 // othersHeld is the union of held but its i-th, nil when that is empty.
@@ -148,8 +141,7 @@ func othersHeld(held []map[string]bool, i int) map[string]bool {
 func asked(req *request) string {
 	var docs []string
 	for _, t := range req.plainTools() {
-		desc, _ := splitToolExamples(t.Function.Description)
-		docs = append(docs, lang.Humanise(t.Function.Name)+" "+desc)
+		docs = append(docs, toolDoc(t))
 	}
 	return lang.SpellOut(req.lastHuman(), docs)
 }

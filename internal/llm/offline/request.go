@@ -86,21 +86,16 @@ func (r *request) lastHuman() string {
 }
 
 // routingTools are the ask_* tools: sub-agents the orchestrator can call.
-func (r *request) routingTools() []llms.Tool {
-	var out []llms.Tool
-	for _, t := range r.tools {
-		if t.Function != nil && strings.HasPrefix(t.Function.Name, lang.RoutePrefix) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
+func (r *request) routingTools() []llms.Tool { return r.toolsWhere(true) }
 
 // plainTools are every other function tool.
-func (r *request) plainTools() []llms.Tool {
+func (r *request) plainTools() []llms.Tool { return r.toolsWhere(false) }
+
+// toolsWhere are the named function tools that are routing tools or, with routing false, not.
+func (r *request) toolsWhere(routing bool) []llms.Tool {
 	var out []llms.Tool
 	for _, t := range r.tools {
-		if t.Function != nil && t.Function.Name != "" && !strings.HasPrefix(t.Function.Name, lang.RoutePrefix) {
+		if t.Function != nil && t.Function.Name != "" && strings.HasPrefix(t.Function.Name, lang.RoutePrefix) == routing {
 			out = append(out, t)
 		}
 	}
@@ -113,8 +108,7 @@ func (r *request) domainTerms() map[string]bool {
 	out := map[string]bool{}
 	texts := []string{r.system}
 	for _, t := range r.plainTools() {
-		desc, _ := splitToolExamples(t.Function.Description)
-		texts = append(texts, lang.Humanise(t.Function.Name), desc)
+		texts = append(texts, toolDoc(t))
 	}
 	for _, t := range lang.Terms(strings.Join(texts, " ")) {
 		out[t] = true

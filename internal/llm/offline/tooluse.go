@@ -31,8 +31,8 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		}
 		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
-	domain := m.vocabs.vocab(req.system, sources)
-	ix := m.indexes.index(sources)
+	domain := m.vocab(req.system, sources)
+	ix := m.index(sources)
 	// A tool is a search only when it needs a term: any other is chosen by what it does.
 	search := answer.SearchTool(tools)
 	if search >= 0 && !answer.NeedsArguments(tools[search].Function.Parameters) {
@@ -108,6 +108,12 @@ func splitToolExamples(desc string) (string, []string) {
 		}
 	}
 	return strings.TrimSpace(desc[:i]), examples
+}
+
+// toolDoc is a tool's name in words and its description without the examples.
+func toolDoc(t llms.Tool) string {
+	desc, _ := splitToolExamples(t.Function.Description)
+	return lang.Humanise(t.Function.Name) + " " + desc
 }
 
 // requires reports whether a tool's JSON-schema parameters require the one named.

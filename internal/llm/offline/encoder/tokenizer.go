@@ -1,6 +1,7 @@
 package encoder
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -113,16 +114,7 @@ func (t *tokenizer) encode(text string) []int {
 		ids = append(ids, words[i])
 	}
 	// Runs of unknown characters become one unknown piece; the ids were collected backwards.
-	out := make([]int, 0, len(ids))
-	prevUnknown := false
-	for _, id := range ids {
-		if !(prevUnknown && id == 0) {
-			out = append(out, id)
-		}
-		prevUnknown = id == 0
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
+	ids = slices.CompactFunc(ids, func(a, b int) bool { return a == 0 && b == 0 })
+	slices.Reverse(ids)
+	return ids
 }
