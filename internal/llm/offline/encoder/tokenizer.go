@@ -65,15 +65,13 @@ type placed struct {
 // is the unknown piece.
 func (t *tokenizer) prefixes(s []rune) []match {
 	var out []match
-	node := t.root.children[s[0]]
-	for i := 0; i < len(s) && node != nil; i++ {
+	node := t.root
+	for i, r := range s {
+		if node = node.children[r]; node == nil {
+			break
+		}
 		if node.end {
 			out = append(out, match{id: node.id, length: i + 1, score: node.score})
-		}
-		if i+1 < len(s) {
-			node = node.children[s[i+1]]
-		} else {
-			node = nil
 		}
 	}
 	if len(out) == 0 {
