@@ -92,9 +92,9 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	}
 	// The tools the request's words rank below it may hold the thing as well ("that scratch
 	// they say i put on the car": neither the reservations nor the receipts, but the damage
-	// claims): those that need no argument are asked too, up to maxLooks in all.
+	// claims): they are asked too, up to maxLooks in all.
 	for _, t := range rest {
-		if len(calls) >= maxLooks || len(calls) > 0 && calls[0].FunctionCall.Name == t.Function.Name || answer.NeedsArguments(t.Function.Parameters) {
+		if len(calls) >= maxLooks || len(calls) > 0 && calls[0].FunctionCall.Name == t.Function.Name {
 			continue
 		}
 		calls = append(calls, newToolCall(req.nCalls+len(calls)+1, t.Function.Name, map[string]any{}))

@@ -55,12 +55,6 @@ type match struct {
 	score  float32
 }
 
-// placed is a piece found at a position of the text.
-type placed struct {
-	start int
-	m     match
-}
-
 // prefixes returns the pieces that begin s, shortest first; a character no piece begins with
 // is the unknown piece.
 func (t *tokenizer) prefixes(s []rune) []match {
@@ -90,20 +84,20 @@ func (t *tokenizer) encode(text string) []int {
 	n := len(symbols)
 	// ending[e] lists the pieces that end at e, in order of their starts (they are found
 	// start by start), as the reference visits them.
-	ending := make([][]placed, n+1)
+	ending := make([][]match, n+1)
 	for i := range n {
 		for _, m := range t.prefixes(symbols[i:]) {
-			ending[i+m.length] = append(ending[i+m.length], placed{start: i, m: m})
+			ending[i+m.length] = append(ending[i+m.length], m)
 		}
 	}
 	best := make([]float32, n+1)
 	words := make([]int, n+1)
 	for end := range n + 1 {
 		// A later candidate wins a tie, and 0 means unset, as in the reference.
-		for _, e := range ending[end] {
-			score := e.m.score + best[end-e.m.length]
+		for _, m := range ending[end] {
+			score := m.score + best[end-m.length]
 			if best[end] == 0 || score >= best[end] {
-				best[end], words[end] = score, e.m.id
+				best[end], words[end] = score, m.id
 			}
 		}
 	}

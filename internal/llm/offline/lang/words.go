@@ -92,9 +92,7 @@ func Stem(w string) string {
 		return w
 	}
 	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "ied") && len(w) > 4:
+	case (strings.HasSuffix(w, "ies") || strings.HasSuffix(w, "ied")) && len(w) > 4:
 		w = w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"),
 		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
@@ -135,7 +133,7 @@ func stripVerbEnding(w string, n int) string {
 	if len(base) < 3 || !strings.ContainsAny(base, "aeiouy") {
 		return w
 	}
-	if l := len(base); l >= 2 && base[l-1] == base[l-2] && !strings.ContainsRune("aeioulsz", rune(base[l-1])) {
+	if l := len(base); base[l-1] == base[l-2] && !strings.ContainsRune("aeioulsz", rune(base[l-1])) {
 		return base[:l-1]
 	}
 	if measure(base) == 1 && endsShortSyllable(base) {
