@@ -18,10 +18,10 @@ func (m *Model) compose(req *request) string {
 	domain := func() map[string]bool { return m.domainTerms(req) }
 	held := make([]map[string]bool, len(req.results))
 	for i, res := range req.results {
-		held[i] = answer.HeldTerms(asResult(res))
+		held[i] = answer.HeldTerms(res.Result)
 	}
 	for i, res := range req.results {
-		r := asResult(res)
+		r := res.Result
 		r.Elsewhere = othersHeld(held, i) // the terms the turn's other results hold
 		p := answer.Narrate(r, question, m.opts.listLimit, domain)
 		if res.round > 1 && p.OffTopic() {
@@ -31,7 +31,7 @@ func (m *Model) compose(req *request) string {
 	}
 	// A look elsewhere that found nothing for the thing named is no answer, whatever tool it
 	// asked ("no receipt for the seattle" beside the Seattle reservation).
-	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].name) })
+	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].Name) })
 	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offered(req.plainTools())); act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
@@ -71,14 +71,14 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 		return nil
 	}
 	res := req.results[0]
-	if !answer.HoldsNothingAsked(asResult(res), asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
+	if !answer.HoldsNothingAsked(res.Result, asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
 		return nil
 	}
 	// It looks among the user's records: a search finds whatever it is given (lodges in Oslo
 	// for "Oslo"), so what it returns shows nothing of the thing asked.
 	var rest []llms.Tool
 	for _, t := range tools {
-		if t.Function.Name != res.name && !answer.NeedsArguments(t.Function.Parameters) {
+		if t.Function.Name != res.Name && !answer.NeedsArguments(t.Function.Parameters) {
 			rest = append(rest, t)
 		}
 	}
@@ -144,8 +144,4 @@ func asked(req *request) string {
 		docs = append(docs, toolDoc(t))
 	}
 	return lang.SpellOut(req.lastHuman(), docs)
-}
-
-func asResult(res toolResult) answer.Result {
-	return answer.Result{Name: res.name, Content: res.content, Call: res.call}
 }

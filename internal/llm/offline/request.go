@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -20,10 +21,8 @@ type request struct {
 
 // toolResult is one tool answer that follows the last human message.
 type toolResult struct {
-	name    string
-	content string
-	call    *llms.ToolCall // the call it answers, when the history has it
-	round   int            // which round of calls since the last human message asked for it, from 1
+	answer.Result
+	round int // which round of calls since the last human message asked for it, from 1
 }
 
 func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
@@ -52,11 +51,11 @@ func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
 					req.calls[p.ID] = p
 				}
 			case llms.ToolCallResponse:
-				r := toolResult{name: p.Name, content: p.Content, round: round}
+				r := toolResult{Result: answer.Result{Name: p.Name, Content: p.Content}, round: round}
 				if c, ok := req.calls[p.ToolCallID]; ok && p.ToolCallID != "" {
-					r.call = &c
-					if r.name == "" && c.FunctionCall != nil {
-						r.name = c.FunctionCall.Name
+					r.Call = &c
+					if r.Name == "" && c.FunctionCall != nil {
+						r.Name = c.FunctionCall.Name
 					}
 				}
 				req.results = append(req.results, r)

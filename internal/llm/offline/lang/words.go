@@ -71,10 +71,7 @@ func AppendTerms(out []string, lower string) []string {
 	for _, part := range strings.Split(lower, "-") {
 		part = strings.TrimSuffix(part, "'s")
 		part = strings.ReplaceAll(part, "'", "")
-		if part == "" || IsStopword(part) {
-			continue
-		}
-		if len(part) < 2 && !IsDigits(part) {
+		if part == "" || IsStopword(part) || len(part) < 2 && !IsDigits(part) {
 			continue
 		}
 		out = append(out, Stem(part))
@@ -178,15 +175,7 @@ func endsShortSyllable(w string) bool {
 
 // IsDigits reports whether s is non-empty and holds only the ASCII digits 0-9.
 func IsDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
 }
 
 // priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
