@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"slices"
+
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
@@ -52,10 +54,8 @@ func asksForTool(req *request, name string) bool {
 			continue
 		}
 		desc, _ := splitToolExamples(t.Function.Description)
-		for _, w := range lang.Terms(desc) {
-			if asked[w] {
-				return true
-			}
+		if slices.ContainsFunc(lang.Terms(desc), func(w string) bool { return asked[w] }) {
+			return true
 		}
 	}
 	return false

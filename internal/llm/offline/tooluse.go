@@ -97,17 +97,17 @@ var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
 // splitToolExamples separates a tool description from the examples line it may end with.
 func splitToolExamples(desc string) (string, []string) {
-	i := strings.Index(desc, toolExamplesHead)
-	if i < 0 {
+	before, after, ok := strings.Cut(desc, toolExamplesHead)
+	if !ok {
 		return desc, nil
 	}
 	var examples []string
-	for _, q := range quoted.FindAllString(desc[i+len(toolExamplesHead):], -1) {
+	for _, q := range quoted.FindAllString(after, -1) {
 		if s, err := strconv.Unquote(q); err == nil && strings.TrimSpace(s) != "" {
 			examples = append(examples, s)
 		}
 	}
-	return strings.TrimSpace(desc[:i]), examples
+	return strings.TrimSpace(before), examples
 }
 
 // toolDoc is a tool's name in words and its description without the examples.

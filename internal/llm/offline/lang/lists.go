@@ -100,7 +100,7 @@ func parseLists(data string) (map[string][]string, error) {
 		case cur == "":
 			return nil, fmt.Errorf("lang: language.txt:%d: words before the first [section]", n+1)
 		default:
-			for _, w := range strings.Split(line, ",") {
+			for w := range strings.SplitSeq(line, ",") {
 				if w = strings.TrimSpace(w); w != "" {
 					out[cur] = append(out[cur], w)
 				}

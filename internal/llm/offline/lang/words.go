@@ -68,7 +68,7 @@ func AppendTerms(out []string, lower string) []string {
 	if IsStopword(lower) {
 		return out
 	}
-	for _, part := range strings.Split(lower, "-") {
+	for part := range strings.SplitSeq(lower, "-") {
 		part = strings.TrimSuffix(part, "'s")
 		part = strings.ReplaceAll(part, "'", "")
 		if part == "" || IsStopword(part) || len(part) < 2 && !IsDigits(part) {
