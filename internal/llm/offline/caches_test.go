@@ -65,9 +65,9 @@ func TestDomainTermsPerPromptAndTools(t *testing.T) {
 		{system: "", tools: nil},
 		{system: "You help with orders.", tools: orders},
 	}
-	c := newDomainCache()
+	m := New()
 	for _, req := range reqs {
-		if diff := cmp.Diff(req.domainTerms(), c.terms(req)); diff != "" {
+		if diff := cmp.Diff(req.domainTerms(), m.domainTerms(req)); diff != "" {
 			t.Errorf("terms(%q, %d tools) after other requests mismatch (-fresh +kept):\n%s", req.system, len(req.tools), diff)
 		}
 	}

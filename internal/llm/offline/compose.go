@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"slices"
+
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
@@ -15,12 +17,15 @@ func (m *Model) compose(req *request) string {
 	var pieces []answer.Piece
 	var results []toolResult
 	question := asked(req) // once per reply: spelling out initials reads every tool's description
+	domain := func() map[string]bool { return m.domainTerms(req) }
 	held := make([]map[string]bool, len(req.results))
 	for i, res := range req.results {
-		held[i] = answer.HeldTerms(asResult(res))
+		held[i] = answer.HeldTerms(res.Result)
 	}
 	for i, res := range req.results {
-		p := m.narrate(req, question, res, othersHeld(held, i))
+		r := res.Result
+		r.Elsewhere = othersHeld(held, i) // the terms the turn's other results hold
+		p := answer.Narrate(r, question, m.opts.listLimit, domain)
 		if res.round > 1 && p.OffTopic() {
 			continue // looked up elsewhere (lookElsewhere) and no nearer what was asked
 		}
@@ -28,8 +33,8 @@ func (m *Model) compose(req *request) string {
 	}
 	// A look elsewhere that found nothing for the thing named is no answer, whatever tool it
 	// asked ("no receipt for the seattle" beside the Seattle reservation).
-	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].name) })
-	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offers.offered(req.plainTools())); act != "" && found > 0 {
+	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].Name) })
+	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offered(req.plainTools())); act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
 		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply
@@ -49,10 +54,8 @@ func asksForTool(req *request, name string) bool {
 			continue
 		}
 		desc, _ := splitToolExamples(t.Function.Description)
-		for _, w := range lang.Terms(desc) {
-			if asked[w] {
-				return true
-			}
+		if slices.ContainsFunc(lang.Terms(desc), func(w string) bool { return asked[w] }) {
+			return true
 		}
 	}
 	return false
@@ -68,14 +71,14 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 		return nil
 	}
 	res := req.results[0]
-	if !answer.HoldsNothingAsked(asResult(res), asked(req), m.opts.listLimit, func() map[string]bool { return m.domains.terms(req) }) {
+	if !answer.HoldsNothingAsked(res.Result, asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
 		return nil
 	}
 	// It looks among the user's records: a search finds whatever it is given (lodges in Oslo
 	// for "Oslo"), so what it returns shows nothing of the thing asked.
 	var rest []llms.Tool
 	for _, t := range tools {
-		if t.Function.Name != res.name && !answer.NeedsArguments(t.Function.Parameters) {
+		if t.Function.Name != res.Name && !answer.NeedsArguments(t.Function.Parameters) {
 			rest = append(rest, t)
 		}
 	}
@@ -89,9 +92,9 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	}
 	// The tools the request's words rank below it may hold the thing as well ("that scratch
 	// they say i put on the car": neither the reservations nor the receipts, but the damage
-	// claims): those that need no argument are asked too, up to maxLooks in all.
+	// claims): they are asked too, up to maxLooks in all.
 	for _, t := range rest {
-		if len(calls) >= maxLooks || len(calls) > 0 && calls[0].FunctionCall.Name == t.Function.Name || answer.NeedsArguments(t.Function.Parameters) {
+		if len(calls) >= maxLooks || len(calls) > 0 && calls[0].FunctionCall.Name == t.Function.Name {
 			continue
 		}
 		calls = append(calls, newToolCall(req.nCalls+len(calls)+1, t.Function.Name, map[string]any{}))
@@ -109,21 +112,11 @@ func offeredTerms(tools []llms.Tool) map[string]bool {
 	}
 	offered := map[string]bool{}
 	for _, t := range tools {
-		desc, _ := splitToolExamples(t.Function.Description)
-		for _, term := range lang.Terms(lang.Humanise(t.Function.Name) + " " + desc) {
+		for _, term := range lang.Terms(toolDoc(t)) {
 			offered[term] = true
 		}
 	}
 	return offered
-}
-
-// narrate renders one tool result as a piece; elsewhere are the terms the turn's other
-// results hold.
-func (m *Model) narrate(req *request, asked string, res toolResult, elsewhere map[string]bool) answer.Piece {
-	domain := func() map[string]bool { return m.domains.terms(req) }
-	r := asResult(res)
-	r.Elsewhere = elsewhere
-	return answer.Narrate(r, asked, m.opts.listLimit, domain)
 }
 
 // othersHeld is the union of held but its i-th, nil when that is empty.
@@ -148,12 +141,7 @@ func othersHeld(held []map[string]bool, i int) map[string]bool {
 func asked(req *request) string {
 	var docs []string
 	for _, t := range req.plainTools() {
-		desc, _ := splitToolExamples(t.Function.Description)
-		docs = append(docs, lang.Humanise(t.Function.Name)+" "+desc)
+		docs = append(docs, toolDoc(t))
 	}
 	return lang.SpellOut(req.lastHuman(), docs)
-}
-
-func asResult(res toolResult) answer.Result {
-	return answer.Result{Name: res.name, Content: res.content, Call: res.call}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
@@ -15,11 +17,11 @@ import (
 // for use. It is safe for concurrent use.
 type Model struct {
 	opts    options
-	indexes *indexCache
-	vocabs  *vocabCache
-	caps    *capCache
-	offers  *offeredCache
-	domains *domainCache
+	indexes *lang.Cache[key, *route.Index]
+	vocabs  *lang.Cache[key, answer.ToolVocab]
+	offers  *lang.Cache[key, map[string]bool]
+	domains *lang.Cache[key, map[string]bool]
+	caps    *lang.Cache[string, int] // route.ParseCap of each orchestrator prompt
 }
 
 var _ llms.Model = (*Model)(nil)
@@ -33,7 +35,14 @@ func New(opts ...Option) *Model {
 	// The English word list, word vectors and sentence encoder are read once per process,
 	// here rather than on the first turn, which would otherwise wait about 45 ms for them.
 	route.Load()
-	return &Model{opts: o, indexes: newIndexCache(), vocabs: newVocabCache(), caps: newCapCache(), offers: newOfferedCache(), domains: newDomainCache()}
+	return &Model{
+		opts:    o,
+		indexes: lang.NewCache[key, *route.Index](maxCached),
+		vocabs:  lang.NewCache[key, answer.ToolVocab](maxCached),
+		offers:  lang.NewCache[key, map[string]bool](maxCached),
+		domains: lang.NewCache[key, map[string]bool](maxCached),
+		caps:    lang.NewCache[string, int](maxCached),
+	}
 }
 
 // Prepare does ahead of the first turn what routing among tools needs: the index of the
@@ -45,7 +54,7 @@ func New(opts ...Option) *Model {
 func (m *Model) Prepare(system string, tools []llms.Tool) {
 	req := &request{system: system, tools: tools}
 	if ask := req.routingTools(); len(ask) > 0 {
-		route.PrepareAgents(m.indexes.index(route.RoutingSources(system, ask)))
+		route.PrepareAgents(m.index(route.RoutingSources(system, ask)))
 	}
 }
 
@@ -89,10 +98,10 @@ func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageCont
 		calls, text = m.route(req, allowCalls)
 	case len(req.plainTools()) > 0:
 		calls, text = m.useTools(req, allowCalls)
-	case wantsSummary(req):
+	case strings.Contains(strings.ToLower(req.system), "summar"): // asked for a summary
 		text = m.summarise(req)
 	default:
-		text = plainAnswer(req)
+		text = route.DirectAnswer(req.lastHuman(), nil)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

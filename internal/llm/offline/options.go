@@ -24,35 +24,6 @@ func defaultOptions() options {
 	}
 }
 
-// WithMinScore sets the score a clause needs before it is routed to a tool. Higher values
-// make the model answer directly more often. Values <= 0 are ignored.
-func WithMinScore(v float64) Option {
-	return func(o *options) {
-		if v > 0 {
-			o.routing.MinScore = v
-		}
-	}
-}
-
-// WithMargin sets how many times the runner-up's score the best tool must reach for a
-// clause to count as its own intent. Values < 1 are ignored.
-func WithMargin(v float64) Option {
-	return func(o *options) {
-		if v >= 1 {
-			o.routing.Margin = v
-		}
-	}
-}
-
-// WithListLimit caps how many items of a list are narrated. Values <= 0 are ignored.
-func WithListLimit(n int) Option {
-	return func(o *options) {
-		if n > 0 {
-			o.listLimit = n
-		}
-	}
-}
-
 // WithSummaryWords sets the word budget of summaries. Values <= 0 are ignored.
 func WithSummaryWords(n int) Option {
 	return func(o *options) {

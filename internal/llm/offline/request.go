@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -20,10 +21,8 @@ type request struct {
 
 // toolResult is one tool answer that follows the last human message.
 type toolResult struct {
-	name    string
-	content string
-	call    *llms.ToolCall // the call it answers, when the history has it
-	round   int            // which round of calls since the last human message asked for it, from 1
+	answer.Result
+	round int // which round of calls since the last human message asked for it, from 1
 }
 
 func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
@@ -52,11 +51,11 @@ func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
 					req.calls[p.ID] = p
 				}
 			case llms.ToolCallResponse:
-				r := toolResult{name: p.Name, content: p.Content, round: round}
+				r := toolResult{Result: answer.Result{Name: p.Name, Content: p.Content}, round: round}
 				if c, ok := req.calls[p.ToolCallID]; ok && p.ToolCallID != "" {
-					r.call = &c
-					if r.name == "" && c.FunctionCall != nil {
-						r.name = c.FunctionCall.Name
+					r.Call = &c
+					if r.Name == "" && c.FunctionCall != nil {
+						r.Name = c.FunctionCall.Name
 					}
 				}
 				req.results = append(req.results, r)
@@ -86,21 +85,16 @@ func (r *request) lastHuman() string {
 }
 
 // routingTools are the ask_* tools: sub-agents the orchestrator can call.
-func (r *request) routingTools() []llms.Tool {
-	var out []llms.Tool
-	for _, t := range r.tools {
-		if t.Function != nil && strings.HasPrefix(t.Function.Name, lang.RoutePrefix) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
+func (r *request) routingTools() []llms.Tool { return r.toolsWhere(true) }
 
 // plainTools are every other function tool.
-func (r *request) plainTools() []llms.Tool {
+func (r *request) plainTools() []llms.Tool { return r.toolsWhere(false) }
+
+// toolsWhere are the named function tools that are routing tools or, with routing false, not.
+func (r *request) toolsWhere(routing bool) []llms.Tool {
 	var out []llms.Tool
 	for _, t := range r.tools {
-		if t.Function != nil && t.Function.Name != "" && !strings.HasPrefix(t.Function.Name, lang.RoutePrefix) {
+		if t.Function != nil && t.Function.Name != "" && strings.HasPrefix(t.Function.Name, lang.RoutePrefix) == routing {
 			out = append(out, t)
 		}
 	}
@@ -113,8 +107,7 @@ func (r *request) domainTerms() map[string]bool {
 	out := map[string]bool{}
 	texts := []string{r.system}
 	for _, t := range r.plainTools() {
-		desc, _ := splitToolExamples(t.Function.Description)
-		texts = append(texts, lang.Humanise(t.Function.Name), desc)
+		texts = append(texts, toolDoc(t))
 	}
 	for _, t := range lang.Terms(strings.Join(texts, " ")) {
 		out[t] = true

@@ -7,14 +7,7 @@ import (
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
-	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
-	"github.com/tmc/langchaingo/llms"
 )
-
-// wantsSummary reports whether a tool-less request asks for a summary.
-func wantsSummary(req *request) bool {
-	return strings.Contains(strings.ToLower(req.system), "summar")
-}
 
 // summarise extracts the most representative sentences of the human content, in their
 // original order, within the word budget. A sentence is worth the frequency of its content
@@ -26,9 +19,11 @@ func (m *Model) summarise(req *request) string {
 		return strings.Join(words, " ")
 	}
 	sentences := splitSentences(text)
+	terms := make([][]string, len(sentences))
 	freq := map[string]int{}
-	for _, s := range sentences {
-		for _, t := range lang.Terms(withoutLabel(s)) {
+	for i, s := range sentences {
+		terms[i] = lang.Terms(withoutLabel(s))
+		for _, t := range terms[i] {
 			freq[t]++
 		}
 	}
@@ -37,16 +32,14 @@ func (m *Model) summarise(req *request) string {
 		score float64
 		words int
 	}
-	rs := make([]ranked, len(sentences))
+	order := make([]ranked, len(sentences))
 	for i, s := range sentences {
-		ts := lang.Terms(withoutLabel(s))
 		sum := 0
-		for _, t := range ts {
+		for _, t := range terms[i] {
 			sum += freq[t]
 		}
-		rs[i] = ranked{pos: i, score: float64(sum) / math.Sqrt(float64(len(ts)+1)), words: len(strings.Fields(s))}
+		order[i] = ranked{pos: i, score: float64(sum) / math.Sqrt(float64(len(terms[i])+1)), words: len(strings.Fields(s))}
 	}
-	order := slices.Clone(rs)
 	slices.SortStableFunc(order, func(a, b ranked) int { return cmp.Compare(b.score, a.score) })
 	chosen := make([]bool, len(sentences))
 	used := 0
@@ -104,9 +97,4 @@ func splitSentences(text string) []string {
 	}
 	add(len(text))
 	return out
-}
-
-// plainAnswer replies to a request with no tools and no summary instruction.
-func plainAnswer(req *request) string {
-	return route.DirectAnswer(req.lastHuman(), []llms.Tool(nil))
 }

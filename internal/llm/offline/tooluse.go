@@ -31,8 +31,8 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		}
 		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
-	domain := m.vocabs.vocab(req.system, sources)
-	ix := m.indexes.index(sources)
+	domain := m.vocab(req.system, sources)
+	ix := m.index(sources)
 	// A tool is a search only when it needs a term: any other is chosen by what it does.
 	search := answer.SearchTool(tools)
 	if search >= 0 && !answer.NeedsArguments(tools[search].Function.Parameters) {
@@ -97,17 +97,23 @@ var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
 // splitToolExamples separates a tool description from the examples line it may end with.
 func splitToolExamples(desc string) (string, []string) {
-	i := strings.Index(desc, toolExamplesHead)
-	if i < 0 {
+	before, after, ok := strings.Cut(desc, toolExamplesHead)
+	if !ok {
 		return desc, nil
 	}
 	var examples []string
-	for _, q := range quoted.FindAllString(desc[i+len(toolExamplesHead):], -1) {
+	for _, q := range quoted.FindAllString(after, -1) {
 		if s, err := strconv.Unquote(q); err == nil && strings.TrimSpace(s) != "" {
 			examples = append(examples, s)
 		}
 	}
-	return strings.TrimSpace(desc[:i]), examples
+	return strings.TrimSpace(before), examples
+}
+
+// toolDoc is a tool's name in words and its description without the examples.
+func toolDoc(t llms.Tool) string {
+	desc, _ := splitToolExamples(t.Function.Description)
+	return lang.Humanise(t.Function.Name) + " " + desc
 }
 
 // requires reports whether a tool's JSON-schema parameters require the one named.

@@ -33,19 +33,18 @@ const Dims = 512
 
 // Model is the encoder, immutable once loaded and safe for concurrent use.
 type Model struct {
-	tok     *tokenizer
-	heads   int
-	maxLen  int
-	scale   [2]float32 // queries are scaled by this, per layer
-	eps     float32    // layer-norm epsilon
-	timing  []float32  // inverse timescales of the position signal
-	emb     matrix     // piece embeddings
-	resid   matrix     // lifts layer 0's input to the width of its output
-	residB  []float32
-	layers  [2]layer
-	final   matrix // tanh layer
-	finalB  []float32
-	embDims int
+	tok    *tokenizer
+	heads  int
+	maxLen int
+	scale  [2]float32 // queries are scaled by this, per layer
+	eps    float32    // layer-norm epsilon
+	timing []float32  // inverse timescales of the position signal
+	emb    matrix     // piece embeddings
+	resid  matrix     // lifts layer 0's input to the width of its output
+	residB []float32
+	layers [2]layer
+	final  matrix // tanh layer
+	finalB []float32
 }
 
 type layer struct {
@@ -100,7 +99,6 @@ func Load() (*Model, error) {
 	if r.err != nil || len(r.b) != 0 {
 		return nil, errors.Join(errors.New("encoder: truncated embedded model"), r.err)
 	}
-	m.embDims = m.emb.cols
 	if err := m.checkShapes(len(pieces)); err != nil {
 		return nil, err
 	}
@@ -111,10 +109,10 @@ func Load() (*Model, error) {
 // checkShapes makes sure the parts fit together, so that a bad model fails here rather than
 // inside Embed on a user's text.
 func (m *Model) checkShapes(pieces int) error {
-	ok := 2*len(m.timing) == m.embDims && m.heads > 0 && m.maxLen > 0 &&
-		m.emb.rows >= pieces && m.resid.rows == m.embDims && len(m.residB) == m.resid.cols &&
+	ok := 2*len(m.timing) == m.emb.cols && m.heads > 0 && m.maxLen > 0 &&
+		m.emb.rows >= pieces && m.resid.rows == m.emb.cols && len(m.residB) == m.resid.cols &&
 		m.final.rows == m.resid.cols && m.final.cols == Dims && len(m.finalB) == Dims
-	width := m.embDims
+	width := m.emb.cols
 	for i := range m.layers {
 		l := &m.layers[i]
 		ok = ok && l.qkv.rows == width && l.qkv.cols%3 == 0 && (l.qkv.cols/3)%m.heads == 0 &&
@@ -126,7 +124,7 @@ func (m *Model) checkShapes(pieces int) error {
 		width = l.out.cols
 	}
 	if !ok {
-		return fmt.Errorf("encoder: the embedded model's parts do not fit together (embedding %d, heads %d)", m.embDims, m.heads)
+		return fmt.Errorf("encoder: the embedded model's parts do not fit together (embedding %d, heads %d)", m.emb.cols, m.heads)
 	}
 	return nil
 }
@@ -147,7 +145,7 @@ func (m *Model) Embed(text string) []float32 {
 		return nil
 	}
 	n := len(ids)
-	d0 := m.embDims
+	d0 := m.emb.cols
 	x := make([]float32, n*d0)
 	half := len(m.timing)
 	for p, id := range ids {

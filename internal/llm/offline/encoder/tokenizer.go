@@ -1,6 +1,7 @@
 package encoder
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -54,25 +55,17 @@ type match struct {
 	score  float32
 }
 
-// placed is a piece found at a position of the text.
-type placed struct {
-	start int
-	m     match
-}
-
 // prefixes returns the pieces that begin s, shortest first; a character no piece begins with
 // is the unknown piece.
 func (t *tokenizer) prefixes(s []rune) []match {
 	var out []match
-	node := t.root.children[s[0]]
-	for i := 0; i < len(s) && node != nil; i++ {
+	node := t.root
+	for i, r := range s {
+		if node = node.children[r]; node == nil {
+			break
+		}
 		if node.end {
 			out = append(out, match{id: node.id, length: i + 1, score: node.score})
-		}
-		if i+1 < len(s) {
-			node = node.children[s[i+1]]
-		} else {
-			node = nil
 		}
 	}
 	if len(out) == 0 {
@@ -91,20 +84,20 @@ func (t *tokenizer) encode(text string) []int {
 	n := len(symbols)
 	// ending[e] lists the pieces that end at e, in order of their starts (they are found
 	// start by start), as the reference visits them.
-	ending := make([][]placed, n+1)
+	ending := make([][]match, n+1)
 	for i := range n {
 		for _, m := range t.prefixes(symbols[i:]) {
-			ending[i+m.length] = append(ending[i+m.length], placed{start: i, m: m})
+			ending[i+m.length] = append(ending[i+m.length], m)
 		}
 	}
 	best := make([]float32, n+1)
 	words := make([]int, n+1)
 	for end := range n + 1 {
 		// A later candidate wins a tie, and 0 means unset, as in the reference.
-		for _, e := range ending[end] {
-			score := e.m.score + best[end-e.m.length]
+		for _, m := range ending[end] {
+			score := m.score + best[end-m.length]
 			if best[end] == 0 || score >= best[end] {
-				best[end], words[end] = score, e.m.id
+				best[end], words[end] = score, m.id
 			}
 		}
 	}
@@ -113,16 +106,7 @@ func (t *tokenizer) encode(text string) []int {
 		ids = append(ids, words[i])
 	}
 	// Runs of unknown characters become one unknown piece; the ids were collected backwards.
-	out := make([]int, 0, len(ids))
-	prevUnknown := false
-	for _, id := range ids {
-		if !(prevUnknown && id == 0) {
-			out = append(out, id)
-		}
-		prevUnknown = id == 0
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
+	ids = slices.CompactFunc(ids, func(a, b int) bool { return a == 0 && b == 0 })
+	slices.Reverse(ids)
+	return ids
 }

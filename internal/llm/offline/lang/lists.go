@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"slices"
@@ -64,12 +65,7 @@ func PhraseList(name string) [][]string {
 	for p := range List(name) {
 		out = append(out, strings.Fields(p))
 	}
-	slices.SortFunc(out, func(a, b []string) int {
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return slices.Compare(a, b)
-	})
+	slices.SortFunc(out, func(a, b []string) int { return cmp.Or(len(b)-len(a), slices.Compare(a, b)) })
 	return out
 }
 
@@ -104,7 +100,7 @@ func parseLists(data string) (map[string][]string, error) {
 		case cur == "":
 			return nil, fmt.Errorf("lang: language.txt:%d: words before the first [section]", n+1)
 		default:
-			for _, w := range strings.Split(line, ",") {
+			for w := range strings.SplitSeq(line, ",") {
 				if w = strings.TrimSpace(w); w != "" {
 					out[cur] = append(out[cur], w)
 				}

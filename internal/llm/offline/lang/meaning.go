@@ -13,10 +13,7 @@ var rareWordRank = Number("rareWordRank")
 
 // WordVectors returns general English word vectors (GloVe's), keyed by stem. They are loaded
 // once, on first use (route.Load asks for them when a model is made), and shared.
-func WordVectors() *vectors.Table { return wordVectors() }
-
-// wordVectors loads the table WordVectors returns, once.
-var wordVectors = sync.OnceValue(func() *vectors.Table {
+var WordVectors = sync.OnceValue(func() *vectors.Table {
 	t, err := vectors.New(func(w string) string { return Stem(Normalise(w)) })
 	if err != nil {
 		panic(err) // the vectors are embedded in the build: their own test fails first

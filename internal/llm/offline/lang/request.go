@@ -20,18 +20,16 @@ const EarlierMarker = definitions.EarlierMarker
 
 // OwnPart cuts off the earlier request a follow-up quotes.
 func OwnPart(text string) string {
-	if i := strings.Index(text, EarlierMarker); i >= 0 {
-		return text[:i]
-	}
-	return text
+	own, _, _ := strings.Cut(text, EarlierMarker)
+	return own
 }
 
 // EarlierPart returns the earlier request a follow-up quotes, or text itself when it quotes
 // none: what a parameter the follow-up cannot fill is taken from ("can I cancel it?
 // (earlier: any deals on running shoes?)" searches for running shoes, never for "earlier").
 func EarlierPart(text string) string {
-	if i := strings.Index(text, EarlierMarker); i >= 0 {
-		return strings.TrimSuffix(strings.TrimSpace(text[i+len(EarlierMarker):]), ")")
+	if _, earlier, ok := strings.Cut(text, EarlierMarker); ok {
+		return strings.TrimSuffix(strings.TrimSpace(earlier), ")")
 	}
 	return text
 }

@@ -68,13 +68,10 @@ func AppendTerms(out []string, lower string) []string {
 	if IsStopword(lower) {
 		return out
 	}
-	for _, part := range strings.Split(lower, "-") {
+	for part := range strings.SplitSeq(lower, "-") {
 		part = strings.TrimSuffix(part, "'s")
 		part = strings.ReplaceAll(part, "'", "")
-		if part == "" || IsStopword(part) {
-			continue
-		}
-		if len(part) < 2 && !IsDigits(part) {
+		if part == "" || IsStopword(part) || len(part) < 2 && !IsDigits(part) {
 			continue
 		}
 		out = append(out, Stem(part))
@@ -92,9 +89,7 @@ func Stem(w string) string {
 		return w
 	}
 	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "ied") && len(w) > 4:
+	case (strings.HasSuffix(w, "ies") || strings.HasSuffix(w, "ied")) && len(w) > 4:
 		w = w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"),
 		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
@@ -135,7 +130,7 @@ func stripVerbEnding(w string, n int) string {
 	if len(base) < 3 || !strings.ContainsAny(base, "aeiouy") {
 		return w
 	}
-	if l := len(base); l >= 2 && base[l-1] == base[l-2] && !strings.ContainsRune("aeioulsz", rune(base[l-1])) {
+	if l := len(base); base[l-1] == base[l-2] && !strings.ContainsRune("aeioulsz", rune(base[l-1])) {
 		return base[:l-1]
 	}
 	if measure(base) == 1 && endsShortSyllable(base) {
@@ -180,15 +175,7 @@ func endsShortSyllable(w string) bool {
 
 // IsDigits reports whether s is non-empty and holds only the ASCII digits 0-9.
 func IsDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
 }
 
 // priceLimits come before a number that bounds a price: "under 600", "max 50". "than"
