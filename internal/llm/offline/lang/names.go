@@ -3,6 +3,7 @@ package lang
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Humanise turns an identifier ("points_balance", "pointsBalance", "points.balance")
@@ -34,8 +35,9 @@ func Humanise(id string) string {
 
 // Capitalise returns s with its first letter in upper case and the rest as it was.
 func Capitalise(s string) string {
-	for i, r := range s {
-		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 || r == utf8.RuneError && size == 1 {
+		return s // empty, or no valid letter to raise: left as given
 	}
-	return s
+	return string(unicode.ToUpper(r)) + s[size:]
 }

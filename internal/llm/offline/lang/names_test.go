@@ -13,3 +13,18 @@ func TestHumanise(t *testing.T) {
 		}
 	}
 }
+
+func TestCapitalise(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"order shipped", "Order shipped"},
+		{"éclair", "Éclair"},
+		{"\xff", "\xff"},     // an invalid first byte is kept, not read as three
+		{"\xffab", "\xffab"}, // and what follows it is not cut
+		{"1 item", "1 item"},
+	} {
+		if got := Capitalise(tt.in); got != tt.want {
+			t.Errorf("Capitalise(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
