@@ -321,6 +321,8 @@ func TestRouteAnswersDirectly(t *testing.T) {
 		{"a person, by the noun alone", []string{"where is my order", "agent pls"}, []string{"can't put you through to a person"}, nil},
 		{"fault found with the help", []string{"how many points do i have", "that's wrong"}, []string{"I'm sorry that wasn't helpful.", "I can help with shop"}, []string{"return"}},
 		{"an opener that asks nothing yet", []string{"can you help me"}, []string{"What can I help you with?", "I can help with shop"}, []string{"Sorry"}},
+		{"an exclamation", []string{"oh my god"}, []string{"Is there anything I can help with?"}, []string{"return", "order"}},
+		{"an apology", []string{"sorry my bad"}, []string{"No worries!", "I can help with shop"}, []string{"return", "order"}},
 		{"nothing asked, whether anyone is there", []string{"are you there?"}, []string{"What can I help you with?"}, nil},
 		{"nothing asked, in words of work", []string{"how does this work"}, []string{"What can I help you with?"}, nil},
 		{"the ask dropped", []string{"where is my order", "never mind"}, []string{"No problem."}, []string{"order"}},

@@ -29,6 +29,9 @@ const (
 	chatFault
 	// chatDismiss drops what was asked ("never mind"): acknowledged, never routed.
 	chatDismiss
+	// chatReaction only exclaims or apologises ("omg", "oh no", "my bad"): answered, never
+	// routed.
+	chatReaction
 )
 
 var (
@@ -163,6 +166,34 @@ func dismisses(pw []string) bool {
 	return dropped
 }
 
+var reactionWords, reactionPhrases, reactionFillers = lang.List("reactionWords"), lang.List("reactionPhrases"), lang.List("reactionFillers")
+
+// exclaims reports whether a message, read into plain words, only exclaims or apologises (see
+// language.txt): "omg", "oh no", "sorry my bad", but not "oh no, my order is late" or "no".
+func exclaims(pw []string) bool {
+	reacted := false
+	for i := 0; i < len(pw); i++ {
+		switch {
+		case i+2 < len(pw) && reactionPhrases[pw[i]+" "+pw[i+1]+" "+pw[i+2]]:
+			reacted, i = true, i+2
+		case i+1 < len(pw) && reactionPhrases[pw[i]+" "+pw[i+1]]:
+			reacted, i = true, i+1
+		case reactionWords[pw[i]]:
+			reacted = true
+		case reactionFillers[pw[i]]:
+		default:
+			return false
+		}
+	}
+	return reacted
+}
+
+// apologises reports whether words say sorry ("my bad", "oops") rather than only exclaim.
+func apologises(pw []string) bool {
+	joined := " " + strings.Join(pw, " ") + " "
+	return slices.ContainsFunc([]string{" sorry ", " apologies ", " oops ", " whoops ", " my bad ", " my mistake "}, func(p string) bool { return strings.Contains(joined, p) })
+}
+
 // chatKind classifies a message that is pure chit-chat; chatNone for anything else.
 func chatKind(text string) chat {
 	lower := strings.Join(strings.Fields(lang.Normalise(text)), " ")
@@ -181,6 +212,9 @@ func chatKind(text string) chat {
 	}
 	if findsFault(pw) {
 		return chatFault
+	}
+	if exclaims(pw) {
+		return chatReaction
 	}
 	if dismisses(pw) {
 		return chatDismiss
@@ -261,6 +295,11 @@ func DirectAnswer(text string, tools []llms.Tool) string {
 		return "Glad to help. Anything else?"
 	case chatDismiss:
 		return "No problem. I'm here if you need anything else."
+	case chatReaction:
+		if apologises(pw) {
+			return strings.TrimSpace("No worries! What can I help you with? " + offer)
+		}
+		return strings.TrimSpace("Is there anything I can help with? " + offer)
 	case chatFault:
 		return strings.TrimSpace("I'm sorry that wasn't helpful. " + offer)
 	case chatPerson:

@@ -130,6 +130,28 @@ func TestNamesBelongings(t *testing.T) {
 	}
 }
 
+func TestExclaims(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"omg", true},
+		{"oh no", true},
+		{"oh my god", true},
+		{"sorry my bad", true},
+		{"im sorry", true},
+		{"no", false},
+		{"oh no my order is late", false},
+		{"wow thats expensive", false},
+		{"sorry where is my order", false},
+		{"my order", false},
+	} {
+		if got := exclaims(plainWords(tt.text)); got != tt.want {
+			t.Errorf("exclaims(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestDismisses(t *testing.T) {
 	for _, tt := range []struct {
 		text string

@@ -143,8 +143,8 @@ func (c *conversation) routeMessage(n int) []Intent {
 	// A question made of acknowledging or parting words ("how much is the fine", "is that
 	// ok", "can i get a later one") still asks something: it is read as a request.
 	kind := chatKind(text)
-	if kind == chatPerson || kind == chatFault || kind == chatDismiss {
-		return nil // asks for someone, finds fault with the help or drops the ask: no agent's data
+	if kind == chatPerson || kind == chatFault || kind == chatDismiss || kind == chatReaction {
+		return nil // asks for someone, finds fault with the help, drops the ask or only exclaims: no agent's data
 	}
 	if n == 1 && asksNothing(plain) {
 		// "can you help me", "never mind": nothing asked yet, so nobody's data. The user's
