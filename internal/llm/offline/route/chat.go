@@ -188,10 +188,16 @@ func exclaims(pw []string) bool {
 	return reacted
 }
 
+var apologies = lang.List("apologies")
+
 // apologises reports whether words say sorry ("my bad", "oops") rather than only exclaim.
 func apologises(pw []string) bool {
-	joined := " " + strings.Join(pw, " ") + " "
-	return slices.ContainsFunc([]string{" sorry ", " apologies ", " oops ", " whoops ", " my bad ", " my mistake "}, func(p string) bool { return strings.Contains(joined, p) })
+	for i, w := range pw {
+		if apologies[w] || i > 0 && apologies[pw[i-1]+" "+w] {
+			return true
+		}
+	}
+	return false
 }
 
 // chatKind classifies a message that is pure chit-chat; chatNone for anything else.
