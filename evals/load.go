@@ -155,15 +155,19 @@ func (p *parser) dataset(doc *yaml.Node) *Dataset {
 	seen := map[string]int{}
 	for i, cn := range casesNode.Content {
 		c, ok := p.evalCase(cn, i)
-		if !ok {
-			continue
+		// Ids are compared whatever else is wrong with either case, so that a duplicate is
+		// reported with the other problems rather than after they are fixed.
+		if c.ID != "" {
+			if line, dup := seen[c.ID]; dup {
+				p.addf(cn, "duplicate case id %q: also at line %d", c.ID, line)
+				ok = false
+			} else {
+				seen[c.ID] = c.Line
+			}
 		}
-		if line, dup := seen[c.ID]; dup {
-			p.addf(cn, "duplicate case id %q: also at line %d", c.ID, line)
-			continue
+		if ok {
+			ds.Cases = append(ds.Cases, c)
 		}
-		seen[c.ID] = c.Line
-		ds.Cases = append(ds.Cases, c)
 	}
 	return ds
 }
