@@ -41,7 +41,7 @@ func LoadDatasets(paths []string, agents []string) ([]*Dataset, error) {
 		}
 		ds, more := parse(path, data, agents)
 		problems = append(problems, more...)
-		if ds == nil {
+		if ds == nil || ds.Name == "" {
 			continue
 		}
 		if first, dup := names[ds.Name]; dup {
@@ -103,11 +103,9 @@ func parse(file string, data []byte, agents []string) (*Dataset, []Problem) {
 	} else if !errors.Is(err, io.EOF) {
 		p.problems = append(p.problems, yamlProblem(file, err))
 	}
-	ds := p.dataset(&doc)
-	if len(p.problems) > 0 {
-		return nil, p.problems
-	}
-	return ds, nil
+	// The dataset comes back with its problems, so that LoadDatasets can still compare its
+	// name with the other files'.
+	return p.dataset(&doc), p.problems
 }
 
 // yamlProblem turns a yaml.v3 syntax error ("yaml: line 3: ...") into a located problem.

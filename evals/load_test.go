@@ -127,12 +127,19 @@ func TestParseDatasetErrors(t *testing.T) {
 }
 
 func TestLoadDatasetsDuplicateNames(t *testing.T) {
-	dir := t.TempDir()
-	a := writeFile(t, dir, "a.yaml", "name: same\ncases:\n  - id: x\n    turns: [{user: hi, expect: []}]\n")
-	b := writeFile(t, dir, "b.yaml", "name: same\ncases:\n  - id: y\n    turns: [{user: hi, expect: []}]\n")
-	_, err := LoadDatasets([]string{a, b}, demoAgents)
-	if err == nil || !strings.Contains(err.Error(), `dataset name "same" is also used by `+a) {
-		t.Errorf("LoadDatasets() error = %v, want a duplicate-name problem", err)
+	// The second file's other problem does not hide the duplicate name: every problem is
+	// reported in one run.
+	for _, second := range []string{
+		"name: same\ncases:\n  - id: y\n    turns: [{user: hi, expect: []}]\n",
+		"name: same\ncases:\n  - id: y\n    turns: [{user: hi, expect: [nope]}]\n",
+	} {
+		dir := t.TempDir()
+		a := writeFile(t, dir, "a.yaml", "name: same\ncases:\n  - id: x\n    turns: [{user: hi, expect: []}]\n")
+		b := writeFile(t, dir, "b.yaml", second)
+		_, err := LoadDatasets([]string{a, b}, demoAgents)
+		if err == nil || !strings.Contains(err.Error(), `dataset name "same" is also used by `+a) {
+			t.Errorf("LoadDatasets() error = %v, want a duplicate-name problem", err)
+		}
 	}
 }
 
