@@ -52,7 +52,7 @@ func (s *Handler) streamMessage(w http.ResponseWriter, r *http.Request, req rpcR
 	if out.send(taskFromTurn(rec).withHistory(historyLength)) != nil {
 		return
 	}
-	s.followTask(w, r, out, rec.ID, rec.EpisodeID)
+	s.followTask(r, out, rec.ID, rec.EpisodeID)
 }
 
 // resubscribe answers tasks/resubscribe. For a running task: the task as it stands, then its
@@ -87,11 +87,11 @@ func (s *Handler) resubscribe(w http.ResponseWriter, r *http.Request, req rpcReq
 		_ = out.send(tr.status(task.Status.State, task.Status.Message, true))
 		return
 	}
-	s.followTask(w, r, out, rec.ID, rec.EpisodeID)
+	s.followTask(r, out, rec.ID, rec.EpisodeID)
 }
 
 // followTask translates the turn's event log into A2A update events until turn.completed.
-func (s *Handler) followTask(w http.ResponseWriter, r *http.Request, out *rpcStream, taskID, contextID string) {
+func (s *Handler) followTask(r *http.Request, out *rpcStream, taskID, contextID string) {
 	ctx := r.Context()
 	tr := &taskTranslator{taskID: taskID, contextID: contextID}
 	for rec, err := range s.cfg.Hub.Follow(ctx, taskID, 0) {

@@ -214,18 +214,14 @@ func (s *Handler) invoked(ctx context.Context, r *http.Request, turnID string) [
 	return rec.Decision.Invoked
 }
 
-// cancelAbandoned cancels a turn whose AG-UI client left before the end. A server shutting
-// down is not a client leaving.
+// cancelAbandoned cancels a turn whose AG-UI client left before the end, unless the turn has
+// ended meanwhile. A server shutting down is not a client leaving.
 func (s *Handler) cancelAbandoned(r *http.Request, turnID string) {
 	reqCtx := r.Context()
 	if errors.Is(context.Cause(reqCtx), httpkit.ErrShuttingDown) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), 5*time.Second)
-	defer cancel()
-	if err := s.cfg.Service.Cancel(ctx, principalOf(r), turnID); err != nil && !errors.Is(err, orchestrator.ErrNotFound) {
-		s.log.WarnContext(ctx, "agui: cancel an abandoned run", "turn_id", turnID, "err", err)
-	}
+	httpkit.CancelIfRunning(context.WithoutCancel(reqCtx), s.cfg.Service, principalOf(r), turnID, s.log)
 }
 
 // runStream writes AG-UI events as SSE data lines, with comment heartbeats while the run is

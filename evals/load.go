@@ -41,7 +41,7 @@ func LoadDatasets(paths []string, agents []string) ([]*Dataset, error) {
 		}
 		ds, more := parse(path, data, agents)
 		problems = append(problems, more...)
-		if ds == nil {
+		if ds == nil || ds.Name == "" {
 			continue
 		}
 		if first, dup := names[ds.Name]; dup {
@@ -103,11 +103,9 @@ func parse(file string, data []byte, agents []string) (*Dataset, []Problem) {
 	} else if !errors.Is(err, io.EOF) {
 		p.problems = append(p.problems, yamlProblem(file, err))
 	}
-	ds := p.dataset(&doc)
-	if len(p.problems) > 0 {
-		return nil, p.problems
-	}
-	return ds, nil
+	// The dataset comes back with its problems, so that LoadDatasets can still compare its
+	// name with the other files'.
+	return p.dataset(&doc), p.problems
 }
 
 // yamlProblem turns a yaml.v3 syntax error ("yaml: line 3: ...") into a located problem.
@@ -155,15 +153,19 @@ func (p *parser) dataset(doc *yaml.Node) *Dataset {
 	seen := map[string]int{}
 	for i, cn := range casesNode.Content {
 		c, ok := p.evalCase(cn, i)
-		if !ok {
-			continue
+		// Ids are compared whatever else is wrong with either case, so that a duplicate is
+		// reported with the other problems rather than after they are fixed.
+		if c.ID != "" {
+			if line, dup := seen[c.ID]; dup {
+				p.addf(cn, "duplicate case id %q: also at line %d", c.ID, line)
+				ok = false
+			} else {
+				seen[c.ID] = c.Line
+			}
 		}
-		if line, dup := seen[c.ID]; dup {
-			p.addf(cn, "duplicate case id %q: also at line %d", c.ID, line)
-			continue
+		if ok {
+			ds.Cases = append(ds.Cases, c)
 		}
-		seen[c.ID] = c.Line
-		ds.Cases = append(ds.Cases, c)
 	}
 	return ds
 }

@@ -77,6 +77,8 @@ func TestParseDatasetErrors(t *testing.T) {
 			[]string{"d.yaml:4: case a: turns[0]: acknowledge_failure names shop, but the case injects no fault for it"}},
 		{"duplicate case", "name: d\ncases:\n  - id: a\n    turns: [{user: hi, expect: []}]\n  - id: a\n    turns: [{user: yo, expect: []}]\n",
 			[]string{`d.yaml:5: duplicate case id "a": also at line 3`}},
+		{"duplicate case with other problems", "name: d\ncases:\n  - id: a\n    turns: [{user: hi, expect: [nope]}]\n  - id: a\n    turns: []\n",
+			[]string{`d.yaml:4: case a: turns[0]: expect: unknown sub-agent "nope"`, `d.yaml:5: duplicate case id "a": also at line 3`, "d.yaml:6: case a: turns is empty"}},
 		{"duplicate expect", "name: d\ncases:\n  - id: a\n    turns: [{user: hi, expect: [shop, shop]}]\n",
 			[]string{"d.yaml:4: case a: turns[0]: expect: shop is listed twice"}},
 		{"reply_mentions not a list", "name: d\ncases:\n  - id: a\n    turns:\n      - {user: hi, expect: [], reply_mentions: Silver}\n",
@@ -125,12 +127,19 @@ func TestParseDatasetErrors(t *testing.T) {
 }
 
 func TestLoadDatasetsDuplicateNames(t *testing.T) {
-	dir := t.TempDir()
-	a := writeFile(t, dir, "a.yaml", "name: same\ncases:\n  - id: x\n    turns: [{user: hi, expect: []}]\n")
-	b := writeFile(t, dir, "b.yaml", "name: same\ncases:\n  - id: y\n    turns: [{user: hi, expect: []}]\n")
-	_, err := LoadDatasets([]string{a, b}, demoAgents)
-	if err == nil || !strings.Contains(err.Error(), `dataset name "same" is also used by `+a) {
-		t.Errorf("LoadDatasets() error = %v, want a duplicate-name problem", err)
+	// The second file's other problem does not hide the duplicate name: every problem is
+	// reported in one run.
+	for _, second := range []string{
+		"name: same\ncases:\n  - id: y\n    turns: [{user: hi, expect: []}]\n",
+		"name: same\ncases:\n  - id: y\n    turns: [{user: hi, expect: [nope]}]\n",
+	} {
+		dir := t.TempDir()
+		a := writeFile(t, dir, "a.yaml", "name: same\ncases:\n  - id: x\n    turns: [{user: hi, expect: []}]\n")
+		b := writeFile(t, dir, "b.yaml", second)
+		_, err := LoadDatasets([]string{a, b}, demoAgents)
+		if err == nil || !strings.Contains(err.Error(), `dataset name "same" is also used by `+a) {
+			t.Errorf("LoadDatasets() error = %v, want a duplicate-name problem", err)
+		}
 	}
 }
 

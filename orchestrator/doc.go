@@ -20,5 +20,5 @@
 // follow and resume, honours idempotency keys, and cancels on request.
 //
 // The package depends on sub-agents only through the small [ask.Agent] interface, so its tests
-// run on fakes; the binary injects the real runtime (the wiring is in the root package, switchboard).
+// run on fakes; the binary injects the real runtime (the wiring is in internal/assembly).
 package orchestrator

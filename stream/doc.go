@@ -15,8 +15,9 @@
 // queued for the store it runs one writer goroutine, which commits them in batches and ends
 // when the queue is empty (at the latest once [TurnCompleted] is stored; [Hub.Close] makes it
 // finish at once and waits for it). [Hub.Done] schedules one timer per finished turn, stopped by
-// [Hub.Close]. [Hub.Follow] runs in its
-// caller's goroutine. [ServeSSE] runs, for the duration of the call, the library's stream
-// goroutine and subscriber watcher plus a feeder and a heartbeat goroutine; it waits for its own
-// and has released the library's (which exit right after) by the time it returns.
+// [Hub.Close]. [Hub.Follow] runs in its caller's goroutine and starts none. [ServeSSE] writes
+// the stream, heartbeats included, on its caller's goroutine and starts none, unless
+// [SSEOptions].Detach lets it take an HTTP/1.x connection over: then the call returns at once
+// and the stream goes on in two goroutines of its own, a writer and the one read of the
+// connection that notices the client leaving, which both end with the stream.
 package stream

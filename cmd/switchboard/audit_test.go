@@ -195,3 +195,24 @@ func FuzzParseSince(f *testing.F) {
 		}
 	})
 }
+
+// Reading the log never creates a store: run where no switchboard.db exists, audit says so
+// instead of making an empty database there and reporting that nothing matches.
+func TestAuditWithoutStoreCreatesNone(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "switchboard.db")
+	cfg := filepath.Join(dir, "switchboard.yaml")
+	if err := os.WriteFile(cfg, []byte("store: {driver: sqlite, dsn: "+db+"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run(t.Context(), []string{"audit", "--config", cfg}, &out, &errOut, envMap(nil)); code != 1 {
+		t.Errorf("audit with no store = exit %d, want 1; stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), db) {
+		t.Errorf("audit with no store says %q, want it to name %s", errOut.String(), db)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("audit created %s (stat: %v), want no file", db, err)
+	}
+}

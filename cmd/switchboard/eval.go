@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -216,6 +217,9 @@ func configNamed(path string) string {
 
 // reachable checks that a --target answers before hundreds of turns fail against it.
 func reachable(ctx context.Context, target string) error {
+	if u, err := url.Parse(target); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageError("--target %q is not the base URL of a server, such as http://127.0.0.1:8080", target)
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(target, "/")+"/healthz", nil)

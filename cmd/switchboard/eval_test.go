@@ -96,3 +96,15 @@ func TestEvalMinAnswerRange(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 and the range", code, errOut.String())
 	}
 }
+
+// A --target that is no http(s) URL is a usage error that says what one looks like, not a
+// server that "does not answer".
+func TestEvalTargetNotAURL(t *testing.T) {
+	for _, target := range []string{"localhost:8080", "127.0.0.1:8080", "ftp://host", "http://"} {
+		var out, errOut bytes.Buffer
+		code := run(t.Context(), []string{"eval", "--dataset", "../../evals/testdata/datasets/no-route.yaml", "--target", target}, &out, &errOut, envMap(nil))
+		if code != 2 || !strings.Contains(errOut.String(), "http://127.0.0.1:8080") {
+			t.Errorf("eval --target %s = exit %d, stderr %q; want 2 and an example URL", target, code, errOut.String())
+		}
+	}
+}

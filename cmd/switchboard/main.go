@@ -1,6 +1,6 @@
 // Command switchboard serves chat turns with an orchestrator LLM that routes to specialist
 // sub-agents defined in YAML, and carries the tools around it: init, validate, token, ccs-demo,
-// eval.
+// eval, audit and version.
 //
 // Only this command reads the environment; everything below it is configured explicitly.
 package main

@@ -5,6 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
 
 	"github.com/switchboard-ai/switchboard/a2aserver"
 	"github.com/switchboard-ai/switchboard/definitions"
@@ -119,10 +123,17 @@ func keyHash(key string) string {
 }
 
 // OpenAuditReader opens the audit log of the store c names, for `switchboard audit`. The
-// memory store has none that outlives its process. The caller must call close.
+// memory store has none that outlives its process. A SQLite file that does not exist is an
+// error rather than a new, empty store: run in the wrong folder, a reader must not leave a
+// database behind and report that nothing matches. The caller must call close.
 func OpenAuditReader(ctx context.Context, c config.Store) (r audit.Reader, close func() error, err error) {
 	if c.Driver == "memory" {
 		return nil, nil, errors.New("the memory store keeps no audit log beyond its process: read it from a sqlite or postgres store")
+	}
+	if file := sqliteFile(c); file != "" {
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("no SQLite store at %s: run audit where serve keeps its store, or name it with --config (store.dsn) or SWITCHBOARD_STORE_DSN", file)
+		}
 	}
 	s, err := openDurable(ctx, c)
 	if err != nil {
@@ -134,4 +145,21 @@ func OpenAuditReader(ctx context.Context, c config.Store) (r audit.Reader, close
 		return nil, nil, errors.New("this store keeps no audit log")
 	}
 	return reader, s.Close, nil
+}
+
+// sqliteFile is the file of the SQLite store c names, or "" when c names another driver or an
+// in-memory database.
+func sqliteFile(c config.Store) string {
+	if c.Driver == "postgres" {
+		return ""
+	}
+	dsn := c.DSN
+	if dsn == "" {
+		dsn = defaultSQLiteFile
+	}
+	file, query, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	if file == "" || file == ":memory:" || strings.Contains(query, "mode=memory") {
+		return ""
+	}
+	return file
 }

@@ -13,6 +13,9 @@ type durableStore interface {
 	Close() error
 }
 
+// defaultSQLiteFile is the SQLite store of a config that names none.
+const defaultSQLiteFile = "switchboard.db"
+
 // openDurable opens the SQLite (default) or PostgreSQL store.
 func openDurable(ctx context.Context, c config.Store, opts ...store.Option) (durableStore, error) {
 	switch c.Driver {
@@ -24,7 +27,7 @@ func openDurable(ctx context.Context, c config.Store, opts ...store.Option) (dur
 	default:
 		dsn := c.DSN
 		if dsn == "" {
-			dsn = "switchboard.db"
+			dsn = defaultSQLiteFile
 		}
 		return store.OpenSQLite(ctx, dsn, opts...)
 	}

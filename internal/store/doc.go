@@ -28,7 +28,9 @@
 //     the records after a given id in id order, an empty slice when there are none.
 //     AppendEvents stores a burst of records in one transaction, all of them or none.
 //
-// Goroutine model: stores start no goroutines and are safe for concurrent use. Memory holds
+// Goroutine model: stores are safe for concurrent use and start no goroutines, but for one:
+// Postgres listens for appends (LISTEN/NOTIFY) on a goroutine of its own, from the first
+// WatchAppends until Close. Memory holds
 // one mutex per call. SQLite funnels every write through a single connection (SQLite admits
 // one writer at a time) and group-commits: concurrent writes, each in a savepoint of its own,
 // share one transaction, run by the caller that found none in progress (see committer). It

@@ -597,7 +597,7 @@ func (s *sqlStore) appendEachEvent(ctx context.Context, tx *sql.Tx, turnID strin
 }
 
 // insertEvents is qAppendEvent with rows sets of values. Conflicting rows are skipped, not
-// fatal, so that appendBatch can tell a taken id (ErrRecordExists) from a failure by the count.
+// fatal, so that appendEvents can tell a taken id (ErrRecordExists) from a failure by the count.
 func (s *sqlStore) insertEvents(rows int) string {
 	var b strings.Builder
 	b.WriteString("INSERT INTO events (turn_id, id, name, data) VALUES ")
