@@ -17,7 +17,7 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	ttl := fs.Duration("ttl", principal.DefaultDevTTL, "how long the token is valid")
 	cfgPath := fs.String("config", "", "the config file serve uses (for auth.issuer and auth.audience)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: switchboard token --sub NAME [--ttl 24h] [--config FILE]\n\nPrints, alone on stdout, a dev-mode bearer token for NAME, signed with the same\nsecret as `switchboard serve` (SWITCHBOARD_DEV_SECRET, or the one serve stored).")
+		fmt.Fprintln(stderr, "Usage: switchboard token --sub NAME [--ttl 24h] [--config FILE]\n\nPrints, alone on stdout, a dev-mode bearer token for NAME, signed with the same\nsecret as `switchboard serve` (the variable auth.hs256_secret_env names, else\nSWITCHBOARD_DEV_SECRET, else the one serve stored).")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -28,10 +28,6 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	}
 	if *ttl <= 0 {
 		return usageError("token needs a positive --ttl, such as 24h")
-	}
-	secret, err := devSecret(lookup, false)
-	if err != nil {
-		return err
 	}
 	cfg, err := config.Load(*cfgPath)
 	if err != nil {
@@ -52,6 +48,10 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if cfg.Auth.Mode == "jwt" {
 		return usageError("token mints dev-mode tokens only; with auth mode jwt your identity provider issues them")
 	}
+	secret, err := tokenSecret(cfg.Auth.HS256SecretEnv, lookup)
+	if err != nil {
+		return err
+	}
 	signer, err := principal.NewDevSigner(secret, cfg.Auth.Issuer, cfg.Auth.Audience)
 	if err != nil {
 		return err
@@ -62,4 +62,18 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	}
 	fmt.Fprintln(stdout, tok)
 	return nil
+}
+
+// tokenSecret is the secret a dev server signs with: the variable auth.hs256_secret_env names,
+// when the config names one and it is set, as serve prefers it; otherwise the dev secret.
+func tokenSecret(secretEnv string, lookup env) ([]byte, error) {
+	if secretEnv != "" {
+		if v, ok := lookup(secretEnv); ok && v != "" {
+			if len(v) < 32 {
+				return nil, fmt.Errorf("%s (auth.hs256_secret_env) must be at least 32 bytes long", secretEnv)
+			}
+			return []byte(v), nil
+		}
+	}
+	return devSecret(lookup, false)
 }

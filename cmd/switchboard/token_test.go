@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/principal"
 )
 
@@ -40,5 +43,31 @@ func TestTokenAppliesAuthEnvironment(t *testing.T) {
 	jwt := envMap(map[string]string{devSecretEnv: testSecret, "SWITCHBOARD_AUTH_MODE": "jwt"})
 	if code := run(t.Context(), []string{"token", "--sub", "bob"}, &out, &errOut, jwt); code != 2 {
 		t.Errorf("token with SWITCHBOARD_AUTH_MODE=jwt = exit %d, want 2; stdout %q", code, out.String())
+	}
+}
+
+// A dev server whose config names auth.hs256_secret_env signs with that variable's secret,
+// not the dev secret: token mints with the same one.
+func TestTokenUsesConfiguredSecret(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "switchboard.yaml")
+	if err := os.WriteFile(cfg, []byte("auth: {mode: dev, hs256_secret_env: TEAM_DEV_SECRET}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const teamSecret = "team-dev-secret-team-dev-secret-team-dev-secret"
+	environ := envMap(map[string]string{devSecretEnv: testSecret, "TEAM_DEV_SECRET": teamSecret})
+	var out, errOut bytes.Buffer
+	if code := run(t.Context(), []string{"token", "--sub", "bob", "--config", cfg}, &out, &errOut, environ); code != 0 {
+		t.Fatalf("token = exit %d: %s", code, errOut.String())
+	}
+	c, err := config.Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := principal.NewVerifier(principal.VerifierConfig{Issuer: c.Auth.Issuer, Audience: c.Auth.Audience, HS256Secret: []byte(teamSecret)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := v.Verify(t.Context(), strings.TrimSpace(out.String())); err != nil || p != "bob" {
+		t.Errorf("Verify(token) with the configured secret = %q, %v, want bob", p, err)
 	}
 }
