@@ -1,6 +1,7 @@
 package assembly
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,12 +9,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/switchboard-ai/switchboard/a2aserver"
 	"github.com/switchboard-ai/switchboard/definitions"
 	"github.com/switchboard-ai/switchboard/internal/audit"
 	"github.com/switchboard-ai/switchboard/internal/config"
+	"github.com/switchboard-ai/switchboard/internal/store"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/subagents"
@@ -153,13 +154,5 @@ func sqliteFile(c config.Store) string {
 	if c.Driver == "postgres" {
 		return ""
 	}
-	dsn := c.DSN
-	if dsn == "" {
-		dsn = defaultSQLiteFile
-	}
-	file, query, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
-	if file == "" || file == ":memory:" || strings.Contains(query, "mode=memory") {
-		return ""
-	}
-	return file
+	return store.SQLiteFile(cmp.Or(c.DSN, defaultSQLiteFile))
 }

@@ -98,6 +98,16 @@ func isSQLiteMemory(dsn string) bool {
 	return strings.Contains(dsn, ":memory:") || strings.Contains(dsn, "mode=memory")
 }
 
+// SQLiteFile returns the file a SQLite dsn (as [OpenSQLite] takes it) names, or "" for an
+// in-memory database.
+func SQLiteFile(dsn string) string {
+	if isSQLiteMemory(dsn) {
+		return ""
+	}
+	file, _, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	return file
+}
+
 // migrateSQLite brings the schema up to date in one IMMEDIATE transaction, so two processes
 // opening a new file at once cannot both run the same migration.
 func migrateSQLite(ctx context.Context, db *sql.DB) error {
