@@ -184,3 +184,41 @@ func TestValidatePrintsCauseFirst(t *testing.T) {
 		t.Errorf("validate = %d, want 1 and first\n%s\ngot:\n%s", code, want, out)
 	}
 }
+
+// SWITCHBOARD_CCS_URL points serve at a real CCS; validate read only the config file and
+// still checked the enrichers against the demo CCS, warning about tools a real CCS answers.
+func TestValidateAppliesCCSURLFromEnvironment(t *testing.T) {
+	dir := demoAgentsIn(t, t.TempDir(), "notes")
+	writeTestFile(t, filepath.Join(dir, "notes.yaml"), notesAgent) // no fixture: the demo CCS cannot answer notes.list
+	const unanswered = `enricher "notes.list" has no fixture`
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		wantWarn bool
+	}{
+		{"embedded", nil, true},
+		{"real CCS from the environment", map[string]string{"SWITCHBOARD_CCS_URL": "https://ccs.example.com"}, false},
+		{"embedded from the environment", map[string]string{"SWITCHBOARD_CCS_URL": "embedded"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(t.Context(), []string{"validate", "--agents", dir}, &out, &errOut, envMap(tc.env))
+			if code != 0 {
+				t.Fatalf("validate = %d, want 0:\n%s%s", code, out.String(), errOut.String())
+			}
+			if got := strings.Contains(out.String(), unanswered); got != tc.wantWarn {
+				t.Errorf("validate warns %q: %v, want %v; output:\n%s", unanswered, got, tc.wantWarn, out.String())
+			}
+		})
+	}
+}
+
+// A malformed override fails validate as it fails serve, naming the variable.
+func TestValidateRefusesBadOverride(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"validate", "--agents", demoAgentsIn(t, t.TempDir())}, &out, &errOut,
+		envMap(map[string]string{"SWITCHBOARD_TURNS_DEADLINE": "soon"}))
+	if code == 0 || !strings.Contains(errOut.String(), "SWITCHBOARD_TURNS_DEADLINE") {
+		t.Errorf("validate = %d, want non-zero and SWITCHBOARD_TURNS_DEADLINE named; stderr:\n%s", code, errOut.String())
+	}
+}
