@@ -101,14 +101,10 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	if err != nil {
 		return err
 	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = tel.Shutdown(sctx)
-	}()
 	jsonLogs := f.logFormat == "json" || (f.logFormat == "" && !dev)
 	log := telemetry.NewLogger(stderr, telemetry.Options{JSON: jsonLogs, Level: slog.LevelInfo, Secrets: secrets})
 	slog.SetDefault(log)
+	defer shutdownTelemetry(ctx, tel, log) // runs last: it exports what closing the service traced
 
 	opts := switchboard.Options{
 		Config: &cfg, Logger: log, Version: version, ShutdownGrace: shutdownGrace,
@@ -132,7 +128,11 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	if err != nil {
 		return withAgentsHint(err)
 	}
-	defer sb.Close(context.WithoutCancel(ctx))
+	defer func() {
+		if err := sb.Close(context.WithoutCancel(ctx)); err != nil {
+			log.Error("closing the service", "err", err) // the store may have lost its last writes
+		}
+	}()
 	if f.watch && opts.AgentsFS == nil {
 		if err := sb.Watch(ctx); err != nil {
 			log.Warn("not watching the agents folder: reload with SIGHUP", "dir", opts.Agents, "err", err)
@@ -183,6 +183,20 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	<-drained
 	log.Info("stopped")
 	return nil
+}
+
+// telemetryFlushTimeout bounds the export of the last spans and metrics at exit.
+const telemetryFlushTimeout = 5 * time.Second
+
+// shutdownTelemetry flushes and stops tel. A failure is logged, not returned: the service
+// itself stopped cleanly, but the operator must learn that its last spans and metrics are
+// lost (an exporter that cannot be reached, a flush that timed out).
+func shutdownTelemetry(ctx context.Context, tel interface{ Shutdown(context.Context) error }, log *slog.Logger) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), telemetryFlushTimeout)
+	defer cancel()
+	if err := tel.Shutdown(sctx); err != nil {
+		log.Error("flushing telemetry at exit: the last spans and metrics may be lost", "err", err)
+	}
 }
 
 // serveMetrics serves GET /metrics on its own listener until stop is called, and with withPprof

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"strings"
@@ -202,5 +204,35 @@ func TestListenAddr(t *testing.T) {
 		if got := listenAddr(tc.addr, tc.dev); got != tc.want {
 			t.Errorf("listenAddr(%q, dev %v) = %q, want %q", tc.addr, tc.dev, got, tc.want)
 		}
+	}
+}
+
+// fakeTelemetry fails its Shutdown with err.
+type fakeTelemetry struct{ err error }
+
+func (f fakeTelemetry) Shutdown(context.Context) error { return f.err }
+
+// serve dropped the error of the last telemetry flush: spans and metrics lost at exit went
+// unreported. It is logged now; a flush that succeeds logs nothing.
+func TestShutdownTelemetryLogsFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string // in the log; "" for an empty log
+	}{
+		{"flushed", nil, ""},
+		{"exporter unreachable", errors.New("telemetry: shutdown: dial tcp 127.0.0.1:4318: connection refused"), "connection refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			shutdownTelemetry(t.Context(), fakeTelemetry{tc.err}, slog.New(slog.NewTextHandler(&buf, nil)))
+			got := buf.String()
+			if tc.want == "" && got != "" {
+				t.Errorf("shutdownTelemetry logged %q, want nothing", got)
+			}
+			if tc.want != "" && (!strings.Contains(got, tc.want) || !strings.Contains(got, "level=ERROR")) {
+				t.Errorf("shutdownTelemetry logged %q, want an error naming %q", got, tc.want)
+			}
+		})
 	}
 }
