@@ -465,3 +465,27 @@ func TestValidateRefusesUnknownModelAlias(t *testing.T) {
 		t.Errorf("validate = %d, stdout %q; want 1 and the shop.yaml line naming model \"fast\"", code, out.String())
 	}
 }
+
+// A flag value a command cannot use is a usage error (exit 2) naming the flag, before
+// anything runs; it used to be ignored or to fail only after the work was done.
+func TestBadFlagValues(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"serve log format", []string{"serve", "--addr", "127.0.0.1:0", "--log-format", "xml"}, `--log-format is text or json, got "xml"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Cancelled, and with a store that writes no file: a command that wrongly accepts
+			// its flags stops at once instead of serving.
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			environ := envMap(map[string]string{devSecretEnv: testSecret, "SWITCHBOARD_STORE_DRIVER": "memory"})
+			var out, errOut bytes.Buffer
+			if code := run(ctx, tc.args, &out, &errOut, environ); code != 2 || !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("run(%q) = %d, stderr %q; want 2 and %q", tc.args, code, errOut.String(), tc.want)
+			}
+		})
+	}
+}
