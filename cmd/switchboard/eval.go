@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -113,11 +115,30 @@ func parseEvalFlags(args []string, stderr io.Writer) (evalFlags, error) {
 		return f, usageError("--min-accuracy must be between 0 and 1, got %g", f.minAcc)
 	case f.minAnswer < 0 || f.minAnswer > 1:
 		return f, usageError("--min-answer must be between 0 and 1, got %g", f.minAnswer)
+	case f.concurrency < 1:
+		return f, usageError("--concurrency must be at least 1, got %d", f.concurrency)
+	case f.failOnRegression && f.baseline == "":
+		return f, usageError("--fail-on-regression needs --baseline report.json: there is nothing to regress from")
+	}
+	if err := checkOutputPaths(f); err != nil {
+		return f, err
 	}
 	if f.minAcc == 0 {
 		f.minAcc = -1 // evals reads 0 as "the default"; the user asked for no accuracy gate
 	}
 	return f, nil
+}
+
+// checkOutputPaths refuses a --report that is a file and a --suggest that is a folder, which
+// would otherwise fail only once every case has run.
+func checkOutputPaths(f evalFlags) error {
+	if fi, err := os.Stat(f.reportDir); f.reportDir != "" && err == nil && !fi.IsDir() {
+		return usageError("--report %s is a file: name a folder, for report.json, report.md and report.html", f.reportDir)
+	}
+	if fi, err := os.Stat(f.suggest); f.suggest != "" && err == nil && fi.IsDir() {
+		return usageError("--suggest %s is a folder: name the YAML file to write, such as %s", f.suggest, filepath.Join(f.suggest, "suggest.yaml"))
+	}
+	return nil
 }
 
 // evalService builds the service the eval runs in-process, from the same assembly serve uses;

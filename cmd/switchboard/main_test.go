@@ -469,12 +469,25 @@ func TestValidateRefusesUnknownModelAlias(t *testing.T) {
 // A flag value a command cannot use is a usage error (exit 2) naming the flag, before
 // anything runs; it used to be ignored or to fail only after the work was done.
 func TestBadFlagValues(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report")
+	writeTestFile(t, file, "not a folder")
+	// A small dataset of the demo agents, with no gate that could fail it: an eval that
+	// accepts its flags passes (exit 0).
+	evalArgs := func(extra ...string) []string {
+		return append([]string{"eval", "--agents", "../../demo", "--dataset", "../../evals/testdata/datasets/no-route.yaml", "--no-coverage-gate", "--min-accuracy", "0"}, extra...)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
 		want string // in stderr
 	}{
 		{"serve log format", []string{"serve", "--addr", "127.0.0.1:0", "--log-format", "xml"}, `--log-format is text or json, got "xml"`},
+		{"eval concurrency", evalArgs("--concurrency", "0"), "--concurrency must be at least 1, got 0"},
+		{"eval negative concurrency", evalArgs("--concurrency", "-2"), "--concurrency must be at least 1, got -2"},
+		{"eval regression without baseline", evalArgs("--fail-on-regression"), "--fail-on-regression needs --baseline"},
+		{"eval report is a file", evalArgs("--report", file), "--report " + file + " is a file"},
+		{"eval suggest is a folder", evalArgs("--suggest", dir), "--suggest " + dir + " is a folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Cancelled, and with a store that writes no file: a command that wrongly accepts
