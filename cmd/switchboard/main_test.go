@@ -488,6 +488,8 @@ func TestBadFlagValues(t *testing.T) {
 		{"eval regression without baseline", evalArgs("--fail-on-regression"), "--fail-on-regression needs --baseline"},
 		{"eval report is a file", evalArgs("--report", file), "--report " + file + " is a file"},
 		{"eval suggest is a folder", evalArgs("--suggest", dir), "--suggest " + dir + " is a folder"},
+		{"ccs-demo arguments", []string{"ccs-demo", "--addr", "127.0.0.1:0", "fixtures"}, `ccs-demo takes no arguments, got ["fixtures"]`},
+		{"ccs-demo fixtures missing", []string{"ccs-demo", "--addr", "127.0.0.1:0", "--fixtures", filepath.Join(dir, "nope")}, "--fixtures " + filepath.Join(dir, "nope") + " is not a folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Cancelled, and with a store that writes no file: a command that wrongly accepts
