@@ -356,6 +356,12 @@ func (a *App) turnTokenKey(cfg config.Config) []byte {
 	return principal.RandomSecret()
 }
 
+// ChooseOrchestrator returns the orchestrator a service configured with cfg starts with, or
+// the error it refuses to start with: what `switchboard validate` checks ahead of serve.
+func ChooseOrchestrator(defs *definitions.Set, cfg config.Config) (*definitions.Definition, error) {
+	return pickOrchestrator(defs, cfg.Orchestrator, cfg.Flags)
+}
+
 // pickOrchestrator returns the orchestrator the config names or, when it names none, the only
 // one its flags leave on. A flag on an orchestrator lets a team ship a new version of it beside
 // the old one; an orchestrator named by the config but switched off is an error rather than a
