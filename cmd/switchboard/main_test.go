@@ -362,6 +362,18 @@ func TestInitWritesTheDemoOnce(t *testing.T) {
 	}
 }
 
+// init into a path that is a file said "stat FILE/concierge.yaml: not a directory"; it says
+// what is wrong with the path now.
+func TestInitIntoAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "agents")
+	writeTestFile(t, file, "")
+	var out, errOut bytes.Buffer
+	want := file + " is a file: init writes the definitions into a folder"
+	if code := run(t.Context(), []string{"init", file}, &out, &errOut, envMap(nil)); code == 0 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("init into a file = %d, stderr %q; want a failure saying %q", code, errOut.String(), want)
+	}
+}
+
 // init names the serve command that serves what it wrote: plain `switchboard serve` for
 // ./agents, which serve reads by default, and --agents for any other folder.
 func TestInitSaysHowToServe(t *testing.T) {
