@@ -182,10 +182,21 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	defer cancel()
 	drained := make(chan struct{})
 	go func() { sb.Drain(sctx); close(drained) }()
-	_ = srv.Shutdown(sctx)
+	stopHTTP(sctx, srv, log)
 	<-drained
 	log.Info("stopped")
 	return nil
+}
+
+// stopHTTP shuts srv down within ctx, then closes the connections whose requests outlived it:
+// the service they use is about to close, and their clients learn at once that it is gone.
+func stopHTTP(ctx context.Context, srv *http.Server, log *slog.Logger) {
+	if err := srv.Shutdown(ctx); err != nil {
+		log.Warn("closing the connections still open after the grace period", "err", err)
+		if err := srv.Close(); err != nil {
+			log.Warn("closing the listener", "err", err)
+		}
+	}
 }
 
 // telemetryFlushTimeout bounds the export of the last spans and metrics at exit.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -234,5 +235,45 @@ func TestShutdownTelemetryLogsFailure(t *testing.T) {
 				t.Errorf("shutdownTelemetry logged %q, want an error naming %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// serve dropped the error of an HTTP shutdown that outlived its grace period and left the
+// late requests' connections open while it closed the service under them; they are closed.
+func TestStopHTTPClosesLateConnections(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(http.StatusOK)
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	got := make(chan error, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err == nil {
+			resp.Body.Close()
+			err = fmt.Errorf("status %s", resp.Status)
+		}
+		got <- err
+	}()
+	<-entered
+	expired, cancel := context.WithCancel(t.Context())
+	cancel() // the grace period is over
+	var buf bytes.Buffer
+	stopHTTP(expired, srv, slog.New(slog.NewTextHandler(&buf, nil)))
+	close(release) // a request still served would now be answered
+	if err := <-got; err == nil || strings.HasPrefix(err.Error(), "status ") {
+		t.Errorf("late request = %v, want its connection closed", err)
+	}
+	if !strings.Contains(buf.String(), "closing the connections still open") {
+		t.Errorf("stopHTTP logged %q, want the late connections reported", buf.String())
 	}
 }
