@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -215,6 +217,9 @@ func evalJudge(ctx context.Context, f evalFlags, cfg switchboard.Config) (*evals
 	reg, err := llm.NewRegistry(ctx, models)
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := models[f.judge]; !ok {
+		return nil, usageError("--judge-model %q is not a model alias under models: in %s; known: %s", f.judge, configNamed(f.cfgPath), strings.Join(slices.Sorted(maps.Keys(models)), ", "))
 	}
 	m, err := reg.Model(f.judge)
 	if err != nil {

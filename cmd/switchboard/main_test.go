@@ -500,6 +500,7 @@ func TestBadFlagValues(t *testing.T) {
 		{"eval regression without baseline", evalArgs("--fail-on-regression"), "--fail-on-regression needs --baseline"},
 		{"eval report is a file", evalArgs("--report", file), "--report " + file + " is a file"},
 		{"eval suggest is a folder", evalArgs("--suggest", dir), "--suggest " + dir + " is a folder"},
+		{"eval judge not a model", evalArgs("--judge-model", "nope"), `--judge-model "nope" is not a model alias under models: in a config file passed with --config (none was given); known: default`},
 		{"token arguments", []string{"token", "--sub", "alice", "bob"}, `token takes no arguments, got ["bob"]`},
 		{"ccs-demo arguments", []string{"ccs-demo", "--addr", "127.0.0.1:0", "fixtures"}, `ccs-demo takes no arguments, got ["fixtures"]`},
 		{"ccs-demo fixtures missing", []string{"ccs-demo", "--addr", "127.0.0.1:0", "--fixtures", filepath.Join(dir, "nope")}, "--fixtures " + filepath.Join(dir, "nope") + " is not a folder"},
