@@ -270,8 +270,9 @@ func evalVerdict(f evalFlags, rep *evals.Report) error {
 	if j := rep.Judge; f.judge != "" && j.Status == "failed" {
 		return &exitError{code: 1, msg: fmt.Sprintf("switchboard eval: the judge model %q failed on all %d calls: check its entry under models: in %s", f.judge, j.Errors, configNamed(f.cfgPath))}
 	}
-	if err := rep.GateError(); err != nil {
-		return &exitError{code: 1, msg: "switchboard eval: " + err.Error()}
+	if rep.GateError() != nil {
+		// The summary above printed each failed gate with its detail; naming them is enough.
+		return &exitError{code: 1, msg: "switchboard eval: gates failed: " + strings.Join(failedGates(rep), ", ") + " (the summary on stdout says why)"}
 	}
 	if f.failOnRegression && rep.Baseline != nil {
 		if regs := rep.Baseline.QualityRegressions(); len(regs) > 0 {
@@ -279,6 +280,17 @@ func evalVerdict(f evalFlags, rep *evals.Report) error {
 		}
 	}
 	return nil
+}
+
+// failedGates names the gates rep failed.
+func failedGates(rep *evals.Report) []string {
+	var names []string
+	for _, g := range rep.GateResults {
+		if !g.Passed {
+			names = append(names, g.Name)
+		}
+	}
+	return names
 }
 
 // plural says n things: "1 agent or tool", "2 agents or tools".
