@@ -31,6 +31,16 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageError("ccs-demo takes no arguments, got %q", fs.Args())
+	}
+	// The default folder may be absent (the demo then answers its own enrichers only); one the
+	// user names must exist, or a misspelt path would serve no fixture without a word.
+	if named(fs, "fixtures") {
+		if fi, err := os.Stat(*fixturesDir); err != nil || !fi.IsDir() {
+			return usageError("--fixtures %s is not a folder", *fixturesDir)
+		}
+	}
 	cfg, err := switchboard.LoadConfig(*cfgPath, switchboard.WithEnv(lookup))
 	if err != nil {
 		return err
@@ -66,4 +76,11 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 		return err
 	}
 	return nil
+}
+
+// named reports whether the command line set the flag name.
+func named(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

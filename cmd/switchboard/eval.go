@@ -8,8 +8,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,23 +29,72 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
+// evalFlags are the eval command's flags, checked.
+type evalFlags struct {
+	datasets           stringList
+	agentsDir, cfgPath string
+	target, reportDir  string
+	minAcc, minAnswer  float64
+	suggest            string
+	concurrency        int
+	baseline           string
+	failOnRegression   bool
+	noCoverage         bool
+	judge              string
+}
+
 func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
+	f, err := parseEvalFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if f.target != "" {
+		if err := reachable(ctx, f.target); err != nil {
+			return err
+		}
+	}
+	sb, cfg, err := evalService(ctx, f, lookup)
+	if err != nil {
+		return err
+	}
+	defer sb.Close(ctx)
+	rc, err := evalConfig(ctx, f, sb, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := evals.Run(ctx, rc)
+	if err != nil {
+		return err
+	}
+	if err := printEval(stdout, f, rep); err != nil {
+		return err
+	}
+	if f.suggest != "" {
+		if err := writeSuggestions(ctx, stdout, f, rep, rc.SubAgents, sb.Parts(), cfg); err != nil {
+			return err
+		}
+	}
+	return evalVerdict(f, rep)
+}
+
+// parseEvalFlags reads the command line, where datasets may also follow the flags.
+func parseEvalFlags(args []string, stderr io.Writer) (evalFlags, error) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var datasets stringList
-	fs.Var(&datasets, "dataset", "eval dataset YAML (repeatable; extra arguments are datasets too)")
-	agentsDir := fs.String("agents", defaultAgentsDir, "folder of Agent Definitions (the built-in demo agents when ./agents is absent)")
-	cfgPath := fs.String("config", "", "config file (models, flags) for the in-process run")
-	target := fs.String("target", "", "base URL of a running switchboard to evaluate over HTTP+SSE (default: in-process)")
-	reportDir := fs.String("report", "", "folder for report.json, report.md and report.html")
-	minAcc := fs.Float64("min-accuracy", 0.95, "minimum routing accuracy, overall and per vertical, 0 to 1 (0 turns the accuracy gates off)")
-	minAnswer := fs.Float64("min-answer", 0, "minimum answer accuracy (turns with reply_mentions/reply_excludes), overall and per vertical, 0 to 1 (0, the default: answers are reported, not gated)")
-	suggest := fs.String("suggest", "", "write candidate examples for the agent or tool that should have taken each misrouted or unanswered turn to this YAML `FILE` (a file, not a folder; its folder is created)")
-	concurrency := fs.Int("concurrency", 4, "cases run at once (cases with faults run one at a time)")
-	baseline := fs.String("baseline", "", "an earlier report.json to compare with (regressions first)")
-	failOnRegression := fs.Bool("fail-on-regression", false, "with --baseline: exit 1 when a case that passed fails now or an accuracy falls (latency never gates)")
-	noCoverage := fs.Bool("no-coverage-gate", false, "report but do not gate on intent-switch pair coverage (datasets covering some verticals only)")
-	judge := fs.String("judge-model", "", "model alias that rates reply quality (LLM-as-judge); off by default")
+	var f evalFlags
+	fs.Var(&f.datasets, "dataset", "eval dataset YAML (repeatable; extra arguments are datasets too)")
+	fs.StringVar(&f.agentsDir, "agents", defaultAgentsDir, "folder of Agent Definitions (the built-in demo agents when ./agents is absent)")
+	fs.StringVar(&f.cfgPath, "config", "", "config file (models, flags) for the in-process run")
+	fs.StringVar(&f.target, "target", "", "base URL of a running switchboard to evaluate over HTTP+SSE (default: in-process)")
+	fs.StringVar(&f.reportDir, "report", "", "folder for report.json, report.md and report.html")
+	fs.Float64Var(&f.minAcc, "min-accuracy", 0.95, "minimum routing accuracy, overall and per vertical, 0 to 1 (0 turns the accuracy gates off)")
+	fs.Float64Var(&f.minAnswer, "min-answer", 0, "minimum answer accuracy (turns with reply_mentions/reply_excludes), overall and per vertical, 0 to 1 (0, the default: answers are reported, not gated)")
+	fs.StringVar(&f.suggest, "suggest", "", "write candidate examples for the agent or tool that should have taken each misrouted or unanswered turn to this YAML `FILE` (a file, not a folder; its folder is created)")
+	fs.IntVar(&f.concurrency, "concurrency", 4, "cases run at once (cases with faults run one at a time)")
+	fs.StringVar(&f.baseline, "baseline", "", "an earlier report.json to compare with (regressions first)")
+	fs.BoolVar(&f.failOnRegression, "fail-on-regression", false, "with --baseline: exit 1 when a case that passed fails now or an accuracy falls (latency never gates)")
+	fs.BoolVar(&f.noCoverage, "no-coverage-gate", false, "report but do not gate on intent-switch pair coverage (datasets covering some verticals only)")
+	fs.StringVar(&f.judge, "judge-model", "", "model alias that rates reply quality (LLM-as-judge); off by default")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard eval --dataset FILE... [flags]\n\nReplays eval datasets through the real turn loop and scores routing accuracy per vertical,\nintent switches, follow-ups, fan-out, failure acknowledgment, leaks and, for turns with\nreply_mentions or reply_excludes, answer accuracy per vertical. Exit status 1 when a gate fails.")
 		fs.PrintDefaults()
@@ -49,35 +102,53 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	// A shell glob after --dataset expands to several words; keep parsing flags after them.
 	for rest := args; ; {
 		if err := parseFlags(fs, rest); err != nil {
-			return err
+			return f, err
 		}
 		if fs.NArg() == 0 {
 			break
 		}
-		datasets = append(datasets, fs.Arg(0))
+		f.datasets = append(f.datasets, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	if len(datasets) == 0 {
-		return usageError("eval needs --dataset FILE")
+	switch {
+	case len(f.datasets) == 0:
+		return f, usageError("eval needs --dataset FILE")
+	case f.minAcc < 0 || f.minAcc > 1:
+		return f, usageError("--min-accuracy must be between 0 and 1, got %g", f.minAcc)
+	case f.minAnswer < 0 || f.minAnswer > 1:
+		return f, usageError("--min-answer must be between 0 and 1, got %g", f.minAnswer)
+	case f.concurrency < 1:
+		return f, usageError("--concurrency must be at least 1, got %d", f.concurrency)
+	case f.failOnRegression && f.baseline == "":
+		return f, usageError("--fail-on-regression needs --baseline report.json: there is nothing to regress from")
 	}
-	if *minAcc < 0 || *minAcc > 1 {
-		return usageError("--min-accuracy must be between 0 and 1, got %g", *minAcc)
+	if err := checkOutputPaths(f); err != nil {
+		return f, err
 	}
-	if *minAnswer < 0 || *minAnswer > 1 {
-		return usageError("--min-answer must be between 0 and 1, got %g", *minAnswer)
+	if f.minAcc == 0 {
+		f.minAcc = -1 // evals reads 0 as "the default"; the user asked for no accuracy gate
 	}
-	if *minAcc == 0 {
-		*minAcc = -1 // evals reads 0 as "the default"; the user asked for no accuracy gate
-	}
-	if *target != "" {
-		if err := reachable(ctx, *target); err != nil {
-			return err
-		}
-	}
+	return f, nil
+}
 
-	cfg, err := switchboard.LoadConfig(*cfgPath, switchboard.WithEnv(lookup))
+// checkOutputPaths refuses a --report that is a file and a --suggest that is a folder, which
+// would otherwise fail only once every case has run.
+func checkOutputPaths(f evalFlags) error {
+	if fi, err := os.Stat(f.reportDir); f.reportDir != "" && err == nil && !fi.IsDir() {
+		return usageError("--report %s is a file: name a folder, for report.json, report.md and report.html", f.reportDir)
+	}
+	if fi, err := os.Stat(f.suggest); f.suggest != "" && err == nil && fi.IsDir() {
+		return usageError("--suggest %s is a folder: name the YAML file to write, such as %s", f.suggest, filepath.Join(f.suggest, "suggest.yaml"))
+	}
+	return nil
+}
+
+// evalService builds the service the eval runs in-process, from the same assembly serve uses;
+// with --target it still supplies the definitions. It keeps nothing and limits nothing.
+func evalService(ctx context.Context, f evalFlags, lookup env) (*switchboard.Server, switchboard.Config, error) {
+	cfg, err := switchboard.LoadConfig(f.cfgPath, switchboard.WithEnv(lookup))
 	if err != nil {
-		return err
+		return nil, cfg, err
 	}
 	// In-process evals keep nothing: their episodes must not land in switchboard.db.
 	cfg.Store.Driver = "memory"
@@ -89,35 +160,37 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		cfg.Auth.HS256Secret = string(randomDevSecret())
 	}
 	opts := switchboard.Options{Config: &cfg, Logger: slog.New(slog.DiscardHandler)}
-	opts.Agents, opts.AgentsFS, _ = agentsSource(*agentsDir)
-	// The definitions (and, in-process, the whole service) come from the same assembly serve uses.
+	opts.Agents, opts.AgentsFS, _ = agentsSource(f.agentsDir)
 	sb, err := switchboard.New(ctx, opts)
 	if err != nil {
-		return withAgentsHint(err)
+		return nil, cfg, withAgentsHint(err)
 	}
-	defer sb.Close(ctx)
-	a := sb.Parts()
-	orc := a.Orchestrator.Definition()
+	return sb, cfg, nil
+}
 
+// evalConfig is the run the flags ask for: its target (in-process, or --target over HTTP),
+// gates, reports and judge.
+func evalConfig(ctx context.Context, f evalFlags, sb *switchboard.Server, cfg switchboard.Config, progress io.Writer) (evals.Config, error) {
+	a := sb.Parts()
 	rc := evals.Config{
-		Datasets:       datasets,
+		Datasets:       f.datasets,
 		SubAgents:      evals.AgentInfos(a.Orchestrator.SubAgents()),
-		FanOutCap:      orc.FanOutCap,
-		Concurrency:    *concurrency,
-		MinAccuracy:    *minAcc,
-		MinAnswer:      *minAnswer,
-		NoCoverageGate: *noCoverage,
-		ReportDir:      *reportDir,
-		Baseline:       *baseline,
-		Progress:       stderr,
+		FanOutCap:      a.Orchestrator.Definition().FanOutCap,
+		Concurrency:    f.concurrency,
+		MinAccuracy:    f.minAcc,
+		MinAnswer:      f.minAnswer,
+		NoCoverageGate: f.noCoverage,
+		ReportDir:      f.reportDir,
+		Baseline:       f.baseline,
+		Progress:       progress,
 		Model:          describeModels(a.Providers),
 	}
-	if *target != "" {
-		t, err := evals.NewHTTPTarget(*target, nil)
+	if f.target != "" {
+		t, err := evals.NewHTTPTarget(f.target, nil)
 		if err != nil {
-			return err
+			return rc, err
 		}
-		rc.Target, rc.TargetName, rc.Model = t, *target, "as served by "+*target
+		rc.Target, rc.TargetName, rc.Model = t, f.target, "as served by "+f.target
 	} else {
 		var inj evals.FaultInjector
 		if a.DemoCCS != nil {
@@ -125,66 +198,99 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		}
 		rc.Target, rc.TargetName = evals.NewServiceTarget(a.Service, a.Hub, inj), "in-process"
 	}
-	if *judge != "" {
-		models := make(map[string]llm.ModelConfig, len(cfg.Models))
-		for alias, m := range cfg.Models {
-			models[alias] = llm.ModelConfig(m)
-		}
-		reg, err := llm.NewRegistry(ctx, models)
+	if f.judge != "" {
+		j, err := evalJudge(ctx, f, cfg)
 		if err != nil {
-			return err
+			return rc, err
 		}
-		m, err := reg.Model(*judge)
-		if err != nil {
-			return err
-		}
-		if offlineAlias(reg, *judge) {
-			// Its replies are canned: it would fail every call, after the whole run.
-			return usageError("--judge-model %q is the offline model, which cannot judge replies: name the alias of a real model under models: in %s", *judge, configNamed(*cfgPath))
-		}
-		rc.Judge = evals.NewJudge(m, *judge)
+		rc.Judge = j
 	}
+	return rc, nil
+}
 
-	rep, err := evals.Run(ctx, rc)
-	if err != nil {
-		return err
+// evalJudge is the judge --judge-model names, refused when it is the offline model.
+func evalJudge(ctx context.Context, f evalFlags, cfg switchboard.Config) (*evals.Judge, error) {
+	models := make(map[string]llm.ModelConfig, len(cfg.Models))
+	for alias, m := range cfg.Models {
+		models[alias] = llm.ModelConfig(m)
 	}
+	reg, err := llm.NewRegistry(ctx, models)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := models[f.judge]; !ok {
+		return nil, usageError("--judge-model %q is not a model alias under models: in %s; known: %s", f.judge, configNamed(f.cfgPath), strings.Join(slices.Sorted(maps.Keys(models)), ", "))
+	}
+	m, err := reg.Model(f.judge)
+	if err != nil {
+		return nil, err
+	}
+	if offlineAlias(reg, f.judge) {
+		// Its replies are canned: it would fail every call, after the whole run.
+		return nil, usageError("--judge-model %q is the offline model, which cannot judge replies: name the alias of a real model under models: in %s", f.judge, configNamed(f.cfgPath))
+	}
+	return evals.NewJudge(m, f.judge), nil
+}
+
+// printEval prints the summary, the comparison with --baseline and where the reports are.
+func printEval(stdout io.Writer, f evalFlags, rep *evals.Report) error {
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
 	if rep.Baseline != nil {
 		_ = rep.Baseline.WriteText(stdout)
 	}
-	if *reportDir != "" {
-		fmt.Fprintf(stdout, "reports: %s/report.{json,md,html}\n", strings.TrimSuffix(*reportDir, "/"))
+	if f.reportDir != "" {
+		fmt.Fprintf(stdout, "reports: %s/report.{json,md,html}\n", strings.TrimSuffix(f.reportDir, "/"))
 	}
-	if *suggest != "" {
-		var data evals.ToolData
-		if *target == "" && a.DemoCCS != nil {
-			data = demoToolData(a.DemoCCS, cfg.CCS.Credential)
-		}
-		sugg := evals.Suggest(ctx, rep, rc.SubAgents, data)
-		if err := evals.WriteSuggestionsFile(*suggest, sugg); err != nil {
-			return err
-		}
-		n := 0
-		for _, s := range sugg {
-			n += len(s.Examples)
-		}
-		fmt.Fprintf(stdout, "suggestions: %s (%s for %s)\n", *suggest, plural(n, "candidate example", "candidate examples"), plural(len(sugg), "agent or tool", "agents or tools"))
+	return nil
+}
+
+// writeSuggestions writes --suggest's candidate examples and says how many.
+func writeSuggestions(ctx context.Context, stdout io.Writer, f evalFlags, rep *evals.Report, agents []evals.AgentInfo, a switchboard.Parts, cfg switchboard.Config) error {
+	var data evals.ToolData
+	if f.target == "" && a.DemoCCS != nil {
+		data = demoToolData(a.DemoCCS, cfg.CCS.Credential)
 	}
-	if j := rep.Judge; *judge != "" && j.Status == "failed" {
-		return &exitError{code: 1, msg: fmt.Sprintf("switchboard eval: the judge model %q failed on all %d calls: check its entry under models: in %s", *judge, j.Errors, configNamed(*cfgPath))}
+	sugg := evals.Suggest(ctx, rep, agents, data)
+	if err := evals.WriteSuggestionsFile(f.suggest, sugg); err != nil {
+		return err
 	}
-	if err := rep.GateError(); err != nil {
-		return &exitError{code: 1, msg: "switchboard eval: " + err.Error()}
+	n := 0
+	for _, s := range sugg {
+		n += len(s.Examples)
 	}
-	if *failOnRegression && rep.Baseline != nil {
+	fmt.Fprintf(stdout, "suggestions: %s (%s for %s)\n", f.suggest, plural(n, "candidate example", "candidate examples"), plural(len(sugg), "agent or tool", "agents or tools"))
+	return nil
+}
+
+// evalVerdict is the exit status of a finished run: a judge that never answered, a failed
+// gate, or with --fail-on-regression a regression against --baseline.
+func evalVerdict(f evalFlags, rep *evals.Report) error {
+	if j := rep.Judge; f.judge != "" && j.Status == "failed" {
+		return &exitError{code: 1, msg: fmt.Sprintf("switchboard eval: the judge model %q failed on all %d calls: check its entry under models: in %s", f.judge, j.Errors, configNamed(f.cfgPath))}
+	}
+	if rep.GateError() != nil {
+		// The summary above printed each failed gate with its detail; naming them is enough.
+		return &exitError{code: 1, msg: "switchboard eval: gates failed: " + strings.Join(failedGates(rep), ", ") + " (the summary on stdout says why)"}
+	}
+	if f.failOnRegression && rep.Baseline != nil {
 		if regs := rep.Baseline.QualityRegressions(); len(regs) > 0 {
-			return &exitError{code: 1, msg: "switchboard eval: regressions against " + *baseline + ":\n  " + strings.Join(regs, "\n  ")}
+			return &exitError{code: 1, msg: "switchboard eval: regressions against " + f.baseline + ":\n  " + strings.Join(regs, "\n  ")}
 		}
 	}
 	return nil
+}
+
+// failedGates names the gates rep failed.
+func failedGates(rep *evals.Report) []string {
+	var names []string
+	for _, g := range rep.GateResults {
+		if !g.Passed {
+			names = append(names, g.Name)
+		}
+	}
+	return names
 }
 
 // plural says n things: "1 agent or tool", "2 agents or tools".

@@ -108,3 +108,20 @@ func TestEvalTargetNotAURL(t *testing.T) {
 		}
 	}
 }
+
+// A failed gate's detail (for pair coverage, a dozen missing pairs) was printed twice: in the
+// summary on stdout and again in the exit message. The exit message names the gates only.
+func TestEvalGateFailureSaidOnce(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"eval", "--agents", "../../demo", "--dataset", "../../evals/testdata/datasets/no-route.yaml"}, &out, &errOut, envMap(nil))
+	if code != 1 {
+		t.Fatalf("eval = %d, want 1 (pair coverage fails); stderr:\n%s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "FAILED gate pair_coverage: 0 of 12 ordered pairs covered") {
+		t.Errorf("summary lacks the failed gate with its detail:\n%s", out.String())
+	}
+	const want = "switchboard eval: gates failed: pair_coverage (the summary on stdout says why)\n"
+	if got := errOut.String(); !strings.HasSuffix(got, want) || strings.Contains(got, "ordered pairs") {
+		t.Errorf("eval stderr ends %q, want it to end %q without the detail", got, want)
+	}
+}

@@ -52,6 +52,9 @@ func writeDemo(dir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return 0, fmt.Errorf("%s is a file: init writes the definitions into a folder; name a new or existing folder", dir)
+	}
 	for _, name := range names {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			return 0, fmt.Errorf("%s exists already: init writes only into a folder without the demo's files", filepath.Join(dir, name))

@@ -88,7 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookup en
 	case "serve":
 		err = serveCmd(ctx, rest, stdout, stderr, lookup)
 	case "validate":
-		err = validateCmd(rest, stdout, stderr)
+		err = validateCmd(rest, stdout, stderr, lookup)
 	case "token":
 		err = tokenCmd(rest, stdout, stderr, lookup)
 	case "ccs-demo":

@@ -362,6 +362,18 @@ func TestInitWritesTheDemoOnce(t *testing.T) {
 	}
 }
 
+// init into a path that is a file said "stat FILE/concierge.yaml: not a directory"; it says
+// what is wrong with the path now.
+func TestInitIntoAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "agents")
+	writeTestFile(t, file, "")
+	var out, errOut bytes.Buffer
+	want := file + " is a file: init writes the definitions into a folder"
+	if code := run(t.Context(), []string{"init", file}, &out, &errOut, envMap(nil)); code == 0 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("init into a file = %d, stderr %q; want a failure saying %q", code, errOut.String(), want)
+	}
+}
+
 // init names the serve command that serves what it wrote: plain `switchboard serve` for
 // ./agents, which serve reads by default, and --agents for any other folder.
 func TestInitSaysHowToServe(t *testing.T) {
@@ -463,5 +475,46 @@ func TestValidateRefusesUnknownModelAlias(t *testing.T) {
 	code := run(t.Context(), []string{"validate", "--agents", dir}, &out, &errOut, envMap(nil))
 	if code != 1 || !strings.Contains(out.String(), `shop.yaml:`) || !strings.Contains(out.String(), `model "fast"`) {
 		t.Errorf("validate = %d, stdout %q; want 1 and the shop.yaml line naming model \"fast\"", code, out.String())
+	}
+}
+
+// A flag value a command cannot use is a usage error (exit 2) naming the flag, before
+// anything runs; it used to be ignored or to fail only after the work was done.
+func TestBadFlagValues(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report")
+	writeTestFile(t, file, "not a folder")
+	// A small dataset of the demo agents, with no gate that could fail it: an eval that
+	// accepts its flags passes (exit 0).
+	evalArgs := func(extra ...string) []string {
+		return append([]string{"eval", "--agents", "../../demo", "--dataset", "../../evals/testdata/datasets/no-route.yaml", "--no-coverage-gate", "--min-accuracy", "0"}, extra...)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"serve log format", []string{"serve", "--addr", "127.0.0.1:0", "--log-format", "xml"}, `--log-format is text or json, got "xml"`},
+		{"eval concurrency", evalArgs("--concurrency", "0"), "--concurrency must be at least 1, got 0"},
+		{"eval negative concurrency", evalArgs("--concurrency", "-2"), "--concurrency must be at least 1, got -2"},
+		{"eval regression without baseline", evalArgs("--fail-on-regression"), "--fail-on-regression needs --baseline"},
+		{"eval report is a file", evalArgs("--report", file), "--report " + file + " is a file"},
+		{"eval suggest is a folder", evalArgs("--suggest", dir), "--suggest " + dir + " is a folder"},
+		{"eval judge not a model", evalArgs("--judge-model", "nope"), `--judge-model "nope" is not a model alias under models: in a config file passed with --config (none was given); known: default`},
+		{"token arguments", []string{"token", "--sub", "alice", "bob"}, `token takes no arguments, got ["bob"]`},
+		{"ccs-demo arguments", []string{"ccs-demo", "--addr", "127.0.0.1:0", "fixtures"}, `ccs-demo takes no arguments, got ["fixtures"]`},
+		{"ccs-demo fixtures missing", []string{"ccs-demo", "--addr", "127.0.0.1:0", "--fixtures", filepath.Join(dir, "nope")}, "--fixtures " + filepath.Join(dir, "nope") + " is not a folder"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Cancelled, and with a store that writes no file: a command that wrongly accepts
+			// its flags stops at once instead of serving.
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			environ := envMap(map[string]string{devSecretEnv: testSecret, "SWITCHBOARD_STORE_DRIVER": "memory"})
+			var out, errOut bytes.Buffer
+			if code := run(ctx, tc.args, &out, &errOut, environ); code != 2 || !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("run(%q) = %d, stderr %q; want 2 and %q", tc.args, code, errOut.String(), tc.want)
+			}
+		})
 	}
 }

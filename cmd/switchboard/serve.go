@@ -56,6 +56,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	if fs.NArg() > 0 {
 		return usageError("serve takes no arguments, got %q", fs.Args())
 	}
+	if f.logFormat != "" && f.logFormat != "text" && f.logFormat != "json" {
+		return usageError("--log-format is text or json, got %q", f.logFormat)
+	}
 	if f.pprof && f.metricsAddr == "" {
 		// Profiles show request data and cost CPU to take: never on the public listener.
 		return usageError("--pprof needs --metrics-addr: profiles are served only on the private metrics listener")
@@ -101,14 +104,10 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	if err != nil {
 		return err
 	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = tel.Shutdown(sctx)
-	}()
 	jsonLogs := f.logFormat == "json" || (f.logFormat == "" && !dev)
 	log := telemetry.NewLogger(stderr, telemetry.Options{JSON: jsonLogs, Level: slog.LevelInfo, Secrets: secrets})
 	slog.SetDefault(log)
+	defer shutdownTelemetry(ctx, tel, log) // runs last: it exports what closing the service traced
 
 	opts := switchboard.Options{
 		Config: &cfg, Logger: log, Version: version, ShutdownGrace: shutdownGrace,
@@ -132,7 +131,11 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	if err != nil {
 		return withAgentsHint(err)
 	}
-	defer sb.Close(context.WithoutCancel(ctx))
+	defer func() {
+		if err := sb.Close(context.WithoutCancel(ctx)); err != nil {
+			log.Error("closing the service", "err", err) // the store may have lost its last writes
+		}
+	}()
 	if f.watch && opts.AgentsFS == nil {
 		if err := sb.Watch(ctx); err != nil {
 			log.Warn("not watching the agents folder: reload with SIGHUP", "dir", opts.Agents, "err", err)
@@ -179,10 +182,35 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	defer cancel()
 	drained := make(chan struct{})
 	go func() { sb.Drain(sctx); close(drained) }()
-	_ = srv.Shutdown(sctx)
+	stopHTTP(sctx, srv, log)
 	<-drained
 	log.Info("stopped")
 	return nil
+}
+
+// stopHTTP shuts srv down within ctx, then closes the connections whose requests outlived it:
+// the service they use is about to close, and their clients learn at once that it is gone.
+func stopHTTP(ctx context.Context, srv *http.Server, log *slog.Logger) {
+	if err := srv.Shutdown(ctx); err != nil {
+		log.Warn("closing the connections still open after the grace period", "err", err)
+		if err := srv.Close(); err != nil {
+			log.Warn("closing the listener", "err", err)
+		}
+	}
+}
+
+// telemetryFlushTimeout bounds the export of the last spans and metrics at exit.
+const telemetryFlushTimeout = 5 * time.Second
+
+// shutdownTelemetry flushes and stops tel. A failure is logged, not returned: the service
+// itself stopped cleanly, but the operator must learn that its last spans and metrics are
+// lost (an exporter that cannot be reached, a flush that timed out).
+func shutdownTelemetry(ctx context.Context, tel interface{ Shutdown(context.Context) error }, log *slog.Logger) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), telemetryFlushTimeout)
+	defer cancel()
+	if err := tel.Shutdown(sctx); err != nil {
+		log.Error("flushing telemetry at exit: the last spans and metrics may be lost", "err", err)
+	}
 }
 
 // serveMetrics serves GET /metrics on its own listener until stop is called, and with withPprof

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -202,5 +205,75 @@ func TestListenAddr(t *testing.T) {
 		if got := listenAddr(tc.addr, tc.dev); got != tc.want {
 			t.Errorf("listenAddr(%q, dev %v) = %q, want %q", tc.addr, tc.dev, got, tc.want)
 		}
+	}
+}
+
+// fakeTelemetry fails its Shutdown with err.
+type fakeTelemetry struct{ err error }
+
+func (f fakeTelemetry) Shutdown(context.Context) error { return f.err }
+
+// serve dropped the error of the last telemetry flush: spans and metrics lost at exit went
+// unreported. It is logged now; a flush that succeeds logs nothing.
+func TestShutdownTelemetryLogsFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string // in the log; "" for an empty log
+	}{
+		{"flushed", nil, ""},
+		{"exporter unreachable", errors.New("telemetry: shutdown: dial tcp 127.0.0.1:4318: connection refused"), "connection refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			shutdownTelemetry(t.Context(), fakeTelemetry{tc.err}, slog.New(slog.NewTextHandler(&buf, nil)))
+			got := buf.String()
+			if tc.want == "" && got != "" {
+				t.Errorf("shutdownTelemetry logged %q, want nothing", got)
+			}
+			if tc.want != "" && (!strings.Contains(got, tc.want) || !strings.Contains(got, "level=ERROR")) {
+				t.Errorf("shutdownTelemetry logged %q, want an error naming %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// serve dropped the error of an HTTP shutdown that outlived its grace period and left the
+// late requests' connections open while it closed the service under them; they are closed.
+func TestStopHTTPClosesLateConnections(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(http.StatusOK)
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	got := make(chan error, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err == nil {
+			resp.Body.Close()
+			err = fmt.Errorf("status %s", resp.Status)
+		}
+		got <- err
+	}()
+	<-entered
+	expired, cancel := context.WithCancel(t.Context())
+	cancel() // the grace period is over
+	var buf bytes.Buffer
+	stopHTTP(expired, srv, slog.New(slog.NewTextHandler(&buf, nil)))
+	close(release) // a request still served would now be answered
+	if err := <-got; err == nil || strings.HasPrefix(err.Error(), "status ") {
+		t.Errorf("late request = %v, want its connection closed", err)
+	}
+	if !strings.Contains(buf.String(), "closing the connections still open") {
+		t.Errorf("stopHTTP logged %q, want the late connections reported", buf.String())
 	}
 }

@@ -23,6 +23,9 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageError("token takes no arguments, got %q: name the user with --sub", fs.Args())
+	}
 	if strings.TrimSpace(*sub) == "" {
 		return usageError("token needs --sub NAME")
 	}

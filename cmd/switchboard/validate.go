@@ -22,10 +22,10 @@ import (
 	"github.com/switchboard-ai/switchboard/internal/llm"
 )
 
-func validateCmd(args []string, stdout, stderr io.Writer) error {
+func validateCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "config file: its models and flags are checked against the definitions; with a ccs.url other than embedded, enrichers are not checked against the demo CCS")
+	cfgPath := fs.String("config", "", "config file: its orchestrator, models and flags are checked against the definitions; with a ccs.url (or SWITCHBOARD_CCS_URL) other than embedded, enrichers are not checked against the demo CCS")
 	dir := fs.String("agents", defaultAgentsDir, "folder of Agent Definition YAML files (the built-in demo agents when ./agents is absent, as serve does)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard validate [--agents DIR] [--config FILE]\n\nChecks every Agent Definition in DIR and prints every problem with file:line, its cause first.\nWith the embedded demo CCS it also checks each tool's domain_type against what its fixture in\nDIR/fixtures (or the demo's own enricher) answers, and runs the answer templates over that data.\nIt warns about agents an unset feature flag leaves out, sub-agents no orchestrator lists, and\ntools whose enricher nothing answers. Exit status 1 when there is any problem (warnings and\nnotes do not count).")
@@ -59,6 +59,16 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	cfg, err := config.Load(*cfgPath) // the defaults without --config, as serve has
 	if err != nil {
 		return err
+	}
+	// The SWITCHBOARD_* overrides, as serve applies them (SWITCHBOARD_CCS_URL decides whether
+	// the demo CCS must answer the enrichers), but not the secrets: validating definitions
+	// must not need the model keys.
+	if err := cfg.ApplyOverrides(lookup); err != nil {
+		return err
+	}
+	if _, err := assembly.ChooseOrchestrator(set, cfg); err != nil {
+		fmt.Fprintf(stdout, "%s: serve would refuse to start: %v\n", orchestratorSource(*cfgPath, lookup), err)
+		return &exitError{code: 1, msg: fmt.Sprintf("1 problem(s) in %s", *dir)}
 	}
 	if problems := unknownModels(set, cfg); len(problems) > 0 {
 		for _, p := range problems {
@@ -112,6 +122,17 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 1, msg: fmt.Sprintf("%d answer template(s) in %s fail on the demo data", len(answers), *dir)}
 	}
 	return ok()
+}
+
+// orchestratorSource names where the choice of orchestrator came from, for a problem with it.
+func orchestratorSource(cfgPath string, lookup env) string {
+	switch v, ok := lookup("SWITCHBOARD_ORCHESTRATOR"); {
+	case ok && v != "":
+		return "SWITCHBOARD_ORCHESTRATOR"
+	case cfgPath != "":
+		return cfgPath
+	}
+	return "the agents folder (no --config)"
 }
 
 // joinShown names a file under the agents folder the way the definitions' problems name

@@ -184,3 +184,85 @@ func TestValidatePrintsCauseFirst(t *testing.T) {
 		t.Errorf("validate = %d, want 1 and first\n%s\ngot:\n%s", code, want, out)
 	}
 }
+
+// SWITCHBOARD_CCS_URL points serve at a real CCS; validate read only the config file and
+// still checked the enrichers against the demo CCS, warning about tools a real CCS answers.
+func TestValidateAppliesCCSURLFromEnvironment(t *testing.T) {
+	dir := demoAgentsIn(t, t.TempDir(), "notes")
+	writeTestFile(t, filepath.Join(dir, "notes.yaml"), notesAgent) // no fixture: the demo CCS cannot answer notes.list
+	const unanswered = `enricher "notes.list" has no fixture`
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		wantWarn bool
+	}{
+		{"embedded", nil, true},
+		{"real CCS from the environment", map[string]string{"SWITCHBOARD_CCS_URL": "https://ccs.example.com"}, false},
+		{"embedded from the environment", map[string]string{"SWITCHBOARD_CCS_URL": "embedded"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(t.Context(), []string{"validate", "--agents", dir}, &out, &errOut, envMap(tc.env))
+			if code != 0 {
+				t.Fatalf("validate = %d, want 0:\n%s%s", code, out.String(), errOut.String())
+			}
+			if got := strings.Contains(out.String(), unanswered); got != tc.wantWarn {
+				t.Errorf("validate warns %q: %v, want %v; output:\n%s", unanswered, got, tc.wantWarn, out.String())
+			}
+		})
+	}
+}
+
+// A malformed override fails validate as it fails serve, naming the variable.
+func TestValidateRefusesBadOverride(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"validate", "--agents", demoAgentsIn(t, t.TempDir())}, &out, &errOut,
+		envMap(map[string]string{"SWITCHBOARD_TURNS_DEADLINE": "soon"}))
+	if code == 0 || !strings.Contains(errOut.String(), "SWITCHBOARD_TURNS_DEADLINE") {
+		t.Errorf("validate = %d, want non-zero and SWITCHBOARD_TURNS_DEADLINE named; stderr:\n%s", code, errOut.String())
+	}
+}
+
+// validate said OK for a config whose orchestrator serve then refused to start with: one that
+// is not in the folder, or none chosen among several.
+func TestValidateChecksTheOrchestrator(t *testing.T) {
+	dir := demoAgentsIn(t, t.TempDir())
+	config := func(yaml string) string {
+		path := filepath.Join(t.TempDir(), "switchboard.yaml")
+		writeTestFile(t, path, yaml)
+		return path
+	}
+	nope, concierge := config("orchestrator: nope\n"), config("orchestrator: concierge\n")
+	two := demoAgentsIn(t, t.TempDir())
+	b, err := os.ReadFile(filepath.Join(two, "concierge.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(two, "concierge2.yaml"), strings.Replace(string(b), "id: concierge", "id: concierge2", 1))
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		wantCode int
+		want     string // a line of stdout; "" for none
+	}{
+		{"config names it", []string{"--agents", dir, "--config", concierge}, nil, 0, ""},
+		{"config names a missing one", []string{"--agents", dir, "--config", nope}, nil, 1,
+			nope + `: serve would refuse to start: no orchestrator "nope" in the agents folder`},
+		{"environment names a missing one", []string{"--agents", dir}, map[string]string{"SWITCHBOARD_ORCHESTRATOR": "nope"}, 1,
+			`SWITCHBOARD_ORCHESTRATOR: serve would refuse to start: no orchestrator "nope" in the agents folder`},
+		{"several, none chosen", []string{"--agents", two}, nil, 1,
+			"the agents folder (no --config): serve would refuse to start: the agents folder has several orchestrators: choose one with `orchestrator:` in the config"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(t.Context(), append([]string{"validate"}, tc.args...), &out, &errOut, envMap(tc.env))
+			if code != tc.wantCode || (tc.want != "" && !strings.Contains(out.String(), tc.want+"\n")) {
+				t.Errorf("validate = %d, want %d and the line\n%s\ngot:\n%s%s", code, tc.wantCode, tc.want, out.String(), errOut.String())
+			}
+			if tc.wantCode != 0 && strings.Contains(out.String(), "definitions OK") {
+				t.Errorf("validate says OK although serve would refuse to start:\n%s", out.String())
+			}
+		})
+	}
+}

@@ -92,131 +92,178 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 			_ = a.Close()
 		}
 	}()
+	w := &wiring{App: a, cfg: cfg, o: o, audited: auditor{a}} // its hooks run once a.Audit is open, before any request
+	for _, step := range []func(context.Context) error{w.models, w.agents, w.turns, w.routes} {
+		if err := step(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
 
-	usage, err := newLLMUsage(o.MeterProvider, cfg.Models)
+// wiring is [New] at work: each step wires one part of the App and keeps here what a later
+// step needs. Whatever a step opens is added to the App's closers at once, so that a later
+// step's failure closes it.
+type wiring struct {
+	*App
+	cfg     config.Config
+	o       Input
+	audited auditor
+
+	breakers  *breaker.Set                              // set by models
+	llm       func(alias string) (llmModel, error)      // set by models
+	bound     *boundAgents                              // set by agents
+	store     appStore                                  // set by turns
+	onLimited func(p principal.Principal, limit string) // set by turns
+}
+
+// models opens the configured models behind their circuit breakers, with usage metrics.
+// Models given in Input take precedence over configured ones of the same alias.
+func (w *wiring) models(ctx context.Context) error {
+	o := w.o
+	usage, err := newLLMUsage(o.MeterProvider, w.cfg.Models)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	breakers, err := breaker.New(cfg.Breakers, breaker.WithMeterProvider(o.MeterProvider), breaker.WithLogger(o.Logger))
+	breakers, err := breaker.New(w.cfg.Breakers, breaker.WithMeterProvider(o.MeterProvider), breaker.WithLogger(o.Logger))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	a.closers = append(a.closers, breakers.Close)
-	reg, err := llm.NewRegistry(ctx, cfg.Models, llm.WithUsageHook(usage.record), llm.WithBreakers(breakers),
+	w.breakers = breakers
+	w.closers = append(w.closers, breakers.Close)
+	reg, err := llm.NewRegistry(ctx, w.cfg.Models, llm.WithUsageHook(usage.record), llm.WithBreakers(breakers),
 		llm.WithMeterProvider(o.MeterProvider), llm.WithModels(o.Models))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	a.Providers = reg.Describe()
-	models := func(alias string) (llmModel, error) {
+	w.Providers = reg.Describe()
+	w.llm = func(alias string) (llmModel, error) {
 		if m, ok := o.Models[alias]; ok {
 			return m, nil
 		}
 		return reg.Model(alias)
 	}
-	enricher, fixtures, err := a.ccsClient(cfg.CCS, o.CCSTransport, o)
+	return nil
+}
+
+// agents connects the CCS (the embedded demo or a remote one) and loads and binds the agents
+// folder: the set turns start with.
+func (w *wiring) agents(ctx context.Context) error {
+	cfg := w.cfg
+	enricher, fixtures, err := w.ccsClient(cfg.CCS, w.o.CCSTransport, w.o)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// Typed payloads for the demo's own enrichers, when the demo answers; every other
 	// (domain type, enricher) pair reaches the models as the JSON its CCS sent.
 	registry := ccs.NewRegistry()
-	if a.Demo != nil {
+	if w.Demo != nil {
 		if err := ccsdemo.Register(registry); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	check := ccs.CheckOptions{}
 	if cfg.CCS.SigningKey != "" {
 		check.SigningKey = []byte(cfg.CCS.SigningKey)
 	}
-	audited := auditor{a} // its hooks run once a.Audit is open, before any request
-	a.binder = &binder{
-		cfg: cfg, opts: o, models: models, enricher: breaker.NewEnricher(breakers, enricher), breakers: breakers, registry: registry, check: check,
-		credential: a.remoteCredential(o.A2ACredential, cfg.A2A), onSuppressed: audited.suppressed,
+	w.binder = &binder{
+		cfg: cfg, opts: w.o, models: w.llm, enricher: breaker.NewEnricher(w.breakers, enricher), breakers: w.breakers, registry: registry, check: check,
+		credential: w.remoteCredential(w.o.A2ACredential, cfg.A2A), onSuppressed: w.audited.suppressed,
 	}
-	b, err := a.binder.load()
+	b, err := w.binder.load()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	a.Definitions, a.Orchestrator = b.defs, b.orc
-	a.current.Store(b)
-	if a.Demo != nil {
-		a.warnDomainMismatches(ctx, b.defs, fixtures)
+	w.bound = b
+	w.Definitions, w.Orchestrator = b.defs, b.orc
+	w.current.Store(b)
+	if w.Demo != nil {
+		w.warnDomainMismatches(ctx, b.defs, fixtures)
 	}
-	a.reloads.succeeded(len(b.defs.All()))
-	if a.reloadCount, err = newReloadCounter(o.MeterProvider); err != nil {
-		return nil, err
-	}
-	orc := b.orc
+	w.reloads.succeeded(len(b.defs.All()))
+	w.reloadCount, err = newReloadCounter(w.o.MeterProvider)
+	return err
+}
 
-	st, err := a.openStore(ctx, cfg.Store, store.WithInstance(cfg.Instance.ID))
+// turns opens the store and the audit log beside it, and starts the turn service, the event
+// hub and, for a store that can, the sweeper of turns a dead process left running.
+func (w *wiring) turns(ctx context.Context) error {
+	cfg, o := w.cfg, w.o
+	st, err := w.openStore(ctx, cfg.Store, store.WithInstance(cfg.Instance.ID))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := a.openAudit(st, o); err != nil {
-		return nil, err
+	w.store = st
+	if err := w.openAudit(st, o); err != nil {
+		return err
 	}
 	// A replay waiting on a turn whose end never reached the store ends on its own.
 	hubOpts := []stream.HubOption{stream.WithLostAfter(orchestrator.LostAfter(cfg.Turns.Deadline))}
 	if cfg.Store.Driver == "memory" {
 		hubOpts = append(hubOpts, stream.WithStoreTimeout(0)) // its writes cannot hang
 	}
-	a.Hub = stream.NewHub(st, hubOpts...)
-	a.closers = append(a.closers, func() error { a.Hub.Close(); return nil })
+	w.Hub = stream.NewHub(st, hubOpts...)
+	w.closers = append(w.closers, func() error { w.Hub.Close(); return nil })
 	countLimited, err := limitedCounter(o.MeterProvider)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	onLimited := audited.limited(countLimited)
-	a.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
-		Orchestrator: orc, Store: st, Hub: a.Hub, Deadline: cfg.Turns.Deadline,
-		Forbidden: b.forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
-		Limits: turnLimits(cfg.Limits), OnLimited: onLimited, Audit: audited,
+	w.onLimited = w.audited.limited(countLimited)
+	w.Service, err = orchestrator.NewService(orchestrator.ServiceConfig{
+		Orchestrator: w.bound.orc, Store: st, Hub: w.Hub, Deadline: cfg.Turns.Deadline,
+		Forbidden: w.bound.forbidden, Logger: o.Logger, Annotate: telemetry.WithTurnID,
+		Limits: turnLimits(cfg.Limits), OnLimited: w.onLimited, Audit: w.audited,
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	a.closers = append(a.closers, func() error { a.Service.Close(); return nil })
+	w.closers = append(w.closers, func() error { w.Service.Close(); return nil })
 	if s, ok := st.(recoverer); ok {
 		// Ends the turns a process that died (this one before a restart, another replica) left
 		// running, which followers and cancels would otherwise wait on forever, and on every
 		// heartbeat stores the turn ends this process could not store in time.
 		heartbeat, lease := cmp.Or(cfg.Instance.Heartbeat, defaultHeartbeat), cmp.Or(cfg.Instance.Lease, defaultLease)
-		a.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), heartbeat, lease, o.Logger, a.Service.Settle)
-		a.closers = append(a.closers, a.sweeper.stop)
+		w.sweeper = startStaleSweeper(ctx, s, staleAge(cfg.Turns.Deadline), heartbeat, lease, o.Logger, w.Service.Settle)
+		w.closers = append(w.closers, w.sweeper.stop)
 	}
+	return nil
+}
 
+// routes wires authentication and the HTTP surfaces: the REST API and chat page, A2A and
+// AG-UI, which share the stream limits.
+func (w *wiring) routes(ctx context.Context) error {
+	cfg, o, a := w.cfg, w.o, w.App
 	verifier, err := a.authenticator(ctx, cfg.Auth)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	auth := o.Authenticate
 	if auth == nil {
 		auth = principal.BearerAuth(verifier)
 	}
-	streams := httpkit.NewStreamCounter(streamLimits(cfg.Limits), onLimited)
+	streams := httpkit.NewStreamCounter(streamLimits(cfg.Limits), w.onLimited)
 	a.A2A, err = a2aserver.New(a2aserver.Config{
 		Service: a.Service, Hub: a.Hub, Auth: auth, Streams: streams, Logger: o.Logger,
-		Orchestrator: b.orcDef, SubAgents: orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
+		Orchestrator: w.bound.orcDef, SubAgents: w.bound.orc.SubAgents(), PublicURL: cfg.A2A.PublicURL, Version: o.Version,
 		TrustedServices: trustedServices(cfg.A2A.TrustedServices), CancelOnDisconnect: cfg.Turns.CancelOnDisconnect,
-		OnDelegated: audited.delegated,
+		OnDelegated: w.audited.delegated,
 		Current: func() (*definitions.Definition, []*definitions.Definition) {
 			cur := a.current.Load()
 			return cur.orcDef, cur.orc.SubAgents()
 		},
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	a.AGUI, err = agui.New(agui.Config{Service: a.Service, Hub: a.Hub, Auth: auth, Streams: streams, Logger: o.Logger})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	turnTokens, err := principal.NewTurnTokens(a.turnTokenKey(cfg), 10*time.Minute)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	breakers := w.breakers
 	wcfg := web.Config{
 		Service: a.Service, Hub: a.Hub, Auth: auth, TurnTokens: turnTokens,
 		Metrics: o.Metrics, CancelOnDisconnect: cfg.Turns.CancelOnDisconnect, Logger: o.Logger,
@@ -224,7 +271,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		BodyReadTimeout: cfg.HTTP.BodyReadTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
 		CORSOrigins:   cfg.HTTP.CORSOrigins,
 		DetachStreams: a.closing,
-		Check:         storeReady(st),
+		Check:         storeReady(w.store),
 		Ready: func() map[string]any {
 			r := map[string]any{
 				"providers": a.Providers, "orchestrator": a.current.Load().orcDef.ID, "ccs": ccsMode(cfg.CCS),
@@ -238,7 +285,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		wcfg.DevHosts = append([]string{}, cfg.HTTP.DevHosts...) // not nil: the check is on
 		if o.Authenticate == nil {
 			// With the embedding program's own sign-in, a dev token would be ignored anyway.
-			wcfg.DevLogin = audited.devLogin(func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) })
+			wcfg.DevLogin = w.audited.devLogin(func(sub string) (string, error) { return a.DevSigner.Mint(sub, 12*time.Hour) })
 		}
 		if a.Demo != nil {
 			wcfg.DevFaults = devFaults(a.Demo, func() []string { return a.current.Load().forbidden })
@@ -246,7 +293,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 	}
 	routes, err := web.New(wcfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	a.Handler, a.routes = routes, routes
 	a.API, a.Chat = routes.API(), routes.Chat()
@@ -257,7 +304,7 @@ func New(ctx context.Context, o Input) (_ *App, err error) {
 		defer cancel()
 		return routes.WaitStreams(ctx)
 	})
-	return a, nil
+	return nil
 }
 
 // Close waits for nothing: callers drain turns with Service.Wait first.
@@ -307,6 +354,12 @@ func (a *App) turnTokenKey(cfg config.Config) []byte {
 		return []byte(cfg.Auth.HS256Secret)
 	}
 	return principal.RandomSecret()
+}
+
+// ChooseOrchestrator returns the orchestrator a service configured with cfg starts with, or
+// the error it refuses to start with: what `switchboard validate` checks ahead of serve.
+func ChooseOrchestrator(defs *definitions.Set, cfg config.Config) (*definitions.Definition, error) {
+	return pickOrchestrator(defs, cfg.Orchestrator, cfg.Flags)
 }
 
 // pickOrchestrator returns the orchestrator the config names or, when it names none, the only

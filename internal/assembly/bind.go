@@ -59,7 +59,7 @@ func (b *binder) load() (*boundAgents, error) {
 
 func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 	tel := ask.Telemetry{Tracers: b.opts.TracerProvider, Meters: b.opts.MeterProvider, Logger: b.opts.Logger}
-	orcDef, err := pickOrchestrator(defs, b.cfg.Orchestrator, b.cfg.Flags)
+	orcDef, err := ChooseOrchestrator(defs, b.cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -365,9 +365,54 @@ func checkOrigin(o string) error {
 	return nil
 }
 
-// ApplyEnv applies SWITCHBOARD_* overrides, resolves the secrets named by *_env keys, and then
-// validates the result. lookup is os.LookupEnv in cmd and a map in tests.
+// ApplyEnv applies the SWITCHBOARD_* overrides ([Config.ApplyOverrides]), resolves the
+// secrets named by *_env keys, and then validates the result. lookup is os.LookupEnv in cmd
+// and a map in tests.
 func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
+	var errs []error
+	if err := c.ApplyOverrides(lookup); err != nil {
+		errs = append(errs, err)
+	}
+	secret := func(env string, dst *string, what string) {
+		if env == "" {
+			return
+		}
+		v, ok := lookup(env)
+		if !ok || v == "" {
+			errs = append(errs, fmt.Errorf("config: %s names env var %s, which is not set", what, env))
+			return
+		}
+		*dst = v
+	}
+	for alias, m := range c.Models {
+		secret(m.APIKeyEnv, &m.APIKey, "models."+alias+".api_key_env")
+		c.Models[alias] = m
+	}
+	secret(c.CCS.CredentialEnv, &c.CCS.Credential, "ccs.credential_env")
+	secret(c.CCS.SigningKeyEnv, &c.CCS.SigningKey, "ccs.signing_key_env")
+	secret(c.Auth.HS256SecretEnv, &c.Auth.HS256Secret, "auth.hs256_secret_env")
+	if c.A2A.CredentialEnv != "" {
+		c.A2A.Credential, _ = lookup(c.A2A.CredentialEnv) // unset: warned about at start, not fatal
+	}
+	secret(c.Auth.TurnTokenSecretEnv, &c.Auth.TurnTokenSecret, "auth.turn_token_secret_env")
+	if c.Store.DSNEnv != "" {
+		secret(c.Store.DSNEnv, &c.Store.DSN, "store.dsn_env")
+	}
+	if c.Auth.Mode == "dev" || c.Auth.Mode == "" {
+		if v, ok := lookup("SWITCHBOARD_DEV_SECRET"); ok && v != "" {
+			c.Auth.HS256Secret = v
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return c.Validate()
+}
+
+// ApplyOverrides applies the SWITCHBOARD_* settings of the environment (not the secrets that
+// *_env keys name): what a command that needs no secret, such as validate, must see as serve
+// sees it.
+func (c *Config) ApplyOverrides(lookup func(string) (string, bool)) error {
 	str := func(name string, dst *string) {
 		if v, ok := lookup(name); ok && v != "" {
 			*dst = v
@@ -398,36 +443,5 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 		}
 		c.Turns.CancelOnDisconnect = b
 	}
-	secret := func(env string, dst *string, what string) {
-		if env == "" {
-			return
-		}
-		v, ok := lookup(env)
-		if !ok || v == "" {
-			errs = append(errs, fmt.Errorf("config: %s names env var %s, which is not set", what, env))
-			return
-		}
-		*dst = v
-	}
-	for alias, m := range c.Models {
-		secret(m.APIKeyEnv, &m.APIKey, "models."+alias+".api_key_env")
-		c.Models[alias] = m
-	}
-	secret(c.CCS.CredentialEnv, &c.CCS.Credential, "ccs.credential_env")
-	secret(c.CCS.SigningKeyEnv, &c.CCS.SigningKey, "ccs.signing_key_env")
-	secret(c.Auth.HS256SecretEnv, &c.Auth.HS256Secret, "auth.hs256_secret_env")
-	if c.A2A.CredentialEnv != "" {
-		c.A2A.Credential, _ = lookup(c.A2A.CredentialEnv) // unset: warned about at start, not fatal
-	}
-	secret(c.Auth.TurnTokenSecretEnv, &c.Auth.TurnTokenSecret, "auth.turn_token_secret_env")
-	if c.Store.DSNEnv != "" {
-		secret(c.Store.DSNEnv, &c.Store.DSN, "store.dsn_env")
-	}
-	if c.Auth.Mode == "dev" || c.Auth.Mode == "" {
-		str("SWITCHBOARD_DEV_SECRET", &c.Auth.HS256Secret)
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	return c.Validate()
+	return errors.Join(errs...)
 }
