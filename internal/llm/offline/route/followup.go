@@ -122,6 +122,11 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		if slices.ContainsFunc(prev, func(in Intent) bool { return ix.uses(in.Tool, lw) }) {
 			continue
 		}
+		// A word many agents use ("due", "list") is a side of many things, not one of its own:
+		// "when is the next one due" after a bill asks about the bill.
+		if ix.common(lw) {
+			continue
+		}
 		// A thing neither agent's texts name is the kind of thing of the one it sits
 		// nearer in meaning to: an "suv" after rental cars, a vacuum after an order.
 		if to >= 0 && !ix.uses(to, lw) && ix.nearerPrev(ts, prev, to) {
@@ -224,4 +229,19 @@ func (ix *Index) onlyKnownWords(ws []lang.Word, tool int, earlier []Intent) bool
 		}
 	}
 	return reached
+}
+
+// commonShare: see language.txt.
+var commonShare = lang.Number("commonShare")
+
+// common reports whether a lowercased word is used by at least commonShare of the agents'
+// texts: every trade has such a word, so it singles none out.
+func (ix *Index) common(w string) bool {
+	n := 0
+	for d := range ix.docs {
+		if ix.uses(d, w) {
+			n++
+		}
+	}
+	return n > 1 && float64(n) >= commonShare*float64(len(ix.docs))
 }

@@ -40,3 +40,32 @@ func TestNamesNewSubject(t *testing.T) {
 		}
 	}
 }
+
+// A word many agents use ("due") says which side of the earlier thing a follow-up asks about;
+// a word of one agent's trade ("registration") names a thing of its own.
+func TestNamesNewSubjectCommonWord(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"coworking", "Coworking space: desk and meeting room bookings, monthly membership invoices."}},
+		{Texts: []string{"library", "Public library: loans, holds, and when a book is due back.", "when is my book due"}},
+		{Texts: []string{"vehicle", "Your car: registration, insurance and service dates.", "when is my registration due"}},
+		{Texts: []string{"pharmacy", "Pharmacy: prescriptions and refills, and when a refill is due."}},
+	})
+	prev := []Intent{{Tool: 0}}
+	tests := []struct {
+		text string
+		to   int
+		want bool
+	}{
+		{"when is the next one due", 2, false},
+		{"when is the registration due", 2, true},
+	}
+	for _, tt := range tests {
+		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, tt.to, false); got != tt.want {
+			t.Errorf("namesNewSubject(%q, to %d) = %v, want %v", tt.text, tt.to, got, tt.want)
+		}
+	}
+	humans := []string{"why was my november invoice higher than normal", "when is the next one due"}
+	if got := Decide(ix, humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}); len(got) != 1 || got[0].Tool != 0 {
+		t.Errorf("Decide(%q) = %v, want agent 0", humans, got)
+	}
+}

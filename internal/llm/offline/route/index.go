@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -64,6 +65,7 @@ type Index struct {
 	texts    [][]string
 	readings [][]string
 	names    map[string]bool // the terms of any document's name, its first text (see docSource)
+	brands   map[string]int  // the terms of a business's own name, each with its document (see brandTerms)
 	sentOnce sync.Once
 	sents    [][][]float32
 	wholeN   []int // per document, how many of sents are of whole texts (the rest are phrases and tool texts)
@@ -164,6 +166,17 @@ func NewIndex(sources []Source) *Index {
 	}
 	for t := range ix.df {
 		ix.vocab = append(ix.vocab, t)
+	}
+	ix.brands = map[string]int{}
+	for d, src := range sources {
+		if len(src.Texts) < 2 {
+			continue
+		}
+		for _, t := range brandTerms(src.Texts[1]) {
+			if ix.df[t] == 1 {
+				ix.brands[t] = d
+			}
+		}
 	}
 	slices.Sort(ix.vocab)
 	return ix
@@ -491,4 +504,42 @@ func compounds(text string, f func(t, prev string)) {
 			f(t, prev)
 		}
 	}
+}
+
+// brandTerms returns the terms of the proper names a description gives its business ("Clearpath
+// Labs patient portal", "Hive Coworking member desk"): capitalised words that are no English
+// word, or that stand beside another capitalised word. A user who names the business ("how much
+// do i owe clearpath") asks that agent, whatever the rest of the question shares with others.
+func brandTerms(description string) []string {
+	ws := lang.ScanWords(description)
+	capital := func(i int) bool {
+		return i >= 0 && i < len(ws) && unicode.IsUpper([]rune(ws[i].Text)[0]) && !lang.IsStopword(ws[i].Lower)
+	}
+	var out []string
+	for i, w := range ws {
+		if !capital(i) {
+			continue
+		}
+		if capital(i-1) || capital(i+1) || !lang.Dictionary().Known(lang.Stem(w.Lower)) {
+			out = lang.AppendTerms(out, w.Lower)
+		}
+	}
+	return out
+}
+
+// brandOf returns the document whose business the query names (see brandTerms), or -1 when it
+// names none or several.
+func (ix *Index) brandOf(query []qterm) int {
+	doc := -1
+	for _, q := range query {
+		d, ok := ix.brands[q.stem]
+		if !ok {
+			continue
+		}
+		if doc >= 0 && doc != d {
+			return -1
+		}
+		doc = d
+	}
+	return doc
 }

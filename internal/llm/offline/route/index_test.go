@@ -1,6 +1,7 @@
 package route
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -194,5 +195,22 @@ func TestOtherCompoundAlone(t *testing.T) {
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("otherCompound(%q, %d) (-want +got):\n%s", tc.text, tc.doc, diff)
 		}
+	}
+}
+
+// The business a description names ("Clearpath Labs") is what a user calls the agent: naming
+// it settles a question whose other words ("how much do i owe") fit another agent as well.
+func TestDecideNamesTheBusiness(t *testing.T) {
+	if got, want := brandTerms("Clearpath Labs patient portal: lab orders. Bills for lab work."), []string{"clearpath", "lab"}; !slices.Equal(got, want) {
+		t.Errorf("brandTerms() = %v, want %v", got, want)
+	}
+	ix := NewIndex([]Source{
+		{Texts: []string{"dental", "Dental care assistant: visits, the treatment plan and what the user owes.", "how much do i owe", "what do i owe for my filling"}},
+		{Texts: []string{"labtests", "Clearpath Labs patient portal: lab orders, test results and bills for lab work."}},
+		{Texts: []string{"library", "Public library account: borrowed books, due dates and fines owed."}},
+	})
+	humans := []string{"how much do i owe clearpath"}
+	if got := Decide(ix, humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}); len(got) != 1 || got[0].Tool != 1 {
+		t.Errorf("Decide(%q) = %v, want agent 1", humans, got)
 	}
 }

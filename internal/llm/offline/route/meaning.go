@@ -93,6 +93,9 @@ func (p *planner) byMeaningOnly(text string, conversing bool) (int, float64) {
 		return -1, 0
 	}
 	leads := top >= 0 && s1-s2 >= sentenceMargin
+	if leads {
+		top, s1 = p.wordsChoice(ws, text, sims, top, s1)
+	}
 	if leads && (s1 >= sentenceFloor || s1 >= sentenceLowFloor && s1-off >= offTopicMargin) {
 		return top, s1
 	}
@@ -148,4 +151,20 @@ func (p *planner) sentenceLeader(text string) (int, float64) {
 		return top, s1
 	}
 	return -1, 0
+}
+
+// wordsChoiceBand: see language.txt.
+var wordsChoiceBand = lang.Number("wordsChoiceBand")
+
+// wordsChoice returns the candidate a message's words (ws, of text) score highest on more than
+// light nouns, with its sentence similarity, when sims puts it within wordsChoiceBand of the
+// sentence's leader top (similarity s1): too weak to choose on their own, the words still tell
+// two readings the sentence puts nearly level. Otherwise it returns top and s1.
+func (p *planner) wordsChoice(ws []lang.Word, text string, sims []float64, top int, s1 float64) (int, float64) {
+	qs := queryTerms(ws)
+	w, best, _ := lang.Best(p.scores(text, qs))
+	if w < 0 || w == top || best <= 0 || sims[w] < s1-wordsChoiceBand || p.ix.score(substantive(qs))[w] <= 0 {
+		return top, s1
+	}
+	return w, sims[w]
 }

@@ -221,6 +221,10 @@ func (p *planner) confident(text string, qs []qterm, floor, margin float64, r re
 	var sims []float64 // closeness in meaning, computed when the words leave the choice open
 	if s1 < margin*s2 {
 		m := p.ownedBy(text, sc, s1, margin)
+		// The business the user names settles a clause its words put level.
+		if b := p.ix.brandOf(qs); m < 0 && p.substance && b >= 0 && sc[b] > 0 && margin*sc[b] >= s1 {
+			m = b
+		}
 		if m < 0 {
 			if !p.byMeaning || !r.whole && !r.tie {
 				return -1, 0
@@ -305,6 +309,11 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	// A contest is read in any message of more than one word, though words after "from" or
 	// "for" count for less and make no full word: "when do i get back from the york trip".
 	if !single && (!rival || len(lang.ScanWords(text)) < 2) {
+		return top
+	}
+	// A clause that names the business of the agent its words chose is that agent's, however
+	// its sentence reads ("how much do i owe clearpath" reads like a loan's balance).
+	if p.ix.brandOf(qs) == top {
 		return top
 	}
 	sims := p.sentenceSims(text)
