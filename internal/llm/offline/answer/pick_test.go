@@ -632,6 +632,28 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"NS-552031"},
 		},
 		{
+			name:  "a follow-up naming no thing asks for the facts its earlier words named",
+			asked: "how many am i getting", earlier: "when are the moving boxes getting dropped off", data: `{"date":"2026-12-05",
+				"status":"confirmed","crew":{"lead":"Tomas Reyes","movers":3},"packing":{"boxes":25,"box_delivery":"2026-11-29"},
+				"inventory":[{"room":"Bedroom","items":["bed","dresser"]},{"room":"Office","items":["desk"]}]}`,
+			mentions: []string{"boxes 25"}, excludes: []string{"Tomas Reyes", "Bedroom"},
+		},
+		{
+			name:  "a follow-up naming a thing of the trade asks for it, not the earlier facts",
+			asked: "how many loans is that", earlier: "what's my total loan balance", data: `{"total_balance":{"amount":26373.84,"currency":"USD"},
+				"loans":[{"name":"Direct Subsidized","principal":{"amount":2118.44,"currency":"USD"}},
+				{"name":"Grad PLUS","principal":{"amount":19240.77,"currency":"USD"}}]}`,
+			mentions: []string{"Grad PLUS"},
+		},
+		{
+			name:  "a follow-up naming no thing after words naming a list asks about its record",
+			asked: "where is that", earlier: "when's my next hearing appointment", data: `{"appointments":[
+				{"type":"annual hearing test","date":"2026-12-09T10:30","status":"booked","clinic":"ClearTone Westgate"},
+				{"type":"fine tuning","date":"2026-09-09T09:00","status":"attended"}],
+				"last_hearing_test":{"date":"2025-12-02","left_ear":{"average_loss_db":48}}}`,
+			mentions: []string{"ClearTone Westgate"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
