@@ -99,13 +99,14 @@ func TestAnswersRouted(t *testing.T) {
 // held nowhere were no missing thing beside another clause of the request; dev2 27 and dev4
 // 62 once a thing no record names was no missing record when the request named a value one
 // holds. dev7, 41 when written, see minDev7; dev6 95 once a word clipping a key of the data
-// ("cancel" of "cancellation") was read as that key.
+// ("cancel" of "cancellation") was read as that key; dev6 96 once a follow-up naming no thing
+// ("how many am i getting") read its earlier words for the facts asked.
 const (
 	minRoutedDev2 = 27
 	minRoutedDev3 = 37
 	minRoutedDev4 = 62
 	minRoutedDev5 = 76
-	minRoutedDev6 = 95
+	minRoutedDev6 = 96
 	minRoutedDev7 = 56
 )
 
