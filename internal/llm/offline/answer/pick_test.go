@@ -922,3 +922,43 @@ func TestNarrateStatedNumber(t *testing.T) {
 		t.Errorf("Narrate(%q) = %q, want the Vivaro's card alone", "which van is the card ending 4425 for", got)
 	}
 }
+
+// A result that holds no word of what was asked says so when it is all there is, naming the
+// thing in the request's words, rather than present data about other things as the answer;
+// a result that holds one is narrated.
+func TestHeldNowhere(t *testing.T) {
+	orders := `{"status":"ok","data":{"orders":[
+		{"item":"Trail running shoes","status":"shipped"},
+		{"item":"Wool socks","status":"delivered"}]}}`
+	mail := `{"status":"ok","data":{"items":[
+		{"kind":"package","carrier":"UPS","received":"2026-11-25"},
+		{"kind":"letter","sender":"Department of Revenue","received":"2026-11-26"}]}}`
+	tests := []struct {
+		asked, tool, data string
+		want              string // "" for no such piece
+	}{
+		{"can you gift wrap my order", "list_orders", orders, ""},     // the data holds a word of it: "order"
+		{"do my socks come in red", "list_orders", orders, ""},        // the data holds a word of it: "socks"
+		{"can u check where my parcel is", "list_orders", orders, ""}, // a question of its own inside
+		{"do they help with potty training", "list_orders", orders, "I couldn't find anything about potty training in your orders."},
+		{"do they help with snow removal", "list_orders", orders, "I couldn't find anything about snow removal in your orders."},
+		{"has my dhl delivery shown up", "mail", mail, ""},                    // a carrier like those held
+		{"how much can i borrow against my order", "list_orders", orders, ""}, // a wh-question asks of the data
+		{"did my package arrive", "mail", mail, ""},                           // a verb after the thing
+		{"do i owe the socks money", "list_orders", orders, ""},               // what is asked of the data
+		{"can you move my order to friday", "list_orders", orders, ""},        // the act, and a day
+		{"can i get a car or a van", "mail", mail, ""},                        // two things asked
+		{"has my ups package shown up", "mail", mail, ""},
+		{"did my socks ship", "list_orders", orders, ""},
+	}
+	domain := func() map[string]bool { return map[string]bool{"order": true, "mail": true} }
+	for _, tt := range tests {
+		t.Run(tt.asked, func(t *testing.T) {
+			p := Narrate(Result{Name: tt.tool, Content: tt.data}, tt.asked, 5, domain)
+			got, ok := p.HeldNowhere()
+			if ok != (tt.want != "") || ok && got.text != tt.want {
+				t.Errorf("HeldNowhere(%q) = %q, %v, want %q", tt.asked, got.text, ok, tt.want)
+			}
+		})
+	}
+}
