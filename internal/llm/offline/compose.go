@@ -22,19 +22,30 @@ func (m *Model) compose(req *request) string {
 	for i, res := range req.results {
 		held[i] = answer.HeldTerms(res.Result)
 	}
+	looked, nowhere := false, true
 	for i, res := range req.results {
 		r := res.Result
 		r.Elsewhere = othersHeld(held, i) // the terms the turn's other results hold
 		p := answer.Narrate(r, question, m.opts.listLimit, domain)
+		looked = looked || res.round > 1
+		nowhere = nowhere && (p.OffTopic() || res.round > 1 && answer.HoldsNothingAsked(r, question, m.opts.listLimit, domain))
 		if res.round > 1 && p.OffTopic() {
 			continue // looked up elsewhere (lookElsewhere) and no nearer what was asked
 		}
 		pieces, results = append(pieces, p), append(results, res)
 	}
+	act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offered(req.plainTools()))
+	if looked && nowhere && len(pieces) > 0 && act == "" {
+		// The agent's other tools were looked in, and none holds a word of what was asked
+		// ("can i have a car at my dorm"): that is the answer, not the first result's data.
+		if p, ok := pieces[0].HeldNowhere(); ok {
+			pieces, results = []answer.Piece{p}, results[:1]
+		}
+	}
 	// A look elsewhere that found nothing for the thing named is no answer, whatever tool it
 	// asked ("no receipt for the seattle" beside the Seattle reservation).
 	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].Name) })
-	if act := route.UnofferedAction(lang.OwnPart(req.lastHuman()), m.offered(req.plainTools())); act != "" && found > 0 {
+	if act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
 		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply

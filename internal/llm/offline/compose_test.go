@@ -223,6 +223,8 @@ func TestLookElsewhereOffTopic(t *testing.T) {
 			"Your membership: plan Flex Monthly · monthly fee $39.90."},
 		{"a second look that holds no more is left out", "when is zumba", `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"}]}}`,
 			"Your membership: plan Flex Monthly · monthly fee $39.90."},
+		{"when no look holds a word of a thing asked whether, that is the answer", "do you have a sauna", `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"}]}}`,
+			"I couldn't find anything about sauna in your membership."},
 		{"a second look stated by its team's answer template is judged by its data", "when is zumba", `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"}]},"answer":"Vinyasa Yoga is on Tuesday."}`,
 			"Your membership: plan Flex Monthly · monthly fee $39.90."},
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -75,6 +76,9 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	said := func() Piece {
 		p := orNothing(r.data(data, t), t)
 		p.offTopic = !p.missing && r.offTopic(data, false) // "no return for the socks" is about the socks
+		if p.offTopic {
+			p.absent, p.absentIn = r.absentPhrase(data), t.noun
+		}
 		return p
 	}
 	if thing := r.unasked(data); thing != "" {
@@ -166,6 +170,19 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 // uses or misspells counts as held; one only near in meaning does not, since another result
 // that holds it takes this one's place.
 func (r renderer) offTopic(data any, strict bool) bool {
+	asked, earlier, held, _ := r.askedThings(data, strict)
+	if len(asked) == 0 {
+		return false
+	}
+	// A follow-up's earlier words may be what the data is about ("when is it due" after "how
+	// much is my car payment").
+	return !slices.ContainsFunc(asked, held) && !slices.ContainsFunc(earlier, held)
+}
+
+// askedThings returns the terms the request asks with that may name a thing (see
+// thingTerms), a follow-up's earlier ones, whether data holds a term, and whether the terms
+// asked are the earlier request's, the follow-up's own naming none.
+func (r renderer) askedThings(data any, strict bool) (asked, earlier []string, held func(string) bool, fromEarlier bool) {
 	known := heldTerms(data)
 	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
@@ -174,20 +191,88 @@ func (r renderer) offTopic(data any, strict bool) bool {
 		}
 		words = append(words, lang.Terms(w.Lower)...)
 	}
-	asked, earlier := r.thingTerms(words, strict), r.earlierTerm
-	held := func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
+	asked, earlier = r.thingTerms(words, strict), r.earlierTerm
+	held = func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
 	// A follow-up in the trade's words only ("why's it more than last month" after "how much
 	// do i owe for november") is about what the earlier words name, unless the data holds one
 	// of its own words ("when does it charge next", the pass's next charge).
 	if strict && len(asked) == 0 && !slices.ContainsFunc(words, func(t string) bool { return held(t) && !lang.IsStopword(t) }) {
-		asked, earlier = r.thingTerms(earlier, true), nil
+		return r.thingTerms(earlier, true), nil, held, true
 	}
-	if len(asked) == 0 {
-		return false
+	return asked, earlier, held, false
+}
+
+// absentPhrase returns the words of the request that name what data holds nothing about
+// ("potty training" of "do they help with potty training at daycare", of the children), or
+// "". Only a question whether, of one thing, in words none of which the data holds or comes
+// near in meaning, is read so: anything else may be answered by data in other words.
+func (r renderer) absentPhrase(data any) string {
+	asked, _, held, fromEarlier := r.askedThings(data, false)
+	if r.scoped || fromEarlier || r.earlier != "" || len(asked) == 0 || slices.ContainsFunc(asked, held) || slices.ContainsFunc(r.earlierTerm, held) {
+		return "" // held after all, a follow-up, or a search's results, which are what it was asked for
 	}
-	// A follow-up's earlier words may be what the data is about ("when is it due" after "how
-	// much is my car payment").
-	return !slices.ContainsFunc(asked, held) && !slices.ContainsFunc(earlier, held)
+	if own := lang.ScanWords(lang.OwnPart(r.asked)); len(own) == 0 || !auxiliaries[own[0].Lower] || severalClauses(lang.OwnPart(r.asked)) {
+		// Only a question whether ("can i have a car at my dorm") names a thing by itself; a
+		// wh-question's words ask of the thing the data is about.
+		return ""
+	}
+	known := heldTerms(data)
+	if slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return r.asksOfData(w.Lower, known) }) {
+		return ""
+	}
+	if slices.ContainsFunc(asked, func(t string) bool { return nearAny(t, known, claimCloseness) || nearAny(t, r.domain, tradeCloseness) }) {
+		return "" // the data may say it in other words ("my plane" of flights, "credits" of points)
+	}
+	return absentRun(lang.ScanWords(lang.MainClause(r.asked)), asked, held)
+}
+
+// asksOfData reports whether w, a word of the request, says it asks something of data whose
+// words it need not use: an amount or rank ("do i owe the dentist money"), a second thing ("can
+// i bring a friend or am i out of passes"), a question inside ("can u check where my package
+// is"), or a word the data holds ("do my socks come in red", of orders of socks).
+func (r renderer) asksOfData(w string, known map[string]bool) bool {
+	return askingWords(w) || clauseJoins[w] || askWords[w] ||
+		!lang.IsStopword(w) && slices.ContainsFunc(lang.Terms(w), func(t string) bool { return known[t] })
+}
+
+// absentRun returns the first run of words of ws whose terms are among asked: with a word in
+// -ing after it that data does not hold ("potty training"), up to a word of a phrasal verb ("my
+// dhl delivery" of "has my dhl delivery shown up"). A run that follows a word of content, or
+// is only what is done ("move" of "can you move my flight", "fill" of "did i fill out"), names
+// no thing: then "".
+func absentRun(ws []lang.Word, asked []string, held func(string) bool) string {
+	start, end := -1, -1
+	for i, w := range ws {
+		ts := lang.Terms(w.Lower)
+		named := !(i == 2 && doing(ws)) && !phraseEnds[w.Lower] && !calendarWords[w.Lower] && !timeNouns[w.Lower] &&
+			slices.ContainsFunc(ts, func(t string) bool { return slices.Contains(asked, t) })
+		if named && start < 0 {
+			if i > 0 && !lang.IsStopword(ws[i-1].Lower) && !(i == 3 && doing(ws)) {
+				return "" // "arrive" of "did my package arrive" says what the thing does
+			}
+			start = i
+		}
+		// A word in -ing that ends the phrase names the thing with the run ("potty training
+		// at daycare"); one before more words says what it does ("amsterdam running late").
+		ending := i+1 == len(ws) || lang.IsStopword(ws[i+1].Lower)
+		if start >= 0 && !named && !(strings.HasSuffix(w.Lower, "ing") && end == i && ending && !slices.ContainsFunc(ts, held)) {
+			break
+		}
+		if start >= 0 {
+			end = i + 1
+		}
+	}
+	if start >= 0 && end < len(ws) && route.ParticleOf(ws[:end+1], end) {
+		end-- // "shown" of "shown up" says what is asked of the thing
+	}
+	if start < 0 || end <= start {
+		return ""
+	}
+	words := make([]string, 0, end-start)
+	for _, w := range ws[start:end] {
+		words = append(words, w.Text)
+	}
+	return strings.Join(words, " ")
 }
 
 // thingTerms keeps the terms that may name a thing data would hold: not the agent's trade,
@@ -270,4 +355,27 @@ func orNothing(s Piece, t topic) Piece {
 		return s
 	}
 	return Piece{kind: pieceProse, text: "I didn't find anything for " + cmp.Or(t.noun, "that") + "."}
+}
+
+// HeldNowhere returns, when p holds no word of what was asked and says in the request's words
+// what ("do they help with potty training", of the children), the piece saying that nothing is
+// held about it. The caller says when every place that could hold the thing was looked in: one
+// result cannot tell data that says it in other words ("take home" of a net pay).
+func (p Piece) HeldNowhere() (Piece, bool) {
+	if !p.offTopic || p.absent == "" {
+		return Piece{}, false
+	}
+	return notInData(p.absent, topic{noun: p.absentIn}), true
+}
+
+// askingWords reports whether w says what is asked of data rather than naming a thing: an
+// amount ("cost", "owe"), a rank ("highest", "latest"), an identifier, a finished state.
+func askingWords(w string) bool {
+	return moneyWords[w] || priceWords[w] || oweWords[w] || mostWords[w] || leastWords[w] || latestWords[w] || idAsks[w] || finishedWords[w]
+}
+
+// doing reports whether ws opens with an auxiliary and a subject ("can you", "do they"), so
+// that ws[2] is what is done.
+func doing(ws []lang.Word) bool {
+	return len(ws) > 2 && (userLeads[ws[1].Lower] || subjectPronouns[ws[1].Lower])
 }

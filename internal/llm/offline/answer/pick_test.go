@@ -632,6 +632,28 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"NS-552031"},
 		},
 		{
+			name:  "a follow-up naming no thing asks for the facts its earlier words named",
+			asked: "how many am i getting", earlier: "when are the moving boxes getting dropped off", data: `{"date":"2026-12-05",
+				"status":"confirmed","crew":{"lead":"Tomas Reyes","movers":3},"packing":{"boxes":25,"box_delivery":"2026-11-29"},
+				"inventory":[{"room":"Bedroom","items":["bed","dresser"]},{"room":"Office","items":["desk"]}]}`,
+			mentions: []string{"boxes 25"}, excludes: []string{"Tomas Reyes", "Bedroom"},
+		},
+		{
+			name:  "a follow-up naming a thing of the trade asks for it, not the earlier facts",
+			asked: "how many loans is that", earlier: "what's my total loan balance", data: `{"total_balance":{"amount":26373.84,"currency":"USD"},
+				"loans":[{"name":"Direct Subsidized","principal":{"amount":2118.44,"currency":"USD"}},
+				{"name":"Grad PLUS","principal":{"amount":19240.77,"currency":"USD"}}]}`,
+			mentions: []string{"Grad PLUS"},
+		},
+		{
+			name:  "a follow-up naming no thing after words naming a list asks about its record",
+			asked: "where is that", earlier: "when's my next hearing appointment", data: `{"appointments":[
+				{"type":"annual hearing test","date":"2026-12-09T10:30","status":"booked","clinic":"ClearTone Westgate"},
+				{"type":"fine tuning","date":"2026-09-09T09:00","status":"attended"}],
+				"last_hearing_test":{"date":"2025-12-02","left_ear":{"average_loss_db":48}}}`,
+			mentions: []string{"ClearTone Westgate"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
@@ -898,5 +920,45 @@ func TestNarrateStatedNumber(t *testing.T) {
 	got := p.found + "\n" + p.text
 	if !strings.Contains(got, "Vivaro") || strings.Contains(got, "Hilux") || strings.Contains(got, "Transit") {
 		t.Errorf("Narrate(%q) = %q, want the Vivaro's card alone", "which van is the card ending 4425 for", got)
+	}
+}
+
+// A result that holds no word of what was asked says so when it is all there is, naming the
+// thing in the request's words, rather than present data about other things as the answer;
+// a result that holds one is narrated.
+func TestHeldNowhere(t *testing.T) {
+	orders := `{"status":"ok","data":{"orders":[
+		{"item":"Trail running shoes","status":"shipped"},
+		{"item":"Wool socks","status":"delivered"}]}}`
+	mail := `{"status":"ok","data":{"items":[
+		{"kind":"package","carrier":"UPS","received":"2026-11-25"},
+		{"kind":"letter","sender":"Department of Revenue","received":"2026-11-26"}]}}`
+	tests := []struct {
+		asked, tool, data string
+		want              string // "" for no such piece
+	}{
+		{"can you gift wrap my order", "list_orders", orders, ""},     // the data holds a word of it: "order"
+		{"do my socks come in red", "list_orders", orders, ""},        // the data holds a word of it: "socks"
+		{"can u check where my parcel is", "list_orders", orders, ""}, // a question of its own inside
+		{"do they help with potty training", "list_orders", orders, "I couldn't find anything about potty training in your orders."},
+		{"do they help with snow removal", "list_orders", orders, "I couldn't find anything about snow removal in your orders."},
+		{"has my dhl delivery shown up", "mail", mail, ""},                    // a carrier like those held
+		{"how much can i borrow against my order", "list_orders", orders, ""}, // a wh-question asks of the data
+		{"did my package arrive", "mail", mail, ""},                           // a verb after the thing
+		{"do i owe the socks money", "list_orders", orders, ""},               // what is asked of the data
+		{"can you move my order to friday", "list_orders", orders, ""},        // the act, and a day
+		{"can i get a car or a van", "mail", mail, ""},                        // two things asked
+		{"has my ups package shown up", "mail", mail, ""},
+		{"did my socks ship", "list_orders", orders, ""},
+	}
+	domain := func() map[string]bool { return map[string]bool{"order": true, "mail": true} }
+	for _, tt := range tests {
+		t.Run(tt.asked, func(t *testing.T) {
+			p := Narrate(Result{Name: tt.tool, Content: tt.data}, tt.asked, 5, domain)
+			got, ok := p.HeldNowhere()
+			if ok != (tt.want != "") || ok && got.text != tt.want {
+				t.Errorf("HeldNowhere(%q) = %q, %v, want %q", tt.asked, got.text, ok, tt.want)
+			}
+		})
 	}
 }

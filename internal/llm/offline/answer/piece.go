@@ -36,7 +36,10 @@ type Piece struct {
 	// offTopic marks data that holds none of the words the request asks with: beside a
 	// result that holds some, it is left out.
 	offTopic bool
-	named    bool // the request names what the piece's tool is for
+	// absent names, in the request's words, what an offTopic piece's data holds nothing
+	// about ("potty training"), "" when unknown, and absentIn the topic of that data.
+	absent, absentIn string
+	named            bool // the request names what the piece's tool is for
 	// noneOf and noneFor are what a "no <noneOf> for <noneFor>" answer says is missing:
 	// several such answers about one thing are said as one.
 	noneOf, noneFor string

@@ -187,7 +187,8 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	lists("", obj, cur, 0)
-	asked := r.focus(facts, t, len(blocks) > 0)
+	earlierList := slices.ContainsFunc(blocks, func(b block) bool { return r.earlierNamesNoun(b.noun) })
+	asked := r.focus(facts, t, len(blocks) > 0, earlierList)
 	if len(asked) == 0 && slices.ContainsFunc(blocks, func(b block) bool { return b.earlier }) && !r.holdsOwnWords(obj) {
 		// "how much is coming across" after "did my old aviva pension transfer over yet": the
 		// transfer its earlier words named, not the account around it.
@@ -354,11 +355,14 @@ func focusTopic(label string, t topic) string {
 // not all, or all of them beside lists (see object): the user asked for those. Light nouns
 // ("status", "details") and the words of the topic itself (asking for "my points" is asking
 // for the whole balance) name no one fact.
-func (r renderer) focus(facts []fact, t topic, lists bool) []fact {
+func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
-	if hit == nil && r.earlierTerm != nil && !r.says(askWords) {
+	if hit == nil && r.earlierTerm != nil && (!r.says(askWords) || !earlierList && !r.namesOwnThing()) {
 		// "can you change it" after "what's my shipping address": the earlier words say what.
-		// A question of its own ("and how much do i still owe on it") asks for something else.
+		// A question of its own ("and how much do i still owe on it") asks for something else,
+		// unless it names no thing ("how many am i getting" after "when are the moving boxes
+		// getting dropped off": the boxes), and the earlier words named no list, whose record
+		// it asks about ("where is that" after "when's my next appointment").
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
 	}
 	if hit == nil && r.asksWhen() {
@@ -792,4 +796,27 @@ func (r renderer) namesHeldBeside(arr []any, thing string) bool {
 		}
 	}
 	return false
+}
+
+// namesOwnThing reports whether the request's own words name a thing, of the agent's trade
+// or not ("how many loans is that"), beyond verbs, light nouns, words of time and the frame
+// of a question: "how many am i getting" names none.
+func (r renderer) namesOwnThing() bool {
+	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || frameWords[w.Lower] || timeNouns[w.Lower] {
+			continue
+		}
+		if slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool {
+			return !lang.IsStopword(t) && !lang.IsNumberTerm(t) && !lang.IsLightNoun(t) && !timeNouns[t]
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// earlierNamesNoun reports whether a follow-up's earlier words name a list by its noun
+// ("when's my next appointment" of appointments).
+func (r renderer) earlierNamesNoun(noun string) bool {
+	return slices.ContainsFunc(lang.Terms(noun), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(r.earlierTerm, t) })
 }
