@@ -20,7 +20,7 @@ func (s *Server) envelope(e Enricher, req ccs.EnricherRequest, fault Fault) (*cc
 		owner = otherUser(owner)
 	}
 	now := s.now()
-	cal := calendar{now: now}
+	cal := s.calendar(now)
 	user, ok := lookupUser(owner, cal)
 	if !ok {
 		user = newMember(owner, cal)

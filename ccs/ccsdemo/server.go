@@ -48,6 +48,7 @@ type Server struct {
 	allowHeader bool
 	now         func() time.Time
 	fixtures    atomic.Pointer[map[string]Fixture] // swapped whole by SetFixtures
+	dayShift    atomic.Int64                       // days the fixture calendar runs ahead of now; see SetToday
 
 	mu     sync.Mutex
 	faults map[string]faultSlot
@@ -57,6 +58,23 @@ type Server struct {
 }
 
 var _ http.Handler = (*Server)(nil)
+
+// SetToday moves the demo users' calendar to day: the dates they are served (an order's
+// arrival, points expiring, a trip) are counted from day instead of from the clock's date. The
+// data is relative so that it never goes stale, which makes an eval that asserts on one of its
+// dates pass only on the day it was written; pinning the day keeps it passing. Envelope times
+// and cache expiry still follow the clock.
+func (s *Server) SetToday(day time.Time) {
+	y, m, d := s.now().Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	y, m, d = day.Date()
+	s.dayShift.Store(int64(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Sub(today) / (24 * time.Hour)))
+}
+
+// calendar is the demo users' calendar at now, moved by [Server.SetToday].
+func (s *Server) calendar(now time.Time) calendar {
+	return calendar{now: now.AddDate(0, 0, int(s.dayShift.Load()))}
+}
 
 // New returns a demo CCS configured by opts.
 func New(opts Options) *Server {

@@ -189,3 +189,32 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+func TestSetTodayMovesTheCalendar(t *testing.T) {
+	// clock is 2026-03-02 09:00 UTC; alice's points expire 21 days after the calendar's today.
+	cases := []struct {
+		name  string
+		today time.Time
+		want  string
+	}{
+		{"not set", time.Time{}, "2026-03-23"},
+		{"the clock's own day", time.Date(2026, 3, 2, 23, 59, 0, 0, time.UTC), "2026-03-23"},
+		{"a day written earlier", time.Date(2026, 2, 27, 0, 0, 0, 0, time.UTC), "2026-03-20"},
+		{"a later day, across a year", time.Date(2027, 1, 1, 12, 0, 0, 0, time.UTC), "2027-01-22"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Options{Credential: "svc"}, ccs.ClientConfig{Credential: "svc"})
+			if !tc.today.IsZero() {
+				h.srv.SetToday(tc.today)
+			}
+			got := h.mustDecode(t, "alice", "points.balance", nil).(PointsBalance)
+			if got.ExpiresOn != tc.want {
+				t.Errorf("ExpiresOn = %s, want %s", got.ExpiresOn, tc.want)
+			}
+			if calls := h.srv.Calls(); len(calls) != 1 || !calls[0].At.Equal(clock) {
+				t.Errorf("call recorded at %v, want the clock's %v: only the users' calendar moves", calls, clock)
+			}
+		})
+	}
+}

@@ -41,6 +41,7 @@ type evalFlags struct {
 	failOnRegression   bool
 	noCoverage         bool
 	judge              string
+	today              string // YYYY-MM-DD the embedded demo CCS counts its dates from; "" is today
 }
 
 func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
@@ -58,6 +59,9 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		return err
 	}
 	defer sb.Close(ctx)
+	if err := pinDemoCalendar(sb, f.today); err != nil {
+		return err
+	}
 	rc, err := evalConfig(ctx, f, sb, cfg, stderr)
 	if err != nil {
 		return err
@@ -75,6 +79,23 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		}
 	}
 	return evalVerdict(f, rep)
+}
+
+// pinDemoCalendar moves the embedded demo CCS's calendar to day (YYYY-MM-DD), when one is given.
+func pinDemoCalendar(sb *switchboard.Server, day string) error {
+	if day == "" {
+		return nil
+	}
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return err // parseEvalFlags checked it
+	}
+	demo := sb.Parts().DemoCCS
+	if demo == nil {
+		return usageError("--today moves the embedded demo CCS's calendar, and this config names a CCS of its own (ccs.url)")
+	}
+	demo.SetToday(t)
+	return nil
 }
 
 // parseEvalFlags reads the command line, where datasets may also follow the flags.
@@ -95,6 +116,7 @@ func parseEvalFlags(args []string, stderr io.Writer) (evalFlags, error) {
 	fs.BoolVar(&f.failOnRegression, "fail-on-regression", false, "with --baseline: exit 1 when a case that passed fails now or an accuracy falls (latency never gates)")
 	fs.BoolVar(&f.noCoverage, "no-coverage-gate", false, "report but do not gate on intent-switch pair coverage (datasets covering some verticals only)")
 	fs.StringVar(&f.judge, "judge-model", "", "model alias that rates reply quality (LLM-as-judge); off by default")
+	fs.StringVar(&f.today, "today", "", "`YYYY-MM-DD` the embedded demo CCS counts its users' dates from (default: today), so that reply_mentions naming a demo date keep passing after the day they were written")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard eval --dataset FILE... [flags]\n\nReplays eval datasets through the real turn loop and scores routing accuracy per vertical,\nintent switches, follow-ups, fan-out, failure acknowledgment, leaks and, for turns with\nreply_mentions or reply_excludes, answer accuracy per vertical. Exit status 1 when a gate fails.")
 		fs.PrintDefaults()
@@ -119,8 +141,13 @@ func parseEvalFlags(args []string, stderr io.Writer) (evalFlags, error) {
 		return f, usageError("--min-answer must be between 0 and 1, got %g", f.minAnswer)
 	case f.concurrency < 1:
 		return f, usageError("--concurrency must be at least 1, got %d", f.concurrency)
+	case f.today != "" && f.target != "":
+		return f, usageError("--today moves the embedded demo CCS's calendar, which a run over --target does not use")
 	case f.failOnRegression && f.baseline == "":
 		return f, usageError("--fail-on-regression needs --baseline report.json: there is nothing to regress from")
+	}
+	if _, err := time.Parse(time.DateOnly, f.today); f.today != "" && err != nil {
+		return f, usageError("--today %q is not a date: write it as YYYY-MM-DD, such as 2026-11-27", f.today)
 	}
 	if err := checkOutputPaths(f); err != nil {
 		return f, err

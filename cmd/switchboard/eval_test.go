@@ -125,3 +125,44 @@ func TestEvalGateFailureSaidOnce(t *testing.T) {
 		t.Errorf("eval stderr ends %q, want it to end %q without the detail", got, want)
 	}
 }
+
+// The demo CCS's dates are relative to the day, so a reply_mentions naming one passes only on
+// the day it was written; --today pins that day. Alice's points expire 21 days after it.
+func TestEvalTodayPinsDemoDates(t *testing.T) {
+	dataset := filepath.Join(t.TempDir(), "d.yaml")
+	body := `name: today
+cases:
+  - id: expiry
+    turns:
+      - {user: "how many points do I have?", expect: [rewards], reply_mentions: ["Jan 31, 2030"]}
+`
+	if err := os.WriteFile(dataset, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"eval", "--agents", "../../demo", "--dataset", dataset, "--no-coverage-gate",
+		"--min-answer", "1", "--today", "2030-01-10"}, &out, &errOut, envMap(nil))
+	if code != 0 {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut.String(), out.String())
+	}
+}
+
+func TestEvalTodayUsage(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not a date", []string{"--today", "27/11/2026"}, "write it as YYYY-MM-DD"},
+		{"with --target", []string{"--today", "2026-11-27", "--target", "http://127.0.0.1:1"}, "does not use"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := append([]string{"eval", "--dataset", "../../evals/testdata/datasets/no-route.yaml"}, tc.args...)
+			if code := run(t.Context(), args, &out, &errOut, envMap(nil)); code != 2 || !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut.String(), tc.want)
+			}
+		})
+	}
+}
