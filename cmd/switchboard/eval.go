@@ -158,9 +158,13 @@ func parseEvalFlags(args []string, stderr io.Writer) (evalFlags, error) {
 	return f, nil
 }
 
-// checkOutputPaths refuses a --report that is a file and a --suggest that is a folder, which
-// would otherwise fail only once every case has run.
+// checkOutputPaths refuses a --report that is a file, a --suggest that is a folder and a
+// --baseline that cannot be read, which would otherwise fail only once every case has run (the
+// last with a message that did not name the flag).
 func checkOutputPaths(f evalFlags) error {
+	if fi, err := os.Stat(f.baseline); f.baseline != "" && (err != nil || fi.IsDir()) {
+		return usageError("--baseline %s: not a report.json this command can read (write one with --report DIR)", f.baseline)
+	}
 	if fi, err := os.Stat(f.reportDir); f.reportDir != "" && err == nil && !fi.IsDir() {
 		return usageError("--report %s is a file: name a folder, for report.json, report.md and report.html", f.reportDir)
 	}

@@ -166,3 +166,14 @@ func TestEvalTodayUsage(t *testing.T) {
 		})
 	}
 }
+
+// A --baseline that does not exist is refused before any case runs, naming the flag.
+func TestEvalBaselineMissing(t *testing.T) {
+	for _, baseline := range []string{filepath.Join(t.TempDir(), "none.json"), t.TempDir()} {
+		var out, errOut bytes.Buffer
+		code := run(t.Context(), []string{"eval", "--dataset", "../../evals/testdata/datasets/no-route.yaml", "--baseline", baseline}, &out, &errOut, envMap(nil))
+		if code != 2 || !strings.Contains(errOut.String(), "--baseline "+baseline) || out.Len() > 0 {
+			t.Errorf("--baseline %s: exit %d, stdout %q, stderr %q; want 2 naming the flag and no run", baseline, code, out.String(), errOut.String())
+		}
+	}
+}
