@@ -269,7 +269,9 @@ func printEval(stdout io.Writer, f evalFlags, rep *evals.Report) error {
 		return err
 	}
 	if rep.Baseline != nil {
-		_ = rep.Baseline.WriteText(stdout)
+		if err := rep.Baseline.WriteText(stdout); err != nil {
+			return err
+		}
 	}
 	if f.reportDir != "" {
 		fmt.Fprintf(stdout, "reports: %s/report.{json,md,html}\n", strings.TrimSuffix(f.reportDir, "/"))

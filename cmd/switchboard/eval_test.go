@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/switchboard-ai/switchboard/evals"
 )
 
 // A misrouted turn becomes a candidate example for the agent that should have taken it, and
@@ -175,5 +178,31 @@ func TestEvalBaselineMissing(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut.String(), "--baseline "+baseline) || out.Len() > 0 {
 			t.Errorf("--baseline %s: exit %d, stdout %q, stderr %q; want 2 naming the flag and no run", baseline, code, out.String(), errOut.String())
 		}
+	}
+}
+
+// failAfter is a writer that takes n bytes, then fails: stdout closed under a pipe.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, os.ErrClosed
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// The comparison with --baseline that cannot be written is an error, as the summary is.
+func TestPrintEvalBaselineWriteError(t *testing.T) {
+	rep := &evals.Report{Baseline: &evals.BaselineDiff{File: "base.json"}}
+	var summary bytes.Buffer
+	if err := rep.WriteSummary(&summary); err != nil {
+		t.Fatal(err)
+	}
+	err := printEval(&failAfter{n: summary.Len()}, evalFlags{}, rep)
+	if !errors.Is(err, os.ErrClosed) {
+		t.Errorf("printEval = %v, want the baseline's write error", err)
 	}
 }
