@@ -36,17 +36,10 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if err != nil {
 		return err
 	}
-	// The overrides serve applies to what a token must match. Only these: the rest of the
-	// environment (model keys, other secrets) is not needed to mint, and a key that is not set
-	// on this machine must not keep anyone from minting.
-	for name, dst := range map[string]*string{
-		"SWITCHBOARD_AUTH_MODE":     &cfg.Auth.Mode,
-		"SWITCHBOARD_AUTH_ISSUER":   &cfg.Auth.Issuer,
-		"SWITCHBOARD_AUTH_AUDIENCE": &cfg.Auth.Audience,
-	} {
-		if v, ok := lookup(name); ok && v != "" {
-			*dst = v
-		}
+	// The SWITCHBOARD_* overrides serve applies (auth mode, issuer, audience are what a token
+	// must match); not the secrets: minting needs no model key.
+	if err := cfg.ApplyOverrides(lookup); err != nil {
+		return err
 	}
 	if cfg.Auth.Mode == "jwt" {
 		return usageError("token mints dev-mode tokens only; with auth mode jwt your identity provider issues them")
