@@ -41,7 +41,8 @@ type evalFlags struct {
 	failOnRegression   bool
 	noCoverage         bool
 	judge              string
-	today              string // YYYY-MM-DD the embedded demo CCS counts its dates from; "" is today
+	today              string    // --today as given
+	todayDate          time.Time // today parsed; zero: the demo counts from the clock's day
 }
 
 func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
@@ -59,7 +60,7 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 		return err
 	}
 	defer sb.Close(ctx)
-	if err := pinDemoCalendar(sb, f.today); err != nil {
+	if err := pinDemoCalendar(sb, f.todayDate); err != nil {
 		return err
 	}
 	rc, err := evalConfig(ctx, f, sb, cfg, stderr)
@@ -81,20 +82,16 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer, looku
 	return evalVerdict(f, rep)
 }
 
-// pinDemoCalendar moves the embedded demo CCS's calendar to day (YYYY-MM-DD), when one is given.
-func pinDemoCalendar(sb *switchboard.Server, day string) error {
-	if day == "" {
+// pinDemoCalendar moves the embedded demo CCS's calendar to day, when one is given.
+func pinDemoCalendar(sb *switchboard.Server, day time.Time) error {
+	if day.IsZero() {
 		return nil
-	}
-	t, err := time.Parse(time.DateOnly, day)
-	if err != nil {
-		return err // parseEvalFlags checked it
 	}
 	demo := sb.Parts().DemoCCS
 	if demo == nil {
 		return usageError("--today moves the embedded demo CCS's calendar, and this config names a CCS of its own (ccs.url)")
 	}
-	demo.SetToday(t)
+	demo.SetToday(day)
 	return nil
 }
 
@@ -146,8 +143,12 @@ func parseEvalFlags(args []string, stderr io.Writer) (evalFlags, error) {
 	case f.failOnRegression && f.baseline == "":
 		return f, usageError("--fail-on-regression needs --baseline report.json: there is nothing to regress from")
 	}
-	if _, err := time.Parse(time.DateOnly, f.today); f.today != "" && err != nil {
-		return f, usageError("--today %q is not a date: write it as YYYY-MM-DD, such as 2026-11-27", f.today)
+	if f.today != "" {
+		day, err := time.Parse(time.DateOnly, f.today)
+		if err != nil {
+			return f, usageError("--today %q is not a date: write it as YYYY-MM-DD, such as 2026-11-27", f.today)
+		}
+		f.todayDate = day
 	}
 	if err := checkOutputPaths(f); err != nil {
 		return f, err
@@ -245,12 +246,12 @@ func evalJudge(ctx context.Context, f evalFlags, cfg switchboard.Config) (*evals
 	for alias, m := range cfg.Models {
 		models[alias] = llm.ModelConfig(m)
 	}
+	if _, ok := models[f.judge]; !ok {
+		return nil, usageError("--judge-model %q is not a model alias under models: in %s; known: %s", f.judge, configNamed(f.cfgPath), strings.Join(slices.Sorted(maps.Keys(models)), ", "))
+	}
 	reg, err := llm.NewRegistry(ctx, models)
 	if err != nil {
 		return nil, err
-	}
-	if _, ok := models[f.judge]; !ok {
-		return nil, usageError("--judge-model %q is not a model alias under models: in %s; known: %s", f.judge, configNamed(f.cfgPath), strings.Join(slices.Sorted(maps.Keys(models)), ", "))
 	}
 	m, err := reg.Model(f.judge)
 	if err != nil {
