@@ -237,9 +237,10 @@ var commonShare = lang.Number("commonShare")
 // common reports whether a lowercased word is used by at least commonShare of the agents'
 // texts: every trade has such a word, so it singles none out.
 func (ix *Index) common(w string) bool {
+	rs := ix.resolve(lang.AppendTerms(nil, w)) // once, not once per document as uses would
 	n := 0
-	for d := range ix.docs {
-		if ix.uses(d, w) {
+	for _, d := range ix.docs {
+		if slices.ContainsFunc(rs, func(r resolved) bool { return r.term != "" && d.tf[r.term] > 0 }) {
 			n++
 		}
 	}
