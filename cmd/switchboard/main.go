@@ -22,7 +22,7 @@ var version = "dev"
 const usage = `switchboard: an orchestrator LLM that routes chat turns to specialist sub-agents.
 
 Usage:
-  switchboard serve     [--addr :8080] [--metrics-addr HOST:PORT [--pprof]] [--agents ./agents] [--config FILE]
+  switchboard serve     [--addr HOST:PORT] [--metrics-addr HOST:PORT [--pprof]] [--agents ./agents] [--config FILE]
                         [--dev] [--log-format text|json] [--watch=false] [--trace-stdout]
   switchboard init      [DIR]                      write the demo's definitions into DIR (./agents) to start from
   switchboard validate  [--agents ./agents] [--config FILE]
@@ -31,6 +31,7 @@ Usage:
   switchboard eval      --dataset FILE... [--agents DIR] [--config FILE] [--target URL] [--report DIR]
                         [--min-accuracy 0.95] [--min-answer 0.85] [--concurrency 4] [--suggest FILE]
                         [--baseline report.json [--fail-on-regression]] [--no-coverage-gate] [--judge-model ALIAS]
+                        [--today YYYY-MM-DD]
   switchboard audit     [--since 2h|TIME] [--principal NAME] [--type TYPE] [--json] [--config FILE]
   switchboard version
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -408,6 +409,45 @@ func TestHelpOfEveryCommand(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The overview "switchboard --help" prints is where a reader first looks for a flag: each
+// command's line there names every flag the command accepts.
+func TestUsageNamesEveryFlag(t *testing.T) {
+	flagLine := regexp.MustCompile(`(?m)^  -([a-z][a-z-]*)`)
+	for _, cmd := range []string{"serve", "validate", "token", "ccs-demo", "eval", "audit"} {
+		var out, errOut bytes.Buffer
+		run(t.Context(), []string{cmd, "--help"}, &out, &errOut, envMap(nil))
+		section := usageSection(usage, cmd)
+		if section == "" {
+			t.Fatalf("usage has no line for %s:\n%s", cmd, usage)
+		}
+		for _, m := range flagLine.FindAllStringSubmatch(errOut.String(), -1) {
+			if !strings.Contains(section, "--"+m[1]+" ") && !strings.Contains(section, "--"+m[1]+"]") && !strings.Contains(section, "--"+m[1]+"=") {
+				t.Errorf("usage of %s = %q, want it to name --%s", cmd, section, m[1])
+			}
+		}
+	}
+}
+
+// usageSection is the part of text about cmd: its "switchboard cmd" line and the indented
+// lines continuing it.
+func usageSection(text, cmd string) string {
+	var b strings.Builder
+	in := false
+	for line := range strings.SplitSeq(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "  switchboard "+cmd+" "):
+			in = true
+		case in && strings.HasPrefix(line, "      "):
+		default:
+			in = false
+		}
+		if in {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
 }
 
 func TestVersion(t *testing.T) {
