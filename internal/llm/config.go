@@ -59,8 +59,9 @@ type ModelConfig struct {
 	// retried; 0 means [DefaultRetries], a negative value disables retries.
 	Retries int `yaml:"retries,omitempty" json:"retries,omitempty"`
 	// Fallback lists other aliases to try, in order, when this one fails after its retries
-	// or its circuit breaker is open, unless text has already streamed to the caller. Each
-	// is tried on its own: its own fallbacks are not followed. See [CheckFallbacks].
+	// or its circuit breaker is open, unless text has already streamed to the caller. A
+	// fallback's own fallbacks follow it, depth first, and each alias is tried once. See
+	// [CheckFallbacks].
 	Fallback []string `yaml:"fallback,omitempty" json:"fallback,omitempty"`
 }
 
