@@ -92,8 +92,9 @@ var FaultWords = strings.Join(slices.Sorted(maps.Keys(faultWords)), ", ")
 
 // ParseFault reads a fault written either as its JSON object or as one word: error, partial,
 // wrong_principal (or principal_mismatch), bad_signature, major_bump, hang (or timeout) or
-// unavailable (HTTP 503). Config files and eval datasets use the word form ("faults: {rewards:
-// error}").
+// unavailable (HTTP 503). Eval datasets ("faults: {rewards: error}"), the X-Demo-Fault header
+// and the dev endpoint's JSON use the word form; a config file's ccs.faults takes the fields
+// of the object ("points.balance: {status: error}").
 func ParseFault(s string) (Fault, error) {
 	if f, ok := faultWords[strings.TrimSpace(s)]; ok {
 		return f, nil
