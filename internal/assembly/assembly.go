@@ -65,6 +65,8 @@ type App struct {
 	// reloadMu serialises reloads; reloadCount counts them by result.
 	reloadMu    sync.Mutex
 	reloadCount metric.Int64Counter
+	// readStamp is the agents folder's [folderStamp] when it was last read, under reloadMu.
+	readStamp   string
 	closers     []func() error
 	routes      *web.Handler // Handler, for what only web's own type offers
 	closing     context.Context
@@ -150,6 +152,7 @@ func (w *wiring) models(ctx context.Context) error {
 // folder: the set turns start with.
 func (w *wiring) agents(ctx context.Context) error {
 	cfg := w.cfg
+	w.readStamp = folderStamp(w.o) // before the fixtures and definitions are read
 	enricher, fixtures, err := w.ccsClient(cfg.CCS, w.o.CCSTransport, w.o)
 	if err != nil {
 		return err

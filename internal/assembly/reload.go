@@ -3,6 +3,8 @@ package assembly
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -24,6 +26,7 @@ import (
 func (a *App) Reload(ctx context.Context) error {
 	a.reloadMu.Lock() // a SIGHUP and a file event at once must not interleave their swaps
 	defer a.reloadMu.Unlock()
+	a.readStamp = folderStamp(a.binder.opts)
 	b, err := a.binder.load()
 	var fixtures map[string]ccsdemo.Fixture
 	if err == nil && a.Demo != nil {
@@ -85,6 +88,15 @@ func (a *App) Watch(ctx context.Context) error {
 	// Watching is not recursive: the fixtures folder is watched too, from when it appears.
 	fixturesDir := filepath.Join(dir, ccsdemo.FixturesDir)
 	_ = w.Add(fixturesDir)
+	// A file saved between the last read of the folder and now made no event: serve builds
+	// the rest of the service, for seconds, between loading the agents and watching them.
+	var fire <-chan time.Time
+	a.reloadMu.Lock()
+	changed := folderStamp(a.binder.opts) != a.readStamp
+	a.reloadMu.Unlock()
+	if changed {
+		fire = time.After(reloadDebounce)
+	}
 	done := make(chan struct{})
 	a.closers = append(a.closers, func() error {
 		err := w.Close()
@@ -93,7 +105,6 @@ func (a *App) Watch(ctx context.Context) error {
 	})
 	go func() {
 		defer close(done)
-		var fire <-chan time.Time
 		for {
 			select {
 			case ev, ok := <-w.Events:
@@ -120,6 +131,32 @@ func (a *App) Watch(ctx context.Context) error {
 		}
 	}()
 	return nil
+}
+
+// folderStamp sums up the files whose change makes the watcher reload ([relevant]): the name,
+// size and modification time of each. Two stamps differ when such a file was saved, added or
+// removed between them. An embedded folder, which cannot change, has the empty stamp.
+func folderStamp(o Input) string {
+	if o.AgentsFS != nil {
+		return ""
+	}
+	fixturesDir := filepath.Join(o.Agents, ccsdemo.FixturesDir)
+	var b strings.Builder
+	for _, dir := range []string{o.Agents, fixturesDir} {
+		entries, _ := os.ReadDir(dir) // a folder that cannot be read stamps as empty
+		for _, e := range entries {
+			name := filepath.Join(dir, e.Name())
+			if e.IsDir() || !relevant(fsnotify.Event{Name: name, Op: fsnotify.Write}, fixturesDir) {
+				continue
+			}
+			info, err := e.Info()
+			if err != nil {
+				continue // removed since ReadDir: the next stamp differs anyway
+			}
+			fmt.Fprintf(&b, "%s\x00%d\x00%d\n", name, info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }
 
 // relevant reports whether ev may change the definitions or the demo CCS's fixtures: a YAML

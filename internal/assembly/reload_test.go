@@ -180,6 +180,26 @@ func TestWatchReloadsAgentDefinitions(t *testing.T) {
 	})
 }
 
+// A file changed after the folder was loaded and before the watcher started makes no event of
+// its own (serve loads the agents, then builds the rest of the service, then watches): Watch
+// still reloads, so the folder on disk and the set in use do not stay apart until the next
+// save.
+func TestWatchReloadsAChangeMadeBeforeIt(t *testing.T) {
+	dir := copyAgents(t, nil)
+	ta := newTestApp(t, dir, nil)
+	writeFile(t, filepath.Join(dir, "shop.yaml"), "kind: sub_agent\nid: shop\ndescription: [unclosed\n")
+	if err := ta.Watch(t.Context()); err != nil {
+		t.Fatalf("Watch() = %v", err)
+	}
+	waitFor(t, "the failed reload of the file broken before Watch in /readyz", func() bool {
+		d := ta.readyDefinitions(t)
+		return d.LastReload != nil && d.LastReload.Result == "error"
+	})
+	if d := ta.readyDefinitions(t); len(d.Problems) == 0 || !strings.Contains(d.Problems[0], "shop.yaml:") {
+		t.Errorf("/readyz problems = %q, want the broken file with its line", d.Problems)
+	}
+}
+
 // Reload is what SIGHUP calls; it reports a broken set as an error.
 func TestReloadReportsProblems(t *testing.T) {
 	dir := copyAgents(t, nil)
