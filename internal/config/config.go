@@ -398,7 +398,9 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 	if c.Store.DSNEnv != "" {
 		secret(c.Store.DSNEnv, &c.Store.DSN, "store.dsn_env")
 	}
-	if c.Auth.Mode == "dev" || c.Auth.Mode == "" {
+	// The variable hs256_secret_env names wins over the dev secret, as `switchboard token`
+	// signs: otherwise serve would refuse every token it mints when both are set.
+	if (c.Auth.Mode == "dev" || c.Auth.Mode == "") && c.Auth.HS256SecretEnv == "" {
 		if v, ok := lookup("SWITCHBOARD_DEV_SECRET"); ok && v != "" {
 			c.Auth.HS256Secret = v
 		}

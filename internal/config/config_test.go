@@ -155,6 +155,36 @@ ccs: {url: "http://ccs:8081", credential_env: TEST_CCS_TOKEN}
 	}
 }
 
+// In dev mode the secret auth.hs256_secret_env names is the one tokens are signed with, and
+// SWITCHBOARD_DEV_SECRET only stands in when the config names none: `switchboard token`
+// chooses so, and serve must agree with it or refuse every token it mints.
+func TestDevSecretPrecedence(t *testing.T) {
+	const named, dev = "named-secret-named-secret-named-secret", "dev-secret-dev-secret-dev-secret-!!"
+	tests := []struct {
+		name, file string
+		env        map[string]string
+		want       string
+	}{
+		{"hs256_secret_env and the dev secret", "auth: {mode: dev, hs256_secret_env: TEST_KEY}\n", map[string]string{"TEST_KEY": named, "SWITCHBOARD_DEV_SECRET": dev}, named},
+		{"the dev secret alone", "auth: {mode: dev}\n", map[string]string{"SWITCHBOARD_DEV_SECRET": dev}, dev},
+		{"hs256_secret_env alone", "auth: {mode: dev, hs256_secret_env: TEST_KEY}\n", map[string]string{"TEST_KEY": named}, named},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(writeConfig(t, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.ApplyEnv(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }); err != nil {
+				t.Fatalf("ApplyEnv() = %v", err)
+			}
+			if c.Auth.HS256Secret != tt.want {
+				t.Errorf("ApplyEnv() HS256Secret = %q, want %q", c.Auth.HS256Secret, tt.want)
+			}
+		})
+	}
+}
+
 func TestApplyEnvReportsEveryProblem(t *testing.T) {
 	c, err := Load(writeConfig(t, `models:
   default: {provider: openai, model: m, api_key_env: MISSING_KEY}
