@@ -12,8 +12,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/switchboard-ai/switchboard"
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
+	"github.com/switchboard-ai/switchboard/internal/config"
 	"github.com/switchboard-ai/switchboard/internal/telemetry"
 )
 
@@ -41,7 +41,7 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 			return usageError("--fixtures %s is not a folder", *fixturesDir)
 		}
 	}
-	cfg, err := switchboard.LoadConfig(*cfgPath, switchboard.WithEnv(lookup))
+	ccsCfg, err := ccsDemoConfig(*cfgPath, lookup)
 	if err != nil {
 		return err
 	}
@@ -49,14 +49,14 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	if err != nil {
 		return err
 	}
-	opts := ccsdemo.Options{Credential: cfg.CCS.Credential, AllowHeaderFaults: *headerFaults, Faults: map[string]ccsdemo.Fault{}, Fixtures: fixtures}
-	if cfg.CCS.SigningKey != "" {
-		opts.SigningKey = []byte(cfg.CCS.SigningKey)
+	opts := ccsdemo.Options{Credential: ccsCfg.Credential, AllowHeaderFaults: *headerFaults, Faults: map[string]ccsdemo.Fault{}, Fixtures: fixtures}
+	if ccsCfg.SigningKey != "" {
+		opts.SigningKey = []byte(ccsCfg.SigningKey)
 	}
-	for id, f := range cfg.CCS.Faults {
+	for id, f := range ccsCfg.Faults {
 		opts.Faults[id] = ccsdemo.Fault(f)
 	}
-	log := telemetry.NewLogger(stderr, telemetry.Options{Level: slog.LevelInfo, Secrets: secretsOf(cfg)})
+	log := telemetry.NewLogger(stderr, telemetry.Options{Level: slog.LevelInfo, Secrets: nonEmpty(ccsCfg.Credential, ccsCfg.SigningKey)})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -83,4 +83,44 @@ func named(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// ccsDemoConfig is the ccs section of the config at path, with the SWITCHBOARD_* overrides
+// applied and its two secrets resolved as serve resolves them. The rest of the file is not
+// resolved: the demo CCS needs no model key, and a serve config whose keys are not set where
+// the demo runs must not stop it.
+func ccsDemoConfig(path string, lookup env) (config.CCS, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return config.CCS{}, err
+	}
+	if err := cfg.ApplyOverrides(lookup); err != nil {
+		return config.CCS{}, err
+	}
+	c := cfg.CCS
+	for _, s := range []struct {
+		env, key string
+		dst      *string
+	}{{c.CredentialEnv, "ccs.credential_env", &c.Credential}, {c.SigningKeyEnv, "ccs.signing_key_env", &c.SigningKey}} {
+		if s.env == "" {
+			continue
+		}
+		v, ok := lookup(s.env)
+		if !ok || v == "" {
+			return config.CCS{}, fmt.Errorf("config: %s names env var %s, which is not set", s.key, s.env)
+		}
+		*s.dst = v
+	}
+	return c, nil
+}
+
+// nonEmpty is the secrets of ss that are set, for the logger to redact.
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ccs-demo reads only the ccs section of the config it is given: the serve config of a
+// deployment, whose model keys are not set where the demo CCS runs, must not stop it, while a
+// ccs secret it names and cannot find still does. A cancelled context makes ccs-demo stop as
+// soon as it listens.
+func TestCCSDemoReadsOnlyTheCCSSection(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "switchboard.yaml")
+	body := "models:\n  default: {provider: openai, model: gpt-4o-mini, api_key_env: TEST_UNSET_OPENAI_KEY}\n" +
+		"ccs: {url: embedded, credential_env: TEST_CCS_TOKEN}\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		env      map[string]string
+		wantCode int
+		wantErr  string
+	}{
+		{"model key unset", map[string]string{"TEST_CCS_TOKEN": "ccs-secret"}, 0, ""},
+		{"ccs credential unset", nil, 1, "TEST_CCS_TOKEN"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			var out, errOut bytes.Buffer
+			code := run(ctx, []string{"ccs-demo", "--addr", "127.0.0.1:0", "--config", cfg}, &out, &errOut, envMap(tt.env))
+			if code != tt.wantCode || !strings.Contains(errOut.String(), tt.wantErr) {
+				t.Errorf("ccs-demo --config = %d, stderr %q; want %d naming %q", code, errOut.String(), tt.wantCode, tt.wantErr)
+			}
+		})
+	}
+}
