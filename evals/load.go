@@ -220,7 +220,7 @@ func (p *parser) evalCase(n *yaml.Node, i int) (Case, bool) {
 			p.addf(turnsNode, "%s: turns is empty", where)
 		}
 		for j, tn := range turnsNode.Content {
-			c.Turns = append(c.Turns, p.turn(tn, fmt.Sprintf("%s: turns[%d]", where, j), c.Faults))
+			c.Turns = append(c.Turns, p.turn(tn, fmt.Sprintf("%s: turn %d", where, j+1), c.Faults))
 		}
 	}
 	return c, len(p.problems) == before
