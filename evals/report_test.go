@@ -170,6 +170,9 @@ func TestCompareOrdersRegressionsFirst(t *testing.T) {
 	if !strings.HasPrefix(lines[1], "- REGRESSION leaks: 0 -> 2") || !strings.Contains(text.String(), "- REGRESSION case d/a now fails") {
 		t.Errorf("WriteText() =\n%s\nwant regressions first", text.String())
 	}
+	if !strings.Contains(text.String(), "- slower     latency_ms.p95:") || strings.Contains(text.String(), "REGRESSION latency") {
+		t.Errorf("WriteText() =\n%s\nwant a slower latency told apart from a regression (latency never gates)", text.String())
+	}
 	if i, j := strings.Index(text.String(), "case d/a now fails"), strings.Index(text.String(), "+ improved"); i > j {
 		t.Errorf("WriteText() lists an improvement before a case regression:\n%s", text.String())
 	}
