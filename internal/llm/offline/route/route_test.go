@@ -262,3 +262,19 @@ func TestSoleOwner(t *testing.T) {
 		}
 	}
 }
+
+// A short question that neither its words nor its sentence take to any agent asks on about
+// the earlier subject; one that reads as small talk stays answered directly.
+func TestDecideFollowUpReachesNoAgent(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"dorms", "Student housing office: your dorm room, roommates, housing charges and maintenance requests for your room.",
+			"what dorm room am i in", "my heater is broken"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "is my flight delayed"}},
+	})
+	tests := []dialogue{
+		{[]string{"when is someone coming to fix the heater in my dorm", "who's the tech"}, []int{0}},
+		{[]string{"when is someone coming to fix the heater in my dorm", "how are you today"}, nil},
+	}
+	checkDecide(t, ix, tests)
+}
