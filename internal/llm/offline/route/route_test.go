@@ -278,3 +278,18 @@ func TestDecideFollowUpReachesNoAgent(t *testing.T) {
 	}
 	checkDecide(t, ix, tests)
 }
+
+// "what happened with" asks about the thing it names, in any form of the verb: an agent whose
+// texts say what happens next is not the one asked.
+func TestDecideHappenIsNoSubject(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"rental", "Car rental: reservations, pick-up and return, and damage reports opened on a rental with the repair estimate and what happens next.",
+			"what's happening with the damage report on my rental"}},
+		{Texts: []string{"hoa", "Homeowners association: dues, amenity bookings, and violation notices with their fines.", "did i get a violation notice"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"what happened with the paint color violation"}, []int{1}},
+		{[]string{"whats happening with my lamp repair estimate"}, []int{0}},
+	})
+}
