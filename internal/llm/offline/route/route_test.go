@@ -293,3 +293,18 @@ func TestDecideHappenIsNoSubject(t *testing.T) {
 		{[]string{"whats happening with my lamp repair estimate"}, []int{0}},
 	})
 }
+
+// A form of a request verb ("looks") says how a thing seems, not what it is: an agent whose
+// tools "look up" orders is not asked about a statement that looks wrong.
+func TestDecideRequestVerbFormIsNoSubject(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"mobile", "Mobile phone plan: data left, the monthly bill, roaming and upgrades.", "how much data do i have left"},
+			Tools: []string{"Bill: the monthly bill with its charges."}},
+		{Texts: []string{"support", "Customer support for orders: deliveries, returns and refunds.", "where is my order"},
+			Tools: []string{"Orders: looks up the user's orders and what looks wrong with one.", "Returns: looks up returns and refunds."}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"my monthly statement looks wrong"}, []int{0}},
+	})
+}
