@@ -246,7 +246,7 @@ func TestRoute(t *testing.T) {
 				{id: "support", description: "Customer support for orders: deliveries, returns and refunds.", examples: []string{"where is my order", "what's happening with my return", "has my refund gone through"}},
 			},
 			humans: []string{"my phone bill is way higher than usual, what happened"},
-			want:   []routed{{"ask_mobile", "my phone bill is way higher than usual and what happened"}},
+			want:   []routed{{"ask_mobile", "my phone bill is way higher than usual"}},
 		},
 		{
 			name:   "meaning settles a message whose words split between agents",

@@ -231,11 +231,15 @@ func (ix *Index) onlyKnownWords(ws []lang.Word, tool int, earlier []Intent) bool
 	return reached
 }
 
-// commonShare: see language.txt.
-var commonShare = lang.Number("commonShare")
+// commonShare, commonAgents: see language.txt.
+var (
+	commonShare  = lang.Number("commonShare")
+	commonAgents = int(lang.Number("commonAgents"))
+)
 
 // common reports whether a lowercased word is used by at least commonShare of the agents'
-// texts: every trade has such a word, so it singles none out.
+// texts, and by commonAgents of them at least: every trade has such a word, so it singles
+// none out.
 func (ix *Index) common(w string) bool {
 	rs := ix.resolve(lang.AppendTerms(nil, w)) // once, not once per document as uses would
 	n := 0
@@ -244,5 +248,5 @@ func (ix *Index) common(w string) bool {
 			n++
 		}
 	}
-	return n > 1 && float64(n) >= commonShare*float64(len(ix.docs))
+	return n >= commonAgents && float64(n) >= commonShare*float64(len(ix.docs))
 }

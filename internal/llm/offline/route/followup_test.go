@@ -69,3 +69,37 @@ func TestNamesNewSubjectCommonWord(t *testing.T) {
 		t.Errorf("Decide(%q) = %v, want agent 0", humans, got)
 	}
 }
+
+// A word a fifth of the agents use ("deadline") is common, but a word two agents of ten use
+// ("showing") may still be one trade's.
+func TestCommon(t *testing.T) {
+	texts := [][]string{
+		{"solar", "Solar panels: the install, the loan and its paydown."},
+		{"rental", "Car rental: the pick-up, the return deadline and fees."},
+		{"library", "Public library: loans, holds and the deadline to return a book."},
+		{"hr", "Human resources: benefits, the enrollment deadline and time off."},
+		{"cinema", "Cinema: what is showing tonight and seats."},
+		{"tutoring", "Tutoring: lessons, and showing parents the progress notes."},
+		{"shop", "Shopping deals on products."},
+		{"gym", "Gym classes and membership."},
+		{"dentist", "Dental appointments and cleanings."},
+		{"vet", "Vet visits for your pets."},
+	}
+	var sources []Source
+	for _, tx := range texts {
+		sources = append(sources, Source{Texts: tx})
+	}
+	ix := NewIndex(sources)
+	for _, tt := range []struct {
+		word string
+		want bool
+	}{
+		{"deadline", true},
+		{"showing", false},
+		{"paydown", false},
+	} {
+		if got := ix.common(tt.word); got != tt.want {
+			t.Errorf("common(%q) = %v, want %v", tt.word, got, tt.want)
+		}
+	}
+}

@@ -205,6 +205,15 @@ func (c *conversation) routeMessage(n int) []Intent {
 			intents = []Intent{{Tool: top, Text: strings.TrimSpace(text), score: s}}
 		}
 	}
+	// A short question in a conversation that neither its words nor its sentence take to any
+	// agent, and that reads as no aside, asks on about the earlier subject ("who's the tech"
+	// after a repair): the thing it names is a side of that subject no agent's texts spell out.
+	// A thing of the user's that no agent's texts name ("my python code") is a subject of its own.
+	if len(intents) == 0 && n > 1 && kind == chatNone && short && asksSomething(text, ws) && !namesAThingOf(ws) {
+		if prev := firstPlanned(earlier()); prev != nil {
+			intents = p.continued(text, ws, prev.intents)
+		}
+	}
 	if len(intents) == 0 {
 		return nil
 	}

@@ -262,3 +262,49 @@ func TestSoleOwner(t *testing.T) {
 		}
 	}
 }
+
+// A short question that neither its words nor its sentence take to any agent asks on about
+// the earlier subject; one that reads as small talk stays answered directly.
+func TestDecideFollowUpReachesNoAgent(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"dorms", "Student housing office: your dorm room, roommates, housing charges and maintenance requests for your room.",
+			"what dorm room am i in", "my heater is broken"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "is my flight delayed"}},
+	})
+	tests := []dialogue{
+		{[]string{"when is someone coming to fix the heater in my dorm", "who's the tech"}, []int{0}},
+		{[]string{"when is someone coming to fix the heater in my dorm", "how are you today"}, nil},
+	}
+	checkDecide(t, ix, tests)
+}
+
+// "what happened with" asks about the thing it names, in any form of the verb: an agent whose
+// texts say what happens next is not the one asked.
+func TestDecideHappenIsNoSubject(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"rental", "Car rental: reservations, pick-up and return, and damage reports opened on a rental with the repair estimate and what happens next.",
+			"what's happening with the damage report on my rental"}},
+		{Texts: []string{"hoa", "Homeowners association: dues, amenity bookings, and violation notices with their fines.", "did i get a violation notice"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"what happened with the paint color violation"}, []int{1}},
+		{[]string{"whats happening with my lamp repair estimate"}, []int{0}},
+	})
+}
+
+// A form of a request verb ("looks") says how a thing seems, not what it is: an agent whose
+// tools "look up" orders is not asked about a statement that looks wrong.
+func TestDecideRequestVerbFormIsNoSubject(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"mobile", "Mobile phone plan: data left, the monthly bill, roaming and upgrades.", "how much data do i have left"},
+			Tools: []string{"Bill: the monthly bill with its charges."}},
+		{Texts: []string{"support", "Customer support for orders: deliveries, returns and refunds.", "where is my order"},
+			Tools: []string{"Orders: looks up the user's orders and what looks wrong with one.", "Returns: looks up returns and refunds."}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"my monthly statement looks wrong"}, []int{0}},
+	})
+}
