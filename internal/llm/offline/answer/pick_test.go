@@ -962,3 +962,26 @@ func TestHeldNowhere(t *testing.T) {
 		})
 	}
 }
+
+// TestAbsentPhraseBesideTradeWord checks that a word near the agent's trade ("plane" of a
+// flights agent) is read as the trade, so the thing a question whether names beside it is
+// still found held nowhere.
+func TestAbsentPhraseBesideTradeWord(t *testing.T) {
+	flights := `{"status":"ok","data":{"flights":[{"flight":"UA 837","from":"SFO","to":"NRT","status":"on time"}]}}`
+	domain := map[string]bool{"flight": true}
+	tests := []struct{ asked, want string }{
+		{"can i bring my dog on the plane", "dog"},
+		{"can i bring my dog", "dog"},
+		{"is my plane on time", ""}, // the trade alone names nothing missing
+	}
+	v, err := decodeOrdered([]byte(flights))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, data, _ := okData(Result{Content: flights})
+	for _, tt := range tests {
+		if got := askedRenderer(5, nil, tt.asked, v, domain).absentPhrase(data); got != tt.want {
+			t.Errorf("absentPhrase(%q) = %q, want %q", tt.asked, got, tt.want)
+		}
+	}
+}
