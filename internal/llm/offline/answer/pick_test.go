@@ -985,3 +985,27 @@ func TestAbsentPhraseBesideTradeWord(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderListsTheRequestNames checks that of an object's lists, those the request names are
+// the answer, without the others listed beside them.
+func TestRenderListsTheRequestNames(t *testing.T) {
+	data := `{"status":"ok","data":{"orders":[
+		{"order_no":"CT-70551","items":[{"name":"Wax guards","qty":3}],"total":{"amount":40.5,"currency":"USD"},"status":"shipped"},
+		{"order_no":"CT-69980","items":[{"name":"Cleaning wipes","qty":1}],"total":{"amount":12,"currency":"USD"},"status":"delivered"}],
+		"insurance_claims":[{"claim_no":"HC-22817","insurer":"BlueRiver Health","insurer_paid":{"amount":2500,"currency":"USD"},"status":"paid"}]}}`
+	tests := []struct {
+		asked, want, not string
+	}{
+		{"how much did insurance pay toward my hearing aids", "BlueRiver", "CT-70551"},
+		{"who gets my pension if i die", "BlueRiver", "nothing"}, // a record's word names no list
+		{"show my orders", "CT-70551", "nothing"},
+	}
+	domain := func() map[string]bool { return map[string]bool{"hear": true, "aid": true} }
+	for _, tt := range tests {
+		p := Narrate(Result{Name: "orders", Content: data}, tt.asked, 5, domain)
+		got := p.found + "\n" + p.text
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("Narrate(%q) = %q, want %q and no %q", tt.asked, got, tt.want, tt.not)
+		}
+	}
+}
