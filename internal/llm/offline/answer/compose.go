@@ -352,12 +352,13 @@ func arrange(found, failed []Piece) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// orNothing says so when a result held nothing worth narrating.
+// orNothing says so when a result held nothing worth narrating, in the words every other
+// reply of nothing found uses ("I couldn't find anything about ...").
 func orNothing(s Piece, t topic) Piece {
 	if !s.empty() {
 		return s
 	}
-	return Piece{kind: pieceProse, text: "I didn't find anything for " + cmp.Or(t.noun, "that") + "."}
+	return Piece{kind: pieceProse, text: "I couldn't find anything for " + cmp.Or(t.noun, "that") + "."}
 }
 
 // HeldNowhere returns, when p holds no word of what was asked and says in the request's words

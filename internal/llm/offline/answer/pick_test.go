@@ -1009,3 +1009,14 @@ func TestRenderListsTheRequestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrateNothingHeld checks that a result holding nothing worth narrating is said in the
+// words of every other reply of nothing found.
+func TestNarrateNothingHeld(t *testing.T) {
+	for _, content := range []string{`{"status":"ok","data":{}}`, `{"status":"ok","data":null}`} {
+		p := Narrate(Result{Name: "project", Content: content}, "when will my renovation be done", 5, func() map[string]bool { return nil })
+		if !strings.HasPrefix(p.text, "I couldn't find") {
+			t.Errorf("Narrate(%s) = %q, want it to say it couldn't find anything", content, p.text)
+		}
+	}
+}
