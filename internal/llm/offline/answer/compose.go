@@ -220,10 +220,13 @@ func (r renderer) absentPhrase(data any) string {
 	if slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return r.asksOfData(w.Lower, known) }) {
 		return ""
 	}
-	if slices.ContainsFunc(asked, func(t string) bool { return nearAny(t, known, claimCloseness) || nearAny(t, r.domain, tradeCloseness) }) {
+	// A word near the agent's trade names the trade, not a thing of its own ("dorm" of "can i
+	// have a car at my dorm", of a dorms agent): the thing is what the other words name.
+	things := slices.DeleteFunc(slices.Clone(asked), func(t string) bool { return nearAny(t, r.domain, tradeCloseness) })
+	if len(things) == 0 || slices.ContainsFunc(things, func(t string) bool { return nearAny(t, known, claimCloseness) }) {
 		return "" // the data may say it in other words ("my plane" of flights, "credits" of points)
 	}
-	return absentRun(lang.ScanWords(lang.MainClause(r.asked)), asked, held)
+	return absentRun(lang.ScanWords(lang.MainClause(r.asked)), things, held)
 }
 
 // asksOfData reports whether w, a word of the request, says it asks something of data whose
@@ -349,12 +352,13 @@ func arrange(found, failed []Piece) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// orNothing says so when a result held nothing worth narrating.
+// orNothing says so when a result held nothing worth narrating, in the words every other
+// reply of nothing found uses ("I couldn't find anything about ...").
 func orNothing(s Piece, t topic) Piece {
 	if !s.empty() {
 		return s
 	}
-	return Piece{kind: pieceProse, text: "I didn't find anything for " + cmp.Or(t.noun, "that") + "."}
+	return Piece{kind: pieceProse, text: "I couldn't find anything for " + cmp.Or(t.noun, "that") + "."}
 }
 
 // HeldNowhere returns, when p holds no word of what was asked and says in the request's words

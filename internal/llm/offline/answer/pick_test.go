@@ -962,3 +962,61 @@ func TestHeldNowhere(t *testing.T) {
 		})
 	}
 }
+
+// TestAbsentPhraseBesideTradeWord checks that a word near the agent's trade ("plane" of a
+// flights agent) is read as the trade, so the thing a question whether names beside it is
+// still found held nowhere.
+func TestAbsentPhraseBesideTradeWord(t *testing.T) {
+	flights := `{"status":"ok","data":{"flights":[{"flight":"UA 837","from":"SFO","to":"NRT","status":"on time"}]}}`
+	domain := map[string]bool{"flight": true}
+	tests := []struct{ asked, want string }{
+		{"can i bring my dog on the plane", "dog"},
+		{"can i bring my dog", "dog"},
+		{"is my plane on time", ""}, // the trade alone names nothing missing
+	}
+	v, err := decodeOrdered([]byte(flights))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, data, _ := okData(Result{Content: flights})
+	for _, tt := range tests {
+		if got := askedRenderer(5, nil, tt.asked, v, domain).absentPhrase(data); got != tt.want {
+			t.Errorf("absentPhrase(%q) = %q, want %q", tt.asked, got, tt.want)
+		}
+	}
+}
+
+// TestRenderListsTheRequestNames checks that of an object's lists, those the request names are
+// the answer, without the others listed beside them.
+func TestRenderListsTheRequestNames(t *testing.T) {
+	data := `{"status":"ok","data":{"orders":[
+		{"order_no":"CT-70551","items":[{"name":"Wax guards","qty":3}],"total":{"amount":40.5,"currency":"USD"},"status":"shipped"},
+		{"order_no":"CT-69980","items":[{"name":"Cleaning wipes","qty":1}],"total":{"amount":12,"currency":"USD"},"status":"delivered"}],
+		"insurance_claims":[{"claim_no":"HC-22817","insurer":"BlueRiver Health","insurer_paid":{"amount":2500,"currency":"USD"},"status":"paid"}]}}`
+	tests := []struct {
+		asked, want, not string
+	}{
+		{"how much did insurance pay toward my hearing aids", "BlueRiver", "CT-70551"},
+		{"who gets my pension if i die", "BlueRiver", "nothing"}, // a record's word names no list
+		{"show my orders", "CT-70551", "nothing"},
+	}
+	domain := func() map[string]bool { return map[string]bool{"hear": true, "aid": true} }
+	for _, tt := range tests {
+		p := Narrate(Result{Name: "orders", Content: data}, tt.asked, 5, domain)
+		got := p.found + "\n" + p.text
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("Narrate(%q) = %q, want %q and no %q", tt.asked, got, tt.want, tt.not)
+		}
+	}
+}
+
+// TestNarrateNothingHeld checks that a result holding nothing worth narrating is said in the
+// words of every other reply of nothing found.
+func TestNarrateNothingHeld(t *testing.T) {
+	for _, content := range []string{`{"status":"ok","data":{}}`, `{"status":"ok","data":null}`} {
+		p := Narrate(Result{Name: "project", Content: content}, "when will my renovation be done", 5, func() map[string]bool { return nil })
+		if !strings.HasPrefix(p.text, "I couldn't find") {
+			t.Errorf("Narrate(%s) = %q, want it to say it couldn't find anything", content, p.text)
+		}
+	}
+}

@@ -195,6 +195,12 @@ func (r renderer) object(obj []field, t topic) Piece {
 		blocks = slices.DeleteFunc(blocks, func(b block) bool { return !b.earlier })
 		facts = nil
 	}
+	if len(asked) == 0 && slices.ContainsFunc(blocks, func(b block) bool { return b.asks && !b.missing && r.namesList(b.noun) }) {
+		// "how much did insurance pay toward my hearing aids": the insurance claims the request
+		// names answer it, not the orders listed beside them. A word only a record holds
+		// ("pension" of a transfer from another pension) names no list: all stay.
+		blocks = slices.DeleteFunc(blocks, func(b block) bool { return !b.asks })
+	}
 	pieces := make([]Piece, len(blocks))
 	for i, b := range blocks {
 		pieces[i] = b.Piece
@@ -471,6 +477,14 @@ func (r renderer) asksAbout(noun string, arr []any) bool {
 	words := heldTerms(arr)
 	addTerms(words, noun)
 	return slices.ContainsFunc(r.askedTerm, func(w string) bool { return words[w] && !r.tool[w] && !lang.IsLightNoun(w) })
+}
+
+// namesList reports whether the request uses a word of a list's noun ("insurance" of
+// "insurance claims") beyond the called tool's name and light nouns.
+func (r renderer) namesList(noun string) bool {
+	return slices.ContainsFunc(lang.Terms(noun), func(t string) bool {
+		return slices.Contains(r.askedTerm, t) && !r.tool[t] && !lang.IsLightNoun(t)
+	})
 }
 
 // earlierNames reports whether the earlier request a follow-up quotes names one record of arr
