@@ -48,7 +48,7 @@ func (m *Model) compose(req *request) string {
 	if act != "" && found > 0 {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
-		reply = "I can look this up but not " + act + " it for you here.\n\n" + reply
+		reply = "I can look this up, but I cannot " + act + " it for you here.\n\n" + reply
 	}
 	return reply
 }

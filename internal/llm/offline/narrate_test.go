@@ -351,13 +351,13 @@ func TestComposeSaysWhatItCannotDo(t *testing.T) {
 	}
 	orders := `{"orders":[{"item":"Packing cubes","status":"processing"}]}`
 	for _, tc := range []struct{ human, wantPrefix string }{
-		{"ok and can I cancel it? (earlier: where is my order)", "I can look this up but not cancel it for you here.\n\n"},
+		{"ok and can I cancel it? (earlier: where is my order)", "I can look this up, but I cannot cancel it for you here.\n\n"},
 		{"where is my order", "I found 1 order"},
 		{"I want to return the packing cubes", "I found 1 order"},
-		{"please cancel order A1043", "I can look this up but not cancel it for you here.\n\n"},
-		{"i need to change my delivery address", "I can look this up but not change it for you here.\n\n"},
-		{"my order arrived broken, can you cancel it?", "I can look this up but not cancel it for you here.\n\n"},
-		{"hi there, please cancel my order", "I can look this up but not cancel it for you here.\n\n"},
+		{"please cancel order A1043", "I can look this up, but I cannot cancel it for you here.\n\n"},
+		{"i need to change my delivery address", "I can look this up, but I cannot change it for you here.\n\n"},
+		{"my order arrived broken, can you cancel it?", "I can look this up, but I cannot cancel it for you here.\n\n"},
+		{"hi there, please cancel my order", "I can look this up, but I cannot cancel it for you here.\n\n"},
 		// A verb inside a question or a description is no request to act.
 		{"where can I buy more packing cubes", "I found 1 order"},
 		{"how do i send it back", "I found 1 order"},
