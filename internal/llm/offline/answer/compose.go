@@ -298,8 +298,8 @@ func (r renderer) thingTerms(terms []string, strict bool) []string {
 	return out
 }
 
-// sharedLead takes out the first paragraph that every one of several answers opens with
-// ("I can look this up, but I cannot cancel it for you here." from each agent asked), so that the
+// sharedLead takes out the first paragraph that every one of several answers opens with ("I
+// can look this up, but I cannot cancel it for you here." from each agent asked), so that the
 // reply says it once, first.
 func sharedLead(found []Piece) ([]Piece, string) {
 	if len(found) < 2 {
