@@ -2,6 +2,7 @@ package offline
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -45,12 +46,29 @@ func (m *Model) compose(req *request) string {
 	// A look elsewhere that found nothing for the thing named is no answer, whatever tool it
 	// asked ("no receipt for the seattle" beside the Seattle reservation).
 	reply, found := answer.Reply(pieces, func(i int) bool { return results[i].round == 1 && asksForTool(req, results[i].Name) })
-	if act != "" && found > 0 {
+	if act != "" && found > 0 && !refuses(reply, act) {
 		// Asked to act ("can I cancel it?") with tools that only look things up: say so
 		// first, then what the lookups found, rather than answer as if the data were the act.
 		reply = "I can look this up, but I cannot " + act + " it for you here.\n\n" + reply
 	}
 	return reply
+}
+
+// refusals say an act cannot be done (see language.txt).
+var refusals = lang.List("refusals")
+
+// refuses reports whether reply's first paragraph already says it cannot do act, as a tool's
+// answer template may ("I can't close or delete an account from here."): the lead would say
+// it a second time.
+func refuses(reply, act string) bool {
+	first, _, _ := strings.Cut(reply, "\n\n")
+	var refused, named bool
+	for _, w := range lang.ScanWords(first) {
+		word := strings.ReplaceAll(w.Lower, "'", "")
+		refused = refused || refusals[word]
+		named = named || word == act
+	}
+	return refused && named
 }
 
 // asksForTool reports whether the request uses a word of the named tool's description (not

@@ -325,3 +325,21 @@ func TestComposeFollowUpTakesTheEarlierRecord(t *testing.T) {
 		t.Errorf("reply = %q, want the low result's note and not the other", got)
 	}
 }
+
+func TestRefuses(t *testing.T) {
+	tests := []struct {
+		reply, act string
+		want       bool
+	}{
+		{"I can't close or delete an account from here.\n\nYour profile: ...", "delete", true},
+		{"I cannot cancel orders here.", "cancel", true},
+		{"Your order was cancelled on Nov 3.", "cancel", false},             // no refusal
+		{"I can't see payments from here.", "cancel", false},                // another act refused
+		{"Your profile:\n\nI can't delete anything here.", "delete", false}, // not the first paragraph
+	}
+	for _, tt := range tests {
+		if got := refuses(tt.reply, tt.act); got != tt.want {
+			t.Errorf("refuses(%q, %q) = %v, want %v", tt.reply, tt.act, got, tt.want)
+		}
+	}
+}
