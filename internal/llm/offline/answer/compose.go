@@ -75,9 +75,11 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	// in place of the model's narration of the data.
 	said := func() Piece {
 		p := orNothing(r.data(data, t), t)
-		p.offTopic = !p.missing && r.offTopic(data, false) // "no return for the socks" is about the socks
-		if p.offTopic {
-			p.absent, p.absentIn = r.absentPhrase(data), t.noun
+		if !p.missing { // "no return for the socks" is about the socks
+			a := r.askedThings(data, false)
+			if p.offTopic = a.offTopic(); p.offTopic {
+				p.absent, p.absentIn = r.absentPhrase(a), t.noun
+			}
 		}
 		return p
 	}
@@ -170,19 +172,31 @@ func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom 
 // uses or misspells counts as held; one only near in meaning does not, since another result
 // that holds it takes this one's place.
 func (r renderer) offTopic(data any, strict bool) bool {
-	asked, earlier, held, _ := r.askedThings(data, strict)
-	if len(asked) == 0 {
-		return false
-	}
-	// A follow-up's earlier words may be what the data is about ("when is it due" after "how
-	// much is my car payment").
-	return !slices.ContainsFunc(asked, held) && !slices.ContainsFunc(earlier, held)
+	return r.askedThings(data, strict).offTopic()
 }
 
-// askedThings returns the terms the request asks with that may name a thing (see
-// thingTerms), a follow-up's earlier ones, whether data holds a term, and whether the terms
-// asked are the earlier request's, the follow-up's own naming none.
-func (r renderer) askedThings(data any, strict bool) (asked, earlier []string, held func(string) bool, fromEarlier bool) {
+// askedOf is what a request asks of one result's data: the terms it asks with that may name
+// a thing (see thingTerms), a follow-up's earlier ones, and the terms data holds.
+type askedOf struct {
+	asked, earlier []string
+	known          map[string]bool
+}
+
+// held reports whether data holds term t, or a word t misspells.
+func (a askedOf) held(t string) bool {
+	return a.known[t] || len(t) > minTypoLetters && misspells(t, a.known)
+}
+
+// offTopic: see [renderer.offTopic].
+func (a askedOf) offTopic() bool {
+	// A follow-up's earlier words may be what the data is about ("when is it due" after "how
+	// much is my car payment").
+	return len(a.asked) > 0 && !slices.ContainsFunc(a.asked, a.held) && !slices.ContainsFunc(a.earlier, a.held)
+}
+
+// askedThings reads what the request asks of data; strict reads a follow-up in the trade's
+// words only as asking what its earlier words name.
+func (r renderer) askedThings(data any, strict bool) askedOf {
 	known := heldTerms(data)
 	var words []string
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
@@ -191,24 +205,23 @@ func (r renderer) askedThings(data any, strict bool) (asked, earlier []string, h
 		}
 		words = append(words, lang.Terms(w.Lower)...)
 	}
-	asked, earlier = r.thingTerms(words, strict), r.earlierTerm
-	held = func(t string) bool { return known[t] || len(t) > minTypoLetters && misspells(t, known) }
+	a := askedOf{asked: r.thingTerms(words, strict), earlier: r.earlierTerm, known: known}
 	// A follow-up in the trade's words only ("why's it more than last month" after "how much
 	// do i owe for november") is about what the earlier words name, unless the data holds one
 	// of its own words ("when does it charge next", the pass's next charge).
-	if strict && len(asked) == 0 && !slices.ContainsFunc(words, func(t string) bool { return held(t) && !lang.IsStopword(t) }) {
-		return r.thingTerms(earlier, true), nil, held, true
+	if strict && len(a.asked) == 0 && !slices.ContainsFunc(words, func(t string) bool { return a.held(t) && !lang.IsStopword(t) }) {
+		a.asked, a.earlier = r.thingTerms(a.earlier, true), nil
 	}
-	return asked, earlier, held, false
+	return a
 }
 
-// absentPhrase returns the words of the request that name what data holds nothing about
-// ("potty training" of "do they help with potty training at daycare", of the children), or
-// "". Only a question whether, of one thing, in words none of which the data holds or comes
-// near in meaning, is read so: anything else may be answered by data in other words.
-func (r renderer) absentPhrase(data any) string {
-	asked, _, held, fromEarlier := r.askedThings(data, false)
-	if r.scoped || fromEarlier || r.earlier != "" || len(asked) == 0 || slices.ContainsFunc(asked, held) || slices.ContainsFunc(r.earlierTerm, held) {
+// absentPhrase returns the words of the request that name what the data a asks of holds
+// nothing about ("potty training" of "do they help with potty training at daycare", of the
+// children), or "". Only a question whether, of one thing, in words none of which the data
+// holds or comes near in meaning, is read so: anything else may be answered by data in other
+// words.
+func (r renderer) absentPhrase(a askedOf) string {
+	if r.scoped || r.earlier != "" || !a.offTopic() {
 		return "" // held after all, a follow-up, or a search's results, which are what it was asked for
 	}
 	if own := lang.ScanWords(lang.OwnPart(r.asked)); len(own) == 0 || !auxiliaries[own[0].Lower] || severalClauses(lang.OwnPart(r.asked)) {
@@ -216,17 +229,17 @@ func (r renderer) absentPhrase(data any) string {
 		// wh-question's words ask of the thing the data is about.
 		return ""
 	}
-	known := heldTerms(data)
+	known := a.known
 	if slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return r.asksOfData(w.Lower, known) }) {
 		return ""
 	}
 	// A word near the agent's trade names the trade, not a thing of its own ("dorm" of "can i
 	// have a car at my dorm", of a dorms agent): the thing is what the other words name.
-	things := slices.DeleteFunc(slices.Clone(asked), func(t string) bool { return nearAny(t, r.domain, tradeCloseness) })
+	things := slices.DeleteFunc(slices.Clone(a.asked), func(t string) bool { return nearAny(t, r.domain, tradeCloseness) })
 	if len(things) == 0 || slices.ContainsFunc(things, func(t string) bool { return nearAny(t, known, claimCloseness) }) {
 		return "" // the data may say it in other words ("my plane" of flights, "credits" of points)
 	}
-	return absentRun(lang.ScanWords(lang.MainClause(r.asked)), things, held)
+	return absentRun(lang.ScanWords(lang.MainClause(r.asked)), things, a.held)
 }
 
 // asksOfData reports whether w, a word of the request, says it asks something of data whose

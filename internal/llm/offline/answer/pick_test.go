@@ -980,7 +980,8 @@ func TestAbsentPhraseBesideTradeWord(t *testing.T) {
 	}
 	_, data, _ := okData(Result{Content: flights})
 	for _, tt := range tests {
-		if got := askedRenderer(5, nil, tt.asked, v, domain).absentPhrase(data); got != tt.want {
+		r := askedRenderer(5, nil, tt.asked, v, domain)
+		if got := r.absentPhrase(r.askedThings(data, false)); got != tt.want {
 			t.Errorf("absentPhrase(%q) = %q, want %q", tt.asked, got, tt.want)
 		}
 	}
