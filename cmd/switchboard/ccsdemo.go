@@ -98,18 +98,8 @@ func ccsDemoConfig(path string, lookup env) (config.CCS, error) {
 		return config.CCS{}, err
 	}
 	c := cfg.CCS
-	for _, s := range []struct {
-		env, key string
-		dst      *string
-	}{{c.CredentialEnv, "ccs.credential_env", &c.Credential}, {c.SigningKeyEnv, "ccs.signing_key_env", &c.SigningKey}} {
-		if s.env == "" {
-			continue
-		}
-		v, ok := lookup(s.env)
-		if !ok || v == "" {
-			return config.CCS{}, fmt.Errorf("config: %s names env var %s, which is not set", s.key, s.env)
-		}
-		*s.dst = v
+	if err := c.ResolveSecrets(lookup); err != nil {
+		return config.CCS{}, err
 	}
 	return c, nil
 }

@@ -374,22 +374,17 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 		errs = append(errs, err)
 	}
 	secret := func(env string, dst *string, what string) {
-		if env == "" {
-			return
+		if err := resolveSecret(lookup, env, dst, what); err != nil {
+			errs = append(errs, err)
 		}
-		v, ok := lookup(env)
-		if !ok || v == "" {
-			errs = append(errs, fmt.Errorf("config: %s names env var %s, which is not set", what, env))
-			return
-		}
-		*dst = v
 	}
 	for alias, m := range c.Models {
 		secret(m.APIKeyEnv, &m.APIKey, "models."+alias+".api_key_env")
 		c.Models[alias] = m
 	}
-	secret(c.CCS.CredentialEnv, &c.CCS.Credential, "ccs.credential_env")
-	secret(c.CCS.SigningKeyEnv, &c.CCS.SigningKey, "ccs.signing_key_env")
+	if err := c.CCS.ResolveSecrets(lookup); err != nil {
+		errs = append(errs, err)
+	}
 	secret(c.Auth.HS256SecretEnv, &c.Auth.HS256Secret, "auth.hs256_secret_env")
 	if c.A2A.CredentialEnv != "" {
 		c.A2A.Credential, _ = lookup(c.A2A.CredentialEnv) // unset: warned about at start, not fatal
@@ -409,6 +404,29 @@ func (c *Config) ApplyEnv(lookup func(string) (string, bool)) error {
 		return errors.Join(errs...)
 	}
 	return c.Validate()
+}
+
+// ResolveSecrets sets the credential and signing key from the environment variables the ccs
+// section names: all a command that serves or calls the CCS alone needs of the environment.
+func (c *CCS) ResolveSecrets(lookup func(string) (string, bool)) error {
+	return errors.Join(
+		resolveSecret(lookup, c.CredentialEnv, &c.Credential, "ccs.credential_env"),
+		resolveSecret(lookup, c.SigningKeyEnv, &c.SigningKey, "ccs.signing_key_env"),
+	)
+}
+
+// resolveSecret sets *dst to the value of the environment variable env, which the config key
+// what names; an empty env names none.
+func resolveSecret(lookup func(string) (string, bool), env string, dst *string, what string) error {
+	if env == "" {
+		return nil
+	}
+	v, ok := lookup(env)
+	if !ok || v == "" {
+		return fmt.Errorf("config: %s names env var %s, which is not set", what, env)
+	}
+	*dst = v
+	return nil
 }
 
 // ApplyOverrides applies the SWITCHBOARD_* settings of the environment (not the secrets that
