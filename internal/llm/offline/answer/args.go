@@ -262,44 +262,50 @@ func isAlnum(b byte) bool {
 	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
-// place returns a place name: capitalised words after "in", "to", "at"..., or a plain
-// word there ("hotels in paris"), or else any capitalised name in the text.
+// place returns a place name: capitalised words after "in", "to", "at"..., or plain words
+// there ("hotels in paris", "hotels in new york"), or else any capitalised name in the text.
 func (a *argSource) place() (any, bool) {
 	for i, w := range a.words {
 		if !placePrepositions[w.Lower] || i+1 >= len(a.words) {
 			continue
 		}
-		if v, ok := a.nameAt(i + 1); ok {
+		if v, ok := a.nameAt(i+1, true); ok {
 			return v, true
 		}
-		n := a.words[i+1]
-		if !a.used[i+1] && !lang.IsStopword(n.Lower) && !calendarWords[n.Lower] && !a.isDomain(n.Lower) &&
-			!strings.ContainsFunc(n.Text, unicode.IsDigit) {
-			a.used[i+1] = true
-			return lang.Capitalise(n.Text), true
+		if v, ok := a.nameAt(i+1, false); ok {
+			return v, true
 		}
 	}
 	for i := range a.words {
-		if v, ok := a.nameAt(i); ok {
+		if v, ok := a.nameAt(i, true); ok {
 			return v, true
 		}
 	}
 	return nil, false
 }
 
-// nameAt returns up to three capitalised words starting at word i, if word i is one.
-func (a *argSource) nameAt(i int) (string, bool) {
+// nameAt returns up to three words starting at word i that can name a place, capitalised
+// ones only when capitals is set. Typed in lower case, a name of several words ("new york",
+// "san francisco") is taken whole: its first word alone names another place or none.
+func (a *argSource) nameAt(i int, capitals bool) (string, bool) {
 	var parts []string
 	for j := i; j < len(a.words) && j < i+3; j++ {
 		w := a.words[j]
 		if j > i && a.text[a.words[j-1].End:w.Start] != " " {
 			break
 		}
-		if a.used[j] || !isCapitalised(w.Text) || w.Lower == "i" || lang.IsStopword(w.Lower) ||
+		if a.used[j] || capitals && !isCapitalised(w.Text) || w.Lower == "i" || lang.IsStopword(w.Lower) ||
 			calendarWords[w.Lower] || a.isDomain(w.Lower) || strings.ContainsFunc(w.Text, unicode.IsDigit) {
 			break
 		}
-		parts = append(parts, w.Text)
+		if capitals {
+			parts = append(parts, w.Text)
+			continue
+		}
+		if j > i && (timeNouns[w.Lower] || j+1 < len(a.words) && timeNouns[a.words[j+1].Lower]) {
+			break // "in paris last night": the words after the name say when
+		}
+		parts = append(parts, lang.Capitalise(w.Text))
 	}
 	if len(parts) == 0 {
 		return "", false
