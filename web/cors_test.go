@@ -1,9 +1,13 @@
 package web
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/switchboard-ai/switchboard/internal/httpkit"
 )
 
 // A browser client on another site (an AG-UI page, say) may call the API only from an origin
@@ -47,9 +51,21 @@ func TestCORS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != tt.wantStatus {
 				t.Errorf("status = %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if tt.wantStatus == http.StatusForbidden {
+				// A refused page is told why in the usual error shape, not which origins pass.
+				var e httpkit.ErrorResponse
+				if err := json.Unmarshal(body, &e); err != nil || e.Error.Code != "origin_not_allowed" ||
+					!strings.Contains(e.Error.Message, "http.cors_origins") || strings.Contains(string(body), app) {
+					t.Errorf("body = %q, want the JSON error origin_not_allowed naming http.cors_origins and no origin", body)
+				}
+				if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+					t.Errorf("Content-Type = %q, want application/json", ct)
+				}
 			}
 			if got := resp.Header.Get("Access-Control-Allow-Origin"); got != tt.wantAllow {
 				t.Errorf("Access-Control-Allow-Origin = %q, want %q", got, tt.wantAllow)

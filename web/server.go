@@ -340,7 +340,8 @@ func corsFor(origins []string) gin.HandlerFunc {
 
 // dropsBody runs a middleware that may answer a request itself, before any handler reads
 // its body (the CORS middleware refuses an origin and answers preflights): such an answer
-// does not wait for a body still arriving.
+// does not wait for a body still arriving, and a refusal says why in the JSON error shape,
+// where the middleware writes a bare 403.
 func dropsBody(mw gin.HandlerFunc) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		w := c.Writer
@@ -350,15 +351,26 @@ func dropsBody(mw gin.HandlerFunc) gin.HandlerFunc {
 	}
 }
 
+// originRefused is what a page of an origin the config does not list is told; it names the
+// setting, never the origins it holds.
+const originRefused = "This API does not accept requests from this page's origin. Its operator can allow the origin in http.cors_origins."
+
 // bodyDropper drops the request's body ([httpkit.DropBody]) as the response's head is
-// written.
+// written, and gives a 403 written with no body of its own the JSON error body.
 type bodyDropper struct {
 	gin.ResponseWriter
 	req *http.Request
 }
 
 func (b *bodyDropper) WriteHeaderNow() {
+	if b.Written() {
+		return
+	}
 	b.drop()
+	if b.Status() == http.StatusForbidden {
+		httpkit.WriteError(b.ResponseWriter, http.StatusForbidden, "origin_not_allowed", originRefused)
+		return
+	}
 	b.ResponseWriter.WriteHeaderNow()
 }
 
