@@ -6,6 +6,9 @@
 #
 #   ./scripts/evalsets.sh                  # every set, two at a time (a few minutes)
 #   ./scripts/evalsets.sh fresh16 fresh18  # some of them
+#   TODAY=2026-11-27 ./scripts/evalsets.sh tuned   # the demo CCS's dates counted from that day
+#                                                  # (switchboard eval --today), so replies naming
+#                                                  # a demo date read as on the day they were written
 #
 # Sets: "tuned" (evals/testdata/datasets, with the demo agents), "vocab" (evals/testdata/dev/vocab.yaml, with
 # fresh2's agents) and every folder of evals/testdata/ that holds a blind.yaml or a dev.yaml with its
@@ -55,6 +58,8 @@ one() {
   local s=$1 agents datasets args=()
   read -r agents datasets <<<"$(spec "$s")"
   for d in $datasets; do args+=(--dataset "$d"); done
+  # --today moves the embedded demo CCS only; a set with agents of its own serves fixtures.
+  if [ -n "${TODAY:-}" ] && [ "$agents" = demo ]; then args+=(--today "$TODAY"); fi
   local log=out/evalsets/$s.log
   if ! "$bin" eval --agents "$agents" "${args[@]}" --report "out/evalsets/$s" \
     --no-coverage-gate --min-accuracy 0 >"$log" 2>&1; then
