@@ -20,7 +20,7 @@ import (
 func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lookup env) error {
 	fs := flag.NewFlagSet("ccs-demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", ":8081", "HOST:PORT to listen on")
+	addr := fs.String("addr", "127.0.0.1:8081", "HOST:PORT to listen on; :8081 for every interface (it serves the demo users' data to whoever reaches it)")
 	cfgPath := fs.String("config", "", "config file whose ccs section sets credential_env, signing_key_env and faults")
 	headerFaults := fs.Bool("allow-header-faults", false, "accept per-request faults in the X-Demo-Fault header (tests)")
 	fixturesDir := fs.String("fixtures", "./agents/fixtures", "folder of <enricher id>.json fixtures answering enrichers the demo does not serve itself (see docs/adding-an-agent.md)")

@@ -27,7 +27,7 @@ Usage:
   switchboard init      [DIR]                      write the demo's definitions into DIR (./agents) to start from
   switchboard validate  [--agents ./agents] [--config FILE]
   switchboard token     --sub NAME [--ttl 24h] [--config FILE]
-  switchboard ccs-demo  [--addr :8081] [--config FILE] [--fixtures ./agents/fixtures] [--allow-header-faults]
+  switchboard ccs-demo  [--addr 127.0.0.1:8081] [--config FILE] [--fixtures ./agents/fixtures] [--allow-header-faults]
   switchboard eval      --dataset FILE... [--agents DIR] [--config FILE] [--target URL] [--report DIR]
                         [--min-accuracy 0.95] [--min-answer 0.85] [--concurrency 4] [--suggest FILE]
                         [--baseline report.json [--fail-on-regression]] [--no-coverage-gate] [--judge-model ALIAS]

@@ -81,6 +81,16 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// The demo CCS serves its users' data to whoever reaches it, so by default it listens on this
+// machine only, as dev-mode serve does.
+func TestCCSDemoListensOnLoopbackByDefault(t *testing.T) {
+	var out, errOut bytes.Buffer
+	run(t.Context(), []string{"ccs-demo", "--help"}, &out, &errOut, envMap(nil))
+	if !strings.Contains(errOut.String(), `(default "127.0.0.1:8081")`) {
+		t.Errorf("ccs-demo --help = %q, want --addr to default to 127.0.0.1:8081", errOut.String())
+	}
+}
+
 // A bad flag is a usage error: exit 2, its message printed once, whatever the command.
 func TestUnknownFlags(t *testing.T) {
 	for _, cmd := range []string{"serve", "validate", "token", "ccs-demo", "eval"} {
