@@ -307,3 +307,62 @@ func TestRunningLimitNamedWhenBothAreReached(t *testing.T) {
 		t.Errorf("Start(second) refused for %q (%v), want %q", got, err, LimitTurnsRunning)
 	}
 }
+
+// keyedStore is a fakeStore that finds turns by their idempotency key.
+type keyedStore struct{ fakeStore }
+
+var _ KeyedTurns = (*keyedStore)(nil)
+
+func (s *keyedStore) TurnByKey(_ context.Context, p principal.Principal, key string) (TurnRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.turns {
+		if t.Principal == p && t.IdempotencyKey == key {
+			return t, nil
+		}
+	}
+	return TurnRecord{}, ErrNotFound
+}
+
+// A retry of a turn already started is answered with that turn while its user is over a
+// limit, since it starts nothing; a store that cannot look turns up by key makes it wait.
+func TestReplayOverLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		store      Store
+		wantReplay bool
+	}{
+		{"store finds turns by key", &keyedStore{}, true},
+		{"store without the lookup", &fakeStore{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := newHeldModel()
+			svc, limited := newLimitedService(t, tc.store, model, TurnLimits{Running: 1})
+			t.Cleanup(func() { model.release(); _ = svc.Wait(context.Background()) })
+			ctx := t.Context()
+			first, _, err := svc.Start(ctx, StartRequest{Principal: "alice", Message: "points?", IdempotencyKey: "k1"})
+			if err != nil {
+				t.Fatalf("Start(k1) = %v", err)
+			}
+			got, existing, err := svc.Start(ctx, StartRequest{Principal: "alice", Message: "points?", IdempotencyKey: "k1"})
+			if !tc.wantReplay {
+				if limitOf(err) != LimitTurnsRunning {
+					t.Fatalf("replay of k1 = %v, want the turns_running limit", err)
+				}
+				return
+			}
+			if err != nil || !existing || got.ID != first.ID {
+				t.Fatalf("replay of k1 = %s, existing %v, %v; want %s, existing", got.ID, existing, err, first.ID)
+			}
+			if _, _, err := svc.Start(ctx, StartRequest{Principal: "alice", Message: "deals?", IdempotencyKey: "k1"}); !errors.Is(err, ErrConflict) {
+				t.Errorf("k1 with another message = %v, want ErrConflict", err)
+			}
+			if _, _, err := svc.Start(ctx, StartRequest{Principal: "alice", Message: "deals?", IdempotencyKey: "k2"}); limitOf(err) != LimitTurnsRunning {
+				t.Errorf("a new key = %v, want the turns_running limit", err)
+			}
+			if got := *limited; len(got) != 1 {
+				t.Errorf("OnLimited calls = %v, want one, for the new key alone", got)
+			}
+		})
+	}
+}

@@ -145,6 +145,9 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	}
 	adm, err := s.limits.admit(ctx, req.Principal)
 	if err != nil {
+		if rec, ok, rerr := s.replay(ctx, req); ok {
+			return rec, true, rerr
+		}
 		var le *LimitError
 		if errors.As(err, &le) && s.cfg.OnLimited != nil {
 			s.cfg.OnLimited(req.Principal, le.Limit)
@@ -165,6 +168,25 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (rec TurnRecord, 
 	}
 	adm.started()
 	return rec, false, nil
+}
+
+// replay finds the turn an idempotent retry refers to, when the store can look it up by its
+// key: ok reports that one was found, and err is ErrConflict when the retry's request
+// differs from the one stored. A lookup that fails is no replay; the caller's own answer
+// stands.
+func (s *Service) replay(ctx context.Context, req StartRequest) (rec TurnRecord, ok bool, err error) {
+	keyed, can := s.cfg.Store.(KeyedTurns)
+	if req.IdempotencyKey == "" || !can {
+		return TurnRecord{}, false, nil
+	}
+	stored, err := keyed.TurnByKey(ctx, req.Principal, req.IdempotencyKey)
+	if err != nil {
+		return TurnRecord{}, false, nil
+	}
+	if stored.RequestHash != requestHash(req) {
+		return TurnRecord{}, true, ErrConflict
+	}
+	return stored, true, nil
 }
 
 // start does the work of Start once the principal's limits have admitted the turn.

@@ -112,3 +112,11 @@ type Store interface {
 	// a new turn reading a long episode to see its last few exchanges.
 	RecentTurns(ctx context.Context, p principal.Principal, episodeID string, n int) ([]TurnRecord, error)
 }
+
+// KeyedTurns is a [Store] that finds a turn by the idempotency key it was started with. A
+// [Service] over one answers a replay even while its principal is over a limit, since a
+// replay starts nothing; over any other store such a replay waits out the limit like a start.
+type KeyedTurns interface {
+	// TurnByKey returns p's turn started with key, or ErrNotFound.
+	TurnByKey(ctx context.Context, p principal.Principal, key string) (TurnRecord, error)
+}

@@ -325,6 +325,18 @@ func (m *Memory) Turn(_ context.Context, p principal.Principal, id string) (orch
 	return t, err
 }
 
+// TurnByKey implements orchestrator.KeyedTurns.
+func (m *Memory) TurnByKey(_ context.Context, p principal.Principal, key string) (orchestrator.TurnRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id, ok := m.keys[idemKey(p, key)]
+	if !ok {
+		return orchestrator.TurnRecord{}, orchestrator.ErrNotFound
+	}
+	t, _, err := m.get(id)
+	return t, err
+}
+
 // Episode implements orchestrator.Store.
 func (m *Memory) Episode(_ context.Context, p principal.Principal, id string) (orchestrator.Episode, error) {
 	m.mu.Lock()

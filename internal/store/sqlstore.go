@@ -396,6 +396,15 @@ func abandonedIDs(ctx context.Context, tx *sql.Tx, q string, args []any) ([]stri
 	return ids, nil
 }
 
+// TurnByKey implements orchestrator.KeyedTurns.
+func (s *sqlStore) TurnByKey(ctx context.Context, p principal.Principal, key string) (_ orchestrator.TurnRecord, err error) {
+	if key == "" { // turns started without a key share it: none is found by it
+		return orchestrator.TurnRecord{}, orchestrator.ErrNotFound
+	}
+	defer markUnavailable(&err)
+	return s.turnByKey(ctx, p, key)
+}
+
 func (s *sqlStore) turnByKey(ctx context.Context, p principal.Principal, key string) (orchestrator.TurnRecord, error) {
 	return scanTurn(s.read.QueryRowContext(ctx, s.q.turnByKey, string(p), key))
 }

@@ -88,6 +88,7 @@ func runStoreSuite(t *testing.T, open func(t *testing.T) testStore) {
 		testEpisodeIDsPerPrincipal(t, s, s)
 	})
 	t.Run("Idempotency", func(t *testing.T) { testIdempotency(t, open(t)) })
+	t.Run("TurnByKey", func(t *testing.T) { testTurnByKey(t, open(t)) })
 	t.Run("ConcurrentDuplicates", func(t *testing.T) {
 		s := open(t)
 		testConcurrentDuplicates(t, s, s)
@@ -580,6 +581,32 @@ func testConcurrentAppends(t *testing.T, s testStore) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Events(t%d) mismatch (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// testTurnByKey: a turn is found by its principal and key, and by nothing else.
+func testTurnByKey(t *testing.T, s testStore) {
+	ctx := t.Context()
+	keyed, ok := s.(orchestrator.KeyedTurns)
+	if !ok {
+		t.Fatalf("%T does not find turns by key", s)
+	}
+	first := mustCreate(t, s, turnRec(alice, "t1", "e1", "k1"))
+	mustCreate(t, s, turnRec(alice, "t2", "e1", ""))
+	got, err := keyed.TurnByKey(ctx, alice, "k1")
+	if err != nil {
+		t.Fatalf("TurnByKey(alice, k1) = %v", err)
+	}
+	if diff := cmp.Diff(first, got); diff != "" {
+		t.Errorf("TurnByKey(alice, k1) mismatch (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		p   principal.Principal
+		key string
+	}{{bob, "k1"}, {alice, "k2"}, {alice, ""}} {
+		if _, err := keyed.TurnByKey(ctx, tc.p, tc.key); !errors.Is(err, orchestrator.ErrNotFound) {
+			t.Errorf("TurnByKey(%s, %q) = %v, want ErrNotFound", tc.p, tc.key, err)
 		}
 	}
 }
