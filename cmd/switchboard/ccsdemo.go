@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"time"
@@ -57,7 +56,7 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 		opts.Faults[id] = ccsdemo.Fault(f)
 	}
 	log := telemetry.NewLogger(stderr, telemetry.Options{Level: slog.LevelInfo, Secrets: nonEmpty(ccsCfg.Credential, ccsCfg.SigningKey)})
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listen("--addr", *addr)
 	if err != nil {
 		return err
 	}

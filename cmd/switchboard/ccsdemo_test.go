@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,5 +40,32 @@ func TestCCSDemoReadsOnlyTheCCSSection(t *testing.T) {
 				t.Errorf("ccs-demo --config = %d, stderr %q; want %d naming %q", code, errOut.String(), tt.wantCode, tt.wantErr)
 			}
 		})
+	}
+}
+
+// A listen address that cannot be used is named with its flag and what to do about it, for
+// both listening commands; net.Listen's own error named neither the flag nor a remedy.
+func TestListenErrorsNameTheFlag(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	env := envMap(map[string]string{"SWITCHBOARD_STORE_DRIVER": "memory"})
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"ccs-demo", "--addr", busy.Addr().String()}, []string{"--addr " + busy.Addr().String(), "another process already listens there"}},
+		{[]string{"ccs-demo", "--addr", "nonsense"}, []string{`--addr "nonsense"`, "missing port", "write HOST:PORT"}},
+		{[]string{"serve", "--dev", "--watch=false", "--addr", busy.Addr().String()}, []string{"--addr " + busy.Addr().String(), "another process already listens there"}},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(t.Context(), tc.args, &out, &errOut, env)
+		for _, w := range tc.want {
+			if code != 1 || !strings.Contains(errOut.String(), w) {
+				t.Errorf("%q = exit %d, stderr %q; want exit 1 and %q", tc.args, code, errOut.String(), w)
+			}
+		}
 	}
 }

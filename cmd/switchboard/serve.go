@@ -144,7 +144,7 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	stopHUP := reloadOnHangup(ctx, sb)
 	defer stopHUP()
 
-	ln, err := net.Listen("tcp", f.addr)
+	ln, err := listen("--addr", f.addr)
 	if err != nil {
 		return err
 	}
@@ -216,9 +216,9 @@ func shutdownTelemetry(ctx context.Context, tel interface{ Shutdown(context.Cont
 // serveMetrics serves GET /metrics on its own listener until stop is called, and with withPprof
 // the runtime profiles under /debug/pprof/; nothing else.
 func serveMetrics(addr string, metrics http.Handler, withPprof bool, readHeaderTimeout time.Duration, log *slog.Logger) (stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen("--metrics-addr", addr)
 	if err != nil {
-		return nil, fmt.Errorf("--metrics-addr: %w", err)
+		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", metrics)
@@ -268,6 +268,22 @@ func reloadOnHangup(ctx context.Context, a interface{ Reload(context.Context) er
 }
 
 // displayAddr turns ":8080" into "localhost:8080" for the message a human reads.
+// listen opens the TCP listener a flag names. Its errors name the flag and say what to do:
+// net.Listen's own ("listen tcp 127.0.0.1:8080: bind: address already in use") name neither.
+func listen(flag, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	var bad *net.AddrError
+	switch {
+	case err == nil:
+		return ln, nil
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("%s %s: another process already listens there; stop it or pass another port", flag, addr)
+	case errors.As(err, &bad):
+		return nil, fmt.Errorf("%s %q cannot be listened on (%s): write HOST:PORT, such as 127.0.0.1:8080, or :PORT for every interface", flag, addr, bad.Err)
+	}
+	return nil, fmt.Errorf("%s %s: %w", flag, addr, err)
+}
+
 func displayAddr(addr net.Addr) string {
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
