@@ -133,7 +133,9 @@ func (s *server) turnEvents(c *gin.Context) {
 	}
 	after, err := stream.LastEventID(c.Request)
 	if err != nil {
-		abort(c, http.StatusBadRequest, "invalid_last_event_id", "Last-Event-ID must be a number.")
+		// Also a number past the ids' range, so "must be a number" alone would mislead.
+		abort(c, http.StatusBadRequest, "invalid_last_event_id",
+			"Last-Event-ID (or lastEventId) must be the id of an event this stream sent; leave it out to start from the first event.")
 		return
 	}
 	slot := s.openStream(c, id)
