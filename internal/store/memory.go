@@ -58,9 +58,10 @@ type episodeKey struct {
 }
 
 var (
-	_ orchestrator.Store   = (*Memory)(nil)
-	_ stream.LogStore      = (*Memory)(nil)
-	_ stream.BatchLogStore = (*Memory)(nil)
+	_ orchestrator.Store      = (*Memory)(nil)
+	_ stream.LogStore         = (*Memory)(nil)
+	_ stream.BatchLogStore    = (*Memory)(nil)
+	_ orchestrator.KeyedTurns = (*Memory)(nil)
 )
 
 // NewMemory returns an empty in-memory store; [WithMaxEpisodes] and [WithInstance] apply.

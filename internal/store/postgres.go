@@ -19,9 +19,10 @@ type Postgres struct {
 }
 
 var (
-	_ orchestrator.Store   = (*Postgres)(nil)
-	_ stream.LogStore      = (*Postgres)(nil)
-	_ stream.BatchLogStore = (*Postgres)(nil)
+	_ orchestrator.Store      = (*Postgres)(nil)
+	_ stream.LogStore         = (*Postgres)(nil)
+	_ stream.BatchLogStore    = (*Postgres)(nil)
+	_ orchestrator.KeyedTurns = (*Postgres)(nil)
 )
 
 // postgresDriver is the database/sql name github.com/jackc/pgx/v5/stdlib registers.

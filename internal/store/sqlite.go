@@ -22,9 +22,10 @@ type SQLite struct {
 }
 
 var (
-	_ orchestrator.Store   = (*SQLite)(nil)
-	_ stream.LogStore      = (*SQLite)(nil)
-	_ stream.BatchLogStore = (*SQLite)(nil)
+	_ orchestrator.Store      = (*SQLite)(nil)
+	_ stream.LogStore         = (*SQLite)(nil)
+	_ stream.BatchLogStore    = (*SQLite)(nil)
+	_ orchestrator.KeyedTurns = (*SQLite)(nil)
 )
 
 // Every connection runs these. WAL lets lookups proceed while a write is in progress;
