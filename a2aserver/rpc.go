@@ -26,7 +26,7 @@ func (s *Handler) serveRPC(w http.ResponseWriter, r *http.Request) {
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &mbe):
-			s.rpcReply(w, r, nil, nil, rpcErr(codeInvalidRequest, "The request body is too large."))
+			s.rpcReply(w, r, nil, nil, rpcErr(codeInvalidRequest, httpkit.TooLargeMessage(mbe.Limit)))
 		case httpkit.BodyTimedOut(err):
 			httpkit.WriteError(w, http.StatusRequestTimeout, "request_timeout", "The request body did not arrive in time.")
 		}

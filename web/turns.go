@@ -51,7 +51,7 @@ func decodeTurnRequest(r io.Reader) (turnRequest, *httpkit.Problem) {
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &mbe):
-			return req, &httpkit.Problem{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "The request body is too large."}
+			return req, &httpkit.Problem{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: httpkit.TooLargeMessage(mbe.Limit)}
 		case httpkit.BodyTimedOut(err):
 			return req, &httpkit.Problem{Status: http.StatusRequestTimeout, Code: "request_timeout", Message: "The request body did not arrive in time."}
 		case errors.Is(err, io.EOF):

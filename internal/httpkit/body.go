@@ -69,3 +69,16 @@ func hex4(raw []byte, i int) (rune, bool) {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// TooLargeMessage tells a client whose body went past limit bytes how large a body may be,
+// so it can send less rather than guess: the limit is a property of the API, not a secret.
+func TooLargeMessage(limit int64) string {
+	size := strconv.FormatInt(limit, 10) + " bytes"
+	switch {
+	case limit >= 1<<20 && limit%(1<<20) == 0:
+		size = strconv.FormatInt(limit>>20, 10) + " MiB"
+	case limit >= 1<<10 && limit%(1<<10) == 0:
+		size = strconv.FormatInt(limit>>10, 10) + " KiB"
+	}
+	return "The request body is larger than the " + size + " this API accepts."
+}
