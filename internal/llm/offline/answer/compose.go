@@ -151,7 +151,17 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 // Narrate's.
 func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
 	v, data, ok := okData(res)
-	return ok && askedRenderer(listLimit, res.Call, asked, v, domain()).offTopic(data, true)
+	if !ok {
+		return false
+	}
+	a := askedRenderer(listLimit, res.Call, asked, v, domain()).askedThings(data, true)
+	// A follow-up that names a thing of its own and points back at nothing ("am i on the
+	// pickleball court" after "whats my hoa balance") asks of that thing: data holding the
+	// earlier words does not answer it, and another tool may hold the thing. One that points
+	// back ("can i cancel it?") asks of the earlier record.
+	own := lang.ScanWords(lang.OwnPart(asked))
+	return a.offTopic() || len(a.asked) > 0 && !slices.ContainsFunc(a.asked, a.held) &&
+		!slices.ContainsFunc(own, func(w lang.Word) bool { return backPointers[w.Lower] })
 }
 
 // askedRenderer is the renderer of payload v for the request asked (a follow-up's earlier
