@@ -92,6 +92,12 @@ func (p *planner) byMeaningOnly(text string, conversing bool) (int, float64) {
 	if off >= s1 && !namesAThingOf(ws) && !conversing {
 		return -1, 0
 	}
+	// A question put to the business itself that no word reaches asks after its hours or
+	// ways, not after the user's affairs (see serviceQuestions): the sentence nearest a
+	// flight's departure time is no reason to send "what time do you close" there.
+	if !conversing && asksOfService(plainWordsOf(ws)) && !namesAThingOf(ws) {
+		return -1, 0
+	}
 	leads := top >= 0 && s1-s2 >= sentenceMargin
 	if leads {
 		top, s1 = p.wordsChoice(ws, text, sims, top, s1)
@@ -109,6 +115,29 @@ func (p *planner) byMeaningOnly(text string, conversing bool) (int, float64) {
 		return top, s1
 	}
 	return -1, 0
+}
+
+// serviceQuestions and offerAfterYou: see language.txt.
+var (
+	serviceQuestions = lang.PhraseList("serviceQuestions")
+	offerAfterYou    = lang.List("offerAfterYou")
+)
+
+// asksOfService reports whether words, in their plain forms, put a question to the service
+// itself ("are you open on sundays") rather than ask for something it has ("do you have
+// gift cards").
+func asksOfService(ws []string) bool {
+	for i := range ws {
+		for _, f := range serviceQuestions {
+			if !hasPrefix(ws[i:], f) {
+				continue
+			}
+			if j := i + len(f); j < len(ws) && !offerAfterYou[ws[j]] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // minRequestWords, requestCeiling: see language.txt, which says where each was chosen.

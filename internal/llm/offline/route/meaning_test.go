@@ -32,3 +32,46 @@ func TestWordsChoice(t *testing.T) {
 		}
 	}
 }
+
+// A question put to the business itself that no word reaches goes to no agent, however near
+// an agent's texts its sentence reads; asking for something the business has still routes.
+func TestDecideQuestionToTheBusiness(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on electronics, bags and luggage, and compares prices.",
+			"any deals on sneakers", "what offers do you have on luggage"}},
+		{Texts: []string{"travel", "Travel specialist for trips and bookings: flights with departure time, gate and terminal, and hotel stays with check-in and checkout dates.",
+			"is my flight delayed?", "what time does my flight leave", "which terminal for my flight tomorrow"}},
+	})
+	s := Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}
+	for _, text := range []string{"what time do you close", "are you open on sundays"} {
+		if got := Decide(ix, []string{text}, 0, s); len(got) != 0 {
+			t.Errorf("Decide(%q) = %v, want no agent", text, got)
+		}
+	}
+	for _, tt := range []struct {
+		text string
+		want int
+	}{{"do you have deals on sneakers", 0}, {"what time does my flight leave", 1}} {
+		if got := Decide(ix, []string{tt.text}, 0, s); len(got) != 1 || got[0].Tool != tt.want {
+			t.Errorf("Decide(%q) = %v, want agent %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestAsksOfService(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"what time do you close", true},
+		{"are you open on sundays", true},
+		{"do you have gift cards", false},
+		{"do you ship to canada", false},
+		{"where is my parcel", false},
+	}
+	for _, tt := range tests {
+		if got := asksOfService(plainWords(tt.text)); got != tt.want {
+			t.Errorf("asksOfService(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
