@@ -654,6 +654,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"ClearTone Westgate"},
 		},
 		{
+			name:  "a follow-up asking when gets the dates of what the earlier request was answered with",
+			asked: "when do i need to settle it", earlier: "how much do i still owe the plumber", data: `{"quote_no":"Q-77",
+				"total":{"amount":900,"currency":"USD"},"deposit":{"amount":{"amount":200,"currency":"USD"},"paid_on":"2026-10-02",
+				"refundable_until":"2026-10-20"},"balance_due":{"amount":700,"currency":"USD"},"balance_due_on":"2026-11-14",
+				"warranty":{"ends":"2027-11-14"}}`,
+			mentions: []string{"Nov 14, 2026"}, excludes: []string{"Oct 20", "Oct 2,", "2027"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,

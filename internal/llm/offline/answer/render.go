@@ -375,6 +375,9 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		// "when is my kitchen supposed to be finished", of a project whose facts name no word
 		// of it: its dates answer, not its address and manager.
 		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.date || snapshotLabels[f.label] })
+		if of := r.earlierDates(dates, facts, t, lists); len(of) > 0 {
+			dates = of
+		}
 		if len(dates) > 0 && len(dates) < len(facts) {
 			hit = dates
 		}
@@ -394,6 +397,20 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		}
 	}
 	return hit
+}
+
+// earlierDates returns those of dates that belong to the facts a follow-up's earlier request
+// was answered with: "when do i have to pay it by" after "how much do i still owe" asks when
+// the balance is due, not when the deposit stops being refundable. Nil when it is no
+// follow-up or its earlier answer names none of them.
+func (r renderer) earlierDates(dates, facts []fact, t topic, lists bool) []fact {
+	if r.earlierTerm == nil || len(dates) < 2 {
+		return nil // no follow-up, or the earlier request itself (earlierRequest)
+	}
+	before := r.earlierRequest().focus(facts, t, lists, false)
+	return slices.DeleteFunc(slices.Clone(dates), func(d fact) bool {
+		return !slices.ContainsFunc(before, func(b fact) bool { return b.label == d.label || sharesTerm(b.label, d.label) })
+	})
 }
 
 // focusOn is focus by the request terms asked.
