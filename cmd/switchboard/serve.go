@@ -267,7 +267,6 @@ func reloadOnHangup(ctx context.Context, a interface{ Reload(context.Context) er
 	return func() { signal.Stop(hup); close(done) }
 }
 
-// displayAddr turns ":8080" into "localhost:8080" for the message a human reads.
 // listen opens the TCP listener a flag names. Its errors name the flag and say what to do:
 // net.Listen's own ("listen tcp 127.0.0.1:8080: bind: address already in use") name neither.
 func listen(flag, addr string) (net.Listener, error) {
@@ -284,6 +283,7 @@ func listen(flag, addr string) (net.Listener, error) {
 	return nil, fmt.Errorf("%s %s: %w", flag, addr, err)
 }
 
+// displayAddr turns ":8080" into "localhost:8080" for the message a human reads.
 func displayAddr(addr net.Addr) string {
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
