@@ -376,6 +376,34 @@ func (r renderer) asksWhen() bool {
 	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return w.Lower == "when" })
 }
 
+// asksDeadline reports whether the request asks how long one has to do something ("how
+// long have i got to reply"): a record's deadline answers it, not its other dates.
+func (r renderer) asksDeadline() bool {
+	return r.saysPhrase(deadlineAsks)
+}
+
+// saysPhrase reports whether the request's words hold one of the phrases of list, each
+// written in words without apostrophes ("why's" reads "whys").
+func (r renderer) saysPhrase(list map[string]bool) bool {
+	words := make([]string, len(r.askedWord))
+	for i, w := range r.askedWord {
+		words[i] = strings.ReplaceAll(w.Lower, "'", "")
+	}
+	joined := " " + strings.Join(words, " ") + " "
+	for phrase := range list {
+		if strings.Contains(joined, " "+phrase+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// deadline reports whether f is a date by which something must be done: "cure by", "due",
+// "deadline".
+func (f fact) deadline() bool {
+	return f.date && deadlineWords[lastWord(f.named())]
+}
+
 // holdsDate reports whether some string value of v, however deep, is a date.
 func holdsDate(v any) bool {
 	held := false

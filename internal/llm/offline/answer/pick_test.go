@@ -662,6 +662,15 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Nov 14, 2026"}, excludes: []string{"Oct 20", "Oct 2,", "2027"},
 		},
 		{
+			name:  "how long one has asks for the deadline, not the record's other dates",
+			asked: "how long have i got to sort it out", data: `{"notices":[
+				{"notice_no":"N-31","rule":"Hedge over the footpath","section":"Bylaw 12.4","logged":"2026-10-02","status":"open",
+				 "fine":{"amount":40,"currency":"USD"},"reply_by":"2026-11-20","panel":{"date":"2026-12-01","room":"Hall B"}},
+				{"notice_no":"N-12","rule":"Bins left out","section":"Bylaw 3.1","logged":"2026-09-12","status":"open",
+				 "fine":{"amount":25,"currency":"USD"},"reply_by":"2026-11-09","panel":{"date":"2026-12-03","room":"Hall B"}}]}`,
+			mentions: []string{"Nov 20, 2026", "Nov 9, 2026"}, excludes: []string{"Dec 1,", "Dec 3,"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
