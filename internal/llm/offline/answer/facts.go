@@ -382,6 +382,12 @@ func (r renderer) asksDeadline() bool {
 	return r.saysPhrase(deadlineAsks)
 }
 
+// asksWhy reports whether the request asks for a reason ("how come the water bill went up"):
+// the details of the records it is about give it.
+func (r renderer) asksWhy() bool {
+	return r.saysPhrase(reasonAsks)
+}
+
 // saysPhrase reports whether the request's words hold one of the phrases of list, each
 // written in words without apostrophes ("why's" reads "whys").
 func (r renderer) saysPhrase(list map[string]bool) bool {

@@ -671,6 +671,15 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Nov 20, 2026", "Nov 9, 2026"}, excludes: []string{"Dec 1,", "Dec 3,"},
 		},
 		{
+			name:  "a question why shows each record's own lines",
+			asked: "how come the water bill went up", data: `{"bills":[
+				{"bill_no":"W-12","period":"December 2026","total":{"amount":96,"currency":"USD"},
+				 "charges":[{"item":"Water use, 9 units","amount":{"amount":81,"currency":"USD"}},{"item":"Leak inspection","amount":{"amount":15,"currency":"USD"}}]},
+				{"bill_no":"W-11","period":"November 2026","total":{"amount":72,"currency":"USD"},
+				 "charges":[{"item":"Water use, 8 units","amount":{"amount":72,"currency":"USD"}}]}]}`,
+			mentions: []string{"Leak inspection", "Water use, 8 units"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,

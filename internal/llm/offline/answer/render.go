@@ -678,6 +678,9 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			return p
 		}
 	}
+	if p := r.withReasons(noun, arr, cur, found); !p.empty() {
+		return p
+	}
 	var lines []string
 	for i, item := range arr {
 		if i == r.listLimit {
@@ -746,6 +749,37 @@ func (r renderer) withNestedLists(noun string, item any, cur string, found strin
 	line := r.item(item, cur)
 	return Piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
 }
+
+// withReasons renders a few records, each with its own lists, for a request asking why
+// ("how come the water bill went up", of two bills): their charges say why. It returns an
+// empty piece for any other request, or when no record has a list of its own.
+func (r renderer) withReasons(noun string, arr []any, cur, found string) Piece {
+	if len(arr) < 2 || len(arr) > reasonRecords || !r.asksWhy() {
+		return Piece{}
+	}
+	// Every line may be the reason, not only those in the request's words ("the water bill":
+	// its leak inspection too).
+	plain := r
+	plain.answer("")
+	plain.earlier, plain.earlierTerm = "", nil
+	var parts []string
+	nested := false
+	for _, item := range arr {
+		p := plain.withNestedLists(noun, item, cur, found)
+		if !p.empty() {
+			nested = true
+			parts = append(parts, p.text)
+		} else if s := r.item(item, cur); s != "" {
+			parts = append(parts, "- "+s)
+		}
+	}
+	if !nested {
+		return Piece{}
+	}
+	return Piece{kind: pieceList, found: found, text: strings.Join(parts, "\n")}
+}
+
+var reasonRecords = int(lang.Number("reasonRecords")) // see language.txt
 
 // countNoun is noun (a plural) for n things.
 func countNoun(n int, noun string) string {
