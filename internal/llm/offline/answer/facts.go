@@ -43,6 +43,29 @@ func (f fact) namedBy(asked func(term string) bool) int {
 	return n
 }
 
+// namedByVerb counts the terms of what names f, nouns in -ment, whose verbs asked holds for
+// ("can i pay by card" names the payment methods).
+func (f fact) namedByVerb(asked func(term string) bool) int {
+	n := 0
+	for _, t := range lang.Terms(f.named()) {
+		n += b2i(verbOf(t) != "" && asked(verbOf(t)))
+	}
+	return n
+}
+
+// verbOf returns the stem of the verb a noun stem in -ment is made of ("payment", "pay"),
+// or "".
+func verbOf(t string) string {
+	v, ok := strings.CutSuffix(t, "ment")
+	if !ok || len(v) < 3 {
+		return ""
+	}
+	if ts := lang.Terms(v); len(ts) == 1 {
+		return ts[0]
+	}
+	return ""
+}
+
 // phrase renders the fact as it reads in a sentence: "6 passes left", "due Mar 3".
 func (f fact) phrase() string {
 	switch {

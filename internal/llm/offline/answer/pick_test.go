@@ -680,6 +680,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Leak inspection", "Water use, 8 units"},
 		},
 		{
+			name:  "a verb of the request names the facts its noun in -ment labels",
+			asked: "can i pay with crypto", data: `{"invoice_no":"B-4","issued":"2026-10-01","amount_due":{"amount":310,"currency":"USD"},
+				"late_fee":{"amount":20,"currency":"USD"},"payment_options":["direct debit","cheque"]}`,
+			mentions: []string{"direct debit"}, excludes: []string{"$20.00"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,

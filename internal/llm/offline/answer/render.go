@@ -382,6 +382,12 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 			hit = dates
 		}
 	}
+	if hit == nil {
+		// "can i pay with cash", of facts whose labels say "payment": a verb of the request
+		// names the facts its noun labels, when no word names one as written and no date is
+		// asked for.
+		hit = r.focusOnVerbs(facts, t, lists)
+	}
 	if hit == nil && r.says(priceWords) {
 		// "how much does that cost", of facts none of whose labels says cost: the amounts of
 		// money answer, those of the thing the earlier request named first ("can i stay over
@@ -411,6 +417,28 @@ func (r renderer) earlierDates(dates, facts []fact, t topic, lists bool) []fact 
 	return slices.DeleteFunc(slices.Clone(dates), func(d fact) bool {
 		return !slices.ContainsFunc(before, func(b fact) bool { return b.label == d.label || sharesTerm(b.label, d.label) })
 	})
+}
+
+// focusOnVerbs returns the facts whose labels hold a noun in -ment made of a verb the request
+// uses (see namedByVerb), when some do but not all.
+func (r renderer) focusOnVerbs(facts []fact, t topic, lists bool) []fact {
+	asked := map[string]bool{}
+	for _, w := range lang.Terms(lang.MainClause(r.asked)) {
+		asked[w] = !lang.IsLightNoun(w)
+	}
+	for _, w := range lang.Terms(t.bare) {
+		asked[w] = false
+	}
+	var hit []fact
+	for _, f := range facts {
+		if f.namedByVerb(func(w string) bool { return asked[w] }) > 0 {
+			hit = append(hit, f)
+		}
+	}
+	if len(hit) == len(facts) && !lists {
+		return nil
+	}
+	return hit
 }
 
 // focusOn is focus by the request terms asked.
