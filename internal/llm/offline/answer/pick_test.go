@@ -686,6 +686,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"direct debit"}, excludes: []string{"$20.00"},
 		},
 		{
+			name:  "a question when with a verb names the facts of its noun in -ment, date and amount",
+			asked: "when did we last pay the vet", data: `{"balance_owed":{"amount":95,"currency":"USD"},"statement_date":"2026-12-01",
+				"most_recent_payment":{"amount":{"amount":60,"currency":"USD"},"received":"2026-10-14"}}`,
+			mentions: []string{"$60.00", "Oct 14, 2026"}, excludes: []string{"Dec 1,"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
@@ -1051,5 +1057,15 @@ func TestNarrateNothingHeld(t *testing.T) {
 		if !strings.HasPrefix(p.text, "I couldn't find") {
 			t.Errorf("Narrate(%s) = %q, want it to say it couldn't find anything", content, p.text)
 		}
+	}
+}
+
+// A key naming a noun in -ment holds its verb: "when did we last pay" is asked of a
+// most_recent_payment, and no other tool need be looked in.
+func TestHoldsNothingAskedReadsVerbsOfKeys(t *testing.T) {
+	res := Result{Name: "account", Content: `{"status":"ok","data":{"balance_owed":{"amount":95,"currency":"USD"},
+		"most_recent_payment":{"amount":{"amount":60,"currency":"USD"},"received":"2026-10-14"}}}`}
+	if HoldsNothingAsked(res, "when did we last pay", 5, func() map[string]bool { return map[string]bool{"vet": true} }) {
+		t.Error("HoldsNothingAsked(when did we last pay) = true, want false: the payment is held")
 	}
 }

@@ -372,6 +372,13 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
 	}
 	if hit == nil && r.asksWhen() {
+		// "when did i last pay", of a last payment's amount and date: the facts a verb of the
+		// request names (see focusOnVerbs), when a date is among them.
+		if verbs := r.focusOnVerbs(facts, t, lists); slices.ContainsFunc(verbs, func(f fact) bool { return f.date }) {
+			hit = verbs
+		}
+	}
+	if hit == nil && r.asksWhen() {
 		// "when is my kitchen supposed to be finished", of a project whose facts name no word
 		// of it: its dates answer, not its address and manager.
 		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.date || snapshotLabels[f.label] })
