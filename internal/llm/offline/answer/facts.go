@@ -43,6 +43,29 @@ func (f fact) namedBy(asked func(term string) bool) int {
 	return n
 }
 
+// namedByVerb counts the terms of what names f, nouns in -ment, whose verbs asked holds for
+// ("can i pay by card" names the payment methods).
+func (f fact) namedByVerb(asked func(term string) bool) int {
+	n := 0
+	for _, t := range lang.Terms(f.named()) {
+		n += b2i(verbOf(t) != "" && asked(verbOf(t)))
+	}
+	return n
+}
+
+// verbOf returns the stem of the verb a noun stem in -ment is made of ("payment", "pay"),
+// or "".
+func verbOf(t string) string {
+	v, ok := strings.CutSuffix(t, "ment")
+	if !ok || len(v) < 3 {
+		return ""
+	}
+	if ts := lang.Terms(v); len(ts) == 1 {
+		return ts[0]
+	}
+	return ""
+}
+
 // phrase renders the fact as it reads in a sentence: "6 passes left", "due Mar 3".
 func (f fact) phrase() string {
 	switch {
@@ -374,6 +397,40 @@ func (r renderer) mentioned(v string) bool {
 // names, nested ones included ("when is my blood draw", an order's appointment date).
 func (r renderer) asksWhen() bool {
 	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return w.Lower == "when" })
+}
+
+// asksDeadline reports whether the request asks how long one has to do something ("how
+// long have i got to reply"): a record's deadline answers it, not its other dates.
+func (r renderer) asksDeadline() bool {
+	return r.saysPhrase(deadlineAsks)
+}
+
+// asksWhy reports whether the request asks for a reason ("how come the water bill went up"):
+// the details of the records it is about give it.
+func (r renderer) asksWhy() bool {
+	return r.saysPhrase(reasonAsks)
+}
+
+// saysPhrase reports whether the request's words hold one of the phrases of list, each
+// written in words without apostrophes ("why's" reads "whys").
+func (r renderer) saysPhrase(list map[string]bool) bool {
+	words := make([]string, len(r.askedWord))
+	for i, w := range r.askedWord {
+		words[i] = strings.ReplaceAll(w.Lower, "'", "")
+	}
+	joined := " " + strings.Join(words, " ") + " "
+	for phrase := range list {
+		if strings.Contains(joined, " "+phrase+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// deadline reports whether f is a date by which something must be done: "cure by", "due",
+// "deadline".
+func (f fact) deadline() bool {
+	return f.date && deadlineWords[lastWord(f.named())]
 }
 
 // holdsDate reports whether some string value of v, however deep, is a date.

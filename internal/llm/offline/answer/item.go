@@ -52,7 +52,9 @@ func (r renderer) item(v any, cur string) string {
 	// The facts the request names come first, so that the bound below keeps them; facts
 	// that pair into one phrase ("20% off until Nov 27") keep their order.
 	if !slices.ContainsFunc(rest, func(f fact) bool { return f.opens || f.closes }) {
-		asked := func(f fact) int { return b2i(r.names(f.named()) || f.date && r.asksWhen()) }
+		asked := func(f fact) int {
+			return b2i(r.names(f.named()) || f.date && r.asksWhen() || r.asksDeadline() && f.deadline())
+		}
 		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(asked(b), asked(a)) })
 	}
 	var parts []string

@@ -662,6 +662,36 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Nov 14, 2026"}, excludes: []string{"Oct 20", "Oct 2,", "2027"},
 		},
 		{
+			name:  "how long one has asks for the deadline, not the record's other dates",
+			asked: "how long have i got to sort it out", data: `{"notices":[
+				{"notice_no":"N-31","rule":"Hedge over the footpath","section":"Bylaw 12.4","logged":"2026-10-02","status":"open",
+				 "fine":{"amount":40,"currency":"USD"},"reply_by":"2026-11-20","panel":{"date":"2026-12-01","room":"Hall B"}},
+				{"notice_no":"N-12","rule":"Bins left out","section":"Bylaw 3.1","logged":"2026-09-12","status":"open",
+				 "fine":{"amount":25,"currency":"USD"},"reply_by":"2026-11-09","panel":{"date":"2026-12-03","room":"Hall B"}}]}`,
+			mentions: []string{"Nov 20, 2026", "Nov 9, 2026"}, excludes: []string{"Dec 1,", "Dec 3,"},
+		},
+		{
+			name:  "a question why shows each record's own lines",
+			asked: "how come the water bill went up", data: `{"bills":[
+				{"bill_no":"W-12","period":"December 2026","total":{"amount":96,"currency":"USD"},
+				 "charges":[{"item":"Water use, 9 units","amount":{"amount":81,"currency":"USD"}},{"item":"Leak inspection","amount":{"amount":15,"currency":"USD"}}]},
+				{"bill_no":"W-11","period":"November 2026","total":{"amount":72,"currency":"USD"},
+				 "charges":[{"item":"Water use, 8 units","amount":{"amount":72,"currency":"USD"}}]}]}`,
+			mentions: []string{"Leak inspection", "Water use, 8 units"},
+		},
+		{
+			name:  "a verb of the request names the facts its noun in -ment labels",
+			asked: "can i pay with crypto", data: `{"invoice_no":"B-4","issued":"2026-10-01","amount_due":{"amount":310,"currency":"USD"},
+				"late_fee":{"amount":20,"currency":"USD"},"payment_options":["direct debit","cheque"]}`,
+			mentions: []string{"direct debit"}, excludes: []string{"$20.00"},
+		},
+		{
+			name:  "a question when with a verb names the facts of its noun in -ment, date and amount",
+			asked: "when did we last pay the vet", data: `{"balance_owed":{"amount":95,"currency":"USD"},"statement_date":"2026-12-01",
+				"most_recent_payment":{"amount":{"amount":60,"currency":"USD"},"received":"2026-10-14"}}`,
+			mentions: []string{"$60.00", "Oct 14, 2026"}, excludes: []string{"Dec 1,"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
@@ -1027,5 +1057,15 @@ func TestNarrateNothingHeld(t *testing.T) {
 		if !strings.HasPrefix(p.text, "I couldn't find") {
 			t.Errorf("Narrate(%s) = %q, want it to say it couldn't find anything", content, p.text)
 		}
+	}
+}
+
+// A key naming a noun in -ment holds its verb: "when did we last pay" is asked of a
+// most_recent_payment, and no other tool need be looked in.
+func TestHoldsNothingAskedReadsVerbsOfKeys(t *testing.T) {
+	res := Result{Name: "account", Content: `{"status":"ok","data":{"balance_owed":{"amount":95,"currency":"USD"},
+		"most_recent_payment":{"amount":{"amount":60,"currency":"USD"},"received":"2026-10-14"}}}`}
+	if HoldsNothingAsked(res, "when did we last pay", 5, func() map[string]bool { return map[string]bool{"vet": true} }) {
+		t.Error("HoldsNothingAsked(when did we last pay) = true, want false: the payment is held")
 	}
 }

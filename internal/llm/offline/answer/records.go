@@ -410,7 +410,13 @@ func addTerms(set map[string]bool, text string) {
 // heldTerms returns the terms of every value and key in v: all the words data holds.
 func heldTerms(v any) map[string]bool {
 	held := valueTerms(v)
-	maps.Copy(held, keyTerms(v))
+	keys := keyTerms(v)
+	maps.Copy(held, keys)
+	for t := range keys {
+		if verb := verbOf(t); verb != "" {
+			held[verb] = true // a "last_payment" holds when one last paid
+		}
+	}
 	return held
 }
 

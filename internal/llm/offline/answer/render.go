@@ -372,6 +372,13 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
 	}
 	if hit == nil && r.asksWhen() {
+		// "when did i last pay", of a last payment's amount and date: the facts a verb of the
+		// request names (see focusOnVerbs), when a date is among them.
+		if verbs := r.focusOnVerbs(facts, t, lists); slices.ContainsFunc(verbs, func(f fact) bool { return f.date }) {
+			hit = verbs
+		}
+	}
+	if hit == nil && r.asksWhen() {
 		// "when is my kitchen supposed to be finished", of a project whose facts name no word
 		// of it: its dates answer, not its address and manager.
 		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.date || snapshotLabels[f.label] })
@@ -381,6 +388,12 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		if len(dates) > 0 && len(dates) < len(facts) {
 			hit = dates
 		}
+	}
+	if hit == nil {
+		// "can i pay with cash", of facts whose labels say "payment": a verb of the request
+		// names the facts its noun labels, when no word names one as written and no date is
+		// asked for.
+		hit = r.focusOnVerbs(facts, t, lists)
 	}
 	if hit == nil && r.says(priceWords) {
 		// "how much does that cost", of facts none of whose labels says cost: the amounts of
@@ -411,6 +424,28 @@ func (r renderer) earlierDates(dates, facts []fact, t topic, lists bool) []fact 
 	return slices.DeleteFunc(slices.Clone(dates), func(d fact) bool {
 		return !slices.ContainsFunc(before, func(b fact) bool { return b.label == d.label || sharesTerm(b.label, d.label) })
 	})
+}
+
+// focusOnVerbs returns the facts whose labels hold a noun in -ment made of a verb the request
+// uses (see namedByVerb), when some do but not all.
+func (r renderer) focusOnVerbs(facts []fact, t topic, lists bool) []fact {
+	asked := map[string]bool{}
+	for _, w := range lang.Terms(lang.MainClause(r.asked)) {
+		asked[w] = !lang.IsLightNoun(w)
+	}
+	for _, w := range lang.Terms(t.bare) {
+		asked[w] = false
+	}
+	var hit []fact
+	for _, f := range facts {
+		if f.namedByVerb(func(w string) bool { return asked[w] }) > 0 {
+			hit = append(hit, f)
+		}
+	}
+	if len(hit) == len(facts) && !lists {
+		return nil
+	}
+	return hit
 }
 
 // focusOn is focus by the request terms asked.
@@ -678,6 +713,9 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 			return p
 		}
 	}
+	if p := r.withReasons(noun, arr, cur, found); !p.empty() {
+		return p
+	}
 	var lines []string
 	for i, item := range arr {
 		if i == r.listLimit {
@@ -746,6 +784,37 @@ func (r renderer) withNestedLists(noun string, item any, cur string, found strin
 	line := r.item(item, cur)
 	return Piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
 }
+
+// withReasons renders a few records, each with its own lists, for a request asking why
+// ("how come the water bill went up", of two bills): their charges say why. It returns an
+// empty piece for any other request, or when no record has a list of its own.
+func (r renderer) withReasons(noun string, arr []any, cur, found string) Piece {
+	if len(arr) < 2 || len(arr) > reasonRecords || !r.asksWhy() {
+		return Piece{}
+	}
+	// Every line may be the reason, not only those in the request's words ("the water bill":
+	// its leak inspection too).
+	plain := r
+	plain.answer("")
+	plain.earlier, plain.earlierTerm = "", nil
+	var parts []string
+	nested := false
+	for _, item := range arr {
+		p := plain.withNestedLists(noun, item, cur, found)
+		if !p.empty() {
+			nested = true
+			parts = append(parts, p.text)
+		} else if s := r.item(item, cur); s != "" {
+			parts = append(parts, "- "+s)
+		}
+	}
+	if !nested {
+		return Piece{}
+	}
+	return Piece{kind: pieceList, found: found, text: strings.Join(parts, "\n")}
+}
+
+var reasonRecords = int(lang.Number("reasonRecords")) // see language.txt
 
 // countNoun is noun (a plural) for n things.
 func countNoun(n int, noun string) string {

@@ -14,6 +14,9 @@ var (
 	// How a request asks: words that say how, not about what.
 	fillers         = lang.List("fillers")         // dropped from the front of a clause
 	frameWords      = lang.List("frameWords")      // frame a question without naming its subject
+	deadlineAsks    = lang.List("deadlineAsks")    // ask how long one has: a deadline
+	deadlineWords   = lang.List("deadlineWords")   // end a date's key that says by when to act
+	reasonAsks      = lang.List("reasonAsks")      // ask why: a record's details answer
 	noise           = lang.List("noise")           // greetings, hedges and praise: "yo, ... or whatever"
 	shorthand       = lang.List("shorthand")       // chat spellings of small words: "r", "rn"
 	chatParticles   = lang.List("chatParticles")   // chat spellings of a phrasal verb's particle: "thru"
