@@ -254,6 +254,24 @@ func BenchmarkUseTools(b *testing.B) {
 	}
 }
 
+// BenchmarkUseToolsExamplesAgree is a sub-agent's call over tools with examples, for a request
+// whose words and examples choose the same tool: no sentence is encoded.
+func BenchmarkUseToolsExamplesAgree(b *testing.B) {
+	tools := []llms.Tool{
+		fnTool("get_points_balance", withExamples("Get the member's current points balance, including points about to expire.", "how many points do i have", "when do my points expire"), nil),
+		fnTool("browse_rewards", withExamples("Browse rewards the member can redeem (gift cards, perks, vouchers).", "what can i redeem my points for", "gift cards under 5000 points"), nil),
+	}
+	m := New()
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "how many points have i got?")}
+	opts := []llms.CallOption{llms.WithTools(tools)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.GenerateContent(b.Context(), msgs, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // A tool's examples choose it for a request in other words, over a word the request shares with
 // another tool's description.
 func TestUseToolsByExample(t *testing.T) {

@@ -64,13 +64,17 @@ type Index struct {
 	// which encodes them on first need into sents (see sentences).
 	texts    [][]string
 	readings [][]string
-	names    map[string]bool // the terms of any document's name, its first text (see docSource)
-	brands   map[string]int  // the terms of a business's own name, each with its document (see brandTerms)
-	sentOnce sync.Once
-	sents    [][][]float32
-	wholeN   []int // per document, how many of sents are of whole texts (the rest are phrases and tool texts)
-	modOnce  sync.Once
-	mods     []map[string]bool
+	// exampleWords holds, per document, the words of each of its examples (see wordsOf), for
+	// examplesDissent.
+	exampleWords [][][]string
+	hasExamples  bool
+	names        map[string]bool // the terms of any document's name, its first text (see docSource)
+	brands       map[string]int  // the terms of a business's own name, each with its document (see brandTerms)
+	sentOnce     sync.Once
+	sents        [][][]float32
+	wholeN       []int // per document, how many of sents are of whole texts (the rest are phrases and tool texts)
+	modOnce      sync.Once
+	mods         []map[string]bool
 }
 
 // modifiers returns, per document, the stems its first two texts (a tool's name and
@@ -158,6 +162,12 @@ func NewIndex(sources []Source) *Index {
 		ix.docs = append(ix.docs, d)
 		ix.meanings = append(ix.meanings, ms)
 		ix.texts = append(ix.texts, src.Texts)
+		var exs [][]string
+		for _, text := range src.Texts[min(2, len(src.Texts)):] {
+			exs = append(exs, wordsOf(text))
+		}
+		ix.exampleWords = append(ix.exampleWords, exs)
+		ix.hasExamples = ix.hasExamples || len(exs) > 0
 		ix.readings = append(ix.readings, sentenceTexts(src))
 	}
 	if len(ix.docs) > 0 {

@@ -101,7 +101,7 @@ var picks = lang.List("picks")
 // counts for less there: see queryTerms) and by the tools' examples (see byExample).
 func (p *planner) byWords(text string) []Intent {
 	intents := p.plan(text)
-	if len(intents) <= 1 {
+	if len(intents) <= 1 && p.ix.examplesDissent(text, intents) {
 		// What users say when a tool is the right one outweighs a word the request shares
 		// with another tool's description ("what can i get with my points" and the balance).
 		if i := p.ix.byExample(text); i >= 0 {
@@ -109,6 +109,69 @@ func (p *planner) byWords(text string) []Intent {
 		}
 	}
 	return intents
+}
+
+// examplesDissent reports whether the tools' examples might choose other than the words did
+// (intents, at most one): some example shares a word with the request, and the tool whose
+// examples share the most is not the one chosen. Only then are the examples read by meaning
+// (byExample): encoding a sentence costs milliseconds, the rest of a sub-agent's turn tens of
+// microseconds, and an example that overturns the words' choice is near the request in
+// wording too ("what could i trade my points in for" and the catalogue's "what can i get for
+// my points"). Words count here whatever they are: an example is a way of saying, and
+// "what can i" says as much as "points".
+func (ix *Index) examplesDissent(text string, intents []Intent) bool {
+	if !ix.hasExamples {
+		return false
+	}
+	said := wordsOf(text)
+	dice := make([]float64, len(ix.exampleWords))
+	for doc, examples := range ix.exampleWords {
+		for _, ex := range examples {
+			dice[doc] = max(dice[doc], sharedShare(said, ex))
+		}
+	}
+	top, best, _ := lang.Best(dice)
+	switch {
+	case best == 0:
+		return false
+	case len(intents) == 0:
+		return true
+	default:
+		return top != intents[0].Tool && dice[intents[0].Tool] < best
+	}
+}
+
+// wordsOf returns the stems of all of text's words, stopwords included, sorted and unique.
+func wordsOf(text string) []string {
+	ws := lang.ScanWords(text)
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, lang.Stem(w.Lower))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// sharedShare is Dice's coefficient of two sorted sets of words: twice the words they share
+// over the words of both.
+func sharedShare(a, b []string) float64 {
+	if len(a)+len(b) == 0 {
+		return 0
+	}
+	shared := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch strings.Compare(a[i], b[j]) {
+		case 0:
+			shared++
+			i++
+			j++
+		case -1:
+			i++
+		default:
+			j++
+		}
+	}
+	return 2 * float64(shared) / float64(len(a)+len(b))
 }
 
 // byMeaningIntent is the tool closest in meaning to text, as an intent, or none.
