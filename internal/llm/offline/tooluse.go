@@ -96,7 +96,28 @@ const toolExamplesHead = "Users ask for this tool with requests such as:"
 var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
 // splitToolExamples separates a tool description from the examples line it may end with.
+// Every sub-agent call reads its tools' descriptions several times over and a regexp finds
+// the examples, so each description is split once (a tenth of a turn's CPU otherwise); the
+// examples are shared and must not be modified.
 func splitToolExamples(desc string) (string, []string) {
+	s := splitDescriptions.Get(desc, func() splitDescription {
+		d, examples := parseToolExamples(desc)
+		return splitDescription{d, examples}
+	})
+	return s.desc, s.examples
+}
+
+type splitDescription struct {
+	desc     string
+	examples []string
+}
+
+// splitDescriptions holds descriptions as split (see splitToolExamples): they come from
+// definitions, never from users.
+var splitDescriptions = lang.NewCache[string, splitDescription](1024)
+
+// parseToolExamples is splitToolExamples without the cache.
+func parseToolExamples(desc string) (string, []string) {
 	before, after, ok := strings.Cut(desc, toolExamplesHead)
 	if !ok {
 		return desc, nil
