@@ -11,8 +11,9 @@ import (
 )
 
 // A browser client on another site (an AG-UI page, say) may call the API only from an origin
-// the config lists; without the setting no CORS header is sent, and the chat page, served
-// from the API's own origin, works either way.
+// the config lists; without the setting no CORS header is sent and a preflight is refused
+// with the setting's name, and the chat page, served from the API's own origin, works either
+// way.
 func TestCORS(t *testing.T) {
 	const app = "https://app.example.com"
 	tests := []struct {
@@ -29,7 +30,7 @@ func TestCORS(t *testing.T) {
 		{"request of an allowed origin", []string{app}, http.MethodPost, "/v1/turns", app, "", http.StatusUnauthorized, app},
 		{"preflight of another origin", []string{app}, http.MethodOptions, "/v1/turns", "https://evil.example", "", http.StatusForbidden, ""},
 		{"any origin", []string{"*"}, http.MethodOptions, "/v1/turns", "https://evil.example", "", http.StatusNoContent, "*"},
-		{"no origins configured", nil, http.MethodOptions, "/v1/turns", app, "", http.StatusMethodNotAllowed, ""},
+		{"no origins configured", nil, http.MethodOptions, "/v1/turns", app, "", http.StatusForbidden, ""},
 		{"same origin, not configured", []string{app}, http.MethodPost, "/v1/turns", "http://{host}", "", http.StatusUnauthorized, ""},
 		{"same origin behind a proxy that rewrites Host", []string{app}, http.MethodPost, "/v1/turns", "http://chat.example.com", "chat.example.com", http.StatusUnauthorized, "http://chat.example.com"},
 		{"another origin behind the same proxy", []string{app}, http.MethodPost, "/v1/turns", "https://evil.example", "chat.example.com", http.StatusForbidden, ""},

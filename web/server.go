@@ -171,6 +171,12 @@ func New(cfg Config) (*Handler, error) {
 	r.NoRoute(func(c *gin.Context) { httpkit.NotFound(c.Writer, c.Request); c.Abort() })
 	r.NoMethod(func(c *gin.Context) {
 		httpkit.DropBody(c.Writer, c.Request)
+		if isPreflight(c.Request) {
+			// No CORS layer answered it: no origin is allowed. The page's developer reads
+			// which setting allows one, where a 405 would send them looking at the method.
+			abort(c, http.StatusForbidden, "origin_not_allowed", originRefused)
+			return
+		}
 		abort(c, http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed here.")
 	})
 
@@ -349,6 +355,13 @@ func dropsBody(mw gin.HandlerFunc) gin.HandlerFunc {
 		defer func() { c.Writer = w }()
 		mw(c)
 	}
+}
+
+// isPreflight reports whether r is a browser's CORS preflight: OPTIONS asking, for a page of
+// some origin, whether a method may follow.
+func isPreflight(r *http.Request) bool {
+	return r.Method == http.MethodOptions && r.Header.Get("Origin") != "" &&
+		r.Header.Get("Access-Control-Request-Method") != ""
 }
 
 // originRefused is what a page of an origin the config does not list is told; it names the
