@@ -1,8 +1,7 @@
 package offline
 
 import (
-	"crypto/sha256"
-	"io"
+	"hash/maphash"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
@@ -14,8 +13,38 @@ import (
 // reloads. The values are shared by turns, which only read them.
 const maxCached = 256
 
-// key identifies a prompt or tool set by content.
-type key = [sha256.Size]byte
+// key identifies a prompt or tool set by content: two 64-bit hashes under independent
+// seeds, so that two contents share a key with odds of about one in 2^128. A cryptographic
+// hash was a twentieth of the server's CPU per turn, rereading every tool's description on
+// every call; nothing here needs to withstand an adversary, as only agent definitions are
+// keyed, never users' words.
+type key = [2]uint64
+
+// keySeeds are the process's seeds for key.
+var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// keyHash builds a key.
+type keyHash [2]maphash.Hash
+
+func newKeyHash() *keyHash {
+	var h keyHash
+	h[0].SetSeed(keySeeds[0])
+	h[1].SetSeed(keySeeds[1])
+	return &h
+}
+
+func (h *keyHash) WriteString(s string) {
+	h[0].WriteString(s)
+	h[1].WriteString(s)
+}
+
+// end writes a byte that ends one text or list, so that no two lists write the same.
+func (h *keyHash) end(b byte) {
+	h[0].WriteByte(b)
+	h[1].WriteByte(b)
+}
+
+func (h *keyHash) Sum() key { return key{h[0].Sum64(), h[1].Sum64()} }
 
 // index returns the search index of sources, building it the first time. Building one
 // tokenises and stems every text: it was a sixth of the server's CPU when rebuilt per call.
@@ -26,8 +55,11 @@ func (m *Model) index(sources []route.Source) *route.Index {
 // vocab returns the tool vocabulary (newToolVocab) of a sub-agent's prompt and tools,
 // building it the first time: stemming their texts was a tenth of the model's time per call.
 func (m *Model) vocab(system string, sources []route.Source) answer.ToolVocab {
-	fp := fingerprint(sources)
-	return m.vocabs.Get(sha256.Sum256(append([]byte(system), fp[:]...)), func() answer.ToolVocab { return newToolVocab(system, sources) })
+	h := newKeyHash()
+	h.WriteString(system)
+	h.end(0)
+	writeSources(h, sources)
+	return m.vocabs.Get(h.Sum(), func() answer.ToolVocab { return newToolVocab(system, sources) })
 }
 
 // offered returns offeredTerms(tools), building it the first time: stemming them on every
@@ -44,28 +76,33 @@ func (m *Model) domainTerms(req *request) map[string]bool {
 
 // toolsKey identifies prefix and the tools' names and descriptions.
 func toolsKey(prefix string, tools []llms.Tool) key {
-	h := sha256.New()
-	io.WriteString(h, prefix)
+	h := newKeyHash()
+	h.WriteString(prefix)
 	for _, t := range tools {
-		io.WriteString(h, t.Function.Name)
-		h.Write([]byte{0})
-		io.WriteString(h, t.Function.Description)
-		h.Write([]byte{1})
+		h.WriteString(t.Function.Name)
+		h.end(0)
+		h.WriteString(t.Function.Description)
+		h.end(1)
 	}
-	return key(h.Sum(nil))
+	return h.Sum()
 }
 
 // fingerprint identifies a list of sources by content.
 func fingerprint(sources []route.Source) key {
-	h := sha256.New()
+	h := newKeyHash()
+	writeSources(h, sources)
+	return h.Sum()
+}
+
+// writeSources adds sources to h, each text ended so that no two lists write the same.
+func writeSources(h *keyHash, sources []route.Source) {
 	for _, s := range sources {
 		for i, texts := range [][]string{s.Texts, s.Minor, s.Tools} {
 			for _, t := range texts {
-				io.WriteString(h, t)
-				h.Write([]byte{0})
+				h.WriteString(t)
+				h.end(0)
 			}
-			h.Write([]byte{byte(i + 1)})
+			h.end(byte(i + 1))
 		}
 	}
-	return key(h.Sum(nil))
 }
