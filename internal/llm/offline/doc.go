@@ -32,8 +32,9 @@
 //     start"), or that a small classifier over the sentence vector (package style) is sure
 //     reads as chat or trivia, however many words they share with an agent;
 //   - tool use: with other tools, it picks the best-matching tool(s) by their names,
-//     descriptions and the examples a description lists, and fills their arguments from the
-//     JSON-schema parameters and the request text;
+//     descriptions and the examples a description lists (read as sentences only when their
+//     wording leans to another tool than the words chose: encoding one costs milliseconds),
+//     and fills their arguments from the JSON-schema parameters and the request text;
 //   - composition: when tool results follow the last user message, it narrates them the
 //     way a concierge would: data reads by what its keys say (money, percentages, dates,
 //     sellers), what only echoes the call's arguments or serves machines (opaque ids,
