@@ -25,7 +25,8 @@ func TestExamplesDissent(t *testing.T) {
 		{"the chosen tool's example is worded closest", withExamples, "how many stamps have i got", []Intent{{Tool: 0}}, false},
 		{"one shared word leans to the chosen tool", withExamples, "stamps", []Intent{{Tool: 0}}, false},
 		{"no example shares a word", withExamples, "opening times downtown", []Intent{{Tool: 2}}, false},
-		{"the words chose none", withExamples, "what could i get", nil, true},
+		{"the words chose none", withExamples, "what could i swap them for", nil, true},
+		{"another tool's example shares a word or two only", withExamples, "what prizes do i qualify for", []Intent{{Tool: 0}}, false},
 		{"no tool has examples", noExamples, "what could i swap my stamps for", []Intent{{Tool: 0}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

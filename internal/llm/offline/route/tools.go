@@ -112,8 +112,8 @@ func (p *planner) byWords(text string) []Intent {
 }
 
 // examplesDissent reports whether the tools' examples might choose other than the words did
-// (intents, at most one): some example shares a word with the request, and the tool whose
-// examples share the most is not the one chosen. Only then are the examples read by meaning
+// (intents, at most one): some example shares much of the request's wording (exampleWording),
+// and the tool whose examples share the most is not the one chosen. Only then are the examples read by meaning
 // (byExample): encoding a sentence costs milliseconds, the rest of a sub-agent's turn tens of
 // microseconds, and an example that overturns the words' choice is near the request in
 // wording too ("what could i trade my points in for" and the catalogue's "what can i get for
@@ -132,7 +132,7 @@ func (ix *Index) examplesDissent(text string, intents []Intent) bool {
 	}
 	top, best, _ := lang.Best(dice)
 	switch {
-	case best == 0:
+	case best < exampleWording || best == 0:
 		return false
 	case len(intents) == 0:
 		return true
@@ -206,6 +206,9 @@ func (ix *Index) byExample(text string) int {
 	}
 	return top
 }
+
+// exampleWording: see language.txt.
+var exampleWording = lang.Number("exampleWording")
 
 // exampleFloor and exampleLead: see language.txt.
 var exampleFloor, exampleLead = lang.Number("exampleFloor"), lang.Number("exampleLead")
