@@ -54,7 +54,7 @@ type options struct {
 	concurrency []int
 	duration    time.Duration
 	warmup      time.Duration
-	message     string
+	messages    []string // each turn sends the next, round the list
 	memory      memoryOptions
 }
 
@@ -67,7 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	conc := fs.String("concurrency", "1,8,32,128", "workers, comma-separated: each runs one turn at a time")
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measured time per run")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "unmeasured time before each run")
-	fs.StringVar(&o.message, "message", twoIntents, "the message every turn sends")
+	message := fs.String("message", twoIntents, "the message every turn sends")
+	messagesFile := fs.String("messages", "", "a file of messages, one a line (blank lines and lines starting with # skipped): the turns send them in turn, in place of -message")
 	fs.IntVar(&o.memory.turns, "memory-turns", 0, "instead of timed runs, run this many turns (at the first -concurrency) and report heap and RSS as they go")
 	fs.IntVar(&o.memory.every, "memory-every", 5000, "with -memory-turns: report after each this many turns")
 	fs.StringVar(&o.memory.heapProfile, "heap-profile", "", "with -memory-turns: write a heap profile of this process to FILE.N after N turns, at each report")
@@ -87,6 +88,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		o.concurrency = append(o.concurrency, n)
 	}
 
+	o.messages = []string{*message}
+	if *messagesFile != "" {
+		var err error
+		if o.messages, err = readMessages(*messagesFile); err != nil {
+			return err
+		}
+	}
 	if o.memory.turns > 0 && o.memory.every < 1 {
 		return fmt.Errorf("-memory-every: %d is not a positive number", o.memory.every)
 	}
@@ -136,7 +144,7 @@ func runInProcess(ctx context.Context, o options, driver string, stdout, stderr 
 
 func runAll(ctx context.Context, o options, name, base string, mint func(user string, ttl time.Duration) (string, error), stdout, stderr io.Writer) error {
 	if o.memory.turns > 0 {
-		return runMemory(ctx, o.memory, name, base, mint, o.concurrency[0], o.message, stdout, stderr)
+		return runMemory(ctx, o.memory, name, base, mint, o.concurrency[0], o.messages, stdout, stderr)
 	}
 	for _, n := range o.concurrency {
 		if ctx.Err() != nil {
@@ -179,9 +187,10 @@ func load(ctx context.Context, o options, base string, mint func(user string, tt
 		go func() {
 			defer wg.Done()
 			for time.Now().Before(end) && ctx.Err() == nil {
-				user := fmt.Sprintf("load-%d", seq.Add(1))
+				i := seq.Add(1)
+				user := fmt.Sprintf("load-%d", i)
 				began := time.Now()
-				first, err := turn(ctx, client, base, mint, user, o.message)
+				first, err := turn(ctx, client, base, mint, user, o.messages[int(i)%len(o.messages)])
 				done := time.Now()
 				if began.Before(start) || done.After(end) {
 					continue
@@ -257,4 +266,23 @@ func pct(ds []time.Duration, p int) string {
 	slices.Sort(s)
 	d := s[min(len(s)-1, len(s)*p/100)]
 	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}
+
+// readMessages reads a -messages file: one message a line, blank lines and lines starting
+// with # left out.
+func readMessages(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-messages: %w", err)
+	}
+	var out []string
+	for line := range strings.Lines(string(data)) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-messages: %s holds no message", path)
+	}
+	return out, nil
 }

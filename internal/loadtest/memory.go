@@ -65,7 +65,7 @@ func rssMB() float64 {
 // runMemory runs m.turns turns with workers workers, each its own principal, and prints a
 // row of heap and RSS every m.every turns. An in-process run measures the server and this
 // client together; the client keeps nothing per turn.
-func runMemory(ctx context.Context, m memoryOptions, name, base string, mint func(user string, ttl time.Duration) (string, error), workers int, message string, stdout, stderr io.Writer) error {
+func runMemory(ctx context.Context, m memoryOptions, name, base string, mint func(user string, ttl time.Duration) (string, error), workers int, messages []string, stdout, stderr io.Writer) error {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: workers, MaxIdleConnsPerHost: workers, MaxConnsPerHost: workers}}
 	defer client.CloseIdleConnections()
 	fmt.Fprintln(stdout, "| store | turns | heap MB | RSS MB | RSS after FreeOSMemory MB | goroutines | errors |")
@@ -90,8 +90,9 @@ func runMemory(ctx context.Context, m memoryOptions, name, base string, mint fun
 			go func() {
 				defer wg.Done()
 				for next.Add(1) <= int64(batch) && ctx.Err() == nil {
-					user := fmt.Sprintf("mem-%d", seq.Add(1))
-					if _, err := turn(ctx, client, base, mint, user, message); err != nil {
+					i := seq.Add(1)
+					user := fmt.Sprintf("mem-%d", i)
+					if _, err := turn(ctx, client, base, mint, user, messages[int(i)%len(messages)]); err != nil {
 						errs.Add(1)
 						firstMu.Lock()
 						if first == nil {

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadMessages(t *testing.T) {
+	tests := []struct {
+		name    string
+		file    string
+		want    []string
+		wantErr string
+	}{
+		{"lines, blanks and comments", "# a mix\nhow many points do I have?\n\n  where is my order  \n# done\n", []string{"how many points do I have?", "where is my order"}, ""},
+		{"no final newline", "hi", []string{"hi"}, ""},
+		{"only comments", "# nothing\n\n", nil, "holds no message"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "messages.txt")
+			if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := readMessages(path)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("readMessages() = %q, %v, want an error saying %q", got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("readMessages() = %q, %v, want %q", got, err, tt.want)
+			}
+		})
+	}
+	if _, err := readMessages(filepath.Join(t.TempDir(), "absent.txt")); err == nil || !strings.HasPrefix(err.Error(), "-messages:") {
+		t.Errorf("readMessages(absent) = %v, want an error naming -messages", err)
+	}
+}
