@@ -114,7 +114,7 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	if len(rest) == 0 {
 		return nil
 	}
-	sub := &request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls}
+	sub := &request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls, encode: req.encode}
 	calls, _ := m.useTools(sub, true)
 	if len(calls) > 1 {
 		calls = calls[:1]

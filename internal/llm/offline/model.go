@@ -21,7 +21,9 @@ type Model struct {
 	vocabs  *lang.Cache[key, answer.ToolVocab]
 	offers  *lang.Cache[key, map[string]bool]
 	domains *lang.Cache[key, map[string]bool]
-	caps    *lang.Cache[string, int] // route.ParseCap of each orchestrator prompt
+	// userSentences holds users' sentence vectors by principal and text (see sentencesOf).
+	userSentences *lang.Cache[key, []float32]
+	caps          *lang.Cache[string, int] // route.ParseCap of each orchestrator prompt
 }
 
 var _ llms.Model = (*Model)(nil)
@@ -36,12 +38,13 @@ func New(opts ...Option) *Model {
 	// here rather than on the first turn, which would otherwise wait about 45 ms for them.
 	route.Load()
 	return &Model{
-		opts:    o,
-		indexes: lang.NewCache[key, *route.Index](maxCached),
-		vocabs:  lang.NewCache[key, answer.ToolVocab](maxCached),
-		offers:  lang.NewCache[key, map[string]bool](maxCached),
-		domains: lang.NewCache[key, map[string]bool](maxCached),
-		caps:    lang.NewCache[string, int](maxCached),
+		opts:          o,
+		indexes:       lang.NewCache[key, *route.Index](maxCached),
+		vocabs:        lang.NewCache[key, answer.ToolVocab](maxCached),
+		offers:        lang.NewCache[key, map[string]bool](maxCached),
+		domains:       lang.NewCache[key, map[string]bool](maxCached),
+		userSentences: lang.NewCache[key, []float32](maxUserSentences),
+		caps:          lang.NewCache[string, int](maxCached),
 	}
 }
 
@@ -82,6 +85,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageCont
 		o(&opts)
 	}
 	req := parseRequest(messages, opts.Tools)
+	req.encode = m.sentencesOf(ctx)
 	allowCalls := opts.ToolChoice != "none"
 
 	var calls []llms.ToolCall

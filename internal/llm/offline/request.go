@@ -17,6 +17,7 @@ type request struct {
 	calls   map[string]llms.ToolCall // every tool call in the history, by ID
 	nCalls  int                      // tool calls already in the history, to keep IDs unique
 	tools   []llms.Tool
+	encode  func(text string) []float32 // the user's sentences, see Model.sentencesOf
 }
 
 // toolResult is one tool answer that follows the last human message.

@@ -38,7 +38,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 	if search >= 0 && !answer.NeedsArguments(tools[search].Function.Parameters) {
 		search = -1
 	}
-	intents := route.ChooseTools(ix, text, m.opts.routing, answer.FitBoost(tools), search)
+	intents := route.ChooseTools(ix, text, req.settings(m.opts.routing), answer.FitBoost(tools), search)
 	if intents == nil {
 		return nil, route.DirectAnswer(text, tools)
 	}
@@ -68,7 +68,7 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 				rest = append(rest, t)
 			}
 		}
-		return m.useTools(&request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls}, true)
+		return m.useTools(&request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls, encode: req.encode}, true)
 	}
 	return calls, ""
 }

@@ -36,6 +36,8 @@ type planner struct {
 	// the whole message.
 	sims map[string][]float64
 	vecs map[string][]float32 // the sentence vectors behind sims
+	// encode is Settings.Encode.
+	encode func(text string) []float32
 	// modifiers, when set, holds per candidate the stems its text uses only as an -ing form
 	// before another noun ("shipping" of "shipping address"), which say what kind, not what
 	// (see scores).

@@ -82,6 +82,9 @@ type Settings struct {
 	// Margin is how many times the runner-up's score the best candidate must reach for a
 	// clause to count as its own intent.
 	Margin float64
+	// Encode returns a user's sentence's vector (see package encoder), which may have been
+	// encoded before; nil encodes every sentence anew.
+	Encode func(text string) []float32
 }
 
 // Decide routes the last of the human messages of a conversation: the indexes of the agents
@@ -89,7 +92,7 @@ type Settings struct {
 // (all when capN <= 0); none when it is answered directly. ix indexes the agents' texts.
 func Decide(ix *Index, humans []string, capN int, s Settings) []Intent {
 	c := &conversation{humans: humans, decided: map[int][]Intent{}, capN: capN,
-		p: &planner{ix: ix, minScore: s.MinScore, margin: s.Margin, fallbackMin: s.MinScore, substance: true, byMeaning: true, sentences: true}}
+		p: &planner{ix: ix, minScore: s.MinScore, margin: s.Margin, fallbackMin: s.MinScore, substance: true, byMeaning: true, sentences: true, encode: s.Encode}}
 	return c.decide(len(humans))
 }
 

@@ -29,9 +29,13 @@ var (
 
 // agentSentences keeps the vectors of agents' texts already encoded, as encoding one costs
 // milliseconds and the same descriptions and examples come back with every tool set built
-// from the same definitions. Users' messages are never kept: they are encoded once per turn
-// (see planner.sentenceSims). It starts over when full.
+// from the same definitions. Users' messages are not kept here: they are encoded once per
+// planner, or through Settings.Encode. It starts over when full.
 var agentSentences = lang.NewCache[string, []float32](4096)
+
+// Sentence returns the sentence vector of text, encoding it (milliseconds); nil when it has
+// none.
+func Sentence(text string) []float32 { return sentenceModel().Embed(text) }
 
 // agentSentence returns the sentence vector of an agent's text, nil when it has none.
 func agentSentence(text string) []float32 {
@@ -61,12 +65,21 @@ func (p *planner) sentenceVector(text string) []float32 {
 	if v, ok := p.vecs[text]; ok {
 		return v
 	}
-	v := sentenceModel().Embed(text)
+	v := p.encodeSentence(text)
 	if p.vecs == nil {
 		p.vecs = map[string][]float32{}
 	}
 	p.vecs[text] = v
 	return v
+}
+
+// encodeSentence returns the sentence vector of a user's text: through Settings.Encode, which
+// may have it already, when set.
+func (p *planner) encodeSentence(text string) []float32 {
+	if p.encode != nil {
+		return p.encode(text)
+	}
+	return sentenceModel().Embed(text)
 }
 
 // wholeSims returns text's sentenceSims over the documents' whole texts alone: whether a

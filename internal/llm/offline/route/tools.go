@@ -26,6 +26,7 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 		margin:      1 + (s.Margin-1)/3,
 		fallbackMin: 1e-9,
 		boost:       boost,
+		encode:      s.Encode,
 	}
 	p.modifiers = p.ix.modifiers()
 	// A follow-up is chosen for by its own words and by what users say to each tool; when
@@ -104,7 +105,7 @@ func (p *planner) byWords(text string) []Intent {
 	if len(intents) <= 1 && p.ix.examplesDissent(text, intents) {
 		// What users say when a tool is the right one outweighs a word the request shares
 		// with another tool's description ("what can i get with my points" and the balance).
-		if i := p.ix.byExample(text); i >= 0 {
+		if i := p.ix.byExample(text, p.encodeSentence); i >= 0 {
 			intents = []Intent{{Tool: i, Text: text, score: 1}}
 		}
 	}
@@ -185,13 +186,13 @@ func (p *planner) byMeaningIntent(text string) []Intent {
 // byExample returns the tool one of whose examples (a document's texts after its name and
 // description) the request's sentence comes close to, by exampleFloor, and closer by
 // exampleLead than to any other tool's examples; -1 when none does.
-func (ix *Index) byExample(text string) int {
+func (ix *Index) byExample(text string, encode func(string) []float32) int {
 	var q []float32
 	closeness := make([]float64, len(ix.texts))
 	for i, texts := range ix.texts {
 		for _, e := range texts[min(2, len(texts)):] {
 			if q == nil {
-				if q = sentenceModel().Embed(text); q == nil {
+				if q = encode(text); q == nil {
 					return -1
 				}
 			}
