@@ -26,6 +26,7 @@ var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 // keyHash builds a key.
 type keyHash [2]maphash.Hash
 
+// newKeyHash returns an empty keyHash under the process's seeds.
 func newKeyHash() *keyHash {
 	var h keyHash
 	h[0].SetSeed(keySeeds[0])
@@ -33,6 +34,7 @@ func newKeyHash() *keyHash {
 	return &h
 }
 
+// WriteString adds s.
 func (h *keyHash) WriteString(s string) {
 	h[0].WriteString(s)
 	h[1].WriteString(s)
@@ -44,6 +46,7 @@ func (h *keyHash) end(b byte) {
 	h[1].WriteByte(b)
 }
 
+// Sum returns the key of what was written.
 func (h *keyHash) Sum() key { return key{h[0].Sum64(), h[1].Sum64()} }
 
 // index returns the search index of sources, building it the first time. Building one

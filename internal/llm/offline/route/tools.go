@@ -114,12 +114,12 @@ func (p *planner) byWords(text string) []Intent {
 
 // examplesDissent reports whether the tools' examples might choose other than the words did
 // (intents, at most one): some example shares much of the request's wording (exampleWording),
-// and the tool whose examples share the most is not the one chosen. Only then are the examples read by meaning
-// (byExample): encoding a sentence costs milliseconds, the rest of a sub-agent's turn tens of
-// microseconds, and an example that overturns the words' choice is near the request in
-// wording too ("what could i trade my points in for" and the catalogue's "what can i get for
-// my points"). Words count here whatever they are: an example is a way of saying, and
-// "what can i" says as much as "points".
+// and the tool whose examples share the most is not the one chosen. Only then are the
+// examples read by meaning (byExample): encoding a sentence costs milliseconds, the rest of a
+// sub-agent's turn tens of microseconds, and an example that overturns the words' choice is
+// near the request in wording too ("what could i trade my points in for" and the catalogue's
+// "what can i get for my points"). Words count here whatever they are: an example is a way of
+// saying, and "what can i" says as much as "points".
 func (ix *Index) examplesDissent(text string, intents []Intent) bool {
 	if !ix.hasExamples {
 		return false
@@ -133,7 +133,7 @@ func (ix *Index) examplesDissent(text string, intents []Intent) bool {
 	}
 	top, best, _ := lang.Best(dice)
 	switch {
-	case best < exampleWording || best == 0:
+	case best == 0 || best < exampleWording:
 		return false
 	case len(intents) == 0:
 		return true
