@@ -59,6 +59,9 @@ var measureWords = lang.List("measureWords")
 // beEndings end a contracted form of "be": "who's", "they're".
 var beEndings = lang.List("beEndings")
 
+// unnamedPeople stand for a person the message does not name: "can i bring someone".
+var unnamedPeople = lang.List("unnamedPeople")
+
 // namesNewSubject reports whether the message, read into words ws, names a thing of its own:
 // a content word that is not a verb, a time, a question frame or a description of the earlier
 // thing ("the earliest", "so expensive"), and that none of the previous turn's agents
@@ -91,6 +94,11 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 			continue
 		}
 		if i > 0 && (verbLeads[ws[i-1].Lower] || pointsBack && userLeads[ws[i-1].Lower] || whenLeads[ws[i-1].Lower]) {
+			continue
+		}
+		// After a modal and the user the word is what the user would do ("can i bring
+		// someone"), and a person left unnamed is no thing: neither names a subject.
+		if i > 1 && modals[ws[i-2].Lower] && userLeads[ws[i-1].Lower] || unnamedPeople[lw] {
 			continue
 		}
 		// After "per" a word is a unit of the price ("how much per head"); after a form of

@@ -27,6 +27,9 @@ func TestNamesNewSubject(t *testing.T) {
 		{"about 30 euros each", -1, false},      // a number's unit
 		{"and for my sister too", -1, false},    // whom it is for
 		{"friday morning if needed", -1, false}, // a condition left unsaid
+		// What the user would do after a modal, and a person left unnamed.
+		{"and can i bring someone with me?", -1, false},
+		{"could we invite anybody", -1, false},
 		{"how much are neck pillows", -1, true},
 		{"any deals on headphones", -1, true},
 		// A word neither agent uses is the kind of thing of the one nearer in meaning.

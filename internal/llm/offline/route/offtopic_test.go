@@ -141,3 +141,24 @@ func TestNamesAThingOf(t *testing.T) {
 		}
 	}
 }
+
+// Questions about the world asked in an agent's words ("points", "coupon", "electronics") go
+// nowhere: they come closer to a question no agent answers (a company's history or owner)
+// than to the agent's texts.
+func TestDecideWorldQuestionsInAnAgentsWords(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"shop", "Shopping deals: prices, discounts and coupons on electronics, shoes and appliances.",
+			"any deals on sneakers", "how much is the blender", "whats on sale today"}},
+		{Texts: []string{"rewards", "Loyalty program: the member's points balance, tier and the rewards points buy.", "how many points do i have", "what tier am i in"}},
+		{Texts: []string{"support", "Customer support for orders: where an order is, returns and refunds.", "where is my order", "i want to return my shoes"}},
+	})
+	for _, text := range []string{
+		"when did supermarkets start giving out points",
+		"which company invented the coupon",
+		"who owns the biggest electronics chain",
+	} {
+		if got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}); len(got) != 0 {
+			t.Errorf("Decide(%q) = %v, want none", text, got)
+		}
+	}
+}

@@ -272,7 +272,32 @@ func (c *conversation) routeMessage(n int) []Intent {
 		}
 	}
 	intents = p.dropPassingIntents(text, intents)
+	if n > 1 && short && slices.Contains([]chat{chatNone, chatAck}, kind) {
+		intents = p.quotePrevious(text, ws, c.humans[n-2], len(c.decide(n-1)) == 0, intents)
+	}
 	return keepStrongest(intents, c.capN)
+}
+
+// quotePrevious gives a follow-up that leans on the message before it ("whats the order number
+// for it", "and the battery?") that message as its earlier request when no rule above did,
+// because the earlier message went to no agent or to another: the follow-up's agent reads
+// what "it" is from there. Only an agent the earlier message's words reach gets it, or any
+// when that message asked something and went nowhere (unrouted says so), and only when the
+// follow-up names nothing that agent's texts lack ("and the hotel in rome?").
+func (p *planner) quotePrevious(text string, ws []lang.Word, prev string, unrouted bool, intents []Intent) []Intent {
+	if len(intents) == 0 || hasEarlier(intents) || !pointsBack(ws) && !opensFollowUp(ws) {
+		return intents
+	}
+	pws := lang.ScanWords(prev)
+	asked := unrouted && chatKind(prev) == chatNone && asksSomething(prev, pws)
+	sc := p.scores(prev, queryTerms(pws))
+	out := slices.Clone(intents)
+	for i, in := range out {
+		if (asked || sc[in.Tool] > 0) && !p.ix.namesNewSubject(ws, []Intent{{Tool: in.Tool}}, -1, false) {
+			out[i].Text = followUpText(in.Text, prev)
+		}
+	}
+	return out
 }
 
 // RoutingSources returns, per ask_ tool, the texts that describe its agent: its name, its

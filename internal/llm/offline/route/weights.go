@@ -39,6 +39,7 @@ func queryTerms(ws []lang.Word) []qterm {
 	if len(ws) > 0 {
 		next = lang.AppendTerms(nil, ws[0].Lower)
 	}
+	thingFrom, thingTo := allowedThing(ws)
 	for i, w := range ws {
 		if weight == 1 && scopePreps[w.Lower] && len(out) > 0 {
 			weight = scopeWeight
@@ -68,6 +69,9 @@ func queryTerms(ws []lang.Word) []qterm {
 			if lang.IsLightNoun(t) || describing || when || unitLeads[w.Lower] {
 				q.weight *= lightWeight
 			}
+			if i >= thingFrom && i < thingTo {
+				q.weight *= scopeWeight
+			}
 			out = append(out, q)
 		}
 		if c := compoundAt(ws, i); c != "" {
@@ -79,8 +83,15 @@ func queryTerms(ws []lang.Word) []qterm {
 		if boundedPrice(ws, i) {
 			out = append(out, qterm{stem: lang.Stem("price"), weight: phraseWeight})
 		}
+		// "how much" in an allowance question asks for the limit, not a price.
+		allowance := thingTo > 0 && i == thingFrom-2
+		if allowance {
+			for _, t := range allowanceTerms {
+				out = append(out, qterm{stem: t, weight: phraseWeight})
+			}
+		}
 		for _, p := range phraseExpansions {
-			if !phraseAt(ws, i, p.words) || (i+len(p.words) < len(ws) && comparatives[ws[i+len(p.words)].Lower]) {
+			if allowance || !phraseAt(ws, i, p.words) || (i+len(p.words) < len(ws) && comparatives[ws[i+len(p.words)].Lower]) {
 				continue
 			}
 			for _, t := range p.terms {
@@ -195,4 +206,54 @@ var whenClauseWeight = lang.Number("whenClauseWeight")
 // whenClause reports whether ws[i] opens a clause that says when (see whenClauseLeads).
 func whenClause(ws []lang.Word, i int) bool {
 	return whenClauseLeads[ws[i].Lower] && i+1 < len(ws) && whenClauseOwners[ws[i+1].Lower]
+}
+
+// allowanceTerms are the stems of allowanceWords, which name what a business lets a customer
+// have or do: what "how much luggage can i bring" asks for (see allowedThing).
+var allowanceTerms = func() []string {
+	var out []string
+	for w := range lang.List("allowanceWords") {
+		out = append(out, lang.Stem(w))
+	}
+	slices.Sort(out) // a map's order would change the scores' sums from run to run
+	return out
+}()
+
+// allowanceModals, with the user after them, ask what the user may do: "can i", "may we".
+var allowanceModals = lang.List("allowanceModals")
+
+// maxAllowanceGap is how many words may name the thing between "how much" and the modal
+// ("how many checked bags can i take").
+const maxAllowanceGap = 3
+
+// allowanceModal returns the index of the modal when ws[i] opens "how much" or "how many"
+// asking how much the user may have or do ("how much luggage can i bring", "how many guests
+// can we invite", "how much can i borrow"): a limit the business sets, not a price. -1 when
+// it does not.
+func allowanceModal(ws []lang.Word, i int) int {
+	if i+1 >= len(ws) || ws[i].Lower != "how" || ws[i+1].Lower != "much" && ws[i+1].Lower != "many" {
+		return -1
+	}
+	for j := i + 2; j+1 < len(ws) && j <= i+2+maxAllowanceGap; j++ {
+		if allowanceModals[ws[j].Lower] {
+			if userLeads[ws[j+1].Lower] && !secondPerson[ws[j+1].Lower] {
+				return j
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// allowedThing returns the span [from, to) of the words naming what an allowance question
+// (see allowanceModal) asks how much of ("luggage" in "how much luggage can i bring"), from
+// two words after its "how": the limit is asked of the business that sets it, so the thing
+// counts for less than in a request for the thing itself. 0, 0 when ws asks no allowance.
+func allowedThing(ws []lang.Word) (from, to int) {
+	for i := range ws {
+		if j := allowanceModal(ws, i); j > 0 {
+			return i + 2, j
+		}
+	}
+	return 0, 0
 }
