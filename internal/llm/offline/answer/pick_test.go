@@ -692,6 +692,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$60.00", "Oct 14, 2026"}, excludes: []string{"Dec 1,"},
 		},
 		{
+			name:  "a word of price asks for the amounts of the thing the other words name",
+			asked: "what am i paying for the locker spot", data: `{"locker":"L-3","level":"B1","space":"12",
+				"monthly_fee":{"amount":20,"currency":"USD"},"renews":"2026-12-01"}`,
+			mentions: []string{"$20.00"}, excludes: []string{"12."},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
@@ -745,6 +751,31 @@ func TestSpellAsData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, data, domain); got != tt.want {
+			t.Errorf("spellAsData(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A word of the question the data does not hold is read as a word of its synonym group the
+// data does hold, whichever of the two the question uses.
+func TestSpellAsDataSynonyms(t *testing.T) {
+	locker := []field{{key: "locker", val: "L-3"}, {key: "space", val: "12"}, {key: "job", val: "Bathroom renovation"}}
+	dock := []field{{key: "dock", val: "North"}, {key: "spot", val: "7"}, {key: "autopay", val: "on"}}
+	tests := []struct {
+		in   string
+		data []field
+		want string
+	}{
+		{"which spot is mine", locker, "which space is mine"},
+		{"the permit for my remodel", locker, "the permit for my renovation"},
+		{"which space is mine", dock, "which spot is mine"}, // the other way round
+		{"is it paid automatically", dock, "is it paid autopay"},
+		{"which spot is mine", dock, "which spot is mine"}, // held as written
+		{"how many spots", dock, "how many spots"},         // held in another form
+		{"how much space is left", locker, "how much space is left"},
+	}
+	for _, tt := range tests {
+		if got := spellAsData(tt.in, tt.data, nil); got != tt.want {
 			t.Errorf("spellAsData(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

@@ -291,6 +291,21 @@ func (r renderer) asksPrice() bool {
 	return false
 }
 
+// asksCost reports whether a word of the request is, in any form, a word of price ("what am
+// i paying for", "what does it cost").
+func (r renderer) asksCost() bool {
+	return slices.ContainsFunc(r.askedTerm, func(t string) bool { return priceTerms[t] })
+}
+
+// priceTerms are the terms of priceWords.
+var priceTerms = func() map[string]bool {
+	out := map[string]bool{}
+	for w := range priceWords {
+		addTerms(out, w)
+	}
+	return out
+}()
+
 // holdsMoney reports whether a record holds an amount of money, however deep.
 func holdsMoney(item any, cur string) bool {
 	held := false
@@ -363,6 +378,13 @@ func focusTopic(label string, t topic) string {
 // for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
+	if hit != nil && r.asksCost() && !r.asksWhen() && !slices.ContainsFunc(hit, func(f fact) bool { return f.money }) {
+		// "what am i paying for the garage spot", of a pass whose "space" the spot is: the
+		// words name the thing priced, and its amounts of money answer.
+		if money := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.money }); len(money) > 0 {
+			hit = money
+		}
+	}
 	if hit == nil && r.earlierTerm != nil && (!r.says(askWords) || !earlierList && !r.namesOwnThing()) {
 		// "can you change it" after "what's my shipping address": the earlier words say what.
 		// A question of its own ("and how much do i still owe on it") asks for something else,
