@@ -773,6 +773,8 @@ func TestSpellAsDataSynonyms(t *testing.T) {
 		{"which spot is mine", dock, "which spot is mine"}, // held as written
 		{"how many spots", dock, "how many spots"},         // held in another form
 		{"how much space is left", locker, "how much space is left"},
+		{"how many hours are left", []field{{key: "hours_remaining", val: "2.5"}}, "how many hours are remaining"},
+		{"my left ear", []field{{key: "left", val: "48"}, {key: "remaining", val: "2"}}, "my left ear"},
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, tt.data, nil); got != tt.want {
