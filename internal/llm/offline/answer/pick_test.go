@@ -698,6 +698,11 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$20.00"}, excludes: []string{"12."},
 		},
 		{
+			name:  "a place's number is said with the places that hold it",
+			asked: "which room is mine", data: `{"term":"Spring 2027","building":"Oak House","room":"12C","floor":1,"meal_plan":"Gold 10"}`,
+			mentions: []string{"Oak House", "12C"}, excludes: []string{"Gold", "Spring"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,

@@ -417,6 +417,7 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		// asked for.
 		hit = r.focusOnVerbs(facts, t, lists)
 	}
+	hit = withPlaces(hit, facts)
 	if hit == nil && r.says(priceWords) {
 		// "how much does that cost", of facts none of whose labels says cost: the amounts of
 		// money answer, those of the thing the earlier request named first ("can i stay over
@@ -432,6 +433,25 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		}
 	}
 	return hit
+}
+
+// withPlaces adds to hit, when it holds a place's number ("space 214", "room 312B": a one-word
+// label over a code), the facts of the places that hold it, in the object's order ("level
+// P2", "building Maple Hall"): the number alone does not find it.
+func withPlaces(hit, facts []fact) []fact {
+	if !slices.ContainsFunc(hit, func(f fact) bool {
+		return !f.money && !f.date && !strings.Contains(f.label, " ") && f.label != "" &&
+			!strings.Contains(f.text, " ") && strings.ContainsAny(f.text, "0123456789")
+	}) {
+		return hit
+	}
+	var out []fact
+	for _, f := range facts {
+		if slices.Contains(hit, f) || placeLabels[f.label] && !f.money && !f.date {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // earlierDates returns those of dates that belong to the facts a follow-up's earlier request

@@ -59,6 +59,7 @@ var (
 	finishedWords = lang.List("finishedWords") // statuses that say a record is over
 	lapsedWords   = lang.List("lapsedWords")   // statuses that say a record no longer holds
 	categoryKeys  = lang.List("categoryKeys")  // name the field that says what kind a record is
+	placeLabels   = lang.List("placeLabels")   // name a place that holds a numbered one: "level P2"
 
 	// Money.
 	priceWords    = lang.List("priceWords")    // ask what something costs
