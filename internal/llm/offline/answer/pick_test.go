@@ -220,7 +220,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 				{"kind":"Cleaning","when":"2026-12-03","state":"booked"},
 				{"kind":"Filling","when":"2026-06-12","state":"completed"},
 				{"kind":"Crown fitting","when":"2027-01-14","state":"booked"}]}`,
-			mentions: []string{"Cleaning", "Crown fitting"}, excludes: []string{"Filling"},
+			mentions: []string{"Cleaning"}, excludes: []string{"Filling", "Crown fitting"}, // the next of those to come
 		},
 		{
 			name:  "a word that only says which of the list's things may be said otherwise by them",
@@ -701,6 +701,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			name:  "a place's number is said with the places that hold it",
 			asked: "which room is mine", data: `{"term":"Spring 2027","building":"Oak House","room":"12C","floor":1,"meal_plan":"Gold 10"}`,
 			mentions: []string{"Oak House", "12C"}, excludes: []string{"Gold", "Spring"},
+		},
+		{
+			name:  "the next one asked for is the first of those still to come",
+			asked: "when is my next class", data: `{"classes":[{"name":"Spin","on":"2026-12-10","status":"booked"},
+				{"name":"Yoga","on":"2026-12-03","status":"booked"},{"name":"Pilates","on":"2026-11-20","status":"completed"}]}`,
+			mentions: []string{"Yoga"}, excludes: []string{"Spin", "Pilates"},
+		},
+		{
+			name:  "the next ones asked for are all those still to come",
+			asked: "when are my next classes", data: `{"classes":[{"name":"Spin","on":"2026-12-10","status":"booked"},
+				{"name":"Yoga","on":"2026-12-03","status":"booked"},{"name":"Pilates","on":"2026-11-20","status":"completed"}]}`,
+			mentions: []string{"Yoga", "Spin"}, excludes: []string{"Pilates"},
 		},
 		{
 			name:  "an id is not shown for a number the request asks of something else",

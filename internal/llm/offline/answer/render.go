@@ -776,10 +776,10 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 
 // kindItems returns the records of arr of the kind the request asks for, whichever it names:
 // the one with the extreme of a number ("which loan has the highest interest rate"), those a
-// yes-or-no field asked about says yes of ("any overdue books"), those not done with ("when
-// is my next visit") or the latest ("what was my net pay last time"). Nil for none.
+// yes-or-no field asked about says yes of ("any overdue books"), the next ("when is our next
+// game"), those not done with ("when are my next visits") or the latest ("what was my net pay last time"). Nil for none.
 func (r renderer) kindItems(arr []any) []any {
-	for _, pick := range []func([]any) []any{r.extremeItems, r.flaggedItems, r.pendingItems, r.latestItems} {
+	for _, pick := range []func([]any) []any{r.extremeItems, r.flaggedItems, r.nextItems, r.pendingItems, r.latestItems} {
 		if hits := pick(arr); len(hits) > 0 {
 			return hits
 		}

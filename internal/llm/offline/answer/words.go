@@ -51,6 +51,7 @@ var (
 	calendarWords   = lang.List("calendarWords")   // months and weekdays, and relative days
 	aheadWords      = lang.List("aheadWords")      // ask about what is still to come
 	latestWords     = lang.List("latestWords")     // ask for the latest record
+	nextWords       = lang.List("nextWords")       // ask for the first record still to come
 
 	// Which of the records found is wanted.
 	mostWords     = lang.List("mostWords")     // ask for the largest
