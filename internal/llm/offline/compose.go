@@ -168,7 +168,13 @@ func (m *Model) lookFurther(req *request) []llms.ToolCall {
 // lookedFurther reports whether the results after the first are the look further (see
 // lookFurther) the first asked for.
 func (m *Model) lookedFurther(req *request) bool {
-	if len(req.results) < 2 || req.results[0].round != 1 || req.results[1].round == 1 {
+	if len(req.results) < 2 || req.results[0].round != 1 || req.results[1].round == 1 || len(req.plainTools()) < 2 || len(req.routingTools()) > 0 {
+		return false
+	}
+	// Each call's result may come in a message of its own: the tools the request itself chose
+	// ("deals on sneakers, also promo codes") are no look further.
+	chosen, _ := m.useTools(&request{system: req.system, humans: req.humans, tools: req.tools}, true)
+	if slices.ContainsFunc(chosen, func(c llms.ToolCall) bool { return c.FunctionCall.Name == req.results[1].Name }) {
 		return false
 	}
 	first := *req

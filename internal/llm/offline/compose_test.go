@@ -305,7 +305,7 @@ func TestLookElsewhereReadsInitials(t *testing.T) {
 func TestLookFurther(t *testing.T) {
 	tools := []llms.Tool{
 		fnTool("bookings", "The member's bookings of meeting rooms with date and status.", nil),
-		fnTool("membership", "The member's plan, monthly fee, locker and credit hours for meeting rooms.", nil),
+		fnTool("membership", "The member's plan, monthly fee, locker and credit hours.", nil),
 		fnTool("mail", "Letters and parcels held at the front desk.", nil),
 	}
 	bookings := `{"status":"ok","data":{"bookings":[{"room":"Oak","type":"meeting room","date":"2026-12-02","status":"confirmed"}]}}`
@@ -338,6 +338,16 @@ func TestLookFurther(t *testing.T) {
 			`{"status":"ok","data":{"plan":"Hot Desk","credits":{"meeting_room_hours":10,"hours_used":7.5}}}`, "7.5", "Oak"},
 		{"a result holding other words only leaves the first",
 			`{"status":"ok","data":{"plan":"Hot Desk","locker":"L-4","hours":"24/7"}}`, "Oak", "L-4"},
+	}
+	// Tools the request chose itself, each result in a message of its own, are no look further.
+	chosen := turnWithResults("how many meeting room hours do i have, and any letters for me at the front desk",
+		[3]string{"bookings", `{}`, bookings}, [3]string{"mail", `{}`, `{"status":"ok","data":{"letters":[{"from":"City Council","arrived":"2026-11-20"}]}}`})
+	resp, err := m.GenerateContent(t.Context(), chosen, llms.WithTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Choices[0].Content; !strings.Contains(got, "City Council") {
+		t.Errorf("reply = %q, want the letters the request asked for too", got)
 	}
 	for _, tt := range replies {
 		t.Run(tt.name, func(t *testing.T) {
