@@ -24,7 +24,15 @@ func (m *Model) compose(req *request) string {
 		held[i] = answer.HeldTerms(res.Result)
 	}
 	looked, nowhere := false, true
+	further := m.lookedFurther(req)
+	var keep []bool
+	if further {
+		keep = m.furtherKept(req, question, domain)
+	}
 	for i, res := range req.results {
+		if further && !keep[i] {
+			continue // looked further (lookFurther): another result holds more of what was asked
+		}
 		r := res.Result
 		r.Elsewhere = othersHeld(held, i) // the terms the turn's other results hold
 		p := answer.Narrate(r, question, m.opts.listLimit, domain)
@@ -101,7 +109,7 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	}
 	res := req.results[0]
 	if !answer.HoldsNothingAsked(res.Result, asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
-		return nil
+		return m.lookFurther(req)
 	}
 	// It looks among the user's records: a search finds whatever it is given (lodges in Oslo
 	// for "Oslo"), so what it returns shows nothing of the thing asked.
@@ -129,6 +137,78 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 		calls = append(calls, newToolCall(req.nCalls+len(calls)+1, t.Function.Name, map[string]any{}))
 	}
 	return calls
+}
+
+// lookFurther calls the other tools of the sub-agent whose descriptions name a word of the
+// request the one result so far does not hold, when it holds some ("how many meeting room
+// hours do i have left" answered with bookings of meeting rooms: the membership's description
+// names the credit hours). compose then keeps the results that hold more of it (furtherKept).
+func (m *Model) lookFurther(req *request) []llms.ToolCall {
+	if lang.OwnPart(req.lastHuman()) != req.lastHuman() {
+		return nil // a follow-up: its own words are few, the earlier ones chose the tool
+	}
+	res := req.results[0]
+	terms, held := answer.HeldOfAsked(res.Result, asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }, tradeTerms(req))
+	if len(held) == 0 || len(held) == len(terms) {
+		return nil
+	}
+	var calls []llms.ToolCall
+	for _, t := range req.plainTools() {
+		if t.Function.Name == res.Name || answer.NeedsArguments(t.Function.Parameters) || len(calls) >= maxLooks {
+			continue
+		}
+		doc := lang.Terms(toolDoc(t))
+		if slices.ContainsFunc(terms, func(w string) bool { return !slices.Contains(held, w) && slices.Contains(doc, w) }) {
+			calls = append(calls, newToolCall(req.nCalls+len(calls)+1, t.Function.Name, map[string]any{}))
+		}
+	}
+	return calls
+}
+
+// lookedFurther reports whether the results after the first are the look further (see
+// lookFurther) the first asked for.
+func (m *Model) lookedFurther(req *request) bool {
+	if len(req.results) < 2 || req.results[0].round != 1 || req.results[1].round == 1 || len(req.plainTools()) < 2 || len(req.routingTools()) > 0 {
+		return false
+	}
+	// Each call's result may come in a message of its own: the tools the request itself chose
+	// ("deals on sneakers, also promo codes") are no look further.
+	chosen, _ := m.useTools(&request{system: req.system, humans: req.humans, tools: req.tools}, true)
+	if slices.ContainsFunc(chosen, func(c llms.ToolCall) bool { return c.FunctionCall.Name == req.results[1].Name }) {
+		return false
+	}
+	first := *req
+	first.results = req.results[:1]
+	if answer.HoldsNothingAsked(first.results[0].Result, asked(&first), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
+		return false // looked elsewhere instead
+	}
+	calls := m.lookFurther(&first)
+	return slices.EqualFunc(calls, req.results[1:], func(c llms.ToolCall, r toolResult) bool { return c.FunctionCall.Name == r.Name })
+}
+
+// furtherKept says which results of a look further (lookFurther) answer: those that hold
+// every word of the request the first result holds, and more, in its place; the first when
+// none does.
+func (m *Model) furtherKept(req *request, question string, domain func() map[string]bool) []bool {
+	keep := make([]bool, len(req.results))
+	trade := tradeTerms(req)
+	_, first := answer.HeldOfAsked(req.results[0].Result, question, m.opts.listLimit, domain, trade)
+	for i, res := range req.results[1:] {
+		_, h := answer.HeldOfAsked(res.Result, question, m.opts.listLimit, domain, trade)
+		keep[i+1] = len(h) > len(first) && !slices.ContainsFunc(first, func(t string) bool { return !slices.Contains(h, t) })
+	}
+	keep[0] = !slices.Contains(keep, true)
+	return keep
+}
+
+// tradeTerms are the terms of the sub-agent's system prompt: the words of its trade ("student
+// loans"), which every tool's data may hold and which tell no tool from another.
+func tradeTerms(req *request) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range lang.Terms(req.system) {
+		out[t] = true
+	}
+	return out
 }
 
 var maxLooks = int(lang.Number("maxLooks")) // see language.txt

@@ -299,6 +299,71 @@ func TestLookElsewhereReadsInitials(t *testing.T) {
 	}
 }
 
+// TestLookFurther checks that a result holding some of the request's words but not others has
+// the tools whose descriptions name the others asked as well, and that the reply is the
+// result that holds every word the first does, and more; the first when none does.
+func TestLookFurther(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("bookings", "The member's bookings of meeting rooms with date and status.", nil),
+		fnTool("membership", "The member's plan, monthly fee, locker and credit hours.", nil),
+		fnTool("mail", "Letters and parcels held at the front desk.", nil),
+	}
+	bookings := `{"status":"ok","data":{"bookings":[{"room":"Oak","type":"meeting room","date":"2026-12-02","status":"confirmed"}]}}`
+	m := New()
+	tests := []struct {
+		human string
+		want  []string // the tools called next
+	}{
+		{"how many meeting room hours do i have", []string{"membership"}},
+		{"is my meeting room booking confirmed", nil},                                 // the result holds every word
+		{"how many meeting room hours do i have (earlier: where is my booking)", nil}, // a follow-up
+	}
+	for _, tt := range tests {
+		resp, err := m.GenerateContent(t.Context(), turnWithResults(tt.human, [3]string{"bookings", `{}`, bookings}), llms.WithTools(tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var called []string
+		for _, c := range resp.Choices[0].ToolCalls {
+			called = append(called, c.FunctionCall.Name)
+		}
+		if diff := cmp.Diff(tt.want, called); diff != "" {
+			t.Errorf("%q: calls after the result (-want +got):\n%s", tt.human, diff)
+		}
+	}
+	replies := []struct {
+		name, second, want, not string
+	}{
+		{"the result holding more of the words replaces the first",
+			`{"status":"ok","data":{"plan":"Hot Desk","credits":{"meeting_room_hours":10,"hours_used":7.5}}}`, "7.5", "Oak"},
+		{"a result holding other words only leaves the first",
+			`{"status":"ok","data":{"plan":"Hot Desk","locker":"L-4","hours":"24/7"}}`, "Oak", "L-4"},
+	}
+	// Tools the request chose itself, each result in a message of its own, are no look further.
+	chosen := turnWithResults("how many meeting room hours do i have, and any letters for me at the front desk",
+		[3]string{"bookings", `{}`, bookings}, [3]string{"mail", `{}`, `{"status":"ok","data":{"letters":[{"from":"City Council","arrived":"2026-11-20"}]}}`})
+	resp, err := m.GenerateContent(t.Context(), chosen, llms.WithTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Choices[0].Content; !strings.Contains(got, "City Council") {
+		t.Errorf("reply = %q, want the letters the request asked for too", got)
+	}
+	for _, tt := range replies {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := turnWithResults("how many meeting room hours do i have", [3]string{"bookings", `{}`, bookings})
+			msgs = append(msgs, aiCall("call_9", "membership", `{}`), toolResultMsg("call_9", "membership", tt.second))
+			resp, err := m.GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resp.Choices[0].Content; !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+				t.Errorf("reply = %q, want it to hold %q and not %q", got, tt.want, tt.not)
+			}
+		})
+	}
+}
+
 // A follow-up about "it" is about the record its earlier request named ("is that low" of the
 // one result whose note says low), not every record.
 func TestComposeFollowUpTakesTheEarlierRecord(t *testing.T) {

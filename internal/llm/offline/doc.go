@@ -66,7 +66,8 @@
 //	    given answer.FitBoost and answer.SearchTool, then answer.ExtractArgs
 //	  3 answering, with tool results: compose.go (Model.compose) -> answer.Narrate per
 //	    result, answer.Reply; lookElsewhere calls other tools once when a result holds
-//	    none of the words asked with (the one that does answers);
+//	    none of the words asked with (the one that does answers), lookFurther when it holds
+//	    only some and other tools' descriptions name the rest (one holding more answers);
 //	    route.UnofferedAction adds an act no tool can do
 //	  4 summaries and chat, with no tools: summary.go, route.DirectAnswer
 //

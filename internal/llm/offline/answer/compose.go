@@ -164,6 +164,34 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 		!slices.ContainsFunc(own, func(w lang.Word) bool { return backPointers[w.Lower] })
 }
 
+// HeldOfAsked returns the terms of the request's own words that may say what is asked of data
+// (not stopwords, numbers, light nouns, the frame of a question, words of asking or the
+// agent's trade, the terms of trade) and, of them, those res's data holds as written or
+// misspelt; both nil when res holds no data.
+func HeldOfAsked(res Result, asked string, listLimit int, domain func() map[string]bool, trade map[string]bool) (terms, held []string) {
+	v, data, ok := okData(res)
+	if !ok {
+		return nil, nil
+	}
+	r := askedRenderer(listLimit, res.Call, asked, v, domain())
+	a := askedOf{known: heldTerms(data)}
+	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+		if frameWords[w.Lower] || askingWords(w.Lower) || lang.IsStopword(w.Lower) {
+			continue
+		}
+		for _, t := range lang.Terms(w.Lower) {
+			if trade[t] || lang.IsStopword(t) || lang.IsNumberTerm(t) || lang.IsLightNoun(t) || timeNouns[t] || slices.Contains(terms, t) {
+				continue
+			}
+			terms = append(terms, t)
+			if a.held(t) {
+				held = append(held, t)
+			}
+		}
+	}
+	return terms, held
+}
+
 // askedRenderer is the renderer of payload v for the request asked (a follow-up's earlier
 // request read apart), its typos spelled as v and the domain's words spell them.
 func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom map[string]bool) renderer {

@@ -220,7 +220,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 				{"kind":"Cleaning","when":"2026-12-03","state":"booked"},
 				{"kind":"Filling","when":"2026-06-12","state":"completed"},
 				{"kind":"Crown fitting","when":"2027-01-14","state":"booked"}]}`,
-			mentions: []string{"Cleaning", "Crown fitting"}, excludes: []string{"Filling"},
+			mentions: []string{"Cleaning"}, excludes: []string{"Filling", "Crown fitting"}, // the next of those to come
 		},
 		{
 			name:  "a word that only says which of the list's things may be said otherwise by them",
@@ -692,6 +692,29 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$60.00", "Oct 14, 2026"}, excludes: []string{"Dec 1,"},
 		},
 		{
+			name:  "a word of price asks for the amounts of the thing the other words name",
+			asked: "what am i paying for the locker spot", data: `{"locker":"L-3","level":"B1","space":"12",
+				"monthly_fee":{"amount":20,"currency":"USD"},"renews":"2026-12-01"}`,
+			mentions: []string{"$20.00"}, excludes: []string{"12."},
+		},
+		{
+			name:  "a place's number is said with the places that hold it",
+			asked: "which room is mine", data: `{"term":"Spring 2027","building":"Oak House","room":"12C","floor":1,"meal_plan":"Gold 10"}`,
+			mentions: []string{"Oak House", "12C"}, excludes: []string{"Gold", "Spring"},
+		},
+		{
+			name:  "the next one asked for is the first of those still to come",
+			asked: "when is my next class", data: `{"classes":[{"name":"Spin","on":"2026-12-10","status":"booked"},
+				{"name":"Yoga","on":"2026-12-03","status":"booked"},{"name":"Pilates","on":"2026-11-20","status":"completed"}]}`,
+			mentions: []string{"Yoga"}, excludes: []string{"Spin", "Pilates"},
+		},
+		{
+			name:  "the next ones asked for are all those still to come",
+			asked: "when are my next classes", data: `{"classes":[{"name":"Spin","on":"2026-12-10","status":"booked"},
+				{"name":"Yoga","on":"2026-12-03","status":"booked"},{"name":"Pilates","on":"2026-11-20","status":"completed"}]}`,
+			mentions: []string{"Yoga", "Spin"}, excludes: []string{"Pilates"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
@@ -745,6 +768,33 @@ func TestSpellAsData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, data, domain); got != tt.want {
+			t.Errorf("spellAsData(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A word of the question the data does not hold is read as a word of its synonym group the
+// data does hold, whichever of the two the question uses.
+func TestSpellAsDataSynonyms(t *testing.T) {
+	locker := []field{{key: "locker", val: "L-3"}, {key: "space", val: "12"}, {key: "job", val: "Bathroom renovation"}}
+	dock := []field{{key: "dock", val: "North"}, {key: "spot", val: "7"}, {key: "autopay", val: "on"}}
+	tests := []struct {
+		in   string
+		data []field
+		want string
+	}{
+		{"which spot is mine", locker, "which space is mine"},
+		{"the permit for my remodel", locker, "the permit for my renovation"},
+		{"which space is mine", dock, "which spot is mine"}, // the other way round
+		{"is it paid automatically", dock, "is it paid autopay"},
+		{"which spot is mine", dock, "which spot is mine"}, // held as written
+		{"how many spots", dock, "how many spots"},         // held in another form
+		{"how much space is left", locker, "how much space is left"},
+		{"how many hours are left", []field{{key: "hours_remaining", val: "2.5"}}, "how many hours are remaining"},
+		{"my left ear", []field{{key: "left", val: "48"}, {key: "remaining", val: "2"}}, "my left ear"},
+	}
+	for _, tt := range tests {
+		if got := spellAsData(tt.in, tt.data, nil); got != tt.want {
 			t.Errorf("spellAsData(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

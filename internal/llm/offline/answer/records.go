@@ -81,6 +81,43 @@ func (r renderer) pendingItems(arr []any) []any {
 	return pending
 }
 
+// nextItems returns the one record of arr with the earliest date of those not over, when the
+// request asks for the next one ("when is our next game": "next" before a noun in the
+// singular) and several are given, dated by their first date member. Nil otherwise, and
+// for a tie.
+func (r renderer) nextItems(arr []any) []any {
+	ws, asks := r.askedWord, false
+	for i := 0; i+1 < len(ws); i++ {
+		next := ws[i+1].Lower
+		asks = asks || nextWords[ws[i].Lower] && !lang.IsStopword(next) && !timeNouns[next] && (!strings.HasSuffix(next, "s") || strings.HasSuffix(next, "ss"))
+	}
+	if !asks || len(arr) < 2 {
+		return nil
+	}
+	_, pending := partition(arr, arr, isOver)
+	var first any
+	var at time.Time
+	tie := false
+	for _, item := range pending {
+		obj, _ := item.([]field)
+		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); _, date := parseWhen(s); return ok && date })
+		if i < 0 {
+			return nil // an undated record may come first
+		}
+		w, _ := parseWhen(obj[i].val.(string))
+		switch {
+		case first == nil || w.t.Before(at):
+			first, at, tie = item, w.t, false
+		case w.t.Equal(at):
+			tie = true
+		}
+	}
+	if first == nil || tie {
+		return nil
+	}
+	return []any{first}
+}
+
 // latestItems returns the one record of arr with the latest date, when the request asks for
 // the latest ("what was my net pay last time", "my most recent order") and several records
 // are given, dated by their first date member. Nil otherwise. "last month" asks for a time, not for

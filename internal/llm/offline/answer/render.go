@@ -291,6 +291,21 @@ func (r renderer) asksPrice() bool {
 	return false
 }
 
+// asksCost reports whether a word of the request is, in any form, a word of price ("what am
+// i paying for", "what does it cost").
+func (r renderer) asksCost() bool {
+	return slices.ContainsFunc(r.askedTerm, func(t string) bool { return priceTerms[t] })
+}
+
+// priceTerms are the terms of priceWords.
+var priceTerms = func() map[string]bool {
+	out := map[string]bool{}
+	for w := range priceWords {
+		addTerms(out, w)
+	}
+	return out
+}()
+
 // holdsMoney reports whether a record holds an amount of money, however deep.
 func holdsMoney(item any, cur string) bool {
 	held := false
@@ -363,6 +378,13 @@ func focusTopic(label string, t topic) string {
 // for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
+	if hit != nil && r.asksCost() && !r.asksWhen() && !slices.ContainsFunc(hit, func(f fact) bool { return f.money }) {
+		// "what am i paying for the garage spot", of a pass whose "space" the spot is: the
+		// words name the thing priced, and its amounts of money answer.
+		if money := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.money }); len(money) > 0 {
+			hit = money
+		}
+	}
 	if hit == nil && r.earlierTerm != nil && (!r.says(askWords) || !earlierList && !r.namesOwnThing()) {
 		// "can you change it" after "what's my shipping address": the earlier words say what.
 		// A question of its own ("and how much do i still owe on it") asks for something else,
@@ -395,6 +417,7 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		// asked for.
 		hit = r.focusOnVerbs(facts, t, lists)
 	}
+	hit = withPlaces(hit, facts)
 	if hit == nil && r.says(priceWords) {
 		// "how much does that cost", of facts none of whose labels says cost: the amounts of
 		// money answer, those of the thing the earlier request named first ("can i stay over
@@ -410,6 +433,25 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		}
 	}
 	return hit
+}
+
+// withPlaces adds to hit, when it holds a place's number ("space 214", "room 312B": a one-word
+// label over a code), the facts of the places that hold it, in the object's order ("level
+// P2", "building Maple Hall"): the number alone does not find it.
+func withPlaces(hit, facts []fact) []fact {
+	if !slices.ContainsFunc(hit, func(f fact) bool {
+		return !f.money && !f.date && !strings.Contains(f.label, " ") && f.label != "" &&
+			!strings.Contains(f.text, " ") && strings.ContainsAny(f.text, "0123456789")
+	}) {
+		return hit
+	}
+	var out []fact
+	for _, f := range facts {
+		if slices.Contains(hit, f) || placeLabels[f.label] && !f.money && !f.date {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // earlierDates returns those of dates that belong to the facts a follow-up's earlier request
@@ -734,10 +776,10 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 
 // kindItems returns the records of arr of the kind the request asks for, whichever it names:
 // the one with the extreme of a number ("which loan has the highest interest rate"), those a
-// yes-or-no field asked about says yes of ("any overdue books"), those not done with ("when
-// is my next visit") or the latest ("what was my net pay last time"). Nil for none.
+// yes-or-no field asked about says yes of ("any overdue books"), the next ("when is our next
+// game"), those not done with ("when are my next visits") or the latest ("what was my net pay last time"). Nil for none.
 func (r renderer) kindItems(arr []any) []any {
-	for _, pick := range []func([]any) []any{r.extremeItems, r.flaggedItems, r.pendingItems, r.latestItems} {
+	for _, pick := range []func([]any) []any{r.extremeItems, r.flaggedItems, r.nextItems, r.pendingItems, r.latestItems} {
 		if hits := pick(arr); len(hits) > 0 {
 			return hits
 		}

@@ -56,6 +56,9 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 		if fix == "" {
 			fix = typoOf(w.Lower, keys, values, domain)
 		}
+		if fix == "" {
+			fix = synonymIn(w.Lower, keys, values) // "my garage spot" is the data's "space"
+		}
 		if fix != "" {
 			b.WriteString(asked[last:w.Start])
 			b.WriteString(fix)
@@ -145,3 +148,34 @@ const minClipLetters, minClippedLetters = 4, 4
 
 // minDoerLetters: a shorter word ("user") is no noun for who does an act.
 const minDoerLetters = 5
+
+// synonyms are groups of words that name one thing in people's records (see language.txt).
+var synonyms = lang.Frames("synonyms")
+
+// synonymIn returns the data's word for w when w is not in the data but a word of its group
+// in synonyms is, in one form ("spot" for a "space" field, "space" for a "spot" one); ""
+// otherwise. Either word of a group may be the question's or the data's.
+func synonymIn(w string, keys, values map[string]bool) string {
+	if keys[w] || values[w] || lang.IsStopword(w) {
+		return ""
+	}
+	stem := lang.Stem(w)
+	fix := ""
+	for _, group := range synonyms {
+		if !slices.ContainsFunc(group, func(g string) bool { return lang.Stem(g) == stem }) {
+			continue
+		}
+		for _, vocab := range []map[string]bool{keys, values} {
+			for v := range vocab {
+				vs := lang.Stem(v)
+				if vs == stem {
+					return "" // the data holds w in another form
+				}
+				if slices.ContainsFunc(group, func(g string) bool { return lang.Stem(g) == vs }) && (fix == "" || v < fix) {
+					fix = v // the first in order of several, so that a reply never varies
+				}
+			}
+		}
+	}
+	return fix
+}

@@ -51,6 +51,7 @@ var (
 	calendarWords   = lang.List("calendarWords")   // months and weekdays, and relative days
 	aheadWords      = lang.List("aheadWords")      // ask about what is still to come
 	latestWords     = lang.List("latestWords")     // ask for the latest record
+	nextWords       = lang.List("nextWords")       // ask for the first record still to come
 
 	// Which of the records found is wanted.
 	mostWords     = lang.List("mostWords")     // ask for the largest
@@ -59,6 +60,7 @@ var (
 	finishedWords = lang.List("finishedWords") // statuses that say a record is over
 	lapsedWords   = lang.List("lapsedWords")   // statuses that say a record no longer holds
 	categoryKeys  = lang.List("categoryKeys")  // name the field that says what kind a record is
+	placeLabels   = lang.List("placeLabels")   // name a place that holds a numbered one: "level P2"
 
 	// Money.
 	priceWords    = lang.List("priceWords")    // ask what something costs
