@@ -173,7 +173,7 @@ func (m *Model) lookedFurther(req *request) bool {
 	}
 	// Each call's result may come in a message of its own: the tools the request itself chose
 	// ("deals on sneakers, also promo codes") are no look further.
-	chosen, _ := m.useTools(&request{system: req.system, humans: req.humans, tools: req.tools}, true)
+	chosen, _ := m.useTools(&request{system: req.system, humans: req.humans, tools: req.tools, encode: req.encode}, true)
 	if slices.ContainsFunc(chosen, func(c llms.ToolCall) bool { return c.FunctionCall.Name == req.results[1].Name }) {
 		return false
 	}
