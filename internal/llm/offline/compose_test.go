@@ -9,6 +9,21 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
+// callsAfter returns the names of the tools m calls next when the request human has had
+// result (tool name, arguments, payload), with tools offered.
+func callsAfter(t *testing.T, m *Model, human string, result [3]string, tools []llms.Tool) []string {
+	t.Helper()
+	resp, err := m.GenerateContent(t.Context(), turnWithResults(human, result), llms.WithTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var called []string
+	for _, c := range resp.Choices[0].ToolCalls {
+		called = append(called, c.FunctionCall.Name)
+	}
+	return called
+}
+
 // turnWithResults builds a turn whose tool calls have all been answered.
 func turnWithResults(human string, results ...[3]string) []llms.MessageContent {
 	msgs := []llms.MessageContent{
@@ -187,29 +202,15 @@ func TestLookElsewhereOffTopic(t *testing.T) {
 	membership := `{"status":"ok","data":{"plan":"Flex Monthly","monthly_fee":{"amount":39.9,"currency":"USD"}}}`
 	classes := `{"status":"ok","data":{"classes":[{"name":"Vinyasa Yoga","day":"Tuesday"},{"name":"Pilates Core","day":"Thursday"}]}}`
 	m := New()
-	first := turnWithResults("when is pilates", [3]string{"get_membership", `{}`, membership})
-	resp, err := m.GenerateContent(t.Context(), first, llms.WithTools(tools))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var called []string
-	for _, c := range resp.Choices[0].ToolCalls {
-		called = append(called, c.FunctionCall.Name)
-	}
+	first := [3]string{"get_membership", `{}`, membership}
+	called := callsAfter(t, m, "when is pilates", first, tools)
 	if diff := cmp.Diff([]string{"list_classes"}, called); diff != "" {
 		t.Errorf("calls after an off-topic result (-want +got):\n%s", diff)
 	}
 	// With more tools, the next best by the words and another that needs no argument.
 	more := append(tools, fnTool("gym_hours", "Opening hours of the gym.", nil),
 		fnTool("book_class", "Book a class.", schema([]string{"class"}, map[string]any{"class": prop("string", "which class")})))
-	resp, err = m.GenerateContent(t.Context(), first, llms.WithTools(more))
-	if err != nil {
-		t.Fatal(err)
-	}
-	called = nil
-	for _, c := range resp.Choices[0].ToolCalls {
-		called = append(called, c.FunctionCall.Name)
-	}
+	called = callsAfter(t, m, "when is pilates", first, more)
 	if len(called) != 2 || !slices.Contains(called, "list_classes") || slices.Contains(called, "book_class") {
 		t.Errorf("calls after an off-topic result with four tools = %v, want list_classes and one more needing no argument", called)
 	}
@@ -253,14 +254,7 @@ func TestLookElsewhereAsksNoSearch(t *testing.T) {
 	}
 	crossings := `{"status":"ok","data":{"crossings":[{"to":"Kiel","day":"2026-12-02"}]}}`
 	m := New()
-	resp, err := m.GenerateContent(t.Context(), turnWithResults("do i have a ferry to Bergen", [3]string{"list_crossings", `{}`, crossings}), llms.WithTools(tools))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var called []string
-	for _, c := range resp.Choices[0].ToolCalls {
-		called = append(called, c.FunctionCall.Name)
-	}
+	called := callsAfter(t, m, "do i have a ferry to Bergen", [3]string{"list_crossings", `{}`, crossings}, tools)
 	if diff := cmp.Diff([]string{"crossing_status"}, called); diff != "" {
 		t.Errorf("calls after a result without the thing asked (-want +got):\n%s", diff)
 	}
@@ -285,14 +279,7 @@ func TestLookElsewhereReadsInitials(t *testing.T) {
 	}
 	m := New()
 	for _, tt := range tests {
-		resp, err := m.GenerateContent(t.Context(), turnWithResults(tt.human, [3]string{"time_off", `{}`, balances}), llms.WithTools(tools))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var called []string
-		for _, c := range resp.Choices[0].ToolCalls {
-			called = append(called, c.FunctionCall.Name)
-		}
+		called := callsAfter(t, m, tt.human, [3]string{"time_off", `{}`, balances}, tools)
 		if diff := cmp.Diff(tt.want, called); diff != "" {
 			t.Errorf("%q: calls after the result (-want +got):\n%s", tt.human, diff)
 		}
@@ -319,14 +306,7 @@ func TestLookFurther(t *testing.T) {
 		{"how many meeting room hours do i have (earlier: where is my booking)", nil}, // a follow-up
 	}
 	for _, tt := range tests {
-		resp, err := m.GenerateContent(t.Context(), turnWithResults(tt.human, [3]string{"bookings", `{}`, bookings}), llms.WithTools(tools))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var called []string
-		for _, c := range resp.Choices[0].ToolCalls {
-			called = append(called, c.FunctionCall.Name)
-		}
+		called := callsAfter(t, m, tt.human, [3]string{"bookings", `{}`, bookings}, tools)
 		if diff := cmp.Diff(tt.want, called); diff != "" {
 			t.Errorf("%q: calls after the result (-want +got):\n%s", tt.human, diff)
 		}
