@@ -148,7 +148,7 @@ func (m *Model) lookFurther(req *request) []llms.ToolCall {
 		return nil // a follow-up: its own words are few, the earlier ones chose the tool
 	}
 	res := req.results[0]
-	terms, held := answer.HeldOfAsked(res.Result, asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }, tradeTerms(req))
+	terms, held := answer.HeldOfAsked(res.Result, asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }, m.tradeTerms(req))
 	if len(held) == 0 || len(held) == len(terms) {
 		return nil
 	}
@@ -191,7 +191,7 @@ func (m *Model) lookedFurther(req *request) bool {
 // none does.
 func (m *Model) furtherKept(req *request, question string, domain func() map[string]bool) []bool {
 	keep := make([]bool, len(req.results))
-	trade := tradeTerms(req)
+	trade := m.tradeTerms(req)
 	_, first := answer.HeldOfAsked(req.results[0].Result, question, m.opts.listLimit, domain, trade)
 	for i, res := range req.results[1:] {
 		_, h := answer.HeldOfAsked(res.Result, question, m.opts.listLimit, domain, trade)
@@ -202,13 +202,17 @@ func (m *Model) furtherKept(req *request, question string, domain func() map[str
 }
 
 // tradeTerms are the terms of the sub-agent's system prompt: the words of its trade ("student
-// loans"), which every tool's data may hold and which tell no tool from another.
-func tradeTerms(req *request) map[string]bool {
-	out := map[string]bool{}
-	for _, t := range lang.Terms(req.system) {
-		out[t] = true
-	}
-	return out
+// loans"), which every tool's data may hold and which tell no tool from another. They are
+// worked out once per prompt: stemming it on every answer was a thirtieth of the server's CPU.
+// Callers must not modify them.
+func (m *Model) tradeTerms(req *request) map[string]bool {
+	return m.trades.Get(req.system, func() map[string]bool {
+		out := map[string]bool{}
+		for _, t := range lang.Terms(req.system) {
+			out[t] = true
+		}
+		return out
+	})
 }
 
 var maxLooks = int(lang.Number("maxLooks")) // see language.txt

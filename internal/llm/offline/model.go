@@ -23,7 +23,8 @@ type Model struct {
 	domains *lang.Cache[key, map[string]bool]
 	// userSentences holds users' sentence vectors by principal and text (see sentencesOf).
 	userSentences *lang.Cache[key, []float32]
-	caps          *lang.Cache[string, int] // route.ParseCap of each orchestrator prompt
+	caps          *lang.Cache[string, int]             // route.ParseCap of each orchestrator prompt
+	trades        *lang.Cache[string, map[string]bool] // tradeTerms of each sub-agent prompt
 }
 
 var _ llms.Model = (*Model)(nil)
@@ -45,6 +46,7 @@ func New(opts ...Option) *Model {
 		domains:       lang.NewCache[key, map[string]bool](maxCached),
 		userSentences: lang.NewCache[key, []float32](maxUserSentences),
 		caps:          lang.NewCache[string, int](maxCached),
+		trades:        lang.NewCache[string, map[string]bool](maxCached),
 	}
 }
 
