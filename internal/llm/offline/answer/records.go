@@ -95,24 +95,8 @@ func (r renderer) nextItems(arr []any) []any {
 		return nil
 	}
 	_, pending := partition(arr, arr, isOver)
-	var first any
-	var at time.Time
-	tie := false
-	for _, item := range pending {
-		obj, _ := item.([]field)
-		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); _, date := parseWhen(s); return ok && date })
-		if i < 0 {
-			return nil // an undated record may come first
-		}
-		w, _ := parseWhen(obj[i].val.(string))
-		switch {
-		case first == nil || w.t.Before(at):
-			first, at, tie = item, w.t, false
-		case w.t.Equal(at):
-			tie = true
-		}
-	}
-	if first == nil || tie {
+	first, allDated := datedExtreme(pending, false)
+	if first == nil || !allDated { // an undated record may come first
 		return nil
 	}
 	return []any{first}
@@ -137,27 +121,38 @@ func (r renderer) latestItems(arr []any) []any {
 	if len(done) > 0 {
 		arr = done
 	}
-	var latest any
+	if latest, _ := datedExtreme(arr, true); latest != nil {
+		return []any{latest}
+	}
+	return nil
+}
+
+// datedExtreme returns the record of arr whose date (its first date member) is the earliest,
+// or with latest the latest; nil when no record is dated or two share that date. allDated
+// reports whether every record has a date.
+func datedExtreme(arr []any, latest bool) (pick any, allDated bool) {
 	var at time.Time
 	tie := false
+	allDated = true
 	for _, item := range arr {
 		obj, _ := item.([]field)
 		i := slices.IndexFunc(obj, func(f field) bool { s, ok := f.val.(string); _, date := parseWhen(s); return ok && date })
 		if i < 0 {
+			allDated = false
 			continue
 		}
 		w, _ := parseWhen(obj[i].val.(string))
 		switch {
-		case latest == nil || w.t.After(at):
-			latest, at, tie = item, w.t, false
+		case pick == nil || latest && w.t.After(at) || !latest && w.t.Before(at):
+			pick, at, tie = item, w.t, false
 		case w.t.Equal(at):
 			tie = true
 		}
 	}
-	if latest == nil || tie {
-		return nil
+	if tie {
+		return nil, allDated
 	}
-	return []any{latest}
+	return pick, allDated
 }
 
 // extremeItems returns the record of arr with the largest number the request names by its

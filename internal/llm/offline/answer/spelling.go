@@ -149,8 +149,19 @@ const minClipLetters, minClippedLetters = 4, 4
 // minDoerLetters: a shorter word ("user") is no noun for who does an act.
 const minDoerLetters = 5
 
-// synonyms are groups of words that name one thing in people's records (see language.txt).
-var synonyms = lang.Frames("synonyms")
+// synonymStems are the stems of groups of words that name one thing in people's records
+// (synonyms in language.txt).
+var synonymStems = func() [][]string {
+	var out [][]string
+	for _, group := range lang.Frames("synonyms") {
+		stems := make([]string, len(group))
+		for i, w := range group {
+			stems[i] = lang.Stem(w)
+		}
+		out = append(out, stems)
+	}
+	return out
+}()
 
 // synonymIn returns the data's word for w when w is not in the data but a word of its group
 // in synonyms is, in one form ("spot" for a "space" field, "space" for a "spot" one); ""
@@ -161,8 +172,8 @@ func synonymIn(w string, keys, values map[string]bool) string {
 	}
 	stem := lang.Stem(w)
 	fix := ""
-	for _, group := range synonyms {
-		if !slices.ContainsFunc(group, func(g string) bool { return lang.Stem(g) == stem }) {
+	for _, group := range synonymStems {
+		if !slices.Contains(group, stem) {
 			continue
 		}
 		for _, vocab := range []map[string]bool{keys, values} {
@@ -171,7 +182,7 @@ func synonymIn(w string, keys, values map[string]bool) string {
 				if vs == stem {
 					return "" // the data holds w in another form
 				}
-				if slices.ContainsFunc(group, func(g string) bool { return lang.Stem(g) == vs }) && (fix == "" || v < fix) {
+				if slices.Contains(group, vs) && (fix == "" || v < fix) {
 					fix = v // the first in order of several, so that a reply never varies
 				}
 			}
