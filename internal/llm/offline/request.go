@@ -52,7 +52,7 @@ func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
 					req.calls[p.ID] = p
 				}
 			case llms.ToolCallResponse:
-				r := toolResult{Result: answer.Result{Name: p.Name, Content: p.Content}, round: round}
+				r := toolResult{Result: answer.NewResult(p.Name, p.Content), round: round}
 				if c, ok := req.calls[p.ToolCallID]; ok && p.ToolCallID != "" {
 					r.Call = &c
 					if r.Name == "" && c.FunctionCall != nil {

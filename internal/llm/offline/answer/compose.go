@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
@@ -19,12 +20,40 @@ type Result struct {
 	// word of the request one of them holds names its thing, so a record here that only
 	// comes near it in meaning is another thing.
 	Elsewhere map[string]bool
+
+	decoded *decodedContent // Content decoded once for every copy (see NewResult)
+}
+
+// decodedContent is a result's Content decoded, kept because a turn reads one result several
+// times (what it holds, whether it answers, then its narration) and decoding was a twentieth
+// of a turn's CPU. The decoded value is only ever read.
+type decodedContent struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+// NewResult returns a Result whose content is decoded at most once, however often it and
+// its copies are read.
+func NewResult(name, content string) Result {
+	return Result{Name: name, Content: content, decoded: &decodedContent{}}
+}
+
+// value decodes the result's content, keeping object member order.
+func (res Result) value() (any, error) {
+	decode := func() (any, error) { return decodeOrdered([]byte(strings.TrimSpace(res.Content))) }
+	if res.decoded == nil {
+		return decode()
+	}
+	d := res.decoded
+	d.once.Do(func() { d.v, d.err = decode() })
+	return d.v, d.err
 }
 
 // okData decodes a result and returns it whole and its data, with ok false unless its status
 // is ok.
 func okData(res Result) (v, data any, ok bool) {
-	v, err := decodeOrdered([]byte(strings.TrimSpace(res.Content)))
+	v, err := res.value()
 	if err != nil {
 		return nil, nil, false
 	}
@@ -56,7 +85,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	if !strings.HasPrefix(content, "{") && !strings.HasPrefix(content, "[") {
 		return prosePiece(content, t) // a sub-agent's own words
 	}
-	v, err := decodeOrdered([]byte(content))
+	v, err := res.value()
 	if err != nil {
 		return t.unavailable("") // never show what could not be read
 	}
