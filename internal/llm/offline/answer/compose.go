@@ -31,6 +31,9 @@ type decodedContent struct {
 	once sync.Once
 	v    any
 	err  error
+
+	mu      sync.Mutex
+	spelled map[string]string // request text -> as the data spells it (see spelledAs)
 }
 
 // NewResult returns a Result whose content is decoded at most once, however often it and
@@ -48,6 +51,27 @@ func (res Result) value() (any, error) {
 	d := res.decoded
 	d.once.Do(func() { d.v, d.err = decode() })
 	return d.v, d.err
+}
+
+// spelledAs is spellAsData of asked against the result's decoded content v, worked out once
+// per request text: the checks and the narration of one result each read the request so. A
+// result from NewResult lives for one model request, whose trade terms dom do not change.
+func (res Result) spelledAs(asked string, v any, dom map[string]bool) string {
+	d := res.decoded
+	if d == nil {
+		return spellAsData(asked, v, dom)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if s, ok := d.spelled[asked]; ok {
+		return s
+	}
+	if d.spelled == nil {
+		d.spelled = map[string]string{}
+	}
+	s := spellAsData(asked, v, dom)
+	d.spelled[asked] = s
+	return s
 }
 
 // okData decodes a result and returns it whole and its data, with ok false unless its status
@@ -89,7 +113,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	if err != nil {
 		return t.unavailable("") // never show what could not be read
 	}
-	r := askedRenderer(listLimit, res.Call, asked, v, domain())
+	r := askedRenderer(res, listLimit, asked, v, domain())
 	r.elsewhere = res.Elsewhere
 	obj, isObj := v.([]field)
 	status, _ := member(obj, "status")
@@ -183,7 +207,7 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 	if !ok {
 		return false
 	}
-	a := askedRenderer(listLimit, res.Call, asked, v, domain()).askedThings(data, true)
+	a := askedRenderer(res, listLimit, asked, v, domain()).askedThings(data, true)
 	// A follow-up that names a thing of its own and points back at nothing ("am i on the
 	// pickleball court" after "whats my hoa balance") asks of that thing: data holding the
 	// earlier words does not answer it, and another tool may hold the thing. One that points
@@ -202,7 +226,7 @@ func HeldOfAsked(res Result, asked string, listLimit int, domain func() map[stri
 	if !ok {
 		return nil, nil
 	}
-	r := askedRenderer(listLimit, res.Call, asked, v, domain())
+	r := askedRenderer(res, listLimit, asked, v, domain())
 	a := askedOf{known: heldTerms(data)}
 	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
 		if frameWords[w.Lower] || askingWords(w.Lower) || lang.IsStopword(w.Lower) {
@@ -223,8 +247,8 @@ func HeldOfAsked(res Result, asked string, listLimit int, domain func() map[stri
 
 // askedRenderer is the renderer of payload v for the request asked (a follow-up's earlier
 // request read apart), its typos spelled as v and the domain's words spell them.
-func askedRenderer(listLimit int, call *llms.ToolCall, asked string, v any, dom map[string]bool) renderer {
-	r := newRenderer(listLimit, call, spellAsData(lang.OwnPart(asked), v, dom))
+func askedRenderer(res Result, listLimit int, asked string, v any, dom map[string]bool) renderer {
+	r := newRenderer(listLimit, res.Call, res.spelledAs(lang.OwnPart(asked), v, dom))
 	r.domain = dom
 	if lang.OwnPart(asked) != asked {
 		r.earlier = strings.ToLower(lang.EarlierPart(asked))

@@ -28,3 +28,26 @@ func TestNewResultDecodesOnce(t *testing.T) {
 		t.Error("a truncated result decoded without error")
 	}
 }
+
+// TestSpelledAsOnce: the request read as the data spells it is worked out once per result and
+// request text, and is the text spellAsData gives.
+func TestSpelledAsOnce(t *testing.T) {
+	res := NewResult("bookings", `{"status":"ok","data":{"bookings":[{"room":"Juniper","catering":"lunch"}]}}`)
+	v, err := res.value()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const asked = "who is the caterer for juniper"
+	want := spellAsData(asked, v, nil)
+	for range 2 {
+		if got := res.spelledAs(asked, v, nil); got != want {
+			t.Errorf("spelledAs(%q) = %q, want %q", asked, got, want)
+		}
+	}
+	if got, ok := res.decoded.spelled[asked]; !ok || got != want {
+		t.Errorf("kept spelling of %q = %q, %v; want %q", asked, got, ok, want)
+	}
+	if got := (Result{}).spelledAs(asked, v, nil); got != want {
+		t.Errorf("spelledAs without a memo = %q, want %q", got, want)
+	}
+}
