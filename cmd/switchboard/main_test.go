@@ -553,6 +553,14 @@ func TestBadFlagValues(t *testing.T) {
 		{"eval judge not a model", evalArgs("--judge-model", "nope"), `--judge-model "nope" is not a model alias under models: in a config file passed with --config (none was given); known: default`},
 		{"token arguments", []string{"token", "--sub", "alice", "bob"}, `token takes no arguments, got ["bob"]`},
 		{"ccs-demo arguments", []string{"ccs-demo", "--addr", "127.0.0.1:0", "fixtures"}, `ccs-demo takes no arguments, got ["fixtures"]`},
+		// --agents naming a file failed, in serve, deep in the assembly with "ccsdemo: fixtures:
+		// open fixtures: not a directory"; an empty one with "Options.Agents names no agents folder".
+		{"serve agents is a file", []string{"serve", "--addr", "127.0.0.1:0", "--agents", file}, "--agents " + file + " is a file"},
+		{"validate agents is a file", []string{"validate", "--agents", file}, "--agents " + file + " is a file"},
+		{"eval agents is a file", []string{"eval", "--agents", file, "--dataset", "../../evals/testdata/datasets/no-route.yaml"}, "--agents " + file + " is a file"},
+		{"serve agents empty", []string{"serve", "--addr", "127.0.0.1:0", "--agents", ""}, "--agents needs a folder"},
+		{"validate agents empty", []string{"validate", "--agents", ""}, "--agents needs a folder"},
+		{"eval agents empty", []string{"eval", "--agents", "", "--dataset", "../../evals/testdata/datasets/no-route.yaml"}, "--agents needs a folder"},
 		{"ccs-demo fixtures missing", []string{"ccs-demo", "--addr", "127.0.0.1:0", "--fixtures", filepath.Join(dir, "nope")}, "--fixtures " + filepath.Join(dir, "nope") + " is not a folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

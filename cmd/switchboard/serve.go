@@ -59,6 +59,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	if f.logFormat != "" && f.logFormat != "text" && f.logFormat != "json" {
 		return usageError("--log-format is text or json, got %q", f.logFormat)
 	}
+	if err := checkAgentsFlag(f.agents); err != nil {
+		return err
+	}
 	if f.pprof && f.metricsAddr == "" {
 		// Profiles show request data and cost CPU to take: never on the public listener.
 		return usageError("--pprof needs --metrics-addr: profiles are served only on the private metrics listener")

@@ -37,6 +37,9 @@ func validateCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if fs.NArg() > 0 {
 		return usageError("validate takes no arguments, got %q", fs.Args())
 	}
+	if err := checkAgentsFlag(*dir); err != nil {
+		return err
+	}
 	folder, fsys, builtIn := agentsSource(*dir)
 	var set *definitions.Set
 	var err error
