@@ -528,6 +528,29 @@ func TestValidateRefusesUnknownModelAlias(t *testing.T) {
 	}
 }
 
+// validate --config said OK for a models: section serve refuses (an unknown provider, a
+// model missing); it checks it as serve does, but for the keys, which it must not need.
+func TestValidateChecksModelConfig(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "switchboard.yaml")
+	writeTestFile(t, cfg, "models:\n  default: {provider: offline}\n  fast: {provider: nope}\n  big: {provider: openai, api_key_env: NO_SUCH_KEY}\n")
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"validate", "--agents", "../../demo", "--config", cfg}, &out, &errOut, envMap(nil))
+	for _, want := range []string{
+		cfg + `: invalid model config: model "big": model is required for provider openai`,
+		cfg + `: invalid model config: model "fast": unknown provider "nope"`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("validate stdout %q; want %q", out.String(), want)
+		}
+	}
+	if code != 1 || strings.Contains(out.String(), "OK") || strings.Contains(out.String(), "API key") {
+		t.Errorf("validate = %d, stdout %q; want 1, no OK and no word about keys", code, out.String())
+	}
+	if want := "2 problem(s) in " + cfg; !strings.Contains(errOut.String(), want) {
+		t.Errorf("validate stderr %q; want %q", errOut.String(), want)
+	}
+}
+
 // A flag value a command cannot use is a usage error (exit 2) naming the flag, before
 // anything runs; it used to be ignored or to fail only after the work was done.
 func TestBadFlagValues(t *testing.T) {
