@@ -584,6 +584,9 @@ func TestBadFlagValues(t *testing.T) {
 		{"serve agents empty", []string{"serve", "--addr", "127.0.0.1:0", "--agents", ""}, "--agents needs a folder"},
 		{"validate agents empty", []string{"validate", "--agents", ""}, "--agents needs a folder"},
 		{"eval agents empty", []string{"eval", "--agents", "", "--dataset", "../../evals/testdata/datasets/no-route.yaml"}, "--agents needs a folder"},
+		// It failed once everything was built, saying "another process already listens there".
+		{"serve metrics on the API address", []string{"serve", "--addr", "127.0.0.1:18123", "--metrics-addr", "127.0.0.1:18123"}, "--metrics-addr 127.0.0.1:18123 is --addr too"},
+		{"serve metrics on the default dev address", []string{"serve", "--metrics-addr", "127.0.0.1:8080"}, "--metrics-addr 127.0.0.1:8080 is --addr too"},
 		{"ccs-demo fixtures missing", []string{"ccs-demo", "--addr", "127.0.0.1:0", "--fixtures", filepath.Join(dir, "nope")}, "--fixtures " + filepath.Join(dir, "nope") + " is not a folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
