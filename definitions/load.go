@@ -16,6 +16,13 @@ import (
 // wrong it returns a [*LoadError] listing every problem with its file and line; it matches
 // [ErrInvalid]. A directory that cannot be read is an ordinary wrapped error.
 func Load(dir string) (*Set, error) {
+	// os.DirFS would call a file "." and an empty name an "empty root": say what is wrong.
+	if dir == "" {
+		return nil, errors.New("definitions: no agents folder named")
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("definitions: %s is a file, not a folder of agent definitions", dir)
+	}
 	return load(os.DirFS(dir), ".", func(name string) string { return filepath.Join(dir, name) })
 }
 

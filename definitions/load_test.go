@@ -3,6 +3,7 @@ package definitions_test
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
 	"testing/fstest"
@@ -172,6 +173,25 @@ func TestLoadErrors(t *testing.T) {
 		_, err := definitions.Load(filepath.Join(t.TempDir(), "nope"))
 		if !errors.Is(err, fs.ErrNotExist) || errors.Is(err, definitions.ErrInvalid) {
 			t.Errorf("Load(missing) error = %v, want fs.ErrNotExist and not ErrInvalid", err)
+		}
+	})
+	// The folder named is what went wrong; os.DirFS would name it "." or refuse an empty root.
+	t.Run("a file, not a folder", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "shop.yaml")
+		if err := os.WriteFile(file, []byte("kind: sub_agent\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := definitions.Load(file)
+		want := "definitions: " + file + " is a file, not a folder of agent definitions"
+		if err == nil || err.Error() != want || errors.Is(err, definitions.ErrInvalid) {
+			t.Errorf("Load(file) error = %v, want %q", err, want)
+		}
+	})
+	t.Run("no folder named", func(t *testing.T) {
+		_, err := definitions.Load("")
+		want := "definitions: no agents folder named"
+		if err == nil || err.Error() != want {
+			t.Errorf(`Load("") error = %v, want %q`, err, want)
 		}
 	})
 	t.Run("empty directory", func(t *testing.T) {

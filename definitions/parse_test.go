@@ -122,6 +122,16 @@ func TestParseProblems(t *testing.T) {
 			want: []string{`4: invalid YAML: did not find expected ',' or ']'`}},
 		{name: "bad indentation", yaml: "kind: sub_agent\n  id: shop\n",
 			want: []string{`2: invalid YAML: mapping values are not allowed in this context`}},
+		// yaml.v3 names no line for a problem on the first one; it is still the file's line 1.
+		{name: "syntax error on the first line", yaml: "```yaml\nkind: sub_agent\n",
+			want: []string{"1: invalid YAML: found character that cannot start any token"}},
+		{name: "mapping error on the first line", yaml: "kind: sub_agent: shop\n",
+			want: []string{`1: invalid YAML: mapping values are not allowed in this context`}},
+		// A byte that is not text stops the reader, which keeps no line: none is claimed.
+		{name: "invalid UTF-8", yaml: head + "examples: [\"caf\xe9\"]\n",
+			want: []string{`0: invalid YAML: invalid trailing UTF-8 octet`}},
+		{name: "unknown alias", yaml: head + "prompt: *nowhere\n",
+			want: []string{`0: invalid YAML: unknown anchor 'nowhere' referenced`}},
 		{name: "empty file", yaml: "# nothing here\n",
 			want: []string{`0: file is empty`}},
 		{name: "two documents", yaml: head + "---\nkind: sub_agent\n",

@@ -11,13 +11,19 @@ import (
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// SyntaxError splits a yaml.v3 syntax error into its 1-based line (0 when it names none) and
-// its message without the "yaml: line N:" prefix.
+// SyntaxError splits a yaml.v3 syntax error into its 1-based line (0 when it cannot be known)
+// and its message without the "yaml: line N:" prefix.
 func SyntaxError(err error) (line int, msg string) {
 	msg = err.Error()
 	m := yamlErrLine.FindStringSubmatch(msg)
 	if m == nil {
-		return 0, strings.TrimPrefix(msg, "yaml: ")
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		// yaml.v3 leaves "line N:" out when N would be the first line, and for the few errors
+		// that keep no position at all.
+		if isUnplaced(msg) {
+			return 0, msg
+		}
+		return 1, msg
 	}
 	line, _ = strconv.Atoi(m[1])
 	msg = m[2]
@@ -26,6 +32,20 @@ func SyntaxError(err error) (line int, msg string) {
 		line++
 	}
 	return line, msg
+}
+
+// isUnplaced reports whether msg is one of the yaml.v3 errors that keep no position: the
+// reader's (input that does not decode as text) and those about anchors and aliases.
+func isUnplaced(msg string) bool {
+	for _, prefix := range []string{"invalid leading UTF-8", "incomplete UTF-8", "invalid trailing UTF-8",
+		"invalid length of a UTF-8", "invalid Unicode character", "incomplete UTF-16", "unexpected low surrogate",
+		"expected low surrogate", "control characters are not allowed", "input error:",
+		"unknown anchor", "anchor '", "document contains excessive aliasing"} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 func isParserError(msg string) bool {

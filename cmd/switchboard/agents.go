@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/switchboard-ai/switchboard/demo"
 )
@@ -30,4 +31,17 @@ func withAgentsHint(err error) error {
 		return err
 	}
 	return fmt.Errorf("%w\n  pass --agents with the folder of your Agent Definition YAML files, or leave --agents out (with no ./agents folder the built-in demo agents are used)", err)
+}
+
+// checkAgentsFlag refuses an --agents that names no folder before anything is built: a file
+// failed deep in the assembly, in the words of whichever part read the folder first (the demo
+// CCS's fixtures), and an empty one in the library's own terms (Options.Agents).
+func checkAgentsFlag(dir string) error {
+	if dir == "" {
+		return usageError("--agents needs a folder of Agent Definition YAML files")
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return usageError("--agents %s is a file: name the folder that holds the definitions, such as %s", dir, filepath.Dir(dir))
+	}
+	return nil
 }

@@ -153,6 +153,9 @@ func parseEvalFlags(args []string, stderr io.Writer) (evalFlags, error) {
 	if err := checkOutputPaths(f); err != nil {
 		return f, err
 	}
+	if err := checkAgentsFlag(f.agentsDir); err != nil {
+		return f, err
+	}
 	if f.minAcc == 0 {
 		f.minAcc = -1 // evals reads 0 as "the default"; the user asked for no accuracy gate
 	}

@@ -528,6 +528,29 @@ func TestValidateRefusesUnknownModelAlias(t *testing.T) {
 	}
 }
 
+// validate --config said OK for a models: section serve refuses (an unknown provider, a
+// model missing); it checks it as serve does, but for the keys, which it must not need.
+func TestValidateChecksModelConfig(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "switchboard.yaml")
+	writeTestFile(t, cfg, "models:\n  default: {provider: offline}\n  fast: {provider: nope}\n  big: {provider: openai, api_key_env: NO_SUCH_KEY}\n")
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"validate", "--agents", "../../demo", "--config", cfg}, &out, &errOut, envMap(nil))
+	for _, want := range []string{
+		cfg + `: invalid model config: model "big": model is required for provider openai`,
+		cfg + `: invalid model config: model "fast": unknown provider "nope"`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("validate stdout %q; want %q", out.String(), want)
+		}
+	}
+	if code != 1 || strings.Contains(out.String(), "OK") || strings.Contains(out.String(), "API key") {
+		t.Errorf("validate = %d, stdout %q; want 1, no OK and no word about keys", code, out.String())
+	}
+	if want := "2 problem(s) in " + cfg; !strings.Contains(errOut.String(), want) {
+		t.Errorf("validate stderr %q; want %q", errOut.String(), want)
+	}
+}
+
 // A flag value a command cannot use is a usage error (exit 2) naming the flag, before
 // anything runs; it used to be ignored or to fail only after the work was done.
 func TestBadFlagValues(t *testing.T) {
@@ -553,6 +576,17 @@ func TestBadFlagValues(t *testing.T) {
 		{"eval judge not a model", evalArgs("--judge-model", "nope"), `--judge-model "nope" is not a model alias under models: in a config file passed with --config (none was given); known: default`},
 		{"token arguments", []string{"token", "--sub", "alice", "bob"}, `token takes no arguments, got ["bob"]`},
 		{"ccs-demo arguments", []string{"ccs-demo", "--addr", "127.0.0.1:0", "fixtures"}, `ccs-demo takes no arguments, got ["fixtures"]`},
+		// --agents naming a file failed, in serve, deep in the assembly with "ccsdemo: fixtures:
+		// open fixtures: not a directory"; an empty one with "Options.Agents names no agents folder".
+		{"serve agents is a file", []string{"serve", "--addr", "127.0.0.1:0", "--agents", file}, "--agents " + file + " is a file"},
+		{"validate agents is a file", []string{"validate", "--agents", file}, "--agents " + file + " is a file"},
+		{"eval agents is a file", []string{"eval", "--agents", file, "--dataset", "../../evals/testdata/datasets/no-route.yaml"}, "--agents " + file + " is a file"},
+		{"serve agents empty", []string{"serve", "--addr", "127.0.0.1:0", "--agents", ""}, "--agents needs a folder"},
+		{"validate agents empty", []string{"validate", "--agents", ""}, "--agents needs a folder"},
+		{"eval agents empty", []string{"eval", "--agents", "", "--dataset", "../../evals/testdata/datasets/no-route.yaml"}, "--agents needs a folder"},
+		// It failed once everything was built, saying "another process already listens there".
+		{"serve metrics on the API address", []string{"serve", "--addr", "127.0.0.1:18123", "--metrics-addr", "127.0.0.1:18123"}, "--metrics-addr 127.0.0.1:18123 is --addr too"},
+		{"serve metrics on the default dev address", []string{"serve", "--metrics-addr", "127.0.0.1:8080"}, "--metrics-addr 127.0.0.1:8080 is --addr too"},
 		{"ccs-demo fixtures missing", []string{"ccs-demo", "--addr", "127.0.0.1:0", "--fixtures", filepath.Join(dir, "nope")}, "--fixtures " + filepath.Join(dir, "nope") + " is not a folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

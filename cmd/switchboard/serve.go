@@ -59,6 +59,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer, look
 	if f.logFormat != "" && f.logFormat != "text" && f.logFormat != "json" {
 		return usageError("--log-format is text or json, got %q", f.logFormat)
 	}
+	if err := checkAgentsFlag(f.agents); err != nil {
+		return err
+	}
 	if f.pprof && f.metricsAddr == "" {
 		// Profiles show request data and cost CPU to take: never on the public listener.
 		return usageError("--pprof needs --metrics-addr: profiles are served only on the private metrics listener")
@@ -84,6 +87,11 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		cfg.Auth.HS256Secret = string(secret)
 	}
 	f.addr = listenAddr(f.addr, dev)
+	if sameListener(f.metricsAddr, f.addr) {
+		// Caught here, the second listen would fail once everything was built, blaming
+		// "another process".
+		return usageError("--metrics-addr %s is --addr too: metrics get a listener of their own, on another port", f.metricsAddr)
+	}
 
 	host, _ := os.Hostname()
 	if cfg.Instance.ID == "" {
@@ -326,4 +334,11 @@ func listenAddr(addr string, dev bool) string {
 		return "127.0.0.1:8080"
 	}
 	return ":8080"
+}
+
+// sameListener reports whether --metrics-addr names the address --addr listens on. Port 0
+// twice is two ports the system picks.
+func sameListener(metricsAddr, addr string) bool {
+	_, port, err := net.SplitHostPort(addr)
+	return metricsAddr == addr && err == nil && port != "0"
 }

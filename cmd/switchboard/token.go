@@ -26,7 +26,9 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if fs.NArg() > 0 {
 		return usageError("token takes no arguments, got %q: name the user with --sub", fs.Args())
 	}
-	if strings.TrimSpace(*sub) == "" {
+	// Trimmed as the chat page's dev sign-in trims it: " alice" would be another user.
+	name := strings.TrimSpace(*sub)
+	if name == "" {
 		return usageError("token needs --sub NAME")
 	}
 	if *ttl <= 0 {
@@ -52,7 +54,7 @@ func tokenCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if err != nil {
 		return err
 	}
-	tok, err := signer.Mint(*sub, *ttl)
+	tok, err := signer.Mint(name, *ttl)
 	if err != nil {
 		return err
 	}

@@ -71,3 +71,20 @@ func TestTokenUsesConfiguredSecret(t *testing.T) {
 		t.Errorf("Verify(token) with the configured secret = %q, %v, want bob", p, err)
 	}
 }
+
+// --sub " alice " minted a token for " alice ", another user than the alice the chat page's
+// dev sign-in (which trims) and the demo's fixtures know; token trims the name as it does.
+func TestTokenTrimsTheUserName(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run(t.Context(), []string{"token", "--sub", " alice "}, &out, &errOut, envMap(map[string]string{devSecretEnv: testSecret})); code != 0 {
+		t.Fatalf("token = exit %d: %s", code, errOut.String())
+	}
+	c := config.Default()
+	v, err := principal.NewVerifier(principal.VerifierConfig{Issuer: c.Auth.Issuer, Audience: c.Auth.Audience, HS256Secret: []byte(testSecret)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := v.Verify(t.Context(), strings.TrimSpace(out.String())); err != nil || p != "alice" {
+		t.Errorf("Verify(token --sub \" alice \") = %q, %v, want alice", p, err)
+	}
+}

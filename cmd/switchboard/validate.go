@@ -37,6 +37,9 @@ func validateCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	if fs.NArg() > 0 {
 		return usageError("validate takes no arguments, got %q", fs.Args())
 	}
+	if err := checkAgentsFlag(*dir); err != nil {
+		return err
+	}
 	folder, fsys, builtIn := agentsSource(*dir)
 	var set *definitions.Set
 	var err error
@@ -70,11 +73,19 @@ func validateCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 		fmt.Fprintf(stdout, "%s: serve would refuse to start: %v\n", orchestratorSource(*cfgPath, lookup), err)
 		return &exitError{code: 1, msg: fmt.Sprintf("1 problem(s) in %s", *dir)}
 	}
-	if problems := unknownModels(set, cfg); len(problems) > 0 {
+	inConfig := modelProblems(cfg, *cfgPath)
+	if problems := append(inConfig, unknownModels(set, cfg)...); len(problems) > 0 {
 		for _, p := range problems {
 			fmt.Fprintln(stdout, p)
 		}
-		return &exitError{code: 1, msg: fmt.Sprintf("%d problem(s) in %s", len(problems), *dir)}
+		where := *dir
+		switch {
+		case len(inConfig) == len(problems):
+			where = *cfgPath
+		case len(inConfig) > 0:
+			where += " and " + *cfgPath
+		}
+		return &exitError{code: 1, msg: fmt.Sprintf("%d problem(s) in %s", len(problems), where)}
 	}
 	name := *dir
 	if builtIn {
@@ -227,6 +238,29 @@ func unansweredEnrichers(set *definitions.Set, fixtures map[string]ccsdemo.Fixtu
 				out = append(out, fmt.Sprintf("%s: tool %s: enricher %q has no fixture (%s/%s.json) and the demo CCS does not serve it: add one, or point ccs.url at a CCS that does",
 					d.Source.File, t.Name, t.Enricher, ccsdemo.FixturesDir, t.Enricher))
 			}
+		}
+	}
+	return out
+}
+
+// modelProblems checks the config's models: as serve does when it builds them (provider,
+// model, base_url, limits), but takes every key as given: validating must not need the keys,
+// and serve names a missing one when it starts. Each problem names the config file.
+func modelProblems(cfg config.Config, cfgPath string) []string {
+	var out []string
+	for _, alias := range slices.Sorted(maps.Keys(cfg.Models)) {
+		m := cfg.Models[alias]
+		m.APIKey = "given"
+		err := m.Validate(alias)
+		if err == nil {
+			continue
+		}
+		errs := []error{err}
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = joined.Unwrap()
+		}
+		for _, e := range errs {
+			out = append(out, fmt.Sprintf("%s: %v", cfgPath, e))
 		}
 	}
 	return out

@@ -300,7 +300,7 @@ func testLateFinish(t *testing.T, s testStore) {
 	}
 }
 
-// abandonedLog fails unless turnID is failed and its log is want followed by the sweep's
+// assertAbandoned fails unless turnID is failed and its log is want followed by the sweep's
 // closing records.
 func assertAbandoned(t *testing.T, s testStore, p principal.Principal, turnID string, want []stream.Record) {
 	t.Helper()

@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// postgresDSN names a PostgreSQL database the tests may create schemas in. Without it the
-// PostgreSQL tests are skipped.
+// postgresDSNEnv is the variable holding the DSN of a PostgreSQL database the tests may create
+// schemas in. Without it the PostgreSQL tests are skipped.
 const postgresDSNEnv = "SWITCHBOARD_TEST_POSTGRES_DSN"
 
 var schemaSeq atomic.Int64

@@ -68,6 +68,9 @@ func OpenSQLite(ctx context.Context, dsn string, opts ...Option) (*SQLite, error
 	write.SetMaxOpenConns(1)
 	if err := migrateSQLite(ctx, write); err != nil {
 		write.Close()
+		if cannotOpen(err) {
+			return nil, fmt.Errorf("store: cannot open the SQLite file %s: does its folder exist, and may this user write there? %w", SQLiteFile(dsn), err)
+		}
 		return nil, err
 	}
 	read := write

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -93,6 +94,20 @@ func TestSQLiteNewerSchema(t *testing.T) {
 			s.Close()
 		}
 		t.Errorf("OpenSQLite(version 99) = %v, want %v", err, ErrSchemaVersion)
+	}
+}
+
+// A file in a folder that does not exist failed with "store: migrate: unable to open database
+// file (14)", which named neither the file nor the cause a person can fix.
+func TestSQLiteFileThatCannotBeOpened(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no-such-folder", "switchboard.db")
+	s, err := OpenSQLite(t.Context(), path)
+	if s != nil {
+		s.Close()
+	}
+	want := "store: cannot open the SQLite file " + path + ": does its folder exist, and may this user write there?"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("OpenSQLite(%s) = %v, want an error starting %q", path, err, want)
 	}
 }
 

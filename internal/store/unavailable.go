@@ -77,6 +77,13 @@ func unavailable(err error) bool {
 	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.Timeout(err) || pgconn.SafeToRetry(err)
 }
 
+// cannotOpen reports whether err is SQLite failing to open its file at all (a missing folder,
+// no permission), which the first statement on a new connection meets.
+func cannotOpen(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqliteCantOpen
+}
+
 // health remembers whether the last write reached the database, for [sqlStore.Ready]: a store
 // whose reads work but whose writes fail (a lock held elsewhere, a read-only directory, a full
 // disk) cannot run turns either.
