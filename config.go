@@ -95,9 +95,12 @@ type CCSConfig struct {
 	SigningKey string `yaml:"-"` // resolved from SigningKeyEnv
 }
 
-// Fault is a failure the embedded demo CCS injects for one enricher.
+// Fault is a failure the embedded demo CCS injects for one enricher; [ccsdemo.Fault] says what
+// each field does.
 type Fault struct {
-	Status         string        `yaml:"status"` // error | partial
+	// Status replaces the envelope's: error, partial, or any other value, sent as it is, to
+	// exercise the handling of a status the consumer does not know.
+	Status         string        `yaml:"status"`
 	WrongPrincipal bool          `yaml:"wrong_principal"`
 	BadSignature   bool          `yaml:"bad_signature"`
 	Latency        time.Duration `yaml:"latency"`

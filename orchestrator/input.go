@@ -10,8 +10,8 @@ import (
 // MaxMessageRunes bounds a user message, in characters.
 const MaxMessageRunes = 4000
 
-// Bounds of a [StartRequest]'s other fields, in bytes: an episode id is ours (a UUID), a locale
-// is a BCP 47 tag, a location a place name.
+// Bounds of a [StartRequest]'s other fields, in bytes: an episode id is ours (ep_ and 24 hex
+// digits) or a client's own name for one, a locale is a BCP 47 tag, a location a place name.
 const (
 	maxEpisodeID = 128
 	maxLocale    = 35
@@ -62,7 +62,8 @@ func (r StartRequest) check() error {
 }
 
 // episodeIDShape reports whether a client's episode id can name the episode everywhere it
-// goes: in a URL path (GET /v1/episodes/{id}), a log line, a header. Ours are UUIDs.
+// goes: in a URL path (GET /v1/episodes/{id}), a log line, a header. Ours (ep_ and hex
+// digits) always can.
 func episodeIDShape(id string) bool {
 	if id == "." || id == ".." {
 		return false // a URL path resolves them away

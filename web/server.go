@@ -31,8 +31,8 @@ var static embed.FS
 const aguiRoute = "/agui"
 
 // TurnService is what the handlers need of the turn service; [orchestrator.Service] is it. It
-// is an interface so that handlers depend on these four operations only, and a test can put a
-// fake behind them.
+// is an interface so that handlers depend on these operations only, and a test can put a fake
+// behind them.
 type TurnService interface {
 	Start(ctx context.Context, req orchestrator.StartRequest) (rec orchestrator.TurnRecord, existing bool, err error)
 	Cancel(ctx context.Context, p principal.Principal, turnID string) error

@@ -34,7 +34,7 @@ type Fixture struct {
 const FixturesDir = "fixtures"
 
 // LoadFixtures reads every <enricher id>.json in dir of fsys. A missing dir is no fixtures;
-// a file that is not a valid fixture is an error naming it.
+// a file that is not a valid fixture is a [*FixtureError] naming it.
 func LoadFixtures(fsys fs.FS, dir string) (map[string]Fixture, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -49,28 +49,73 @@ func LoadFixtures(fsys fs.FS, dir string) (map[string]Fixture, error) {
 		if e.IsDir() || !strings.HasSuffix(name, ".json") {
 			continue
 		}
-		data, err := fs.ReadFile(fsys, path.Join(dir, name))
+		file := path.Join(dir, name)
+		data, err := fs.ReadFile(fsys, file)
 		if err != nil {
-			return nil, fmt.Errorf("ccsdemo: fixture %s: %w", name, err)
+			return nil, &FixtureError{File: file, Err: err}
 		}
-		var f Fixture
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return nil, fmt.Errorf("ccsdemo: fixture %s: %w", path.Join(dir, name), err)
-		}
-		switch {
-		case f.DomainType == "":
-			return nil, fmt.Errorf("ccsdemo: fixture %s: domain_type is required", path.Join(dir, name))
-		case len(f.Payload) == 0 && len(f.Users) == 0:
-			return nil, fmt.Errorf("ccsdemo: fixture %s: payload (or users) is required", path.Join(dir, name))
-		}
-		if f.Version == "" {
-			f.Version = "1.0.0"
+		f, err := decodeFixture(data)
+		if err != nil {
+			return nil, &FixtureError{File: file, Line: jsonErrorLine(data, err), Err: err}
 		}
 		out[strings.TrimSuffix(name, ".json")] = f
 	}
 	return out, nil
+}
+
+// decodeFixture reads one fixture file strictly: unknown keys are errors, as in definitions.
+func decodeFixture(data []byte) (Fixture, error) {
+	var f Fixture
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return f, err
+	}
+	switch {
+	case f.DomainType == "":
+		return f, errors.New("domain_type is required")
+	case len(f.Payload) == 0 && len(f.Users) == 0:
+		return f, errors.New("payload (or users) is required")
+	}
+	if f.Version == "" {
+		f.Version = "1.0.0"
+	}
+	return f, nil
+}
+
+// FixtureError is a fixture file [LoadFixtures] cannot use. File is its path in the file
+// system LoadFixtures read, for the caller to show as its users know it.
+type FixtureError struct {
+	File string
+	Line int // of the problem, for JSON syntax and type errors; 0 when not known
+	Err  error
+}
+
+func (e *FixtureError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("ccsdemo: fixture %s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("ccsdemo: fixture %s: %v", e.File, e.Err)
+}
+
+func (e *FixtureError) Unwrap() error { return e.Err }
+
+// jsonErrorLine is the 1-based line of data at which the JSON decoder failed with err, or 0
+// when err carries no position (an unknown key, a missing one).
+func jsonErrorLine(data []byte, err error) int {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var offset int64
+	switch {
+	case errors.As(err, &syn):
+		offset = syn.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	default:
+		return 0
+	}
+	offset = min(max(offset, 0), int64(len(data)))
+	return 1 + bytes.Count(data[:offset], []byte("\n"))
 }
 
 // enricher serves the fixture as the demo enricher id.

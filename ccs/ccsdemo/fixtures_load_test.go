@@ -2,6 +2,7 @@ package ccsdemo
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -38,6 +39,28 @@ func TestLoadFixtures(t *testing.T) {
 	}
 	if got, err := LoadFixtures(fstest.MapFS{}, "fixtures"); err != nil || got != nil {
 		t.Errorf("no fixtures folder: %v, %v; want none and no error", got, err)
+	}
+}
+
+// A fixture that cannot be used is a *FixtureError naming the file as in fsys and, for a JSON
+// syntax or type error, its line, so that validate can point at it as at a definition.
+func TestLoadFixturesErrorLocatesTheProblem(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		wantLine   int
+		wantText   string
+	}{
+		{"syntax", "{\n  \"domain_type\": \"plant_list\",\n  \"payload\": {\"plants\": [}\n}\n", 3, "ccsdemo: fixture fixtures/garden.plants.json:3: invalid character '}' looking for beginning of value"},
+		{"type", "{\n  \"domain_type\": 7,\n  \"payload\": {}\n}\n", 2, "ccsdemo: fixture fixtures/garden.plants.json:2: "},
+		{"no domain type", `{"payload":{}}`, 0, "ccsdemo: fixture fixtures/garden.plants.json: domain_type is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadFixtures(fstest.MapFS{"fixtures/garden.plants.json": {Data: []byte(tc.body)}}, "fixtures")
+			var fe *FixtureError
+			if !errors.As(err, &fe) || fe.File != "fixtures/garden.plants.json" || fe.Line != tc.wantLine || !strings.HasPrefix(err.Error(), tc.wantText) {
+				t.Errorf("LoadFixtures() error = %v (%+v), want a *FixtureError for fixtures/garden.plants.json at line %d starting %q", err, fe, tc.wantLine, tc.wantText)
+			}
+		})
 	}
 }
 

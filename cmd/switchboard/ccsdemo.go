@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
@@ -45,6 +46,10 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 		return err
 	}
 	fixtures, err := ccsdemo.LoadFixtures(os.DirFS(*fixturesDir), ".")
+	var fe *ccsdemo.FixtureError
+	if errors.As(err, &fe) {
+		fe.File = filepath.Join(*fixturesDir, fe.File) // as given, not relative to it
+	}
 	if err != nil {
 		return err
 	}

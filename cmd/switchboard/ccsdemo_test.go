@@ -69,3 +69,15 @@ func TestListenErrorsNameTheFlag(t *testing.T) {
 		}
 	}
 }
+
+// A broken fixture is named as --fixtures gives its folder, with its line; it was named
+// relative to that folder ("ccsdemo: fixture x.json: ...").
+func TestCCSDemoNamesABrokenFixture(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, "garden.plants.json"), "{\n  \"domain_type\": [}\n")
+	var out, errOut bytes.Buffer
+	want := filepath.Join(dir, "garden.plants.json") + ":2: invalid character"
+	if code := run(t.Context(), []string{"ccs-demo", "--addr", "127.0.0.1:0", "--fixtures", dir}, &out, &errOut, envMap(nil)); code != 1 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("ccs-demo = %d, stderr %q; want 1 and %q", code, errOut.String(), want)
+	}
+}

@@ -110,7 +110,14 @@ func validateCmd(args []string, stdout, stderr io.Writer, lookup env) error {
 	}
 	fixturesDir := path.Join(folder, ccsdemo.FixturesDir)
 	fixtures, err := ccsdemo.LoadFixtures(fsys, fixturesDir)
-	if err != nil {
+	var fe *ccsdemo.FixtureError
+	switch {
+	case errors.As(err, &fe):
+		// Named as the definitions' problems are, not relative to the agents folder.
+		at := definitions.Source{File: joinShown(shown, builtIn, ccsdemo.FixturesDir, path.Base(fe.File)), Line: fe.Line}
+		fmt.Fprintf(stdout, "%s: %v\n", at, fe.Err)
+		return &exitError{code: 1, msg: fmt.Sprintf("1 problem(s) in %s", *dir)}
+	case err != nil:
 		return &exitError{code: 1, msg: err.Error()}
 	}
 	for _, w := range append(unlistedSubAgents(set), unansweredEnrichers(set, fixtures)...) {

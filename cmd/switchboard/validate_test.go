@@ -75,6 +75,23 @@ func TestValidateFixtureDomainType(t *testing.T) {
 	}
 }
 
+// A fixture that cannot be read is a problem at its file and line, named as the definitions'
+// problems are; it was "ccsdemo: fixture fixtures/notes.list.json: invalid character ...",
+// relative to the agents folder and with no line.
+func TestValidateBrokenFixture(t *testing.T) {
+	dir := demoAgentsIn(t, t.TempDir(), "notes")
+	writeTestFile(t, filepath.Join(dir, "notes.yaml"), notesAgent)
+	if err := os.Mkdir(filepath.Join(dir, "fixtures"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(dir, "fixtures", "notes.list.json"), "{\n  \"domain_type\": \"note_list\",\n  \"payload\": {\"notes\": [}\n}\n")
+	code, out := runValidate(t, "--agents", dir)
+	want := filepath.Join(dir, "fixtures", "notes.list.json") + ":3: invalid character '}' looking for beginning of value\n"
+	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "1 problem(s) in "+dir) {
+		t.Errorf("validate = %d, want 1, the line\n%sand the count; got:\n%s", code, want, out)
+	}
+}
+
 // A tool on one of the demo CCS's own enrichers must expect the domain type the demo answers
 // with; the problem is the tool's, as the demo's enricher cannot be changed.
 func TestValidateDemoEnricherDomainType(t *testing.T) {
