@@ -226,7 +226,7 @@ func TestDemoAnswers(t *testing.T) {
 		{
 			// "ends" alone asks about one deal, here one the search did not find.
 			name: "when a deal not found ends", user: ccsdemo.Alice, tool: "search_offers",
-			question: "hydroflask deal ends when?", params: map[string]any{"query": "hydroflask"},
+			question: "yeti deal ends when?", params: map[string]any{"query": "yeti"},
 			want:    []string{"I couldn't find any current deals on that."},
 			exclude: []string{"Brooks", "Garmin"},
 		},
