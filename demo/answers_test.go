@@ -503,6 +503,17 @@ func TestDemoAnswers(t *testing.T) {
 			want: []string{"Hotels in Tokyo, cheapest first:\n- Hotel Gracery Shinjuku (Kabukicho): $148.50 a night"},
 		},
 		{
+			name: "hotels under a price", user: ccsdemo.Alice, tool: "search_hotels",
+			question: "hotels in chicago under 300 a night", params: map[string]any{"city": "chicago"},
+			want:    []string{"Hotels in Chicago for $300.00 a night or less, cheapest first:\n- Hotel Zachary (Wrigleyville): $255.55 a night"},
+			exclude: []string{"Langham"},
+		},
+		{
+			name: "no hotel under a price: the cheapest", user: ccsdemo.Alice, tool: "search_hotels",
+			question: "any hotels in chicago below $200", params: map[string]any{"city": "chicago"},
+			want:    []string{"I couldn't find a hotel in Chicago for $200.00 a night or less; the cheapest is Hotel Zachary (Wrigleyville): $255.55 a night"},
+		},
+		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
 			question: "find me a hotel in lisbn", params: map[string]any{"city": "lisbn"},
 			want:    []string{"I couldn't find any hotels there."},
