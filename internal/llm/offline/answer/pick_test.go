@@ -59,6 +59,18 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Zone 14"}, excludes: []string{"Zone 9", "2025"},
 		},
 		{
+			name:  "a day of the month named as an ordinal picks the record of that day",
+			asked: "any slots on the 19th dec", data: `{"free_slots":[
+				{"date":"2026-12-19","times":["10:00","16:30"]},{"date":"2027-01-09","times":["13:00"]}]}`,
+			mentions: []string{"10:00 and 16:30"}, excludes: []string{"13:00", "anything about"},
+		},
+		{
+			name:  "an empty list is what a record that says only its day says",
+			asked: "what about the 20th", data: `{"free_slots":[
+				{"date":"2026-12-19","times":["10:00","16:30"]},{"date":"2026-12-20","times":[]}]}`,
+			mentions: []string{"Dec 20, 2026, no times"}, excludes: []string{"16:30"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",
