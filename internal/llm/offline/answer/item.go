@@ -170,7 +170,10 @@ func (r renderer) askedFacts(facts []fact) []fact {
 	}
 	var out []fact
 	for i, f := range facts {
-		if named[i] == most || !(money && f.money) && !(dates && f.date) {
+		// The record's own day ("on Dec 30" of a skipped delivery asked about by when it was
+		// skipped) says which record it is, as facts of other kinds do.
+		own := f.date && f.label == "" && dayWords[f.key]
+		if named[i] == most || own || !(money && f.money) && !(dates && f.date) {
 			out = append(out, f)
 		}
 	}

@@ -71,6 +71,20 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dec 20, 2026, no times"}, excludes: []string{"16:30"},
 		},
 		{
+			name:  "a record's own day stays beside the date asked for",
+			asked: "did i skip a delivery over xmas", data: `{"plan":"Explorer","status":"active","frequency":"every 2 weeks",
+				"skipped_deliveries":[{"date":"2026-12-30","skipped_on":"2026-11-21"},{"date":"2026-10-07","skipped_on":"2026-09-30"}]}`,
+			mentions: []string{"Dec 30, 2026", "Oct 7, 2026"},
+		},
+		{
+			name:  "a status that halts a record is said whatever is asked of it",
+			asked: "when's my next coffee delivery", data: `{"plan":"Espresso Lover","status":"paused","started":"2026-02-02",
+				"frequency":"every 4 weeks","bags_per_delivery":1,"grind":"espresso","price_per_delivery":{"amount":34,"currency":"GBP"},
+				"next_delivery":{"date":"2027-01-19","window":"am"},"payment":{"card":"Mastercard ending 0924","next_charge":{"date":"2027-01-15","amount":34,"currency":"GBP"}},
+				"delivery_address":{"line1":"9 Kennington Oval","city":"London","postcode":"SE11 5SW"}}`,
+			mentions: []string{"paused", "Jan 19, 2027"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",

@@ -326,7 +326,7 @@ func (r renderer) namedTwice(f fact) bool {
 // boundFacts keeps maxFacts of an object's facts, in order: those the request names first
 // ("is autopay on" of an account with many facts before its autopay), then the others.
 func (r renderer) boundFacts(facts []fact, t topic) []fact {
-	asked := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true)
+	asked := withHalted(r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true), facts)
 	keep, n := make([]bool, len(facts)), 0
 	for _, askedOnly := range []bool{true, false} { // the facts asked for first, then the others
 		for i, f := range facts {
@@ -432,7 +432,27 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 			hit = money
 		}
 	}
-	return hit
+	return withHalted(hit, facts)
+}
+
+// withHalted adds to hit, when it holds any fact, a status of facts that says the record is
+// not in force for now ("paused"): whatever is asked of a paused subscription ("when's my next
+// delivery"), that it is paused bears on the answer.
+func withHalted(hit, facts []fact) []fact {
+	if len(hit) == 0 {
+		return hit
+	}
+	i := slices.IndexFunc(facts, func(f fact) bool { return haltedWords[strings.ToLower(f.text)] && !slices.Contains(hit, f) })
+	if i < 0 {
+		return hit
+	}
+	var out []fact
+	for j, f := range facts {
+		if j == i || slices.Contains(hit, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // withPlaces adds to hit, when it holds a place's number ("space 214", "room 312B": a one-word
