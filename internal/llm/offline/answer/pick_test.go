@@ -85,6 +85,20 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"paused", "Jan 19, 2027"},
 		},
 		{
+			name:  "the lists of an object the request names are shown under the record",
+			asked: "what food did we pick for the party", data: `{"bookings":[{"booking_ref":"JJ-1","child":"Milo","date":"2026-12-12",
+				"food":{"menu":"hot party box","choices":[{"item":"chicken nuggets","count":11},{"item":"cheese pizza","count":2}]},
+				"extras":[{"item":"party bags","quantity":18}]}]}`,
+			mentions: []string{"chicken nuggets", "cheese pizza"},
+		},
+		{
+			name:  "the lists of an object are shown when the request names something in them",
+			asked: "do they know about ava", data: `{"bookings":[{"booking_ref":"JJ-1","child":"Milo","date":"2026-12-12",
+				"food":{"menu":"hot party box","allergies":[{"child":"Ava","allergy":"nuts"}]},
+				"extras":[{"item":"party bags","quantity":18}]}]}`,
+			mentions: []string{"nuts"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",

@@ -828,12 +828,11 @@ func (r renderer) withNestedLists(noun string, item any, cur string, found strin
 		return !isList && r.names(lastWord(lang.Humanise(f.key)))
 	})
 	var blocks []string
-	for _, f := range obj {
-		arr, ok := f.val.([]any)
-		if !ok || len(arr) == 0 || allScalars(arr) || namesFact && !r.asksAbout(lang.Humanise(f.key), arr) {
+	for _, l := range r.recordLists(obj) {
+		if namesFact && !l.named && !r.asksAbout(l.noun, l.arr) {
 			continue
 		}
-		if b := inner.list(lang.Humanise(f.key), arr, cur); b.kind == pieceList {
+		if b := inner.list(l.noun, l.arr, cur); b.kind == pieceList {
 			if head != "" {
 				b.found += " for " + head
 			}
@@ -845,6 +844,39 @@ func (r renderer) withNestedLists(noun string, item any, cur string, found strin
 	}
 	line := r.item(item, cur)
 	return Piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
+}
+
+// recordList is a list of records a record holds, and the noun it reads under.
+type recordList struct {
+	noun  string
+	arr   []any
+	named bool // it sits in an object the request names by its key
+}
+
+// recordLists returns the lists of records obj holds as members, then those held by an object
+// member the request names ("the food" of a booking whose food holds the children's choices)
+// or names something in ("ava" of the food's allergies), each under the object's key and its
+// own ("food choices").
+func (r renderer) recordLists(obj []field) []recordList {
+	var out, inner []recordList
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case []any:
+			if len(v) > 0 && !allScalars(v) {
+				out = append(out, recordList{noun: lang.Humanise(f.key), arr: v})
+			}
+		case []field:
+			label := lang.Humanise(f.key)
+			named := r.names(lastWord(label))
+			for _, g := range v {
+				arr, ok := g.val.([]any)
+				if noun := label + " " + lang.Humanise(g.key); ok && len(arr) > 0 && !allScalars(arr) && (named || r.asksAbout(noun, arr)) {
+					inner = append(inner, recordList{noun: noun, arr: arr, named: named})
+				}
+			}
+		}
+	}
+	return append(out, inner...)
 }
 
 // withReasons renders a few records, each with its own lists, for a request asking why
