@@ -99,6 +99,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"nuts"},
 		},
 		{
+			name:  "a follow-up pointing back keeps the earlier record, though its verb is another's status",
+			asked: "which shop do i collect it from", earlier: "when will the signed shirt frame be done", data: `{"jobs":[
+				{"job_id":"FR-1","artwork":"Hokusai print","shop":"Islington","status":"ready for collection","collect_by":"2026-12-24"},
+				{"job_id":"FR-2","artwork":"Signed football shirt","shop":"Greenwich","status":"in workshop","estimated_ready":"2026-12-09"},
+				{"job_id":"FR-3","artwork":"Wedding photo","shop":"Islington","status":"collected","collected":"2026-11-08"}]}`,
+			mentions: []string{"Greenwich"}, excludes: []string{"Islington"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",

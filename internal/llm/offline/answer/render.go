@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -674,6 +675,11 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		return noneFound(singular(noun), missing)
 	}
 	hits := r.namedItems(arr, termsOf)
+	if back := r.backToEarlier(arr, noun, termsOf); len(back) == 1 && !slices.ContainsFunc(hits, func(h any) bool { return reflect.DeepEqual(h, back[0]) }) {
+		// "which shop do i collect it from" after "when will the signed shirt frame be done":
+		// the shirt's frame, though other jobs hold a date to collect by.
+		hits = back
+	}
 	if len(hits) == len(arr) {
 		// Words every record carries ("is it on autopay", where each bill says whether it
 		// is) name none of them: which one is meant is still to be found.
@@ -805,6 +811,29 @@ func (r renderer) kindItems(arr []any) []any {
 		}
 	}
 	return nil
+}
+
+// backToEarlier returns the records of arr a follow-up's earlier request named, when the
+// follow-up points back at them ("it", "that") and names no record of its own by a word of
+// their values; nil otherwise.
+func (r renderer) backToEarlier(arr []any, noun string, termsOf func() [][]string) []any {
+	if r.earlier == "" || len(arr) < 2 || !slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return backPointers[w.Lower] }) {
+		return nil
+	}
+	values, ws := recordTerms(arr), r.askedWord
+	for i, w := range ws {
+		if i+1 < len(ws) && backPointers[ws[i+1].Lower] {
+			continue // "collect it": what is done to the thing pointed back at
+		}
+		if slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return splits(t, values) && !r.generic(t) }) {
+			return nil // "and the hokusai, is it ready": its own words name the record
+		}
+	}
+	prev := r.earlierRequest()
+	if hits := prev.namedItems(arr, termsOf); len(hits) > 0 {
+		return hits
+	}
+	return prev.tellingItems(arr, noun)
 }
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
