@@ -1167,3 +1167,18 @@ func TestHoldsNothingAskedReadsVerbsOfKeys(t *testing.T) {
 		t.Error("HoldsNothingAsked(when did we last pay) = true, want false: the payment is held")
 	}
 }
+
+// TestNarrateQuotedLabel checks that a label the request says whole ("before moving day" of
+// "before move day") is the fact asked for, though the topic's word and a light noun are all
+// its words name.
+func TestNarrateQuotedLabel(t *testing.T) {
+	data := `{"status":"ok","data":{"move_id":"BOX-1","date":"2026-12-05","status":"confirmed",
+		"crew":{"lead":"Tomas Reyes","movers":3,"truck":"26 ft box truck"},"origin":{"address":"2218 NE Alberta St","floor":3},
+		"destination":{"address":"918 Birch Ave","floor":1},"packing":{"boxes":25,"packing_day":"2026-12-04"},
+		"before_move_day":["Reserve the parking spot","Defrost the freezer"]}}`
+	domain := func() map[string]bool { return map[string]bool{"move": true} }
+	p := Narrate(Result{Name: "move_plan", Content: data}, "anything i need to do before moving day?", 5, domain)
+	if got := p.standalone(); !strings.Contains(got, "Defrost the freezer") || strings.Contains(got, "Tomas Reyes") {
+		t.Errorf("Narrate = %q, want the things to do before move day alone", got)
+	}
+}

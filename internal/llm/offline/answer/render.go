@@ -433,7 +433,43 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 			hit = money
 		}
 	}
+	if hit == nil {
+		// "anything i need to do before moving day", of a move plan's "before move day": a
+		// label the request says whole, little words and all, though its words alone name
+		// nothing (the topic's "move", the light "day").
+		hit = r.quotedFacts(facts)
+	}
 	return withHalted(hit, facts)
+}
+
+// quotedFacts returns the facts whose labels, of two words or more, the request says whole:
+// each word in a row, as written or in another form of it ("moving" for "move").
+func (r renderer) quotedFacts(facts []fact) []fact {
+	var hit []fact
+	for _, f := range facts {
+		if label := lang.ScanWords(f.label); len(label) >= 2 && saysInARow(r.askedWord, label) {
+			hit = append(hit, f)
+		}
+	}
+	if len(hit) == len(facts) {
+		return nil
+	}
+	return hit
+}
+
+// saysInARow reports whether ws holds the words of phrase in a row, each as written or with
+// the same terms.
+func saysInARow(ws, phrase []lang.Word) bool {
+	same := func(a, b lang.Word) bool {
+		ta, tb := lang.Terms(a.Lower), lang.Terms(b.Lower)
+		return a.Lower == b.Lower || len(ta) > 0 && slices.Equal(ta, tb)
+	}
+	for i := 0; i+len(phrase) <= len(ws); i++ {
+		if slices.EqualFunc(ws[i:i+len(phrase)], phrase, same) {
+			return true
+		}
+	}
+	return false
 }
 
 // withHalted adds to hit, when it holds any fact, a status of facts that says the record is
