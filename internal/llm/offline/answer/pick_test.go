@@ -878,6 +878,7 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		"what are the kids eating":                  "",                          // a verb ends the thing, "kids" no more than the trade
 		"what's my brightsmile password":            "your brightsmile password", // a record's name, then a thing not held
 		"what's the brightsmile visit state":        "",                          // held as a fact
+		"do i owe any copays":                       "",                          // what is owed answers, whatever it is called
 	} {
 		v, err := decodeOrdered([]byte(data))
 		if err != nil {
