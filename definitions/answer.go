@@ -31,6 +31,10 @@ import (
 //	first N XS       the first N items.
 //	sortby FIELD XS  the records by FIELD, smallest first: numbers and money by value, text
 //	                 (ISO dates too) in order; records without it last.
+//	cap              the upper bound the question puts on an amount ("under 300", "below
+//	                 $250", "up to 1.5k"), or nil when it puts none.
+//	atmost FIELD XS  the records of XS whose FIELD (a number or money) is at most cap; all of
+//	                 XS when the question puts no bound.
 //	words X          a machine value as words: "in_transit" reads "in transit".
 //	or X Y           the builtin: Y when X is empty.
 //	question         the user's question.
@@ -208,6 +212,18 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 		"codes":    func() []string { return references(heard) },
 		"words":    words,
 		"sortby":   sortBy,
+		"cap": func() any {
+			if f, ok := questionCap(heard); ok {
+				return f
+			}
+			return nil
+		},
+		"atmost": func(field string, v any) []any {
+			if f, ok := questionCap(heard); ok {
+				return atMost(field, f, v)
+			}
+			return items(v)
+		},
 	}
 }
 

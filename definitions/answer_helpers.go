@@ -374,6 +374,43 @@ func where(field string, value any, v any) []any {
 	return out
 }
 
+// priceCap is a question's upper bound on an amount: "under 300", "below $250", "less than
+// 1.5k", "up to 200", "no more than 80". The number is the first group, a trailing "k" the second.
+var priceCap = regexp.MustCompile(`\b(?:under|below|beneath|less than|cheaper than|up to|at most|no more than|max(?:imum)?|within)\s+(?:[$€£¥]\s?)?(\d[\d,]*(?:\.\d+)?)(k)?\b`)
+
+// questionCap returns the upper bound the question puts on an amount, and whether it puts one.
+func questionCap(q string) (float64, bool) {
+	m := priceCap.FindStringSubmatch(strings.ToLower(q))
+	if m == nil {
+		return 0, false
+	}
+	f, err := toFloat(m[1])
+	if err != nil {
+		return 0, false
+	}
+	if m[2] != "" {
+		f *= 1000
+	}
+	return f, true
+}
+
+// atMost returns the records of v whose field (a number, or a money object's amount) is at
+// most limit; records without it are left out, since nothing says they fit.
+func atMost(field string, limit float64, v any) []any {
+	var out []any
+	for _, x := range items(v) {
+		m, _ := x.(map[string]any)
+		val := m[field]
+		if obj, isObj := val.(map[string]any); isObj {
+			val = obj["amount"]
+		}
+		if f, err := toFloat(val); err == nil && f <= limit {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // sortBy returns the records of v ordered by their field, smallest first: numbers (and money
 // objects, by amount) by value, anything else as text, so ISO dates come earliest first.
 // Records without the field keep their order, after the others.

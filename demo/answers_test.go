@@ -226,7 +226,7 @@ func TestDemoAnswers(t *testing.T) {
 		{
 			// "ends" alone asks about one deal, here one the search did not find.
 			name: "when a deal not found ends", user: ccsdemo.Alice, tool: "search_offers",
-			question: "hydroflask deal ends when?", params: map[string]any{"query": "hydroflask"},
+			question: "yeti deal ends when?", params: map[string]any{"query": "yeti"},
 			want:    []string{"I couldn't find any current deals on that."},
 			exclude: []string{"Brooks", "Garmin"},
 		},
@@ -501,6 +501,17 @@ func TestDemoAnswers(t *testing.T) {
 			name: "cheap hotels, cheapest first", user: ccsdemo.Bob, tool: "search_hotels",
 			question: "cheap hotels in tokyo", params: map[string]any{"city": "tokyo"},
 			want: []string{"Hotels in Tokyo, cheapest first:\n- Hotel Gracery Shinjuku (Kabukicho): $148.50 a night"},
+		},
+		{
+			name: "hotels under a price", user: ccsdemo.Alice, tool: "search_hotels",
+			question: "hotels in chicago under 300 a night", params: map[string]any{"city": "chicago"},
+			want:    []string{"Hotels in Chicago for $300.00 a night or less, cheapest first:\n- Hotel Zachary (Wrigleyville): $255.55 a night"},
+			exclude: []string{"Langham"},
+		},
+		{
+			name: "no hotel under a price: the cheapest", user: ccsdemo.Alice, tool: "search_hotels",
+			question: "any hotels in chicago below $200", params: map[string]any{"city": "chicago"},
+			want:    []string{"I couldn't find a hotel in Chicago for $200.00 a night or less; the cheapest is Hotel Zachary (Wrigleyville): $255.55 a night"},
 		},
 		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",

@@ -106,16 +106,25 @@ func stem(w string) string {
 	return w
 }
 
-// score counts how many query terms occur among the terms of text.
+// score counts how many query terms occur among the terms of text. A name written as one word
+// or two ("hydroflask" and "Hydro Flask", "air pods" and "AirPods") is the same name: two
+// adjacent terms of either side, joined, match a term of the other.
 func score(query []string, text string) int {
+	terms := words(text)
 	have := make(map[string]bool)
-	for _, w := range words(text) {
+	for i, w := range terms {
 		have[w] = true
+		if i > 0 {
+			have[terms[i-1]+w] = true
+		}
 	}
 	n := 0
-	for _, q := range query {
-		if have[q] {
+	for i, q := range query {
+		switch {
+		case have[q]:
 			n++
+		case i > 0 && !have[query[i-1]] && have[query[i-1]+q]:
+			n += 2 // both halves of the name
 		}
 	}
 	return n

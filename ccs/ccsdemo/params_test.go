@@ -24,3 +24,22 @@ func TestStemFoldsPlurals(t *testing.T) {
 		}
 	}
 }
+
+func TestScoreReadsCompoundNames(t *testing.T) {
+	tests := []struct {
+		query, text string
+		want        int
+	}{
+		{"hydroflask", "Hydro Flask 24 oz water bottle", 1},
+		{"hydroflasks", "Hydro Flask 24 oz water bottle", 1},
+		{"air pods pro", "Apple AirPods Pro 2", 3},
+		{"water bottle", "Hydro Flask 24 oz water bottle", 2},
+		{"flask hydro", "Hydro Flask", 2},
+		{"tent", "Hydro Flask", 0},
+	}
+	for _, tt := range tests {
+		if got := score(words(tt.query), tt.text); got != tt.want {
+			t.Errorf("score(%q, %q) = %d, want %d", tt.query, tt.text, got, tt.want)
+		}
+	}
+}

@@ -23,6 +23,7 @@ func (r renderer) item(v any, cur string) string {
 	facts, _ := r.facts(obj, scope{currency: cur, item: true}, head)
 
 	facts = r.askedFacts(facts)
+	facts = append(facts, noneOf(obj, facts)...)
 	var lead string
 	price, seller := -1, slices.IndexFunc(facts, func(f fact) bool { return f.source })
 	for i, f := range facts {
@@ -76,6 +77,22 @@ func (r renderer) item(v any, cur string) string {
 		return headText(obj[head])
 	}
 	return headText(obj[head]) + ": " + details
+}
+
+// noneOf returns, for a record whose facts say no more than when it is, a fact for each of its
+// empty lists ("no times" of a free slot on Dec 20 whose times are all taken): there, that
+// the list is empty is all the record says. Elsewhere an empty list goes unsaid.
+func noneOf(obj []field, facts []fact) []fact {
+	if slices.ContainsFunc(facts, func(f fact) bool { return !f.date }) {
+		return nil
+	}
+	var out []fact
+	for _, f := range obj {
+		if arr, isArr := f.val.([]any); isArr && len(arr) == 0 {
+			out = append(out, fact{label: "no " + lang.Humanise(f.key)})
+		}
+	}
+	return out
 }
 
 // headText names a list item by its head member; an id reads with its noun ("Order 40213").
@@ -153,7 +170,10 @@ func (r renderer) askedFacts(facts []fact) []fact {
 	}
 	var out []fact
 	for i, f := range facts {
-		if named[i] == most || !(money && f.money) && !(dates && f.date) {
+		// The record's own day ("on Dec 30" of a skipped delivery asked about by when it was
+		// skipped) says which record it is, as facts of other kinds do.
+		own := f.date && f.label == "" && dayWords[f.key]
+		if named[i] == most || own || !(money && f.money) && !(dates && f.date) {
 			out = append(out, f)
 		}
 	}

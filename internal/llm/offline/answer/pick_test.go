@@ -59,6 +59,54 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Zone 14"}, excludes: []string{"Zone 9", "2025"},
 		},
 		{
+			name:  "a day of the month named as an ordinal picks the record of that day",
+			asked: "any slots on the 19th dec", data: `{"free_slots":[
+				{"date":"2026-12-19","times":["10:00","16:30"]},{"date":"2027-01-09","times":["13:00"]}]}`,
+			mentions: []string{"10:00 and 16:30"}, excludes: []string{"13:00", "anything about"},
+		},
+		{
+			name:  "an empty list is what a record that says only its day says",
+			asked: "what about the 20th", data: `{"free_slots":[
+				{"date":"2026-12-19","times":["10:00","16:30"]},{"date":"2026-12-20","times":[]}]}`,
+			mentions: []string{"Dec 20, 2026, no times"}, excludes: []string{"16:30"},
+		},
+		{
+			name:  "a record's own day stays beside the date asked for",
+			asked: "did i skip a delivery over xmas", data: `{"plan":"Explorer","status":"active","frequency":"every 2 weeks",
+				"skipped_deliveries":[{"date":"2026-12-30","skipped_on":"2026-11-21"},{"date":"2026-10-07","skipped_on":"2026-09-30"}]}`,
+			mentions: []string{"Dec 30, 2026", "Oct 7, 2026"},
+		},
+		{
+			name:  "a status that halts a record is said whatever is asked of it",
+			asked: "when's my next coffee delivery", data: `{"plan":"Espresso Lover","status":"paused","started":"2026-02-02",
+				"frequency":"every 4 weeks","bags_per_delivery":1,"grind":"espresso","price_per_delivery":{"amount":34,"currency":"GBP"},
+				"next_delivery":{"date":"2027-01-19","window":"am"},"payment":{"card":"Mastercard ending 0924","next_charge":{"date":"2027-01-15","amount":34,"currency":"GBP"}},
+				"delivery_address":{"line1":"9 Kennington Oval","city":"London","postcode":"SE11 5SW"}}`,
+			mentions: []string{"paused", "Jan 19, 2027"},
+		},
+		{
+			name:  "the lists of an object the request names are shown under the record",
+			asked: "what food did we pick for the party", data: `{"bookings":[{"booking_ref":"JJ-1","child":"Milo","date":"2026-12-12",
+				"food":{"menu":"hot party box","choices":[{"item":"chicken nuggets","count":11},{"item":"cheese pizza","count":2}]},
+				"extras":[{"item":"party bags","quantity":18}]}]}`,
+			mentions: []string{"chicken nuggets", "cheese pizza"},
+		},
+		{
+			name:  "the lists of an object are shown when the request names something in them",
+			asked: "do they know about ava", data: `{"bookings":[{"booking_ref":"JJ-1","child":"Milo","date":"2026-12-12",
+				"food":{"menu":"hot party box","allergies":[{"child":"Ava","allergy":"nuts"}]},
+				"extras":[{"item":"party bags","quantity":18}]}]}`,
+			mentions: []string{"nuts"},
+		},
+		{
+			name:  "a follow-up pointing back keeps the earlier record, though its verb is another's status",
+			asked: "which shop do i collect it from", earlier: "when will the signed shirt frame be done", data: `{"jobs":[
+				{"job_id":"FR-1","artwork":"Hokusai print","shop":"Islington","status":"ready for collection","collect_by":"2026-12-24"},
+				{"job_id":"FR-2","artwork":"Signed football shirt","shop":"Greenwich","status":"in workshop","estimated_ready":"2026-12-09"},
+				{"job_id":"FR-3","artwork":"Wedding photo","shop":"Islington","status":"collected","collected":"2026-11-08"}]}`,
+			mentions: []string{"Greenwich"}, excludes: []string{"Islington"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",
@@ -830,6 +878,7 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		"what are the kids eating":                  "",                          // a verb ends the thing, "kids" no more than the trade
 		"what's my brightsmile password":            "your brightsmile password", // a record's name, then a thing not held
 		"what's the brightsmile visit state":        "",                          // held as a fact
+		"do i owe any copays":                       "",                          // what is owed answers, whatever it is called
 	} {
 		v, err := decodeOrdered([]byte(data))
 		if err != nil {
@@ -1117,5 +1166,20 @@ func TestHoldsNothingAskedReadsVerbsOfKeys(t *testing.T) {
 		"most_recent_payment":{"amount":{"amount":60,"currency":"USD"},"received":"2026-10-14"}}}`}
 	if HoldsNothingAsked(res, "when did we last pay", 5, func() map[string]bool { return map[string]bool{"vet": true} }) {
 		t.Error("HoldsNothingAsked(when did we last pay) = true, want false: the payment is held")
+	}
+}
+
+// TestNarrateQuotedLabel checks that a label the request says whole ("before moving day" of
+// "before move day") is the fact asked for, though the topic's word and a light noun are all
+// its words name.
+func TestNarrateQuotedLabel(t *testing.T) {
+	data := `{"status":"ok","data":{"move_id":"BOX-1","date":"2026-12-05","status":"confirmed",
+		"crew":{"lead":"Tomas Reyes","movers":3,"truck":"26 ft box truck"},"origin":{"address":"2218 NE Alberta St","floor":3},
+		"destination":{"address":"918 Birch Ave","floor":1},"packing":{"boxes":25,"packing_day":"2026-12-04"},
+		"before_move_day":["Reserve the parking spot","Defrost the freezer"]}}`
+	domain := func() map[string]bool { return map[string]bool{"move": true} }
+	p := Narrate(Result{Name: "move_plan", Content: data}, "anything i need to do before moving day?", 5, domain)
+	if got := p.standalone(); !strings.Contains(got, "Defrost the freezer") || strings.Contains(got, "Tomas Reyes") {
+		t.Errorf("Narrate = %q, want the things to do before move day alone", got)
 	}
 }

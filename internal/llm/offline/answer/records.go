@@ -413,7 +413,7 @@ func valueTerms(v any) map[string]bool {
 	into := map[string]bool{}
 	eachString(v, func(s string) {
 		if w, ok := parseWhen(s); ok {
-			s += " " + w.t.Month().String()
+			s += " " + dateWords(w.t)
 		}
 		addTerms(into, s)
 		for _, c := range codeTerms(s) {
@@ -421,6 +421,28 @@ func valueTerms(v any) map[string]bool {
 		}
 	})
 	return into
+}
+
+// dateWords are the words people name day d by besides its digits: its month written out and
+// shortened ("december", "dec"), and its day of the month as an ordinal ("the 19th").
+func dateWords(d time.Time) string {
+	month := d.Month().String()
+	return month + " " + month[:3] + " " + ordinal(d.Day())
+}
+
+// ordinal writes n as an ordinal number: 1st, 2nd, 3rd, 11th, 22nd.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // recordTerms returns the value terms of each record of arr (see valueTerms).

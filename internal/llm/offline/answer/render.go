@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -326,7 +327,7 @@ func (r renderer) namedTwice(f fact) bool {
 // boundFacts keeps maxFacts of an object's facts, in order: those the request names first
 // ("is autopay on" of an account with many facts before its autopay), then the others.
 func (r renderer) boundFacts(facts []fact, t topic) []fact {
-	asked := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true)
+	asked := withHalted(r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true), facts)
 	keep, n := make([]bool, len(facts)), 0
 	for _, askedOnly := range []bool{true, false} { // the facts asked for first, then the others
 		for i, f := range facts {
@@ -432,7 +433,63 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 			hit = money
 		}
 	}
+	if hit == nil {
+		// "anything i need to do before moving day", of a move plan's "before move day": a
+		// label the request says whole, little words and all, though its words alone name
+		// nothing (the topic's "move", the light "day").
+		hit = r.quotedFacts(facts)
+	}
+	return withHalted(hit, facts)
+}
+
+// quotedFacts returns the facts whose labels, of two words or more, the request says whole:
+// each word in a row, as written or in another form of it ("moving" for "move").
+func (r renderer) quotedFacts(facts []fact) []fact {
+	var hit []fact
+	for _, f := range facts {
+		if label := lang.ScanWords(f.label); len(label) >= 2 && saysInARow(r.askedWord, label) {
+			hit = append(hit, f)
+		}
+	}
+	if len(hit) == len(facts) {
+		return nil
+	}
 	return hit
+}
+
+// saysInARow reports whether ws holds the words of phrase in a row, each as written or with
+// the same terms.
+func saysInARow(ws, phrase []lang.Word) bool {
+	same := func(a, b lang.Word) bool {
+		ta, tb := lang.Terms(a.Lower), lang.Terms(b.Lower)
+		return a.Lower == b.Lower || len(ta) > 0 && slices.Equal(ta, tb)
+	}
+	for i := 0; i+len(phrase) <= len(ws); i++ {
+		if slices.EqualFunc(ws[i:i+len(phrase)], phrase, same) {
+			return true
+		}
+	}
+	return false
+}
+
+// withHalted adds to hit, when it holds any fact, a status of facts that says the record is
+// not in force for now ("paused"): whatever is asked of a paused subscription ("when's my next
+// delivery"), that it is paused bears on the answer.
+func withHalted(hit, facts []fact) []fact {
+	if len(hit) == 0 {
+		return hit
+	}
+	i := slices.IndexFunc(facts, func(f fact) bool { return haltedWords[strings.ToLower(f.text)] && !slices.Contains(hit, f) })
+	if i < 0 {
+		return hit
+	}
+	var out []fact
+	for j, f := range facts {
+		if j == i || slices.Contains(hit, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // withPlaces adds to hit, when it holds a place's number ("space 214", "room 312B": a one-word
@@ -654,6 +711,11 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		return noneFound(singular(noun), missing)
 	}
 	hits := r.namedItems(arr, termsOf)
+	if back := r.backToEarlier(arr, noun, termsOf); len(back) == 1 && !slices.ContainsFunc(hits, func(h any) bool { return reflect.DeepEqual(h, back[0]) }) {
+		// "which shop do i collect it from" after "when will the signed shirt frame be done":
+		// the shirt's frame, though other jobs hold a date to collect by.
+		hits = back
+	}
 	if len(hits) == len(arr) {
 		// Words every record carries ("is it on autopay", where each bill says whether it
 		// is) name none of them: which one is meant is still to be found.
@@ -787,6 +849,29 @@ func (r renderer) kindItems(arr []any) []any {
 	return nil
 }
 
+// backToEarlier returns the records of arr a follow-up's earlier request named, when the
+// follow-up points back at them ("it", "that") and names no record of its own by a word of
+// their values; nil otherwise.
+func (r renderer) backToEarlier(arr []any, noun string, termsOf func() [][]string) []any {
+	if r.earlier == "" || len(arr) < 2 || !slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return backPointers[w.Lower] }) {
+		return nil
+	}
+	values, ws := recordTerms(arr), r.askedWord
+	for i, w := range ws {
+		if i+1 < len(ws) && backPointers[ws[i+1].Lower] {
+			continue // "collect it": what is done to the thing pointed back at
+		}
+		if slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return splits(t, values) && !r.generic(t) }) {
+			return nil // "and the hokusai, is it ready": its own words name the record
+		}
+	}
+	prev := r.earlierRequest()
+	if hits := prev.namedItems(arr, termsOf); len(hits) > 0 {
+		return hits
+	}
+	return prev.tellingItems(arr, noun)
+}
+
 // withNestedLists renders a list of one record whose own members hold lists of records:
 // the record's line, then each of its lists. It returns an empty piece when the record has
 // no such list.
@@ -808,12 +893,11 @@ func (r renderer) withNestedLists(noun string, item any, cur string, found strin
 		return !isList && r.names(lastWord(lang.Humanise(f.key)))
 	})
 	var blocks []string
-	for _, f := range obj {
-		arr, ok := f.val.([]any)
-		if !ok || len(arr) == 0 || allScalars(arr) || namesFact && !r.asksAbout(lang.Humanise(f.key), arr) {
+	for _, l := range r.recordLists(obj) {
+		if namesFact && !l.named && !r.asksAbout(l.noun, l.arr) {
 			continue
 		}
-		if b := inner.list(lang.Humanise(f.key), arr, cur); b.kind == pieceList {
+		if b := inner.list(l.noun, l.arr, cur); b.kind == pieceList {
 			if head != "" {
 				b.found += " for " + head
 			}
@@ -825,6 +909,39 @@ func (r renderer) withNestedLists(noun string, item any, cur string, found strin
 	}
 	line := r.item(item, cur)
 	return Piece{kind: pieceList, found: found, text: "- " + line + "\n" + strings.Join(blocks, "\n")}
+}
+
+// recordList is a list of records a record holds, and the noun it reads under.
+type recordList struct {
+	noun  string
+	arr   []any
+	named bool // it sits in an object the request names by its key
+}
+
+// recordLists returns the lists of records obj holds as members, then those held by an object
+// member the request names ("the food" of a booking whose food holds the children's choices)
+// or names something in ("ava" of the food's allergies), each under the object's key and its
+// own ("food choices").
+func (r renderer) recordLists(obj []field) []recordList {
+	var out, inner []recordList
+	for _, f := range obj {
+		switch v := f.val.(type) {
+		case []any:
+			if len(v) > 0 && !allScalars(v) {
+				out = append(out, recordList{noun: lang.Humanise(f.key), arr: v})
+			}
+		case []field:
+			label := lang.Humanise(f.key)
+			named := r.names(lastWord(label))
+			for _, g := range v {
+				arr, ok := g.val.([]any)
+				if noun := label + " " + lang.Humanise(g.key); ok && len(arr) > 0 && !allScalars(arr) && (named || r.asksAbout(noun, arr)) {
+					inner = append(inner, recordList{noun: noun, arr: arr, named: named})
+				}
+			}
+		}
+	}
+	return append(out, inner...)
 }
 
 // withReasons renders a few records, each with its own lists, for a request asking why

@@ -44,8 +44,9 @@ func (r renderer) unasked(data any) string {
 	// A question whether someone does a thing asks about the thing it ends on ("does my
 	// dentist take walk-ins"), unless a preposition or "have" came before it ("do i have
 	// enough points for a lounge pass" asks about points) or it is no thing at all. Questions of state ("is my order delayed", "has my refund
-	// arrived") are answered by the records' statuses.
-	if n := len(ws); n >= 4 && doLeads[ws[0].Lower] && !slices.ContainsFunc(ws[1:n-1], func(w lang.Word) bool { return scopePreps[w.Lower] || possessionVerbs[w.Lower] }) {
+	// arrived") are answered by the records' statuses, and questions whether one owes ("do we
+	// owe any subs") by what is owed, whatever the debt is called.
+	if n := len(ws); n >= 4 && doLeads[ws[0].Lower] && !slices.ContainsFunc(ws[1:n-1], func(w lang.Word) bool { return scopePreps[w.Lower] || possessionVerbs[w.Lower] || oweWords[w.Lower] }) {
 		w := ws[n-1].Lower
 		ts := lang.Terms(w)
 		if len(ts) == 0 || lang.IsStopword(w) || chatParticles[w] || verbParticles[w] || timeNouns[w] || frameWords[w] || noise[w] || fillers[w] ||

@@ -58,6 +58,7 @@ var (
 	leastWords    = lang.List("leastWords")    // ask for the smallest
 	rankWords     = lang.List("rankWords")     // like mostWords and leastWords, say which is wanted
 	finishedWords = lang.List("finishedWords") // statuses that say a record is over
+	haltedWords   = lang.List("haltedWords")   // statuses that say a record is not in force for now
 	lapsedWords   = lang.List("lapsedWords")   // statuses that say a record no longer holds
 	categoryKeys  = lang.List("categoryKeys")  // name the field that says what kind a record is
 	placeLabels   = lang.List("placeLabels")   // name a place that holds a numbered one: "level P2"
