@@ -201,7 +201,7 @@ func Default() Config {
 		Models:   map[string]llm.ModelConfig{llm.DefaultAlias: {Provider: llm.ProviderOffline}},
 		CCS:      CCS{URL: "embedded", Timeout: 5 * time.Second},
 		Auth:     Auth{Mode: "dev", Issuer: "switchboard-dev", Audience: "switchboard", Leeway: 30 * time.Second},
-		Store:    Store{Driver: "sqlite", DSN: "switchboard.db"},
+		Store:    Store{Driver: "sqlite", DSN: defaultSQLiteDSN},
 		Turns:    Turns{Deadline: 60 * time.Second},
 		Instance: Instance{Heartbeat: 5 * time.Second, Lease: 15 * time.Second},
 		Limits:   Limits{TurnsRunning: 8, TurnsPerMinute: 60, TurnsBurst: 20, StreamsPerPrincipal: 32, StreamsPerTurn: 8},
@@ -263,14 +263,22 @@ func decodeFile(path string, data []byte, cfg *Config) error {
 	return nil
 }
 
-// Validate reports every problem at once. Model aliases are checked too, so call it once their
-// keys are resolved ([Config.ApplyEnv] does).
+// defaultSQLiteDSN is the store's file when the config names none.
+const defaultSQLiteDSN = "switchboard.db"
+
+// Validate reports every problem at once. Model aliases and the store's connection string are
+// checked too, so call it once the environment is applied ([Config.ApplyEnv] does).
 func (c Config) Validate() error {
 	var errs []error
 	for alias, m := range c.Models {
 		if err := m.Validate(alias); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	// Switching the driver alone keeps SQLite's file name, which pgx would only call
+	// unparsable.
+	if c.Store.Driver == "postgres" && (c.Store.DSN == "" || c.Store.DSN == defaultSQLiteDSN) {
+		errs = append(errs, errors.New("config: store driver postgres needs a connection string: set store.dsn_env (or SWITCHBOARD_STORE_DSN) to one such as postgres://user@host:5432/switchboard"))
 	}
 	return errors.Join(append(errs, c.validateStructure())...)
 }

@@ -122,6 +122,28 @@ func TestApplyEnvValidatesModels(t *testing.T) {
 	}
 }
 
+// Choosing PostgreSQL without a connection string is named as such at start, not left to
+// pgx, which would be handed SQLite's default file name.
+func TestApplyEnvPostgresNeedsDSN(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		env     map[string]string
+		wantErr bool
+	}{
+		{"driver alone", map[string]string{"SWITCHBOARD_STORE_DRIVER": "postgres"}, true},
+		{"driver and dsn", map[string]string{"SWITCHBOARD_STORE_DRIVER": "postgres", "SWITCHBOARD_STORE_DSN": "postgres://sb@db:5432/switchboard"}, false},
+		{"sqlite default", map[string]string{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Default()
+			err := c.ApplyEnv(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
+			if got := err != nil && strings.Contains(err.Error(), "needs a connection string"); got != tc.wantErr {
+				t.Errorf("ApplyEnv(%v) = %v, want a missing connection string reported: %v", tc.env, err, tc.wantErr)
+			}
+		})
+	}
+}
+
 func TestLoadMissingFile(t *testing.T) {
 	if _, err := Load(filepath.Join(t.TempDir(), "nope.yaml")); err == nil {
 		t.Error("Load(missing) = nil error")
