@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard-ai/switchboard/definitions"
 	"gopkg.in/yaml.v3"
 )
 
@@ -108,15 +109,11 @@ func parse(file string, data []byte, agents []string) (*Dataset, []Problem) {
 	return p.dataset(&doc), p.problems
 }
 
-// yamlProblem turns a yaml.v3 syntax error ("yaml: line 3: ...") into a located problem.
+// yamlProblem turns a yaml.v3 syntax error ("yaml: line 3: ...") into a located problem, its
+// line read as the definitions' are (yaml.v3 counts some errors' lines from 0, and leaves the
+// first line out).
 func yamlProblem(file string, err error) Problem {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var line int
-	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
-		if i := strings.Index(msg, ":"); i >= 0 {
-			msg = strings.TrimSpace(msg[i+1:])
-		}
-	}
+	line, msg := definitions.SyntaxError(err)
 	return Problem{File: file, Line: line, Message: "invalid YAML: " + msg}
 }
 

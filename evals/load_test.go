@@ -57,7 +57,12 @@ func TestParseDatasetErrors(t *testing.T) {
 		want []string // problems, as "file:line: message" prefixes
 	}{
 		{"empty", "", []string{"d.yaml: empty dataset"}},
-		{"syntax", "name: [unclosed\n", []string{"d.yaml:1: invalid YAML"}},
+		// The parser stops at the end of the input, the line after the unclosed list, and says
+		// so as the definitions' reader does (yaml.v3 counts a parser error's line from 0).
+		{"syntax", "name: [unclosed\n", []string{"d.yaml:2: invalid YAML"}},
+		// yaml.v3 leaves the first line out of this one.
+		{"syntax on the first line", "\tname: a\n", []string{"d.yaml:1: invalid YAML"}},
+		{"parser error", "name: a\ncases:\n - id: x\n  bad: 1\n", []string{"d.yaml:3: invalid YAML"}},
 		{"not a mapping", "- a\n- b\n", []string{"d.yaml:1: dataset: want a mapping"}},
 		{"unknown top key", "name: d\ncase: []\n", []string{"d.yaml:1: missing cases", `d.yaml:2: dataset: unknown key "case"`}},
 		{"missing name", "cases:\n  - id: a\n    turns: [{user: hi, expect: []}]\n", []string{"d.yaml:1: missing name"}},
