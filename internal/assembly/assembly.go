@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -512,7 +513,12 @@ func loadFixtures(o Input) (map[string]ccsdemo.Fixture, error) {
 	if o.AgentsFS != nil {
 		return ccsdemo.LoadFixtures(o.AgentsFS, path.Join(o.Agents, ccsdemo.FixturesDir))
 	}
-	return ccsdemo.LoadFixtures(os.DirFS(o.Agents), ccsdemo.FixturesDir)
+	fixtures, err := ccsdemo.LoadFixtures(os.DirFS(o.Agents), ccsdemo.FixturesDir)
+	var fe *ccsdemo.FixtureError
+	if errors.As(err, &fe) {
+		fe.File = filepath.Join(o.Agents, fe.File) // as the operator named the folder, as validate says it
+	}
+	return fixtures, err
 }
 
 func ccsMode(c config.CCS) string {
