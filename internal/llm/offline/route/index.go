@@ -356,9 +356,10 @@ func (ix *Index) soleOwner(ws []lang.Word) int {
 // than other's: doc's texts use a word of it, or two of its words together, that other's do
 // not, and not the other way round. Words two agents share ("points", "card") leave a choice
 // between them open; the thing the user names ("credit card", where the other agent's cards
-// are gift cards) does not.
+// are gift cards) does not. A person of the user's ("my son") is whom the question is about,
+// no thing: "what share does my son get" after a pension's beneficiaries is no school's.
 func (ix *Index) ownThingOf(ws []lang.Word, doc, other int) bool {
-	own := ix.ownedWords(ws)
+	own := slices.DeleteFunc(ix.ownedWords(ws), func(w string) bool { return people[w] })
 	var stems []string
 	for _, w := range own {
 		stems = lang.AppendTerms(stems, w)

@@ -152,6 +152,7 @@ func TestOwnThingOf(t *testing.T) {
 		{Texts: []string{"rewards", "Points, pts and credits, and gift cards points can buy."}},
 		{Texts: []string{"cardclub", "Credit card benefits: card points and disputes of a charge on a credit card."}},
 		{Texts: []string{"support", "Orders, deliveries and refunds."}},
+		{Texts: []string{"school", "Grades of the user's son or daughter."}},
 	})
 	for _, tc := range []struct {
 		text       string
@@ -162,7 +163,8 @@ func TestOwnThingOf(t *testing.T) {
 		{"the points on my credit card", 0, 1, false},
 		{"how many points do i have", 1, 0, false}, // nothing of the user's named
 		{"where is my refund", 2, 0, true},
-		{"my points", 1, 0, false}, // both use "points"
+		{"my points", 1, 0, false},                  // both use "points"
+		{"what share does my son get", 3, 0, false}, // a person, no thing
 	} {
 		if got := ix.ownThingOf(lang.ScanWords(tc.text), tc.doc, tc.other); got != tc.want {
 			t.Errorf("ownThingOf(%q, %d, %d) = %v, want %v", tc.text, tc.doc, tc.other, got, tc.want)
