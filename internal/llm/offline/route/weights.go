@@ -109,19 +109,22 @@ func queryTerms(ws []lang.Word) []qterm {
 	return out
 }
 
-// complexPrepositions are language.txt's, by first word, as queryTerms reads every word of
-// every clause.
+// complexPrepositions are language.txt's, and its askingPhrases, whose words name no thing
+// either, by first word, as queryTerms reads every word of every clause.
 var complexPrepositions = func() map[string][][]string {
 	out := map[string][][]string{}
-	for _, p := range lang.PhraseList("complexPrepositions") {
+	for _, p := range append(lang.PhraseList("complexPrepositions"), lang.PhraseList("askingPhrases")...) {
 		out[p[0]] = append(out[p[0]], p)
+	}
+	for _, ps := range out {
+		slices.SortStableFunc(ps, func(a, b []string) int { return len(b) - len(a) }) // the longest first
 	}
 	return out
 }()
 
 // inComplexPreposition returns, per word of ws, whether it stands in one of
-// complexPrepositions, whose noun names no thing ("in charge of", "on account of"); nil when
-// none stands in ws.
+// complexPrepositions, whose noun names no thing ("in charge of", "on account of", "point me
+// towards"); nil when none stands in ws.
 func inComplexPreposition(ws []lang.Word) []bool {
 	var out []bool
 	for i, w := range ws {
