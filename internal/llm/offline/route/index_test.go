@@ -216,3 +216,24 @@ func TestDecideNamesTheBusiness(t *testing.T) {
 		t.Errorf("Decide(%q) = %v, want agent 1", humans, got)
 	}
 }
+
+// A word no agent's texts use is read as the word of its group of synonyms they do ("swap" of
+// an exchange); a word they use, or one with no synonyms, is read as written.
+func TestResolveSynonyms(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Orders, returns and exchanges, and refunds."}},
+		{Texts: []string{"coworking", "Desks, meeting rooms and the event space."}},
+	})
+	for _, tc := range []struct {
+		word, want string
+	}{
+		{"swap", lang.Stem("exchange")},
+		{"spot", lang.Stem("space")},
+		{"exchange", lang.Stem("exchange")},
+		{"trade", ""},
+	} {
+		if got := ix.resolve([]string{lang.Stem(tc.word)})[0].term; got != tc.want {
+			t.Errorf("resolve(%q) = %q, want %q", tc.word, got, tc.want)
+		}
+	}
+}
