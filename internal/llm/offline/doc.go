@@ -9,7 +9,8 @@
 //   - routing: with ask_* tools and no tool results yet, it splits the last user message
 //     into clauses, scores each clause against every tool's description and the few-shot
 //     examples in the system prompt (BM25 with light stemming, other forms of a word
-//     ("electric", "electricity"), typo tolerance and the shapes of codes such as flight
+//     ("electric", "electricity") and words that mean the same in every trade ("swap",
+//     "exchange"), typo tolerance and the shapes of codes such as flight
 //     numbers; "back" counts only in a phrasal verb), and returns one tool call per chosen tool,
 //     honouring an "at most N" cap in the prompt. A clause maps to at most one tool, and
 //     only when it clears a score and a margin over the runner-up on more than light nouns

@@ -130,6 +130,14 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		if slices.ContainsFunc(prev, func(in Intent) bool { return ix.uses(in.Tool, lw) }) {
 			continue
 		}
+		// A thing of someone or something named before ("whats her phone number" after a
+		// project manager) or the kind of a price ("did they charge us a late fee" after a
+		// statement) is a side of the earlier subject, whichever agent's texts use the word,
+		// unless it names an agent ("his tutoring fee").
+		if (pointedOwner(ws, i) || i+1 < len(ws) && priced(ws[i+1].Lower)) &&
+			!slices.ContainsFunc(ts, func(t string) bool { return ix.names[t] }) {
+			continue
+		}
 		// A word many agents use ("due", "list") is a side of many things, not one of its own:
 		// "when is the next one due" after a bill asks about the bill.
 		if ix.common(lw) {
@@ -143,6 +151,29 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		return true
 	}
 	return false
+}
+
+// pointingPossessives say whose a thing is by pointing back at someone or something named
+// before (see language.txt).
+var pointingPossessives = lang.List("pointingPossessives")
+
+// pointedOwner reports whether ws[i] stands in the noun phrase, of at most maxOwnedWords
+// words, after one of pointingPossessives that points back at an earlier turn: "phone" and
+// "number" in "whats her phone number". One after a thing the message names points at that
+// thing ("how do streaming services pay their actors"); one after a verb of asking ("can you
+// send me her email") names none.
+func pointedOwner(ws []lang.Word, i int) bool {
+	for j := i; j >= 0 && j > i-maxOwnedWords && !lang.IsStopword(ws[j].Lower); j-- {
+		if j > 0 && pointingPossessives[ws[j-1].Lower] {
+			return !slices.ContainsFunc(ws[:j-1], func(w lang.Word) bool { return !lang.IsStopword(w.Lower) && !requestVerbs[w.Lower] })
+		}
+	}
+	return false
+}
+
+// priced reports whether a lowercased word is one of priceWords ("fee").
+func priced(w string) bool {
+	return slices.ContainsFunc(lang.Terms(w), func(t string) bool { return priceStems[t] })
 }
 
 // nearerPrev reports whether the terms ts come closer in meaning to one of the earlier

@@ -44,6 +44,35 @@ func TestNamesNewSubject(t *testing.T) {
 	}
 }
 
+// The thing of someone named before ("her phone number") and the kind of a price ("a late
+// fee") are sides of the earlier subject, whichever agent's texts use the words; a possessed
+// thing that names an agent ("his support ticket") is a subject of its own.
+func TestNamesNewSubjectPointedOwner(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"renovation", "Renovation portal: the project schedule, the project manager and invoices."}},
+		{Texts: []string{"support", "Customer support: orders, returns, late deliveries, and updating the email or phone number on the account."}},
+	})
+	prev := []Intent{{Tool: 0}}
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"whats her phone number", false},
+		{"what is their email", false},
+		{"did they charge us a late fee", false},
+		{"can you send me her email", false},
+		{"whats my phone number", true},                    // the user's own
+		{"do delivery firms pay their drivers late", true}, // their own, not the earlier one's
+		{"is my delivery late", true},
+		{"what about his support ticket", true}, // names an agent
+	}
+	for _, tt := range tests {
+		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, 1, false); got != tt.want {
+			t.Errorf("namesNewSubject(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
 // A word many agents use ("due") says which side of the earlier thing a follow-up asks about;
 // a word of one agent's trade ("registration") names a thing of its own.
 func TestNamesNewSubjectCommonWord(t *testing.T) {

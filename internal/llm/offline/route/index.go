@@ -204,11 +204,11 @@ type resolved struct {
 	weight float64 // 1 for an exact match, less after a typo correction
 }
 
-// resolve maps query terms onto the vocabulary: exact stems first, then the closest
-// vocabulary term within the word's typo budget. It knows no synonyms: which words mean the
-// same to an agent is for its definition to say, and closeness in meaning is left to the
-// whole message (see meaning.go), where one word cannot carry a message off topic. Terms with
-// no match keep an empty term, so positions (for bigrams) are preserved.
+// resolve maps query terms onto the vocabulary: exact stems first, then another form of the
+// word, then a word of its group of synonyms (see synonymOf), then the closest vocabulary term
+// within the word's typo budget. Words merely near in meaning are no synonyms: closeness in
+// meaning is left to the whole message (see meaning.go), where one word cannot carry a message
+// off topic. Terms with no match keep an empty term, so positions (for bigrams) are preserved.
 func (ix *Index) resolve(query []string) []resolved {
 	out := make([]resolved, len(query))
 	for i, q := range query {
@@ -217,6 +217,10 @@ func (ix *Index) resolve(query []string) []resolved {
 			continue
 		}
 		if v := ix.derived(q); v != "" {
+			out[i] = resolved{term: v, weight: derivedWeight}
+			continue
+		}
+		if v := ix.synonymOf(q); v != "" {
 			out[i] = resolved{term: v, weight: derivedWeight}
 			continue
 		}
@@ -251,6 +255,34 @@ func (ix *Index) derived(q string) string {
 	}
 	if i := slices.IndexFunc(ix.vocab, func(v string) bool { return lang.IsOtherForm(v, q) }); i >= 0 {
 		return ix.vocab[i]
+	}
+	return ""
+}
+
+// synonymGroups are language.txt's synonyms, read as stems: each stem with the others of its
+// group, in the file's order.
+var synonymGroups = func() map[string][]string {
+	out := map[string][]string{}
+	for _, group := range lang.Frames("synonyms") {
+		stems := make([]string, len(group))
+		for i, w := range group {
+			stems[i] = lang.Stem(w)
+		}
+		for _, s := range stems {
+			out[s] = slices.DeleteFunc(slices.Clone(stems), func(o string) bool { return o == s })
+		}
+	}
+	return out
+}()
+
+// synonymOf returns the first vocabulary term of q's group of synonyms, "" when there is none:
+// a user swaps what a description calls an exchange, and words that mean the same thing in
+// every trade are English, not an agent's.
+func (ix *Index) synonymOf(q string) string {
+	for _, o := range synonymGroups[q] {
+		if ix.df[o] > 0 {
+			return o
+		}
 	}
 	return ""
 }
@@ -356,9 +388,10 @@ func (ix *Index) soleOwner(ws []lang.Word) int {
 // than other's: doc's texts use a word of it, or two of its words together, that other's do
 // not, and not the other way round. Words two agents share ("points", "card") leave a choice
 // between them open; the thing the user names ("credit card", where the other agent's cards
-// are gift cards) does not.
+// are gift cards) does not. A person of the user's ("my son") is whom the question is about,
+// no thing: "what share does my son get" after a pension's beneficiaries is no school's.
 func (ix *Index) ownThingOf(ws []lang.Word, doc, other int) bool {
-	own := ix.ownedWords(ws)
+	own := slices.DeleteFunc(ix.ownedWords(ws), func(w string) bool { return people[w] })
 	var stems []string
 	for _, w := range own {
 		stems = lang.AppendTerms(stems, w)

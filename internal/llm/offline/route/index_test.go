@@ -152,6 +152,7 @@ func TestOwnThingOf(t *testing.T) {
 		{Texts: []string{"rewards", "Points, pts and credits, and gift cards points can buy."}},
 		{Texts: []string{"cardclub", "Credit card benefits: card points and disputes of a charge on a credit card."}},
 		{Texts: []string{"support", "Orders, deliveries and refunds."}},
+		{Texts: []string{"school", "Grades of the user's son or daughter."}},
 	})
 	for _, tc := range []struct {
 		text       string
@@ -162,7 +163,8 @@ func TestOwnThingOf(t *testing.T) {
 		{"the points on my credit card", 0, 1, false},
 		{"how many points do i have", 1, 0, false}, // nothing of the user's named
 		{"where is my refund", 2, 0, true},
-		{"my points", 1, 0, false}, // both use "points"
+		{"my points", 1, 0, false},                  // both use "points"
+		{"what share does my son get", 3, 0, false}, // a person, no thing
 	} {
 		if got := ix.ownThingOf(lang.ScanWords(tc.text), tc.doc, tc.other); got != tc.want {
 			t.Errorf("ownThingOf(%q, %d, %d) = %v, want %v", tc.text, tc.doc, tc.other, got, tc.want)
@@ -212,5 +214,26 @@ func TestDecideNamesTheBusiness(t *testing.T) {
 	humans := []string{"how much do i owe clearpath"}
 	if got := Decide(ix, humans, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}); len(got) != 1 || got[0].Tool != 1 {
 		t.Errorf("Decide(%q) = %v, want agent 1", humans, got)
+	}
+}
+
+// A word no agent's texts use is read as the word of its group of synonyms they do ("swap" of
+// an exchange); a word they use, or one with no synonyms, is read as written.
+func TestResolveSynonyms(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"support", "Orders, returns and exchanges, and refunds."}},
+		{Texts: []string{"coworking", "Desks, meeting rooms and the event space."}},
+	})
+	for _, tc := range []struct {
+		word, want string
+	}{
+		{"swap", lang.Stem("exchange")},
+		{"spot", lang.Stem("space")},
+		{"exchange", lang.Stem("exchange")},
+		{"trade", ""},
+	} {
+		if got := ix.resolve([]string{lang.Stem(tc.word)})[0].term; got != tc.want {
+			t.Errorf("resolve(%q) = %q, want %q", tc.word, got, tc.want)
+		}
 	}
 }

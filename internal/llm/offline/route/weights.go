@@ -40,6 +40,7 @@ func queryTerms(ws []lang.Word) []qterm {
 		next = lang.AppendTerms(nil, ws[0].Lower)
 	}
 	thingFrom, thingTo := allowedThing(ws)
+	fixed := inComplexPreposition(ws)
 	for i, w := range ws {
 		if weight == 1 && scopePreps[w.Lower] && len(out) > 0 {
 			weight = scopeWeight
@@ -52,6 +53,9 @@ func queryTerms(ws []lang.Word) []qterm {
 		prev, terms, next = terms, next, nil
 		if i+1 < len(ws) {
 			next = lang.AppendTerms(nil, ws[i+1].Lower)
+		}
+		if i < len(fixed) && fixed[i] {
+			continue // "in charge of the crew" asks for no charge
 		}
 		modifier := i+1 < len(ws) && namesAThing(ws[i+1].Lower, next)
 		// Between two nouns an -ing form is part of an adjective: "noise cancelling
@@ -101,6 +105,41 @@ func queryTerms(ws []lang.Word) []qterm {
 	}
 	for _, t := range lang.ShapeTerms(ws) {
 		out = append(out, qterm{stem: t, weight: 1})
+	}
+	return out
+}
+
+// complexPrepositions are language.txt's, and its askingPhrases, whose words name no thing
+// either, by first word, as queryTerms reads every word of every clause.
+var complexPrepositions = func() map[string][][]string {
+	out := map[string][][]string{}
+	for _, p := range append(lang.PhraseList("complexPrepositions"), lang.PhraseList("askingPhrases")...) {
+		out[p[0]] = append(out[p[0]], p)
+	}
+	for _, ps := range out {
+		slices.SortStableFunc(ps, func(a, b []string) int { return len(b) - len(a) }) // the longest first
+	}
+	return out
+}()
+
+// inComplexPreposition returns, per word of ws, whether it stands in one of
+// complexPrepositions, whose noun names no thing ("in charge of", "on account of", "point me
+// towards"); nil when none stands in ws.
+func inComplexPreposition(ws []lang.Word) []bool {
+	var out []bool
+	for i, w := range ws {
+		for _, p := range complexPrepositions[w.Lower] {
+			if !phraseAt(ws, i, p) {
+				continue
+			}
+			if out == nil {
+				out = make([]bool, len(ws))
+			}
+			for j := range p {
+				out[i+j] = true
+			}
+			break
+		}
 	}
 	return out
 }

@@ -27,8 +27,11 @@ func TestQueryTerms(t *testing.T) {
 		{"scratching in the loft at night", []qterm{{stem: "scratch", weight: 1}, {stem: "loft", weight: scopeWeight}, {stem: "night", weight: scopeWeight * lightWeight}}},                                                // when, not a hotel's night
 		{"the family membership per year", []qterm{{stem: "family", weight: 1, modifier: true}, {stem: "membership", weight: 1, modifier: true}, {stem: "per", weight: lightWeight}, {stem: "year", weight: lightWeight}}}, // a rate, not a kwh price
 		{"a hotel for one night", []qterm{{stem: "hotel", weight: 1}, {stem: "night", weight: scopeWeight}}},
-		{"before my trip, any hotels", []qterm{{stem: "trip", weight: 1}, {stem: "hotel", weight: 1}}},        // nothing asked before it
-		{"driving lessons", []qterm{{stem: "drive", weight: 1, modifier: true}, {stem: "lesson", weight: 1}}}, // a kind of lesson
+		{"before my trip, any hotels", []qterm{{stem: "trip", weight: 1}, {stem: "hotel", weight: 1}}},                                                             // nothing asked before it
+		{"driving lessons", []qterm{{stem: "drive", weight: 1, modifier: true}, {stem: "lesson", weight: 1}}},                                                      // a kind of lesson
+		{"who's in charge of the crew", []qterm{{stem: "crew", weight: 1}}},                                                                                        // no charge asked for
+		{"a late fee on account of the delay", []qterm{{stem: "late", weight: 1, modifier: true}, {stem: "fee", weight: 1}, {stem: "delay", weight: scopeWeight}}}, // nor an account
+		{"point me towards a discount", []qterm{{stem: "discount", weight: 1}}},                                                                                    // asks for no points
 		{"is UA 212 late", []qterm{{stem: "ua", weight: 1}, {stem: "212", weight: 1, modifier: true}, {stem: "late", weight: 1}, {stem: "#aa999", weight: 1}, {stem: "#aa_9", weight: 1}}},
 	}
 	for _, tt := range tests {
