@@ -128,6 +128,35 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 	return style.Aside(p.sentenceVector(text)) >= floor
 }
 
+// asksAfterOwnThing reports whether a message of one clause, which its words route to one
+// agent (intents), asks after a thing of the user's that the agent's texts name, at the head of
+// what it asks: "is my hotel booking in chicago confirmed", "what gate does my flight leave
+// from". Such a question is a request however it sounds, and its sentence is not read for its
+// style (see soundsAside), which costs milliseconds. A thing named only in the words that narrow
+// the request ("the top scorer in our league"), a story told before the question ("I keep
+// missing my train, how do people cope") and a plea for tips or advice ("any tips to pass my
+// exam") leave the style to tell.
+func (p *planner) asksAfterOwnThing(text string, raw []lang.Word, plain []string, intents []Intent) bool {
+	if len(intents) != 1 || len(splitClauses(text)) != 1 {
+		return false
+	}
+	ws := trimLeads(plain)
+	if _, advice := matchFrame(ws, adviceFrames); advice || asksForTips(ws) {
+		return false
+	}
+	owned := map[string]bool{}
+	for _, w := range p.ix.ownedWords(raw) {
+		if p.ix.uses(intents[0].Tool, w) {
+			for _, t := range lang.Terms(w) {
+				owned[t] = true
+			}
+		}
+	}
+	return slices.ContainsFunc(queryTerms(raw), func(q qterm) bool {
+		return owned[q.stem] && q.weight >= 1 && !lang.IsLightNoun(q.stem) && !lang.IsNumberTerm(q.stem)
+	})
+}
+
 // asksForTips reports whether words open by asking for tips or advice: "any tips for
 // sleeping on a plane" asks for something anyone might know, where "any deals on" asks a
 // business. The classifier still decides, and it errs both ways: "any tips for getting more
