@@ -38,6 +38,10 @@ func TestDecideWithoutSentence(t *testing.T) {
 		// A one-clause question after the user's own thing, in the travel agent's words, is
 		// no aside, whatever the style classifier would say (see asksAfterOwnThing).
 		{"what gate does my flight leave from today", 0},
+		{"has my flight to chicago been cancelled yet", 0},
+		// The one agent whose texts name the user's thing keeps the clause the words put
+		// nearly level with another's (see sentenceCheck).
+		{"can i move my fitting to the afternoon", 1},
 	}
 	for _, tt := range tests {
 		n := 0
@@ -72,5 +76,54 @@ func TestAsksAfterOwnThing(t *testing.T) {
 		if got := p.asksAfterOwnThing(tt.text, ws, plainWordsOf(ws), intents); got != tt.want {
 			t.Errorf("asksAfterOwnThing(%q) = %v, want %v", tt.text, got, tt.want)
 		}
+	}
+}
+
+// A clause reached only through price words by every agent it reaches is left alone without
+// reading its sentence: no agent could take it from them.
+func TestDropPriceOnlyWithoutRival(t *testing.T) {
+	n := 0
+	s := countingSettings(&n)
+	ix := NewIndex([]Source{
+		{Texts: []string{"travel", "Travel bookings: flights and hotels, and what each trip costs."}},
+		{Texts: []string{"hearing", "Hearing care clinic: hearing tests and hearing aid fittings."}},
+		{Texts: []string{"pestcontrol", "Pest control: a technician visit for mice or wasps, and what a visit costs."}},
+	})
+	p := &planner{ix: ix, substance: true, sentences: true, encode: s.Encode}
+	text := "how much does it cost"
+	sc := []float64{0.5, 0, 0.4}
+	p.dropPriceOnly(text, queryTerms(lang.ScanWords(text)), sc)
+	if sc[0] != 0.5 || sc[2] != 0.4 {
+		t.Errorf("dropPriceOnly changed the scores to %v", sc)
+	}
+	if n != 0 {
+		t.Errorf("dropPriceOnly encoded %d sentences, want none", n)
+	}
+}
+
+// A sub-agent of one tool calls it for a request no word of which reaches it, without reading
+// the request's meaning.
+func TestChooseToolsOneTool(t *testing.T) {
+	n := 0
+	ix := NewIndex([]Source{{Texts: []string{"list orders", "The user's orders and where each one is."}}})
+	got := ChooseTools(ix, "the thing never turned up", countingSettings(&n), nil, -1)
+	if len(got) != 1 || got[0].Tool != 0 {
+		t.Errorf("ChooseTools = %v, want tool 0", got)
+	}
+	if n != 0 {
+		t.Errorf("ChooseTools encoded %d sentences, want none", n)
+	}
+}
+
+// isAside asks whether a word is of some agent's trade (which may read the sentence) only of a
+// question about the world that points at nothing said before.
+func TestIsAsideAsksTradeLast(t *testing.T) {
+	calls := 0
+	trade := func(string) bool { calls++; return false }
+	if isAside(plainWords("is it true they charge a fee for hotels"), trade) {
+		t.Error("a question about something said before is an aside")
+	}
+	if calls != 0 {
+		t.Errorf("trade asked %d times, want none", calls)
 	}
 }
