@@ -65,6 +65,7 @@ func TestAsksAfterOwnThing(t *testing.T) {
 	}{
 		{"is my hotel booking in chicago confirmed", true},
 		{"what gate does my flight leave from", true},
+		{"whats my flight number and where do i check in", true},          // the clause that asks
 		{"i keep missing my flight, how do people cope with that", false}, // a story, then a question
 		{"any tips to get over my fear of flying", false},                 // asks for tips
 		{"who has the cheapest hotel in our city", false},                 // the thing narrows the request

@@ -128,16 +128,17 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 	return style.Aside(p.sentenceVector(text)) >= floor
 }
 
-// asksAfterOwnThing reports whether a message of one clause, which its words route to one
-// agent (intents), asks after a thing of the user's that the agent's texts name, at the head of
-// what it asks: "is my hotel booking in chicago confirmed", "what gate does my flight leave
-// from". Such a question is a request however it sounds, and its sentence is not read for its
-// style (see soundsAside), which costs milliseconds. A thing named only in the words that narrow
-// the request ("the top scorer in our league"), a story told before the question ("I keep
-// missing my train, how do people cope") and a plea for tips or advice ("any tips to pass my
-// exam") leave the style to tell.
+// asksAfterOwnThing reports whether a message, which its words route to one agent (intents),
+// asks after a thing of the user's that the agent's texts name, at the head of what it asks:
+// "is my hotel booking in chicago confirmed", "what gate does my flight leave from", "what's my
+// tier and how far am i from the next one". Such a question is a request however it sounds,
+// and its sentence is not read for its style (see soundsAside), which costs milliseconds. In a
+// message of several clauses the thing must be in one that asks (opens with a question word).
+// A thing named only in the words that narrow the request ("the top scorer in our league"), a
+// story told before the question ("I keep missing my train, how do people cope") and a plea for
+// tips or advice ("any tips to pass my exam") leave the style to tell.
 func (p *planner) asksAfterOwnThing(text string, raw []lang.Word, plain []string, intents []Intent) bool {
-	if len(intents) != 1 || len(splitClauses(text)) != 1 {
+	if len(intents) != 1 {
 		return false
 	}
 	ws := trimLeads(plain)
@@ -152,8 +153,20 @@ func (p *planner) asksAfterOwnThing(text string, raw []lang.Word, plain []string
 			}
 		}
 	}
-	return slices.ContainsFunc(queryTerms(raw), func(q qterm) bool {
-		return owned[q.stem] && q.weight >= 1 && !lang.IsLightNoun(q.stem) && !lang.IsNumberTerm(q.stem)
+	if len(owned) == 0 {
+		return false
+	}
+	head := func(words []lang.Word) bool {
+		return slices.ContainsFunc(queryTerms(words), func(q qterm) bool {
+			return owned[q.stem] && q.weight >= 1 && !lang.IsLightNoun(q.stem) && !lang.IsNumberTerm(q.stem)
+		})
+	}
+	segs := splitClauses(text)
+	if len(segs) == 1 {
+		return head(raw)
+	}
+	return slices.ContainsFunc(segs, func(seg segment) bool {
+		return questionOpeners[strings.ReplaceAll(seg.words[0].Lower, "'", "")] && head(seg.words)
 	})
 }
 
