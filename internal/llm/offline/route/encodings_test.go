@@ -38,6 +38,8 @@ func TestDecideWithoutSentence(t *testing.T) {
 		// A one-clause question after the user's own thing, in the travel agent's words, is
 		// no aside, whatever the style classifier would say (see asksAfterOwnThing).
 		{"what gate does my flight leave from today", 0},
+		// A request in the imperative asked as a question (see asksAssistantTo).
+		{"could you please check the gate for the flight to rome", 0},
 		{"has my flight to chicago been cancelled yet", 0},
 		// The one agent whose texts name the user's thing keeps the clause the words put
 		// nearly level with another's (see sentenceCheck).

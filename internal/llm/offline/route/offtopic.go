@@ -113,9 +113,10 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" && !asksForTips(ws) || asksWhatIsOffered(ws) {
 		return false
 	}
-	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
-	// to read: "book me a table for two on friday night" is never read for its style.
-	if imperative(raw) || wishes(raw) || conversing && (pointsBack(raw) || opensFollowUp(raw)) || namesSomeone(raw) {
+	// A request in the imperative, asked politely or not, or a wish asks plainly, and the
+	// sentence costs milliseconds to read: "book me a table for two on friday night" and "can
+	// you change the email on my account" are never read for their style.
+	if imperative(raw) || asksAssistantTo(raw) || wishes(raw) || conversing && (pointsBack(raw) || opensFollowUp(raw)) || namesSomeone(raw) {
 		return false
 	}
 	floor := asideFloor
@@ -126,6 +127,12 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 		floor = max(floor, namedAgentAsideFloor)
 	}
 	return style.Aside(p.sentenceVector(text)) >= floor
+}
+
+// asksAssistantTo reports whether words put a request in the imperative to the assistant as a
+// question: "can you change the email on my account", "could you please book a table".
+func asksAssistantTo(ws []lang.Word) bool {
+	return len(ws) > 2 && modals[ws[0].Lower] && ws[1].Lower == "you" && imperative(ws[2:])
 }
 
 // asksAfterOwnThing reports whether a message, which its words route to one agent (intents),
