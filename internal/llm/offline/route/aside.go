@@ -43,10 +43,13 @@ func isAside(ws []string, trade func(stem string) bool) bool {
 	if !ok {
 		rest, ok = matchFrame(ws, openQuestionFrames)
 	}
-	// "will it rain tomorrow" is a question about the world, unless an agent forecasts rain.
-	ok = ok && (trade == nil || !slices.ContainsFunc(lang.Terms(strings.Join(ws, " ")), trade))
 	// "why is it higher than last month" asks about something said before.
-	return ok && !slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] })
+	if !ok || slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] }) {
+		return false
+	}
+	// "will it rain tomorrow" is a question about the world, unless an agent forecasts rain.
+	// Last, as trade may read the message's sentence, which costs milliseconds.
+	return trade == nil || !slices.ContainsFunc(lang.Terms(strings.Join(ws, " ")), trade)
 }
 
 // plainWords returns the lowercased words of text with apostrophes dropped, so that "what's"

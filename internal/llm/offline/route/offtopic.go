@@ -113,9 +113,10 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 	if len(ws) < minAsideWords || len(ws) > maxAsideWords || ws[0] == "any" && !asksForTips(ws) || asksWhatIsOffered(ws) {
 		return false
 	}
-	// A request in the imperative or a wish asks plainly, and the sentence costs milliseconds
-	// to read: "book me a table for two on friday night" is never read for its style.
-	if imperative(raw) || wishes(raw) || conversing && (pointsBack(raw) || opensFollowUp(raw)) || namesSomeone(raw) {
+	// A request in the imperative, asked politely or not, or a wish asks plainly, and the
+	// sentence costs milliseconds to read: "book me a table for two on friday night" and "can
+	// you change the email on my account" are never read for their style.
+	if imperative(raw) || asksAssistantTo(raw) || wishes(raw) || conversing && (pointsBack(raw) || opensFollowUp(raw)) || namesSomeone(raw) {
 		return false
 	}
 	floor := asideFloor
@@ -126,6 +127,54 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 		floor = max(floor, namedAgentAsideFloor)
 	}
 	return style.Aside(p.sentenceVector(text)) >= floor
+}
+
+// asksAssistantTo reports whether words put a request in the imperative to the assistant as a
+// question: "can you change the email on my account", "could you please book a table".
+func asksAssistantTo(ws []lang.Word) bool {
+	return len(ws) > 2 && modals[ws[0].Lower] && ws[1].Lower == "you" && imperative(ws[2:])
+}
+
+// asksAfterOwnThing reports whether a message, which its words route to one agent (intents),
+// asks after a thing of the user's that the agent's texts name, at the head of what it asks:
+// "is my hotel booking in chicago confirmed", "what gate does my flight leave from", "what's my
+// tier and how far am i from the next one". Such a question is a request however it sounds,
+// and its sentence is not read for its style (see soundsAside), which costs milliseconds. In a
+// message of several clauses the thing must be in one that asks (opens with a question word).
+// A thing named only in the words that narrow the request ("the top scorer in our league"), a
+// story told before the question ("I keep missing my train, how do people cope") and a plea for
+// tips or advice ("any tips to pass my exam") leave the style to tell.
+func (p *planner) asksAfterOwnThing(text string, raw []lang.Word, plain []string, intents []Intent) bool {
+	if len(intents) != 1 {
+		return false
+	}
+	ws := trimLeads(plain)
+	if _, advice := matchFrame(ws, adviceFrames); advice || asksForTips(ws) {
+		return false
+	}
+	owned := map[string]bool{}
+	for _, w := range p.ix.ownedWords(raw) {
+		if p.ix.uses(intents[0].Tool, w) {
+			for _, t := range lang.Terms(w) {
+				owned[t] = true
+			}
+		}
+	}
+	if len(owned) == 0 {
+		return false
+	}
+	head := func(words []lang.Word) bool {
+		return slices.ContainsFunc(queryTerms(words), func(q qterm) bool {
+			return owned[q.stem] && q.weight >= 1 && !lang.IsLightNoun(q.stem) && !lang.IsNumberTerm(q.stem)
+		})
+	}
+	segs := splitClauses(text)
+	if len(segs) == 1 {
+		return head(raw)
+	}
+	return slices.ContainsFunc(segs, func(seg segment) bool {
+		return questionOpeners[strings.ReplaceAll(seg.words[0].Lower, "'", "")] && head(seg.words)
+	})
 }
 
 // asksForTips reports whether words open by asking for tips or advice: "any tips for

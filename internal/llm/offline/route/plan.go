@@ -168,7 +168,9 @@ func (p *planner) dropPriceOnly(text string, qs []qterm, sc []float64) {
 			priceOnly = append(priceOnly, d)
 		}
 	}
-	if len(priceOnly) == 0 {
+	// Only an agent reached through more than price words can take the clause from them: when
+	// none is, the clause's meaning is not read (reading its sentence costs milliseconds).
+	if len(priceOnly) == 0 || !reachedBeyond(sc, priceOnly) {
 		return
 	}
 	sims := p.ix.similarities(stemsOf(qs))
@@ -180,6 +182,16 @@ func (p *planner) dropPriceOnly(text string, qs []qterm, sc []float64) {
 			sc[d] = 0
 		}
 	}
+}
+
+// reachedBeyond reports whether some candidate the scores sc reach is not one of priceOnly.
+func reachedBeyond(sc []float64, priceOnly []int) bool {
+	for d, s := range sc {
+		if s > 0 && !slices.Contains(priceOnly, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // Intent is one candidate chosen for part of a message.
@@ -318,6 +330,14 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	if p.ix.brandOf(qs) == top {
 		return top
 	}
+	// Nor does the sentence take a clause from the one agent that speaks of the user's own
+	// thing, nor find the word used in another sense there: "can i move my fitting" is no less
+	// about the fitting for reading like another agent's "can i move my appointment". The
+	// sentence is then not read, which costs milliseconds.
+	ws := lang.ScanWords(text)
+	if p.ix.soleOwner(ws) == top {
+		return top
+	}
 	sims := p.sentenceSims(text)
 	if sims == nil {
 		return top // no sentence to read: the words stand
@@ -327,17 +347,13 @@ func (p *planner) sentenceCheck(text string, qs []qterm, sc []float64, top int) 
 	}
 	// What the user owns is what the clause is about, whatever the other words mean: "where
 	// is my nike order".
-	ws := lang.ScanWords(text)
 	if single {
 		if u := p.unmatchedMeaning(qs); u >= 0 && u != top && sims[u] > sims[top] && !p.ix.namesOwnThing(ws, top) {
 			return u
 		}
 	}
-	// Nor does the sentence take a clause from the one agent that speaks of the user's own
-	// thing: "can i move my fitting" is no less about the fitting for reading like another
-	// agent's "can i move my appointment".
 	if u := leader(sims, 0); u >= 0 && u != top && sims[u] >= overruleFloor && sims[u]-sims[top] >= overruleLead &&
-		(contested(u) || single && tf < 2) && p.ix.soleOwner(ws) != top {
+		(contested(u) || single && tf < 2) {
 		return u
 	}
 	return top

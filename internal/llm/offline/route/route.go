@@ -178,7 +178,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 		}
 		intents = p.plan(text)
 		// An aside is one thought: a message that asks two agents is read no further for its style.
-		if len(intents) <= 1 && p.soundsAside(text, ws, plain, n > 1) {
+		if len(intents) <= 1 && !p.asksAfterOwnThing(text, ws, plain, intents) && p.soundsAside(text, ws, plain, n > 1) {
 			return nil
 		}
 	}

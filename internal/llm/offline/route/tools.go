@@ -71,12 +71,14 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 			return nil
 		}
 		tool := search
-		if tool < 0 {
+		// Of one tool there is nothing to choose, and reading the request's meaning costs
+		// milliseconds.
+		if tool < 0 && len(ix.texts) > 1 {
 			if tool = p.closest(asked); tool < 0 && asked != lang.EarlierPart(text) {
 				tool = p.closest(lang.EarlierPart(text))
 			}
-			tool = max(tool, 0) // else the first tool, the agent's main one
 		}
+		tool = max(tool, 0) // else the first tool, the agent's main one
 		intents = []Intent{{Tool: tool, Text: text}}
 	}
 	return keepStrongest(intents, maxToolUses)
