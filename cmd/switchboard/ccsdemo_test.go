@@ -52,11 +52,18 @@ func TestListenErrorsNameTheFlag(t *testing.T) {
 	}
 	defer busy.Close()
 	env := envMap(map[string]string{"SWITCHBOARD_STORE_DRIVER": "memory"})
+	// serve takes its address before it builds the service: a port in use is said first, not
+	// after the definitions are read (these fail to load).
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, "shop.yaml"), []byte("kind: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want []string
 	}{
 		{[]string{"ccs-demo", "--addr", busy.Addr().String()}, []string{"--addr " + busy.Addr().String(), "another process already listens there"}},
+		{[]string{"serve", "--dev", "--watch=false", "--agents", broken, "--addr", busy.Addr().String()}, []string{"--addr " + busy.Addr().String(), "another process already listens there"}},
 		{[]string{"ccs-demo", "--addr", "nonsense"}, []string{`--addr "nonsense"`, "missing port", "write HOST:PORT"}},
 		{[]string{"serve", "--dev", "--watch=false", "--addr", busy.Addr().String()}, []string{"--addr " + busy.Addr().String(), "another process already listens there"}},
 	} {

@@ -135,8 +135,15 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 		log.Info("no ./agents folder: serving the built-in demo agents")
 		agentsShown = "embedded demo"
 	}
+	// The API's address is taken before the service is built, which takes seconds (the store's
+	// migrations, the offline model's data): a port in use is said at once.
+	ln, err := listen("--addr", f.addr)
+	if err != nil {
+		return err
+	}
 	sb, err := switchboard.New(ctx, opts)
 	if err != nil {
+		_ = ln.Close()
 		return withAgentsHint(err)
 	}
 	defer func() {
@@ -152,10 +159,6 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	stopHUP := reloadOnHangup(ctx, sb)
 	defer stopHUP()
 
-	ln, err := listen("--addr", f.addr)
-	if err != nil {
-		return err
-	}
 	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancelBase(nil)
 	srv := web.NewHTTPServer(sb.Handler(), web.ServerOptions{ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout, MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes})
