@@ -123,6 +123,11 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 		return nil
 	}
 	sub := &request{system: req.system, humans: req.humans, tools: rest, nCalls: req.nCalls, encode: req.encode}
+	if len(rest) <= maxLooks {
+		// Every one of them is asked: the request's sentence would only say which first, and
+		// reading it costs milliseconds. Its words still do.
+		sub.encode = noSentence
+	}
 	calls, _ := m.useTools(sub, true)
 	if len(calls) > 1 {
 		calls = calls[:1]
@@ -138,6 +143,9 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 	}
 	return calls
 }
+
+// noSentence encodes no sentence: a request read by its words alone.
+func noSentence(string) []float32 { return nil }
 
 // lookFurther calls the other tools of the sub-agent whose descriptions name a word of the
 // request the one result so far does not hold, when it holds some ("how many meeting room

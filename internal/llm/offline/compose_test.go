@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -386,5 +387,30 @@ func TestRefuses(t *testing.T) {
 		if got := refuses(tt.reply, tt.act); got != tt.want {
 			t.Errorf("refuses(%q, %q) = %v, want %v", tt.reply, tt.act, got, tt.want)
 		}
+	}
+}
+
+// TestLookElsewhereReadsNoSentence checks that a look elsewhere that asks every other tool
+// does not read the request as a sentence (milliseconds) to say which first.
+func TestLookElsewhereReadsNoSentence(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("get_membership", "The user's gym membership plan, fee and cancellation terms.", nil),
+		fnTool("list_classes", "Fitness classes this week with times and free spots.", nil),
+		fnTool("gym_hours", "Opening hours of the gym.", nil),
+	}
+	membership := `{"status":"ok","data":{"plan":"Flex Monthly","monthly_fee":{"amount":39.9,"currency":"USD"}}}`
+	req := parseRequest(turnWithResults("is there somewhere to leave the bike", [3]string{"get_membership", `{}`, membership}), tools)
+	n := 0
+	req.encode = func(text string) []float32 { n++; return route.Sentence(text) }
+	var called []string
+	for _, c := range New().lookElsewhere(req) {
+		called = append(called, c.FunctionCall.Name)
+	}
+	slices.Sort(called)
+	if diff := cmp.Diff([]string{"gym_hours", "list_classes"}, called); diff != "" {
+		t.Errorf("calls after an off-topic result (-want +got):\n%s", diff)
+	}
+	if n != 0 {
+		t.Errorf("the look elsewhere encoded %d sentences, want none", n)
 	}
 }
