@@ -511,7 +511,7 @@ func TestDemoAnswers(t *testing.T) {
 		{
 			name: "no hotel under a price: the cheapest", user: ccsdemo.Alice, tool: "search_hotels",
 			question: "any hotels in chicago below $200", params: map[string]any{"city": "chicago"},
-			want:    []string{"I couldn't find a hotel in Chicago for $200.00 a night or less; the cheapest is Hotel Zachary (Wrigleyville): $255.55 a night"},
+			want: []string{"I couldn't find a hotel in Chicago for $200.00 a night or less; the cheapest is Hotel Zachary (Wrigleyville): $255.55 a night"},
 		},
 		{
 			name: "a city without hotels: no echo", user: ccsdemo.Bob, tool: "search_hotels",
