@@ -200,7 +200,7 @@ func Default() Config {
 	return Config{
 		Models:   map[string]llm.ModelConfig{llm.DefaultAlias: {Provider: llm.ProviderOffline}},
 		CCS:      CCS{URL: "embedded", Timeout: 5 * time.Second},
-		Auth:     Auth{Mode: "dev", Issuer: "switchboard-dev", Audience: "switchboard", Leeway: 30 * time.Second},
+		Auth:     Auth{Mode: "dev", Issuer: devIssuer, Audience: "switchboard", Leeway: 30 * time.Second},
 		Store:    Store{Driver: "sqlite", DSN: defaultSQLiteDSN},
 		Turns:    Turns{Deadline: 60 * time.Second},
 		Instance: Instance{Heartbeat: 5 * time.Second, Lease: 15 * time.Second},
@@ -266,6 +266,9 @@ func decodeFile(path string, data []byte, cfg *Config) error {
 // defaultSQLiteDSN is the store's file when the config names none.
 const defaultSQLiteDSN = "switchboard.db"
 
+// devIssuer is the issuer of the tokens dev mode mints.
+const devIssuer = "switchboard-dev"
+
 // Validate reports every problem at once. Model aliases and the store's connection string are
 // checked too, so call it once the environment is applied ([Config.ApplyEnv] does).
 func (c Config) Validate() error {
@@ -277,6 +280,11 @@ func (c Config) Validate() error {
 	}
 	// Switching the driver alone keeps SQLite's file name, which pgx would only call
 	// unparsable.
+	// jwt mode left with dev mode's issuer would refuse every token of the real identity
+	// provider, each as a bad token, with nothing at start to say why.
+	if c.Auth.Mode == "jwt" && c.Auth.Issuer == devIssuer {
+		errs = append(errs, errors.New("config: auth mode jwt needs auth.issuer (or SWITCHBOARD_AUTH_ISSUER): the iss your identity provider puts in its tokens; switchboard-dev is dev mode's"))
+	}
 	if c.Store.Driver == "postgres" && (c.Store.DSN == "" || c.Store.DSN == defaultSQLiteDSN) {
 		errs = append(errs, errors.New("config: store driver postgres needs a connection string: set store.dsn_env (or SWITCHBOARD_STORE_DSN) to one such as postgres://user@host:5432/switchboard"))
 	}

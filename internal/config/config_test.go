@@ -144,6 +144,29 @@ func TestApplyEnvPostgresNeedsDSN(t *testing.T) {
 	}
 }
 
+// jwt mode with the issuer dev mode gives its own tokens is named at start: it would refuse
+// every token of the real identity provider.
+func TestApplyEnvJWTNeedsIssuer(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "key.pem")
+	for _, tc := range []struct {
+		name    string
+		env     map[string]string
+		wantErr bool
+	}{
+		{"mode alone", map[string]string{"SWITCHBOARD_AUTH_MODE": "jwt", "SWITCHBOARD_AUTH_PUBLIC_KEY_FILE": key}, true},
+		{"mode and issuer", map[string]string{"SWITCHBOARD_AUTH_MODE": "jwt", "SWITCHBOARD_AUTH_PUBLIC_KEY_FILE": key, "SWITCHBOARD_AUTH_ISSUER": "https://id.example.com/"}, false},
+		{"dev mode", map[string]string{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Default()
+			err := c.ApplyEnv(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
+			if got := err != nil && strings.Contains(err.Error(), "needs auth.issuer"); got != tc.wantErr {
+				t.Errorf("ApplyEnv(%v) = %v, want the issuer asked for: %v", tc.env, err, tc.wantErr)
+			}
+		})
+	}
+}
+
 func TestLoadMissingFile(t *testing.T) {
 	if _, err := Load(filepath.Join(t.TempDir(), "nope.yaml")); err == nil {
 		t.Error("Load(missing) = nil error")
