@@ -134,7 +134,7 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 		if err := json.Unmarshal(j.Latency, &s); err == nil {
 			d, err := time.ParseDuration(s)
 			if err != nil {
-				return fmt.Errorf("%w: latency: %w", ErrFault, err)
+				return fmt.Errorf("%w: latency %q is not a duration (like 250ms or 2s)", ErrFault, s)
 			}
 			latency = d
 		} else if err := json.Unmarshal(j.Latency, &latency); err != nil {

@@ -278,6 +278,12 @@ func TestFaultJSON(t *testing.T) {
 		{`{"statu":"error"}`, Fault{}, true},
 		{`[]`, Fault{}, true},
 	}
+	// A latency that is no duration is said in the words the config's reader uses, not in
+	// time.ParseDuration's ("time: invalid duration").
+	var f Fault
+	if err := json.Unmarshal([]byte(`{"latency":"soon"}`), &f); err == nil || !strings.Contains(err.Error(), `latency "soon" is not a duration (like 250ms or 2s)`) {
+		t.Errorf("Unmarshal of a latency of soon: error = %v", err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			var got Fault
