@@ -122,46 +122,29 @@ func TestApplyEnvValidatesModels(t *testing.T) {
 	}
 }
 
-// Choosing PostgreSQL without a connection string is named as such at start, not left to
-// pgx, which would be handed SQLite's default file name.
-func TestApplyEnvPostgresNeedsDSN(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		env     map[string]string
-		wantErr bool
-	}{
-		{"driver alone", map[string]string{"SWITCHBOARD_STORE_DRIVER": "postgres"}, true},
-		{"driver and dsn", map[string]string{"SWITCHBOARD_STORE_DRIVER": "postgres", "SWITCHBOARD_STORE_DSN": "postgres://sb@db:5432/switchboard"}, false},
-		{"sqlite default", map[string]string{}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := Default()
-			err := c.ApplyEnv(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
-			if got := err != nil && strings.Contains(err.Error(), "needs a connection string"); got != tc.wantErr {
-				t.Errorf("ApplyEnv(%v) = %v, want a missing connection string reported: %v", tc.env, err, tc.wantErr)
-			}
-		})
-	}
-}
-
-// jwt mode with the issuer dev mode gives its own tokens is named at start: it would refuse
-// every token of the real identity provider.
-func TestApplyEnvJWTNeedsIssuer(t *testing.T) {
+// A setting left at dev mode's default where production needs its own is named at start:
+// PostgreSQL without a connection string (pgx would be handed SQLite's default file name), and
+// jwt mode with the issuer of dev mode's tokens (every real token would be refused).
+func TestApplyEnvNamesWhatIsMissing(t *testing.T) {
 	key := filepath.Join(t.TempDir(), "key.pem")
 	for _, tc := range []struct {
 		name    string
 		env     map[string]string
-		wantErr bool
+		mention string // what the error must say, "" for none
 	}{
-		{"mode alone", map[string]string{"SWITCHBOARD_AUTH_MODE": "jwt", "SWITCHBOARD_AUTH_PUBLIC_KEY_FILE": key}, true},
-		{"mode and issuer", map[string]string{"SWITCHBOARD_AUTH_MODE": "jwt", "SWITCHBOARD_AUTH_PUBLIC_KEY_FILE": key, "SWITCHBOARD_AUTH_ISSUER": "https://id.example.com/"}, false},
-		{"dev mode", map[string]string{}, false},
+		{"postgres driver alone", map[string]string{"SWITCHBOARD_STORE_DRIVER": "postgres"}, "needs a connection string"},
+		{"postgres driver and dsn", map[string]string{"SWITCHBOARD_STORE_DRIVER": "postgres", "SWITCHBOARD_STORE_DSN": "postgres://sb@db:5432/switchboard"}, ""},
+		{"jwt mode alone", map[string]string{"SWITCHBOARD_AUTH_MODE": "jwt", "SWITCHBOARD_AUTH_PUBLIC_KEY_FILE": key}, "needs auth.issuer"},
+		{"jwt mode and issuer", map[string]string{"SWITCHBOARD_AUTH_MODE": "jwt", "SWITCHBOARD_AUTH_PUBLIC_KEY_FILE": key, "SWITCHBOARD_AUTH_ISSUER": "https://id.example.com/"}, ""},
+		{"defaults", map[string]string{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := Default()
 			err := c.ApplyEnv(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
-			if got := err != nil && strings.Contains(err.Error(), "needs auth.issuer"); got != tc.wantErr {
-				t.Errorf("ApplyEnv(%v) = %v, want the issuer asked for: %v", tc.env, err, tc.wantErr)
+			for _, m := range []string{"needs a connection string", "needs auth.issuer"} {
+				if got := err != nil && strings.Contains(err.Error(), m); got != (m == tc.mention) {
+					t.Errorf("ApplyEnv(%v) = %v, want %q said: %v", tc.env, err, m, m == tc.mention)
+				}
 			}
 		})
 	}
