@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -32,6 +34,17 @@ type Fixture struct {
 
 // FixturesDir is the folder, beside the agent definitions, that [LoadFixtures] reads.
 const FixturesDir = "fixtures"
+
+// LoadFixturesDir is [LoadFixtures] of the folder dir on disk, a [*FixtureError] naming its
+// file under dir as given, as the person who named the folder reads it.
+func LoadFixturesDir(dir string) (map[string]Fixture, error) {
+	fixtures, err := LoadFixtures(os.DirFS(dir), ".")
+	var fe *FixtureError
+	if errors.As(err, &fe) {
+		fe.File = filepath.Join(dir, fe.File)
+	}
+	return fixtures, err
+}
 
 // LoadFixtures reads every <enricher id>.json in dir of fsys. A missing dir is no fixtures;
 // a file that is not a valid fixture is a [*FixtureError] naming it.

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/switchboard-ai/switchboard/ccs/ccsdemo"
@@ -45,11 +44,7 @@ func ccsDemoCmd(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	if err != nil {
 		return err
 	}
-	fixtures, err := ccsdemo.LoadFixtures(os.DirFS(*fixturesDir), ".")
-	var fe *ccsdemo.FixtureError
-	if errors.As(err, &fe) {
-		fe.File = filepath.Join(*fixturesDir, fe.File) // as given, not relative to it
-	}
+	fixtures, err := ccsdemo.LoadFixturesDir(*fixturesDir)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -513,12 +512,7 @@ func loadFixtures(o Input) (map[string]ccsdemo.Fixture, error) {
 	if o.AgentsFS != nil {
 		return ccsdemo.LoadFixtures(o.AgentsFS, path.Join(o.Agents, ccsdemo.FixturesDir))
 	}
-	fixtures, err := ccsdemo.LoadFixtures(os.DirFS(o.Agents), ccsdemo.FixturesDir)
-	var fe *ccsdemo.FixtureError
-	if errors.As(err, &fe) {
-		fe.File = filepath.Join(o.Agents, fe.File) // as the operator named the folder, as validate says it
-	}
-	return fixtures, err
+	return ccsdemo.LoadFixturesDir(filepath.Join(o.Agents, ccsdemo.FixturesDir))
 }
 
 func ccsMode(c config.CCS) string {
