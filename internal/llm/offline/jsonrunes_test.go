@@ -98,3 +98,25 @@ func TestPromptTokensCountsThePromptAsText(t *testing.T) {
 		t.Errorf("promptTokens = %d, want %d", got, want)
 	}
 }
+
+// runeCount counts as utf8.RuneCountInString does, an invalid byte as one rune, on either
+// side of the eight-byte steps too.
+func TestRuneCount(t *testing.T) {
+	for _, s := range []string{
+		"", "a", "abcdefg", "abcdefgh", "abcdefghi", "where is my parcel, it’s late", "✓✓✓✓✓✓✓✓✓",
+		"abcdefg✓abcdefgh", "\xff\xfe abcdefgh \xe2\x80", "😀 caf\u00e9 \u2028 abcdefghijklmnop\x80",
+		strings.Repeat("tool description ", 40) + "é",
+	} {
+		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+			t.Errorf("runeCount(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// BenchmarkRuneCount counts the runes of a prompt-sized text.
+func BenchmarkRuneCount(b *testing.B) {
+	s := strings.Repeat("Shopping assistant: finds deals, coupons and the lowest price of a product. ", 60)
+	for b.Loop() {
+		runeCount(s)
+	}
+}

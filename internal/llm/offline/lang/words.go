@@ -23,7 +23,7 @@ func ScanWords(s string) []Word {
 		if start < 0 {
 			return
 		}
-		w := strings.TrimRight(s[start:end], "'’-")
+		w := trimWordEnd(s[start:end])
 		if w != "" {
 			out = append(out, Word{Text: w, Lower: Normalise(w), Start: start, End: start + len(w)})
 		}
@@ -45,10 +45,39 @@ func ScanWords(s string) []Word {
 	return out
 }
 
+// trimWordEnd drops the apostrophes and hyphens that end w: they join words, not end them.
+// Most words end in a letter or digit and are returned as they are without decoding them: a
+// typographic apostrophe (’, E2 80 99) is the only trimmed character whose last byte is not
+// ASCII.
+func trimWordEnd(w string) string {
+	if w == "" {
+		return w
+	}
+	if last := w[len(w)-1]; last != '\'' && last != '-' && last != 0x99 {
+		return w
+	}
+	return strings.TrimRight(w, "'’-")
+}
+
 // Normalise lowercases w and turns a typographic apostrophe into a plain one, so that
-// "Where’s" and "where's" are one word.
+// "Where’s" and "where's" are one word. A word that is plain ASCII and lowercase already,
+// as most words of chat are, is returned as it is, without the two scans that would find
+// nothing to change.
 func Normalise(w string) string {
+	if isLowerASCII(w) {
+		return w
+	}
 	return strings.ReplaceAll(strings.ToLower(w), "’", "'")
+}
+
+// isLowerASCII says whether w is all ASCII with no capital letter.
+func isLowerASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // Terms returns the content stems of s: stopwords dropped, possessives and light

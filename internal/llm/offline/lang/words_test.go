@@ -3,6 +3,7 @@ package lang
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -112,5 +113,59 @@ func TestIsOtherForm(t *testing.T) {
 		if got := IsOtherForm(Stem(tt.a), Stem(tt.b)); got != tt.want {
 			t.Errorf("IsOtherForm(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// ScanWords' shortcuts for plain words (no trim, no lowercasing) give what the full
+// TrimRight and Normalise give, on the edges of the shortcuts too.
+func TestScanWordsShortcuts(t *testing.T) {
+	for _, s := range []string{
+		"where is my parcel", "Where’s my PARCEL?", "rock ’n’ roll", "don't' stop-- it’", "ÉCOLE École",
+		"İstanbul KELVIN \u212a", "café’s menu", "x\x99 y\xe2\x80", "WH-1000XM5 check-in-", "ǅemal", "",
+	} {
+		got := ScanWords(s)
+		if len(got) == 0 {
+			got = nil
+		}
+		if diff := cmp.Diff(plainScanWords(s), got); diff != "" {
+			t.Errorf("ScanWords(%q) mismatch (-plain +got):\n%s", s, diff)
+		}
+	}
+}
+
+// plainScanWords is ScanWords without its shortcuts.
+func plainScanWords(s string) []Word {
+	var out []Word
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := strings.TrimRight(s[start:end], "'’-")
+		if w != "" {
+			out = append(out, Word{Text: w, Lower: strings.ReplaceAll(strings.ToLower(w), "’", "'"), Start: start, End: start + len(w)})
+		}
+		start = -1
+	}
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if start < 0 {
+				start = i
+			}
+		case (r == '\'' || r == '’' || r == '-') && start >= 0:
+		default:
+			flush(i)
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// BenchmarkScanWords reads a message of chat into words.
+func BenchmarkScanWords(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		ScanWords("Hi, my order from last week still hasn't arrived - can you check where it is and what's the ETA?")
 	}
 }
