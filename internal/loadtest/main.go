@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -177,10 +178,11 @@ func load(ctx context.Context, o options, base string, mint func(user string, tt
 	ctx, cancel := context.WithDeadline(ctx, end.Add(30*time.Second))
 	defer cancel()
 	var (
-		mu  sync.Mutex
-		res result
-		seq atomic.Int64
-		wg  sync.WaitGroup
+		mu   sync.Mutex
+		res  result
+		seq  atomic.Int64
+		wg   sync.WaitGroup
+		user = newUserNames()
 	)
 	for range n {
 		wg.Add(1)
@@ -188,9 +190,8 @@ func load(ctx context.Context, o options, base string, mint func(user string, tt
 			defer wg.Done()
 			for time.Now().Before(end) && ctx.Err() == nil {
 				i := seq.Add(1)
-				user := fmt.Sprintf("load-%d", i)
 				began := time.Now()
-				first, err := turn(ctx, client, base, mint, user, o.messages[int(i)%len(o.messages)])
+				first, err := turn(ctx, client, base, mint, user(i), o.messages[int(i)%len(o.messages)])
 				done := time.Now()
 				if began.Before(start) || done.After(end) {
 					continue
@@ -211,6 +212,15 @@ func load(ctx context.Context, o options, base string, mint func(user string, tt
 	}
 	wg.Wait()
 	return res
+}
+
+// newUserNames names each turn's principal for one run. The run's own prefix keeps a second
+// run against the same server from signing in as the first run's users: they would carry on
+// conversations that have history and find their sentences already in the model's caches, and
+// measure less work than a new user's turn.
+func newUserNames() func(i int64) string {
+	prefix := "load-" + strconv.FormatUint(rand.Uint64(), 36) + "-"
+	return func(i int64) string { return prefix + strconv.FormatInt(i, 10) }
 }
 
 // turn posts one message and reads its stream to turn.completed; it returns the time to the

@@ -41,3 +41,13 @@ func TestReadMessages(t *testing.T) {
 		t.Errorf("readMessages(absent) = %v, want an error naming -messages", err)
 	}
 }
+
+func TestUserNamesDifferByRun(t *testing.T) {
+	first, second := newUserNames(), newUserNames()
+	if first(1) != first(1) || first(1) == first(2) {
+		t.Fatalf("one run names turn 1 %q and %q, turn 2 %q: want one name per turn", first(1), first(1), first(2))
+	}
+	if first(1) == second(1) {
+		t.Errorf("two runs both name turn 1 %q: a second run would sign in as the first run's users", first(1))
+	}
+}
