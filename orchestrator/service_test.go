@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -334,6 +335,18 @@ func TestNewID(t *testing.T) {
 	}
 	if a == b {
 		t.Errorf("newID() = %q twice", a)
+	}
+}
+
+// An id starts with the time it was made, in milliseconds, so that ids made later sort after
+// earlier ones (a store's index takes new turns at its end).
+func TestNewIDStartsWithItsTime(t *testing.T) {
+	before := time.Now().UnixMilli()
+	id := newID("ep")
+	after := time.Now().UnixMilli()
+	ms, err := strconv.ParseInt(strings.TrimPrefix(id, "ep_")[:12], 16, 64)
+	if err != nil || ms < before || ms > after {
+		t.Errorf("newID(ep) = %q: time %d (%v), want %d-%d", id, ms, err, before, after)
 	}
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -133,12 +134,36 @@ func BenchmarkTurnWrites(b *testing.B) {
 				b.Fatalf("OpenSQLite() = %v", err)
 			}
 			b.Cleanup(func() { s.Close() })
-			benchmarkTurnWrites(b, s, c)
+			benchmarkTurnWrites(b, s, c, orderedID)
 		})
 	}
 }
 
-func benchmarkTurnWrites(b *testing.B, s *SQLite, c int) {
+// BenchmarkTurnWritesIDOrder is BenchmarkTurnWrites at 32 turns at once with ids that sort in
+// the order turns start (as the service makes them) against ids in random order: a turn's rows
+// then go to a random page of each index, which a large table mostly has to read first. Run it
+// with -benchtime 20000x or more, for a table larger than SQLite's page cache.
+func BenchmarkTurnWritesIDOrder(b *testing.B) {
+	for _, ids := range []struct {
+		name string
+		id   func(i int) string
+	}{{"ordered", orderedID}, {"random", randomID}} {
+		b.Run(ids.name, func(b *testing.B) {
+			s, err := OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
+			if err != nil {
+				b.Fatalf("OpenSQLite() = %v", err)
+			}
+			b.Cleanup(func() { s.Close() })
+			benchmarkTurnWrites(b, s, 32, ids.id)
+		})
+	}
+}
+
+func orderedID(i int) string { return fmt.Sprintf("turn-%012d", i) }
+
+func randomID(int) string { return "turn-" + rand.Text() }
+
+func benchmarkTurnWrites(b *testing.B, s *SQLite, c int, newID func(i int) string) {
 	ctx := b.Context()
 	var next atomic.Int64
 	lat := make([]time.Duration, b.N)
@@ -155,7 +180,7 @@ func benchmarkTurnWrites(b *testing.B, s *SQLite, c int) {
 					return
 				}
 				start := time.Now()
-				id := fmt.Sprintf("turn-%d", i)
+				id := newID(i)
 				rec := turnRec(alice, id, "ep-"+id, "")
 				if _, _, err := s.CreateTurn(ctx, rec); err != nil {
 					b.Errorf("CreateTurn() = %v", err)
