@@ -79,7 +79,7 @@ func (s *sqlStore) AppendAudit(ctx context.Context, entries []audit.Entry) error
 	q := s.dialect(qAppendAudit)
 	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for i, e := range entries {
-			if _, err := tx.ExecContext(ctx, q, storedTime(e.Time), string(e.Type()), string(e.Principal), details[i]); err != nil {
+			if _, err := s.exec(ctx, tx, q, storedTime(e.Time), string(e.Type()), string(e.Principal), details[i]); err != nil {
 				return fmt.Errorf("store: append audit: %w", err)
 			}
 		}

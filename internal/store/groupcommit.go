@@ -35,7 +35,18 @@ type committer struct {
 	leaders sync.WaitGroup // the caller leading, if any; Add only under mu while !closed
 
 	transactions atomic.Int64 // begun, for benchmarks
+
+	// savepoints are the statements run puts around each write of a group, by text, prepared
+	// once by prepare: parsed anew, two a write cost about what a small write costs.
+	savepoints map[string]*sql.Stmt
 }
+
+// The statements around each write of a group.
+const (
+	qSavepoint  = "SAVEPOINT write_op"
+	qRollbackTo = "ROLLBACK TO write_op"
+	qRelease    = "RELEASE write_op"
+)
 
 type writeOp struct {
 	ctx  context.Context
@@ -45,6 +56,35 @@ type writeOp struct {
 }
 
 func newCommitter(db *sql.DB) *committer { return &committer{db: db} }
+
+// prepare prepares the savepoint statements on db, before any write: until then, or if it
+// fails, they run by text.
+func (c *committer) prepare(ctx context.Context) error {
+	stmts := map[string]*sql.Stmt{}
+	for _, q := range []string{qSavepoint, qRollbackTo, qRelease} {
+		st, err := c.db.PrepareContext(ctx, q)
+		if err != nil {
+			for _, st := range stmts {
+				st.Close()
+			}
+			return fmt.Errorf("store: prepare: %w", err)
+		}
+		stmts[q] = st
+	}
+	c.savepoints = stmts
+	return nil
+}
+
+// exec runs one of the savepoint statements in tx.
+func (c *committer) exec(ctx context.Context, tx *sql.Tx, q string) error {
+	var err error
+	if st := c.savepoints[q]; st != nil {
+		_, err = tx.StmtContext(ctx, st).ExecContext(ctx)
+	} else {
+		_, err = tx.ExecContext(ctx, q)
+	}
+	return err
+}
 
 // do runs fn in a transaction shared with other writes and returns once that transaction has
 // committed (fn's error, or the commit's). fn sees a context that is not cancelled mid-write
@@ -178,15 +218,15 @@ func (c *committer) commit(group []*writeOp) {
 // the op's error. fatal means the savepoint itself failed: the transaction can no longer be
 // trusted.
 func (c *committer) run(ctx context.Context, tx *sql.Tx, op *writeOp) (err, fatal error) {
-	if _, err := tx.ExecContext(ctx, "SAVEPOINT write_op"); err != nil {
+	if err := c.exec(ctx, tx, qSavepoint); err != nil {
 		return nil, fmt.Errorf("store: savepoint: %w", err)
 	}
 	if err = op.fn(context.WithoutCancel(op.ctx), tx); err != nil {
-		if _, rbErr := tx.ExecContext(ctx, "ROLLBACK TO write_op"); rbErr != nil {
+		if rbErr := c.exec(ctx, tx, qRollbackTo); rbErr != nil {
 			return err, fmt.Errorf("store: rollback to savepoint: %w", rbErr)
 		}
 	}
-	if _, relErr := tx.ExecContext(ctx, "RELEASE write_op"); relErr != nil {
+	if relErr := c.exec(ctx, tx, qRelease); relErr != nil {
 		return err, fmt.Errorf("store: release savepoint: %w", relErr)
 	}
 	return err, nil

@@ -23,7 +23,11 @@ func openCommitter(t *testing.T) (*committer, *sql.DB) {
 	if _, err := db.Exec(`CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	return newCommitter(db), db
+	c := newCommitter(db)
+	if err := c.prepare(t.Context()); err != nil { // the savepoints as OpenSQLite runs them
+		t.Fatal(err)
+	}
+	return c, db
 }
 
 func insertKV(k string) func(context.Context, *sql.Tx) error {

@@ -94,7 +94,12 @@ func OpenSQLite(ctx context.Context, dsn string, opts ...Option) (*SQLite, error
 		db.Close()
 		return nil, err
 	}
-	db.group = newCommitter(write)
+	group := newCommitter(write)
+	if err := group.prepare(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	db.group = group
 	return &SQLite{sqlStore: db}, nil
 }
 

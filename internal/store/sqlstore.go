@@ -128,11 +128,16 @@ func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect, instance s
 // Close releases the statements and the pools (read is closed only when it is a pool of its
 // own). Calls made after Close fail.
 func (s *sqlStore) Close() error {
+	var stmts map[string]*sql.Stmt
 	if s.group != nil {
 		s.group.stop()
+		stmts = s.group.savepoints
 	}
 	errs := []error{s.appendEvent.Close(), s.events.Close()}
 	for _, st := range s.prepared {
+		errs = append(errs, st.Close())
+	}
+	for _, st := range stmts {
 		errs = append(errs, st.Close())
 	}
 	errs = append(errs, s.write.Close())
@@ -142,12 +147,12 @@ func (s *sqlStore) Close() error {
 	return errors.Join(errs...)
 }
 
-// prepareWrites prepares the statements each turn writes on the writer (SQLite's single
-// connection), before the committer takes it: SQLite parses and plans a statement run by text
+// prepareWrites prepares the statements each turn writes (its episode, its row and end, its
+// audit entries) on the writer (SQLite's single connection), before the committer takes it: SQLite parses and plans a statement run by text
 // on every call, which cost as much as running it.
 func (s *sqlStore) prepareWrites(ctx context.Context) error {
 	s.prepared = map[string]*sql.Stmt{}
-	for _, q := range []string{s.q.insertEpisode, s.q.insertTurn, s.q.finishTurn} {
+	for _, q := range []string{s.q.insertEpisode, s.q.insertTurn, s.q.finishTurn, s.dialect(qAppendAudit)} {
 		st, err := s.write.PrepareContext(ctx, q)
 		if err != nil {
 			for _, st := range s.prepared {
