@@ -163,7 +163,7 @@ func TestDecideWorldQuestionsInAnAgentsWords(t *testing.T) {
 	}
 }
 
-// Questions about rules that hold everywhere, about how often a thing should be done and about
+// Questions about rules and limits that hold everywhere, about how often a thing should be done and about
 // manners are asked of the world, even in an agent's words ("tyres", "driving", "seat").
 func TestDecideWorldQuestionsOnRulesAndManners(t *testing.T) {
 	ix := NewIndex([]Source{
@@ -174,6 +174,7 @@ func TestDecideWorldQuestionsOnRulesAndManners(t *testing.T) {
 	})
 	for _, text := range []string{
 		"what is the minimum legal age to drive a car in france",
+		"how long can you legally drive without a break in the uk",
 		"how often should brake pads be replaced",
 		"is it rude to ask to swap seats on a plane",
 	} {
