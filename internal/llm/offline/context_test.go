@@ -71,6 +71,8 @@ func TestRouteSceneSettingStatements(t *testing.T) {
 		{"heading somewhere", []string{"Heading to the hotel in lisbon after work, meanwhile how many points do i have"}, []string{"ask_rewards"}},
 		{"a bad time that is over", []string{"our flight landed 3 hours late and we missed the first day, gutted. how many points do I have?"}, []string{"ask_rewards"}},
 		{"a bad time going on", []string{"my flight is late again, how many points do I have?"}, []string{"ask_travel", "ask_rewards"}},
+		{"a question that points back asks about the news before it", []string{"my flight landed late last night and I missed my parcel delivery, can I rearrange it"}, []string{"ask_support"}},
+		{"what happened, then a question about it", []string{"I booked a flight to Rome yesterday, can you check it's confirmed"}, []string{"ask_travel"}},
 		{"a question in passing asks about the statement", []string{"my points balance is way lower than usual, what happened"}, []string{"ask_rewards"}},
 	})
 }

@@ -102,7 +102,7 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 	// context, up to the request before it.
 	setAside := false
 	for i := len(segs) - 1; i >= 0; i-- {
-		question := asks(text, segs, i)
+		question := asks(text, segs, i) || askedAbout(text, segs, labels, i)
 		wish := !question && wishes(segs[i].words)
 		scene := !question && !wish && (sceneStatement(segs[i].words) || exclaimedScene(text, segs, i))
 		// A clause that sets the rest aside is what the user is here for: "my actual problem:
@@ -131,6 +131,15 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 		setAside = setAside || questionAhead && aside
 	}
 	return ctx
+}
+
+// askedAbout reports whether segment i, which its words give to an agent, is what the question
+// after it asks about: that question reaches no agent of its own and points back at it ("I
+// missed the grocery delivery, can I rebook it"). The two ask together, so what happened
+// before them only sets their scene: "my flight landed late last night and I missed the grocery
+// delivery, can I rebook it" asks the grocer alone.
+func askedAbout(text string, segs []segment, labels []int, i int) bool {
+	return labels[i] >= 0 && i+1 < len(segs) && labels[i+1] == labelUnmatched && asks(text, segs, i+1) && pointsAt(segs[i+1].words)
 }
 
 // setsAside reports whether a clause says that what came before is not the point: "anyway",

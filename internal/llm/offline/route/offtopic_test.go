@@ -162,3 +162,24 @@ func TestDecideWorldQuestionsInAnAgentsWords(t *testing.T) {
 		}
 	}
 }
+
+// Questions about rules and limits that hold everywhere, about how often a thing should be done and about
+// manners are asked of the world, even in an agent's words ("tyres", "driving", "seat").
+func TestDecideWorldQuestionsOnRulesAndManners(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"tyres", "Tyre fitting service: tyre bookings, seasonal tyre storage and the user's tyre hotel.",
+			"when is my tyre fitting", "where are my winter tyres stored", "how much to fit two new tyres"}},
+		{Texts: []string{"driving", "Driving school: the learner's lessons, instructor and test date.", "when is my next driving lesson", "has my test been booked"}},
+		{Texts: []string{"travel", "Travel specialist: upcoming trips, flights, seats and hotel stays.", "when is my next trip", "is my flight delayed", "can i change my seat"}},
+	})
+	for _, text := range []string{
+		"what is the minimum legal age to drive a car in france",
+		"how long can you legally drive without a break in the uk",
+		"how often should brake pads be replaced",
+		"is it rude to ask to swap seats on a plane",
+	} {
+		if got := Decide(ix, []string{text}, 0, Settings{MinScore: lang.Number("minScore"), Margin: lang.Number("margin")}); len(got) != 0 {
+			t.Errorf("Decide(%q) = %v, want none", text, got)
+		}
+	}
+}
