@@ -763,6 +763,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Yoga", "Spin"}, excludes: []string{"Pilates"},
 		},
 		{
+			name:  "the facts a question asks for are kept when an object's facts are bounded beside its lists",
+			asked: "when does my climbing membership renew", data: `{"member":{"name":"Alice","number":"GW-2","home":"Bermondsey","joined":"2024-02-17"},
+				"plan":{"name":"Unlimited","status":"active","peak_access":true,"price":{"amount":56,"currency":"GBP"},"method":"direct debit",
+				 "day_of_month":1,"next_payment":"2026-12-01"},
+				"skills":[{"skill":"lead belaying","status":"not signed off","next_step":"take the lead climbing course"}]}`,
+			mentions: []string{"Dec 1, 2026"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,

@@ -267,7 +267,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	if len(facts) > maxFacts {
-		facts = r.boundFacts(facts, t)
+		facts = r.boundFacts(facts, asked, t)
 	}
 	lines := []string{}
 	if len(facts) > 0 {
@@ -324,10 +324,15 @@ func (r renderer) namedTwice(f fact) bool {
 	return f.namedBy(r.names) >= 2
 }
 
-// boundFacts keeps maxFacts of an object's facts, in order: those the request names first
-// ("is autopay on" of an account with many facts before its autopay), then the others.
-func (r renderer) boundFacts(facts []fact, t topic) []fact {
-	asked := withHalted(r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true), facts)
+// boundFacts keeps maxFacts of an object's facts, in order: those the request asks for first
+// (focused, as focus chose them: "when does my membership renew" keeps the dates of a
+// membership whose lists are shown too; else those it names, "is autopay on" of an account
+// with many facts before its autopay), then the others.
+func (r renderer) boundFacts(facts, focused []fact, t topic) []fact {
+	asked := focused
+	if len(asked) == 0 {
+		asked = withHalted(r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true), facts)
+	}
 	keep, n := make([]bool, len(facts)), 0
 	for _, askedOnly := range []bool{true, false} { // the facts asked for first, then the others
 		for i, f := range facts {
