@@ -3,6 +3,7 @@ package answer
 import (
 	"cmp"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ type fact struct {
 	// "until Nov 27" closes, giving "20% off until Nov 27".
 	opens, closes bool
 	list          bool // a list of things ("glass bottles and dogs")
+	// timing is a time of day ("08:00") or a list of dates ("installation dates"): with the
+	// dates, what a question when asks for, though no single date to weigh against them.
+	timing bool
 	// key is the member's own name when the label no longer says it ("deadline" read as
 	// "until Mar 1"): a question still names the fact by it.
 	key string
@@ -154,7 +158,8 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			}
 		case []any:
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
-				out = append(out, fact{label: label, text: r.scalarList(f.key, v), list: true})
+				// A list of dates ("installation dates") is as much a date as one is.
+				out = append(out, fact{label: label, text: r.scalarList(f.key, v), list: true, timing: allDates(v)})
 			}
 		case []field:
 			if amount, code, ok := moneyObject(v); ok {
@@ -236,6 +241,12 @@ func (r renderer) stringFact(key, label, v string) (fact, bool) {
 	if w, ok := parseWhen(s); ok {
 		fc := dateFact(label, w.format())
 		fc.date = true
+		return fc, true
+	}
+	if isHour(s) {
+		// A time of day reads by its key as a date does: "from 08:00", "until 10:00".
+		fc := dateFact(label, s)
+		fc.timing = true
 		return fc, true
 	}
 	fc := fact{label: label, text: tidyString(s)}
@@ -394,9 +405,34 @@ func (r renderer) mentioned(v string) bool {
 }
 
 // asksWhen reports whether the request asks when something is: its dates are then what it
-// names, nested ones included ("when is my blood draw", an order's appointment date).
+// names, nested ones included ("when is my blood draw", an order's appointment date), and
+// so is asking the time ("what time will the fitters turn up").
 func (r renderer) asksWhen() bool {
-	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return w.Lower == "when" })
+	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return w.Lower == "when" }) || r.saysPhrase(whenAsks)
+}
+
+// when reports whether f says when something is: a date or a time of day.
+func (f fact) when() bool {
+	return f.date || f.timing
+}
+
+// hourPattern is a time of day as data writes it: "08:00", "19:30", "8:00 am".
+var hourPattern = regexp.MustCompile(`^(?:[01]?\d|2[0-3]):[0-5]\d(?: ?[ap]\.?m\.?)?$`)
+
+// isHour reports whether s is a time of day.
+func isHour(s string) bool {
+	return hourPattern.MatchString(strings.ToLower(strings.TrimSpace(s)))
+}
+
+// allDates reports whether every value of arr is a date.
+func allDates(arr []any) bool {
+	for _, v := range arr {
+		s, ok := v.(string)
+		if _, isDate := parseWhen(s); !ok || !isDate {
+			return false
+		}
+	}
+	return len(arr) > 0
 }
 
 // asksDeadline reports whether the request asks how long one has to do something ("how
@@ -433,12 +469,12 @@ func (f fact) deadline() bool {
 	return f.date && deadlineWords[lastWord(f.named())]
 }
 
-// holdsDate reports whether some string value of v, however deep, is a date.
+// holdsDate reports whether some string value of v, however deep, is a date or a time of day.
 func holdsDate(v any) bool {
 	held := false
 	eachString(v, func(s string) {
 		_, ok := parseWhen(s)
-		held = held || ok
+		held = held || ok || isHour(s)
 	})
 	return held
 }

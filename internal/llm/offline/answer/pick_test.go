@@ -771,6 +771,31 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dec 1, 2026"},
 		},
 		{
+			name:  "a time of day answers a question when",
+			asked: "when are they coming", data: `{"appointments":[
+				{"ref":"TR-1","service":"replacement","type":"mobile","status":"confirmed","date":"2026-12-02",
+				 "address":"14 Elm Grove","technician":"Craig","slot":{"from":"08:00","until":"10:00"},"price":{"amount":217,"currency":"GBP"}},
+				{"ref":"TR-2","service":"alignment","type":"depot","status":"confirmed","date":"2026-12-09","depot":"Kirkstall",
+				 "technician":"Sam","price":{"amount":45,"currency":"GBP"},"time":"10:15"}]}`,
+			mentions: []string{"08:00", "10:15"},
+		},
+		{
+			name:  "asking the time asks when",
+			asked: "what time will they turn up", data: `{"orders":[
+				{"order_ref":"CV-1","status":"in production","room":"front bedroom","colour":"grey","glazing":"double",
+				 "installation":{"fitters":["Dean","Kyle"],"arrival":"08:00"}},
+				{"order_ref":"CV-2","status":"completed","room":"bathroom","colour":"white","glazing":"obscured"}]}`,
+			mentions: []string{"08:00"},
+		},
+		{
+			name:  "a list of dates answers a question when as a date does",
+			asked: "when are the windows going in", data: `{"orders":[
+				{"order_ref":"CV-1","item":"windows","status":"in production","ordered":"2026-11-03","room":"front bedroom","colour":"grey",
+				 "glazing":"double","installation":{"dates":["2026-12-14","2026-12-15"],"fitters":["Dean","Kyle"]}},
+				{"order_ref":"CV-2","item":"windows","status":"completed","ordered":"2026-05-12","room":"bathroom","colour":"white","glazing":"obscured"}]}`,
+			mentions: []string{"Dec 14, 2026"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,

@@ -409,7 +409,7 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 	if hit == nil && r.asksWhen() {
 		// "when is my kitchen supposed to be finished", of a project whose facts name no word
 		// of it: its dates answer, not its address and manager.
-		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.date || snapshotLabels[f.label] })
+		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.when() || snapshotLabels[f.label] })
 		if of := r.earlierDates(dates, facts, t, lists); len(of) > 0 {
 			dates = of
 		}
@@ -502,14 +502,14 @@ func withHalted(hit, facts []fact) []fact {
 // P2", "building Maple Hall"): the number alone does not find it.
 func withPlaces(hit, facts []fact) []fact {
 	if !slices.ContainsFunc(hit, func(f fact) bool {
-		return !f.money && !f.date && !strings.Contains(f.label, " ") && f.label != "" &&
+		return !f.money && !f.when() && !strings.Contains(f.label, " ") && f.label != "" &&
 			!strings.Contains(f.text, " ") && strings.ContainsAny(f.text, "0123456789")
 	}) {
 		return hit
 	}
 	var out []fact
 	for _, f := range facts {
-		if slices.Contains(hit, f) || placeLabels[f.label] && !f.money && !f.date {
+		if slices.Contains(hit, f) || placeLabels[f.label] && !f.money && !f.when() {
 			out = append(out, f)
 		}
 	}
