@@ -98,7 +98,11 @@ func phrases(facts []fact) []string {
 		p := facts[i].phrase()
 		if facts[i].opens && i+1 < len(facts) && facts[i+1].closes {
 			i++
-			p += " " + facts[i].phrase()
+			closing := facts[i]
+			if closing.label == facts[i-1].label {
+				closing.label = "" // "rehearsal from 19:30 until 21:30": the label is said once
+			}
+			p += " " + closing.phrase()
 		}
 		parts = append(parts, p)
 	}
