@@ -796,6 +796,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dec 14, 2026"},
 		},
 		{
+			name:  "a list each record holds that the request names is shown for each",
+			asked: "what tyres are they putting on", data: `{"appointments":[
+				{"ref":"TR-1","service":"replacement","date":"2026-12-02","tyres":[{"position":"front left","brand":"Michelin"},
+				 {"position":"front right","brand":"Michelin"}]},
+				{"ref":"TR-2","service":"puncture repair","date":"2026-11-14","tyre":{"position":"rear right"}}]}`,
+			mentions: []string{"Michelin", "TR-2"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,

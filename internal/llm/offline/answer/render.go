@@ -818,11 +818,14 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		r.showIDs = true
 		// One record asked about: its own lists are the details asked for ("when is my
 		// dog due for his rabies shot" is in the dog's vaccinations).
-		if p := r.withNestedLists(noun, arr[0], cur, found); !p.empty() {
+		if p := r.withNestedLists(noun, arr[0], cur, found, nil); !p.empty() {
 			return p
 		}
 	}
 	if p := r.withReasons(noun, arr, cur, found); !p.empty() {
+		return p
+	}
+	if p := r.withNamedLists(noun, arr, cur, found); !p.empty() {
 		return p
 	}
 	var lines []string
@@ -878,9 +881,9 @@ func (r renderer) backToEarlier(arr []any, noun string, termsOf func() [][]strin
 }
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
-// the record's line, then each of its lists. It returns an empty piece when the record has
-// no such list.
-func (r renderer) withNestedLists(noun string, item any, cur string, found string) Piece {
+// the record's line, then each of its lists (those keep says yes of, when keep is not nil).
+// It returns an empty piece when the record has no such list.
+func (r renderer) withNestedLists(noun string, item any, cur string, found string, keep func(recordList) bool) Piece {
 	obj, ok := item.([]field)
 	if !ok {
 		return Piece{}
@@ -899,7 +902,7 @@ func (r renderer) withNestedLists(noun string, item any, cur string, found strin
 	})
 	var blocks []string
 	for _, l := range r.recordLists(obj) {
-		if namesFact && !l.named && !r.asksAbout(l.noun, l.arr) {
+		if namesFact && !l.named && !r.asksAbout(l.noun, l.arr) || keep != nil && !keep(l) {
 			continue
 		}
 		if b := inner.list(l.noun, l.arr, cur); b.kind == pieceList {
@@ -964,7 +967,7 @@ func (r renderer) withReasons(noun string, arr []any, cur, found string) Piece {
 	var parts []string
 	nested := false
 	for _, item := range arr {
-		p := plain.withNestedLists(noun, item, cur, found)
+		p := plain.withNestedLists(noun, item, cur, found, nil)
 		if !p.empty() {
 			nested = true
 			parts = append(parts, p.text)
@@ -979,6 +982,36 @@ func (r renderer) withReasons(noun string, arr []any, cur, found string) Piece {
 }
 
 var reasonRecords = int(lang.Number("reasonRecords")) // see language.txt
+
+// withNamedLists renders a few records with those of their own lists the request names by
+// their noun ("what tyres are they putting on", of appointments each with its tyres): the
+// record's line alone says none of them. It returns an empty piece when the request names
+// no such list, or the records are too many to show so.
+func (r renderer) withNamedLists(noun string, arr []any, cur, found string) Piece {
+	if len(arr) < 2 || len(arr) > reasonRecords {
+		return Piece{}
+	}
+	named := func(l recordList) bool { return r.namesList(l.noun) }
+	var parts []string
+	nested := false
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if slices.ContainsFunc(r.recordLists(obj), named) {
+			if p := r.withNestedLists(noun, item, cur, found, named); !p.empty() {
+				nested = true
+				parts = append(parts, p.text)
+				continue
+			}
+		}
+		if s := r.item(item, cur); s != "" {
+			parts = append(parts, "- "+s)
+		}
+	}
+	if !nested {
+		return Piece{}
+	}
+	return Piece{kind: pieceList, found: found, text: strings.Join(parts, "\n")}
+}
 
 // countNoun is noun (a plural) for n things.
 func countNoun(n int, noun string) string {
