@@ -133,9 +133,9 @@ func headText(f field) string {
 }
 
 // headField picks the member that names a list item: a name- or title-like string, else
-// the first string that is neither an echo of the request, an id, a date, a status nor a
-// description, else any string but a date (an id is then the only name there is). -1 when
-// there is none.
+// the first string that is neither an echo of the request, an id, a date or time of day, a
+// status nor a description, else any string but a date or time (an id is then the only name
+// there is). -1 when there is none.
 func (r renderer) headField(obj []field) int {
 	pick := func(ok func(key, val string) bool) int {
 		for i, f := range obj {
@@ -150,12 +150,13 @@ func (r renderer) headField(obj []field) int {
 	}
 	if i := pick(func(k, s string) bool {
 		_, isDate := parseWhen(s)
-		// An echoed product or city would only repeat itself on every line.
-		return !r.echoed(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
+		// An echoed product or city would only repeat itself on every line, and a time of
+		// day names no record ("10:40: on Nov 29, opponent ...").
+		return !r.echoed(s) && !isIDKey(k) && !isDate && !isHour(s) && !bareWords[lang.Humanise(k)]
 	}); i >= 0 {
 		return i
 	}
-	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate })
+	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate && !isHour(s) })
 }
 
 // isNameKey reports whether a key names its record: "name", "product_title".

@@ -804,6 +804,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Michelin", "TR-2"},
 		},
 		{
+			name:  "a time of day names no record",
+			asked: "when do we play", data: `{"matches":[{"match_id":"M-1","date":"2026-12-06","kickoff":"10:40","opponent":"Dog and Duck FC"},
+				{"match_id":"M-2","date":"2026-12-13","kickoff":"11:50","opponent":"Clapham Old Boys"}]}`,
+			mentions: []string{"Dog and Duck FC: ", "10:40"}, excludes: []string{"10:40:"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
