@@ -169,7 +169,11 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				text := strings.Join(append([]string{formatMoney(amount, code)}, perOf(v)...), " per ")
-				out = append(out, fact{label: label, text: text, money: true, plain: priceLabels[label]})
+				fc := fact{label: label, text: text, money: true, plain: priceLabels[label]}
+				if per := perOf(v); len(per) > 0 {
+					fc.key = "per " + per[0] // "what do extra hours cost" names a rate per hour
+				}
+				out = append(out, fc)
 			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.namesKeyIn(v) || r.asksWhen() && holdsDate(v) {
 				// An object's objects read as prefixed facts, however deep: "last top up on
 				// Oct 30". In a list item only for the one record asked about ("cancel how
@@ -288,7 +292,7 @@ func numberFact(key, label string, v json.Number, cur string, isMoney bool) fact
 		}
 		// "price per night" -> "120.00 EUR per night"; a bare "price" needs no label.
 		if per := strings.Index(label, " per "); per > 0 && moneyWords[lastWord(label[:per])] {
-			return fact{text: text + label[per:], money: true}
+			return fact{text: text + label[per:], money: true, key: label}
 		}
 		return fact{label: label, text: text, money: true, plain: len(words) == 1}
 	case isPercent(words):

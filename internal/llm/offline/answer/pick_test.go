@@ -810,6 +810,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dog and Duck FC: ", "10:40"}, excludes: []string{"10:40:"},
 		},
 		{
+			name:  "a rate is named by what it is per",
+			asked: "what do extra hours cost", data: `{"plan":"Dedicated Desk","hours_included":10,"used":7.5,
+				"overage_rate":{"amount":25,"currency":"USD","per":"hour"},"extra_pass_price":{"amount":15,"currency":"USD"},
+				"locker_fee":{"amount":20,"currency":"USD"}}`,
+			mentions: []string{"$25.00 per hour"}, excludes: []string{"$20.00"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
