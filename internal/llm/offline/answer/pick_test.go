@@ -817,6 +817,12 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$25.00 per hour"}, excludes: []string{"$20.00"},
 		},
 		{
+			name:  "how much alone after a question when asks the amount of what it named",
+			asked: "how much", earlier: "when does the climbing wall take my next payment", data: `{"member":"Alice","joined":"2024-02-17",
+				"plan":{"name":"Unlimited","price":{"amount":56,"currency":"GBP","per":"month"},"method":"direct debit","next_payment":"2026-12-01"}}`,
+			mentions: []string{"56.00 GBP"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,

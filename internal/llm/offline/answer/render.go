@@ -280,12 +280,12 @@ func (r renderer) object(obj []field, t topic) Piece {
 }
 
 // asksPrice reports whether the request asks what something costs: a word of price ("what
-// does it cost") or "how much is" ("how much is a new charger case"; not "how much data", nor
-// "how much has sam used").
+// does it cost"), "how much is" ("how much is a new charger case"; not "how much data", nor
+// "how much has sam used") or "how much" alone, a follow-up's.
 func (r renderer) asksPrice() bool {
 	ws := r.askedWord
 	for i, w := range ws {
-		if priceWords[w.Lower] || w.Lower == "much" && i > 0 && ws[i-1].Lower == "how" && i+1 < len(ws) && priceCopulas[ws[i+1].Lower] {
+		if priceWords[w.Lower] || w.Lower == "much" && i > 0 && ws[i-1].Lower == "how" && (i+1 == len(ws) || priceCopulas[ws[i+1].Lower]) {
 			return true
 		}
 	}
@@ -398,6 +398,13 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		// getting dropped off": the boxes), and the earlier words named no list, whose record
 		// it asks about ("where is that" after "when's my next appointment").
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
+	}
+	if hit != nil && r.earlierTerm != nil && r.asksPrice() && !r.namesOwnThing() && !slices.ContainsFunc(hit, func(f fact) bool { return f.money }) {
+		// "how much" after "when does the climbing wall take my next payment": the earlier
+		// words name the payment, and its amount is asked for now, not its date again.
+		if money := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.money }); len(money) > 0 {
+			hit = money
+		}
 	}
 	if hit == nil && r.asksWhen() {
 		// "when did i last pay", of a last payment's amount and date: the facts a verb of the
