@@ -823,6 +823,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"56.00 GBP"},
 		},
 		{
+			name:  "who did an act is named by the data's doers of it",
+			asked: "who scored", data: `{"results":[
+				{"date":"2026-11-22","opponent":"Vauxhall","score":{"for":4,"against":2},"scorers":[{"player":"Priya Shah","goals":2},{"player":"Tom Okafor","goals":2}]},
+				{"date":"2026-11-15","opponent":"Kennington","score":{"for":1,"against":3},"scorers":[{"player":"Dan Reeve","goals":1}]}]}`,
+			mentions: []string{"Priya Shah", "Dan Reeve"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
@@ -863,7 +870,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 
 func TestSpellAsData(t *testing.T) {
 	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}, {key: "count", val: "4"},
-		{key: "technician", val: "Luis Ortega"}, {key: "planned", val: "2026-12-01"}}
+		{key: "technician", val: "Luis Ortega"}, {key: "planned", val: "2026-12-01"}, {key: "scorers", val: "Priya"}}
 	domain := map[string]bool{"library": true}
 	tests := []struct{ in, want string }{
 		{"whats the deductable", "whats the deductible"},
@@ -873,6 +880,8 @@ func TestSpellAsData(t *testing.T) {
 		{"my tennis court", "my tennis court"},     // an English word, not a typo of "count"
 		{"who's the tech", "who's the technician"}, // a clipped word
 		{"my plan", "my plan"},                     // a form of the data's word, not a clipping of it
+		{"who scored", "who scorers"},              // the doers of the act asked about
+		{"when was it planned", "when was it planned"},
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, data, domain); got != tt.want {
