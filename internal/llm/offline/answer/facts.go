@@ -3,6 +3,7 @@ package answer
 import (
 	"cmp"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ type fact struct {
 	// "until Nov 27" closes, giving "20% off until Nov 27".
 	opens, closes bool
 	list          bool // a list of things ("glass bottles and dogs")
+	// timing is a time of day ("08:00") or a list of dates ("installation dates"): with the
+	// dates, what a question when asks for, though no single date to weigh against them.
+	timing bool
 	// key is the member's own name when the label no longer says it ("deadline" read as
 	// "until Mar 1"): a question still names the fact by it.
 	key string
@@ -94,7 +98,11 @@ func phrases(facts []fact) []string {
 		p := facts[i].phrase()
 		if facts[i].opens && i+1 < len(facts) && facts[i+1].closes {
 			i++
-			p += " " + facts[i].phrase()
+			closing := facts[i]
+			if closing.label == facts[i-1].label {
+				closing.label = "" // "rehearsal from 19:30 until 21:30": the label is said once
+			}
+			p += " " + closing.phrase()
 		}
 		parts = append(parts, p)
 	}
@@ -154,13 +162,18 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 			}
 		case []any:
 			if len(v) > 0 && allScalars(v) { // lists of records and empty lists read as lists
-				out = append(out, fact{label: label, text: r.scalarList(f.key, v), list: true})
+				// A list of dates ("installation dates") is as much a date as one is.
+				out = append(out, fact{label: label, text: r.scalarList(f.key, v), list: true, timing: allDates(v)})
 			}
 		case []field:
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
 				text := strings.Join(append([]string{formatMoney(amount, code)}, perOf(v)...), " per ")
-				out = append(out, fact{label: label, text: text, money: true, plain: priceLabels[label]})
+				fc := fact{label: label, text: text, money: true, plain: priceLabels[label]}
+				if per := perOf(v); len(per) > 0 {
+					fc.key = "per " + per[0] // "what do extra hours cost" names a rate per hour
+				}
+				out = append(out, fc)
 			} else if !sc.item || r.showIDs || len(v) == 1 || r.names(label) || r.namesKeyIn(v) || r.asksWhen() && holdsDate(v) {
 				// An object's objects read as prefixed facts, however deep: "last top up on
 				// Oct 30". In a list item only for the one record asked about ("cancel how
@@ -238,6 +251,12 @@ func (r renderer) stringFact(key, label, v string) (fact, bool) {
 		fc.date = true
 		return fc, true
 	}
+	if isHour(s) {
+		// A time of day reads by its key as a date does: "from 08:00", "until 10:00".
+		fc := dateFact(label, s)
+		fc.timing = true
+		return fc, true
+	}
 	fc := fact{label: label, text: tidyString(s)}
 	switch {
 	case bareWords[label]:
@@ -273,7 +292,7 @@ func numberFact(key, label string, v json.Number, cur string, isMoney bool) fact
 		}
 		// "price per night" -> "120.00 EUR per night"; a bare "price" needs no label.
 		if per := strings.Index(label, " per "); per > 0 && moneyWords[lastWord(label[:per])] {
-			return fact{text: text + label[per:], money: true}
+			return fact{text: text + label[per:], money: true, key: label}
 		}
 		return fact{label: label, text: text, money: true, plain: len(words) == 1}
 	case isPercent(words):
@@ -394,9 +413,34 @@ func (r renderer) mentioned(v string) bool {
 }
 
 // asksWhen reports whether the request asks when something is: its dates are then what it
-// names, nested ones included ("when is my blood draw", an order's appointment date).
+// names, nested ones included ("when is my blood draw", an order's appointment date), and
+// so is asking the time ("what time will the fitters turn up").
 func (r renderer) asksWhen() bool {
-	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return w.Lower == "when" })
+	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool { return w.Lower == "when" }) || r.saysPhrase(whenAsks)
+}
+
+// when reports whether f says when something is: a date or a time of day.
+func (f fact) when() bool {
+	return f.date || f.timing
+}
+
+// hourPattern is a time of day as data writes it: "08:00", "19:30", "8:00 am".
+var hourPattern = regexp.MustCompile(`^(?:[01]?\d|2[0-3]):[0-5]\d(?: ?[ap]\.?m\.?)?$`)
+
+// isHour reports whether s is a time of day.
+func isHour(s string) bool {
+	return hourPattern.MatchString(strings.ToLower(strings.TrimSpace(s)))
+}
+
+// allDates reports whether every value of arr is a date.
+func allDates(arr []any) bool {
+	for _, v := range arr {
+		s, ok := v.(string)
+		if _, isDate := parseWhen(s); !ok || !isDate {
+			return false
+		}
+	}
+	return len(arr) > 0
 }
 
 // asksDeadline reports whether the request asks how long one has to do something ("how
@@ -433,12 +477,12 @@ func (f fact) deadline() bool {
 	return f.date && deadlineWords[lastWord(f.named())]
 }
 
-// holdsDate reports whether some string value of v, however deep, is a date.
+// holdsDate reports whether some string value of v, however deep, is a date or a time of day.
 func holdsDate(v any) bool {
 	held := false
 	eachString(v, func(s string) {
 		_, ok := parseWhen(s)
-		held = held || ok
+		held = held || ok || isHour(s)
 	})
 	return held
 }

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -124,5 +125,38 @@ func TestParseWhen(t *testing.T) {
 		if got := w.format(); got != tt.want || w.clock != tt.clock || w.month != tt.mnth {
 			t.Errorf("parseWhen(%q) = %q (clock %v, month %v), want %q (clock %v, month %v)", tt.in, got, w.clock, w.month, tt.want, tt.clock, tt.mnth)
 		}
+	}
+}
+
+// TestPhrases checks how facts read in a row: an opening fact and the closing one after it
+// make one phrase, their shared label said once.
+func TestPhrases(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts []fact
+		want  []string
+	}{
+		{
+			name:  "a pair under one label says it once",
+			facts: []fact{{label: "rehearsal", text: "from 19:30", opens: true}, {label: "rehearsal", text: "until 21:30", closes: true}},
+			want:  []string{"rehearsal from 19:30 until 21:30"},
+		},
+		{
+			name:  "a pair under two labels says both",
+			facts: []fact{{text: "20% off", opens: true}, {label: "offer", text: "until Nov 27", closes: true}},
+			want:  []string{"20% off offer until Nov 27"},
+		},
+		{
+			name:  "facts that pair with nothing read alone",
+			facts: []fact{{label: "gate", text: "B12"}, {label: "seat", text: "14C"}},
+			want:  []string{"gate B12", "seat 14C"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := phrases(tt.facts); !slices.Equal(got, tt.want) {
+				t.Errorf("phrases() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

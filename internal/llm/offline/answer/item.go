@@ -51,18 +51,20 @@ func (r renderer) item(v any, cur string) string {
 		}
 	}
 	// The facts the request names come first, so that the bound below keeps them; facts
-	// that pair into one phrase ("20% off until Nov 27") keep their order.
-	if !slices.ContainsFunc(rest, func(f fact) bool { return f.opens || f.closes }) {
-		asked := func(f fact) int {
-			return b2i(r.names(f.named()) || f.date && r.asksWhen() || r.asksDeadline() && f.deadline())
-		}
-		slices.SortStableFunc(rest, func(a, b fact) int { return cmp.Compare(asked(b), asked(a)) })
+	// that pair into one phrase ("20% off until Nov 27", "from 08:00 until 10:00") move
+	// together.
+	asked := func(f fact) int {
+		return b2i(r.names(f.named()) || f.when() && r.asksWhen() || r.asksDeadline() && f.deadline())
 	}
+	units := pairUnits(rest)
+	slices.SortStableFunc(units, func(a, b []fact) int {
+		return cmp.Compare(slices.Max(mapFacts(b, asked)), slices.Max(mapFacts(a, asked)))
+	})
 	var parts []string
 	if lead != "" {
 		parts = append(parts, lead)
 	}
-	extras := phrases(rest)
+	extras := phrases(slices.Concat(units...))
 	// A record among others shows its first few facts; the one record asked about (showIDs)
 	// shows all it holds.
 	if len(extras) > itemExtras && !r.showIDs {
@@ -79,11 +81,35 @@ func (r renderer) item(v any, cur string) string {
 	return headText(obj[head]) + ": " + details
 }
 
+// pairUnits splits facts into the units a phrase reads them in: an opening fact with the
+// closing one right after it, every other fact alone (see phrases).
+func pairUnits(facts []fact) [][]fact {
+	var units [][]fact
+	for i := 0; i < len(facts); i++ {
+		if facts[i].opens && i+1 < len(facts) && facts[i+1].closes {
+			units = append(units, facts[i:i+2])
+			i++
+			continue
+		}
+		units = append(units, facts[i:i+1])
+	}
+	return units
+}
+
+// mapFacts is fn of each of facts.
+func mapFacts(facts []fact, fn func(fact) int) []int {
+	out := make([]int, len(facts))
+	for i, f := range facts {
+		out[i] = fn(f)
+	}
+	return out
+}
+
 // noneOf returns, for a record whose facts say no more than when it is, a fact for each of its
 // empty lists ("no times" of a free slot on Dec 20 whose times are all taken): there, that
 // the list is empty is all the record says. Elsewhere an empty list goes unsaid.
 func noneOf(obj []field, facts []fact) []fact {
-	if slices.ContainsFunc(facts, func(f fact) bool { return !f.date }) {
+	if slices.ContainsFunc(facts, func(f fact) bool { return !f.when() }) {
 		return nil
 	}
 	var out []fact
@@ -107,9 +133,9 @@ func headText(f field) string {
 }
 
 // headField picks the member that names a list item: a name- or title-like string, else
-// the first string that is neither an echo of the request, an id, a date, a status nor a
-// description, else any string but a date (an id is then the only name there is). -1 when
-// there is none.
+// the first string that is neither an echo of the request, an id, a date or time of day, a
+// status nor a description, else any string but a date or time (an id is then the only name
+// there is). -1 when there is none.
 func (r renderer) headField(obj []field) int {
 	pick := func(ok func(key, val string) bool) int {
 		for i, f := range obj {
@@ -124,12 +150,13 @@ func (r renderer) headField(obj []field) int {
 	}
 	if i := pick(func(k, s string) bool {
 		_, isDate := parseWhen(s)
-		// An echoed product or city would only repeat itself on every line.
-		return !r.echoed(s) && !isIDKey(k) && !isDate && !bareWords[lang.Humanise(k)]
+		// An echoed product or city would only repeat itself on every line, and a time of
+		// day names no record ("10:40: on Nov 29, opponent ...").
+		return !r.echoed(s) && !isIDKey(k) && !isDate && !isHour(s) && !bareWords[lang.Humanise(k)]
 	}); i >= 0 {
 		return i
 	}
-	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate })
+	return pick(func(_, s string) bool { _, isDate := parseWhen(s); return !isDate && !isHour(s) })
 }
 
 // isNameKey reports whether a key names its record: "name", "product_title".

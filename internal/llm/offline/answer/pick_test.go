@@ -763,6 +763,73 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Yoga", "Spin"}, excludes: []string{"Pilates"},
 		},
 		{
+			name:  "the facts a question asks for are kept when an object's facts are bounded beside its lists",
+			asked: "when does my climbing membership renew", data: `{"member":{"name":"Alice","number":"GW-2","home":"Bermondsey","joined":"2024-02-17"},
+				"plan":{"name":"Unlimited","status":"active","peak_access":true,"price":{"amount":56,"currency":"GBP"},"method":"direct debit",
+				 "day_of_month":1,"next_payment":"2026-12-01"},
+				"skills":[{"skill":"lead belaying","status":"not signed off","next_step":"take the lead climbing course"}]}`,
+			mentions: []string{"Dec 1, 2026"},
+		},
+		{
+			name:  "a time of day answers a question when",
+			asked: "when are they coming", data: `{"appointments":[
+				{"ref":"TR-1","service":"replacement","type":"mobile","status":"confirmed","date":"2026-12-02",
+				 "address":"14 Elm Grove","technician":"Craig","slot":{"from":"08:00","until":"10:00"},"price":{"amount":217,"currency":"GBP"}},
+				{"ref":"TR-2","service":"alignment","type":"depot","status":"confirmed","date":"2026-12-09","depot":"Kirkstall",
+				 "technician":"Sam","price":{"amount":45,"currency":"GBP"},"time":"10:15"}]}`,
+			mentions: []string{"08:00", "10:15"},
+		},
+		{
+			name:  "asking the time asks when",
+			asked: "what time will they turn up", data: `{"orders":[
+				{"order_ref":"CV-1","status":"in production","room":"front bedroom","colour":"grey","glazing":"double",
+				 "installation":{"fitters":["Dean","Kyle"],"arrival":"08:00"}},
+				{"order_ref":"CV-2","status":"completed","room":"bathroom","colour":"white","glazing":"obscured"}]}`,
+			mentions: []string{"08:00"},
+		},
+		{
+			name:  "a list of dates answers a question when as a date does",
+			asked: "when are the windows going in", data: `{"orders":[
+				{"order_ref":"CV-1","item":"windows","status":"in production","ordered":"2026-11-03","room":"front bedroom","colour":"grey",
+				 "glazing":"double","installation":{"dates":["2026-12-14","2026-12-15"],"fitters":["Dean","Kyle"]}},
+				{"order_ref":"CV-2","item":"windows","status":"completed","ordered":"2026-05-12","room":"bathroom","colour":"white","glazing":"obscured"}]}`,
+			mentions: []string{"Dec 14, 2026"},
+		},
+		{
+			name:  "a list each record holds that the request names is shown for each",
+			asked: "what tyres are they putting on", data: `{"appointments":[
+				{"ref":"TR-1","service":"replacement","date":"2026-12-02","tyres":[{"position":"front left","brand":"Michelin"},
+				 {"position":"front right","brand":"Michelin"}]},
+				{"ref":"TR-2","service":"puncture repair","date":"2026-11-14","tyre":{"position":"rear right"}}]}`,
+			mentions: []string{"Michelin", "TR-2"},
+		},
+		{
+			name:  "a time of day names no record",
+			asked: "when do we play", data: `{"matches":[{"match_id":"M-1","date":"2026-12-06","kickoff":"10:40","opponent":"Dog and Duck FC"},
+				{"match_id":"M-2","date":"2026-12-13","kickoff":"11:50","opponent":"Clapham Old Boys"}]}`,
+			mentions: []string{"Dog and Duck FC: ", "10:40"}, excludes: []string{"10:40:"},
+		},
+		{
+			name:  "a rate is named by what it is per",
+			asked: "what do extra hours cost", data: `{"plan":"Dedicated Desk","hours_included":10,"used":7.5,
+				"overage_rate":{"amount":25,"currency":"USD","per":"hour"},"extra_pass_price":{"amount":15,"currency":"USD"},
+				"locker_fee":{"amount":20,"currency":"USD"}}`,
+			mentions: []string{"$25.00 per hour"}, excludes: []string{"$20.00"},
+		},
+		{
+			name:  "how much alone after a question when asks the amount of what it named",
+			asked: "how much", earlier: "when does the climbing wall take my next payment", data: `{"member":"Alice","joined":"2024-02-17",
+				"plan":{"name":"Unlimited","price":{"amount":56,"currency":"GBP","per":"month"},"method":"direct debit","next_payment":"2026-12-01"}}`,
+			mentions: []string{"56.00 GBP"},
+		},
+		{
+			name:  "who did an act is named by the data's doers of it",
+			asked: "who scored", data: `{"results":[
+				{"date":"2026-11-22","opponent":"Vauxhall","score":{"for":4,"against":2},"scorers":[{"player":"Priya Shah","goals":2},{"player":"Tom Okafor","goals":2}]},
+				{"date":"2026-11-15","opponent":"Kennington","score":{"for":1,"against":3},"scorers":[{"player":"Dan Reeve","goals":1}]}]}`,
+			mentions: []string{"Priya Shah", "Dan Reeve"},
+		},
+		{
 			name:  "an id is not shown for a number the request asks of something else",
 			asked: "whats my employer's phone number", data: `{"plan":"Northstar Workplace Pension","member_id":"NS-552031",
 				"employer":{"name":"Halverson Logistics","phone":"555-0100"}}`,
@@ -803,7 +870,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 
 func TestSpellAsData(t *testing.T) {
 	data := []field{{key: "deductible", val: "500"}, {key: "title", val: "The Midnight Library"}, {key: "city", val: "Seattle"}, {key: "count", val: "4"},
-		{key: "technician", val: "Luis Ortega"}, {key: "planned", val: "2026-12-01"}}
+		{key: "technician", val: "Luis Ortega"}, {key: "planned", val: "2026-12-01"}, {key: "scorers", val: "Priya"}}
 	domain := map[string]bool{"library": true}
 	tests := []struct{ in, want string }{
 		{"whats the deductable", "whats the deductible"},
@@ -813,6 +880,8 @@ func TestSpellAsData(t *testing.T) {
 		{"my tennis court", "my tennis court"},     // an English word, not a typo of "count"
 		{"who's the tech", "who's the technician"}, // a clipped word
 		{"my plan", "my plan"},                     // a form of the data's word, not a clipping of it
+		{"who scored", "who scorers"},              // the doers of the act asked about
+		{"when was it planned", "when was it planned"},
 	}
 	for _, tt := range tests {
 		if got := spellAsData(tt.in, data, domain); got != tt.want {

@@ -267,7 +267,7 @@ func (r renderer) object(obj []field, t topic) Piece {
 		}
 	}
 	if len(facts) > maxFacts {
-		facts = r.boundFacts(facts, t)
+		facts = r.boundFacts(facts, asked, t)
 	}
 	lines := []string{}
 	if len(facts) > 0 {
@@ -280,12 +280,12 @@ func (r renderer) object(obj []field, t topic) Piece {
 }
 
 // asksPrice reports whether the request asks what something costs: a word of price ("what
-// does it cost") or "how much is" ("how much is a new charger case"; not "how much data", nor
-// "how much has sam used").
+// does it cost"), "how much is" ("how much is a new charger case"; not "how much data", nor
+// "how much has sam used") or "how much" alone, a follow-up's.
 func (r renderer) asksPrice() bool {
 	ws := r.askedWord
 	for i, w := range ws {
-		if priceWords[w.Lower] || w.Lower == "much" && i > 0 && ws[i-1].Lower == "how" && i+1 < len(ws) && priceCopulas[ws[i+1].Lower] {
+		if priceWords[w.Lower] || w.Lower == "much" && i > 0 && ws[i-1].Lower == "how" && (i+1 == len(ws) || priceCopulas[ws[i+1].Lower]) {
 			return true
 		}
 	}
@@ -324,10 +324,15 @@ func (r renderer) namedTwice(f fact) bool {
 	return f.namedBy(r.names) >= 2
 }
 
-// boundFacts keeps maxFacts of an object's facts, in order: those the request names first
-// ("is autopay on" of an account with many facts before its autopay), then the others.
-func (r renderer) boundFacts(facts []fact, t topic) []fact {
-	asked := withHalted(r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true), facts)
+// boundFacts keeps maxFacts of an object's facts, in order: those the request asks for first
+// (focused, as focus chose them: "when does my membership renew" keeps the dates of a
+// membership whose lists are shown too; else those it names, "is autopay on" of an account
+// with many facts before its autopay), then the others.
+func (r renderer) boundFacts(facts, focused []fact, t topic) []fact {
+	asked := focused
+	if len(asked) == 0 {
+		asked = withHalted(r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true), facts)
+	}
 	keep, n := make([]bool, len(facts)), 0
 	for _, askedOnly := range []bool{true, false} { // the facts asked for first, then the others
 		for i, f := range facts {
@@ -394,6 +399,13 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 		// it asks about ("where is that" after "when's my next appointment").
 		hit = r.focusOn(r.earlierTerm, facts, t, lists)
 	}
+	if hit != nil && r.earlierTerm != nil && r.asksPrice() && !r.namesOwnThing() && !slices.ContainsFunc(hit, func(f fact) bool { return f.money }) {
+		// "how much" after "when does the climbing wall take my next payment": the earlier
+		// words name the payment, and its amount is asked for now, not its date again.
+		if money := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.money }); len(money) > 0 {
+			hit = money
+		}
+	}
 	if hit == nil && r.asksWhen() {
 		// "when did i last pay", of a last payment's amount and date: the facts a verb of the
 		// request names (see focusOnVerbs), when a date is among them.
@@ -404,7 +416,7 @@ func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
 	if hit == nil && r.asksWhen() {
 		// "when is my kitchen supposed to be finished", of a project whose facts name no word
 		// of it: its dates answer, not its address and manager.
-		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.date || snapshotLabels[f.label] })
+		dates := slices.DeleteFunc(slices.Clone(facts), func(f fact) bool { return !f.when() || snapshotLabels[f.label] })
 		if of := r.earlierDates(dates, facts, t, lists); len(of) > 0 {
 			dates = of
 		}
@@ -497,14 +509,14 @@ func withHalted(hit, facts []fact) []fact {
 // P2", "building Maple Hall"): the number alone does not find it.
 func withPlaces(hit, facts []fact) []fact {
 	if !slices.ContainsFunc(hit, func(f fact) bool {
-		return !f.money && !f.date && !strings.Contains(f.label, " ") && f.label != "" &&
+		return !f.money && !f.when() && !strings.Contains(f.label, " ") && f.label != "" &&
 			!strings.Contains(f.text, " ") && strings.ContainsAny(f.text, "0123456789")
 	}) {
 		return hit
 	}
 	var out []fact
 	for _, f := range facts {
-		if slices.Contains(hit, f) || placeLabels[f.label] && !f.money && !f.date {
+		if slices.Contains(hit, f) || placeLabels[f.label] && !f.money && !f.when() {
 			out = append(out, f)
 		}
 	}
@@ -813,11 +825,14 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		r.showIDs = true
 		// One record asked about: its own lists are the details asked for ("when is my
 		// dog due for his rabies shot" is in the dog's vaccinations).
-		if p := r.withNestedLists(noun, arr[0], cur, found); !p.empty() {
+		if p := r.withNestedLists(noun, arr[0], cur, found, nil); !p.empty() {
 			return p
 		}
 	}
 	if p := r.withReasons(noun, arr, cur, found); !p.empty() {
+		return p
+	}
+	if p := r.withNamedLists(noun, arr, cur, found); !p.empty() {
 		return p
 	}
 	var lines []string
@@ -873,9 +888,9 @@ func (r renderer) backToEarlier(arr []any, noun string, termsOf func() [][]strin
 }
 
 // withNestedLists renders a list of one record whose own members hold lists of records:
-// the record's line, then each of its lists. It returns an empty piece when the record has
-// no such list.
-func (r renderer) withNestedLists(noun string, item any, cur string, found string) Piece {
+// the record's line, then each of its lists (those keep says yes of, when keep is not nil).
+// It returns an empty piece when the record has no such list.
+func (r renderer) withNestedLists(noun string, item any, cur string, found string, keep func(recordList) bool) Piece {
 	obj, ok := item.([]field)
 	if !ok {
 		return Piece{}
@@ -894,7 +909,7 @@ func (r renderer) withNestedLists(noun string, item any, cur string, found strin
 	})
 	var blocks []string
 	for _, l := range r.recordLists(obj) {
-		if namesFact && !l.named && !r.asksAbout(l.noun, l.arr) {
+		if namesFact && !l.named && !r.asksAbout(l.noun, l.arr) || keep != nil && !keep(l) {
 			continue
 		}
 		if b := inner.list(l.noun, l.arr, cur); b.kind == pieceList {
@@ -959,7 +974,7 @@ func (r renderer) withReasons(noun string, arr []any, cur, found string) Piece {
 	var parts []string
 	nested := false
 	for _, item := range arr {
-		p := plain.withNestedLists(noun, item, cur, found)
+		p := plain.withNestedLists(noun, item, cur, found, nil)
 		if !p.empty() {
 			nested = true
 			parts = append(parts, p.text)
@@ -974,6 +989,36 @@ func (r renderer) withReasons(noun string, arr []any, cur, found string) Piece {
 }
 
 var reasonRecords = int(lang.Number("reasonRecords")) // see language.txt
+
+// withNamedLists renders a few records with those of their own lists the request names by
+// their noun ("what tyres are they putting on", of appointments each with its tyres): the
+// record's line alone says none of them. It returns an empty piece when the request names
+// no such list, or the records are too many to show so.
+func (r renderer) withNamedLists(noun string, arr []any, cur, found string) Piece {
+	if len(arr) < 2 || len(arr) > reasonRecords {
+		return Piece{}
+	}
+	named := func(l recordList) bool { return r.namesList(l.noun) }
+	var parts []string
+	nested := false
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		if slices.ContainsFunc(r.recordLists(obj), named) {
+			if p := r.withNestedLists(noun, item, cur, found, named); !p.empty() {
+				nested = true
+				parts = append(parts, p.text)
+				continue
+			}
+		}
+		if s := r.item(item, cur); s != "" {
+			parts = append(parts, "- "+s)
+		}
+	}
+	if !nested {
+		return Piece{}
+	}
+	return Piece{kind: pieceList, found: found, text: strings.Join(parts, "\n")}
+}
 
 // countNoun is noun (a plural) for n things.
 func countNoun(n int, noun string) string {

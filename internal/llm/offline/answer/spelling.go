@@ -51,6 +51,9 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 	for _, w := range lang.ScanWords(asked) {
 		fix := doneBy(w.Lower, keys, values) // "the caterer" is who does the catering the data speaks of
 		if fix == "" {
+			fix = doerOf(w.Lower, keys) // "who scored" asks for the data's scorers
+		}
+		if fix == "" {
 			fix = clippedKey(w.Lower, keys, values) // "the tech" is the data's technician
 		}
 		if fix == "" {
@@ -121,6 +124,29 @@ func doneBy(w string, keys, values map[string]bool) string {
 		}
 	}
 	return act
+}
+
+// doerOf returns the data's key word for who did the act w, a verb in the past ("scored"),
+// names ("scorers"), when the data holds no w itself; "" otherwise. Of several, the first in
+// order, so that a reply never varies.
+func doerOf(w string, keys map[string]bool) string {
+	act, ok := strings.CutSuffix(w, "ed")
+	if !ok || keys[w] || len(act) < minDoerLetters-2 {
+		return ""
+	}
+	stem := lang.Stem(w)
+	doer := ""
+	for k := range keys {
+		base := strings.TrimSuffix(k, "s")
+		if len(base) < minDoerLetters || !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") {
+			continue
+		}
+		// "scorer" is who scores, "inspector" who inspects: the act with or without its final e.
+		if (lang.Stem(base[:len(base)-2]) == stem || lang.Stem(base[:len(base)-1]) == stem) && (doer == "" || k < doer) {
+			doer = k
+		}
+	}
+	return doer
 }
 
 // clippedKey returns the one word of the data's keys that w is the clipped start of ("tech"

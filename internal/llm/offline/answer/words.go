@@ -17,6 +17,7 @@ var (
 	deadlineAsks    = lang.List("deadlineAsks")    // ask how long one has: a deadline
 	deadlineWords   = lang.List("deadlineWords")   // end a date's key that says by when to act
 	reasonAsks      = lang.List("reasonAsks")      // ask why: a record's details answer
+	whenAsks        = lang.List("whenAsks")        // ask when, as "when" does: "what time"
 	noise           = lang.List("noise")           // greetings, hedges and praise: "yo, ... or whatever"
 	shorthand       = lang.List("shorthand")       // chat spellings of small words: "r", "rn"
 	chatParticles   = lang.List("chatParticles")   // chat spellings of a phrasal verb's particle: "thru"
