@@ -17,21 +17,24 @@ const todayHead = "Today's date is "
 // datedPrompt is the base prompt with one day's date line, built once per day: most
 // invocations of a day share it.
 type datedPrompt struct {
-	day  string // YYYY-MM-DD, UTC
-	text string
-	part llms.ContentPart
+	year  int
+	month time.Month
+	day   int
+	text  string
+	part  llms.ContentPart
 }
 
-// datedBase returns the base prompt stating the clock's current day, building it when the
-// day has changed since the last invocation.
+// datedBase returns the base prompt stating the clock's current day (UTC), building it when
+// the day has changed since the last invocation. Comparing the day's numbers, not its text,
+// keeps the common case free of allocations.
 func (a *Agent) datedBase() *datedPrompt {
 	t := a.opts.now().UTC()
-	day := t.Format(time.DateOnly)
-	if p := a.dated.Load(); p != nil && p.day == day {
+	y, m, d := t.Date()
+	if p := a.dated.Load(); p != nil && p.year == y && p.month == m && p.day == d {
 		return p
 	}
 	text := a.basePrompt + "\n" + todayLine(t)
-	p := &datedPrompt{day: day, text: text, part: llms.TextContent{Text: text}}
+	p := &datedPrompt{year: y, month: m, day: d, text: text, part: llms.TextContent{Text: text}}
 	a.dated.Store(p)
 	return p
 }
