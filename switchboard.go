@@ -89,6 +89,10 @@ type Options struct {
 	// a turn's user; nil uses Config.A2A's credential, or in dev auth mode a dev token for the
 	// user.
 	A2ACredential func(ctx context.Context, user principal.Principal) (string, error)
+	// Clock is where sub-agents read today's date, which their system prompts state (in
+	// UTC) so that their models can resolve "yesterday" or "last sunday"; nil is time.Now.
+	// The eval command pins it to --today.
+	Clock func() time.Time
 }
 
 // Parts are the assembled service's parts, for programs that drive turns without HTTP (the
@@ -135,6 +139,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		Agents: opts.Agents, AgentsFS: opts.AgentsFS, Config: &cfg, Models: opts.Models,
 		CCSTransport: opts.CCSTransport, TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider,
 		Metrics: opts.Metrics, Logger: opts.Logger, Version: opts.Version, A2ACredential: opts.A2ACredential,
+		Clock:        opts.Clock,
 		Authenticate: authenticator(opts.Authenticate),
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -41,6 +42,7 @@ type Option func(*options)
 type options struct {
 	maxSteps     int
 	onSuppressed func(context.Context, Suppression)
+	now          func() time.Time // today's date, stated in the system prompt (WithClock)
 	ask.Telemetry
 }
 
@@ -77,9 +79,10 @@ type Agent struct {
 	// and the call options of a tool step and of the last step (which must answer in words).
 	basePrompt          string
 	toolOpts, finalOpts []llms.CallOption
-	// basePart is basePrompt as a message part: boxing a string into an interface allocates,
-	// and most invocations inherit nothing that changes the prompt.
-	basePart llms.ContentPart
+	// dated is basePrompt with the date line of the day it was last asked on: boxing a
+	// string into an interface allocates, and most invocations inherit nothing that changes
+	// the prompt.
+	dated atomic.Pointer[datedPrompt]
 	// spanAttrs are the attributes of its LLM calls' spans that depend only on the
 	// definition: gen_ai.operation.name and agent_id.
 	spanAttrs [2]attribute.KeyValue
@@ -92,7 +95,7 @@ type Agent struct {
 
 // New instantiates the runtime for cfg.Definition.
 func New(cfg Config, opts ...Option) (*Agent, error) {
-	o := collect(options{maxSteps: 4}, opts)
+	o := collect(options{maxSteps: 4, now: time.Now}, opts)
 	def := cfg.Definition
 	switch {
 	case def == nil || def.Kind != definitions.KindSubAgent:
@@ -130,7 +133,6 @@ func New(cfg Config, opts ...Option) (*Agent, error) {
 		a.finalOpts = []llms.CallOption{llms.WithTools(a.tools), llms.WithToolChoice("none")}
 	}
 	a.basePrompt = strings.TrimSpace(def.Prompt) + "\n\nUse only the data your tools return. If a tool result says the data is unavailable, say so plainly; if it carries a caveat, mention it briefly. A result's answer states its data as the agent's team wants it said: keep its facts."
-	a.basePart = llms.TextContent{Text: a.basePrompt}
 	a.tracer = o.Tracers.Tracer(tracerName)
 	a.poolAttrs = o.CopiesAttributes()
 	a.spanAttrs = [2]attribute.KeyValue{attribute.String("gen_ai.operation.name", "chat"), attribute.String("switchboard.agent_id", def.ID)}
@@ -203,8 +205,9 @@ func (a *Agent) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 // messages are the conversation an invocation starts with: the system prompt and the request.
 // They live in the invocation, which is allocated anyway.
 func (r *invocation) messages() []llms.MessageContent {
-	r.parts[0] = r.a.basePart
-	if sys := r.a.systemPrompt(r.req.Inherited); sys != r.a.basePrompt {
+	base := r.a.datedBase()
+	r.parts[0] = base.part
+	if sys := systemPrompt(base.text, r.req.Inherited); sys != base.text {
 		r.parts[0] = llms.TextContent{Text: sys}
 	}
 	r.parts[1] = llms.TextContent{Text: r.req.Request}
@@ -213,13 +216,14 @@ func (r *invocation) messages() []llms.MessageContent {
 	return r.first[:]
 }
 
-// systemPrompt is the definition's prompt plus the inherited context the LLM may use.
-func (a *Agent) systemPrompt(in ask.Inherited) string {
+// systemPrompt is base, the definition's prompt and today's date, plus the inherited context
+// the LLM may use.
+func systemPrompt(base string, in ask.Inherited) string {
 	if in.Locale == "" && in.Location == "" && in.PriorContext == "" {
-		return a.basePrompt
+		return base
 	}
 	var b strings.Builder
-	b.WriteString(a.basePrompt)
+	b.WriteString(base)
 	if in.Locale != "" {
 		fmt.Fprintf(&b, "\nUser locale: %s.", in.Locale)
 	}

@@ -113,7 +113,7 @@ func parseEvalFlags(args []string, stderr io.Writer) (evalFlags, error) {
 	fs.BoolVar(&f.failOnRegression, "fail-on-regression", false, "with --baseline: exit 1 when a case that passed fails now or an accuracy falls (latency never gates)")
 	fs.BoolVar(&f.noCoverage, "no-coverage-gate", false, "report but do not gate on intent-switch pair coverage (datasets covering some verticals only)")
 	fs.StringVar(&f.judge, "judge-model", "", "model alias that rates reply quality (LLM-as-judge); off by default")
-	fs.StringVar(&f.today, "today", "", "the day, as `YYYY-MM-DD`, the embedded demo CCS counts its users' dates from (default: today), so that reply_mentions naming a demo date keep passing after the day they were written")
+	fs.StringVar(&f.today, "today", "", "the day, as `YYYY-MM-DD`, the sub-agents' prompts state as today and the embedded demo CCS counts its users' dates from (default: today), so that reply_mentions naming a demo date keep passing after the day they were written")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: switchboard eval --dataset FILE... [flags]\n\nReplays eval datasets through the real turn loop and scores routing accuracy per vertical,\nintent switches, follow-ups, fan-out, failure acknowledgment, leaks and, for turns with\nreply_mentions or reply_excludes, answer accuracy per vertical. Exit status 1 when a gate fails.")
 		fs.PrintDefaults()
@@ -196,6 +196,11 @@ func evalService(ctx context.Context, f evalFlags, lookup env) (*switchboard.Ser
 	}
 	opts := switchboard.Options{Config: &cfg, Logger: slog.New(slog.DiscardHandler)}
 	opts.Agents, opts.AgentsFS, _ = agentsSource(f.agentsDir)
+	if day := f.todayDate; !day.IsZero() {
+		// The sub-agents' prompts state the same day the demo's calendar counts from, so
+		// that a run's replies to "yesterday" do not change with the day it is run on.
+		opts.Clock = func() time.Time { return day }
+	}
 	sb, err := switchboard.New(ctx, opts)
 	if err != nil {
 		return nil, cfg, withAgentsHint(err)

@@ -82,7 +82,7 @@ func (b *binder) bind(defs *definitions.Set) (*boundAgents, error) {
 			return nil, fmt.Errorf("sub-agent %s: %w", d.ID, err)
 		}
 		rt, err := subagents.New(subagents.Config{Definition: d, Model: m, CCS: b.enricher, Registry: b.registry, Check: b.check},
-			subagents.WithTelemetry(tel), subagents.WithOnSuppressed(b.onSuppressed))
+			b.subOptions(tel)...)
 		if err != nil {
 			return nil, err
 		}
@@ -120,4 +120,14 @@ func (b *binder) warnUnsetFlags(subs []*definitions.Definition) {
 				"agent", d.ID, "flag", flag)
 		}
 	}
+}
+
+// subOptions are the options of a sub-agent's runtime: telemetry, the audit log and, when
+// Input gives one, the clock.
+func (b *binder) subOptions(tel ask.Telemetry) []subagents.Option {
+	opts := []subagents.Option{subagents.WithTelemetry(tel), subagents.WithOnSuppressed(b.onSuppressed)}
+	if b.opts.Clock != nil {
+		opts = append(opts, subagents.WithClock(b.opts.Clock))
+	}
+	return opts
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/metric"
@@ -37,4 +38,6 @@ type Input struct {
 	Authenticate principal.Authenticator
 	// A2ACredential returns the bearer token sent to remote sub-agents for a turn's user.
 	A2ACredential func(ctx context.Context, user principal.Principal) (string, error)
+	// Clock tells sub-agents today's date; nil is time.Now.
+	Clock func() time.Time
 }

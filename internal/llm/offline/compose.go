@@ -35,6 +35,7 @@ func (m *Model) compose(req *request) string {
 		}
 		r := res.Result
 		r.Elsewhere = othersHeld(held, i) // the terms the turn's other results hold
+		r.Today = req.today
 		p := answer.Narrate(r, question, m.opts.listLimit, domain)
 		looked = looked || res.round > 1
 		nowhere = nowhere && (p.OffTopic() || res.round > 1 && answer.HoldsNothingAsked(r, question, m.opts.listLimit, domain))

@@ -414,3 +414,31 @@ func TestLookElsewhereReadsNoSentence(t *testing.T) {
 		t.Errorf("the look elsewhere encoded %d sentences, want none", n)
 	}
 }
+
+// TestComposeReadsTodayFromThePrompt checks that the day the system prompt states as today
+// places the days a request names from it ("last sunday"), and that with no day stated the
+// model guesses none: it has no clock.
+func TestComposeReadsTodayFromThePrompt(t *testing.T) {
+	tools := []llms.Tool{fnTool("results", "Match results with the score and scorers.", nil)}
+	results := `{"status":"ok","data":{"results":[
+		{"date":"2026-11-22","opponent":"Vauxhall Motors FC","outcome":"won"},
+		{"date":"2026-11-15","opponent":"Kennington Athletic","outcome":"lost"}]}}`
+	tests := []struct {
+		system, want, not string
+	}{
+		{"You report match results.\nToday's date is 2026-11-28 (Saturday, UTC).", "Vauxhall", "Kennington"},
+		{"You report match results.\nToday's date is 2026-11-21 (Saturday, UTC).", "Kennington", "Vauxhall"},
+		{"You report match results.", "Kennington", "nothing"},
+	}
+	for _, tt := range tests {
+		msgs := turnWithResults("did we win last sunday", [3]string{"results", `{}`, results})
+		msgs[0] = llms.TextParts(llms.ChatMessageTypeSystem, tt.system)
+		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resp.Choices[0].Content; !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("with system %q, reply = %q, want %q and no %q", tt.system, got, tt.want, tt.not)
+		}
+	}
+}

@@ -40,8 +40,10 @@
 //     way a concierge would: data reads by what its keys say (money, percentages, dates,
 //     sellers), what only echoes the call's arguments or serves machines (opaque ids,
 //     bookkeeping flags) is left out, each result gets a transition naming its topic (from
-//     the tool's name), a list shows the records the request names ("1 of 3 orders"), or
-//     those first, and partial or unavailable data gets a plain acknowledgment;
+//     the tool's name), a list shows the records the request names ("1 of 3 orders") or
+//     dates in the days it names from the date the system prompt states as today ("did we
+//     win last sunday"; the model has no clock), or those first, and partial or unavailable
+//     data gets a plain acknowledgment;
 //   - summaries and chit-chat: with no tools, it summarises when the system prompt asks
 //     for it, and otherwise answers directly.
 //
@@ -90,6 +92,8 @@
 //	  compose.go             Narrate one result, Reply with all; render.go (an object, a
 //	                         list), records.go (which records the question names),
 //	                         closeness.go (words close in meaning, typos of the trade),
+//	                         relative.go (today's date read from the system prompt, and
+//	                         the records dated in the days named from it: "last sunday"),
 //	                         facts.go, item.go, format.go, unasked.go (what the data does
 //	                         not hold), total.go (sums asked for), topic.go, piece.go,
 //	                         spelling.go, jsonvalue.go

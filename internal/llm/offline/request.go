@@ -3,6 +3,7 @@ package offline
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
@@ -11,8 +12,9 @@ import (
 
 // request is what one GenerateContent call carries, sorted into what the model uses.
 type request struct {
-	system  string   // all system text, in order
-	humans  []string // text of every human message, in order; the last is the one to answer
+	system  string    // all system text, in order, but for the sentence stating today's date
+	today   time.Time // the day the system text states as today's, zero for none
+	humans  []string  // text of every human message, in order; the last is the one to answer
 	results []toolResult
 	calls   map[string]llms.ToolCall // every tool call in the history, by ID
 	nCalls  int                      // tool calls already in the history, to keep IDs unique
@@ -63,7 +65,7 @@ func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
 			}
 		}
 	}
-	req.system = strings.Join(system, "\n")
+	req.system, req.today = answer.CutToday(strings.Join(system, "\n"))
 	return req
 }
 

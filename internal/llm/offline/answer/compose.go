@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
@@ -20,6 +21,9 @@ type Result struct {
 	// word of the request one of them holds names its thing, so a record here that only
 	// comes near it in meaning is another thing.
 	Elsewhere map[string]bool
+	// Today is the day the system prompt states as today (see TodayIn), zero when unknown:
+	// the days a request names from it ("last sunday") pick the records dated in them.
+	Today time.Time
 
 	decoded *decodedContent // Content decoded once for every copy (see NewResult)
 }
@@ -250,6 +254,7 @@ func HeldOfAsked(res Result, asked string, listLimit int, domain func() map[stri
 func askedRenderer(res Result, listLimit int, asked string, v any, dom map[string]bool) renderer {
 	r := newRenderer(listLimit, res.Call, res.spelledAs(lang.OwnPart(asked), v, dom))
 	r.domain = dom
+	r.within, _ = relativeSpan(lang.ScanWords(lang.OwnPart(asked)), res.Today)
 	if lang.OwnPart(asked) != asked {
 		r.earlier = strings.ToLower(lang.EarlierPart(asked))
 		r.earlierTerm = requestTerms(r.earlier)

@@ -9,9 +9,11 @@
 //
 // Replies (compose.go and the files it calls): Narrate turns one result into a piece (a
 // declared answer as written; otherwise the records the question names, the facts it asks
-// about, a plain sentence for what the data does not hold or could not be fetched), and Reply
-// arranges the pieces of a turn into one text. HoldsNothingAsked tells the model when a
-// result holds none of the words asked with, so that other tools may be called first.
+// about, a plain sentence for what the data does not hold or could not be fetched; the days a
+// request names relative to the date the system prompt states as today, see CutToday, pick the
+// records dated in them), and Reply arranges the pieces of a turn into one text.
+// HoldsNothingAsked tells the model when a result holds none of the words asked with, so that
+// other tools may be called first.
 //
 // It reads the request only as text, so it knows nothing of routing. Everything here is
 // deterministic and safe for concurrent use.

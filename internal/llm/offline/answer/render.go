@@ -44,6 +44,9 @@ type renderer struct {
 	around map[string]bool
 	// elsewhere are the terms the turn's other results hold as written (Result.Elsewhere).
 	elsewhere map[string]bool
+	// within are the days the request names relative to today ("last sunday"), empty when
+	// it names none: the records dated in them are the ones asked about.
+	within span
 }
 
 // narrowsToEarlier reports whether a request narrows what it asks for to what an earlier
@@ -741,6 +744,10 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		hits = r.tellingItems(arr, noun)
 	}
 	if len(hits) == 0 {
+		// "did we win last sunday": the match played that day, when no word names one.
+		hits = r.datedItems(arr)
+	}
+	if len(hits) == 0 {
 		hits = r.kindItems(arr)
 	}
 	if len(hits) == 0 && r.earlier != "" {
@@ -755,6 +762,12 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if len(hits) == 0 && !r.inRecord {
 		// "when does my permit run out": the one in force, not last year's that expired.
 		hits = r.currentItems(arr)
+	}
+	if len(hits) > 1 {
+		// "my federal refund for last year": of the federal returns, the one for that year.
+		if dated := r.datedItems(hits); len(dated) > 0 {
+			hits = dated
+		}
 	}
 	if spelled := r.spelledPeriodItems(hits); len(spelled) > 0 {
 		// "what do i owe for november": the November invoice, not October's due on Nov 5.
