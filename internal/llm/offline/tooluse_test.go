@@ -467,3 +467,21 @@ func TestExtractArgsTakesTheExampleNamed(t *testing.T) {
 		}
 	}
 }
+
+// A follow-up asking only what something cost is about what the earlier request asked for,
+// when more tools than the one whose texts say "price" hold money.
+func TestUseToolsFollowUpPriceStaysWithTheEarlierTool(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("visits", withExamples("The user's boiler service visits with date, engineer, work done, total charged and amount paid.", "when is the engineer coming"), nil),
+		fnTool("quotes", "Quotes for a new boiler with model, price and valid until.", nil),
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"how much did that cost (earlier: what work did the engineer do last week)", "visits"},
+		{"how much do i owe (earlier: when is the engineer coming)", "visits"},
+		{"how much is the new boiler", "quotes"},
+	} {
+		if got := calledTools(t, tools, tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tc.text, got, tc.want)
+		}
+	}
+}

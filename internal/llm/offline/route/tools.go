@@ -1,6 +1,7 @@
 package route
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -37,6 +38,12 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 	var intents []Intent
 	if !picksAmongEarlier(own) || own == text {
 		intents = p.byWords(own)
+		if own != text && len(intents) == 1 && p.pricedOnly(intents[0]) {
+			// "how much did that cost" after a question on a repair: the price words chose
+			// only the tool whose texts say "price", while others hold money too, so the
+			// earlier request chooses.
+			intents = nil
+		}
 	}
 	if len(intents) == 0 {
 		if own != text {
@@ -113,6 +120,29 @@ func (p *planner) byWords(text string) []Intent {
 	}
 	return intents
 }
+
+// pricedOnly reports whether the words of in reach its tool only through words of asking what
+// something costs, while another tool's texts name money too (a total, a fee, a balance): the
+// price words then choose between the tools no more than "how much" does.
+func (p *planner) pricedOnly(in Intent) bool {
+	if !p.ix.onlyThrough(queryTerms(lang.ScanWords(in.Text)), in.Tool, priceStems) {
+		return false
+	}
+	for d := range p.ix.texts {
+		if d != in.Tool && p.namesMoney(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesMoney reports whether tool doc's texts name an amount of money.
+func (p *planner) namesMoney(doc int) bool {
+	return slices.ContainsFunc(moneyWords, func(w string) bool { return p.ix.uses(doc, w) })
+}
+
+// moneyWords name amounts of money: see language.txt.
+var moneyWords = slices.Sorted(maps.Keys(lang.List("moneyWords")))
 
 // examplesDissent reports whether the tools' examples might choose other than the words did
 // (intents, at most one): some example shares much of the request's wording (exampleWording),
