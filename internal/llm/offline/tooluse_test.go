@@ -485,3 +485,21 @@ func TestUseToolsFollowUpPriceStaysWithTheEarlierTool(t *testing.T) {
 		}
 	}
 }
+
+// A hyphenated word of a tool's description ("check-in") is the phrase a request says ("check
+// in"), as the request's words join it.
+func TestUseToolsHyphenatedWordMeetsThePhrase(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("stays", "The user's cabin stays with arrival, check-in and checkout dates.", nil),
+		fnTool("ferries", "Live ferry status: departure time, delays, checked luggage and pier.", nil),
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"what time can we check in", "stays"},
+		{"what time do we check in at the lodge", "stays"},
+		{"is my ferry delayed", "ferries"},
+	} {
+		if got := calledTools(t, tools, tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tc.text, got, tc.want)
+		}
+	}
+}
