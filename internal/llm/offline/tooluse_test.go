@@ -503,3 +503,20 @@ func TestUseToolsHyphenatedWordMeetsThePhrase(t *testing.T) {
 		}
 	}
 }
+
+// A follow-up whose own words lean only a little to another tool than the earlier request's,
+// and reach the earlier one too, is about what the earlier request asked for.
+func TestUseToolsFollowUpLeansOnTheEarlierTool(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("account", "The user's library account with card number, fines owed and the books on loan.", nil),
+		fnTool("holds", "The user's reserved books with the queue position on each waiting list and the pickup branch.", nil),
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"what number am i in the queue (earlier: has my reserved book come in)", "holds"},
+		{"what is my card number", "account"},
+	} {
+		if got := calledTools(t, tools, tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tc.text, got, tc.want)
+		}
+	}
+}

@@ -44,6 +44,10 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 			// earlier request chooses.
 			intents = nil
 		}
+		if own != text && len(intents) == 1 {
+			// A follow-up goes on with what it follows unless its words say otherwise.
+			intents = p.keepEarlier(own, lang.EarlierPart(text), intents)
+		}
 	}
 	if len(intents) == 0 {
 		if own != text {
@@ -120,6 +124,25 @@ func (p *planner) byWords(text string) []Intent {
 	}
 	return intents
 }
+
+// keepEarlier returns the tool the earlier request chose, for a follow-up whose own words
+// (own) chose another (intents, one) but reach the earlier one nearly as well: "what number am
+// i in the queue" after a question on a reserved book asks the holds' queue position, though a
+// card number is the account's. Otherwise intents.
+func (p *planner) keepEarlier(own, earlier string, intents []Intent) []Intent {
+	before := p.plan(earlier)
+	if len(before) != 1 || before[0].Tool == intents[0].Tool {
+		return intents
+	}
+	sc := p.scores(own, queryTerms(lang.ScanWords(own)))
+	if e := before[0].Tool; sc[e] > 0 && earlierLean*sc[e] >= sc[intents[0].Tool] {
+		return []Intent{{Tool: e, Text: intents[0].Text, score: intents[0].score}}
+	}
+	return intents
+}
+
+// earlierLean: see language.txt.
+var earlierLean = lang.Number("earlierLean")
 
 // pricedOnly reports whether the words of in reach its tool only through words of asking what
 // something costs, while another tool's texts name money too (a total, a fee, a balance): the
