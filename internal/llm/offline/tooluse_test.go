@@ -520,3 +520,20 @@ func TestUseToolsFollowUpLeansOnTheEarlierTool(t *testing.T) {
 		}
 	}
 }
+
+// The thing a request asks about, when it is the last word of a tool's name, chooses that tool
+// over one whose texts share more of the words that only say which.
+func TestUseToolsTheThingAskedNamesTheTool(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("events", withExamples("The club's events with date, venue and rooms, galas with date, start time, venue, dress code, programme and tickets.", "where is the spring gala"), nil),
+		fnTool("tickets", "The user's gala ticket orders with reference, gala and date, tickets by type with quantity and price, total and status.", nil),
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"did my spring gala tickets go thru", "tickets"},
+		{"what is the dress code for the spring gala", "events"},
+	} {
+		if got := calledTools(t, tools, tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tc.text, got, tc.want)
+		}
+	}
+}

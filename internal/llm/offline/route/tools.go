@@ -115,6 +115,9 @@ var picks = lang.List("picks")
 // counts for less there: see queryTerms) and by the tools' examples (see byExample).
 func (p *planner) byWords(text string) []Intent {
 	intents := p.plan(text)
+	if len(intents) == 1 {
+		intents = p.byName(text, intents)
+	}
 	if len(intents) <= 1 && p.ix.examplesDissent(text, intents) {
 		// What users say when a tool is the right one outweighs a word the request shares
 		// with another tool's description ("what can i get with my points" and the balance).
@@ -143,6 +146,51 @@ func (p *planner) keepEarlier(own, earlier string, intents []Intent) []Intent {
 
 // earlierLean: see language.txt.
 var earlierLean = lang.Number("earlierLean")
+
+// byName returns, for a request whose words chose one tool (intents), the tool whose name is
+// the thing it asks about instead, when its words reach that tool nearly as well as
+// any: "did my concert tickets arrive" asks the tickets tool, whatever the schedule says of
+// concerts.
+func (p *planner) byName(text string, intents []Intent) []Intent {
+	qs := queryTerms(lang.ScanWords(text))
+	named := -1
+	for d := range p.ix.texts {
+		if !p.namesTool(qs, d) {
+			continue
+		}
+		if named >= 0 || d == intents[0].Tool {
+			return intents // the request names the chosen tool, or more than one
+		}
+		named = d
+	}
+	if named < 0 {
+		return intents
+	}
+	sc := p.scores(text, qs)
+	_, best, _ := lang.Best(sc)
+	if sc[named] > 0 && nameLean*sc[named] >= best {
+		return []Intent{{Tool: named, Text: text, score: sc[named]}}
+	}
+	return intents
+}
+
+// nameLean: see language.txt.
+var nameLean = lang.Number("nameLean")
+
+// namesTool reports whether the request's terms qs hold, as the thing asked about (not before
+// another noun), the last word of tool doc's name: "get_points_balance" is a balance.
+func (p *planner) namesTool(qs []qterm, doc int) bool {
+	texts := p.ix.texts[doc]
+	if len(texts) == 0 {
+		return false
+	}
+	name := lang.Terms(texts[0])
+	if len(name) == 0 {
+		return false
+	}
+	head := name[len(name)-1]
+	return slices.ContainsFunc(qs, func(q qterm) bool { return !q.modifier && q.weight >= 1 && q.stem == head })
+}
 
 // pricedOnly reports whether the words of in reach its tool only through words of asking what
 // something costs, while another tool's texts name money too (a total, a fee, a balance): the
