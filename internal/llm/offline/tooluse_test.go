@@ -467,3 +467,73 @@ func TestExtractArgsTakesTheExampleNamed(t *testing.T) {
 		}
 	}
 }
+
+// A follow-up asking only what something cost is about what the earlier request asked for,
+// when more tools than the one whose texts say "price" hold money.
+func TestUseToolsFollowUpPriceStaysWithTheEarlierTool(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("visits", withExamples("The user's boiler service visits with date, engineer, work done, total charged and amount paid.", "when is the engineer coming"), nil),
+		fnTool("quotes", "Quotes for a new boiler with model, price and valid until.", nil),
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"how much did that cost (earlier: what work did the engineer do last week)", "visits"},
+		{"how much do i owe (earlier: when is the engineer coming)", "visits"},
+		{"how much is the new boiler", "quotes"},
+	} {
+		if got := calledTools(t, tools, tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A hyphenated word of a tool's description ("check-in") is the phrase a request says ("check
+// in"), as the request's words join it.
+func TestUseToolsHyphenatedWordMeetsThePhrase(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("stays", "The user's cabin stays with arrival, check-in and checkout dates.", nil),
+		fnTool("ferries", "Live ferry status: departure time, delays, checked luggage and pier.", nil),
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"what time can we check in", "stays"},
+		{"what time do we check in at the lodge", "stays"},
+		{"is my ferry delayed", "ferries"},
+	} {
+		if got := calledTools(t, tools, tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A follow-up whose own words lean only a little to another tool than the earlier request's,
+// and reach the earlier one too, is about what the earlier request asked for.
+func TestUseToolsFollowUpLeansOnTheEarlierTool(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("account", "The user's library account with card number, fines owed and the books on loan.", nil),
+		fnTool("holds", "The user's reserved books with the queue position on each waiting list and the pickup branch.", nil),
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"what number am i in the queue (earlier: has my reserved book come in)", "holds"},
+		{"what is my card number", "account"},
+	} {
+		if got := calledTools(t, tools, tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tc.text, got, tc.want)
+		}
+	}
+}
+
+// The thing a request asks about, when it is the last word of a tool's name, chooses that tool
+// over one whose texts share more of the words that only say which.
+func TestUseToolsTheThingAskedNamesTheTool(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("events", withExamples("The club's events with date, venue and rooms, galas with date, start time, venue, dress code, programme and tickets.", "where is the spring gala"), nil),
+		fnTool("tickets", "The user's gala ticket orders with reference, gala and date, tickets by type with quantity and price, total and status.", nil),
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"did my spring gala tickets go thru", "tickets"},
+		{"what is the dress code for the spring gala", "events"},
+	} {
+		if got := calledTools(t, tools, tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("GenerateContent(%q) calls %v, want [%s]", tc.text, got, tc.want)
+		}
+	}
+}

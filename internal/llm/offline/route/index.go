@@ -138,8 +138,15 @@ func NewIndex(sources []Source) *Index {
 			if i >= 2 {
 				d.exampleLength += float64(len(ts))
 			}
-			for _, t := range lang.ShapeTerms(lang.ScanWords(text)) {
+			ws := lang.ScanWords(text)
+			for _, t := range lang.ShapeTerms(ws) {
 				d.tf[t]++
+			}
+			// "check-in" is the "check in" a request asks about, joined as queryTerms joins it.
+			for _, w := range ws {
+				if c := hyphenJoined(w.Lower); c != "" {
+					d.tf[c]++
+				}
 			}
 		}
 		for _, side := range []struct {
@@ -585,4 +592,17 @@ func (ix *Index) brandOf(query []qterm) int {
 		doc = d
 	}
 	return doc
+}
+
+// hyphenJoined returns the stem of a hyphenated word written as one ("check-in", "checkin");
+// "" for other words.
+func hyphenJoined(w string) string {
+	if !strings.Contains(w, "-") {
+		return ""
+	}
+	joined := strings.ReplaceAll(w, "-", "")
+	if len(joined) < minCompoundLetters || !isLetters(joined) {
+		return ""
+	}
+	return lang.Stem(joined)
 }

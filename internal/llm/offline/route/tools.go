@@ -1,6 +1,7 @@
 package route
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -37,6 +38,16 @@ func ChooseTools(ix *Index, text string, s Settings, boost func(text string) (fi
 	var intents []Intent
 	if !picksAmongEarlier(own) || own == text {
 		intents = p.byWords(own)
+		if own != text && len(intents) == 1 && p.pricedOnly(intents[0]) {
+			// "how much did that cost" after a question on a repair: the price words chose
+			// only the tool whose texts say "price", while others hold money too, so the
+			// earlier request chooses.
+			intents = nil
+		}
+		if own != text && len(intents) == 1 {
+			// A follow-up goes on with what it follows unless its words say otherwise.
+			intents = p.keepEarlier(own, lang.EarlierPart(text), intents)
+		}
 	}
 	if len(intents) == 0 {
 		if own != text {
@@ -104,6 +115,9 @@ var picks = lang.List("picks")
 // counts for less there: see queryTerms) and by the tools' examples (see byExample).
 func (p *planner) byWords(text string) []Intent {
 	intents := p.plan(text)
+	if len(intents) == 1 {
+		intents = p.byName(text, intents)
+	}
 	if len(intents) <= 1 && p.ix.examplesDissent(text, intents) {
 		// What users say when a tool is the right one outweighs a word the request shares
 		// with another tool's description ("what can i get with my points" and the balance).
@@ -113,6 +127,93 @@ func (p *planner) byWords(text string) []Intent {
 	}
 	return intents
 }
+
+// keepEarlier returns the tool the earlier request chose, for a follow-up whose own words
+// (own) chose another (intents, one) but reach the earlier one nearly as well: "what number am
+// i in the queue" after a question on a reserved book asks the holds' queue position, though a
+// card number is the account's. Otherwise intents.
+func (p *planner) keepEarlier(own, earlier string, intents []Intent) []Intent {
+	before := p.plan(earlier)
+	if len(before) != 1 || before[0].Tool == intents[0].Tool {
+		return intents
+	}
+	sc := p.scores(own, queryTerms(lang.ScanWords(own)))
+	if e := before[0].Tool; sc[e] > 0 && earlierLean*sc[e] >= sc[intents[0].Tool] {
+		return []Intent{{Tool: e, Text: intents[0].Text, score: intents[0].score}}
+	}
+	return intents
+}
+
+// earlierLean: see language.txt.
+var earlierLean = lang.Number("earlierLean")
+
+// byName returns, for a request whose words chose one tool (intents), the tool whose name is
+// the thing it asks about instead, when its words reach that tool nearly as well as
+// any: "did my concert tickets arrive" asks the tickets tool, whatever the schedule says of
+// concerts.
+func (p *planner) byName(text string, intents []Intent) []Intent {
+	qs := queryTerms(lang.ScanWords(text))
+	named := -1
+	for d := range p.ix.texts {
+		if !p.namesTool(qs, d) {
+			continue
+		}
+		if named >= 0 || d == intents[0].Tool {
+			return intents // the request names the chosen tool, or more than one
+		}
+		named = d
+	}
+	if named < 0 {
+		return intents
+	}
+	sc := p.scores(text, qs)
+	_, best, _ := lang.Best(sc)
+	if sc[named] > 0 && nameLean*sc[named] >= best {
+		return []Intent{{Tool: named, Text: text, score: sc[named]}}
+	}
+	return intents
+}
+
+// nameLean: see language.txt.
+var nameLean = lang.Number("nameLean")
+
+// namesTool reports whether the request's terms qs hold, as the thing asked about (not before
+// another noun), the last word of tool doc's name: "get_points_balance" is a balance.
+func (p *planner) namesTool(qs []qterm, doc int) bool {
+	texts := p.ix.texts[doc]
+	if len(texts) == 0 {
+		return false
+	}
+	name := lang.Terms(texts[0])
+	if len(name) == 0 {
+		return false
+	}
+	head := name[len(name)-1]
+	return slices.ContainsFunc(qs, func(q qterm) bool { return !q.modifier && q.weight >= 1 && q.stem == head })
+}
+
+// pricedOnly reports whether the words of in reach its tool only through words of asking what
+// something costs, while another tool's texts name money too (a total, a fee, a balance): the
+// price words then choose between the tools no more than "how much" does.
+func (p *planner) pricedOnly(in Intent) bool {
+	if !p.ix.onlyThrough(queryTerms(lang.ScanWords(in.Text)), in.Tool, priceStems) {
+		return false
+	}
+	for d := range p.ix.texts {
+		if d != in.Tool && p.namesMoney(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesMoney reports whether tool doc's texts name an amount of money.
+func (p *planner) namesMoney(doc int) bool {
+	return slices.ContainsFunc(moneyWords, func(w string) bool { return p.ix.uses(doc, w) })
+}
+
+// moneyWords name amounts of money: see language.txt.
+var moneyWords = slices.Sorted(maps.Keys(lang.List("moneyWords")))
 
 // examplesDissent reports whether the tools' examples might choose other than the words did
 // (intents, at most one): some example shares much of the request's wording (exampleWording),
