@@ -44,8 +44,9 @@ func TestReadMessages(t *testing.T) {
 
 func TestUserNamesDifferByRun(t *testing.T) {
 	first, second := newUserNames(), newUserNames()
-	if first(1) != first(1) || first(1) == first(2) {
-		t.Fatalf("one run names turn 1 %q and %q, turn 2 %q: want one name per turn", first(1), first(1), first(2))
+	one, again, two := first(1), first(1), first(2)
+	if one != again || one == two {
+		t.Fatalf("one run names turn 1 %q and %q, turn 2 %q: want one name per turn", one, again, two)
 	}
 	if first(1) == second(1) {
 		t.Errorf("two runs both name turn 1 %q: a second run would sign in as the first run's users", first(1))
