@@ -38,7 +38,7 @@ type committer struct {
 
 	// savepoints are the statements run puts around each write of a group, by text, prepared
 	// once by prepare: parsed anew, two a write cost about what a small write costs.
-	savepoints map[string]*sql.Stmt
+	savepoints preparedStmts
 }
 
 // The statements around each write of a group.
@@ -59,30 +59,14 @@ func newCommitter(db *sql.DB) *committer { return &committer{db: db} }
 
 // prepare prepares the savepoint statements on db, before any write: until then, or if it
 // fails, they run by text.
-func (c *committer) prepare(ctx context.Context) error {
-	stmts := map[string]*sql.Stmt{}
-	for _, q := range []string{qSavepoint, qRollbackTo, qRelease} {
-		st, err := c.db.PrepareContext(ctx, q)
-		if err != nil {
-			for _, st := range stmts {
-				st.Close()
-			}
-			return fmt.Errorf("store: prepare: %w", err)
-		}
-		stmts[q] = st
-	}
-	c.savepoints = stmts
-	return nil
+func (c *committer) prepare(ctx context.Context) (err error) {
+	c.savepoints, err = prepareStatements(ctx, c.db, qSavepoint, qRollbackTo, qRelease)
+	return err
 }
 
 // exec runs one of the savepoint statements in tx.
 func (c *committer) exec(ctx context.Context, tx *sql.Tx, q string) error {
-	var err error
-	if st := c.savepoints[q]; st != nil {
-		_, err = tx.StmtContext(ctx, st).ExecContext(ctx)
-	} else {
-		_, err = tx.ExecContext(ctx, q)
-	}
+	_, err := c.savepoints.exec(ctx, tx, q)
 	return err
 }
 

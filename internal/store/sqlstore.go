@@ -33,7 +33,7 @@ type sqlStore struct {
 
 	// On SQLite, the statements of every turn's writes prepared once on the writer's one
 	// connection, by query (see prepareWrites); empty on PostgreSQL, whose driver keeps its own.
-	prepared map[string]*sql.Stmt
+	prepared preparedStmts
 }
 
 const turnColumns = `id, episode_id, principal, message, locale, location, idempotency_key,
@@ -128,18 +128,14 @@ func newSQLStore(ctx context.Context, write, read *sql.DB, d dialect, instance s
 // Close releases the statements and the pools (read is closed only when it is a pool of its
 // own). Calls made after Close fail.
 func (s *sqlStore) Close() error {
-	var stmts map[string]*sql.Stmt
+	var savepoints preparedStmts
 	if s.group != nil {
-		s.group.stop()
-		stmts = s.group.savepoints
+		s.group.stop() // its writes use the statements closed below
+		savepoints = s.group.savepoints
 	}
 	errs := []error{s.appendEvent.Close(), s.events.Close()}
-	for _, st := range s.prepared {
-		errs = append(errs, st.Close())
-	}
-	for _, st := range stmts {
-		errs = append(errs, st.Close())
-	}
+	errs = append(errs, s.prepared.close()...)
+	errs = append(errs, savepoints.close()...)
 	errs = append(errs, s.write.Close())
 	if s.read != s.write {
 		errs = append(errs, s.read.Close())
@@ -148,30 +144,51 @@ func (s *sqlStore) Close() error {
 }
 
 // prepareWrites prepares the statements each turn writes (its episode, its row and end, its
-// audit entries) on the writer (SQLite's single connection), before the committer takes it: SQLite parses and plans a statement run by text
-// on every call, which cost as much as running it.
-func (s *sqlStore) prepareWrites(ctx context.Context) error {
-	s.prepared = map[string]*sql.Stmt{}
-	for _, q := range []string{s.q.insertEpisode, s.q.insertTurn, s.q.finishTurn, s.dialect(qAppendAudit)} {
-		st, err := s.write.PrepareContext(ctx, q)
-		if err != nil {
-			for _, st := range s.prepared {
-				st.Close()
-			}
-			s.prepared = nil
-			return fmt.Errorf("store: prepare: %w", err)
-		}
-		s.prepared[q] = st
-	}
-	return nil
+// audit entries) on the writer (SQLite's single connection), before the committer takes it.
+func (s *sqlStore) prepareWrites(ctx context.Context) (err error) {
+	s.prepared, err = prepareStatements(ctx, s.write, s.q.insertEpisode, s.q.insertTurn, s.q.finishTurn, s.dialect(qAppendAudit))
+	return err
 }
 
 // exec runs query in tx, through its prepared statement when there is one.
 func (s *sqlStore) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
-	if st := s.prepared[query]; st != nil {
+	return s.prepared.exec(ctx, tx, query, args...)
+}
+
+// preparedStmts are prepared statements by their query: SQLite parses and plans a statement
+// run by text on every call, which cost as much as running it.
+type preparedStmts map[string]*sql.Stmt
+
+// prepareStatements prepares queries on db, closing those it prepared when one fails.
+func prepareStatements(ctx context.Context, db *sql.DB, queries ...string) (preparedStmts, error) {
+	ss := preparedStmts{}
+	for _, q := range queries {
+		st, err := db.PrepareContext(ctx, q)
+		if err != nil {
+			ss.close()
+			return nil, fmt.Errorf("store: prepare: %w", err)
+		}
+		ss[q] = st
+	}
+	return ss, nil
+}
+
+// exec runs query in tx, through its prepared statement when there is one and by text
+// otherwise.
+func (ss preparedStmts) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	if st := ss[query]; st != nil {
 		return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	}
 	return tx.ExecContext(ctx, query, args...)
+}
+
+// close closes every statement and returns their errors.
+func (ss preparedStmts) close() []error {
+	var errs []error
+	for _, st := range ss {
+		errs = append(errs, st.Close())
+	}
+	return errs
 }
 
 // inTx runs fn in a write transaction: on SQLite one shared with the writes of other turns
