@@ -252,10 +252,13 @@ func HeldOfAsked(res Result, asked string, listLimit int, domain func() map[stri
 // askedRenderer is the renderer of payload v for the request asked (a follow-up's earlier
 // request read apart), its typos spelled as v and the domain's words spell them.
 func askedRenderer(res Result, listLimit int, asked string, v any, dom map[string]bool) renderer {
-	r := newRenderer(listLimit, res.Call, res.spelledAs(lang.OwnPart(asked), v, dom))
+	own := lang.OwnPart(asked)
+	r := newRenderer(listLimit, res.Call, res.spelledAs(own, v, dom))
 	r.domain = dom
-	r.within, _ = relativeSpan(lang.ScanWords(lang.OwnPart(asked)), res.Today)
-	if lang.OwnPart(asked) != asked {
+	if !res.Today.IsZero() {
+		r.within, _ = relativeSpan(lang.ScanWords(own), res.Today)
+	}
+	if own != asked {
 		r.earlier = strings.ToLower(lang.EarlierPart(asked))
 		r.earlierTerm = requestTerms(r.earlier)
 	}
