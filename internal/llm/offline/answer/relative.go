@@ -69,8 +69,13 @@ type span struct{ from, until time.Time }
 
 // holds reports whether day t falls in the span.
 func (s span) holds(t time.Time) bool {
-	d := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	d := dayStart(t)
 	return !d.Before(s.from) && d.Before(s.until)
+}
+
+// dayStart is the start of t's day, in UTC as the spans count days.
+func dayStart(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
 
 // relativeSpan reads the days a request names relative to today ("yesterday", "last sunday",
@@ -80,7 +85,7 @@ func relativeSpan(ws []lang.Word, today time.Time) (s span, ok bool) {
 	if today.IsZero() {
 		return span{}, false
 	}
-	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+	day := dayStart(today)
 	for i, w := range ws {
 		switch {
 		case dayBefore[w.Lower]:
