@@ -2,11 +2,11 @@ package answer
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 )
@@ -23,16 +23,12 @@ var (
 	dayAfter    = lang.List("dayAfter")
 )
 
-// todayDate finds the date a system prompt states as today's: an ISO date (YYYY-MM-DD) a few
-// words after "today", the way deployments state it ("Today's date is 2026-11-28").
-var todayDate = regexp.MustCompile(`(?i)\btoday\b[^\n\d]{0,40}(\d{4}-\d{2}-\d{2})\b`)
-
 // CutToday returns the day a system prompt states as today's, zero when it states none, and
 // the prompt without the sentence that states it: that sentence is about the calendar, not
 // the agent, and its words ("date", a weekday) are no words of the agent's trade. The model
 // has no clock of its own: a day it does not read from the prompt it cannot know.
 func CutToday(system string) (rest string, today time.Time) {
-	m := todayDate.FindStringSubmatchIndex(system)
+	m := findToday(system)
 	if m == nil {
 		return system, time.Time{}
 	}
@@ -49,6 +45,75 @@ func CutToday(system string) (rest string, today time.Time) {
 		end = m[1] + i + 1
 	}
 	return strings.TrimSpace(system[:start]) + sentenceGap(system[:start], system[end:]) + strings.TrimSpace(system[end:]), day
+}
+
+// findToday finds the date a system prompt states as today's, the way deployments state it
+// ("Today's date is 2026-11-28"): an ISO date at most 40 runes after the word today (written
+// today, Today or TODAY) with no line break or digit between. It returns the match's start and
+// end and the date's, or nil. It is read by hand: run over a whole prompt, the case-blind
+// pattern with word boundaries it replaces cost more than the rest of a turn (a third of a
+// server's CPU on the demo's prompts); FuzzFindToday holds the two to each other.
+func findToday(system string) []int {
+	lower, upper := nextToday(system, 0, "oday"), nextToday(system, 0, "ODAY")
+	for lower >= 0 || upper >= 0 {
+		at := lower
+		if at < 0 || upper >= 0 && upper < at {
+			at, upper = upper, nextToday(system, upper+1, "ODAY")
+		} else {
+			lower = nextToday(system, lower+1, "oday")
+		}
+		end := at + len("today")
+		if at > 0 && isWordByte(system[at-1]) || end < len(system) && isWordByte(system[end]) {
+			continue
+		}
+		// Up to 40 runes that are neither digits nor line breaks, then the date.
+		i := end
+		for runes := 0; runes < 40 && i < len(system) && !isDigit(system[i]) && system[i] != '\n'; runes++ {
+			_, size := utf8.DecodeRuneInString(system[i:])
+			i += size
+		}
+		if isISODate(system[i:]) && (i+10 == len(system) || !isWordByte(system[i+10])) {
+			return []int{at, i + 10, i, i + 10}
+		}
+	}
+	return nil
+}
+
+// nextToday is the index of the first word today at or after from, in any case, whose last
+// four letters are written as tail ("oday" or "ODAY"); -1 when there is none.
+func nextToday(s string, from int, tail string) int {
+	for from++; from < len(s); { // from: where tail may start, one past the t
+		i := strings.Index(s[from:], tail)
+		if i < 0 {
+			return -1
+		}
+		at := from + i - 1
+		if s[at] == 't' || s[at] == 'T' {
+			return at
+		}
+		from += i + 1
+	}
+	return -1
+}
+
+// isISODate reports whether s starts with a date's shape, dddd-dd-dd.
+func isISODate(s string) bool {
+	if len(s) < 10 {
+		return false
+	}
+	for i := range 10 {
+		if (i == 4 || i == 7) != (s[i] == '-') || i != 4 && i != 7 && !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isWordByte is what \b counts as a word character: ASCII letters, digits and '_'.
+func isWordByte(c byte) bool {
+	return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'z' || c == '_'
 }
 
 // sentenceGap joins what comes before and after a sentence cut out: a line break when either

@@ -1,6 +1,8 @@
 package answer
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +125,57 @@ func TestNarrateRelativeYear(t *testing.T) {
 		"did my federal refund for last year ever come", 5, func() map[string]bool { return map[string]bool{"tax": true} })
 	if got := p.found + "\n" + p.text; !strings.Contains(got, "1,842") || strings.Contains(got, "655") {
 		t.Errorf("Narrate = %q, want the 2025 federal return alone", got)
+	}
+}
+
+// todayDate is what findToday reads, as a pattern: the reference FuzzFindToday holds it to.
+var todayDate = regexp.MustCompile(`(?i)\btoday\b[^\n\d]{0,40}(\d{4}-\d{2}-\d{2})\b`)
+
+// fuzzTodayCases seed FuzzFindToday: the date near, far from and without its "today".
+var fuzzTodayCases = []string{
+	"You help with pensions.\nToday's date is 2026-11-28 (Saturday, UTC).",
+	"TODAY: 2026-01-02. today is 2026-01-03",
+	"yesterday 2026-01-01, today, then on a new line\n2026-01-02",
+	"xtoday 2026-01-01 Today 2026-01-05",
+	"today " + strings.Repeat("é", 40) + "2026-01-01",
+	"today " + strings.Repeat("é", 41) + "2026-01-01",
+	"today 2026-01-011",
+	"oday 2026-01-01",
+}
+
+// FuzzFindToday holds findToday to the pattern run over the whole prompt, for prompts that write the word today, Today or TODAY.
+func FuzzFindToday(f *testing.F) {
+	for _, s := range fuzzTodayCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := 0; i+5 <= len(s); i++ {
+			w := s[i : i+5]
+			if strings.EqualFold(w, "today") && w != "today" && w != "Today" && w != "TODAY" {
+				t.Skip("a case the fast search leaves to the pattern's reach")
+			}
+		}
+		got, want := findToday(s), todayDate.FindStringSubmatchIndex(s)
+		if !slices.Equal(got, want) {
+			t.Errorf("findToday(%q) = %v, the whole pattern %v", s, got, want)
+		}
+	})
+}
+
+// BenchmarkCutToday reads today's date from an orchestrator-sized prompt (8 KB) that states
+// it at its end, one that states none, and one that says "today" on every line.
+func BenchmarkCutToday(b *testing.B) {
+	line := "You route a customer's message to the agents below and answer briefly. Examples: where is my parcel, how many points do I have.\n"
+	prompt := strings.Repeat(line, 60)
+	for _, tt := range []struct{ name, system string }{
+		{"at-end", prompt + "Today's date is 2026-11-29 (Sunday, UTC)."},
+		{"none", prompt},
+		{"today-every-line", strings.Repeat("Today "+line, 60)},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				CutToday(tt.system)
+			}
+		})
 	}
 }
