@@ -48,6 +48,9 @@ type Answer struct {
 	Text       string            // narration for the orchestrator to compose from
 	Outcome    Outcome           // OutcomeOK, OutcomePartial or OutcomeUnavailable
 	Components []json.RawMessage // structured render payloads passed through to the client
+	// Tools are the definition's tools the sub-agent called, in call order (a tool called
+	// twice is named twice), for the routing record: which data an answer came from.
+	Tools []string
 	// Busy is the time the sub-agent spent inside LLM and CCS calls, for the dispatch
 	// overhead metric.
 	Busy time.Duration

@@ -41,6 +41,7 @@ type AgentOutcome struct {
 	Outcome ask.Outcome
 	Started time.Time
 	Latency time.Duration
+	Tools   []string // the sub-agent's tools it called, in order (see [ask.Answer])
 }
 
 // applyCap keeps the first cap calls that name a bound sub-agent and drops the rest before
@@ -162,6 +163,7 @@ type agentOutcomeJSON struct {
 	Outcome   ask.Outcome `json:"outcome"`
 	Started   time.Time   `json:"started"`
 	LatencyMS float64     `json:"latency_ms"`
+	Tools     []string    `json:"tools,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -170,7 +172,7 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 		CapBehaviour: d.CapBehaviour, Dropped: nonNil(d.Dropped), Agents: []agentOutcomeJSON{}}
 	for _, a := range d.Agents {
 		w.Agents = append(w.Agents, agentOutcomeJSON{Agent: a.Agent, Outcome: a.Outcome, Started: a.Started,
-			LatencyMS: float64(a.Latency) / float64(time.Millisecond)})
+			LatencyMS: float64(a.Latency) / float64(time.Millisecond), Tools: a.Tools})
 	}
 	return json.Marshal(w)
 }
@@ -190,7 +192,7 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 	}
 	for _, a := range w.Agents {
 		d.Agents = append(d.Agents, AgentOutcome{Agent: a.Agent, Outcome: a.Outcome, Started: a.Started,
-			Latency: time.Duration(a.LatencyMS * float64(time.Millisecond))})
+			Latency: time.Duration(a.LatencyMS * float64(time.Millisecond)), Tools: a.Tools})
 	}
 	return nil
 }

@@ -145,7 +145,7 @@ func (tr *turnRun) run(ctx context.Context) (*Result, error) {
 	decision.Agents = make([]AgentOutcome, 0, len(results))
 	for i, r := range results {
 		decision.Agents = append(decision.Agents, AgentOutcome{
-			Agent: kept[i].b.def.ID, Outcome: r.outcome, Started: r.started, Latency: r.latency,
+			Agent: kept[i].b.def.ID, Outcome: r.outcome, Started: r.started, Latency: r.latency, Tools: r.answer.Tools,
 		})
 		tr.maxAgentBusy = max(tr.maxAgentBusy, r.answer.Busy)
 	}

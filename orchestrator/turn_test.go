@@ -2,9 +2,12 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -355,5 +358,37 @@ func TestInheritedContext(t *testing.T) {
 	}
 	if request != "about ask_shop" {
 		t.Errorf("Request = %q, want the tool call's argument", request)
+	}
+}
+
+// The routing record names each sub-agent's tools as its answer gave them, and its JSON
+// form (what GET /v1/turns/{id} shows) carries them, leaving the key out where none ran.
+func TestDecisionRecordsToolsCalled(t *testing.T) {
+	model := &scriptedModel{route: callTools("ask_shop", "ask_rewards"), compose: composeAll}
+	o := newTestOrchestrator(t, 3, model, map[string]ask.Agent{
+		"shop": ask.Func(func(context.Context, ask.Question) (ask.Answer, error) {
+			return ask.Answer{Text: "offers", Outcome: ask.OutcomeOK, Tools: []string{"search_offers", "get_offer"}}, nil
+		}),
+		"rewards": answer("points"), "support": answer("c"),
+	})
+	res, _ := runTurn(t, o, "deals and my points")
+	if got := res.Decision.Agents[0].Tools; !slices.Equal(got, []string{"search_offers", "get_offer"}) {
+		t.Errorf("shop's Tools = %v, want [search_offers get_offer]", got)
+	}
+	b, err := json.Marshal(res.Decision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wire struct {
+		Agents []map[string]any `json:"agents"`
+	}
+	if err := json.Unmarshal(b, &wire); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(wire.Agents[0]["tools"]); got != "[search_offers get_offer]" {
+		t.Errorf(`agents[0]["tools"] = %s, want [search_offers get_offer] (%s)`, got, b)
+	}
+	if _, ok := wire.Agents[1]["tools"]; ok {
+		t.Errorf("agents[1] has tools though none ran: %s", b)
 	}
 }

@@ -177,7 +177,7 @@ func (a *Agent) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 		}
 		resp, err := run.generate(ctx, msgs, opts...)
 		if err != nil {
-			return ask.Answer{Busy: run.busy}, err
+			return ask.Answer{Tools: run.tools, Busy: run.busy}, err
 		}
 		calls := ask.ToolCalls(resp)
 		if len(calls) == 0 || final {
@@ -185,7 +185,7 @@ func (a *Agent) Ask(ctx context.Context, req ask.Question) (ask.Answer, error) {
 			if text == "" {
 				text = run.plainSummary()
 			}
-			return ask.Answer{Text: text, Outcome: run.outcome(), Components: run.components, Busy: run.busy}, nil
+			return ask.Answer{Text: text, Outcome: run.outcome(), Components: run.components, Tools: run.tools, Busy: run.busy}, nil
 		}
 		for _, tc := range calls {
 			if tc.Type == "" {
@@ -245,6 +245,7 @@ type invocation struct {
 	caveats    int // usable with a caveat
 	missing    int // unavailable
 	components []json.RawMessage
+	tools      []string // the definition's tools called, in order
 	// first and parts back the conversation's first two messages.
 	first [2]llms.MessageContent
 	parts [2]llms.ContentPart

@@ -460,3 +460,33 @@ func TestModelSpanAttributesKept(t *testing.T) {
 		t.Errorf("turn ids kept by llm.subagent spans (-want +got):\n%s", diff)
 	}
 }
+
+// TestAnswerNamesToolsCalled: the answer names the definition's tools the model called, in
+// call order and as often as called, for the routing record; a name the definition does not
+// have (a model inventing one) is not recorded.
+func TestAnswerNamesToolsCalled(t *testing.T) {
+	tests := []struct {
+		name  string
+		calls []llms.ToolCall
+		want  []string
+	}{
+		{"none", nil, nil},
+		{"one", []llms.ToolCall{call("c1", "get_tier", "{}")}, []string{"get_tier"}},
+		{"in order, twice", []llms.ToolCall{call("c1", "get_tier", "{}"), call("c2", "get_points_balance", "{}"), call("c3", "get_tier", "{}")},
+			[]string{"get_tier", "get_points_balance", "get_tier"}},
+		{"an invented name", []llms.ToolCall{call("c1", "drop_tables", "{}"), call("c2", "get_tier", "{}")}, []string{"get_tier"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, ccsdemo.Options{}, ccs.ClientConfig{})
+			m := &scriptedModel{toolCalls: tt.calls}
+			ans, err := h.agent("rewards", m, ccs.CheckOptions{}).Ask(t.Context(), alice("what tier am i"))
+			if err != nil {
+				t.Fatalf("Ask() error = %v", err)
+			}
+			if diff := cmp.Diff(tt.want, ans.Tools); diff != "" {
+				t.Errorf("Answer.Tools (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

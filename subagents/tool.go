@@ -42,6 +42,7 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		r.missing++
 		return encode(toolResult{Status: "unavailable", Note: "There is no tool by that name."})
 	}
+	r.tools = append(r.tools, tool.Name)
 	if tool.StatusEvent != "" && r.req.Emit != nil {
 		r.req.Emit(tool.StatusEvent, paramsForStatus(tc.FunctionCall.Arguments))
 	}

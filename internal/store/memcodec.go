@@ -59,6 +59,7 @@ func encodeTurnEnd(b []byte, t orchestrator.TurnRecord) []byte {
 		b = varcodec.AppendString(b, string(a.Outcome))
 		b = putTime(b, a.Started)
 		b = binary.AppendVarint(b, int64(storedLatency(a.Latency)))
+		b = putStrings(b, a.Tools)
 	}
 	return b
 }
@@ -80,7 +81,7 @@ func decodeTurn(enc []byte) (orchestrator.TurnRecord, error) {
 		if n, ok := r.Len(); ok {
 			d.Agents = make([]orchestrator.AgentOutcome, n)
 			for i := range d.Agents {
-				d.Agents[i] = orchestrator.AgentOutcome{Agent: r.String(), Outcome: ask.Outcome(r.String()), Started: readTime(&r), Latency: time.Duration(r.Int())}
+				d.Agents[i] = orchestrator.AgentOutcome{Agent: r.String(), Outcome: ask.Outcome(r.String()), Started: readTime(&r), Latency: time.Duration(r.Int()), Tools: readStrings(&r)}
 			}
 		}
 		t.Decision = d

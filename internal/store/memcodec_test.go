@@ -40,6 +40,9 @@ func FuzzMemoryTurnRoundTrip(f *testing.F) {
 			if shape&8 != 0 {
 				d.Agents = []orchestrator.AgentOutcome{}
 			}
+			if len(d.Agents) > 0 && shape&32 != 0 {
+				d.Agents[0].Tools = []string{text, agent}
+			}
 			in.Decision = d
 		}
 		want := in

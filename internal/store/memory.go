@@ -161,6 +161,9 @@ func turnSize(t orchestrator.TurnRecord) int {
 		}
 		for _, a := range d.Agents {
 			n += len(a.Agent) + len(a.Outcome) + 32
+			for _, s := range a.Tools {
+				n += len(s) + 1
+			}
 		}
 	}
 	return n

@@ -38,6 +38,7 @@ func cloneDecision(d *orchestrator.Decision) (*orchestrator.Decision, error) {
 	for _, a := range d.Agents {
 		out.Agents = append(out.Agents, orchestrator.AgentOutcome{
 			Agent: a.Agent, Outcome: a.Outcome, Started: a.Started.Round(0), Latency: storedLatency(a.Latency),
+			Tools: nilIfEmpty(slices.Clone(a.Tools)),
 		})
 	}
 	return out, nil

@@ -19,9 +19,9 @@ func TestCloneDecisionMatchesJSON(t *testing.T) {
 		{},
 		{IntentCount: 4, Cap: 3, CapBehaviour: "over", Invoked: []string{"shop", "rewards", "travel"}, Dropped: []string{"ask_support"},
 			Agents: []orchestrator.AgentOutcome{
-				{Agent: "shop", Outcome: ask.OutcomeOK, Started: started, Latency: 1234567891},
+				{Agent: "shop", Outcome: ask.OutcomeOK, Started: started, Latency: 1234567891, Tools: []string{"search_offers", "search_offers"}},
 				{Agent: "rewards", Outcome: ask.OutcomeTimeout, Started: started.Add(time.Nanosecond), Latency: 3 * time.Nanosecond},
-				{Agent: "travel", Outcome: ask.OutcomeCancelled, Started: started.UTC(), Latency: 8*time.Second + 1},
+				{Agent: "travel", Outcome: ask.OutcomeCancelled, Started: started.UTC(), Latency: 8*time.Second + 1, Tools: []string{}},
 			}},
 		{Invoked: []string{}, Dropped: []string{}, Agents: []orchestrator.AgentOutcome{}},
 	} {
@@ -42,6 +42,9 @@ func TestCloneDecisionMatchesJSON(t *testing.T) {
 		}
 		if len(d.Invoked) > 0 && &got.Invoked[0] == &d.Invoked[0] {
 			t.Error("the copy shares the caller's Invoked slice")
+		}
+		if len(d.Agents) > 0 && len(d.Agents[0].Tools) > 0 && &got.Agents[0].Tools[0] == &d.Agents[0].Tools[0] {
+			t.Error("the copy shares the caller's Tools slice")
 		}
 	}
 }

@@ -61,7 +61,7 @@ func finished(rec orchestrator.TurnRecord) orchestrator.TurnRecord {
 		Invoked: []string{"shop", "rewards"}, IntentCount: 3, Cap: 2, CapBehaviour: orchestrator.CapOver,
 		Dropped: []string{"ask_travel"},
 		Agents: []orchestrator.AgentOutcome{
-			{Agent: "shop", Outcome: "ok", Started: created.Add(time.Millisecond + 7), Latency: 1500 * time.Millisecond},
+			{Agent: "shop", Outcome: "ok", Started: created.Add(time.Millisecond + 7), Latency: 1500 * time.Millisecond, Tools: []string{"search_offers"}},
 			{Agent: "rewards", Outcome: "timeout", Started: created.Add(time.Millisecond + 9), Latency: 8 * time.Second},
 		},
 	}
