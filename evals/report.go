@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -173,7 +174,19 @@ type Failure struct {
 	User     string   `json:"user,omitempty"` // what the user typed
 	Expected []string `json:"expected"`
 	Invoked  []string `json:"invoked"`
-	Reply    string   `json:"reply,omitempty"`
+	// Tools are the tools the invoked sub-agents called, each as agent.tool, in call order.
+	Tools []string `json:"tools,omitempty"`
+	Reply string   `json:"reply,omitempty"`
+}
+
+// InvokedVia is the sub-agents the failed turn reached and the tools they called, as the
+// reports show them: "{support} via support.list_recent_orders".
+func (f Failure) InvokedVia() string {
+	s := setString(f.Invoked)
+	if len(f.Tools) > 0 {
+		s += " via " + strings.Join(f.Tools, ", ")
+	}
+	return s
 }
 
 // CaseReport is one case as it ran.
@@ -221,6 +234,9 @@ type AgentReport struct {
 	Agent     string  `json:"agent"`
 	Outcome   string  `json:"outcome"`
 	LatencyMS float64 `json:"latency_ms"`
+	// Tools are the sub-agent's tools it called, in call order: which data its answer came
+	// from. Empty when it called none, or against a server whose routing record lacks them.
+	Tools []string `json:"tools,omitempty"`
 }
 
 // Coverage is how the datasets cover ordered pairs of distinct sub-agents as consecutive

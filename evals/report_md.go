@@ -102,7 +102,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("| case | turn | kind | what happened | user said | expected | invoked | reply |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, f := range r.Failures {
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Dataset+"/"+f.Case), f.Turn, f.Kind, mdCell(f.Message),
-				mdCell(f.User), mdCell(setString(f.Expected)), mdCell(setString(f.Invoked)), mdCell(clip(f.Reply, 160)))
+				mdCell(f.User), mdCell(setString(f.Expected)), mdCell(f.InvokedVia()), mdCell(clip(f.Reply, 160)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -21,6 +21,7 @@ func sampleReport() *Report {
 	// A hostile reply and message must come out as text.
 	rep.Failures[0].Reply = `<script>alert("x")</script> | pipe`
 	rep.Failures[0].User = "where's <my> order & stuff"
+	rep.Failures[0].Tools = []string{"support.<list_orders>"}
 	rep.Coverage = coverage(nil, agentIDs(testAgents))
 	rep.GateResults = evaluateGates(rep, agentIDs(testAgents), 0.95, true)
 	return rep
@@ -82,7 +83,7 @@ func TestWriteHTML(t *testing.T) {
 	if rects != 4*2+25 {
 		t.Errorf("rect count = %d, want %d", rects, 4*2+25)
 	}
-	for _, want := range []string{`<script>alert("x")</script> | pipe`, "where's <my> order & stuff", `offline <b>"bold"</b>`, "FAILED"} {
+	for _, want := range []string{`<script>alert("x")</script> | pipe`, "where's <my> order & stuff", `offline <b>"bold"</b>`, "FAILED", "via support.<list_orders>"} {
 		if !strings.Contains(texts.String(), want) {
 			t.Errorf("page text lacks %q", want)
 		}
@@ -102,6 +103,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"| **none** | 0 | 0 | 0 | 0 | 0 |",
 		"&lt;script>alert(\"x\")&lt;/script> \\| pipe",
 		"Missing: rewards->shop",
+		`via support.&lt;list\_orders>`,
 	} {
 		want = strings.ReplaceAll(want, `\<`, "&lt;")
 		if !strings.Contains(md, want) {

@@ -117,6 +117,7 @@ type turnScoring struct {
 	t      Turn
 	run    turnRun
 	inv    []string // the sub-agents it reached, each once
+	tools  []string // the tools they called, as agent.tool
 	cap    int      // its fan-out cap
 	cs     *CaseReport
 	dscore *DatasetScore
@@ -128,7 +129,7 @@ func (ts *turnScoring) fail(kind, msg string) {
 	ts.cs.Passed = false
 	ts.rep.Failures = append(ts.rep.Failures, Failure{
 		Dataset: ts.cr.dataset.Name, Case: ts.cr.c.ID, Turn: ts.i + 1, Kind: kind, Message: msg, User: ts.t.Message,
-		Expected: ts.t.Expect, Invoked: ts.inv, Reply: clip(ts.run.out.Visible(), 400),
+		Expected: ts.t.Expect, Invoked: ts.inv, Tools: ts.tools, Reply: clip(ts.run.out.Visible(), 400),
 	})
 }
 
@@ -166,7 +167,10 @@ func (ts *turnScoring) describe() {
 	if d != nil {
 		ts.tr.Dropped, ts.tr.IntentCount = d.Dropped, d.IntentCount
 		for _, a := range d.Agents {
-			ts.tr.Agents = append(ts.tr.Agents, AgentReport{Agent: a.Agent, Outcome: string(a.Outcome), LatencyMS: millis(a.Latency)})
+			ts.tr.Agents = append(ts.tr.Agents, AgentReport{Agent: a.Agent, Outcome: string(a.Outcome), LatencyMS: millis(a.Latency), Tools: a.Tools})
+			for _, tool := range a.Tools {
+				ts.tools = append(ts.tools, a.Agent+"."+tool)
+			}
 		}
 	}
 }

@@ -104,7 +104,7 @@ func Suggest(ctx context.Context, rep *Report, agents []AgentInfo, data ToolData
 				if len(t.ReplyMissing) > 0 {
 					tool = toolHolding(a, t.ReplyMissing, func(enricher string) string { return payload(c.User, enricher) })
 				}
-				add(key{id, tool, FailAnswer}, SuggestedExample{Text: t.Message, From: from, Note: note})
+				add(key{id, tool, FailAnswer}, SuggestedExample{Text: t.Message, From: from, Note: note + calledOther(t, id, tool)})
 			}
 		}
 	}
@@ -113,6 +113,20 @@ func Suggest(ctx context.Context, rep *Report, agents []AgentInfo, data ToolData
 		out = append(out, *found[k])
 	}
 	return out
+}
+
+// calledOther says which tools agent id called in turn t when they do not include tool, the
+// one whose data holds what the reply missed: the answer came from the wrong data.
+func calledOther(t TurnReport, id, tool string) string {
+	if tool == "" {
+		return ""
+	}
+	for _, a := range t.Agents {
+		if a.Agent == id && len(a.Tools) > 0 && !slices.Contains(a.Tools, tool) {
+			return "; it called " + strings.Join(a.Tools, ", ")
+		}
+	}
+	return ""
 }
 
 // toolHolding names the tool of a whose data contains the most of phrases, or "" when no tool

@@ -35,9 +35,10 @@ func TestSuggest(t *testing.T) {
 	rep := &Report{Cases: []CaseReport{{Dataset: "d", ID: "c", User: "bob", Turns: []TurnReport{
 		// misrouted: rewards should have taken it
 		{Index: 1, Message: "when do they run out", Expected: []string{"rewards"}, Invoked: []string{"shop"}},
-		// routed well, answered badly: the missing facts are in get_tier's data
+		// routed well, answered badly from the balance: the missing facts are in get_tier's data
 		{Index: 2, Message: "am I gold or platinum", Expected: []string{"rewards"}, Invoked: []string{"rewards"}, RoutingCorrect: true,
-			AnswerCorrect: &no, ReplyMissing: []string{"Gold", "11,100|11100"}},
+			AnswerCorrect: &no, ReplyMissing: []string{"Gold", "11,100|11100"},
+			Agents: []AgentReport{{Agent: "rewards", Outcome: "ok", Tools: []string{"get_points_balance"}}}},
 		// answered badly with facts no tool holds: the agent
 		{Index: 3, Message: "what's my member number", Expected: []string{"rewards"}, Invoked: []string{"rewards"}, RoutingCorrect: true,
 			AnswerCorrect: &no, ReplyMissing: []string{"M-42"}},
@@ -46,7 +47,8 @@ func TestSuggest(t *testing.T) {
 			AnswerCorrect: &no, ReplyPresent: []string{"loyalty-ledger"}},
 		// "1200" is in the balance and, as part of 12000, in the catalog: the balance
 		{Index: 5, Message: "how many expire", Expected: []string{"rewards"}, Invoked: []string{"rewards"}, RoutingCorrect: true,
-			AnswerCorrect: &no, ReplyMissing: []string{"1,200|1200"}},
+			AnswerCorrect: &no, ReplyMissing: []string{"1,200|1200"},
+			Agents: []AgentReport{{Agent: "rewards", Outcome: "ok", Tools: []string{"get_points_balance"}}}},
 		// fine, and a turn that expected nobody: no suggestion
 		{Index: 6, Message: "any deals", Expected: []string{"shop"}, Invoked: []string{"shop"}, RoutingCorrect: true, AnswerCorrect: &yes},
 		{Index: 7, Message: "hi", Expected: []string{}, Invoked: []string{"shop"}},
@@ -74,6 +76,14 @@ func TestSuggest(t *testing.T) {
 	}
 	if got[0].Examples[0].From != "d/c turn 1" || got[0].Examples[0].Note != "reached {shop}" {
 		t.Errorf("routing example = %+v, want from d/c turn 1, reached {shop}", got[0].Examples[0])
+	}
+	// An answer from another tool than the one holding what it missed says which it called;
+	// one from the right tool does not.
+	if note := got[1].Examples[0].Note; !strings.HasSuffix(note, "; it called get_points_balance") {
+		t.Errorf("get_tier example's note = %q, want it to name the tool called", note)
+	}
+	if note := got[3].Examples[0].Note; strings.Contains(note, "it called") {
+		t.Errorf("get_points_balance example's note = %q, want no tool named", note)
 	}
 
 	// Without data (an HTTP target), answer misses go to the agent.
