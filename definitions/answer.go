@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -42,8 +43,19 @@ import (
 // A template that refers to a key its payload lacks fails: validation runs each template over
 // the agent's fixtures, so a misspelt key is found before a user meets it.
 type AnswerTemplate struct {
-	tmpl *template.Template
+	tmpl *template.Template // as parsed; only ever cloned
 	src  Source
+	// bound are clones of tmpl whose helpers read the render they are lent to (*boundAnswer):
+	// cloning the template and binding a fresh set of helpers on every render cost a turn
+	// more than running it.
+	bound sync.Pool
+}
+
+// boundAnswer is a clone of an answer template, lent to one Render at a time: its helpers
+// answer for render, set for the length of that call.
+type boundAnswer struct {
+	tmpl   *template.Template
+	render *answerRender
 }
 
 // EarlierMarker is how a request that follows up an earlier one may quote it, at its end:
@@ -89,7 +101,7 @@ func (t Tool) AnswerTemplate() (*AnswerTemplate, error) {
 	if strings.TrimSpace(t.Answer) == "" {
 		return nil, nil
 	}
-	tmpl, err := template.New(t.Name).Option("missingkey=error").Funcs(answerFuncs(AnswerInput{}, nil)).Parse(t.Answer)
+	tmpl, err := template.New(t.Name).Option("missingkey=error").Funcs(answerFuncs(&boundAnswer{})).Parse(t.Answer)
 	if err != nil {
 		return nil, t.locate(err)
 	}
@@ -104,15 +116,33 @@ func (a *AnswerTemplate) Render(payload any, in AnswerInput) (string, error) {
 	if err != nil {
 		return "", &AnswerError{Source: a.src, Message: "payload is not JSON: " + err.Error()}
 	}
-	tmpl, err := a.tmpl.Clone()
+	bound, err := a.lend()
 	if err != nil {
 		return "", &AnswerError{Source: a.src, Message: err.Error()}
 	}
+	bound.render = newAnswerRender(in, data)
 	var b strings.Builder
-	if err := tmpl.Funcs(answerFuncs(in, data)).Execute(&b, data); err != nil {
+	err = bound.tmpl.Execute(&b, data)
+	bound.render = nil
+	a.bound.Put(bound)
+	if err != nil {
 		return "", Tool{AnswerSource: a.src}.locate(err)
 	}
 	return tidy(b.String()), nil
+}
+
+// lend takes a bound clone of the template from the pool, or makes one.
+func (a *AnswerTemplate) lend() (*boundAnswer, error) {
+	if b, ok := a.bound.Get().(*boundAnswer); ok {
+		return b, nil
+	}
+	tmpl, err := a.tmpl.Clone()
+	if err != nil {
+		return nil, err
+	}
+	b := &boundAnswer{}
+	b.tmpl = tmpl.Funcs(answerFuncs(b))
+	return b, nil
 }
 
 // jsonValue decodes payload into plain JSON values.
@@ -148,33 +178,62 @@ func tidy(s string) string {
 	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }
 
-// answerFuncs binds the helpers to one question, locale and payload.
-func answerFuncs(in AnswerInput, data any) template.FuncMap {
-	loc := parseLocale(in.Locale)
-	q := questionWords(in.Question)
-	// A follow-up that quotes its earlier request ("and the fitbit? (earlier: did i get my
-	// refund for the keyboard)") is about what its own words name, when they name a record of
-	// the payload: decided once, so that a template calling matching record by record does not
-	// pick the earlier thing too.
-	heard := in.Question
-	if own, _, quoted := strings.Cut(in.Question, EarlierMarker); quoted {
-		if ow := questionWords(own); namesRecord(data, ow) {
-			q = ow
-			heard = own
+// answerRender is what the helpers read during one render: the question, its locale and the
+// payload, and what the question's words are taken to name, worked out when first asked.
+type answerRender struct {
+	in   AnswerInput
+	data any
+	loc  locale
+
+	read  bool            // q, heard and used are set
+	q     map[string]bool // the words that may name a record
+	heard string          // the part of the question its helpers read
+	used  map[string]bool // every word heard
+}
+
+func newAnswerRender(in AnswerInput, data any) *answerRender {
+	return &answerRender{in: in, data: data, loc: parseLocale(in.Locale)}
+}
+
+// words returns the question's words that may name a record, and the part of the question
+// heard. A follow-up that quotes its earlier request ("and the fitbit? (earlier: did i get
+// my refund for the keyboard)") is about what its own words name, when they name a record of
+// the payload: decided once, so that a template calling matching record by record does not
+// pick the earlier thing too.
+func (r *answerRender) words() (q map[string]bool, heard string) {
+	if !r.read {
+		r.read = true
+		r.q, r.heard = questionWords(r.in.Question), r.in.Question
+		if own, _, quoted := strings.Cut(r.in.Question, EarlierMarker); quoted {
+			if ow := questionWords(own); namesRecord(r.data, ow) {
+				r.q, r.heard = ow, own
+			}
+		}
+		// asks reads every word heard: "next" and "last" never name a record, so they are
+		// not among q, yet a template may well ask whether they were said.
+		r.used = map[string]bool{}
+		for _, w := range textWords(r.heard) {
+			r.used[w] = true
 		}
 	}
-	// asks reads every word the question uses: "next" and "last" never name a record, so
-	// they are not among q, yet a template may well ask whether they were said.
-	used := map[string]bool{}
-	for _, w := range textWords(heard) {
-		used[w] = true
+	return r.q, r.heard
+}
+
+// answerFuncs are the helpers of b's template, each reading the render b is lent to.
+func answerFuncs(b *boundAnswer) template.FuncMap {
+	matching := func(v any) []any {
+		q, _ := b.render.words()
+		return matchingRecords(items(v), q)
 	}
-	matching := func(v any) []any { return matchingRecords(items(v), q) }
+	heard := func() string {
+		_, h := b.render.words()
+		return h
+	}
 	return template.FuncMap{
-		"money":    func(v any, cur ...string) string { return loc.money(v, cur...) },
-		"number":   func(v any) string { return loc.number(v) },
-		"date":     func(v any) string { return loc.date(v) },
-		"list":     func(v any, field ...string) string { return loc.list(v, field...) },
+		"money":    func(v any, cur ...string) string { return b.render.loc.money(v, cur...) },
+		"number":   func(v any) string { return b.render.loc.number(v) },
+		"date":     func(v any) string { return b.render.loc.date(v) },
+		"list":     func(v any, field ...string) string { return b.render.loc.list(v, field...) },
 		"matching": matching,
 		"about": func(v any) []any {
 			if m := matching(v); len(m) > 0 {
@@ -183,9 +242,10 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 			return items(v)
 		},
 		"asks": func(words ...string) bool {
+			b.render.words()
 			for _, w := range words {
 				for _, t := range textWords(w) {
-					if used[t] {
+					if b.render.used[t] {
 						return true
 					}
 				}
@@ -195,9 +255,9 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 		"plural": func(n any, one, many string) string {
 			f, _ := toFloat(n)
 			if f == 1 {
-				return loc.number(f) + " " + one
+				return b.render.loc.number(f) + " " + one
 			}
-			return loc.number(f) + " " + many
+			return b.render.loc.number(f) + " " + many
 		},
 		"first": func(n int, v any) []any {
 			xs := items(v)
@@ -208,18 +268,18 @@ func answerFuncs(in AnswerInput, data any) template.FuncMap {
 			return xs[len(xs)-min(max(n, 0), len(xs)):]
 		},
 		"where":    where,
-		"question": func() string { return in.Question },
-		"codes":    func() []string { return references(heard) },
+		"question": func() string { return b.render.in.Question },
+		"codes":    func() []string { return references(heard()) },
 		"words":    words,
 		"sortby":   sortBy,
 		"cap": func() any {
-			if f, ok := questionCap(heard); ok {
+			if f, ok := questionCap(heard()); ok {
 				return f
 			}
 			return nil
 		},
 		"atmost": func(field string, v any) []any {
-			if f, ok := questionCap(heard); ok {
+			if f, ok := questionCap(heard()); ok {
 				return atMost(field, f, v)
 			}
 			return items(v)

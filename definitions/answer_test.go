@@ -2,7 +2,9 @@ package definitions_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -196,4 +198,80 @@ func FuzzAnswerRender(f *testing.F) {
 			t.Errorf("Render() error = %v (%T), want an *AnswerError", err, err)
 		}
 	})
+}
+
+// One template renders for many questions, one after another and at once: each render
+// answers its own question, locale and payload, whatever ran before it or beside it, a
+// failed render included.
+func TestAnswerRenderKeepsRendersApart(t *testing.T) {
+	tmpl, err := definitions.Tool{Name: "t", Answer: `{{list (about .returns) "item"}}|{{if asks "next"}}next{{end}}|{{money .refund}}|{{cap}}|{{question}}`}.AnswerTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	returns := `"returns": [{"item": "Wool hiking socks"}, {"item": "Trail running shoes"}]`
+	cases := []struct {
+		payload, question, locale, want string
+	}{
+		{`{` + returns + `, "refund": 18}`, "and the shoes? (earlier: my refund for the socks)", "",
+			"Trail running shoes||$18.00|<no value>|and the shoes? (earlier: my refund for the socks)"},
+		{`{` + returns + `, "refund": 1234.5}`, "next refund under 20 for the socks", "de-DE",
+			"Wool hiking socks|next|1.234,50 $|20|next refund under 20 for the socks"},
+		{`{"returns": [], "refund": 3}`, "", "en-GB", "||$3.00|<no value>|"},
+		{`{"returns": []}`, "next", "", ""}, // fails: the payload has no refund
+	}
+	render := func(i int) error {
+		c := cases[i%len(cases)]
+		got, err := tmpl.Render([]byte(c.payload), definitions.AnswerInput{Question: c.question, Locale: c.locale})
+		if c.want == "" {
+			if err == nil {
+				return fmt.Errorf("render %d: no error for a payload without refund", i)
+			}
+			return nil
+		}
+		if err != nil || got != c.want {
+			return fmt.Errorf("render %d = %q, %v; want %q", i, got, err, c.want)
+		}
+		return nil
+	}
+	for i := range 3 * len(cases) {
+		if err := render(i); err != nil {
+			t.Error(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 8 {
+				if err := render(g + i); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// BenchmarkAnswerRender renders a template that uses the question's words, as the demo
+// agents' do, for a payload of a few records.
+func BenchmarkAnswerRender(b *testing.B) {
+	tmpl, err := definitions.Tool{Name: "t", Answer: `{{with matching .returns}}{{range .}}{{.item}}: {{money .refund}} ({{words .status}}){{end}}` +
+		`{{else}}{{if asks "refund" "refunds"}}Your refunds:{{range .returns}}
+- {{.item}}: {{money .refund}}, {{words .status}}{{end}}{{end}}{{end}}`}.AnswerTemplate()
+	if err != nil {
+		b.Fatal(err)
+	}
+	payload := []byte(`{"returns": [{"item": "Wool hiking socks", "refund": 18, "status": "refund_issued"},
+		{"item": "Trail running shoes", "refund": 120, "status": "in_transit"}, {"item": "Rain jacket", "refund": 80, "status": "received"}]}`)
+	in := definitions.AnswerInput{Question: "did i get my refund for the socks?"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tmpl.Render(payload, in); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

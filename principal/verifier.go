@@ -193,28 +193,48 @@ type sessionClaims struct {
 	jwt.RegisteredClaims
 }
 
-// UnmarshalJSON refuses exp, nbf and iat values that are not JSON numbers before decoding the
+// UnmarshalJSON refuses exp, nbf and iat values that are not JSON numbers while decoding the
 // claims. RFC 7519 makes them NumericDates, numbers; golang-jwt decodes them through
 // json.Number, which also takes a string holding digits, so "exp":"1999999999" would pass for a
-// number. The keys are matched the way the decoder matches them to fields (strings.EqualFold),
-// so "EXP" cannot slip a string in either.
+// number. The claims are read once: the three dates go to fields of their own (numberDate),
+// which shadow RegisteredClaims' and which the decoder hands every value of a key it matches
+// to them (strings.EqualFold, so "EXP" too), repeats included, so no value can slip a string in.
 func (c *sessionClaims) UnmarshalJSON(data []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	wire := struct {
+		*jwt.RegisteredClaims
+		ExpiresAt numberDate `json:"exp"`
+		NotBefore numberDate `json:"nbf"`
+		IssuedAt  numberDate `json:"iat"`
+	}{
+		RegisteredClaims: &c.RegisteredClaims,
+		ExpiresAt:        numberDate{"exp", &c.ExpiresAt},
+		NotBefore:        numberDate{"nbf", &c.NotBefore},
+		IssuedAt:         numberDate{"iat", &c.IssuedAt},
+	}
+	return json.Unmarshal(data, &wire)
+}
+
+// numberDate decodes one of the dated claims into *to, refusing any value that is not a JSON
+// number (null included).
+type numberDate struct {
+	name string
+	to   **jwt.NumericDate
+}
+
+func (d numberDate) UnmarshalJSON(v []byte) error {
+	if !isJSONNumber(v) {
+		return fmt.Errorf("%w: %s claim is not a number", ErrMalformed, d.name)
+	}
+	date := new(jwt.NumericDate)
+	if err := date.UnmarshalJSON(v); err != nil {
 		return err
 	}
-	for name, v := range raw {
-		for _, dated := range []string{"exp", "nbf", "iat"} {
-			if strings.EqualFold(name, dated) && !isJSONNumber(v) {
-				return fmt.Errorf("%w: %s claim is not a number", ErrMalformed, dated)
-			}
-		}
-	}
-	return json.Unmarshal(data, &c.RegisteredClaims)
+	*d.to = date
+	return nil
 }
 
 // isJSONNumber reports whether v, one valid JSON value, is a number.
-func isJSONNumber(v json.RawMessage) bool {
+func isJSONNumber(v []byte) bool {
 	return len(v) > 0 && (v[0] == '-' || '0' <= v[0] && v[0] <= '9')
 }
 

@@ -171,9 +171,21 @@ func (c *connWriter) flush() bool {
 	}
 	_ = c.conn.SetWriteDeadline(time.Now().Add(c.stall))
 	bufs := c.pending
-	_, c.err = bufs.WriteTo(c.conn)
+	if bw, ok := c.conn.(buffersWriter); ok {
+		_, c.err = bw.WriteBuffers(&bufs)
+	} else {
+		_, c.err = bufs.WriteTo(c.conn)
+	}
 	c.pending = nil
 	return c.err == nil
+}
+
+// buffersWriter is a connection wrapper that puts a burst on the connection it wraps in one
+// call. net.Buffers writes a burst with one writev only on a socket itself; on anything that
+// wraps one it writes frame by frame, a system call each. A wrapper whose writes pass through
+// unchanged (web.JSONErrors' connections) offers WriteBuffers to keep the burst whole.
+type buffersWriter interface {
+	WriteBuffers(v *net.Buffers) (int64, error)
 }
 
 func (c *connWriter) heartbeat() bool { return c.write(keepAlive) && c.flush() }

@@ -310,3 +310,57 @@ func requestWithoutReading(t *testing.T, addr string) net.Conn {
 	}
 	return conn
 }
+
+// burstListener wraps each connection in a burstConn that counts its WriteBuffers calls.
+type burstListener struct {
+	net.Listener
+	calls, frames *atomic.Int64
+}
+
+func (l burstListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return burstConn{c, l.calls, l.frames}, nil
+}
+
+// burstConn passes writes through unchanged and offers WriteBuffers, as web.JSONErrors' do.
+type burstConn struct {
+	net.Conn
+	calls, frames *atomic.Int64
+}
+
+func (c burstConn) NetConn() net.Conn { return c.Conn }
+
+func (c burstConn) WriteBuffers(v *net.Buffers) (int64, error) {
+	c.calls.Add(1)
+	c.frames.Add(int64(len(*v)))
+	return v.WriteTo(c.Conn)
+}
+
+// A wrapper that offers WriteBuffers gets a burst of frames in one call, not a call a frame,
+// and the client reads the same stream.
+func TestDetachedStreamWritesABurstThroughWriteBuffers(t *testing.T) {
+	hub := stream.NewHub(stream.NewMemoryLogStore())
+	defer hub.Close()
+	evs := turnEvents("t1", 6)
+	publishAll(hub.Open("t1"), evs)
+	var calls, frames atomic.Int64
+	srv, ended := detachedServerOn(t, hub, t.Context(), stream.SSEOptions{},
+		func(ln net.Listener) net.Listener { return burstListener{ln, &calls, &frames} })
+	client := newClient()
+	defer client.CloseIdleConnections()
+
+	resp := get(t.Context(), t, client, srv.URL, "")
+	defer resp.Body.Close()
+	if diff := cmp.Diff(wireOf(t, evs, 0), readUntilEnd(t, resp, 0)); diff != "" {
+		t.Errorf("events mismatch (-want +got):\n%s", diff)
+	}
+	if got := waitEnd(t, ended); !got.res.Completed || got.err != nil {
+		t.Fatalf("OnEnd(%+v, %v), want completed", got.res, got.err)
+	}
+	if calls.Load() != 1 || frames.Load() != int64(len(evs)) {
+		t.Errorf("WriteBuffers called %d times with %d frames, want once with all %d", calls.Load(), frames.Load(), len(evs))
+	}
+}

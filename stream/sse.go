@@ -46,7 +46,10 @@ type SSEOptions struct {
 // as soon as the client closes the connection. An idle stream so holds no net/http buffers,
 // no request and no handler: two small goroutines and a few kilobytes, where a stream held by
 // its handler costs 27 KB (see BenchmarkIdleStreams). HTTP/2 connections, and writers that
-// cannot be taken over, stay on the handler as without Detach.
+// cannot be taken over, stay on the handler as without Detach. A detached stream writes each
+// burst of events with one writev; a listener that wraps its connections, and whose writes
+// pass through unchanged, keeps that by giving them a method
+// WriteBuffers(*net.Buffers) (int64, error) that writes on the connection it wraps.
 type Detach struct {
 	// Context ends every detached stream when done (a server shutting down); nil never does.
 	Context context.Context

@@ -41,6 +41,11 @@ func (c jsonErrorConn) CloseWrite() error {
 	return nil
 }
 
+// WriteBuffers writes v on the wrapped connection, in one writev where it is a socket: a
+// detached event stream's burst of frames (see stream.Detach), which net/http never writes and
+// which no canned answer can be. Through Write, net.Buffers would spend a system call a frame.
+func (c jsonErrorConn) WriteBuffers(v *net.Buffers) (int64, error) { return v.WriteTo(c.Conn) }
+
 // cannedHeaders follow the status line of net/http's own error answers.
 var cannedHeaders = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n")
 

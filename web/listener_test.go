@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -70,5 +71,33 @@ func TestJSONErrorsListener(t *testing.T) {
 				t.Errorf("body = %+v (%v), want error code %q", e, err, tc.code)
 			}
 		})
+	}
+}
+
+// A detached event stream's burst goes through WriteBuffers to the wrapped connection as it
+// is, even when it would read as one of net/http's canned answers.
+func TestJSONErrorsConnWritesBuffersUnchanged(t *testing.T) {
+	server, client := net.Pipe()
+	defer client.Close()
+	var conn net.Conn = jsonErrorConn{server}
+	bw, ok := conn.(interface {
+		WriteBuffers(*net.Buffers) (int64, error)
+	})
+	if !ok {
+		t.Fatal("jsonErrorConn offers no WriteBuffers: a detached stream would write a frame a system call")
+	}
+	burst := []string{"HTTP/1.1 400 Bad Request", string(cannedHeaders), "id: 1\ndata: {}\nevent: turn.started\n\n"}
+	read := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(client)
+		read <- string(b)
+	}()
+	v := net.Buffers{[]byte(burst[0]), []byte(burst[1]), []byte(burst[2])}
+	if n, err := bw.WriteBuffers(&v); err != nil || n != int64(len(strings.Join(burst, ""))) {
+		t.Fatalf("WriteBuffers = %d, %v, want %d, nil", n, err, len(strings.Join(burst, "")))
+	}
+	server.Close()
+	if got := <-read; got != strings.Join(burst, "") {
+		t.Errorf("the connection got %q, want the burst unchanged", got)
 	}
 }

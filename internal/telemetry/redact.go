@@ -17,19 +17,47 @@ const MinSecretLen = 4
 
 // valuePatterns find secrets by their shape. When a pattern has a capture group only the group
 // is replaced, so "Bearer abc…" keeps the scheme word and a reader still sees what was there.
-var valuePatterns = []*regexp.Regexp{
+// Each comes with what every one of its matches holds: a string without that is not run
+// through the pattern, which (its case folding and word boundaries leave it no literal to skip
+// ahead by) would read all of it to find nothing, as it does in most log values.
+var valuePatterns = []struct {
+	re    *regexp.Regexp
+	holds func(s string) bool
+}{
 	// JSON Web Tokens: a base64url JSON header ("eyJ" is `{"`), payload and optional signature.
-	regexp.MustCompile(`eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`),
-	// HTTP bearer credentials. The length floor keeps prose ("the bearer of") intact.
-	regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{8,})`),
+	{regexp.MustCompile(`eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`), contains("eyJ")},
+	// HTTP bearer credentials. The length floor keeps prose ("the bearer of") intact. No
+	// letter of "bearer" folds to a rune outside ASCII, so an ASCII fold finds every match.
+	{regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{8,})`), containsFold("bearer")},
 	// OpenAI ("sk-", "sk-proj-") and Anthropic ("sk-ant-") API keys.
-	regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`),
+	{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`), contains("sk-")},
 	// Google API keys, as used by the Gemini provider.
-	regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
-	// key=value or key: value pairs inside free text (DSNs, query strings, header dumps).
-	regexp.MustCompile(`(?i)(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|authorization|credentials?)["']?\s*[:=]\s*["']?([^\s"',;&]+)`),
+	{regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), contains("AIza")},
+	// key=value or key: value pairs inside free text (DSNs, query strings, header dumps). The
+	// key words fold to runes outside ASCII (ſ, the Kelvin sign), so only the separator is
+	// looked for.
+	{regexp.MustCompile(`(?i)(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|authorization|credentials?)["']?\s*[:=]\s*["']?([^\s"',;&]+)`),
+		func(s string) bool { return strings.ContainsAny(s, ":=") }},
 	// Passwords in URL userinfo: scheme://user:password@host.
-	regexp.MustCompile(`://[^/\s:@]+:([^/\s@]+)@`),
+	{regexp.MustCompile(`://[^/\s:@]+:([^/\s@]+)@`), contains("://")},
+}
+
+// contains is a valuePatterns test: whether s holds lit.
+func contains(lit string) func(s string) bool {
+	return func(s string) bool { return strings.Contains(s, lit) }
+}
+
+// containsFold is a valuePatterns test: whether s holds word, a lower-case ASCII word, in any
+// ASCII case.
+func containsFold(word string) func(s string) bool {
+	return func(s string) bool {
+		for i := 0; i+len(word) <= len(s); i++ {
+			if s[i]|0x20 == word[0] && strings.EqualFold(s[i:i+len(word)], word) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // Redactor removes secrets from strings: values shaped like credentials (see [SafeString]) and
@@ -99,8 +127,11 @@ func (r *Redactor) find(s string) [][2]int {
 			i += j + 1
 		}
 	}
-	for _, re := range valuePatterns {
-		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+	for _, p := range valuePatterns {
+		if !p.holds(s) {
+			continue
+		}
+		for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
 			if len(m) >= 4 && m[2] >= 0 {
 				spans = append(spans, [2]int{m[2], m[3]})
 			} else {

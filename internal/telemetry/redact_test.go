@@ -3,6 +3,7 @@ package telemetry
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -105,5 +106,89 @@ func TestSecretKey(t *testing.T) {
 				t.Errorf("SecretKey(%q) = %v, want %v", tt.key, got, tt.want)
 			}
 		})
+	}
+}
+
+// A pattern is skipped for a string without what its matches hold: that test may never say
+// no where the pattern matches. Strings built from pieces of every shape, in every case and
+// with the runes that fold into ASCII letters (ſ, the Kelvin sign), at every position.
+func TestValuePatternsHoldWhatTheyMatch(t *testing.T) {
+	pieces := []string{"", " ", "x", "=", ":", "\t", "'", `"`, "@", "/", "://", "u:p@h", ".", "-",
+		"eyJ", "eyJabc.def.ghi", "bearer ", "BeArEr\t", "BEARER", "abcdefgh12345678", "sk-", "sk-0123456789abcdefXYZ",
+		"AIza", "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW", "password", "PASSWORD", "pa\u017f\u017fword", "to\u212aen",
+		"api_key", "Api-Key", "secret", "credentials", "authorization", "passwd"}
+	var n int
+	var build func(prefix string, depth int)
+	build = func(prefix string, depth int) {
+		for _, p := range valuePatterns {
+			if p.re.MatchString(prefix) && !p.holds(prefix) {
+				t.Errorf("%q matches %s, but its test says it cannot", prefix, p.re)
+			}
+		}
+		n++
+		if depth == 0 {
+			return
+		}
+		for _, piece := range pieces {
+			build(prefix+piece, depth-1)
+		}
+	}
+	build("", 3)
+	if n < 10000 {
+		t.Fatalf("only %d strings tried", n)
+	}
+}
+
+// containsFold finds "bearer" as (?i) does only if none of its letters folds to a rune
+// outside ASCII.
+func TestBearerFoldsWithinASCII(t *testing.T) {
+	for _, c := range "bearer" {
+		for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+			if f > unicode.MaxASCII {
+				t.Errorf("%q folds to %q: containsFold would miss it", c, f)
+			}
+		}
+	}
+}
+
+// Every secret shape is removed wherever it stands in a value: alone, first, last, inside,
+// beside another, and after a long run of text no pattern matches.
+func TestRedactorStringSecretsInEveryPosition(t *testing.T) {
+	r := NewRedactor(testRegistered)
+	secrets := map[string]string{ // what the text says: the secret it carries
+		testJWT:                        testJWT,
+		"Bearer abcdefgh12345678":      "abcdefgh12345678",
+		"bEaReR\tabcdefgh12345678":     "abcdefgh12345678",
+		testOpenAI:                     testOpenAI,
+		testAnthropic:                  testAnthropic,
+		testGoogle:                     testGoogle,
+		"password=hunter22":            "hunter22",
+		"pa\u017f\u017fword: hunter22": "hunter22",
+		"API_KEY='hunter22'":           "hunter22",
+		"postgres://sb:s3cr3t@db/sb":   "s3cr3t",
+		testRegistered:                 testRegistered,
+	}
+	long := strings.Repeat("routing to ask_shop with 2 intents; ", 40)
+	for text, secret := range secrets {
+		for _, in := range []string{text, text + " tail", "head " + text, "head " + text + " tail",
+			long + text, text + " " + testJWT, "(" + text + ")\n" + long} {
+			if got := r.String(in); strings.Contains(got, secret) {
+				t.Errorf("String(%.60q...) = %.80q..., still holds %q", in, got, secret)
+			}
+		}
+	}
+}
+
+// BenchmarkRedactorString redacts the string values of a request's log lines: none holds a
+// secret.
+func BenchmarkRedactorString(b *testing.B) {
+	r := NewRedactor(testRegistered)
+	values := []string{"http", "POST", "/v1/turns", "event stream ended", "turn_01a22622faebed8373e73925",
+		"shopping and rewards", "Which running shoes are on sale, and how many points do I have?"}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, v := range values {
+			r.String(v)
+		}
 	}
 }
