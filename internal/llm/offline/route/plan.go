@@ -137,9 +137,8 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 		return sc
 	}
 	// An order number says which order, not what about it: in "order B-20931 never showed
-	// up" it is no reason to check a return, though the return tool takes one. It counts for
-	// the candidate the words rank first, or for one they match in a word the first lacks
-	// ("refund for order B-20931").
+	// up" it is no reason to check a return, though the return tool takes one. It counts only
+	// for the candidate the words rank first.
 	top, _, _ := lang.Best(sc)
 	fit, idFit := p.boost(text)
 	for i := range sc {
@@ -147,7 +146,7 @@ func (p *planner) scores(text string, qs []qterm) []float64 {
 			continue
 		}
 		sc[i] += fit[i]
-		if idFit[i] > 0 && (i == top || p.ix.singlesOut(qs, i, top)) {
+		if i == top {
 			sc[i] += idFit[i]
 		}
 	}

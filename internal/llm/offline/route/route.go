@@ -271,7 +271,6 @@ func (c *conversation) routeMessage(n int) []Intent {
 			}
 		}
 	}
-	intents = p.dropPassingIntents(text, intents)
 	if n > 1 && short && slices.Contains([]chat{chatNone, chatAck}, kind) {
 		intents = p.quotePrevious(text, ws, c.humans[n-2], len(c.decide(n-1)) == 0, intents)
 	}

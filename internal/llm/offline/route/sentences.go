@@ -137,53 +137,6 @@ func (p *planner) tradeWordNearby(text string) func(stem string) bool {
 	return func(stem string) bool { return p.ix.tradeWord(stem) && !far() }
 }
 
-// mainFloor, passingLead: see language.txt, which says where each was chosen.
-var (
-	mainFloor   = lang.Number("mainFloor")
-	passingLead = lang.Number("passingLead")
-)
-
-// dropPassingIntents returns intents without those that rest on a word in passing in a
-// message that clearly means another of them (see mainFloor). A question about the user's own
-// thing stays, however rarely its agent says the word: "where's my parcel and how many points
-// do i have" (see index.namesOwnThing).
-func (p *planner) dropPassingIntents(text string, intents []Intent) []Intent {
-	if len(intents) < 2 {
-		return intents
-	}
-	// Only a message with an intent on a word in passing is read as a sentence: most are not,
-	// and reading costs milliseconds.
-	if !slices.ContainsFunc(intents, p.inPassing) {
-		return intents
-	}
-	sims := p.sentenceSims(text)
-	if sims == nil {
-		return intents
-	}
-	main, s1, _ := lang.Best(sims)
-	if s1 < mainFloor || !slices.ContainsFunc(intents, func(in Intent) bool { return in.Tool == main }) {
-		return intents
-	}
-	kept := intents[:0:0]
-	var passing []string
-	for _, in := range intents {
-		if in.Tool != main && s1-sims[in.Tool] >= passingLead && p.inPassing(in) && !p.ix.namesOwnThing(lang.ScanWords(in.Text), in.Tool) {
-			passing = append(passing, in.Text)
-			continue
-		}
-		kept = append(kept, in)
-	}
-	// What the dropped clause asked belongs to the main request: "... what happened".
-	for i := range kept {
-		if kept[i].Tool == main {
-			for _, t := range passing {
-				kept[i].Text = joinClauses(kept[i].Text, t)
-			}
-		}
-	}
-	return kept
-}
-
 // sentenceTexts returns the texts of a source the sentence encoder reads: its texts, each
 // phrase of its description, and what its tools do. A description packs a dozen subjects into
 // one sentence, whose vector is near none of the questions about one of them, while examples

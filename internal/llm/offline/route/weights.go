@@ -35,7 +35,7 @@ var scopePreps = lang.List("scopePreps")
 func queryTerms(ws []lang.Word) []qterm {
 	var out []qterm
 	weight := 1.0
-	var prev, terms, next []string // the stems of ws[i-1], ws[i] and ws[i+1], each found once
+	var terms, next []string // the stems of ws[i] and ws[i+1], each found once
 	if len(ws) > 0 {
 		next = lang.AppendTerms(nil, ws[0].Lower)
 	}
@@ -50,7 +50,7 @@ func queryTerms(ws []lang.Word) []qterm {
 		if whenClause(ws, i) && len(out) > 0 {
 			weight = min(weight, whenClauseWeight)
 		}
-		prev, terms, next = terms, next, nil
+		terms, next = next, nil
 		if i+1 < len(ws) {
 			next = lang.AppendTerms(nil, ws[i+1].Lower)
 		}
@@ -58,9 +58,6 @@ func queryTerms(ws []lang.Word) []qterm {
 			continue // "in charge of the crew" asks for no charge
 		}
 		modifier := i+1 < len(ws) && namesAThing(ws[i+1].Lower, next)
-		// Between two nouns an -ing form is part of an adjective: "noise cancelling
-		// headphones" cancel nothing.
-		describing := modifier && len(prev) > 0 && ingForm(w.Lower)
 		// A stretch of time after a word that makes it say when is light like the calendar's
 		// words: "last night", "at night" are no hotel's nights. So is "per", which only ties
 		// an amount to its unit: "the membership per year" asks no agent that prices per kwh.
@@ -70,7 +67,7 @@ func queryTerms(ws []lang.Word) []qterm {
 				break // "back" says which way, not what: "when will it be back", "due back"
 			}
 			q := qterm{stem: t, weight: weight, modifier: modifier}
-			if lang.IsLightNoun(t) || describing || when || unitLeads[w.Lower] {
+			if lang.IsLightNoun(t) || when || unitLeads[w.Lower] {
 				q.weight *= lightWeight
 			}
 			if i >= thingFrom && i < thingTo {
