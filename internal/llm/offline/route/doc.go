@@ -32,7 +32,7 @@
 // settings chosen after seeing that, and tuned turns lost in three settings of five. The
 // follow-ups it should win name a word another agent uses ("how much pto do i have" after
 // benefits, "did they charge us a late fee" after fuel cards); telling them from a switch
-// needs to know whose world the word is in, which none of these signals holds (docs/evals.md,
+// needs to know whose world the word is in, which none of these signals holds (docs/evals-history.md,
 // "A ninth round").
 //
 // route builds on lang alone, so that answer may build on it.
