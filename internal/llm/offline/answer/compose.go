@@ -253,7 +253,7 @@ func HeldOfAsked(res Result, asked string, listLimit int, domain func() map[stri
 	}
 	r := askedRenderer(res, listLimit, asked, v, domain())
 	a := askedOf{known: res.dataTerms()}
-	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+	for _, w := range lang.ScanWords(r.askedMain) {
 		if frameWords[w.Lower] || askingWords(w.Lower) || lang.IsStopword(w.Lower) {
 			continue
 		}
@@ -318,7 +318,7 @@ func (a askedOf) offTopic() bool {
 // reads a follow-up in the trade's words only as asking what its earlier words name.
 func (r renderer) askedThings(known map[string]bool, strict bool) askedOf {
 	var words []string
-	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+	for _, w := range lang.ScanWords(r.askedMain) {
 		if (strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed")) && !slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return known[t] }) || frameWords[w.Lower] {
 			continue // verbs ("seeing", "shipped") and the frame of a question ("how long") name no thing data would hold
 		}
@@ -358,7 +358,7 @@ func (r renderer) absentPhrase(a askedOf) string {
 	if len(things) == 0 || slices.ContainsFunc(things, func(t string) bool { return nearAny(t, known, claimCloseness) }) {
 		return "" // the data may say it in other words ("my plane" of flights, "credits" of points)
 	}
-	return absentRun(lang.ScanWords(lang.MainClause(r.asked)), things, a.held)
+	return absentRun(lang.ScanWords(r.askedMain), things, a.held)
 }
 
 // asksOfData reports whether w, a word of the request, says it asks something of data whose
