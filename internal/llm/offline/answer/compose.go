@@ -38,6 +38,9 @@ type decodedContent struct {
 
 	mu      sync.Mutex
 	spelled map[string]string // request text -> as the data spells it (see spelledAs)
+
+	heldOnce sync.Once
+	held     map[string]bool // the terms the content's data holds (see dataTerms)
 }
 
 // NewResult returns a Result whose content is decoded at most once, however often it and
@@ -76,6 +79,24 @@ func (res Result) spelledAs(asked string, v any, dom map[string]bool) string {
 	s := spellAsData(asked, v, dom)
 	d.spelled[asked] = s
 	return s
+}
+
+// dataTerms returns heldTerms of the result's data, worked out once per result: whether it
+// answers, what it holds of the request and its narration each read them. Callers must not
+// modify the map.
+func (res Result) dataTerms() map[string]bool {
+	terms := func() map[string]bool {
+		v, _ := res.value()
+		obj, _ := v.([]field)
+		data, _ := member(obj, "data")
+		return heldTerms(data)
+	}
+	d := res.decoded
+	if d == nil {
+		return terms()
+	}
+	d.heldOnce.Do(func() { d.held = terms() })
+	return d.held
 }
 
 // okData decodes a result and returns it whole and its data, with ok false unless its status
@@ -133,7 +154,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 	said := func() Piece {
 		p := orNothing(r.data(data, t), t)
 		if !p.missing { // "no return for the socks" is about the socks
-			a := r.askedThings(data, false)
+			a := r.askedThings(res.dataTerms(), false)
 			if p.offTopic = a.offTopic(); p.offTopic {
 				p.absent, p.absentIn = r.absentPhrase(a), t.noun
 			}
@@ -148,7 +169,7 @@ func Narrate(res Result, asked string, listLimit int, domain func() map[string]b
 			// A template states its data whatever was asked, so its data is judged as the
 			// narration's would be: "I forgot my password" is not answered by the orders.
 			said = func() Piece {
-				return Piece{kind: pieceProse, text: strings.TrimSpace(a), offTopic: r.offTopic(data, false)}
+				return Piece{kind: pieceProse, text: strings.TrimSpace(a), offTopic: r.offTopic(res.dataTerms(), false)}
 			}
 		}
 	}
@@ -207,11 +228,11 @@ func Reply(pieces []Piece, asksFor func(i int) bool) (string, int) {
 // with returns none of which is for socks. Another tool may hold them. The arguments are
 // Narrate's.
 func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() map[string]bool) bool {
-	v, data, ok := okData(res)
+	v, _, ok := okData(res)
 	if !ok {
 		return false
 	}
-	a := askedRenderer(res, listLimit, asked, v, domain()).askedThings(data, true)
+	a := askedRenderer(res, listLimit, asked, v, domain()).askedThings(res.dataTerms(), true)
 	// A follow-up that names a thing of its own and points back at nothing ("am i on the
 	// pickleball court" after "whats my hoa balance") asks of that thing: data holding the
 	// earlier words does not answer it, and another tool may hold the thing. One that points
@@ -226,13 +247,13 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 // agent's trade, the terms of trade) and, of them, those res's data holds as written or
 // misspelt; both nil when res holds no data.
 func HeldOfAsked(res Result, asked string, listLimit int, domain func() map[string]bool, trade map[string]bool) (terms, held []string) {
-	v, data, ok := okData(res)
+	v, _, ok := okData(res)
 	if !ok {
 		return nil, nil
 	}
 	r := askedRenderer(res, listLimit, asked, v, domain())
-	a := askedOf{known: heldTerms(data)}
-	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+	a := askedOf{known: res.dataTerms()}
+	for _, w := range lang.ScanWords(r.askedMain) {
 		if frameWords[w.Lower] || askingWords(w.Lower) || lang.IsStopword(w.Lower) {
 			continue
 		}
@@ -265,13 +286,13 @@ func askedRenderer(res Result, listLimit int, asked string, v any, dom map[strin
 	return r
 }
 
-// offTopic reports whether data holds none of the words the request asks with, when it asks
-// with any beyond the agent's trade, the called tool's name, light nouns and numbers: "when
-// is pilates" answered with the membership, which says nothing of pilates. A word the data
-// uses or misspells counts as held; one only near in meaning does not, since another result
-// that holds it takes this one's place.
-func (r renderer) offTopic(data any, strict bool) bool {
-	return r.askedThings(data, strict).offTopic()
+// offTopic reports whether data, whose terms are known (heldTerms), holds none of the words
+// the request asks with, when it asks with any beyond the agent's trade, the called tool's
+// name, light nouns and numbers: "when is pilates" answered with the membership, which says
+// nothing of pilates. A word the data uses or misspells counts as held; one only near in
+// meaning does not, since another result that holds it takes this one's place.
+func (r renderer) offTopic(known map[string]bool, strict bool) bool {
+	return r.askedThings(known, strict).offTopic()
 }
 
 // askedOf is what a request asks of one result's data: the terms it asks with that may name
@@ -293,12 +314,11 @@ func (a askedOf) offTopic() bool {
 	return len(a.asked) > 0 && !slices.ContainsFunc(a.asked, a.held) && !slices.ContainsFunc(a.earlier, a.held)
 }
 
-// askedThings reads what the request asks of data; strict reads a follow-up in the trade's
-// words only as asking what its earlier words name.
-func (r renderer) askedThings(data any, strict bool) askedOf {
-	known := heldTerms(data)
+// askedThings reads what the request asks of data whose terms are known (heldTerms); strict
+// reads a follow-up in the trade's words only as asking what its earlier words name.
+func (r renderer) askedThings(known map[string]bool, strict bool) askedOf {
 	var words []string
-	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+	for _, w := range lang.ScanWords(r.askedMain) {
 		if (strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed")) && !slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return known[t] }) || frameWords[w.Lower] {
 			continue // verbs ("seeing", "shipped") and the frame of a question ("how long") name no thing data would hold
 		}
@@ -338,7 +358,7 @@ func (r renderer) absentPhrase(a askedOf) string {
 	if len(things) == 0 || slices.ContainsFunc(things, func(t string) bool { return nearAny(t, known, claimCloseness) }) {
 		return "" // the data may say it in other words ("my plane" of flights, "credits" of points)
 	}
-	return absentRun(lang.ScanWords(lang.MainClause(r.asked)), things, a.held)
+	return absentRun(lang.ScanWords(r.askedMain), things, a.held)
 }
 
 // asksOfData reports whether w, a word of the request, says it asks something of data whose

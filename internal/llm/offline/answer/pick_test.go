@@ -1187,7 +1187,7 @@ func TestAbsentPhraseBesideTradeWord(t *testing.T) {
 	_, data, _ := okData(Result{Content: flights})
 	for _, tt := range tests {
 		r := askedRenderer(Result{}, 5, tt.asked, v, domain)
-		if got := r.absentPhrase(r.askedThings(data, false)); got != tt.want {
+		if got := r.absentPhrase(r.askedThings(heldTerms(data), false)); got != tt.want {
 			t.Errorf("absentPhrase(%q) = %q, want %q", tt.asked, got, tt.want)
 		}
 	}

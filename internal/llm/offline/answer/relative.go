@@ -28,6 +28,27 @@ var (
 // the agent, and its words ("date", a weekday) are no words of the agent's trade. The model
 // has no clock of its own: a day it does not read from the prompt it cannot know.
 func CutToday(system string) (rest string, today time.Time) {
+	cut := cutPrompts.Get(system, func() cutPrompt {
+		rest, today := cutToday(system)
+		return cutPrompt{rest, today}
+	})
+	return cut.rest, cut.today
+}
+
+// cutPrompts keeps what CutToday made of each system prompt it read: a deployment sends the
+// same few prompts on every turn, and looking one up costs a fraction of reading it whole
+// for the word today. The prompt itself is the key, so a prompt that states another day is
+// read afresh.
+var cutPrompts = lang.NewCache[string, cutPrompt](256)
+
+// cutPrompt is CutToday's answer for one prompt.
+type cutPrompt struct {
+	rest  string
+	today time.Time
+}
+
+// cutToday is CutToday without the cache.
+func cutToday(system string) (rest string, today time.Time) {
 	m := findToday(system)
 	if m == nil {
 		return system, time.Time{}

@@ -22,6 +22,7 @@ type renderer struct {
 	asked     string              // the user's request, lower-cased: ids it names are shown
 	askedWord []lang.Word         // the request's words, scanned once for the rules that read them
 	askedTerm []string            // the request's terms
+	askedMain string              // the request less a closing clause that only says when
 	tool      map[string]bool     // the terms of the called tool's name: what it lists, not which
 	scoped    bool                // the call carried text arguments: the service chose already
 	argTerms  []string            // the terms of the call's text arguments: what the service was asked for
@@ -68,6 +69,7 @@ func (r renderer) says(words map[string]bool) bool {
 // answer makes request, lower-cased, the one r answers, read into words and terms once.
 func (r *renderer) answer(request string) {
 	r.asked, r.askedWord, r.askedTerm = request, lang.ScanWords(request), requestTerms(request)
+	r.askedMain = lang.MainClause(request)
 }
 
 // earlierRequest is r answering the earlier request a follow-up quotes, as if it were asked
@@ -334,7 +336,7 @@ func (r renderer) namedTwice(f fact) bool {
 func (r renderer) boundFacts(facts, focused []fact, t topic) []fact {
 	asked := focused
 	if len(asked) == 0 {
-		asked = withHalted(r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, true), facts)
+		asked = withHalted(r.focusOn(lang.Terms(r.askedMain), facts, t, true), facts)
 	}
 	keep, n := make([]bool, len(facts)), 0
 	for _, askedOnly := range []bool{true, false} { // the facts asked for first, then the others
@@ -386,7 +388,7 @@ func focusTopic(label string, t topic) string {
 // ("status", "details") and the words of the topic itself (asking for "my points" is asking
 // for the whole balance) name no one fact.
 func (r renderer) focus(facts []fact, t topic, lists, earlierList bool) []fact {
-	hit := r.focusOn(lang.Terms(lang.MainClause(r.asked)), facts, t, lists) // "... before my plan resets" asks for no plan
+	hit := r.focusOn(lang.Terms(r.askedMain), facts, t, lists) // "... before my plan resets" asks for no plan
 	if hit != nil && r.asksCost() && !r.asksWhen() && !slices.ContainsFunc(hit, func(f fact) bool { return f.money }) {
 		// "what am i paying for the garage spot", of a pass whose "space" the spot is: the
 		// words name the thing priced, and its amounts of money answer.
@@ -544,7 +546,7 @@ func (r renderer) earlierDates(dates, facts []fact, t topic, lists bool) []fact 
 // uses (see namedByVerb), when some do but not all.
 func (r renderer) focusOnVerbs(facts []fact, t topic, lists bool) []fact {
 	asked := map[string]bool{}
-	for _, w := range lang.Terms(lang.MainClause(r.asked)) {
+	for _, w := range lang.Terms(r.askedMain) {
 		asked[w] = !lang.IsLightNoun(w)
 	}
 	for _, w := range lang.Terms(t.bare) {
@@ -1119,7 +1121,7 @@ func (r renderer) namesHeldBeside(arr []any, thing string) bool {
 // or not ("how many loans is that"), beyond verbs, light nouns, words of time and the frame
 // of a question: "how many am i getting" names none.
 func (r renderer) namesOwnThing() bool {
-	for _, w := range lang.ScanWords(lang.MainClause(r.asked)) {
+	for _, w := range lang.ScanWords(r.askedMain) {
 		if strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed") || frameWords[w.Lower] || timeNouns[w.Lower] {
 			continue
 		}

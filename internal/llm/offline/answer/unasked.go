@@ -17,7 +17,7 @@ import (
 // nothing in the data (its keys and values), the agent's vocabulary or the called tool uses
 // that word, or "" when the data may answer.
 func (r renderer) unasked(data any) string {
-	ws := lang.ScanWords(lang.MainClause(r.asked))
+	ws := lang.ScanWords(r.askedMain)
 	for i := 0; i+1 < len(ws); i++ {
 		if !whWords[ws[i].Lower] {
 			continue

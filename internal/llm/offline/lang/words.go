@@ -18,6 +18,13 @@ func ScanWords(s string) []Word {
 	// Sized for chat text (a word and its space take about five bytes), so that a message is
 	// read into words in one allocation rather than growing through five or six.
 	out := make([]Word, 0, len(s)/4+1)
+	eachWord(s, func(w Word) { out = append(out, w) })
+	return out
+}
+
+// eachWord calls f with each word of s in order, as ScanWords returns them, for callers
+// that use each word once and need no slice of them.
+func eachWord(s string, f func(Word)) {
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
@@ -25,7 +32,7 @@ func ScanWords(s string) []Word {
 		}
 		w := trimWordEnd(s[start:end])
 		if w != "" {
-			out = append(out, Word{Text: w, Lower: Normalise(w), Start: start, End: start + len(w)})
+			f(Word{Text: w, Lower: Normalise(w), Start: start, End: start + len(w)})
 		}
 		start = -1
 	}
@@ -42,7 +49,6 @@ func ScanWords(s string) []Word {
 		}
 	}
 	flush(len(s))
-	return out
 }
 
 // trimWordEnd drops the apostrophes and hyphens that end w: they join words, not end them.
@@ -85,9 +91,7 @@ func isLowerASCII(w string) bool {
 // always agree on a stem even where the stem is not a real word.
 func Terms(s string) []string {
 	var out []string
-	for _, w := range ScanWords(s) {
-		out = AppendTerms(out, w.Lower)
-	}
+	eachWord(s, func(w Word) { out = AppendTerms(out, w.Lower) })
 	return out
 }
 
