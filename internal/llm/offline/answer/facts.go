@@ -168,9 +168,10 @@ func (r renderer) facts(obj []field, sc scope, skip int) ([]fact, string) {
 		case []field:
 			if amount, code, ok := moneyObject(v); ok {
 				// {"payout": {"amount": 2400, "currency": "USD"}} is the payout, $2,400.00.
-				text := strings.Join(append([]string{formatMoney(amount, code)}, perOf(v)...), " per ")
+				per := perOf(v)
+				text := strings.Join(append([]string{formatMoney(amount, code)}, per...), " per ")
 				fc := fact{label: label, text: text, money: true, plain: priceLabels[label]}
-				if per := perOf(v); len(per) > 0 {
+				if len(per) > 0 {
 					fc.key = "per " + per[0] // "what do extra hours cost" names a rate per hour
 				}
 				out = append(out, fc)
@@ -427,9 +428,11 @@ func (f fact) when() bool {
 // hourPattern is a time of day as data writes it: "08:00", "19:30", "8:00 am".
 var hourPattern = regexp.MustCompile(`^(?:[01]?\d|2[0-3]):[0-5]\d(?: ?[ap]\.?m\.?)?$`)
 
-// isHour reports whether s is a time of day.
+// isHour reports whether s is a time of day. It is asked of every string a payload holds,
+// most of which do not start with a digit and need no pattern run over them.
 func isHour(s string) bool {
-	return hourPattern.MatchString(strings.ToLower(strings.TrimSpace(s)))
+	s = strings.TrimSpace(s)
+	return s != "" && isDigit(s[0]) && hourPattern.MatchString(strings.ToLower(s))
 }
 
 // allDates reports whether every value of arr is a date.

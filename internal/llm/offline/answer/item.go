@@ -53,12 +53,12 @@ func (r renderer) item(v any, cur string) string {
 	// The facts the request names come first, so that the bound below keeps them; facts
 	// that pair into one phrase ("20% off until Nov 27", "from 08:00 until 10:00") move
 	// together.
-	asked := func(f fact) int {
-		return b2i(r.names(f.named()) || f.when() && r.asksWhen() || r.asksDeadline() && f.deadline())
+	asked := func(f fact) bool {
+		return r.names(f.named()) || f.when() && r.asksWhen() || r.asksDeadline() && f.deadline()
 	}
 	units := pairUnits(rest)
 	slices.SortStableFunc(units, func(a, b []fact) int {
-		return cmp.Compare(slices.Max(mapFacts(b, asked)), slices.Max(mapFacts(a, asked)))
+		return cmp.Compare(b2i(slices.ContainsFunc(b, asked)), b2i(slices.ContainsFunc(a, asked)))
 	})
 	var parts []string
 	if lead != "" {
@@ -94,15 +94,6 @@ func pairUnits(facts []fact) [][]fact {
 		units = append(units, facts[i:i+1])
 	}
 	return units
-}
-
-// mapFacts is fn of each of facts.
-func mapFacts(facts []fact, fn func(fact) int) []int {
-	out := make([]int, len(facts))
-	for i, f := range facts {
-		out[i] = fn(f)
-	}
-	return out
 }
 
 // noneOf returns, for a record whose facts say no more than when it is, a fact for each of its

@@ -986,21 +986,7 @@ func (r renderer) withReasons(noun string, arr []any, cur, found string) Piece {
 	plain := r
 	plain.answer("")
 	plain.earlier, plain.earlierTerm = "", nil
-	var parts []string
-	nested := false
-	for _, item := range arr {
-		p := plain.withNestedLists(noun, item, cur, found, nil)
-		if !p.empty() {
-			nested = true
-			parts = append(parts, p.text)
-		} else if s := r.item(item, cur); s != "" {
-			parts = append(parts, "- "+s)
-		}
-	}
-	if !nested {
-		return Piece{}
-	}
-	return Piece{kind: pieceList, found: found, text: strings.Join(parts, "\n")}
+	return r.withOwnLists(plain, noun, arr, cur, found, nil)
 }
 
 var reasonRecords = int(lang.Number("reasonRecords")) // see language.txt
@@ -1013,19 +999,20 @@ func (r renderer) withNamedLists(noun string, arr []any, cur, found string) Piec
 	if len(arr) < 2 || len(arr) > reasonRecords {
 		return Piece{}
 	}
-	named := func(l recordList) bool { return r.namesList(l.noun) }
+	return r.withOwnLists(r, noun, arr, cur, found, func(l recordList) bool { return r.namesList(l.noun) })
+}
+
+// withOwnLists renders each of arr's records with its own lists as lister renders them
+// (those keep says yes of, when keep is not nil), or by its line alone where it shows none.
+// It returns an empty piece when no record shows a list.
+func (r renderer) withOwnLists(lister renderer, noun string, arr []any, cur, found string, keep func(recordList) bool) Piece {
 	var parts []string
 	nested := false
 	for _, item := range arr {
-		obj, _ := item.([]field)
-		if slices.ContainsFunc(r.recordLists(obj), named) {
-			if p := r.withNestedLists(noun, item, cur, found, named); !p.empty() {
-				nested = true
-				parts = append(parts, p.text)
-				continue
-			}
-		}
-		if s := r.item(item, cur); s != "" {
+		if p := lister.withNestedLists(noun, item, cur, found, keep); !p.empty() {
+			nested = true
+			parts = append(parts, p.text)
+		} else if s := r.item(item, cur); s != "" {
 			parts = append(parts, "- "+s)
 		}
 	}
