@@ -43,6 +43,16 @@ type Inherited struct {
 	PriorContext string // orchestrator-written summary, set when the conversation switched vertical
 }
 
+// How an in-process sub-agent states its [Inherited] context to its LLM: lines appended to its
+// system prompt, after the definition's prompt and today's date, in this order, each only when
+// set. A model that takes the prompt's words for the agent's trade (the offline model) stops
+// reading at the first of them: the conversation's words are not the agent's.
+const (
+	LocaleLine       = "\nUser locale: "
+	LocationLine     = "\nUser location: "
+	PriorContextLine = "\nEarlier in this conversation: "
+)
+
 // Answer is a sub-agent's reply to one [Question].
 type Answer struct {
 	Text       string            // narration for the orchestrator to compose from

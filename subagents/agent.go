@@ -225,13 +225,13 @@ func systemPrompt(base string, in ask.Inherited) string {
 	var b strings.Builder
 	b.WriteString(base)
 	if in.Locale != "" {
-		fmt.Fprintf(&b, "\nUser locale: %s.", in.Locale)
+		b.WriteString(ask.LocaleLine + in.Locale + ".")
 	}
 	if in.Location != "" {
-		fmt.Fprintf(&b, "\nUser location: %s.", in.Location)
+		b.WriteString(ask.LocationLine + in.Location + ".")
 	}
 	if in.PriorContext != "" {
-		fmt.Fprintf(&b, "\nEarlier in this conversation: %s", in.PriorContext)
+		b.WriteString(ask.PriorContextLine + in.PriorContext)
 	}
 	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/route"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -439,6 +440,38 @@ func TestComposeReadsTodayFromThePrompt(t *testing.T) {
 		}
 		if got := resp.Choices[0].Content; !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
 			t.Errorf("with system %q, reply = %q, want %q and no %q", tt.system, got, tt.want, tt.not)
+		}
+	}
+}
+
+// TestInheritedContextIsNotTheTrade checks that the context a sub-agent inherits (its user's
+// locale and location, a summary of the conversation so far) does not count as its trade's
+// words: "the socks" asked after a turn about sock coupons is still a thing the returns do not
+// hold, so the orders are looked at next, as in a conversation that starts with it.
+func TestInheritedContextIsNotTheTrade(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("get_return_status", "Get where a return and its refund stand.", nil),
+		fnTool("list_recent_orders", "List the user's recent orders and their delivery status.", nil),
+	}
+	returns := `{"status":"ok","data":{"returns":[{"item":"Adidas Ultraboost Light","status":"refund_issued","refund_amount":190}]}}`
+	const own = "You are the support agent. Answer from the tools."
+	for _, inherited := range []string{
+		"",
+		ask.LocaleLine + "en-GB.",
+		ask.LocationLine + "Leeds, UK." + ask.PriorContextLine + "User: any deals on socks? Assistant: SOCKS3: buy two pairs of running socks, get a third free.",
+	} {
+		msgs := turnWithResults("whats my refund status for the socks", [3]string{"get_return_status", `{}`, returns})
+		msgs[0] = llms.TextParts(llms.ChatMessageTypeSystem, own+inherited)
+		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var called []string
+		for _, c := range resp.Choices[0].ToolCalls {
+			called = append(called, c.FunctionCall.Name)
+		}
+		if diff := cmp.Diff([]string{"list_recent_orders"}, called); diff != "" {
+			t.Errorf("with %q inherited, calls after the returns (-want +got):\n%s", inherited, diff)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/switchboard-ai/switchboard/ask"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
@@ -12,7 +13,7 @@ import (
 
 // request is what one GenerateContent call carries, sorted into what the model uses.
 type request struct {
-	system  string    // all system text, in order, but for the sentence stating today's date
+	system  string    // all system text, in order, but for the sentence stating today's date and the inherited context
 	today   time.Time // the day the system text states as today's, zero for none
 	humans  []string  // text of every human message, in order; the last is the one to answer
 	results []toolResult
@@ -65,8 +66,21 @@ func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
 			}
 		}
 	}
-	req.system, req.today = answer.CutToday(strings.Join(system, "\n"))
+	req.system, req.today = answer.CutToday(ownPrompt(strings.Join(system, "\n")))
 	return req
+}
+
+// ownPrompt cuts off the context a sub-agent inherits for one turn (the user's locale and
+// location, a summary of the conversation so far): the model reads the system prompt as the
+// agent's trade, and a summary's words are not its trade ("the socks" asked of support after
+// a turn about sock coupons would read as a word of the trade, asked for in general).
+func ownPrompt(system string) string {
+	for _, line := range []string{ask.LocaleLine, ask.LocationLine, ask.PriorContextLine} {
+		if i := strings.Index(system, line); i >= 0 {
+			system = system[:i]
+		}
+	}
+	return system
 }
 
 func textOf(m llms.MessageContent) string {

@@ -37,6 +37,9 @@ func topicOf(name string, call *llms.ToolCall) topic {
 		searched = searched || searchVerbs[words[0]]
 		words = words[1:]
 	}
+	if len(words) > 1 && possessives[strings.ToLower(words[0])] {
+		words = words[1:] // "list_my_prescriptions" is "your prescriptions", not "your my ..."
+	}
 	if len(words) == 0 || toolVerbs[words[0]] {
 		return t
 	}
