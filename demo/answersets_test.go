@@ -13,7 +13,7 @@ import (
 // offline model, the embedded demo CCS, the agents of this folder), as `switchboard eval
 // --agents demo` does, and checks how many turns of each reply as their assertions ask: a
 // change to a description, an example or a template that answers fewer fails, its misses
-// logged. answers-dev2.yaml to answers-dev6.yaml were written before the changes they judge,
+// logged. answers-dev2.yaml to answers-dev7.yaml were written before the changes they judge,
 // so not every turn is answered yet.
 func TestDemoAnswerSets(t *testing.T) {
 	if testing.Short() {
@@ -30,6 +30,7 @@ func TestDemoAnswerSets(t *testing.T) {
 		{file: "testdata/answers-dev4.yaml", min: minAnswersDev4},
 		{file: "testdata/answers-dev5.yaml", min: minAnswersDev5},
 		{file: "testdata/answers-dev6.yaml", min: minAnswersDev6},
+		{file: "testdata/answers-dev7.yaml", min: minAnswersDev7},
 	}
 	agents, err := filepath.Abs(".")
 	if err != nil {
@@ -119,3 +120,10 @@ const minAnswersDev5 = 39
 // travel and rewards templates say what their data does not hold and a card or a payment
 // reaches support.
 const minAnswersDev6 = 48
+
+// minAnswersDev7 is how many of the 24 turns of answers-dev7.yaml (acts on the user's own
+// things, conversations moving between agents, trade words of services the demo has not)
+// answer today: 18 when it was written, before the changes it judges; 19 once a sub-agent's
+// inherited summary of the conversation no longer counts as its trade's words; 20 once the
+// returns template tells a question about the return window that it holds no policy.
+const minAnswersDev7 = 20
