@@ -167,7 +167,12 @@ func serve(ctx context.Context, f serveFlags, stdout, stderr io.Writer, lookup e
 	go func() { served <- srv.Serve(web.JSONErrors(ln)) }()
 
 	url := "http://" + displayAddr(ln.Addr())
-	log.Info("switchboard listening", "url", url, "agents", agentsShown, "dev", dev)
+	listening := []any{"url", url, "agents", agentsShown, "dev", dev}
+	if !dev {
+		// What a bearer token must carry, for the operator whose tokens are refused.
+		listening = append(listening, "auth_issuer", cfg.Auth.Issuer, "auth_audience", cfg.Auth.Audience)
+	}
+	log.Info("switchboard listening", listening...)
 	if dev && !isLoopback(ln.Addr()) {
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
 		log.Warn("dev mode on a non-loopback address: anyone who can reach it can sign in as any user (POST /v1/dev/token); use --addr 127.0.0.1:" + port + " or configure auth for anything shared")

@@ -3,7 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -145,15 +151,62 @@ func TestServePprofBehindFlag(t *testing.T) {
 }
 
 // TestServeLogsSayWhatIsServed: run from a folder without ./agents, the start line names the
-// embedded demo as what is served (not the folder "."), and in JSON logs the shutdown's grace
-// period reads as a duration ("15s"), not as nanoseconds.
+// embedded demo as what is served (not the folder "."), and with jwt auth the issuer and
+// audience a token must carry (in dev mode, none); in JSON logs the shutdown's grace period
+// reads as a duration ("15s"), not as nanoseconds.
 func TestServeLogsSayWhatIsServed(t *testing.T) {
 	if _, err := os.Stat(defaultAgentsDir); err == nil {
 		t.Skipf("%s exists here: serve would not use the embedded demo", defaultAgentsDir)
 	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(t.TempDir(), "issuer.pem")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name             string
+		env              map[string]string
+		issuer, audience any // nil: not logged
+	}{
+		{name: "dev", env: map[string]string{devSecretEnv: testSecret}},
+		{name: "jwt", env: map[string]string{
+			"SWITCHBOARD_AUTH_MODE": "jwt", "SWITCHBOARD_AUTH_ISSUER": "https://id.example.com/",
+			"SWITCHBOARD_AUTH_AUDIENCE": "chat-api", "SWITCHBOARD_AUTH_PUBLIC_KEY_FILE": keyFile,
+		}, issuer: "https://id.example.com/", audience: "chat-api"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.env["SWITCHBOARD_STORE_DRIVER"] = "memory"
+			lines := serveLogLines(t, envMap(tc.env))
+			listening := lines["switchboard listening"]
+			if got := listening["agents"]; got != "embedded demo" {
+				t.Errorf(`"switchboard listening" agents = %#v, want "embedded demo"; log: %v`, got, listening)
+			}
+			if got := listening["auth_issuer"]; got != tc.issuer {
+				t.Errorf(`"switchboard listening" auth_issuer = %#v, want %#v`, got, tc.issuer)
+			}
+			if got := listening["auth_audience"]; got != tc.audience {
+				t.Errorf(`"switchboard listening" auth_audience = %#v, want %#v`, got, tc.audience)
+			}
+			if got := lines["shutting down: finishing running turns (a second Ctrl-C stops at once)"]["grace"]; got != shutdownGrace.String() {
+				t.Errorf(`"shutting down" grace = %#v, want %q`, got, shutdownGrace.String())
+			}
+		})
+	}
+}
+
+// serveLogLines serves with JSON logs until it is ready, stops it and returns its log lines
+// by message.
+func serveLogLines(t *testing.T, environ env) map[string]map[string]any {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	environ := envMap(map[string]string{devSecretEnv: testSecret, "SWITCHBOARD_STORE_DRIVER": "memory"})
 	ready := make(chan string, 1)
 	served := make(chan error, 1)
 	var serveErr bytes.Buffer
@@ -181,12 +234,7 @@ func TestServeLogsSayWhatIsServed(t *testing.T) {
 			lines[fmt.Sprint(line["msg"])] = line
 		}
 	}
-	if got := lines["switchboard listening"]["agents"]; got != "embedded demo" {
-		t.Errorf(`"switchboard listening" agents = %#v, want "embedded demo"; log:\n%s`, got, serveErr.String())
-	}
-	if got := lines["shutting down: finishing running turns (a second Ctrl-C stops at once)"]["grace"]; got != shutdownGrace.String() {
-		t.Errorf(`"shutting down" grace = %#v, want %q; log:\n%s`, got, shutdownGrace.String(), serveErr.String())
-	}
+	return lines
 }
 
 // Dev mode listens on this machine alone unless told otherwise: anyone reaching its port can
