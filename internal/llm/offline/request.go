@@ -20,6 +20,11 @@ type request struct {
 	nCalls  int                      // tool calls already in the history, to keep IDs unique
 	tools   []llms.Tool
 	encode  func(text string) []float32 // the user's sentences, see Model.sentencesOf
+
+	// askedText is the last human message as asked reads it, once askedSet: the humans and
+	// tools it is read from do not change after parseRequest.
+	askedText string
+	askedSet  bool
 }
 
 // toolResult is one tool answer that follows the last human message.
