@@ -12,7 +12,12 @@ import (
 // data's own spelling of what it holds.
 func keyWords(v any) map[string]bool {
 	into := map[string]bool{}
+	seen := map[string]bool{} // a list's records repeat their keys: each is read once
 	eachKey(v, func(key string) {
+		if seen[key] {
+			return
+		}
+		seen[key] = true
 		for _, w := range lang.ScanWords(lang.Humanise(key)) {
 			into[w.Lower] = true
 		}
@@ -23,7 +28,12 @@ func keyWords(v any) map[string]bool {
 // valueWords returns the lowercased words of every string value in v, however deep.
 func valueWords(v any) map[string]bool {
 	into := map[string]bool{}
+	seen := map[string]bool{} // records repeat their values ("delivered"): each is read once
 	eachString(v, func(s string) {
+		if seen[s] {
+			return
+		}
+		seen[s] = true
 		for _, w := range lang.ScanWords(s) {
 			into[w.Lower] = true
 			for _, part := range strings.Split(w.Lower, "-") { // "Seattle-Tacoma"
