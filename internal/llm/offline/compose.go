@@ -21,7 +21,9 @@ func (m *Model) compose(req *request) string {
 	domain := func() map[string]bool { return m.domainTerms(req) }
 	held := make([]map[string]bool, len(req.results))
 	for i, res := range req.results {
-		held[i] = answer.HeldTerms(res.Result)
+		if len(req.results) > 1 { // a lone result has no others to hold its words
+			held[i] = answer.HeldTerms(res.Result)
+		}
 	}
 	looked, nowhere := false, true
 	further := m.lookedFurther(req)
