@@ -411,7 +411,12 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 // name of its month, by which people name it ("my february leave").
 func valueTerms(v any) map[string]bool {
 	into := map[string]bool{}
+	seen := map[string]bool{} // records repeat their values ("delivered"): each is read once
 	eachString(v, func(s string) {
+		if seen[s] {
+			return
+		}
+		seen[s] = true
 		if w, ok := parseWhen(s); ok {
 			s += " " + dateWords(w.t)
 		}
@@ -600,8 +605,12 @@ func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
 // keyTerms returns the terms of every key in v, however deep.
 func keyTerms(v any) map[string]bool {
 	into := map[string]bool{}
+	seen := map[string]bool{} // a list's records repeat their keys: each is read once
 	eachKey(v, func(key string) {
-		addTerms(into, lang.Humanise(key))
+		if !seen[key] {
+			seen[key] = true
+			addTerms(into, lang.Humanise(key))
+		}
 	})
 	return into
 }
