@@ -62,7 +62,7 @@ func NewResult(name, content string) Result {
 
 // value decodes the result's content, keeping object member order.
 func (res Result) value() (any, error) {
-	decode := func() (any, error) { return decodeOrdered([]byte(strings.TrimSpace(res.Content))) }
+	decode := func() (any, error) { return decodeOrdered(strings.TrimSpace(res.Content)) }
 	if res.decoded == nil {
 		return decode()
 	}

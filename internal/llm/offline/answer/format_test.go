@@ -70,7 +70,7 @@ func TestFormatNumber(t *testing.T) {
 }
 
 func jsonNumber(s string) any {
-	v, err := decodeOrdered([]byte(s))
+	v, err := decodeOrdered(s)
 	if err != nil {
 		panic(err)
 	}
