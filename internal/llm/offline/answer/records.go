@@ -461,9 +461,12 @@ func recordTerms(arr []any) []map[string]bool {
 
 // addTerms adds the terms of text to set.
 func addTerms(set map[string]bool, text string) {
-	for _, t := range lang.Terms(text) {
-		set[t] = true
-	}
+	lang.EachWord(text, func(w lang.Word) {
+		var buf [4]string // a word's terms: one, or one for each part of a hyphenated word
+		for _, t := range lang.AppendTerms(buf[:0], w.Lower) {
+			set[t] = true
+		}
+	})
 }
 
 // heldTerms returns the terms of every value and key in v: all the words data holds.
@@ -488,6 +491,9 @@ func requestTerms(s string) []string {
 // type without them, squashed: a code ("I-9", "A-10177": i9, a10177) or a name joined
 // by an ampersand ("AT&T", "M&S": att, ms), whose letters the terms of s would lose.
 func codeTerms(s string) []string {
+	if !strings.ContainsAny(s, "0123456789&") {
+		return nil // most text: no word of it has a digit or an ampersand
+	}
 	var out []string
 	for _, w := range strings.Fields(s) {
 		c := squash(w)

@@ -18,9 +18,7 @@ func keyWords(v any) map[string]bool {
 			return
 		}
 		seen[key] = true
-		for _, w := range lang.ScanWords(lang.Humanise(key)) {
-			into[w.Lower] = true
-		}
+		lang.EachWord(lang.Humanise(key), func(w lang.Word) { into[w.Lower] = true })
 	})
 	return into
 }
@@ -34,12 +32,14 @@ func valueWords(v any) map[string]bool {
 			return
 		}
 		seen[s] = true
-		for _, w := range lang.ScanWords(s) {
+		lang.EachWord(s, func(w lang.Word) {
 			into[w.Lower] = true
-			for _, part := range strings.Split(w.Lower, "-") { // "Seattle-Tacoma"
-				into[part] = true
+			if strings.Contains(w.Lower, "-") {
+				for part := range strings.SplitSeq(w.Lower, "-") { // "Seattle-Tacoma"
+					into[part] = true
+				}
 			}
-		}
+		})
 	})
 	return into
 }
