@@ -25,6 +25,9 @@ type request struct {
 	// tools it is read from do not change after parseRequest.
 	askedText string
 	askedSet  bool
+	// plain are the plain tools (see plainTools), once plainSet.
+	plain    []llms.Tool
+	plainSet bool
 }
 
 // toolResult is one tool answer that follows the last human message.
@@ -95,8 +98,14 @@ func (r *request) lastHuman() string {
 // routingTools are the ask_* tools: sub-agents the orchestrator can call.
 func (r *request) routingTools() []llms.Tool { return r.toolsWhere(true) }
 
-// plainTools are every other function tool.
-func (r *request) plainTools() []llms.Tool { return r.toolsWhere(false) }
+// plainTools are every other function tool, sorted out once per request (a request reads
+// them a dozen times); callers must not modify them.
+func (r *request) plainTools() []llms.Tool {
+	if !r.plainSet {
+		r.plain, r.plainSet = r.toolsWhere(false), true
+	}
+	return r.plain
+}
 
 // toolsWhere are the named function tools that are routing tools or, with routing false, not.
 func (r *request) toolsWhere(routing bool) []llms.Tool {
