@@ -495,7 +495,7 @@ func codeTerms(s string) []string {
 		return nil // most text: no word of it has a digit or an ampersand
 	}
 	var out []string
-	for _, w := range strings.Fields(s) {
+	for w := range strings.FieldsSeq(s) {
 		c := squash(w)
 		code := strings.ContainsAny(c, "0123456789") && strings.Trim(c, "0123456789") != ""
 		if len(c) > 1 && c != strings.ToLower(w) && (code || strings.Contains(w, "&")) {
