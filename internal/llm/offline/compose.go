@@ -85,21 +85,36 @@ func refuses(reply, act string) bool {
 // asksForTool reports whether the request uses a word of the named tool's description (not
 // a light noun): then what that tool found, or did not, is part of the answer.
 func asksForTool(req *request, name string) bool {
-	asked := map[string]bool{}
-	for _, t := range lang.Terms(lang.OwnPart(req.lastHuman())) {
-		asked[t] = !lang.IsLightNoun(t)
-	}
+	var asked map[string]bool
 	for _, t := range req.plainTools() {
 		if t.Function.Name != name {
 			continue
 		}
-		desc, _ := splitToolExamples(t.Function.Description)
-		if slices.ContainsFunc(lang.Terms(desc), func(w string) bool { return asked[w] }) {
+		if asked == nil {
+			asked = map[string]bool{}
+			for _, t := range lang.Terms(lang.OwnPart(req.lastHuman())) {
+				asked[t] = !lang.IsLightNoun(t)
+			}
+		}
+		if slices.ContainsFunc(descriptionTerms(t.Function.Description), func(w string) bool { return asked[w] }) {
 			return true
 		}
 	}
 	return false
 }
+
+// descriptionTerms returns the terms of a tool's description without its examples, worked out
+// once per description (every answer reads them); they are shared and must not be modified.
+func descriptionTerms(description string) []string {
+	return descriptionTermsKept.Get(description, func() []string {
+		desc, _ := splitToolExamples(description)
+		return lang.Terms(desc)
+	})
+}
+
+// descriptionTermsKept holds descriptionTerms: descriptions come from definitions, never from
+// users.
+var descriptionTermsKept = lang.NewCache[string, []string](1024)
 
 // lookElsewhere calls other tools of the sub-agent when the one result so far holds none of
 // the words the request asks with ("where are my socks?" answered with returns, none for
