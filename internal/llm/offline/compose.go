@@ -17,11 +17,13 @@ import (
 func (m *Model) compose(req *request) string {
 	var pieces []answer.Piece
 	var results []toolResult
-	question := asked(req) // once per reply: spelling out initials reads every tool's description
+	question := req.asked()
 	domain := func() map[string]bool { return m.domainTerms(req) }
 	held := make([]map[string]bool, len(req.results))
 	for i, res := range req.results {
-		held[i] = answer.HeldTerms(res.Result)
+		if len(req.results) > 1 { // a lone result has no others to hold its words
+			held[i] = answer.HeldTerms(res.Result)
+		}
 	}
 	looked, nowhere := false, true
 	further := m.lookedFurther(req)
@@ -83,21 +85,36 @@ func refuses(reply, act string) bool {
 // asksForTool reports whether the request uses a word of the named tool's description (not
 // a light noun): then what that tool found, or did not, is part of the answer.
 func asksForTool(req *request, name string) bool {
-	asked := map[string]bool{}
-	for _, t := range lang.Terms(lang.OwnPart(req.lastHuman())) {
-		asked[t] = !lang.IsLightNoun(t)
-	}
+	var asked map[string]bool
 	for _, t := range req.plainTools() {
 		if t.Function.Name != name {
 			continue
 		}
-		desc, _ := splitToolExamples(t.Function.Description)
-		if slices.ContainsFunc(lang.Terms(desc), func(w string) bool { return asked[w] }) {
+		if asked == nil {
+			asked = map[string]bool{}
+			for _, t := range lang.Terms(lang.OwnPart(req.lastHuman())) {
+				asked[t] = !lang.IsLightNoun(t)
+			}
+		}
+		if slices.ContainsFunc(descriptionTerms(t.Function.Description), func(w string) bool { return asked[w] }) {
 			return true
 		}
 	}
 	return false
 }
+
+// descriptionTerms returns the terms of a tool's description without its examples, worked out
+// once per description (every answer reads them); they are shared and must not be modified.
+func descriptionTerms(description string) []string {
+	return descriptionTermsKept.Get(description, func() []string {
+		desc, _ := splitToolExamples(description)
+		return lang.Terms(desc)
+	})
+}
+
+// descriptionTermsKept holds descriptionTerms: descriptions come from definitions, never from
+// users.
+var descriptionTermsKept = lang.NewCache[string, []string](1024)
 
 // lookElsewhere calls other tools of the sub-agent when the one result so far holds none of
 // the words the request asks with ("where are my socks?" answered with returns, none for
@@ -109,7 +126,7 @@ func (m *Model) lookElsewhere(req *request) []llms.ToolCall {
 		return nil
 	}
 	res := req.results[0]
-	if !answer.HoldsNothingAsked(res.Result, asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
+	if !answer.HoldsNothingAsked(res.Result, req.asked(), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
 		return m.lookFurther(req)
 	}
 	// It looks among the user's records: a search finds whatever it is given (lodges in Oslo
@@ -157,7 +174,7 @@ func (m *Model) lookFurther(req *request) []llms.ToolCall {
 		return nil // a follow-up: its own words are few, the earlier ones chose the tool
 	}
 	res := req.results[0]
-	terms, held := answer.HeldOfAsked(res.Result, asked(req), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }, m.tradeTerms(req))
+	terms, held := answer.HeldOfAsked(res.Result, req.asked(), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }, m.tradeTerms(req))
 	if len(held) == 0 || len(held) == len(terms) {
 		return nil
 	}
@@ -188,7 +205,7 @@ func (m *Model) lookedFurther(req *request) bool {
 	}
 	first := *req
 	first.results = req.results[:1]
-	if answer.HoldsNothingAsked(first.results[0].Result, asked(&first), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
+	if answer.HoldsNothingAsked(first.results[0].Result, first.asked(), m.opts.listLimit, func() map[string]bool { return m.domainTerms(req) }) {
 		return false // looked elsewhere instead
 	}
 	calls := m.lookFurther(&first)
@@ -259,11 +276,16 @@ func othersHeld(held []map[string]bool, i int) map[string]bool {
 }
 
 // asked is the last human message with the initials of the tools' words spelled out ("pto",
-// "paid time off"): a result holds the words, seldom the initials.
-func asked(req *request) string {
-	var docs []string
-	for _, t := range req.plainTools() {
-		docs = append(docs, toolDoc(t))
+// "paid time off"): a result holds the words, seldom the initials. It is worked out once per
+// request (whether to look elsewhere, then the reply each read it): spelling out initials
+// reads every tool's description.
+func (r *request) asked() string {
+	if !r.askedSet {
+		var docs []string
+		for _, t := range r.plainTools() {
+			docs = append(docs, toolDoc(t))
+		}
+		r.askedText, r.askedSet = lang.SpellOut(r.lastHuman(), docs), true
 	}
-	return lang.SpellOut(req.lastHuman(), docs)
+	return r.askedText
 }

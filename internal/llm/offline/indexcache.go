@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/answer"
@@ -40,6 +41,12 @@ func (h *keyHash) WriteString(s string) {
 	h[1].WriteString(s)
 }
 
+// Write adds b.
+func (h *keyHash) Write(b []byte) {
+	h[0].Write(b)
+	h[1].Write(b)
+}
+
 // end writes a byte that ends one text or list, so that no two lists write the same.
 func (h *keyHash) end(b byte) {
 	h[0].WriteByte(b)
@@ -52,16 +59,26 @@ func (h *keyHash) Sum() key { return key{h[0].Sum64(), h[1].Sum64()} }
 // index returns the search index of sources, building it the first time. Building one
 // tokenises and stems every text: it was a sixth of the server's CPU when rebuilt per call.
 func (m *Model) index(sources []route.Source) *route.Index {
-	return m.indexes.Get(fingerprint(sources), func() *route.Index { return route.NewIndex(sources) })
+	return m.indexOf(fingerprint(sources), sources)
 }
 
-// vocab returns the tool vocabulary (newToolVocab) of a sub-agent's prompt and tools,
-// building it the first time: stemming their texts was a tenth of the model's time per call.
-func (m *Model) vocab(system string, sources []route.Source) answer.ToolVocab {
+// indexOf is index, given the fingerprint of sources.
+func (m *Model) indexOf(sourcesKey key, sources []route.Source) *route.Index {
+	return m.indexes.Get(sourcesKey, func() *route.Index { return route.NewIndex(sources) })
+}
+
+// vocab returns the tool vocabulary (newToolVocab) of a sub-agent's prompt and tools, given
+// the fingerprint of sources, building it the first time: stemming their texts was a tenth
+// of the model's time per call. The key is the prompt's with the sources' fingerprint, so
+// that the sources are hashed once for both the vocabulary and the index.
+func (m *Model) vocab(system string, sourcesKey key, sources []route.Source) answer.ToolVocab {
 	h := newKeyHash()
 	h.WriteString(system)
 	h.end(0)
-	writeSources(h, sources)
+	var fp [16]byte
+	binary.LittleEndian.PutUint64(fp[:8], sourcesKey[0])
+	binary.LittleEndian.PutUint64(fp[8:], sourcesKey[1])
+	h.Write(fp[:])
 	return m.vocabs.Get(h.Sum(), func() answer.ToolVocab { return newToolVocab(system, sources) })
 }
 

@@ -147,15 +147,19 @@ func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOpt
 // stream sends text in chunks of one word plus the whitespace after it, so that the
 // chunks concatenate to exactly text.
 func stream(ctx context.Context, text string, fn func(context.Context, []byte) error) error {
-	for len(text) > 0 {
+	// One copy of the text serves every chunk (a copy per word was some seventy of a turn's
+	// allocations); each chunk's capacity ends with it, so that a callee appending to one
+	// cannot write over the next.
+	b := []byte(text)
+	for i := 0; i < len(text); {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		n := chunkEnd(text)
-		if err := fn(ctx, []byte(text[:n])); err != nil {
+		n := i + chunkEnd(text[i:])
+		if err := fn(ctx, b[i:n:n]); err != nil {
 			return fmt.Errorf("offline: streaming: %w", err)
 		}
-		text = text[n:]
+		i = n
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -64,6 +65,24 @@ func TestStreaming(t *testing.T) {
 		if strings.TrimSpace(c) == "" || strings.Contains(strings.TrimSpace(c), " ") {
 			t.Errorf("chunk %q is not one word plus its spacing", c)
 		}
+	}
+}
+
+// TestStreamingChunksKept: the chunks share one copy of the text, so a callee that keeps a
+// chunk and appends to it must not change the chunks after it.
+func TestStreamingChunksKept(t *testing.T) {
+	const text = "Your order shipped on Monday."
+	var kept [][]byte
+	err := stream(t.Context(), text, func(_ context.Context, b []byte) error {
+		kept = append(kept, b)
+		_ = append(b, "XX"...) // a callee's append to its chunk
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(bytes.Join(kept, nil)); got != text {
+		t.Errorf("kept chunks read %q, want %q", got, text)
 	}
 }
 

@@ -21,6 +21,14 @@ type request struct {
 	nCalls  int                      // tool calls already in the history, to keep IDs unique
 	tools   []llms.Tool
 	encode  func(text string) []float32 // the user's sentences, see Model.sentencesOf
+
+	// askedText is the last human message as asked reads it, once askedSet: the humans and
+	// tools it is read from do not change after parseRequest.
+	askedText string
+	askedSet  bool
+	// plain are the plain tools (see plainTools), once plainSet.
+	plain    []llms.Tool
+	plainSet bool
 }
 
 // toolResult is one tool answer that follows the last human message.
@@ -104,8 +112,14 @@ func (r *request) lastHuman() string {
 // routingTools are the ask_* tools: sub-agents the orchestrator can call.
 func (r *request) routingTools() []llms.Tool { return r.toolsWhere(true) }
 
-// plainTools are every other function tool.
-func (r *request) plainTools() []llms.Tool { return r.toolsWhere(false) }
+// plainTools are every other function tool, sorted out once per request (a request reads
+// them a dozen times); callers must not modify them.
+func (r *request) plainTools() []llms.Tool {
+	if !r.plainSet {
+		r.plain, r.plainSet = r.toolsWhere(false), true
+	}
+	return r.plain
+}
 
 // toolsWhere are the named function tools that are routing tools or, with routing false, not.
 func (r *request) toolsWhere(routing bool) []llms.Tool {

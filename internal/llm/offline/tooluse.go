@@ -31,8 +31,9 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 		}
 		sources[i] = route.Source{Texts: texts, Minor: minor}
 	}
-	domain := m.vocab(req.system, sources)
-	ix := m.index(sources)
+	sourcesKey := fingerprint(sources)
+	domain := m.vocab(req.system, sourcesKey, sources)
+	ix := m.indexOf(sourcesKey, sources)
 	// A tool is a search only when it needs a term: any other is chosen by what it does.
 	search := answer.SearchTool(tools)
 	if search >= 0 && !answer.NeedsArguments(tools[search].Function.Parameters) {

@@ -41,6 +41,17 @@ type decodedContent struct {
 
 	heldOnce sync.Once
 	held     map[string]bool // the terms the content's data holds (see dataTerms)
+
+	rendered keptRenderer // guarded by mu (see requestRenderer)
+}
+
+// keptRenderer is the renderer a result made last, with the request and list limit it was
+// made for; made is false until there is one.
+type keptRenderer struct {
+	made      bool
+	asked     string
+	listLimit int
+	r         renderer
 }
 
 // NewResult returns a Result whose content is decoded at most once, however often it and
@@ -51,7 +62,7 @@ func NewResult(name, content string) Result {
 
 // value decodes the result's content, keeping object member order.
 func (res Result) value() (any, error) {
-	decode := func() (any, error) { return decodeOrdered([]byte(strings.TrimSpace(res.Content))) }
+	decode := func() (any, error) { return decodeOrdered(strings.TrimSpace(res.Content)) }
 	if res.decoded == nil {
 		return decode()
 	}
@@ -273,12 +284,42 @@ func HeldOfAsked(res Result, asked string, listLimit int, domain func() map[stri
 // askedRenderer is the renderer of payload v for the request asked (a follow-up's earlier
 // request read apart), its typos spelled as v and the domain's words spell them.
 func askedRenderer(res Result, listLimit int, asked string, v any, dom map[string]bool) renderer {
+	r := res.requestRenderer(listLimit, asked, v, dom)
+	if !res.Today.IsZero() {
+		r.within, _ = relativeSpan(lang.ScanWords(lang.OwnPart(asked)), res.Today)
+	}
+	return r
+}
+
+// requestRenderer is askedRenderer but for the days the request names from today, kept for the
+// last request text and list limit it was made for: whether the result answers, what it holds
+// of the request and its narration each read the request so. A result from NewResult lives
+// for one model request, whose call and trade terms dom do not change; Today may be set on a
+// copy (the reply dates records, the checks before it need not), so the days are not kept.
+// Renderers only read the maps and slices they share.
+func (res Result) requestRenderer(listLimit int, asked string, v any, dom map[string]bool) renderer {
+	d := res.decoded
+	if d == nil {
+		return newRequestRenderer(res, listLimit, asked, v, dom)
+	}
+	d.mu.Lock()
+	kept := d.rendered
+	d.mu.Unlock()
+	if kept.made && kept.asked == asked && kept.listLimit == listLimit {
+		return kept.r
+	}
+	r := newRequestRenderer(res, listLimit, asked, v, dom)
+	d.mu.Lock()
+	d.rendered = keptRenderer{made: true, asked: asked, listLimit: listLimit, r: r}
+	d.mu.Unlock()
+	return r
+}
+
+// newRequestRenderer makes requestRenderer's renderer.
+func newRequestRenderer(res Result, listLimit int, asked string, v any, dom map[string]bool) renderer {
 	own := lang.OwnPart(asked)
 	r := newRenderer(listLimit, res.Call, res.spelledAs(own, v, dom))
 	r.domain = dom
-	if !res.Today.IsZero() {
-		r.within, _ = relativeSpan(lang.ScanWords(own), res.Today)
-	}
 	if own != asked {
 		r.earlier = strings.ToLower(lang.EarlierPart(asked))
 		r.earlierTerm = requestTerms(r.earlier)

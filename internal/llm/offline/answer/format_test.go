@@ -70,7 +70,7 @@ func TestFormatNumber(t *testing.T) {
 }
 
 func jsonNumber(s string) any {
-	v, err := decodeOrdered([]byte(s))
+	v, err := decodeOrdered(s)
 	if err != nil {
 		panic(err)
 	}
@@ -158,5 +158,29 @@ func TestPhrases(t *testing.T) {
 				t.Errorf("phrases() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFailureNote: a plain-text failure note is recognised in any case, with its note after
+// the word, and nothing else is.
+func TestFailureNote(t *testing.T) {
+	tests := []struct {
+		content, note string
+		ok            bool
+	}{
+		{"unavailable", "", true},
+		{"Unavailable: the service is down", "the service is down", true},
+		{"ERROR - timed out", "timed out", true},
+		{"error.", "", true},
+		{"errors are rare", "", false},
+		{"Unavailability", "", false},
+		{"err", "", false},
+		{`{"status":"error"}`, "", false},
+		{"ＥＲＲＯＲ: wide letters", "", false},
+	}
+	for _, tt := range tests {
+		if note, ok := failureNote(tt.content); note != tt.note || ok != tt.ok {
+			t.Errorf("failureNote(%q) = %q, %v; want %q, %v", tt.content, note, ok, tt.note, tt.ok)
+		}
 	}
 }

@@ -838,7 +838,7 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, err := decodeOrdered([]byte(tt.data))
+			v, err := decodeOrdered(tt.data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -919,7 +919,7 @@ func TestSpellAsDataSynonyms(t *testing.T) {
 
 // An object the request names is said once, whichever way its facts are gathered.
 func TestRenderSaysANamedObjectOnce(t *testing.T) {
-	v, err := decodeOrdered([]byte(`{"plan":"Flex","fee":{"amount":39.9,"currency":"USD"},"freeze":{"allowed":true,"max_months":3}}`))
+	v, err := decodeOrdered(`{"plan":"Flex","fee":{"amount":39.9,"currency":"USD"},"freeze":{"allowed":true,"max_months":3}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -949,7 +949,7 @@ func TestUnaskedDoQuestion(t *testing.T) {
 		"what's the brightsmile visit state":        "",                          // held as a fact
 		"do i owe any copays":                       "",                          // what is owed answers, whatever it is called
 	} {
-		v, err := decodeOrdered([]byte(data))
+		v, err := decodeOrdered(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1003,7 +1003,7 @@ func TestRenderUnfilteredCall(t *testing.T) {
 		{"any cabana bookings", `{"query":"cabana"}`, []string{"1 booking that matches, and 1 related"}, nil},
 	}
 	for _, tt := range tests {
-		v, err := decodeOrdered([]byte(data))
+		v, err := decodeOrdered(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1069,7 +1069,7 @@ func TestUnaskedPhraseBesideAnotherClause(t *testing.T) {
 		"what's my parking permit and when does lease end":   "",
 		"what's my blood type; when does the lease end":      "",
 	} {
-		v, err := decodeOrdered([]byte(data))
+		v, err := decodeOrdered(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1090,7 +1090,7 @@ func TestNoneFoundBesideAHeldName(t *testing.T) {
 		{"when is the cookbook due", "no loan for the cookbook", "Dune"},
 	}
 	for _, tt := range tests {
-		v, err := decodeOrdered([]byte(data))
+		v, err := decodeOrdered(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1180,7 +1180,7 @@ func TestAbsentPhraseBesideTradeWord(t *testing.T) {
 		{"can i bring my dog", "dog"},
 		{"is my plane on time", ""}, // the trade alone names nothing missing
 	}
-	v, err := decodeOrdered([]byte(flights))
+	v, err := decodeOrdered(flights)
 	if err != nil {
 		t.Fatal(err)
 	}

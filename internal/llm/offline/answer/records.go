@@ -411,7 +411,12 @@ func (r renderer) telling(t string, values []map[string]bool, keys map[string]bo
 // name of its month, by which people name it ("my february leave").
 func valueTerms(v any) map[string]bool {
 	into := map[string]bool{}
+	seen := map[string]bool{} // records repeat their values ("delivered"): each is read once
 	eachString(v, func(s string) {
+		if seen[s] {
+			return
+		}
+		seen[s] = true
 		if w, ok := parseWhen(s); ok {
 			s += " " + dateWords(w.t)
 		}
@@ -456,9 +461,12 @@ func recordTerms(arr []any) []map[string]bool {
 
 // addTerms adds the terms of text to set.
 func addTerms(set map[string]bool, text string) {
-	for _, t := range lang.Terms(text) {
-		set[t] = true
-	}
+	lang.EachWord(text, func(w lang.Word) {
+		var buf [4]string // a word's terms: one, or one for each part of a hyphenated word
+		for _, t := range lang.AppendTerms(buf[:0], w.Lower) {
+			set[t] = true
+		}
+	})
 }
 
 // heldTerms returns the terms of every value and key in v: all the words data holds.
@@ -483,8 +491,11 @@ func requestTerms(s string) []string {
 // type without them, squashed: a code ("I-9", "A-10177": i9, a10177) or a name joined
 // by an ampersand ("AT&T", "M&S": att, ms), whose letters the terms of s would lose.
 func codeTerms(s string) []string {
+	if !strings.ContainsAny(s, "0123456789&") {
+		return nil // most text: no word of it has a digit or an ampersand
+	}
 	var out []string
-	for _, w := range strings.Fields(s) {
+	for w := range strings.FieldsSeq(s) {
 		c := squash(w)
 		code := strings.ContainsAny(c, "0123456789") && strings.Trim(c, "0123456789") != ""
 		if len(c) > 1 && c != strings.ToLower(w) && (code || strings.Contains(w, "&")) {
@@ -600,8 +611,12 @@ func (r renderer) forWhich(ws []lang.Word, i int, nounTerms []string) bool {
 // keyTerms returns the terms of every key in v, however deep.
 func keyTerms(v any) map[string]bool {
 	into := map[string]bool{}
+	seen := map[string]bool{} // a list's records repeat their keys: each is read once
 	eachKey(v, func(key string) {
-		addTerms(into, lang.Humanise(key))
+		if !seen[key] {
+			seen[key] = true
+			addTerms(into, lang.Humanise(key))
+		}
 	})
 	return into
 }

@@ -1,6 +1,9 @@
 package answer
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestNewResultDecodesOnce: a result made by NewResult is decoded once for all its copies, so
 // the checks a turn runs on one result and its narration share one decoded value.
@@ -49,5 +52,40 @@ func TestSpelledAsOnce(t *testing.T) {
 	}
 	if got := (Result{}).spelledAs(asked, v, nil); got != want {
 		t.Errorf("spelledAs without a memo = %q, want %q", got, want)
+	}
+}
+
+// TestRequestRendererKept: the renderer a result keeps answers only the request and list
+// limit it was made for, and the days named from today are read on each use, since the checks
+// before the reply run without today's date and the reply with it.
+func TestRequestRendererKept(t *testing.T) {
+	const results = `{"status":"ok","data":{"results":[
+		{"date":"2026-11-22","opponent":"Vauxhall Motors FC","outcome":"won"},
+		{"date":"2026-11-15","opponent":"Kennington Athletic","outcome":"lost"},
+		{"date":"2026-11-08","opponent":"Brixton Rovers","outcome":"drew"}]}}`
+	saturday := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	domain := func() map[string]bool { return map[string]bool{"match": true} }
+	narrated := func(p Piece) string { return p.found + "\n" + p.text }
+	res := NewResult("matches", results)
+	HoldsNothingAsked(res, "did we win last sunday", 5, domain) // the check, with no today
+	for _, tt := range []struct {
+		asked     string
+		listLimit int
+		today     time.Time
+	}{
+		{"did we win last sunday", 5, saturday},
+		{"did we win last sunday", 5, time.Time{}},
+		{"how did our matches go", 5, saturday},
+		{"how did our matches go", 1, saturday},
+		{"how did we do against kennington", 1, saturday},
+		{"did we win last sunday", 5, saturday},
+	} {
+		kept := res
+		kept.Today = tt.today
+		fresh := Result{Name: res.Name, Content: res.Content, Today: tt.today}
+		got := narrated(Narrate(kept, tt.asked, tt.listLimit, domain))
+		if want := narrated(Narrate(fresh, tt.asked, tt.listLimit, domain)); got != want {
+			t.Errorf("Narrate(%q, limit %d, today %v) after other requests = %q, want %q", tt.asked, tt.listLimit, tt.today, got, want)
+		}
 	}
 }

@@ -12,10 +12,13 @@ import (
 // data's own spelling of what it holds.
 func keyWords(v any) map[string]bool {
 	into := map[string]bool{}
+	seen := map[string]bool{} // a list's records repeat their keys: each is read once
 	eachKey(v, func(key string) {
-		for _, w := range lang.ScanWords(lang.Humanise(key)) {
-			into[w.Lower] = true
+		if seen[key] {
+			return
 		}
+		seen[key] = true
+		lang.EachWord(lang.Humanise(key), func(w lang.Word) { into[w.Lower] = true })
 	})
 	return into
 }
@@ -23,13 +26,20 @@ func keyWords(v any) map[string]bool {
 // valueWords returns the lowercased words of every string value in v, however deep.
 func valueWords(v any) map[string]bool {
 	into := map[string]bool{}
+	seen := map[string]bool{} // records repeat their values ("delivered"): each is read once
 	eachString(v, func(s string) {
-		for _, w := range lang.ScanWords(s) {
-			into[w.Lower] = true
-			for _, part := range strings.Split(w.Lower, "-") { // "Seattle-Tacoma"
-				into[part] = true
-			}
+		if seen[s] {
+			return
 		}
+		seen[s] = true
+		lang.EachWord(s, func(w lang.Word) {
+			into[w.Lower] = true
+			if strings.Contains(w.Lower, "-") {
+				for part := range strings.SplitSeq(w.Lower, "-") { // "Seattle-Tacoma"
+					into[part] = true
+				}
+			}
+		})
 	})
 	return into
 }

@@ -94,13 +94,30 @@ func restatesFailure(note string) bool {
 
 // failureNote recognises a plain-text failure note ("unavailable: ...").
 func failureNote(content string) (string, bool) {
-	lower := strings.ToLower(content)
 	for _, p := range []string{resultUnavailable, resultError} {
-		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || strings.ContainsRune(":-. ", rune(lower[len(p)]))) {
+		if hasLowerPrefix(content, p) && (len(content) == len(p) || strings.ContainsRune(":-. ", rune(content[len(p)]))) {
 			return strings.TrimLeft(content[len(p):], ":-. \t\n"), true
 		}
 	}
 	return "", false
+}
+
+// hasLowerPrefix reports whether s, lower-cased, starts with prefix, a lower-case ASCII word:
+// only the prefix is lower-cased, not the whole of what may be a long payload.
+func hasLowerPrefix(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := range len(prefix) {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // cleanNote keeps a failure note only when it reads as plain words: a note carrying

@@ -22,8 +22,11 @@ func ScanWords(s string) []Word {
 	return out
 }
 
-// eachWord calls f with each word of s in order, as ScanWords returns them, for callers
+// EachWord calls f with each word of s in order, as ScanWords returns them, for callers
 // that use each word once and need no slice of them.
+func EachWord(s string, f func(Word)) { eachWord(s, f) }
+
+// eachWord is EachWord.
 func eachWord(s string, f func(Word)) {
 	start := -1
 	flush := func(end int) {
