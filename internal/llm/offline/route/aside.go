@@ -61,6 +61,17 @@ func asksHistory(ws []string) ([]string, bool) {
 	return nil, false
 }
 
+// mishapWords and pastAuxiliaries: see language.txt.
+var mishapWords, pastAuxiliaries = lang.List("mishapWords"), lang.List("pastAuxiliaries")
+
+// asksWhyItHappened reports whether plain words ask why a business did something to the user's
+// booking or account: "why did the climbing class get cancelled", "why was the van rental
+// charged twice". Such a question is a request for an explanation the agent holds.
+func asksWhyItHappened(ws []string) bool {
+	ws = trimLeads(ws)
+	return len(ws) > 2 && ws[0] == "why" && pastAuxiliaries[ws[1]] && slices.ContainsFunc(ws[2:], func(w string) bool { return mishapWords[w] })
+}
+
 // plainWords returns the lowercased words of text with apostrophes dropped, so that "what's"
 // and "whats" read alike.
 func plainWords(text string) []string {

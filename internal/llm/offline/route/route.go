@@ -172,13 +172,16 @@ func (c *conversation) routeMessage(n int) []Intent {
 	if intents == nil {
 		// In a conversation, a question on what the previous turn asked ("why so many
 		// absences" after grades) is no aside, however much it sounds like one.
-		if (isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1)) &&
+		// Why a booking was cancelled or charged is asked of the agent that did it, however
+		// much the sentence sounds like a question about the world.
+		mishap := asksWhyItHappened(plain)
+		if !mishap && (isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1)) &&
 			!(n > 1 && (p.asksOnEarlierSubject(plain, ws, earlier) || p.staysWithEarlier(text, ws, func() []Intent { return p.plan(text) }, earlier))) {
 			return nil
 		}
 		intents = p.plan(text)
 		// An aside is one thought: a message that asks two agents is read no further for its style.
-		if len(intents) <= 1 && !p.asksAfterOwnThing(text, ws, plain, intents) && p.soundsAside(text, ws, plain, n > 1) &&
+		if len(intents) <= 1 && !mishap && !p.asksAfterOwnThing(text, ws, plain, intents) && p.soundsAside(text, ws, plain, n > 1) &&
 			!(n > 1 && p.staysWithEarlier(text, ws, func() []Intent { return intents }, earlier)) {
 			return nil
 		}

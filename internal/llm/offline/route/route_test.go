@@ -328,3 +328,19 @@ func TestDecideStaysWithEarlier(t *testing.T) {
 		{[]string{"how much is the quote for my print", "whats the history of the picture frame"}, nil},
 	})
 }
+
+// Why a business cancelled or charged something is asked of the agent that did it, however
+// much it sounds like a question about the world; why the world went as it did is not.
+func TestDecideWhyItHappened(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"pottery", "Pottery studio: wheel and handbuilding classes, class bookings and cancellations, kiln firings and studio membership.",
+			"book me a wheel class on saturday", "when is my glaze firing"}},
+		{Texts: []string{"support", "Customer support for orders: deliveries, returns and refunds.", "where is my order", "did i get my refund"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"why did the wheel class get cancelled"}, []int{0}},
+		{[]string{"why did the studio cancel the glaze firing"}, []int{0}},
+		{[]string{"why did the roman empire fall"}, nil},
+	})
+}
