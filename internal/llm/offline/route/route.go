@@ -260,7 +260,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// the earlier thing, unless it names a thing of the user's ("my next trip").
 				intents = p.continued(text, ws, prev.intents)
 			case same < 0 && short && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
-				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
+				!p.ix.namesOwnThingBesidesMoney(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
 				// A short message that reaches another agent only through one word its texts
 				// use once ("what if im late" after a pick-up time, where a parcel is late),
 				// and names nothing neither agent knows ("a cheap blender"), asks on about the

@@ -344,3 +344,18 @@ func TestDecideWhyItHappened(t *testing.T) {
 		{[]string{"why did the roman empire fall"}, nil},
 	})
 }
+
+// Money the user asks after ("my money back", "my deposit") in a follow-up is the earlier
+// booking's, whichever agent's texts speak of refunds; a thing of another agent's moves on.
+func TestDecideFollowUpMoneyIsEarlierThings(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"pottery", "Pottery studio: wheel and handbuilding classes, class bookings and cancellations, kiln firings and studio membership.",
+			"book me a wheel class on saturday", "when is my glaze firing"}},
+		{Texts: []string{"support", "Customer support for orders: deliveries, returns, refunds and money back on an order.", "where is my order", "did i get my refund"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"why did the wheel class get cancelled", "did i get my money back"}, []int{0}},
+		{[]string{"why did the wheel class get cancelled", "where is my order"}, []int{1}},
+	})
+}
