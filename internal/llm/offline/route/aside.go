@@ -37,8 +37,8 @@ func isAside(ws []string, trade func(stem string) bool) bool {
 		return false
 	}
 	rest, ok := matchFrame(ws, worldFrames)
-	if i := slices.Index(ws, "history"); !ok && i >= 0 && i+1 < len(ws) && ws[i+1] == "of" {
-		rest, ok = ws[i+2:], true // "tell me about the history of insurance"
+	if r, history := asksHistory(ws); !ok && history {
+		rest, ok = r, true // "tell me about the history of insurance"
 	}
 	if !ok {
 		rest, ok = matchFrame(ws, openQuestionFrames)
@@ -50,6 +50,26 @@ func isAside(ws []string, trade func(stem string) bool) bool {
 	// "will it rain tomorrow" is a question about the world, unless an agent forecasts rain.
 	// Last, as trade may read the message's sentence, which costs milliseconds.
 	return trade == nil || !slices.ContainsFunc(lang.Terms(strings.Join(ws, " ")), trade)
+}
+
+// asksHistory reports whether plain words ask for the history of something, and returns the
+// words after "history of".
+func asksHistory(ws []string) ([]string, bool) {
+	if i := slices.Index(ws, "history"); i >= 0 && i+1 < len(ws) && ws[i+1] == "of" {
+		return ws[i+2:], true
+	}
+	return nil, false
+}
+
+// mishapWords and pastAuxiliaries: see language.txt.
+var mishapWords, pastAuxiliaries = lang.List("mishapWords"), lang.List("pastAuxiliaries")
+
+// asksWhyItHappened reports whether plain words ask why a business did something to the user's
+// booking or account: "why did the climbing class get cancelled", "why was the van rental
+// charged twice". Such a question is a request for an explanation the agent holds.
+func asksWhyItHappened(ws []string) bool {
+	ws = trimLeads(ws)
+	return len(ws) > 2 && ws[0] == "why" && pastAuxiliaries[ws[1]] && slices.ContainsFunc(ws[2:], func(w string) bool { return mishapWords[w] })
 }
 
 // plainWords returns the lowercased words of text with apostrophes dropped, so that "what's"

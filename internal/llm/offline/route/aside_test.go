@@ -10,6 +10,8 @@ func TestIsAside(t *testing.T) {
 		// Closings, small talk, creative asks and questions about the world.
 		{"thanks, that is all for now, have a nice day!", true},
 		{"thank u so much, thats everything", true},
+		{"ta very much", true},               // British thanks
+		{"cheers, thats all i needed", true}, // what the user needed is had
 		{"hows your day going", true},
 		{"hey, how are you?", true},
 		{"tell me a fun fact about electricity", true},

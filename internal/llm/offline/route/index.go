@@ -351,6 +351,14 @@ func (ix *Index) namesOwnThing(ws []lang.Word, doc int) bool {
 	return slices.ContainsFunc(ix.ownedWords(ws), func(w string) bool { return ix.uses(doc, w) })
 }
 
+// namesOwnThingBesidesMoney is namesOwnThing for a thing of the user's other than money
+// (moneyNouns, and the particle of "my money back"): "did i get my money back" after a
+// cancelled class names the class's money, whichever agent's texts speak of refunds.
+func (ix *Index) namesOwnThingBesidesMoney(ws []lang.Word, doc int) bool {
+	owned := ix.ownedWords(ws)
+	return slices.ContainsFunc(owned, func(w string) bool { return !moneyNouns[w] && !verbParticles[w] && ix.uses(doc, w) })
+}
+
 // ownedWords returns the words of the noun phrases after "my" or "our" (see namesOwnThing):
 // the thing is the noun phrase, "my nike order" names an order.
 func (ix *Index) ownedWords(ws []lang.Word) []string {
@@ -365,6 +373,9 @@ func (ix *Index) ownedWords(ws []lang.Word) []string {
 	}
 	return out
 }
+
+// moneyNouns: see language.txt.
+var moneyNouns = lang.List("moneyNouns")
 
 // soleOwner returns the document whose texts alone use the words of the noun phrases after
 // "my" or "our" (see namesOwnThing), or -1 when none does or several do: "my fitting" is a
@@ -396,9 +407,11 @@ func (ix *Index) soleOwner(ws []lang.Word) int {
 // not, and not the other way round. Words two agents share ("points", "card") leave a choice
 // between them open; the thing the user names ("credit card", where the other agent's cards
 // are gift cards) does not. A person of the user's ("my son") is whom the question is about,
-// no thing: "what share does my son get" after a pension's beneficiaries is no school's.
+// no thing: "what share does my son get" after a pension's beneficiaries is no school's. Nor is
+// money the user paid (moneyNouns): "did i get my money back" after a cancelled class is the
+// class's money, whichever agent's texts speak of it.
 func (ix *Index) ownThingOf(ws []lang.Word, doc, other int) bool {
-	own := slices.DeleteFunc(ix.ownedWords(ws), func(w string) bool { return people[w] })
+	own := slices.DeleteFunc(ix.ownedWords(ws), func(w string) bool { return people[w] || moneyNouns[w] || verbParticles[w] })
 	var stems []string
 	for _, w := range own {
 		stems = lang.AppendTerms(stems, w)

@@ -172,13 +172,17 @@ func (c *conversation) routeMessage(n int) []Intent {
 	if intents == nil {
 		// In a conversation, a question on what the previous turn asked ("why so many
 		// absences" after grades) is no aside, however much it sounds like one.
-		if (isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1)) &&
-			!(n > 1 && p.asksOnEarlierSubject(plain, ws, earlier)) {
+		// Why a booking was cancelled or charged is asked of the agent that did it, however
+		// much the sentence sounds like a question about the world.
+		mishap := asksWhyItHappened(plain)
+		if !mishap && (isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1)) &&
+			!(n > 1 && (p.asksOnEarlierSubject(plain, ws, earlier) || p.staysWithEarlier(text, ws, func() []Intent { return p.plan(text) }, earlier))) {
 			return nil
 		}
 		intents = p.plan(text)
 		// An aside is one thought: a message that asks two agents is read no further for its style.
-		if len(intents) <= 1 && !p.asksAfterOwnThing(text, ws, plain, intents) && p.soundsAside(text, ws, plain, n > 1) {
+		if len(intents) <= 1 && !mishap && !p.asksAfterOwnThing(text, ws, plain, intents) && p.soundsAside(text, ws, plain, n > 1) &&
+			!(n > 1 && p.staysWithEarlier(text, ws, func() []Intent { return intents }, earlier)) {
 			return nil
 		}
 	}
@@ -256,7 +260,7 @@ func (c *conversation) routeMessage(n int) []Intent {
 				// the earlier thing, unless it names a thing of the user's ("my next trip").
 				intents = p.continued(text, ws, prev.intents)
 			case same < 0 && short && p.inPassing(intents[0]) && !leadsToNewThing(ws) &&
-				!p.ix.namesOwnThing(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
+				!p.ix.namesOwnThingBesidesMoney(ws, intents[0].Tool) && p.ix.onlyKnownWords(ws, intents[0].Tool, prev.intents):
 				// A short message that reaches another agent only through one word its texts
 				// use once ("what if im late" after a pick-up time, where a parcel is late),
 				// and names nothing neither agent knows ("a cheap blender"), asks on about the
@@ -275,6 +279,37 @@ func (c *conversation) routeMessage(n int) []Intent {
 		intents = p.quotePrevious(text, ws, c.humans[n-2], len(c.decide(n-1)) == 0, intents)
 	}
 	return keepStrongest(intents, c.capN)
+}
+
+// staysWithEarlier reports whether a short question in a conversation, whose words choose
+// intents (planned only when the rest holds), goes to the one agent the newest earlier request went to: "how tall do the kids
+// have to be" after a kart party's room, "how long is the quote good for" after a frame's
+// price. Asked on about the earlier subject in that agent's own words, it is no aside or
+// question about the world, however it sounds.
+//
+// Why things are as they are ("why do the karts go so fast"), how they come about, whether
+// they are good ("is flying that often bad for the environment"), their history and creative
+// asks stay asides: a conversation's subject is no reason to ask its agent those.
+func (p *planner) staysWithEarlier(text string, ws []lang.Word, planned func() []Intent, earlier func() []planned) bool {
+	if len(ws) > maxSubjectlessWords || !asksSomething(text, ws) {
+		return false
+	}
+	plain := trimLeads(plainWordsOf(ws))
+	if slices.ContainsFunc(openQuestionFrames, func(f []string) bool { return hasPrefix(plain, f) }) {
+		return false // whatever follows: "how do streaming services pay their actors"
+	}
+	if _, creative := matchFrame(plain, creativeFrames); creative {
+		return false
+	}
+	if _, history := asksHistory(plain); history || isClosing(plain) || isSmallTalk(plain) {
+		return false
+	}
+	prev := firstPlanned(earlier())
+	if prev == nil {
+		return false
+	}
+	intents := planned()
+	return len(intents) == 1 && slices.ContainsFunc(prev.intents, func(in Intent) bool { return in.Tool == intents[0].Tool })
 }
 
 // quotePrevious gives a follow-up that leans on the message before it ("whats the order number

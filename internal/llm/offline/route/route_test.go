@@ -308,3 +308,54 @@ func TestDecideRequestVerbFormIsNoSubject(t *testing.T) {
 		{[]string{"my monthly statement looks wrong"}, []int{0}},
 	})
 }
+
+// A short question in a conversation whose words take it to the agent the earlier request went
+// to asks on about that subject, however much it sounds like a question about the world; why
+// things are so, whether they are good and their history stay asides.
+func TestDecideStaysWithEarlier(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"karting", "Go-karting track: kids' karting parties with room, food and height rules, race bookings and lap times.",
+			"what time is my kart party", "what was my best lap"}},
+		{Texts: []string{"framing", "Picture framing shop: framing quotes with price and validity, orders and pick-up.", "how much is the quote for my print"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights, hotels and the itinerary of an upcoming trip.", "is my flight delayed"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"what time is my kart party", "how tall must the kids be"}, []int{0}},
+		{[]string{"how much is the quote for my print", "how long is the quote good for"}, []int{1}},
+		{[]string{"what time is my kart party", "why do the karts go so fast"}, nil},
+		{[]string{"is my flight delayed", "why do airlines overbook the flights"}, nil},
+		{[]string{"how much is the quote for my print", "whats the history of the picture frame"}, nil},
+	})
+}
+
+// Why a business cancelled or charged something is asked of the agent that did it, however
+// much it sounds like a question about the world; why the world went as it did is not.
+func TestDecideWhyItHappened(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"pottery", "Pottery studio: wheel and handbuilding classes, class bookings and cancellations, kiln firings and studio membership.",
+			"book me a wheel class on saturday", "when is my glaze firing"}},
+		{Texts: []string{"support", "Customer support for orders: deliveries, returns and refunds.", "where is my order", "did i get my refund"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"why did the wheel class get cancelled"}, []int{0}},
+		{[]string{"why did the studio cancel the glaze firing"}, []int{0}},
+		{[]string{"why did the roman empire fall"}, nil},
+	})
+}
+
+// Money the user asks after ("my money back", "my deposit") in a follow-up is the earlier
+// booking's, whichever agent's texts speak of refunds; a thing of another agent's moves on.
+func TestDecideFollowUpMoneyIsEarlierThings(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"pottery", "Pottery studio: wheel and handbuilding classes, class bookings and cancellations, kiln firings and studio membership.",
+			"book me a wheel class on saturday", "when is my glaze firing"}},
+		{Texts: []string{"support", "Customer support for orders: deliveries, returns, refunds and money back on an order.", "where is my order", "did i get my refund"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"why did the wheel class get cancelled", "did i get my money back"}, []int{0}},
+		{[]string{"why did the wheel class get cancelled", "where is my order"}, []int{1}},
+	})
+}

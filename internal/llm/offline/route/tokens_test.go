@@ -26,6 +26,7 @@ func TestSplitClauses(t *testing.T) {
 		{"flights NYC - LAX", []string{"flights NYC - LAX"}},
 		{"hotels june 3 - june 10", []string{"hotels june 3 - june 10"}},
 		{"tvs- my points", []string{"tvs- my points"}},
+		{"whens my bill due n hows my order", []string{"whens my bill due", "hows my order"}},
 	}
 	for _, tt := range tests {
 		var got []string

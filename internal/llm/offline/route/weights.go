@@ -42,7 +42,10 @@ func queryTerms(ws []lang.Word) []qterm {
 	thingFrom, thingTo := allowedThing(ws)
 	fixed := inComplexPreposition(ws)
 	for i, w := range ws {
-		if weight == 1 && scopePreps[w.Lower] && len(out) > 0 {
+		// Only a thing asked for is narrowed: after a verb of paying and nothing else ("how
+		// much am i paying for my locker", "what did i pay for the bird guards") the words
+		// after the preposition name the thing paid for.
+		if weight == 1 && scopePreps[w.Lower] && len(out) > 0 && !paidFor(ws[:i], out) {
 			weight = scopeWeight
 		}
 		// A closing clause that says when only dates the request: in "i need my shirts
@@ -104,6 +107,18 @@ func queryTerms(ws []lang.Word) []qterm {
 		out = append(out, qterm{stem: t, weight: 1})
 	}
 	return out
+}
+
+// paidFor reports whether the words before a preposition, read into terms out, ask only what
+// was paid: a word of priceWords said, and no term but price terms.
+func paidFor(before []lang.Word, out []qterm) bool {
+	return slices.ContainsFunc(before, func(w lang.Word) bool { return priceWordStems(w.Lower) }) &&
+		!slices.ContainsFunc(out, func(q qterm) bool { return !priceStems[q.stem] })
+}
+
+// priceWordStems reports whether a word is one of priceWords in any of its forms ("paying").
+func priceWordStems(w string) bool {
+	return slices.ContainsFunc(lang.Terms(w), func(t string) bool { return priceStems[t] })
 }
 
 // complexPrepositions are language.txt's, and its askingPhrases, whose words name no thing
