@@ -6,25 +6,58 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // NewInProcessTransport returns a RoundTripper that serves each request by calling h directly,
 // with no socket, so an embedded CCS (configured as ccs: {url: embedded}) runs through the very
 // same [Client] code as a remote one: headers, body, status mapping and limits included.
 //
-// Each request runs h on its own goroutine. RoundTrip returns when h returns, or with the
-// request context's error as soon as the context ends (h then finishes in the background and
-// its output is dropped), as a real transport would. A panic in h becomes a RoundTrip error.
-// The response body is fully buffered.
+// Each request runs h on a goroutine other than the caller's, one the transport keeps for a
+// few seconds after a request for the next one (a new goroutine's stack grows anew through
+// every decode, which cost more than the enricher's own work). RoundTrip returns when h
+// returns, or with the request context's error as soon as the context ends (h then finishes
+// in the background and its output is dropped), as a real transport would. A panic in h
+// becomes a RoundTrip error. The response body is fully buffered.
 func NewInProcessTransport(h http.Handler) http.RoundTripper {
-	return inProcess{h: h}
+	return &inProcess{h: h, work: make(chan func())}
 }
 
-type inProcess struct{ h http.Handler }
+type inProcess struct {
+	h    http.Handler
+	work chan func() // unbuffered: a send succeeds only when a goroutine waits for work
+}
 
-var _ http.RoundTripper = inProcess{}
+var _ http.RoundTripper = (*inProcess)(nil)
 
-func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
+// handlerIdle is how long a handler goroutine waits for another request before it ends.
+const handlerIdle = 5 * time.Second
+
+// run runs job on a waiting handler goroutine, or on a new one when none waits.
+func (t *inProcess) run(job func()) {
+	select {
+	case t.work <- job:
+	default:
+		go t.serve(job)
+	}
+}
+
+// serve runs job, then each job handed to it until none comes for handlerIdle.
+func (t *inProcess) serve(job func()) {
+	idle := time.NewTimer(handlerIdle)
+	defer idle.Stop()
+	for {
+		job()
+		idle.Reset(handlerIdle)
+		select {
+		case job = <-t.work:
+		case <-idle.C:
+			return
+		}
+	}
+}
+
+func (t *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -43,7 +76,7 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 
 	w := &bufferedWriter{header: make(http.Header)}
 	done := make(chan error, 1)
-	go func() {
+	t.run(func() {
 		// RoundTrip must close the request body; doing it here, once the handler is finished
 		// with it, avoids racing a handler that is still reading after the caller gave up.
 		defer closeBody(req)
@@ -54,7 +87,7 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 		}()
 		t.h.ServeHTTP(w, sreq)
 		done <- nil
-	}()
+	})
 
 	select {
 	case <-ctx.Done():
