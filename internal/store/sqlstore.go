@@ -587,6 +587,7 @@ func (s *sqlStore) FinishTurnWithEvents(ctx context.Context, t orchestrator.Turn
 // eventArgs encodes recs as the values of insertEvents, four a record.
 func eventArgs(turnID string, recs []stream.Record) ([]any, error) {
 	args := make([]any, 0, 4*len(recs))
+	var turn any = turnID // boxed once, not once a record
 	for _, rec := range recs {
 		if rec.ID > math.MaxInt64 {
 			return nil, fmt.Errorf("%w: %d", ErrEventID, rec.ID)
@@ -595,7 +596,7 @@ func eventArgs(turnID string, recs []stream.Record) ([]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, turnID, int64(rec.ID), name, string(data))
+		args = append(args, turn, int64(rec.ID), name, string(data))
 	}
 	return args, nil
 }
