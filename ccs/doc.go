@@ -12,7 +12,6 @@
 // Goroutine model: a [Client] and a [Registry] are safe for concurrent use once built; the
 // client starts no goroutines of its own and performs exactly one HTTP exchange per
 // [Client.Enrich] (no retries). The transport returned by [NewInProcessTransport] runs each
-// handler call off the caller's goroutine, so that a caller's deadline is honoured even when
-// the handler does not return: on a goroutine of the transport's, which waits 5 s for the
-// next call before it ends, or on a new one when none is waiting.
+// handler call on its own goroutine so that a caller's deadline is honoured even when the
+// handler does not return.
 package ccs
