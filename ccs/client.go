@@ -9,9 +9,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // DefaultTimeout bounds one [Client.Enrich] call when [ClientConfig.Timeout] is zero.
@@ -183,11 +185,38 @@ func validEnricherID(id string) bool {
 // to a reader and another to the check. A principal that is not a string, or is given twice in
 // any spelling, fails with [ErrEnvelopePrincipal]. It never judges the envelope: that is
 // [Check]'s job.
+//
+// A well-formed envelope is read once, by json.Unmarshal, and its top-level keys are then
+// checked by a walk over the bytes that the decoder has found valid JSON; one that is not
+// JSON is read again token by token (decodeEnvelopeTokens), which tells which part fails first.
 func DecodeEnvelope(data []byte) (*RawResponse, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, fmt.Errorf("%w: envelope is not a JSON object", ErrMalformed)
 	}
+	var env RawResponse
+	decodeErr := json.Unmarshal(trimmed, &env)
+	if decodeErr != nil && !errors.As(decodeErr, new(*json.UnmarshalTypeError)) {
+		return decodeEnvelopeTokens(trimmed)
+	}
+	// Valid JSON: the keys' problems come first, as they do token by token.
+	var keys envelopeKeys
+	eachMember(trimmed, keys.add)
+	if keys.badPrincipal {
+		return nil, ErrEnvelopePrincipal // its value is not logged: it may name someone
+	}
+	if keys.repeated != "" {
+		return nil, fmt.Errorf("%w: key %q appears twice", ErrMalformed, keys.repeated)
+	}
+	if decodeErr != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, decodeErr)
+	}
+	return &env, nil
+}
+
+// decodeEnvelopeTokens is DecodeEnvelope for data that may not be JSON: its keys are checked
+// token by token up to the first syntax error, then the whole envelope is decoded.
+func decodeEnvelopeTokens(trimmed []byte) (*RawResponse, error) {
 	if err := checkTopLevelKeys(trimmed); err != nil {
 		return nil, err
 	}
@@ -211,43 +240,157 @@ func checkTopLevelKeys(obj []byte) error {
 	if _, err := dec.Token(); err != nil { // {
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
-	seen := map[string]bool{}
-	var repeated string
-	badPrincipal := false
+	var keys envelopeKeys
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
 		key, _ := tok.(string)
-		folded := foldKey(key)
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
-		switch {
-		case folded == foldedPrincipal:
-			// Two principals (even equal ones) leave the envelope's owner to whichever one a
-			// reader takes; a principal spelled otherwise or not a string names nobody.
-			if seen[folded] || key != "principal" || len(v) == 0 || v[0] != '"' {
-				badPrincipal = true
-			}
-		case seen[folded] && repeated == "":
-			repeated = key
-		}
-		seen[folded] = true
+		keys.add(key, v[0])
 	}
-	if badPrincipal {
-		return ErrEnvelopePrincipal // its value is not logged: it may name someone
+	if keys.badPrincipal {
+		return ErrEnvelopePrincipal
 	}
-	if repeated != "" {
-		return fmt.Errorf("%w: key %q appears twice", ErrMalformed, repeated)
+	if keys.repeated != "" {
+		return fmt.Errorf("%w: key %q appears twice", ErrMalformed, keys.repeated)
 	}
 	return nil
 }
 
-// foldedPrincipal is the principal key as [foldKey] gives it.
-var foldedPrincipal = foldKey("principal")
+// envelopeNames are the JSON names of [RawResponse]'s fields; principalField is the
+// principal's place among them.
+var envelopeNames = [...]string{"status", "principal", "domain_type", "enricher_id", "version",
+	"payload", "partial", "cache_meta", "signature"}
+
+const principalField = 1
+
+// envelopeKeys are the top-level keys of an envelope read so far: whether its principal is
+// not one string, and the first key that repeats one before it in the spellings the decoder
+// takes for the same field (see [foldKey]).
+type envelopeKeys struct {
+	fields       uint16          // bit i: a key of envelopeNames[i] was read
+	unknown      map[string]bool // keys of no field, folded; nil until one is read
+	badPrincipal bool
+	repeated     string
+}
+
+// add records key, whose value starts with first. A key fills the field whose name it equals
+// exactly or else under strings.EqualFold, as encoding/json matches them (no two names are
+// equal under it).
+func (k *envelopeKeys) add(key string, first byte) {
+	field := slices.Index(envelopeNames[:], key)
+	if field < 0 {
+		field = slices.IndexFunc(envelopeNames[:], func(name string) bool { return strings.EqualFold(name, key) })
+	}
+	var again bool
+	if field < 0 {
+		folded := foldKey(key)
+		again = k.unknown[folded]
+		if k.unknown == nil {
+			k.unknown = map[string]bool{}
+		}
+		k.unknown[folded] = true
+	} else {
+		again = k.fields&(1<<field) != 0
+		k.fields |= 1 << field
+	}
+	switch {
+	case field == principalField:
+		// Two principals (even equal ones) leave the envelope's owner to whichever one a
+		// reader takes; a principal spelled otherwise or not a string names nobody.
+		if again || key != "principal" || first != '"' {
+			k.badPrincipal = true
+		}
+	case again && k.repeated == "":
+		k.repeated = key
+	}
+}
+
+// eachMember calls fn with each key of obj, unquoted, and the first byte of its value, in
+// order. obj must be one valid JSON object and nothing else: the walk checks no syntax.
+func eachMember(obj []byte, fn func(key string, first byte)) {
+	i := skipSpace(obj, 1) // past {
+	for i < len(obj) && obj[i] == '"' {
+		end := stringEnd(obj, i)
+		key := unquoteKey(obj[i:end])
+		i = skipSpace(obj, skipSpace(obj, end)+1) // past :
+		fn(key, obj[i])
+		i = skipSpace(obj, valueEnd(obj, i))
+		if obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+}
+
+// skipSpace returns the index of the first byte of b from i on that is not JSON whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the valid JSON string that starts at b[i].
+func stringEnd(b []byte, i int) int {
+	for i++; b[i] != '"'; i++ {
+		if b[i] == '\\' {
+			i++ // the escaped byte cannot end the string
+		}
+	}
+	return i + 1
+}
+
+// valueEnd returns the index just past the valid JSON value that starts at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for {
+			switch b[i] {
+			case '"':
+				i = stringEnd(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+	}
+	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && skipSpace(b, i) == i {
+		i++ // a number, true, false or null
+	}
+	return i
+}
+
+// unquoteKey returns the string the valid JSON string quoted stands for, as the decoder
+// reads it (an invalid UTF-8 byte becomes U+FFFD).
+func unquoteKey(quoted []byte) string {
+	inner := quoted[1 : len(quoted)-1]
+	plain := true
+	for _, c := range inner {
+		if c == '\\' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return string(inner)
+	}
+	var key string
+	_ = json.Unmarshal(quoted, &key) // quoted is valid
+	return key
+}
 
 // foldKey maps key to one spelling per class of keys that encoding/json matches to the same
 // struct field: it matches names under Unicode simple case folding (strings.EqualFold), not

@@ -276,3 +276,35 @@ func TestNewClientConfig(t *testing.T) {
 		})
 	}
 }
+
+// Requests do not wait for each other: while one request's handler hangs, others are served.
+func TestInProcessServesWhileOneHangs(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/hang") {
+			close(entered)
+			<-release
+		}
+		io.WriteString(w, okEnvelope)
+	})
+	c, err := NewClient(ClientConfig{BaseURL: "http://embedded", HTTPClient: &http.Client{Transport: NewInProcessTransport(h)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enrich := func(id string) error {
+		_, err := c.Enrich(t.Context(), EnricherRequest{Principal: "alice", EnricherID: id})
+		return err
+	}
+	hung := make(chan error, 1)
+	go func() { hung <- enrich("hang") }()
+	<-entered
+	for range 3 {
+		if err := enrich("offers.search"); err != nil {
+			t.Errorf("Enrich() while another request hangs = %v", err)
+		}
+	}
+	close(release)
+	if err := <-hung; err != nil {
+		t.Errorf("Enrich(hang) once released = %v", err)
+	}
+}

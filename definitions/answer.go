@@ -170,12 +170,18 @@ func jsonValue(payload any) (any, error) {
 var blankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
 
 // tidy trims trailing space from lines and folds blank-line runs that template actions leave.
+// Once lines are trimmed, a run is three line breaks in a row: most answers have none, and
+// skip the pattern.
 func tidy(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
-	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+	s = strings.Join(lines, "\n")
+	if strings.Contains(s, "\n\n\n") {
+		s = blankLines.ReplaceAllString(s, "\n\n")
+	}
+	return strings.TrimSpace(s)
 }
 
 // answerRender is what the helpers read during one render: the question, its locale and the

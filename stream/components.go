@@ -1,11 +1,10 @@
 package stream
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxComponentBytes caps the structured components one [ReplyCompleted] carries, in bytes of
@@ -42,80 +41,98 @@ var errNotOneValue = errors.New("stream: component is not one JSON value")
 
 // scrubJSON re-encodes the JSON value raw with every string scrubbed until nothing in it
 // matches, keeping its structure and the order of object keys; a string that lost a match is
-// also trimmed of the blanks left around it. Numbers, booleans and nulls pass unchanged.
+// also trimmed of the blanks left around it. Numbers, booleans and nulls pass unchanged. The
+// result is compact: what json.Marshal gives each string, the rest of raw without its blanks.
+//
+// raw is walked byte by byte once json.Valid has passed it: json.Decoder's tokens cost more
+// than the scrubbing (each scalar token builds, and drops, a syntax error message).
 func (sc *scrubber) scrubJSON(raw []byte) (json.RawMessage, int, error) {
 	if !json.Valid(raw) {
 		return nil, 0, errNotOneValue
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var out bytes.Buffer
-	out.Grow(len(raw))
-	// For each open container: whether it is an object, and how many keys and values it
-	// has had, which decides the separator before the next one.
-	type open struct {
-		object bool
-		n      int
-	}
-	var stack []open
+	out := make([]byte, 0, len(raw))
 	scrubbed := 0
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, 0, err
-		}
-		closing := tok == json.Delim('}') || tok == json.Delim(']')
-		if len(stack) > 0 && !closing {
-			top := &stack[len(stack)-1]
-			switch {
-			case top.object && top.n%2 == 1:
-				out.WriteByte(':')
-			case top.n > 0:
-				out.WriteByte(',')
-			}
-			top.n++
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			out.WriteByte(byte(t))
-			if closing {
-				stack = stack[:len(stack)-1]
-			} else {
-				stack = append(stack, open{object: t == '{'})
-			}
-		case string:
-			// Until nothing matches: removing one match can join its neighbours into
-			// another ("HTTP principal_mismatch500"). Each pass that matches shortens the
-			// string, so this ends. What a removed trace leaves is line breaks and
-			// indentation, hence the trim.
-			clean := t
-			for {
-				c, n := sc.scrub(clean)
-				if n == 0 {
-					break
-				}
-				clean = strings.TrimSpace(c)
-				scrubbed += n
-			}
-			b, err := json.Marshal(clean)
-			if err != nil {
+	for i := 0; i < len(raw); {
+		switch c := raw[i]; c {
+		case ' ', '\t', '\n', '\r':
+			i++
+		case '"':
+			end := stringEnd(raw, i)
+			var n int
+			var err error
+			if out, n, err = sc.appendScrubbed(out, raw[i:end]); err != nil {
 				return nil, 0, err
 			}
-			out.Write(b)
-		case json.Number:
-			out.WriteString(t.String())
-		case bool:
-			if t {
-				out.WriteString("true")
-			} else {
-				out.WriteString("false")
-			}
-		case nil:
-			out.WriteString("null")
+			scrubbed += n
+			i = end
+		default: // punctuation, and the bytes of numbers, booleans and nulls
+			out = append(out, c)
+			i++
 		}
 	}
-	return out.Bytes(), scrubbed, nil
+	return out, scrubbed, nil
+}
+
+// appendScrubbed appends to out the valid JSON string quoted with its text scrubbed, as
+// json.Marshal encodes it, and returns the matches removed.
+func (sc *scrubber) appendScrubbed(out, quoted []byte) ([]byte, int, error) {
+	text, verbatim := plainJSONString(quoted)
+	if !verbatim {
+		if err := json.Unmarshal(quoted, &text); err != nil {
+			return nil, 0, err
+		}
+	}
+	// Until nothing matches: removing one match can join its neighbours into another
+	// ("HTTP principal_mismatch500"). Each pass that matches shortens the string, so this
+	// ends. What a removed trace leaves is line breaks and indentation, hence the trim.
+	clean, scrubbed := text, 0
+	for {
+		c, n := sc.scrub(clean)
+		if n == 0 {
+			break
+		}
+		clean = strings.TrimSpace(c)
+		scrubbed += n
+	}
+	if verbatim && scrubbed == 0 {
+		return append(out, quoted...), 0, nil
+	}
+	b, err := json.Marshal(clean)
+	if err != nil {
+		return nil, 0, err
+	}
+	return append(out, b...), scrubbed, nil
+}
+
+// plainJSONString returns the text of the valid JSON string quoted, and true, when quoted is
+// exactly what json.Marshal gives that text: no escapes, and nothing Marshal would escape
+// (<, >, &, U+2028, U+2029, a byte that is not UTF-8). Otherwise it returns false.
+func plainJSONString(quoted []byte) (string, bool) {
+	inner := quoted[1 : len(quoted)-1]
+	for i := 0; i < len(inner); {
+		c := inner[i]
+		if c < utf8.RuneSelf {
+			if c == '\\' || c == '<' || c == '>' || c == '&' || c < 0x20 || c == 0x7f {
+				return "", false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(inner[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			return "", false
+		}
+		i += size
+	}
+	return string(inner), true
+}
+
+// stringEnd returns the index just past the valid JSON string that starts at b[i].
+func stringEnd(b []byte, i int) int {
+	for i++; b[i] != '"'; i++ {
+		if b[i] == '\\' {
+			i++ // the escaped byte cannot end the string
+		}
+	}
+	return i + 1
 }

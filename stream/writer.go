@@ -43,6 +43,7 @@ func (l *TurnLog) schedule(d time.Duration) bool {
 // stored by their publishers, so a batch that re-armed itself would run for as long as its
 // turn published faster than the store writes, and hold Close up all that time.
 func (l *TurnLog) fire() {
+	presizeBatch(len(l.turnID))
 	_ = l.writePending(context.Background())
 	l.turn.mu.Lock()
 	defer l.turn.mu.Unlock()

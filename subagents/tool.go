@@ -85,22 +85,22 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		r.missing++
 		return encode(toolResult{Status: "unavailable", Note: noteUnavailable})
 	}
-	span.SetAttributes(
-		attribute.String("ccs.status", resp.Status),
-		attribute.String("ccs.version", resp.Version),
-		attribute.Bool("ccs.cache.cached", resp.CacheMeta.Cached),
-		attribute.Bool("ccs.cache.cacheable", resp.CacheMeta.Cacheable),
-		attribute.String("ccs.cache.ttl", resp.CacheMeta.TTL),
-	)
-
 	// The enricher must answer for the enricher asked; anything else is treated like a
 	// malformed envelope before the principal check even runs.
 	verdict := ccs.Check(resp, invoking, a.check)
 	if verdict.Usable() && resp.EnricherID != "" && resp.EnricherID != tool.Enricher {
 		verdict = ccs.Verdict{Kind: ccs.Unavailable, Reason: ccs.ReasonMalformed}
 	}
-	span.SetAttributes(attribute.String("ccs.verdict", string(verdict.Reason)),
-		attribute.Bool("ccs.principal_verified", verdict.Reason != ccs.ReasonPrincipalMismatch && verdict.Reason != ccs.ReasonBadSignature))
+	// In one call: the span grows its attributes once, not once a call.
+	span.SetAttributes(
+		attribute.String("ccs.status", resp.Status),
+		attribute.String("ccs.version", resp.Version),
+		attribute.Bool("ccs.cache.cached", resp.CacheMeta.Cached),
+		attribute.Bool("ccs.cache.cacheable", resp.CacheMeta.Cacheable),
+		attribute.String("ccs.cache.ttl", resp.CacheMeta.TTL),
+		attribute.String("ccs.verdict", string(verdict.Reason)),
+		attribute.Bool("ccs.principal_verified", verdict.Reason != ccs.ReasonPrincipalMismatch && verdict.Reason != ccs.ReasonBadSignature),
+	)
 	switch verdict.Reason {
 	case ccs.ReasonPrincipalMismatch, ccs.ReasonBadSignature:
 		a.securityAlert(ctx, span, r.req.Inherited.TurnID, tool.Enricher, verdict.Reason)

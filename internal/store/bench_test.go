@@ -233,3 +233,40 @@ func processCPU(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkTurnEnd measures what a streamed turn's end writes on SQLite, one turn at a time:
+// the stored turn and its whole log, 18 records (the default two-intent message's count), in
+// one transaction. The turn is created outside the timer.
+func BenchmarkTurnEnd(b *testing.B) {
+	ctx := b.Context()
+	s, err := OpenSQLite(ctx, filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatalf("OpenSQLite() = %v", err)
+	}
+	b.Cleanup(func() { s.Close() })
+	const records = 18
+	delta := stream.ReplyDelta{Text: "word "}
+	var cpu time.Duration
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		id := orderedID(i)
+		rec := turnRec(alice, id, "ep-"+id, "")
+		if _, _, err := s.CreateTurn(ctx, rec); err != nil {
+			b.Fatalf("CreateTurn() = %v", err)
+		}
+		end := make([]stream.Record, 0, records)
+		for j := range records - 1 {
+			end = append(end, stream.Record{ID: uint64(j + 1), Event: delta})
+		}
+		end = append(end, stream.Record{ID: records, Event: stream.TurnCompleted{TurnID: id, Outcome: stream.OutcomeOK}})
+		cpu0 := processCPU(b)
+		b.StartTimer()
+		if err := finishTurn(ctx, s, finished(rec), end); err != nil {
+			b.Fatalf("finish = %v", err)
+		}
+		cpu += processCPU(b) - cpu0
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(i), "cpu-µs/turn")
+}

@@ -3,7 +3,9 @@ package store
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,4 +134,38 @@ func TestSQLiteEventIDRange(t *testing.T) {
 
 func TestSQLiteLosingInsert(t *testing.T) {
 	testLosingInsert(t, openSQLite(t, filepath.Join(t.TempDir(), "switchboard.db")).sqlStore)
+}
+
+// TestSQLiteBatchSizes appends batches of each size around the prepared inserts' bound: every
+// record of a batch split into several statements is stored, and an id taken in the batch's
+// last statement leaves none of it stored.
+func TestSQLiteBatchSizes(t *testing.T) {
+	for _, n := range []int{2, maxPreparedRows - 1, maxPreparedRows, maxPreparedRows + 1, 2*maxPreparedRows + 3} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s := openSQLite(t, filepath.Join(t.TempDir(), "switchboard.db"))
+			batch := make([]stream.Record, n)
+			for i := range batch {
+				batch[i] = stream.Record{ID: uint64(i + 1), Event: stream.ReplyDelta{Text: fmt.Sprint(i)}}
+			}
+			if err := s.AppendEvents(t.Context(), "ok", batch); err != nil {
+				t.Fatalf("AppendEvents(%d records) = %v", n, err)
+			}
+			got, err := s.Events(t.Context(), "ok", 0)
+			if err != nil {
+				t.Fatalf("Events() = %v", err)
+			}
+			if diff := cmp.Diff(batch, got); diff != "" {
+				t.Errorf("Events() after AppendEvents (-want +got):\n%s", diff)
+			}
+			// The last record repeats the first one's id.
+			taken := slices.Clone(batch)
+			taken[n-1].ID = 1
+			if err := s.AppendEvents(t.Context(), "taken", taken); !errors.Is(err, stream.ErrRecordExists) {
+				t.Errorf("AppendEvents(id 1 twice) = %v, want %v", err, stream.ErrRecordExists)
+			}
+			if got, err := s.Events(t.Context(), "taken", 0); err != nil || len(got) != 0 {
+				t.Errorf("Events() after a refused batch = %d records, %v; want none", len(got), err)
+			}
+		})
+	}
 }

@@ -34,6 +34,9 @@ type sqlStore struct {
 	// On SQLite, the statements of every turn's writes prepared once on the writer's one
 	// connection, by query (see prepareWrites); empty on PostgreSQL, whose driver keeps its own.
 	prepared preparedStmts
+	// On SQLite, insertRows[n] is the prepared insert of n events (insertEvents(n)), for n
+	// from 2 to maxPreparedRows; nil on PostgreSQL.
+	insertRows []*sql.Stmt
 }
 
 const turnColumns = `id, episode_id, principal, message, locale, location, idempotency_key,
@@ -146,8 +149,18 @@ func (s *sqlStore) Close() error {
 // prepareWrites prepares the statements each turn writes (its episode, its row and end, its
 // audit entries) on the writer (SQLite's single connection), before the committer takes it.
 func (s *sqlStore) prepareWrites(ctx context.Context) (err error) {
-	s.prepared, err = prepareStatements(ctx, s.write, s.q.insertEpisode, s.q.insertTurn, s.q.finishTurn, s.dialect(qAppendAudit))
-	return err
+	queries := []string{s.q.insertEpisode, s.q.insertTurn, s.q.finishTurn, s.dialect(qAppendAudit)}
+	for n := 2; n <= maxPreparedRows; n++ {
+		queries = append(queries, s.insertEvents(n))
+	}
+	if s.prepared, err = prepareStatements(ctx, s.write, queries...); err != nil {
+		return err
+	}
+	s.insertRows = make([]*sql.Stmt, maxPreparedRows+1)
+	for n := 2; n <= maxPreparedRows; n++ {
+		s.insertRows[n] = s.prepared[s.insertEvents(n)]
+	}
+	return nil
 }
 
 // exec runs query in tx, through its prepared statement when there is one.
@@ -525,6 +538,11 @@ func (s *sqlStore) AppendEvent(ctx context.Context, turnID string, rec stream.Re
 // far below both databases' limits; a longer batch takes several statements in one transaction.
 const maxBatchRows = 128
 
+// maxPreparedRows caps the rows of one multi-row INSERT on SQLite, where one is prepared for
+// each count up to it: a turn's end (about 18 records for a two-intent turn) then takes one
+// statement, and a long reply's batches a few.
+const maxPreparedRows = 32
+
 // AppendEvents implements stream.BatchLogStore: it stores recs in one transaction, as
 // multi-row INSERTs: one commit, and on PostgreSQL one round trip per maxBatchRows, however
 // many events a burst holds. Any id already taken, or repeated in recs, rolls the whole batch
@@ -569,6 +587,7 @@ func (s *sqlStore) FinishTurnWithEvents(ctx context.Context, t orchestrator.Turn
 // eventArgs encodes recs as the values of insertEvents, four a record.
 func eventArgs(turnID string, recs []stream.Record) ([]any, error) {
 	args := make([]any, 0, 4*len(recs))
+	var turn any = turnID // boxed once, not once a record
 	for _, rec := range recs {
 		if rec.ID > math.MaxInt64 {
 			return nil, fmt.Errorf("%w: %d", ErrEventID, rec.ID)
@@ -577,20 +596,22 @@ func eventArgs(turnID string, recs []stream.Record) ([]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, turnID, int64(rec.ID), name, string(data))
+		args = append(args, turn, int64(rec.ID), name, string(data))
 	}
 	return args, nil
 }
 
-// appendEvents inserts recs (encoded as args) in tx, failing with ErrRecordExists when an id is
-// taken.
+// appendEvents inserts recs (encoded as args) in tx as multi-row INSERTs, failing with
+// ErrRecordExists when an id is taken. On SQLite each runs through the statement prepared
+// for its row count: parsing a multi-row insert anew would cost more than the rows.
 func (s *sqlStore) appendEvents(ctx context.Context, tx *sql.Tx, turnID string, recs []stream.Record, args []any) error {
-	if s.prepared != nil {
-		return s.appendEachEvent(ctx, tx, turnID, recs, args)
+	rows := maxBatchRows
+	if s.insertRows != nil {
+		rows = maxPreparedRows
 	}
-	for start := 0; start < len(recs); start += maxBatchRows {
-		n := min(maxBatchRows, len(recs)-start)
-		res, err := tx.ExecContext(ctx, s.insertEvents(n), args[4*start:4*(start+n)]...)
+	for start := 0; start < len(recs); start += rows {
+		n := min(rows, len(recs)-start)
+		res, err := s.insertEventRows(ctx, tx, n, args[4*start:4*(start+n)])
 		if err != nil {
 			return fmt.Errorf("store: append events: %w", err)
 		}
@@ -605,26 +626,16 @@ func (s *sqlStore) appendEvents(ctx context.Context, tx *sql.Tx, turnID string, 
 	return nil
 }
 
-// appendEachEvent is appendEvents on SQLite: each row through the prepared single-row
-// insert, which costs less than parsing a multi-row one anew (there is no round trip to save).
-func (s *sqlStore) appendEachEvent(ctx context.Context, tx *sql.Tx, turnID string, recs []stream.Record, args []any) error {
-	st := tx.StmtContext(ctx, s.appendEvent)
-	var inserted int64
-	for i := range recs {
-		res, err := st.ExecContext(ctx, args[4*i:4*i+4]...)
-		if err != nil {
-			return fmt.Errorf("store: append events: %w", err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return fmt.Errorf("store: append events: %w", err)
-		}
-		inserted += n
+// insertEventRows runs the insert of n events, through its prepared statement on SQLite.
+func (s *sqlStore) insertEventRows(ctx context.Context, tx *sql.Tx, n int, args []any) (sql.Result, error) {
+	switch {
+	case s.insertRows == nil:
+		return tx.ExecContext(ctx, s.insertEvents(n), args...)
+	case n == 1:
+		return tx.StmtContext(ctx, s.appendEvent).ExecContext(ctx, args...)
+	default:
+		return tx.StmtContext(ctx, s.insertRows[n]).ExecContext(ctx, args...)
 	}
-	if inserted != int64(len(recs)) {
-		return fmt.Errorf("store: turn %s records %d-%d: %w", turnID, recs[0].ID, recs[len(recs)-1].ID, stream.ErrRecordExists)
-	}
-	return nil
 }
 
 // insertEvents is qAppendEvent with rows sets of values. Conflicting rows are skipped, not
