@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/switchboard-ai/switchboard/internal/gostack"
 )
 
 // NewInProcessTransport returns a RoundTripper that serves each request by calling h directly,
@@ -44,7 +46,7 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	w := &bufferedWriter{header: make(http.Header)}
 	done := make(chan error, 1)
 	go func() {
-		presize(len(sreq.URL.Path))
+		gostack.To16K(len(sreq.URL.Path)) // what the demo CCS reaches decoding a request and encoding its envelope
 		// RoundTrip must close the request body; doing it here, once the handler is finished
 		// with it, avoids racing a handler that is still reading after the caller gave up.
 		defer closeBody(req)
@@ -113,21 +115,4 @@ func (w *bufferedWriter) Write(p []byte) (int, error) {
 		w.status = http.StatusOK
 	}
 	return w.body.Write(p)
-}
-
-// handlerStack is a frame that makes the runtime give a handler's goroutine 16 KiB of stack
-// at once (it doubles the stack until the frame fits), about what the demo CCS reaches
-// decoding a request and encoding its envelope.
-const handlerStack = 8 << 10
-
-// presize grows a handler goroutine's stack in one step, while it is nearly empty. Left
-// alone, the goroutine each request gets starts small and the runtime copies its stack at
-// each doubling, deep in JSON decoding with many frames to move. It returns a byte of its
-// frame, chosen by i, so that the compiler keeps the frame.
-//
-//go:noinline
-func presize(i int) byte {
-	var room [handlerStack]byte
-	room[i%handlerStack] = 1
-	return room[(i+1)%handlerStack]
 }

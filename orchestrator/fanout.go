@@ -12,14 +12,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/switchboard-ai/switchboard/ask"
+	"github.com/switchboard-ai/switchboard/definitions"
+	"github.com/switchboard-ai/switchboard/internal/gostack"
+	"github.com/switchboard-ai/switchboard/stream"
 	"github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"golang.org/x/sync/errgroup"
-
-	"github.com/switchboard-ai/switchboard/ask"
-	"github.com/switchboard-ai/switchboard/definitions"
-	"github.com/switchboard-ai/switchboard/stream"
 )
 
 // keptCall is a tool call that survived the cap, with the sub-agent it resolves to.
@@ -57,7 +57,10 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	last := len(kept) - 1
 	for i := range last {
 		f.g.Go(func() error {
-			presize(i)
+			// What a sub-agent call reaches when its model answers at once: its span, the
+			// tracing SDK's sampler, the model call (4% of a turn's CPU grown in steps). A
+			// call that goes deeper (a model behind HTTP) still grows it later, from there.
+			gostack.To8K(i)
 			f.results[i] = tr.invoke(ctx, w, i, kept[i], prior)
 			return nil // kept per call: one failure must not cancel its siblings
 		})
@@ -68,24 +71,6 @@ func (tr *turnRun) dispatch(ctx context.Context, kept []keptCall, prior string) 
 	f.results[last] = tr.invoke(ctx, w, last, kept[last], prior)
 	_ = f.g.Wait()
 	return f.results
-}
-
-// callStack is a frame that makes the runtime give a fresh goroutine 8 KiB of stack at once
-// (it doubles the stack until the frame fits), about what a sub-agent call reaches when its
-// model answers at once: its span, the tracing SDK's sampler, the model call.
-const callStack = 4 << 10
-
-// presize grows a fresh goroutine's stack in one step, while the stack is nearly empty. Left
-// alone, an errgroup goroutine starts small and the runtime copies its stack at each
-// doubling, twice per call, deep inside the call with a dozen frames to move each time (4% of
-// a turn's CPU). A call that goes deeper (a model behind HTTP) still grows it later, from
-// there. It returns a byte of its frame, so the compiler keeps the frame.
-//
-//go:noinline
-func presize(i int) byte {
-	var room [callStack]byte
-	room[i%callStack] = 1
-	return room[(i+1)%callStack]
 }
 
 // fanOut is one dispatch's state in one allocation: the calls' results, what the cadence

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/switchboard-ai/switchboard/internal/gostack"
 )
 
 // A turn's records reach the store in batches: a commit costs far more than the rows in it
@@ -43,7 +45,10 @@ func (l *TurnLog) schedule(d time.Duration) bool {
 // stored by their publishers, so a batch that re-armed itself would run for as long as its
 // turn published faster than the store writes, and hold Close up all that time.
 func (l *TurnLog) fire() {
-	presizeBatch(len(l.turnID))
+	// Each batch runs on a goroutine of its own (its timer's), and storing it reaches about
+	// 32 KiB of stack in SQLite when it leads a group commit. A stream's writer is left
+	// alone: an idle stream would hold the larger stack for as long as it stays open.
+	gostack.To32K(len(l.turnID))
 	_ = l.writePending(context.Background())
 	l.turn.mu.Lock()
 	defer l.turn.mu.Unlock()

@@ -15,13 +15,13 @@ import (
 
 	"github.com/gin-contrib/cors"
 	"github.com/gin-gonic/gin"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/propagation"
-
+	"github.com/switchboard-ai/switchboard/internal/gostack"
 	"github.com/switchboard-ai/switchboard/internal/httpkit"
 	"github.com/switchboard-ai/switchboard/orchestrator"
 	"github.com/switchboard-ai/switchboard/principal"
 	"github.com/switchboard-ai/switchboard/stream"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
 )
 
 //go:embed static
@@ -122,29 +122,14 @@ var _ http.Handler = (*Handler)(nil)
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	presize(len(r.URL.Path))
+	// A turn's request reaches about 32 KiB of stack: the middleware, the token's claims
+	// decoded, the turn started and its stream taken over. Each connection's goroutine is new
+	// (a turn's stream closes its connection), so grown in steps it would copy its stack twice
+	// a turn (1% of the server's CPU).
+	gostack.To32K(len(r.URL.Path))
 	if r = h.bounded(w, r); r != nil && !redirectToSlash(w, r) {
 		h.engine.ServeHTTP(w, r)
 	}
-}
-
-// requestStack is a frame that makes the runtime give a connection's goroutine 32 KiB of
-// stack at once (it doubles the stack until the frame fits), about what a turn's request
-// reaches: the middleware, the token's claims decoded, the turn started and its stream
-// taken over.
-const requestStack = 16 << 10
-
-// presize grows a connection goroutine's stack in one step, while it is nearly empty. Left
-// alone, each connection's new goroutine (a turn's stream closes its connection) starts small
-// and the runtime copies its stack at each doubling, twice per turn, deep in the middleware
-// and in JSON decoding with dozens of frames to move (1% of the server's CPU). It returns a
-// byte of its frame, chosen by i, so the compiler keeps the frame.
-//
-//go:noinline
-func presize(i int) byte {
-	var room [requestStack]byte
-	room[i%requestStack] = 1
-	return room[(i+1)%requestStack]
 }
 
 // New returns the HTTP handler of the service.
