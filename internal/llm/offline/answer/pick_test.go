@@ -52,6 +52,20 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no prescription for your metformin"}, excludes: []string{"Lisinopril", "Atorvastatin"},
 		},
 		{
+			name:  "a state only a record's status holds does not name the thing asked after",
+			asked: "is my lawnmower ready yet", data: `{"jobs":[
+				{"job_no":"J-1","item":"Road bike wheel truing","status":"ready for collection"},
+				{"job_no":"J-2","item":"Violin bow rehair","status":"in workshop"}]}`,
+			mentions: []string{"no job for your lawnmower"}, excludes: []string{"Road bike", "Violin"},
+		},
+		{
+			name:  "the next one is which record is asked, not a thing none is about",
+			asked: "when is the next one due", data: `{"member":"A","invoices":[
+				{"invoice_no":"INV-11","period":"November 2026","amount":{"amount":482.50,"currency":"USD"},"status":"paid","paid_on":"2026-11-01"},
+				{"invoice_no":"INV-12","period":"December 2026","amount":{"amount":445.00,"currency":"USD"},"status":"due","due":"2026-12-01"}]}`,
+			mentions: []string{"$445.00"}, excludes: []string{"anything about", "482.50"},
+		},
+		{
 			name:  "a lapsed record beside one in force is left out when neither is named",
 			asked: "when does my parking permit run out", data: `{"permits":[
 				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},

@@ -560,7 +560,7 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
-		if len(ts) != 1 || lang.IsStopword(word) || mostWords[word] || leastWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
+		if len(ts) != 1 || lang.IsStopword(word) || mostWords[word] || leastWords[word] || nextWords[word] || latestWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
 			continue // "my share of the crown" names what of the crown, not a thing
 		}
 		t := ts[0]

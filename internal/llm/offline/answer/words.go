@@ -62,6 +62,7 @@ var (
 	haltedWords   = lang.List("haltedWords")   // statuses that say a record is not in force for now
 	lapsedWords   = lang.List("lapsedWords")   // statuses that say a record no longer holds
 	categoryKeys  = lang.List("categoryKeys")  // name the field that says what kind a record is
+	stateKeys     = lang.List("stateKeys")     // name the field that says how a record stands
 	placeLabels   = lang.List("placeLabels")   // name a place that holds a numbered one: "level P2"
 
 	// Money.
