@@ -66,6 +66,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"$445.00"}, excludes: []string{"anything about", "482.50"},
 		},
 		{
+			name:  "a word one record holds as a value names it, not another record's field of that name",
+			asked: "when does my pilot course start", data: `{"courses":[
+				{"ref":"C-1","course":"Crew practical","pilot":"Jo Tanner","start":"2026-09-18"},
+				{"ref":"C-2","course":"Pilot licence theory","start":"2026-12-05"}]}`,
+			mentions: []string{"Dec 5, 2026"}, excludes: []string{"Jo Tanner"},
+		},
+		{
 			name:  "a lapsed record beside one in force is left out when neither is named",
 			asked: "when does my parking permit run out", data: `{"permits":[
 				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},
