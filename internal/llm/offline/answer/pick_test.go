@@ -1135,6 +1135,21 @@ func TestHoldsNothingAskedDoerNoun(t *testing.T) {
 	}
 }
 
+// TestNarrateStatedAmount checks that an amount the request states ("the 4.25") is no
+// missing thing when the data holds it: the record holding it is what is asked about.
+func TestNarrateStatedAmount(t *testing.T) {
+	res := Result{Name: "invoices", Content: `{"status":"ok","data":{"invoices":[{"number":"INV-7","lines":[
+		{"what":"window cleaning","amount":{"amount":30.00,"currency":"GBP"}},
+		{"what":"parking charge","amount":{"amount":4.25,"currency":"GBP"}}]}]}}`}
+	domain := func() map[string]bool { return map[string]bool{"invoice": true} }
+	for _, asked := range []string{"whats the 4.25 on it for", "what's the 4.25 for"} {
+		p := Narrate(res, asked, 5, domain)
+		if got := p.found + "\n" + p.text; !strings.Contains(got, "parking charge") || strings.Contains(got, "couldn't find") {
+			t.Errorf("Narrate(%q) = %q, want the parking charge", asked, got)
+		}
+	}
+}
+
 // TestNarrateStatedNumber checks that a number the request states names the record that
 // holds it as a word of a value, and that a thing asked of that record in words the data does
 // not use ("which van") is no missing thing.

@@ -38,7 +38,9 @@ func (r renderer) unasked(data any) string {
 	// Words held nowhere are a guess at a missing thing only when they are all the request
 	// says: beside another clause they may ask of a thing that clause names ("call the
 	// landlord, what's his cell"), or the tool was called for that other clause.
-	if thing := r.unheldPhrase(ws, data); thing != "" && !severalClauses(lang.OwnPart(r.asked)) {
+	// An amount the data holds ("whats the 7.50 on it for") names what holds it, however the
+	// words around it read.
+	if thing := r.unheldPhrase(ws, data); thing != "" && !severalClauses(lang.OwnPart(r.asked)) && !r.stated().in(data) {
 		return thing
 	}
 	// A question whether someone does a thing asks about the thing it ends on ("does my
