@@ -73,6 +73,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Dec 5, 2026"}, excludes: []string{"Jo Tanner"},
 		},
 		{
+			name:  "asked what is still to pay, the balance leads over the price the request names",
+			asked: "how much have i still got to pay on the boat hire", data: `{"customer":"A","bookings":[
+				{"ref":"BH-1","status":"confirmed","boat":{"model":"Sealine 28"},"price":{"hire":{"amount":615.0,"currency":"GBP"},"total":{"amount":680.0,"currency":"GBP"}},
+				 "deposit":{"amount":200.0,"currency":"GBP","paid_on":"2026-10-02"},"balance":{"amount":480.0,"currency":"GBP","due":"2026-12-04","status":"unpaid"}},
+				{"ref":"BH-0","status":"completed","price":{"hire":{"amount":520.0,"currency":"GBP"}}}]}`,
+			mentions: []string{"BH-1: balance amount 480.00 GBP"},
+		},
+		{
 			name:  "a lapsed record beside one in force is left out when neither is named",
 			asked: "when does my parking permit run out", data: `{"permits":[
 				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},

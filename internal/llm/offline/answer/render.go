@@ -570,7 +570,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
 	}
-	if r.says(oweWords) {
+	if r.asksOwed() {
 		for w := range owedLabels {
 			addTerms(want, w) // "how much do i owe" asks for the balance
 		}

@@ -69,6 +69,7 @@ var (
 	priceWords    = lang.List("priceWords")    // ask what something costs
 	priceCopulas  = lang.List("priceCopulas")  // after "how much", ask a price: "how much is"
 	oweWords      = lang.List("oweWords")      // ask what is still to pay
+	owePhrases    = lang.List("owePhrases")    // ask it in several words: "left to pay"
 	clauseJoins   = lang.List("clauseJoins")   // join two things asked in one question
 	totalWords    = lang.List("totalWords")    // ask for a sum
 	budgetWords   = lang.List("budgetWords")   // with currencyNames, say a number is money
