@@ -1158,6 +1158,20 @@ func TestNarrateStatedAmount(t *testing.T) {
 	}
 }
 
+// TestNarrateNextIsNoThing checks that "next" in the words a wh-question names its thing by
+// says which record, not a thing the data does not hold.
+func TestNarrateNextIsNoThing(t *testing.T) {
+	res := Result{Name: "stages", Content: `{"status":"ok","data":{"project":"BX-100","contract_total":{"amount":9000,"currency":"GBP"},"stages":[
+		{"stage":"deposit","amount":{"amount":3000,"currency":"GBP"},"status":"paid","paid_on":"2026-10-16"},
+		{"stage":"on fitting","amount":{"amount":6000,"currency":"GBP"},"due":"2026-12-07","status":"unpaid"}]}}`}
+	domain := func() map[string]bool { return map[string]bool{"boiler": true, "payment": true} }
+	const asked = "whats the next boiler payment"
+	p := Narrate(res, asked, 5, domain)
+	if got := p.found + "\n" + p.text; !strings.Contains(got, "6,000.00 GBP") || strings.Contains(got, "couldn't find") {
+		t.Errorf("Narrate(%q) = %q, want the stage still to pay", asked, got)
+	}
+}
+
 // TestNarrateStatedNumber checks that a number the request states names the record that
 // holds it as a word of a value, and that a thing asked of that record in words the data does
 // not use ("which van") is no missing thing.

@@ -95,9 +95,10 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 				return "" // the data may answer
 			case known[t]:
 				// a record's name, of which the rest may ask a fact
-			case lang.IsLightNoun(t) || timeNouns[w] ||
+			case lang.IsLightNoun(t) || timeNouns[w] || nextWords[w] || latestWords[w] ||
 				r.domain[t] || r.tool[t] || misspells(t, r.domain) || nearAny(t, r.domain, tradeCloseness):
-				// the agent's trade names no thing of its own: "the school's snow day policy"
+				// the agent's trade names no thing of its own: "the school's snow day policy";
+				// "the next payment" says which of them, not what
 			case nearAny(t, known, claimCloseness):
 				return "" // the data may say it in other words
 			default:
