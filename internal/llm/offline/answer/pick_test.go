@@ -1172,6 +1172,20 @@ func TestNarrateNextIsNoThing(t *testing.T) {
 	}
 }
 
+// TestNarrateJoinedParticle checks that a verb written with its particle ("holdup") asks of
+// what a key names by the verb ("hold_reason"), not of a thing the data does not hold.
+func TestNarrateJoinedParticle(t *testing.T) {
+	res := Result{Name: "jobs", Content: `{"status":"ok","data":{"customer":"A","jobs":[
+		{"ref":"J-1","item":"pine dresser","status":"on hold","hold_reason":"waiting for parts from the supplier"},
+		{"ref":"J-2","item":"oak stools","status":"ready"}]}}`}
+	domain := func() map[string]bool { return map[string]bool{"repair": true} }
+	const asked = "whats the holdup on the pine dresser"
+	p := Narrate(res, asked, 5, domain)
+	if got := p.found + "\n" + p.text; !strings.Contains(got, "waiting for parts") || strings.Contains(got, "couldn't find") {
+		t.Errorf("Narrate(%q) = %q, want the reason it is on hold", asked, got)
+	}
+}
+
 // TestNarrateStatedNumber checks that a number the request states names the record that
 // holds it as a word of a value, and that a thing asked of that record in words the data does
 // not use ("which van") is no missing thing.

@@ -91,7 +91,7 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 		phrase = append(phrase, ws[i].Text)
 		for _, t := range lang.Terms(w) {
 			switch {
-			case keys[t]:
+			case keys[t] || joinedKey(w, keys):
 				return "" // the data may answer
 			case known[t]:
 				// a record's name, of which the rest may ask a fact
@@ -143,3 +143,19 @@ func (r renderer) holds(data any, ts []string) bool {
 func notInData(thing string, t topic) Piece {
 	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, cmp.Or(t.noun, "what I can see")), missing: true, unheld: true}
 }
+
+// joinedKey reports whether w is a verb and its particle written as one word ("holdup") whose
+// verb a key of the data holds ("hold_reason").
+func joinedKey(w string, keys map[string]bool) bool {
+	for p := range joinedParticles {
+		if verb, ok := strings.CutSuffix(w, p); ok && len(verb) >= minJoinedVerb {
+			if ts := lang.Terms(verb); len(ts) == 1 && keys[ts[0]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// minJoinedVerb: a shorter head ("s" of "sup") is no verb.
+const minJoinedVerb = 3

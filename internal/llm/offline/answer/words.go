@@ -42,6 +42,7 @@ var (
 	placePrepositions = lang.List("placePrepositions") // come before a place: "hotels in paris"
 	phraseEnds        = lang.List("phraseEnds")        // end the name of a thing
 	verbParticles     = lang.List("verbParticles")     // complete a verb rather than name a thing: "back"
+	joinedParticles   = lang.List("joinedParticles")   // end a verb written with its particle: "holdup"
 	generalStates     = lang.List("generalStates")     // after "in", that a record is under way at all: "in stock"
 	measureWords      = lang.List("measureWords")      // count or describe a product: "a pair of", "a new"
 	particles         = lang.List("particles")         // end a describing label: "expiring soon"
