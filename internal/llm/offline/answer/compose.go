@@ -321,7 +321,9 @@ func newRequestRenderer(res Result, listLimit int, asked string, v any, dom map[
 	r := newRenderer(listLimit, res.Call, res.spelledAs(own, v, dom))
 	r.domain = dom
 	if own != asked {
-		r.earlier = strings.ToLower(lang.EarlierPart(asked))
+		// The earlier request is read as the data spells it too: "how many metres of it"
+		// after "...for the chesterfeild" is about the Chesterfield.
+		r.earlier = strings.ToLower(res.spelledAs(lang.EarlierPart(asked), v, dom))
 		r.earlierTerm = requestTerms(r.earlier)
 	}
 	return r

@@ -26,16 +26,18 @@ func (r renderer) item(v any, cur string) string {
 	facts = append(facts, noneOf(obj, facts)...)
 	var lead string
 	price, seller := -1, slices.IndexFunc(facts, func(f fact) bool { return f.source })
+	owed := r.owedFacts()
 	for i, f := range facts {
-		// A rate ("price per gallon") is no record's price when it has an amount of its own.
-		if f.money && (price < 0 || perUnit(facts[price].named()) && !perUnit(f.named())) {
+		// A rate ("price per gallon") is no record's price when it has an amount of its own;
+		// asked what is owed, the balance leads, not the price it is owed on.
+		if f.money && (price < 0 || owed(f) && !owed(facts[price]) || owed(f) == owed(facts[price]) && perUnit(facts[price].named()) && !perUnit(f.named())) {
 			price = i
 		}
 	}
 	if price >= 0 {
 		lead = facts[price].phrase()
-		if facts[price].plain {
-			lead = facts[price].text // "$104.00": a plain "price" or "total" goes without saying
+		if facts[price].plain && !owed(facts[price]) {
+			lead = facts[price].text // "$104.00": a plain "price" or "total" goes without saying; a balance is said to be one
 		}
 	}
 	switch {
@@ -169,11 +171,11 @@ func b2i(b bool) int {
 // named. Facts of other kinds stay: they say which record it is.
 func (r renderer) askedFacts(facts []fact) []fact {
 	named := make([]int, len(facts))
-	most := 0
+	most, owed := 0, r.owedFacts()
 	for i, f := range facts {
 		if f.money || f.date {
 			// "my order" names the orders, not the amount ordered.
-			named[i] = f.namedBy(func(t string) bool { return r.names(t) && !r.tool[t] })
+			named[i] = f.namedBy(func(t string) bool { return r.names(t) && !r.tool[t] }) + b2i(owed(f))
 			most = max(most, named[i])
 		}
 	}
@@ -196,4 +198,21 @@ func (r renderer) askedFacts(facts []fact) []fact {
 		}
 	}
 	return out
+}
+
+// owedFacts returns whether a fact is what the request asks is owed: asked with an oweWord
+// ("how much do i owe on the van hire"), the balance is the amount, not the hire price the
+// request also names.
+func (r renderer) owedFacts() func(fact) bool {
+	if !r.asksOwed() {
+		return func(fact) bool { return false }
+	}
+	return func(f fact) bool {
+		return f.money && slices.ContainsFunc(strings.Fields(f.named()), func(w string) bool { return owedLabels[w] })
+	}
+}
+
+// asksOwed reports whether the request asks what is still to pay (oweWords, owePhrases).
+func (r renderer) asksOwed() bool {
+	return r.says(oweWords) || r.saysPhrase(owePhrases)
 }

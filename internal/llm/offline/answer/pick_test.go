@@ -52,6 +52,35 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"no prescription for your metformin"}, excludes: []string{"Lisinopril", "Atorvastatin"},
 		},
 		{
+			name:  "a state only a record's status holds does not name the thing asked after",
+			asked: "is my lawnmower ready yet", data: `{"jobs":[
+				{"job_no":"J-1","item":"Road bike wheel truing","status":"ready for collection"},
+				{"job_no":"J-2","item":"Violin bow rehair","status":"in workshop"}]}`,
+			mentions: []string{"no job for your lawnmower"}, excludes: []string{"Road bike", "Violin"},
+		},
+		{
+			name:  "the next one is which record is asked, not a thing none is about",
+			asked: "when is the next one due", data: `{"member":"A","invoices":[
+				{"invoice_no":"INV-11","period":"November 2026","amount":{"amount":482.50,"currency":"USD"},"status":"paid","paid_on":"2026-11-01"},
+				{"invoice_no":"INV-12","period":"December 2026","amount":{"amount":445.00,"currency":"USD"},"status":"due","due":"2026-12-01"}]}`,
+			mentions: []string{"$445.00"}, excludes: []string{"anything about", "482.50"},
+		},
+		{
+			name:  "a word one record holds as a value names it, not another record's field of that name",
+			asked: "when does my pilot course start", data: `{"courses":[
+				{"ref":"C-1","course":"Crew practical","pilot":"Jo Tanner","start":"2026-09-18"},
+				{"ref":"C-2","course":"Pilot licence theory","start":"2026-12-05"}]}`,
+			mentions: []string{"Dec 5, 2026"}, excludes: []string{"Jo Tanner"},
+		},
+		{
+			name:  "asked what is still to pay, the balance leads over the price the request names",
+			asked: "how much have i still got to pay on the boat hire", data: `{"customer":"A","bookings":[
+				{"ref":"BH-1","status":"confirmed","boat":{"model":"Sealine 28"},"price":{"hire":{"amount":615.0,"currency":"GBP"},"total":{"amount":680.0,"currency":"GBP"}},
+				 "deposit":{"amount":200.0,"currency":"GBP","paid_on":"2026-10-02"},"balance":{"amount":480.0,"currency":"GBP","due":"2026-12-04","status":"unpaid"}},
+				{"ref":"BH-0","status":"completed","price":{"hire":{"amount":520.0,"currency":"GBP"}}}]}`,
+			mentions: []string{"BH-1: balance amount 480.00 GBP"},
+		},
+		{
 			name:  "a lapsed record beside one in force is left out when neither is named",
 			asked: "when does my parking permit run out", data: `{"permits":[
 				{"permit_no":"RP-1","zone":"Zone 14","expires":"2026-12-31","status":"active"},
@@ -1111,6 +1140,49 @@ func TestHoldsNothingAskedDoerNoun(t *testing.T) {
 	domain := func() map[string]bool { return map[string]bool{"dorm": true} }
 	if HoldsNothingAsked(res, "when is someone coming to fix the heater in my dorm", 5, domain) {
 		t.Errorf("HoldsNothingAsked(%q) = true, want false", "when is someone coming to fix the heater in my dorm")
+	}
+}
+
+// TestNarrateStatedAmount checks that an amount the request states ("the 4.25") is no
+// missing thing when the data holds it: the record holding it is what is asked about.
+func TestNarrateStatedAmount(t *testing.T) {
+	res := Result{Name: "invoices", Content: `{"status":"ok","data":{"invoices":[{"number":"INV-7","lines":[
+		{"what":"window cleaning","amount":{"amount":30.00,"currency":"GBP"}},
+		{"what":"parking charge","amount":{"amount":4.25,"currency":"GBP"}}]}]}}`}
+	domain := func() map[string]bool { return map[string]bool{"invoice": true} }
+	for _, asked := range []string{"whats the 4.25 on it for", "what's the 4.25 for"} {
+		p := Narrate(res, asked, 5, domain)
+		if got := p.found + "\n" + p.text; !strings.Contains(got, "parking charge") || strings.Contains(got, "couldn't find") {
+			t.Errorf("Narrate(%q) = %q, want the parking charge", asked, got)
+		}
+	}
+}
+
+// TestNarrateNextIsNoThing checks that "next" in the words a wh-question names its thing by
+// says which record, not a thing the data does not hold.
+func TestNarrateNextIsNoThing(t *testing.T) {
+	res := Result{Name: "stages", Content: `{"status":"ok","data":{"project":"BX-100","contract_total":{"amount":9000,"currency":"GBP"},"stages":[
+		{"stage":"deposit","amount":{"amount":3000,"currency":"GBP"},"status":"paid","paid_on":"2026-10-16"},
+		{"stage":"on fitting","amount":{"amount":6000,"currency":"GBP"},"due":"2026-12-07","status":"unpaid"}]}}`}
+	domain := func() map[string]bool { return map[string]bool{"boiler": true, "payment": true} }
+	const asked = "whats the next boiler payment"
+	p := Narrate(res, asked, 5, domain)
+	if got := p.found + "\n" + p.text; !strings.Contains(got, "6,000.00 GBP") || strings.Contains(got, "couldn't find") {
+		t.Errorf("Narrate(%q) = %q, want the stage still to pay", asked, got)
+	}
+}
+
+// TestNarrateJoinedParticle checks that a verb written with its particle ("holdup") asks of
+// what a key names by the verb ("hold_reason"), not of a thing the data does not hold.
+func TestNarrateJoinedParticle(t *testing.T) {
+	res := Result{Name: "jobs", Content: `{"status":"ok","data":{"customer":"A","jobs":[
+		{"ref":"J-1","item":"pine dresser","status":"on hold","hold_reason":"waiting for parts from the supplier"},
+		{"ref":"J-2","item":"oak stools","status":"ready"}]}}`}
+	domain := func() map[string]bool { return map[string]bool{"repair": true} }
+	const asked = "whats the holdup on the pine dresser"
+	p := Narrate(res, asked, 5, domain)
+	if got := p.found + "\n" + p.text; !strings.Contains(got, "waiting for parts") || strings.Contains(got, "couldn't find") {
+		t.Errorf("Narrate(%q) = %q, want the reason it is on hold", asked, got)
 	}
 }
 

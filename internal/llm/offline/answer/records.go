@@ -331,10 +331,16 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	}
 	// A word only some records have a member for ("guest passes left" of the one permit with
 	// "passes") tells those records apart, as a value some records carry does.
-	someKey := func(t string) bool {
-		return !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && splits(t, keysOf)
+	// A word some records hold as a value and the others only as a key ("day skipper" of a
+	// course so named, beside another course's "skipper" field) names the former: the others
+	// merely have a field by that name.
+	named := func(t string) bool {
+		return keys[t] && !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && splits(t, values) && valueNotKey(t, values, keysOf)
 	}
-	tells := func(t string) bool { return r.telling(t, values, keys) || someKey(t) }
+	someKey := func(t string) bool {
+		return !r.tool[t] && !lang.IsLightNoun(t) && !lang.IsNumberTerm(t) && splits(t, keysOf) && !named(t)
+	}
+	tells := func(t string) bool { return r.telling(t, values, keys) || someKey(t) || named(t) }
 	if r.earlierTerm != nil && !slices.ContainsFunc(asked, tells) {
 		asked = r.earlierTerm // "how do i cancel it" after "...for spotify": the earlier words say which
 	}
@@ -345,7 +351,7 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	for i, item := range arr {
 		n := 0
 		for _, t := range asked {
-			if r.telling(t, values, keys) && values[i][t] && splits(t, values) || someKey(t) && keysOf[i][t] {
+			if (r.telling(t, values, keys) || named(t)) && values[i][t] && splits(t, values) || someKey(t) && keysOf[i][t] {
 				n++
 			}
 		}
@@ -382,6 +388,17 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 		}
 	}
 	return nil
+}
+
+// valueNotKey reports whether no record that holds t as a value (values) also has it as a key
+// (keysOf).
+func valueNotKey(t string, values, keysOf []map[string]bool) bool {
+	for i := range values {
+		if values[i][t] && keysOf[i][t] {
+			return false
+		}
+	}
+	return true
 }
 
 // splits reports whether some of the records' sets hold t and some do not: t tells them apart.
@@ -560,8 +577,8 @@ func (r renderer) unmatchedSubject(arr []any, noun string) (string, bool) {
 		}
 		word := strings.TrimSuffix(ws[i].Lower, "'s")
 		ts := lang.Terms(word)
-		if len(ts) != 1 || lang.IsStopword(word) || mostWords[word] || leastWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
-			continue // "my share of the crown" names what of the crown, not a thing
+		if len(ts) != 1 || lang.IsStopword(word) || mostWords[word] || leastWords[word] || nextWords[word] || latestWords[word] || i+1 < len(ws) && ws[i+1].Lower == "of" {
+			continue // "my share of the crown" names what of the crown, not a thing; "the next one" which one
 		}
 		t := ts[0]
 		if values[t] || r.around[t] || slices.Contains(nounTerms, t) || r.generic(t) ||

@@ -46,6 +46,8 @@ func TestRelativeSpan(t *testing.T) {
 		{"did we win last sunday", "2026-11-22", "2026-11-23"},
 		{"what did i order yesterday", "2026-11-27", "2026-11-28"},
 		{"is anything due tomorrow", "2026-11-29", "2026-11-30"},
+		{"is the plumber coming tmrw", "2026-11-29", "2026-11-30"},
+		{"what did i spend yday", "2026-11-27", "2026-11-28"},
 		{"what's on this saturday", "2026-11-28", "2026-11-29"},
 		{"what's on next saturday", "2026-12-05", "2026-12-06"},
 		{"how much did they pay in last month", "2026-10-01", "2026-11-01"},

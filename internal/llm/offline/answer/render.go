@@ -570,7 +570,7 @@ func (r renderer) focusOn(asked []string, facts []fact, t topic, lists bool) []f
 	for _, w := range asked {
 		want[w] = !lang.IsLightNoun(w)
 	}
-	if r.says(oweWords) {
+	if r.asksOwed() {
 		for w := range owedLabels {
 			addTerms(want, w) // "how much do i owe" asks for the balance
 		}
@@ -1081,9 +1081,11 @@ func sharesTerm(a, b string) bool {
 // namesHeldBeside reports whether the request, after the words of thing, names something a
 // record of arr holds as a value (an author, a place): thing is then that record called in
 // words of the user's own, a kind the records need not state, and no missing record. A verb
-// ("shipped") says what is asked of the thing, and words before it what is asked for.
+// ("shipped") says what is asked of the thing, and words before it what is asked for; so
+// does a word only a record's state holds ("is my chaise longue ready yet", of a job "ready
+// for collection"): it says how the thing stands, not which record it is.
 func (r renderer) namesHeldBeside(arr []any, thing string) bool {
-	values := valueTerms(arr)
+	values := valueTerms(withoutStates(arr))
 	tf := strings.Fields(strings.ToLower(thing))
 	if len(tf) == 0 {
 		return false
@@ -1125,4 +1127,26 @@ func (r renderer) namesOwnThing() bool {
 // ("when's my next appointment" of appointments).
 func (r renderer) earlierNamesNoun(noun string) bool {
 	return slices.ContainsFunc(lang.Terms(noun), func(t string) bool { return !lang.IsLightNoun(t) && slices.Contains(r.earlierTerm, t) })
+}
+
+// withoutStates returns v with the fields that say how a record stands (stateKeys: "status")
+// left out, however deep.
+func withoutStates(v any) any {
+	switch x := v.(type) {
+	case []field:
+		out := make([]field, 0, len(x))
+		for _, f := range x {
+			if !stateKeys[lastWord(lang.Humanise(f.key))] {
+				out = append(out, field{key: f.key, val: withoutStates(f.val)})
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, c := range x {
+			out[i] = withoutStates(c)
+		}
+		return out
+	}
+	return v
 }

@@ -15,7 +15,7 @@ import (
 // ticket). It returns the sum as it reads ("$99.00") and how many records it adds, or "" when
 // the request asks no sum, fewer than two records have an amount, or currencies differ.
 func (r renderer) totalOf(arr []any, cur string) (string, int) {
-	owes := r.says(oweWords)
+	owes := r.asksOwed()
 	if !owes && !r.says(totalWords) {
 		return "", 0
 	}

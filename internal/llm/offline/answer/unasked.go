@@ -38,7 +38,9 @@ func (r renderer) unasked(data any) string {
 	// Words held nowhere are a guess at a missing thing only when they are all the request
 	// says: beside another clause they may ask of a thing that clause names ("call the
 	// landlord, what's his cell"), or the tool was called for that other clause.
-	if thing := r.unheldPhrase(ws, data); thing != "" && !severalClauses(lang.OwnPart(r.asked)) {
+	// An amount the data holds ("whats the 7.50 on it for") names what holds it, however the
+	// words around it read.
+	if thing := r.unheldPhrase(ws, data); thing != "" && !severalClauses(lang.OwnPart(r.asked)) && !r.stated().in(data) {
 		return thing
 	}
 	// A question whether someone does a thing asks about the thing it ends on ("does my
@@ -89,13 +91,14 @@ func (r renderer) unheldPhrase(ws []lang.Word, data any) string {
 		phrase = append(phrase, ws[i].Text)
 		for _, t := range lang.Terms(w) {
 			switch {
-			case keys[t]:
+			case keys[t] || joinedKey(w, keys):
 				return "" // the data may answer
 			case known[t]:
 				// a record's name, of which the rest may ask a fact
-			case lang.IsLightNoun(t) || timeNouns[w] ||
+			case lang.IsLightNoun(t) || timeNouns[w] || nextWords[w] || latestWords[w] ||
 				r.domain[t] || r.tool[t] || misspells(t, r.domain) || nearAny(t, r.domain, tradeCloseness):
-				// the agent's trade names no thing of its own: "the school's snow day policy"
+				// the agent's trade names no thing of its own: "the school's snow day policy";
+				// "the next payment" says which of them, not what
 			case nearAny(t, known, claimCloseness):
 				return "" // the data may say it in other words
 			default:
@@ -140,3 +143,19 @@ func (r renderer) holds(data any, ts []string) bool {
 func notInData(thing string, t topic) Piece {
 	return Piece{kind: pieceProse, text: fmt.Sprintf("I couldn't find anything about %s in %s.", thing, cmp.Or(t.noun, "what I can see")), missing: true, unheld: true}
 }
+
+// joinedKey reports whether w is a verb and its particle written as one word ("holdup") whose
+// verb a key of the data holds ("hold_reason").
+func joinedKey(w string, keys map[string]bool) bool {
+	for p := range joinedParticles {
+		if verb, ok := strings.CutSuffix(w, p); ok && len(verb) >= minJoinedVerb {
+			if ts := lang.Terms(verb); len(ts) == 1 && keys[ts[0]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// minJoinedVerb: a shorter head ("s" of "sup") is no verb.
+const minJoinedVerb = 3

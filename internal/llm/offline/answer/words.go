@@ -42,6 +42,7 @@ var (
 	placePrepositions = lang.List("placePrepositions") // come before a place: "hotels in paris"
 	phraseEnds        = lang.List("phraseEnds")        // end the name of a thing
 	verbParticles     = lang.List("verbParticles")     // complete a verb rather than name a thing: "back"
+	joinedParticles   = lang.List("joinedParticles")   // end a verb written with its particle: "holdup"
 	generalStates     = lang.List("generalStates")     // after "in", that a record is under way at all: "in stock"
 	measureWords      = lang.List("measureWords")      // count or describe a product: "a pair of", "a new"
 	particles         = lang.List("particles")         // end a describing label: "expiring soon"
@@ -62,12 +63,14 @@ var (
 	haltedWords   = lang.List("haltedWords")   // statuses that say a record is not in force for now
 	lapsedWords   = lang.List("lapsedWords")   // statuses that say a record no longer holds
 	categoryKeys  = lang.List("categoryKeys")  // name the field that says what kind a record is
+	stateKeys     = lang.List("stateKeys")     // name the field that says how a record stands
 	placeLabels   = lang.List("placeLabels")   // name a place that holds a numbered one: "level P2"
 
 	// Money.
 	priceWords    = lang.List("priceWords")    // ask what something costs
 	priceCopulas  = lang.List("priceCopulas")  // after "how much", ask a price: "how much is"
 	oweWords      = lang.List("oweWords")      // ask what is still to pay
+	owePhrases    = lang.List("owePhrases")    // ask it in several words: "left to pay"
 	clauseJoins   = lang.List("clauseJoins")   // join two things asked in one question
 	totalWords    = lang.List("totalWords")    // ask for a sum
 	budgetWords   = lang.List("budgetWords")   // with currencyNames, say a number is money
