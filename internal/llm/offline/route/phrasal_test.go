@@ -19,6 +19,8 @@ func TestPhrasalMeanings(t *testing.T) {
 		{"need a new blender, anything marked down?", []string{"discount"}},
 		{"my parcel still hasn't shown up", []string{"arrive"}},
 		{"the courier never showed up", []string{"arrive"}},
+		{"did my headphones get here", []string{"arrive"}}, // "here" says where the thing came
+		{"when will it get here", []string{"arrive"}},
 		{"use the side door", nil},
 		{"send the sweater to my mum", nil},
 		{"take the back road", nil},
