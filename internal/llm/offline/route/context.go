@@ -104,7 +104,7 @@ func contextClauses(text string, segs []segment, labels []int, firm func(int) bo
 	for i := len(segs) - 1; i >= 0; i-- {
 		question := asks(text, segs, i) || askedAbout(text, segs, labels, i)
 		wish := !question && wishes(segs[i].words)
-		scene := !question && !wish && (sceneStatement(segs[i].words) || exclaimedScene(text, segs, i))
+		scene := !question && !wish && (sceneStatement(segs[i].words) || exclaimedScene(text, segs, i) || declines(segs[i].words))
 		// A clause that sets the rest aside is what the user is here for: "my actual problem:
 		// the print site keeps rejecting my jpg".
 		aside := setsAside(segs[i].words)
@@ -202,6 +202,29 @@ func pointsAt(ws []lang.Word) bool {
 	}
 	return false
 }
+
+// declines reports whether a clause says the user is done with the thing it names ("so no
+// more marina fees for us", "no wine for me lol"): before a question to another agent it tells
+// why, and asks nothing of the thing's agent.
+func declines(ws []lang.Word) bool {
+	plain := plainWordsOf(ws)
+	no := slices.IndexFunc(plain, func(w string) bool { return declineWords[w] })
+	if no < 0 {
+		return false
+	}
+	for k := no + 2; k+1 < len(plain); k++ {
+		if plain[k] == "for" && declinedFor[plain[k+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// declineWords, declinedFor: see language.txt.
+var (
+	declineWords = lang.List("declineWords")
+	declinedFor  = lang.List("declinedFor")
+)
 
 // exclaimedScene reports whether segment i is an exclamation that says how the user feels
 // ("first time skiing for all of us!"): it ends in an exclamation mark and is no complaint and

@@ -150,3 +150,33 @@ func TestDecidePriceOfEarlierRequest(t *testing.T) {
 		t.Errorf("Decide(%q) = %v, want agent 1 alone", text, got)
 	}
 }
+
+// A clause that says the user is done with a thing ("no more marina fees for us") tells why
+// they ask the next question; it asks nothing of the thing's agent.
+func TestDecideDeclinedThingIsScene(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"marina", "Marina office: berths, mooring fees, fuel and the boatyard.", "is my mooring fee paid", "any visitor berths this weekend"}},
+		{Texts: []string{"travel", "Travel specialist for trips: flights and hotel stays, and the itinerary.", "find me a hotel in lisbon", "when does my flight leave"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"we sold the boat so no more mooring fees for us! any hotels in lisbon for may?"}, []int{1}},
+		{[]string{"is my mooring fee paid, and any hotels in lisbon for may?"}, []int{0, 1}},
+	})
+}
+
+func TestDeclines(t *testing.T) {
+	for _, tt := range []struct {
+		clause string
+		want   bool
+	}{
+		{"so no more marina fees for us", true},
+		{"no wine for me lol", true},
+		{"no fees for the boat", false}, // says for what, not for whom
+		{"no more beetroot I beg you", false},
+		{"a table for us", false},
+	} {
+		if got := declines(lang.ScanWords(tt.clause)); got != tt.want {
+			t.Errorf("declines(%q) = %v, want %v", tt.clause, got, tt.want)
+		}
+	}
+}

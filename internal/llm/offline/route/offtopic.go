@@ -82,12 +82,30 @@ func (p *planner) worldQuestion(text string, plain []string, conversing bool) bo
 	if slices.ContainsFunc(rest, func(w string) bool { return pronouns[w] || conversing && personalPronouns[w] }) {
 		return false
 	}
+	// A record of the whole world ("the oldest zoo in the world") is no agent's record,
+	// however plainly it names an agent's trade.
+	if slices.ContainsFunc(worldScopes, func(f []string) bool { return containsPhrase(rest, f) }) {
+		return true
+	}
 	sims := p.wholeSims(text)
 	if sims == nil {
 		return false
 	}
 	_, s1, _ := lang.Best(sims)
 	return p.offTopicSim(text) >= s1
+}
+
+// worldScopes: see language.txt.
+var worldScopes = lang.PhraseList("worldScopes")
+
+// containsPhrase reports whether the words of phrase stand together somewhere in ws.
+func containsPhrase(ws, phrase []string) bool {
+	for i := 0; i+len(phrase) <= len(ws); i++ {
+		if slices.Equal(ws[i:i+len(phrase)], phrase) {
+			return true
+		}
+	}
+	return false
 }
 
 // personalPronouns stand for someone named in an earlier message: "has she missed any days".

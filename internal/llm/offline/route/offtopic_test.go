@@ -183,3 +183,17 @@ func TestDecideWorldQuestionsOnRulesAndManners(t *testing.T) {
 		}
 	}
 }
+
+// A record of the whole world is no agent's record, however plainly it names the agent's
+// trade; the user's own visit is.
+func TestDecideWorldRecord(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"zoo", "City zoo: tickets, annual memberships, animal encounters and the oldest animals in the zoo's care.",
+			"book two zoo tickets for saturday", "when does the zoo open", "is my zoo membership still valid"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"which is the largest zoo in the world"}, nil},
+		{[]string{"when does the zoo open on sunday"}, []int{0}},
+	})
+}

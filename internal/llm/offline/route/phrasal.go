@@ -22,10 +22,19 @@ func phrasalMeanings(ws []lang.Word, i int) []string {
 	if j < len(ws) && phrasalObjects[ws[j].Lower] {
 		j++
 	}
-	if j < len(ws) {
+	if j < len(ws) && !journeyBack(ws, j) {
 		return phrasalByForm[[2]string{ws[i].Lower, ws[j].Lower}]
 	}
 	return nil
+}
+
+// journeyAfterBack: see language.txt.
+var journeyAfterBack = lang.List("journeyAfterBack")
+
+// journeyBack reports whether the particle ws[j] says the user comes back from somewhere
+// rather than gets a thing back: "when do i get back from the york trip" asks for no refund.
+func journeyBack(ws []lang.Word, j int) bool {
+	return verbParticles[ws[j].Lower] && j+1 < len(ws) && journeyAfterBack[ws[j+1].Lower]
 }
 
 // phrasalByForm indexes phrasalVerbs by verb form and particle, as queryTerms asks for every
@@ -45,9 +54,19 @@ var phrasalByForm = func() map[[2]string][]string {
 // endsPhrasal reports whether ws[i] is the particle of one of phrasalVerbs, at most
 // maxPhrasalGap words after its verb: "back" in "sent it back", "send the shoes back".
 func endsPhrasal(ws []lang.Word, i int) bool {
-	from := max(0, i-1-maxPhrasalGap) // the furthest the verb may stand
-	return ParticleOf(ws[from:], i-from)
+	if journeyBack(ws, i) {
+		return false
+	}
+	for j := i - 1; j >= max(0, i-1-maxPhrasalGap); j-- { // the furthest the verb may stand
+		if _, ok := phrasalByForm[[2]string{ws[j].Lower, ws[i].Lower}]; ok {
+			return !closeParticleVerbs[ws[j].Lower] || j == i-1 || j == i-2 && phrasalObjects[ws[i-1].Lower]
+		}
+	}
+	return false
 }
+
+// closeParticleVerbs: see language.txt.
+var closeParticleVerbs = lang.List("closeParticleVerbs")
 
 var maxPhrasalGap = int(lang.Number("maxPhrasalGap")) // see language.txt
 

@@ -29,6 +29,9 @@ var (
 // change...").
 var scopePreps = lang.List("scopePreps")
 
+// destinationPreps: see language.txt.
+var destinationPreps = lang.List("destinationPreps")
+
 // queryTerms returns the weighted content stems of a clause's words plus the terms of
 // meaningful stopword phrases ("how much" asks for a price). Words after the first scope
 // preposition that follows some content count for less, and so do light nouns.
@@ -45,7 +48,7 @@ func queryTerms(ws []lang.Word) []qterm {
 		// Only a thing asked for is narrowed: after a verb of paying and nothing else ("how
 		// much am i paying for my locker", "what did i pay for the bird guards") the words
 		// after the preposition name the thing paid for.
-		if weight == 1 && scopePreps[w.Lower] && len(out) > 0 && !paidFor(ws[:i], out) {
+		if weight == 1 && scopePreps[w.Lower] && !destinationPreps[w.Lower] && len(out) > 0 && !paidFor(ws[:i], out) {
 			weight = scopeWeight
 		}
 		// A closing clause that says when only dates the request: in "i need my shirts

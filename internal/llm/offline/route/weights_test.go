@@ -32,6 +32,7 @@ func TestQueryTerms(t *testing.T) {
 		{"a late fee on account of the delay", []qterm{{stem: "late", weight: 1, modifier: true}, {stem: "fee", weight: 1}, {stem: "delay", weight: scopeWeight}}}, // nor an account
 		{"point me towards a discount", []qterm{{stem: "discount", weight: 1}}},                                                                                    // asks for no points
 		{"what do i pay for my gym bag", []qterm{{stem: "pay", weight: 1}, {stem: "gym", weight: 1, modifier: true}, {stem: "bag", weight: 1}}},                    // the thing paid for
+		{"is rex booked into daycare", []qterm{{stem: "rex", weight: 1, modifier: true}, {stem: "book", weight: 1}, {stem: "daycar", weight: 1}}},                  // where rex goes is the thing
 		{"how much for a hotel", []qterm{{stem: "price", weight: phraseWeight}, {stem: "hotel", weight: scopeWeight}}},                                             // no word of paying said
 		{"is UA 212 late", []qterm{{stem: "ua", weight: 1}, {stem: "212", weight: 1, modifier: true}, {stem: "late", weight: 1}, {stem: "#aa999", weight: 1}, {stem: "#aa_9", weight: 1}}},
 	}
