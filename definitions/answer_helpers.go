@@ -188,12 +188,14 @@ func (l locale) list(v any, field ...string) string {
 // word the record's text holds and not every record's text holds, so that "the socks" picks
 // the socks and "my order" picks no order in particular, and "a code for free shipping" picks
 // the free-shipping code over "buy two, get a third free". Words that name a field ("refund" of
-// a record with a refund) ask what to say, not which record.
+// a record with a refund) ask what to say, not which record. A word a record holds only in
+// parentheses ("Ultraboost Light (wrong size)") says something about the thing rather than
+// naming it, and counts half: alone, it names no record ("a bigger size").
 func matchingRecords(records []any, q map[string]bool) []any {
 	if len(q) == 0 || len(records) == 0 {
 		return nil
 	}
-	words := make([]map[string]bool, len(records))
+	words := make([]map[string]bool, len(records)) // true: named outside parentheses
 	keys := map[string]bool{}
 	for i, r := range records {
 		words[i] = map[string]bool{}
@@ -201,14 +203,17 @@ func matchingRecords(records []any, q map[string]bool) []any {
 		collectKeys(r, keys)
 	}
 	var out []any
-	best := 1
+	best := 2 // in halves: one word that names, or two that only qualify
 	for i, r := range records {
 		n := 0
-		for w := range words[i] {
+		for w, names := range words[i] {
 			if !q[w] || keys[w] {
 				continue
 			}
-			if shared := len(records) > 1 && !slices.ContainsFunc(words, func(ws map[string]bool) bool { return !ws[w] }); !shared {
+			if shared := len(records) > 1 && !slices.ContainsFunc(words, func(ws map[string]bool) bool { _, ok := ws[w]; return !ok }); shared {
+				continue
+			}
+			if n++; names {
 				n++
 			}
 		}
@@ -222,11 +227,18 @@ func matchingRecords(records []any, q map[string]bool) []any {
 	return out
 }
 
-// collectWords adds the words of every string value in v (keys are not the user's words).
+// collectWords adds the words of every string value in v (keys are not the user's words):
+// true for a word a value holds outside parentheses, false for one it holds only inside.
 func collectWords(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case string:
-		for _, w := range textWords(x) {
+		named, aside := splitAsides(x)
+		for _, w := range textWords(aside) {
+			if _, ok := into[w]; !ok {
+				into[w] = false
+			}
+		}
+		for _, w := range textWords(named) {
 			into[w] = true
 		}
 	case map[string]any:
@@ -238,6 +250,30 @@ func collectWords(v any, into map[string]bool) {
 			collectWords(c, into)
 		}
 	}
+}
+
+// splitAsides returns s without what it holds in parentheses, and what it holds in them.
+func splitAsides(s string) (named, aside string) {
+	if !strings.ContainsRune(s, '(') {
+		return s, ""
+	}
+	var n, a strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+			n.WriteByte(' ')
+		case r == ')' && depth > 0:
+			depth--
+			a.WriteByte(' ')
+		case depth > 0:
+			a.WriteRune(r)
+		default:
+			n.WriteRune(r)
+		}
+	}
+	return n.String(), a.String()
 }
 
 // collectKeys adds the words of every object key in v.

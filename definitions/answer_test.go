@@ -64,7 +64,8 @@ func TestAnswerRender(t *testing.T) {
 		{"name": "B", "price": {"amount": 12.5, "currency": "USD"}}], "returns": [
 		{"item": "Wool hiking socks", "refund": 18, "status": "refund issued"},
 		{"item": "Trail running shoes", "refund": 120, "status": "in transit"}],
-		"orders": [{"id": "A-10177", "item": "Strap"}, {"id": "A-10198", "item": "Socks"}]}`)
+		"orders": [{"id": "A-10177", "item": "Strap"}, {"id": "A-10198", "item": "Socks"}],
+		"exchanges": [{"item": "Trail runners (wrong size)"}, {"item": "Rain jacket"}]}`)
 	tests := []struct {
 		name, tmpl, question, locale, want string
 	}{
@@ -85,6 +86,12 @@ func TestAnswerRender(t *testing.T) {
 			tmpl: `{{range .returns}}{{if matching .item}}{{.item}};{{end}}{{end}}`, want: "Trail running shoes;"},
 		{name: "a parenthesis of the user's own is no quoted request", question: "my refund for the socks (and the shoes)?",
 			tmpl: `{{list (matching .returns) "item"}}`, want: "Wool hiking socks and Trail running shoes"},
+		{name: "a word a record holds only in parentheses names no record alone", question: "can i swap my socks for a bigger size",
+			tmpl: `{{with matching .exchanges}}{{list . "item"}}{{else}}none{{end}}`, want: "none"},
+		{name: "two words in parentheses name it", question: "the pair in the wrong size",
+			tmpl: `{{with matching .exchanges}}{{list . "item"}}{{else}}none{{end}}`, want: "Trail runners (wrong size)"},
+		{name: "a word outside the parentheses names it", question: "the trail runners",
+			tmpl: `{{with matching .exchanges}}{{list . "item"}}{{else}}none{{end}}`, want: "Trail runners (wrong size)"},
 		{name: "matching is empty when nothing is named", question: "where is my refund?",
 			tmpl: `{{with matching .returns}}some{{else}}none{{end}}`, want: "none"},
 		{name: "a reference typed without its dash names its record", question: "where's a10177",

@@ -125,5 +125,6 @@ const minAnswersDev6 = 48
 // things, conversations moving between agents, trade words of services the demo has not)
 // answer today: 18 when it was written, before the changes it judges; 19 once a sub-agent's
 // inherited summary of the conversation no longer counts as its trade's words; 20 once the
-// returns template tells a question about the return window that it holds no policy.
-const minAnswersDev7 = 20
+// returns template tells a question about the return window that it holds no policy; 21 once
+// a word a record holds only in parentheses ("(wrong size)") no longer names it alone.
+const minAnswersDev7 = 21
