@@ -23,7 +23,8 @@ import (
 //	                 a timestamp's time of day, unless midnight, and its zone when it has one.
 //	list XS [FIELD]  the items (or each item's FIELD) as words: "a, b and c".
 //	matching XS      the records of XS whose text shares a word with the user's question and
-//	                 not with every record ("the socks", "Rex"); empty when none does. A
+//	                 not with every record ("the socks", "Rex"), a word only in parentheses
+//	                 counting half ("(wrong size)"); empty when none does. A
 //	                 follow-up quoting its earlier request ([EarlierMarker]) is read by its
 //	                 own words when they name a record of the payload.
 //	about XS         matching XS, or all of XS when the question names none of them.
