@@ -362,6 +362,8 @@ func TestComposeSaysWhatItCannotDo(t *testing.T) {
 		{"where can I buy more packing cubes", "I found 1 order"},
 		{"how do i send it back", "I found 1 order"},
 		{"no points on my last purchase?", "I found 1 order"},
+		// A phrasal verb is named by the act it means.
+		{"i need to send back the packing cubes", "I can look this up, but I cannot return it for you here.\n\n"},
 	} {
 		msgs := turnWithResults(tc.human, [3]string{"list_recent_orders", `{}`, orders})
 		resp, err := New().GenerateContent(t.Context(), msgs, llms.WithTools(tools))

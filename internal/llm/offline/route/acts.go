@@ -11,7 +11,8 @@ import (
 var actionVerbs = lang.List("actionVerbs")
 
 // UnofferedAction returns the action verb of text that none of the tools names or describes
-// (offered, see offeredTerms), or "": a sub-agent whose tools read data cannot perform it.
+// (offered, see offeredTerms), or "": a sub-agent whose tools read data cannot perform it. A
+// phrasal verb is named by what it means ("send it back": return).
 func UnofferedAction(text string, offered map[string]bool) string {
 	if offered == nil { // no tools: nothing to offer or not
 		return ""
@@ -24,6 +25,9 @@ func UnofferedAction(text string, offered map[string]bool) string {
 			start = i // "my order arrived broken, can you cancel it?"
 		}
 		if actionVerbs[verb] && !offered[lang.Stem(verb)] && asksToAct(plain[start:i]) {
+			if means := phrasalMeanings(ws, i); len(means) > 0 {
+				return means[0] // "send the shoes back" asks to return them, not to send them
+			}
 			return verb
 		}
 	}
