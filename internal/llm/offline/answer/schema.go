@@ -28,13 +28,15 @@ func ParamsOf(schema any) []Param {
 		}
 	}
 	props, _ := m["properties"].(map[string]any)
-	required := map[string]bool{}
-	for _, s := range stringsOf(m["required"]) {
-		required[s] = true
+	if len(props) == 0 {
+		return nil
 	}
-	var out []Param
+	// Read on every call of a sub-agent, several times: one allocation for the list, and the
+	// few required names searched rather than put in a map.
+	required := stringsOf(m["required"])
+	out := make([]Param, 0, len(props))
 	for name, v := range props {
-		p := Param{Name: name, required: required[name]}
+		p := Param{Name: name, required: slices.Contains(required, name)}
 		if spec, ok := v.(map[string]any); ok {
 			p.Type, _ = spec["type"].(string)
 			p.Desc, _ = spec["description"].(string)

@@ -1,6 +1,9 @@
 package answer
 
 import (
+	"strings"
+	"unicode"
+
 	"github.com/switchboard-ai/switchboard/internal/llm/offline/lang"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -46,12 +49,17 @@ func FitBoost(tools []llms.Tool) func(string) (fit, idFit []float64) {
 		}
 	}
 	return func(text string) (fit, idFit []float64) {
+		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
+		if !strings.ContainsFunc(text, unicode.IsDigit) {
+			// Flight numbers, identifiers and numbers all hold a digit: a clause without one
+			// fills none of them, and probing it costs a regular expression per clause.
+			return fit, idFit
+		}
 		found := map[paramKind]bool{}
 		ws := lang.ScanWords(text) // once: each probe gets a fresh source over the same words
 		for _, k := range []paramKind{kindFlight, kindID, kindNumber} {
 			_, found[k] = newArgSource(text, ws, ToolVocab{}).extract(kindProbe[k])
 		}
-		fit, idFit = make([]float64, len(tools)), make([]float64, len(tools))
 		for i := range tools {
 			for k, ok := range found {
 				switch {

@@ -1,6 +1,10 @@
 package lang
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // SpellOut returns text with each rare word that spells the initials of consecutive words of
 // one of docs (a tool's name and description), and is no word of any, replaced by those
@@ -11,12 +15,16 @@ import "strings"
 // RA", though "ra" is a common word).
 func SpellOut(text string, docs []string) string {
 	ws := ScanWords(text)
-	shouted := strings.ToUpper(text) == text
+	shouted := unchangedByUpper(text)
 	for i := len(ws) - 1; i >= 0; i-- {
 		w := ws[i].Lower
+		if len(w) < 2 || len(w) > 5 || IsStopword(w) || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+			continue
+		}
+		// The cheap tests first: most words are little or long, and these read a copy in
+		// capitals and the word vectors.
 		capitals := !shouted && text[ws[i].Start:ws[i].End] == strings.ToUpper(w)
-		if r := WordVectors().Rank(Stem(w)); len(w) < 2 || len(w) > 5 || r > 0 && r < acronymRank && !capitals ||
-			IsStopword(w) || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+		if r := WordVectors().Rank(Stem(w)); r > 0 && r < acronymRank && !capitals {
 			continue
 		}
 		if found := spelledBy(w, docs); found != "" {
@@ -65,6 +73,12 @@ func spelledBy(w string, docs []string) string {
 		}
 	}
 	return ""
+}
+
+// unchangedByUpper reports whether strings.ToUpper(s) == s, without the copy: s is valid
+// UTF-8 (ToUpper replaces a bad byte) and no rune of it has another upper case.
+func unchangedByUpper(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return unicode.ToUpper(r) != r })
 }
 
 var acronymRank = int(Number("acronymRank")) // see language.txt

@@ -1,6 +1,9 @@
 package lang
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSpellOut(t *testing.T) {
 	docs := []string{"time off Paid time off balances per leave type", "lab orders with their tests", "payslips Recent payslips",
@@ -18,6 +21,16 @@ func TestSpellOut(t *testing.T) {
 	for _, tt := range tests {
 		if got := SpellOut(tt.text, docs); got != tt.want {
 			t.Errorf("SpellOut(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// unchangedByUpper agrees with comparing strings.ToUpper's copy, on bad bytes and on
+// letters whose upper case is not their capital (the titlecase "ǅ").
+func TestUnchangedByUpper(t *testing.T) {
+	for _, s := range []string{"", "PTO", "my PTO", "Ǆ", "ǅ", "ᾼΒ", "CAFÉ", "café", "A\xffB", "\uFFFD", "123 ?!", "ß"} {
+		if got, want := unchangedByUpper(s), strings.ToUpper(s) == s; got != want {
+			t.Errorf("unchangedByUpper(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -69,6 +69,7 @@ type Index struct {
 	exampleWords [][][]string
 	hasExamples  bool
 	names        map[string]bool // the terms of any document's name, its first text (see docSource)
+	heads        []string        // per document, the last term of its name, "" for none (see namesTool)
 	brands       map[string]int  // the terms of a business's own name, each with its document (see brandTerms)
 	sentOnce     sync.Once
 	sents        [][][]float32
@@ -115,11 +116,15 @@ func NewIndex(sources []Source) *Index {
 				d.bound[t] = b
 			}
 		}
+		head := ""
 		for i, text := range src.Texts {
 			ts := lang.Terms(text)
 			if i == 0 {
 				for _, t := range ts {
 					ix.names[t] = true
+				}
+				if len(ts) > 0 {
+					head = ts[len(ts)-1]
 				}
 			}
 			if m := lang.Meaning(ts); m != nil {
@@ -169,6 +174,7 @@ func NewIndex(sources []Source) *Index {
 		ix.docs = append(ix.docs, d)
 		ix.meanings = append(ix.meanings, ms)
 		ix.texts = append(ix.texts, src.Texts)
+		ix.heads = append(ix.heads, head)
 		var exs [][]string
 		for _, text := range src.Texts[min(2, len(src.Texts)):] {
 			exs = append(exs, wordsOf(text))

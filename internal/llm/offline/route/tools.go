@@ -180,15 +180,10 @@ var nameLean = lang.Number("nameLean")
 // namesTool reports whether the request's terms qs hold, as the thing asked about (not before
 // another noun), the last word of tool doc's name: "get_points_balance" is a balance.
 func (p *planner) namesTool(qs []qterm, doc int) bool {
-	texts := p.ix.texts[doc]
-	if len(texts) == 0 {
+	head := p.ix.heads[doc]
+	if head == "" {
 		return false
 	}
-	name := lang.Terms(texts[0])
-	if len(name) == 0 {
-		return false
-	}
-	head := name[len(name)-1]
 	return slices.ContainsFunc(qs, func(q qterm) bool { return !q.modifier && q.weight >= 1 && q.stem == head })
 }
 
