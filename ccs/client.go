@@ -13,7 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/switchboard-ai/switchboard/internal/jsonscan"
 )
 
 // DefaultTimeout bounds one [Client.Enrich] call when [ClientConfig.Timeout] is zero.
@@ -314,82 +315,17 @@ func (k *envelopeKeys) add(key string, first byte) {
 // eachMember calls fn with each key of obj, unquoted, and the first byte of its value, in
 // order. obj must be one valid JSON object and nothing else: the walk checks no syntax.
 func eachMember(obj []byte, fn func(key string, first byte)) {
-	i := skipSpace(obj, 1) // past {
+	i := jsonscan.SkipSpace(obj, 1) // past {
 	for i < len(obj) && obj[i] == '"' {
-		end := stringEnd(obj, i)
-		key := unquoteKey(obj[i:end])
-		i = skipSpace(obj, skipSpace(obj, end)+1) // past :
+		end := jsonscan.StringEnd(obj, i)
+		key, _ := jsonscan.Unquote(obj[i:end])                      // valid, so no error
+		i = jsonscan.SkipSpace(obj, jsonscan.SkipSpace(obj, end)+1) // past :
 		fn(key, obj[i])
-		i = skipSpace(obj, valueEnd(obj, i))
+		i = jsonscan.SkipSpace(obj, jsonscan.ValueEnd(obj, i))
 		if obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+			i = jsonscan.SkipSpace(obj, i+1)
 		}
 	}
-}
-
-// skipSpace returns the index of the first byte of b from i on that is not JSON whitespace.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index just past the valid JSON string that starts at b[i].
-func stringEnd(b []byte, i int) int {
-	for i++; b[i] != '"'; i++ {
-		if b[i] == '\\' {
-			i++ // the escaped byte cannot end the string
-		}
-	}
-	return i + 1
-}
-
-// valueEnd returns the index just past the valid JSON value that starts at b[i].
-func valueEnd(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for {
-			switch b[i] {
-			case '"':
-				i = stringEnd(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-	}
-	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && skipSpace(b, i) == i {
-		i++ // a number, true, false or null
-	}
-	return i
-}
-
-// unquoteKey returns the string the valid JSON string quoted stands for, as the decoder
-// reads it (an invalid UTF-8 byte becomes U+FFFD).
-func unquoteKey(quoted []byte) string {
-	inner := quoted[1 : len(quoted)-1]
-	plain := true
-	for _, c := range inner {
-		if c == '\\' || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return string(inner)
-	}
-	var key string
-	_ = json.Unmarshal(quoted, &key) // quoted is valid
-	return key
 }
 
 // foldKey maps key to one spelling per class of keys that encoding/json matches to the same

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/switchboard-ai/switchboard/internal/jsonscan"
 )
 
 // MaxComponentBytes caps the structured components one [ReplyCompleted] carries, in bytes of
@@ -57,7 +59,7 @@ func (sc *scrubber) scrubJSON(raw []byte) (json.RawMessage, int, error) {
 		case ' ', '\t', '\n', '\r':
 			i++
 		case '"':
-			end := stringEnd(raw, i)
+			end := jsonscan.StringEnd(raw, i)
 			var n int
 			var err error
 			if out, n, err = sc.appendScrubbed(out, raw[i:end]); err != nil {
@@ -125,14 +127,4 @@ func plainJSONString(quoted []byte) (string, bool) {
 		i += size
 	}
 	return string(inner), true
-}
-
-// stringEnd returns the index just past the valid JSON string that starts at b[i].
-func stringEnd(b []byte, i int) int {
-	for i++; b[i] != '"'; i++ {
-		if b[i] == '\\' {
-			i++ // the escaped byte cannot end the string
-		}
-	}
-	return i + 1
 }

@@ -3,7 +3,8 @@ package answer
 import (
 	"encoding/json"
 	"errors"
-	"unicode/utf8"
+
+	"github.com/switchboard-ai/switchboard/internal/jsonscan"
 )
 
 // field is one member of a JSON object, kept in the order the producer wrote it so that
@@ -105,34 +106,15 @@ func (r *jsonReader) more(close byte) bool {
 	return true
 }
 
-// str reads the string at the offset. One with escapes or invalid UTF-8 is unquoted by
-// encoding/json, so that it reads exactly as encoding/json reads it.
+// str reads the string at the offset, exactly as encoding/json reads it.
 func (r *jsonReader) str() (string, error) {
-	start, plain := r.i, true
-	r.i++ // the opening quote
-	for r.s[r.i] != '"' {
-		if r.s[r.i] == '\\' {
-			plain = false
-			r.i++ // the escaped byte cannot end the string
-		}
-		r.i++
-	}
-	r.i++ // the closing quote
-	quoted := r.s[start:r.i]
-	if inner := quoted[1 : len(quoted)-1]; plain && utf8.ValidString(inner) {
-		return inner, nil
-	}
-	var s string
-	err := json.Unmarshal([]byte(quoted), &s)
-	return s, err
+	start := r.i
+	r.i = jsonscan.StringEnd(r.s, r.i)
+	return jsonscan.Unquote(r.s[start:r.i])
 }
 
 // skipSpace steps over the whitespace JSON allows between tokens.
-func (r *jsonReader) skipSpace() {
-	for r.i < len(r.s) && (r.s[r.i] == ' ' || r.s[r.i] == '\t' || r.s[r.i] == '\n' || r.s[r.i] == '\r') {
-		r.i++
-	}
-}
+func (r *jsonReader) skipSpace() { r.i = jsonscan.SkipSpace(r.s, r.i) }
 
 // isNumberByte reports whether c may be part of a JSON number.
 func isNumberByte(c byte) bool {
