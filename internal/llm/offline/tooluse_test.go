@@ -41,6 +41,8 @@ func TestUseTools(t *testing.T) {
 			[]usedTool{{"search_offers", map[string]any{"query": "robot vacuum roomba"}}}},
 		{"when is no search word", shopTools, "You help with offers, deals, coupons and prices.", "any deals on tvs this week",
 			[]usedTool{{"search_offers", map[string]any{"query": "tvs"}}}},
+		{"a day is no search word", shopTools, "You help with offers, deals, coupons and prices.", "what deals do you have for me today",
+			[]usedTool{{"search_offers", map[string]any{"query": "deals"}}}},
 		{"which one is wanted is no search word", shopTools, "You help with offers, deals, coupons and prices.", "what's the best deal on headphones",
 			[]usedTool{{"search_offers", map[string]any{"query": "headphones"}}}},
 		{"the cheapest is no search word", shopTools, "You help with offers, deals, coupons and prices.", "cheapest running shoes deal?",
@@ -165,6 +167,31 @@ func TestExtractArgsPlaceFromEarlierRequest(t *testing.T) {
 	want := map[string]any{"city": "denver"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ExtractArgs() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A place is read where users put it: after "for" when no other word leads one in ("and for
+// chicago?"), and never the unit a price is asked per ("a night", "per week").
+func TestExtractArgsPlace(t *testing.T) {
+	params := schema([]string{"city"}, map[string]any{"city": prop("string", "The destination city.")})
+	domain := answer.VocabOf("", []string{"Search hotels in a city, with nightly prices and availability.", "List the user's upcoming trips"}, []string{"", ""})
+	tests := []struct {
+		name, own, earlier string
+		want               any
+	}{
+		{"a place after for", "and for chicago?", "how much is a night at hotels in tokyo", "Chicago"},
+		{"a place after in comes first", "anything for kids in paris", "", "Paris"},
+		{"for before a time is no place", "a hotel for the weekend in rome", "", "Rome"},
+		{"the unit of a rate is no place", "how much is the hotel a night on my boston trip", "", "boston"},
+		{"per week is a unit too", "what does it cost per week on my boston trip", "", "boston"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := answer.ExtractArgs(params, tt.own, tt.earlier, domain)
+			if got["city"] != tt.want {
+				t.Errorf("city = %v, want %v", got["city"], tt.want)
+			}
+		})
 	}
 }
 

@@ -265,19 +265,30 @@ func isAlnum(b byte) bool {
 // place returns a place name: capitalised words after "in", "to", "at"..., or plain words
 // there ("hotels in paris", "hotels in new york"), or else any capitalised name in the text.
 func (a *argSource) place() (any, bool) {
+	if v, ok := a.placeAfter(placePrepositions); ok {
+		return v, true
+	}
+	if v, ok := a.placeAfter(forPlaces); ok {
+		return v, true
+	}
+	for i := range a.words {
+		if v, ok := a.nameAt(i, true); ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// placeAfter returns the first place name after a word of leads, capitalised or not.
+func (a *argSource) placeAfter(leads map[string]bool) (any, bool) {
 	for i, w := range a.words {
-		if !placePrepositions[w.Lower] || i+1 >= len(a.words) {
+		if !leads[w.Lower] || i+1 >= len(a.words) {
 			continue
 		}
 		if v, ok := a.nameAt(i+1, true); ok {
 			return v, true
 		}
 		if v, ok := a.nameAt(i+1, false); ok {
-			return v, true
-		}
-	}
-	for i := range a.words {
-		if v, ok := a.nameAt(i, true); ok {
 			return v, true
 		}
 	}
@@ -369,6 +380,11 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 			// find. Before a verb it is part of a name ("deals at best buy").
 		case timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower]:
 			// "deals on tvs this week" is a search for tvs: the week says when
+		case calendarWords[w.Lower]:
+			// "any deals today", "hotels for friday": the day says when, not what
+		case timeNouns[w.Lower] && i > 0 && rateLeads[a.words[i-1].Lower],
+			rateLeads[w.Lower] && i+1 < len(a.words) && timeNouns[a.words[i+1].Lower]:
+			// "how much is it a night", "per week": the unit a price is asked per
 		case !keepDomain && a.isDomain(w.Lower):
 		default:
 			idx = append(idx, i)

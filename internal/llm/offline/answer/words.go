@@ -40,6 +40,7 @@ var (
 	// The shape of a phrase: where a thing's name starts and ends.
 	scopePreps        = lang.List("scopePreps")        // open the part that narrows a request: "deals ON laptops"
 	placePrepositions = lang.List("placePrepositions") // come before a place: "hotels in paris"
+	forPlaces         = lang.List("forPlaces")         // come before a place no other word leads in: "and for chicago?"
 	phraseEnds        = lang.List("phraseEnds")        // end the name of a thing
 	verbParticles     = lang.List("verbParticles")     // complete a verb rather than name a thing: "back"
 	joinedParticles   = lang.List("joinedParticles")   // end a verb written with its particle: "holdup"
@@ -50,6 +51,7 @@ var (
 	// Time.
 	timeNouns       = lang.List("timeNouns")       // a stretch of time: after "this" or "next" they say when
 	timeDeterminers = lang.List("timeDeterminers") // make the time noun after them say when: "this week"
+	rateLeads       = lang.List("rateLeads")       // make the time noun after them a price's unit: "a night"
 	calendarWords   = lang.List("calendarWords")   // months and weekdays, and relative days
 	aheadWords      = lang.List("aheadWords")      // ask about what is still to come
 	latestWords     = lang.List("latestWords")     // ask for the latest record
