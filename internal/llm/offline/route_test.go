@@ -182,6 +182,31 @@ func TestRoute(t *testing.T) {
 		},
 
 		{
+			name:   "a follow-up after one that named its own thing leans on that thing",
+			agents: conciergeAgents,
+			humans: []string{"where's my refund for the fitbit", "and the keyboard", "when will that land"},
+			want:   []routed{{"ask_support", "when will that land (earlier: and the keyboard)"}},
+		},
+		{
+			name:   "a follow-up after one that picked among the results leans on the pick",
+			agents: conciergeAgents,
+			humans: []string{"what coupons do i have", "which one works on shoes", "when does it expire"},
+			want:   []routed{{"ask_shop", "when does it expire (earlier: which one works on shoes)"}},
+		},
+		{
+			name:   "a follow-up after one that ranked the results leans on the first request",
+			agents: conciergeAgents,
+			humans: []string{"any deals on running shoes", "which one is cheapest", "got a coupon for those?"},
+			want:   []routed{{"ask_shop", "got a coupon for those (earlier: any deals on running shoes)"}},
+		},
+		{
+			name:   "a follow-up after one of no subject of its own leans on the first request",
+			agents: conciergeAgents,
+			humans: []string{"where is my order", "ok and can I cancel it?", "how long will that take"},
+			want:   []routed{{"ask_support", "how long will that take (earlier: where is my order)"}},
+		},
+
+		{
 			name:   "a follow-up to two requests whose words reach neither continues both",
 			agents: conciergeAgents,
 			humans: []string{"where is my order and how many points do I have", "and for bob?"},

@@ -2,6 +2,7 @@ package route
 
 import (
 	"cmp"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -387,8 +388,38 @@ func withEarlier(text string, earlier []Intent) []Intent {
 // followUpText joins a follow-up and the earlier request it leans on, the way the sub-agent
 // reads them: "can I cancel it? (earlier: where is my order)".
 func followUpText(text, earlier string) string {
-	// An earlier follow-up leans on the request that named the subject: that one is quoted.
-	return strings.TrimSpace(text) + lang.EarlierMarker + lang.EarlierPart(earlier) + ")"
+	// An earlier follow-up leans on the request that named the subject: that one is quoted,
+	// unless the follow-up named a thing of its own or picked one of what that request found
+	// ("and the keyboard", "which one works on shoes"): the subject is that thing now.
+	quoted := lang.EarlierPart(earlier)
+	if own := lang.OwnPart(earlier); own != earlier && namesItsOwnSubject(own) {
+		quoted = strings.TrimSpace(own)
+	}
+	return strings.TrimSpace(text) + lang.EarlierMarker + quoted + ")"
+}
+
+// namesItsOwnSubject reports whether a follow-up names the thing it is about: it opens with a
+// follow-up lead and a thing ("and the keyboard?") or picks among what was found ("which one
+// is still processing").
+func namesItsOwnSubject(followUp string) bool {
+	ws := lang.ScanWords(followUp)
+	if picksAmongEarlier(followUp) {
+		// "which one is cheapest" ranks what was found: the thing is still the earlier one's.
+		return slices.ContainsFunc(ws, func(w lang.Word) bool {
+			return w.Lower != "which" && !picks[w.Lower] && !lang.IsStopword(w.Lower) && !rankWords[w.Lower]
+		})
+	}
+	i := 0
+	for i < len(ws) {
+		n := slices.IndexFunc(followUpLeads, func(lead []string) bool { return phraseAt(ws, i, lead) })
+		if n < 0 {
+			break
+		}
+		i += len(followUpLeads[n])
+	}
+	// "ok and can I cancel it?" asks on about the earlier thing; "and the shoes?" names one.
+	return i > 0 && i < len(ws) && !questionOpeners[ws[i].Lower] && !modals[ws[i].Lower] && ws[i].Lower != "i" &&
+		slices.ContainsFunc(ws[i:], func(w lang.Word) bool { return !lang.IsStopword(w.Lower) })
 }
 
 // pointerFollowUp returns the previous turn's one agent, carrying the earlier request, for a
@@ -414,7 +445,7 @@ func pointerFollowUp(text string, ws []lang.Word, hasHistory bool, earlier func(
 				return nil
 			}
 			out := slices.Clone(prev.intents)
-			out[0].Text = followUpText(text, lang.EarlierPart(out[0].Text))
+			out[0].Text = followUpText(text, out[0].Text)
 			return out
 		}
 	}
@@ -441,6 +472,15 @@ func asksOwnThing(ws []lang.Word) bool {
 	}
 	return false
 }
+
+// rankWords say which of the things found is wanted, by size or price (see language.txt).
+var rankWords = func() map[string]bool {
+	out := map[string]bool{}
+	for _, name := range []string{"mostWords", "leastWords", "rankWords"} {
+		maps.Copy(out, lang.List(name))
+	}
+	return out
+}()
 
 // subjectPointers stand for a thing or person named before (see language.txt).
 var subjectPointers = lang.List("subjectPointers")
