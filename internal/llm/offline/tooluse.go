@@ -78,13 +78,19 @@ func (m *Model) useTools(req *request, allowCalls bool) ([]llms.ToolCall, string
 // descriptions (tools) and of their parameters (units). A source's first two texts are its
 // tool's name and description; the rest are its examples, which say when the tool is right,
 // in the users' words, and are not the tool's vocabulary, which arguments leave out ("has my
-// order shipped" names no product).
+// order shipped" names no product). So are the values a parameter's description gives as
+// examples: "e.g. running shoes or 4k tv" makes no tv a word of the tool's.
 func newToolVocab(system string, sources []route.Source) answer.ToolVocab {
 	tools := make([]string, len(sources))
 	units := make([]string, len(sources))
 	for i, src := range sources {
 		tools[i] = strings.Join(src.Texts[:min(2, len(src.Texts))], " ")
-		units[i] = strings.Join(src.Minor, " ")
+		var b strings.Builder
+		for _, m := range src.Minor {
+			b.WriteString(answer.WithoutExampleValues(m))
+			b.WriteByte(' ')
+		}
+		units[i] = b.String()
 	}
 	return answer.VocabOf(system, tools, units)
 }

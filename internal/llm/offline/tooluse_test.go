@@ -22,6 +22,12 @@ func TestUseTools(t *testing.T) {
 		fnTool("book_vet", "Book a vet appointment for one of the user's pets", schema([]string{"pet"}, map[string]any{"pet": prop("string", "which pet"), "date": prop("string", "preferred day")})),
 		fnTool("reorder_food", "Reorder pet food or medication", schema([]string{"product"}, map[string]any{"product": prop("string", "food or medication"), "bags": prop("integer", "how many bags")})),
 	}
+	// A price tool whose parameter gives example values, as vertical teams write them.
+	priceTools := []llms.Tool{
+		fnTool("lookup_price", "Look up the current price of a product at each store.", schema([]string{"product"}, map[string]any{
+			"product": prop("string", `The product name or model, e.g. "airpods pro 2" or "4k tv".`),
+		})),
+	}
 	tests := []struct {
 		name   string
 		tools  []llms.Tool
@@ -107,6 +113,16 @@ func TestUseTools(t *testing.T) {
 			fnTool("get_level", "The member's loyalty level and how many stars the next level needs.", nil),
 		}, "", "how many stars until my next level",
 			[]usedTool{{"get_level", map[string]any{}}}},
+		{"a value a parameter gives as an example is no word of the tool's", priceTools, "", "how much is the sony tv",
+			[]usedTool{{"lookup_price", map[string]any{"product": "sony tv"}}}},
+		{"an example value is searched for whole", priceTools, "", "price of a 65 inch tv",
+			[]usedTool{{"lookup_price", map[string]any{"product": "65 inch tv"}}}},
+		{"the seller after at is no part of the product", priceTools, "", "how much are the bose speakers at best buy",
+			[]usedTool{{"lookup_price", map[string]any{"product": "bose speakers"}}}},
+		{"at that does not end the request names no seller", shopTools, "You help with offers, deals, coupons and prices.", "stuck at the office all week lol. any deals on noise cancelling headphones?",
+			[]usedTool{{"search_offers", map[string]any{"query": "stuck office noise cancelling headphones"}}}},
+		{"a follow-up naming only a seller asks about the earlier product", priceTools, "", "is it in stock at best buy (earlier: how much is the kindle)",
+			[]usedTool{{"lookup_price", map[string]any{"product": "kindle"}}}},
 		{"a new vertical", petTools, "", "please reorder 2 bags of kibble",
 			[]usedTool{{"reorder_food", map[string]any{"product": "kibble", "bags": float64(2)}}}},
 		{"a new vertical, date", petTools, "", "book the vet for Rex next friday",

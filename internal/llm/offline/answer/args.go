@@ -380,6 +380,8 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 			// find. Before a verb it is part of a name ("deals at best buy").
 		case timeNouns[w.Lower] && i > 0 && timeDeterminers[a.words[i-1].Lower]:
 			// "deals on tvs this week" is a search for tvs: the week says when
+		case generalStates[w.Lower] && i > 0 && a.words[i-1].Lower == "in":
+			// "is it in stock": whether the thing is held at all, not what it is
 		case calendarWords[w.Lower]:
 			// "any deals today", "hotels for friday": the day says when, not what
 		case timeNouns[w.Lower] && i > 0 && rateLeads[a.words[i-1].Lower],
@@ -390,6 +392,7 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 			idx = append(idx, i)
 		}
 	}
+	idx = a.withoutSeller(idx)
 	if len(idx) == 0 {
 		return nil, false
 	}
@@ -399,6 +402,31 @@ func (a *argSource) content(keepDomain bool) (any, bool) {
 		parts[k] = strings.TrimSuffix(a.words[i].Text, "'s")
 	}
 	return strings.Join(parts, " "), true
+}
+
+// maxSellerWords is how many words a seller's name at the end of a request may have.
+const maxSellerWords = 3
+
+// withoutSeller drops the words of idx after a word of sellerLeads that ends the request with
+// a name (at most maxSellerWords words), when words before it are kept or point back: "how
+// much are the bose speakers at best buy" asks for the speakers, at a seller the tools may
+// not know by name; "deals at best buy" names nothing else, so the seller is what is searched
+// for; "stuck at the office all week, any deals on headphones" names no seller.
+func (a *argSource) withoutSeller(idx []int) []int {
+	pointed := false // "is it in stock at best buy": the thing is the one pointed back at
+	for k, i := range idx {
+		from := 0
+		if k > 0 {
+			from = idx[k-1] + 1
+		}
+		for j := from; j < i; j++ {
+			pointed = pointed || backPointers[a.words[j].Lower]
+			if sellerLeads[a.words[j].Lower] && (k > 0 || pointed) && len(a.words)-1-j <= maxSellerWords {
+				return idx[:k]
+			}
+		}
+	}
+	return idx
 }
 
 // isDomain reports whether every term of a word is tool vocabulary: the word says how, not what.

@@ -97,14 +97,10 @@ func (p Param) listedOptions() []string {
 // cased: "clubhouse" and "pool" of "Only bookings of this amenity, e.g. clubhouse or pool; omit
 // for all". Nil when it gives none.
 func (p Param) examples() []string {
-	_, after, ok := strings.Cut(p.Desc, "e.g.")
-	if !ok {
-		_, after, ok = strings.Cut(p.Desc, "such as")
-	}
+	_, after, _, ok := exampleValues(p.Desc)
 	if !ok {
 		return nil
 	}
-	after, _, _ = strings.Cut(after, ";")
 	var out []string
 	for _, item := range strings.Split(strings.ReplaceAll(after, " or ", ","), ",") {
 		if ws := lang.ScanWords(item); len(ws) == 1 {
@@ -112,6 +108,32 @@ func (p Param) examples() []string {
 		}
 	}
 	return out
+}
+
+// exampleValues splits a parameter's description around the values it gives as examples,
+// from "e.g." or "such as" to the next ";" or the end.
+func exampleValues(desc string) (before, values, after string, ok bool) {
+	i := strings.Index(desc, "e.g.")
+	lead := len("e.g.")
+	if i < 0 {
+		i, lead = strings.Index(desc, "such as"), len("such as")
+	}
+	if i < 0 {
+		return desc, "", "", false
+	}
+	values, after, _ = strings.Cut(desc[i+lead:], ";")
+	return desc[:i], values, after, true
+}
+
+// WithoutExampleValues returns a parameter's description without the values it gives as
+// examples ("what the user is shopping for, e.g. running shoes" keeps "what the user is
+// shopping for, "): they are what users may ask for, not words of the tool's.
+func WithoutExampleValues(desc string) string {
+	before, _, after, ok := exampleValues(desc)
+	if !ok {
+		return desc
+	}
+	return before + after
 }
 
 // paramKind says how a value for a parameter is looked for in the request.

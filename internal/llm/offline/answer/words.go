@@ -41,6 +41,7 @@ var (
 	scopePreps        = lang.List("scopePreps")        // open the part that narrows a request: "deals ON laptops"
 	placePrepositions = lang.List("placePrepositions") // come before a place: "hotels in paris"
 	forPlaces         = lang.List("forPlaces")         // come before a place no other word leads in: "and for chicago?"
+	sellerLeads       = lang.List("sellerLeads")       // come before a seller: "the bose speakers at best buy"
 	phraseEnds        = lang.List("phraseEnds")        // end the name of a thing
 	verbParticles     = lang.List("verbParticles")     // complete a verb rather than name a thing: "back"
 	joinedParticles   = lang.List("joinedParticles")   // end a verb written with its particle: "holdup"
