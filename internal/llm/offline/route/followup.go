@@ -98,7 +98,22 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		}
 		// After a modal and the user the word is what the user would do ("can i bring
 		// someone"), and a person left unnamed is no thing: neither names a subject.
-		if i > 1 && modals[ws[i-2].Lower] && userLeads[ws[i-1].Lower] || unnamedPeople[lw] {
+		if userVerb(ws, i) || unnamedPeople[lw] {
+			continue
+		}
+		// Where the user goes after that verb is no thing either: "can i drive home after".
+		if i > 0 && placeAdverbs[lw] && userVerb(ws, i-1) {
+			continue
+		}
+		// Money the user paid or is owed is the earlier booking's: "will i get my deposit back"
+		// after a cancelled stay (see moneyNouns).
+		if moneyNouns[lw] {
+			continue
+		}
+		// A particle after the thing it is done to says which way, not what: the "back" of
+		// "get my deposit back". Right after its verb it means what the phrasal verb means
+		// ("how much will i get back" asks for a refund), and "my back" names a back.
+		if verbParticles[lw] && i > 0 && !possessives[ws[i-1].Lower] && !articles[ws[i-1].Lower] && !closeParticle(ws, i) {
 			continue
 		}
 		// After "per" a word is a unit of the price ("how much per head"); after a form of
@@ -152,6 +167,29 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 	}
 	return false
 }
+
+// userVerb reports whether ws[i] stands after a modal and the user ("can i bring", "could we
+// drive"): what the user would do.
+func userVerb(ws []lang.Word, i int) bool {
+	return i > 1 && modals[ws[i-2].Lower] && userLeads[ws[i-1].Lower]
+}
+
+// closeParticle reports whether ws[i] is the particle of one of phrasalVerbs right after its
+// verb, or after its verb and a pronoun: "get back", "send it back".
+func closeParticle(ws []lang.Word, i int) bool {
+	j := i - 1
+	if j > 0 && phrasalObjects[ws[j].Lower] {
+		j--
+	}
+	_, ok := phrasalByForm[[2]string{ws[j].Lower, ws[i].Lower}]
+	return ok
+}
+
+// articles: see language.txt.
+var articles = lang.List("articles")
+
+// placeAdverbs: see language.txt.
+var placeAdverbs = lang.List("placeAdverbs")
 
 // pointingPossessives say whose a thing is by pointing back at someone or something named
 // before (see language.txt).

@@ -135,3 +135,34 @@ func TestCommon(t *testing.T) {
 		}
 	}
 }
+
+// Where the user goes after a verb ("drive home"), money the user paid ("my deposit"), a
+// particle after the thing it is done to ("get my deposit back") and "till" name no subject of
+// their own; a particle right after its verb ("get back") means what the phrasal verb means,
+// and one after an article is a noun.
+func TestNamesNewSubjectWaysAndMoney(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"clinic", "Foot clinic: appointments, nail surgery, dressings and what is paid."}},
+		{Texts: []string{"shop", "Deals on products for the home, kitchen and garden."}},
+		{Texts: []string{"support", "Customer support: orders, returns and money back, the back office."}},
+	})
+	prev := []Intent{{Tool: 0}}
+	tests := []struct {
+		text string
+		to   int
+		want bool
+	}{
+		{"can i drive home after", 1, false},
+		{"can i buy a home", 1, true},
+		{"will i get my deposit back?", 2, false},
+		{"will i get my money back", 2, false},
+		{"how much will i get back", 2, true},
+		{"whats at the back", 2, true},
+		{"paid up till when", -1, false},
+	}
+	for _, tt := range tests {
+		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, tt.to, false); got != tt.want {
+			t.Errorf("namesNewSubject(%q, to %d) = %v, want %v", tt.text, tt.to, got, tt.want)
+		}
+	}
+}
