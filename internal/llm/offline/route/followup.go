@@ -105,6 +105,10 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		if i > 0 && placeAdverbs[lw] && userVerb(ws, i-1) {
 			continue
 		}
+		// A word before "one" says which of the earlier things: "the childcare one".
+		if i+1 < len(ws) && pronounOnes[ws[i+1].Lower] && i > 0 && articles[ws[i-1].Lower] {
+			continue
+		}
 		// Money the user paid or is owed is the earlier booking's: "will i get my deposit back"
 		// after a cancelled stay (see moneyNouns).
 		if moneyNouns[lw] {
@@ -184,6 +188,9 @@ func closeParticle(ws []lang.Word, i int) bool {
 	_, ok := phrasalByForm[[2]string{ws[j].Lower, ws[i].Lower}]
 	return ok
 }
+
+// pronounOnes: see language.txt.
+var pronounOnes = lang.List("pronounOnes")
 
 // articles: see language.txt.
 var articles = lang.List("articles")

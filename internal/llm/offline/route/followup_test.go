@@ -166,3 +166,35 @@ func TestNamesNewSubjectWaysAndMoney(t *testing.T) {
 		}
 	}
 }
+
+// A short follow-up whose subject is a pronoun for someone named before ("what does he need to
+// do") or one of the earlier things ("the childcare one") asks on about the earlier subject,
+// however much its sentence sounds like chat.
+func TestDecideFollowUpPointsAtPerson(t *testing.T) {
+	ix := NewIndex([]Source{
+		{Texts: []string{"campervans", "Campervan hire: bookings, pick-up and return, the driver licence checks for each named driver, and the deposit.",
+			"is my campervan booking confirmed", "has the licence check for my husband gone through"}},
+		{Texts: []string{"taxprep", "Tax preparation: the documents the preparer still needs from you, the return's progress and meetings with your accountant.",
+			"what paperwork do you still need from me", "when is my tax return going to be filed"}},
+		{Texts: []string{"shop", "Shopping deals specialist: finds deals and coupons on products.", "any deals on headphones"}},
+	})
+	checkDecide(t, ix, []dialogue{
+		{[]string{"has toms licence check gone thru for the campervan", "what does he need to do"}, []int{0}},
+		{[]string{"what paperwork are you still waiting on from me", "why do you need the childcare one"}, []int{1}},
+	})
+}
+
+func TestPointsAtPerson(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"what does he need to do", true},
+		{"has she paid it", true},
+		{"what should i do", false},
+	} {
+		if got := pointsAtPerson(lang.ScanWords(tt.text)); got != tt.want {
+			t.Errorf("pointsAtPerson(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -134,7 +134,7 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 	// A request in the imperative, asked politely or not, or a wish asks plainly, and the
 	// sentence costs milliseconds to read: "book me a table for two on friday night" and "can
 	// you change the email on my account" are never read for their style.
-	if imperative(raw) || asksAssistantTo(raw) || wishes(raw) || conversing && (pointsBack(raw) || opensFollowUp(raw)) || namesSomeone(raw) {
+	if imperative(raw) || asksAssistantTo(raw) || wishes(raw) || conversing && (pointsBack(raw) || opensFollowUp(raw) || pointsAtPerson(raw)) || namesSomeone(raw) {
 		return false
 	}
 	floor := asideFloor
@@ -145,6 +145,13 @@ func (p *planner) soundsAside(text string, raw []lang.Word, plain []string, conv
 		floor = max(floor, namedAgentAsideFloor)
 	}
 	return style.Aside(p.sentenceVector(text)) >= floor
+}
+
+// pointsAtPerson reports whether a short message, read into words ws, leans on a person or
+// thing named before through a pronoun that is what it asks about: "what does he need to do"
+// after a driver's licence check.
+func pointsAtPerson(ws []lang.Word) bool {
+	return len(ws) <= maxSubjectlessWords && slices.ContainsFunc(ws, func(w lang.Word) bool { return subjectPointers[w.Lower] })
 }
 
 // asksAssistantTo reports whether words put a request in the imperative to the assistant as a
