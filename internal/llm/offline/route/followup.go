@@ -173,10 +173,17 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 }
 
 // userVerb reports whether ws[i] stands after a modal and the user ("can i bring", "could we
-// drive"): what the user would do.
+// drive"), or those and an adverb ("can i still cancel"): what the user would do.
 func userVerb(ws []lang.Word, i int) bool {
-	return i > 1 && modals[ws[i-2].Lower] && userLeads[ws[i-1].Lower]
+	j := i - 1
+	if j > 1 && verbAdverbs[ws[j].Lower] {
+		j--
+	}
+	return j > 0 && modals[ws[j-1].Lower] && userLeads[ws[j].Lower]
 }
+
+// verbAdverbs: see language.txt.
+var verbAdverbs = lang.List("verbAdverbs")
 
 // closeParticle reports whether ws[i] is the particle of one of phrasalVerbs right after its
 // verb, or after its verb and a pronoun: "get back", "send it back".

@@ -136,7 +136,7 @@ func TestCommon(t *testing.T) {
 	}
 }
 
-// Where the user goes after a verb ("drive home"), money the user paid ("my deposit"), a
+// What the user would do ("can i still cancel"), where the user goes after it ("drive home"), money the user paid ("my deposit"), a
 // particle after the thing it is done to ("get my deposit back") and "till" name no subject of
 // their own; a particle right after its verb ("get back") means what the phrasal verb means,
 // and one after an article is a noun.
@@ -144,7 +144,7 @@ func TestNamesNewSubjectWaysAndMoney(t *testing.T) {
 	ix := NewIndex([]Source{
 		{Texts: []string{"clinic", "Foot clinic: appointments, nail surgery, dressings and what is paid."}},
 		{Texts: []string{"shop", "Deals on products for the home, kitchen and garden."}},
-		{Texts: []string{"support", "Customer support: orders, returns and money back, the back office."}},
+		{Texts: []string{"support", "Customer support: orders, returns and money back, cancel an order, the back office."}},
 	})
 	prev := []Intent{{Tool: 0}}
 	tests := []struct {
@@ -159,6 +159,9 @@ func TestNamesNewSubjectWaysAndMoney(t *testing.T) {
 		{"how much will i get back", 2, true},
 		{"whats at the back", 2, true},
 		{"paid up till when", -1, false},
+		{"can i still cancel", 2, false}, // an adverb between the user and the verb
+		{"can i cancel", 2, false},
+		{"can you cancel the order", 2, true},
 	}
 	for _, tt := range tests {
 		if got := ix.namesNewSubject(lang.ScanWords(tt.text), prev, tt.to, false); got != tt.want {
