@@ -105,6 +105,11 @@ func (ix *Index) namesNewSubject(ws []lang.Word, prev []Intent, to int, unmatche
 		if i > 0 && placeAdverbs[lw] && userVerb(ws, i-1) {
 			continue
 		}
+		// How the thing wanted stands to the earlier one is no thing of its own: "is there
+		// anything cheaper nearby" after a hotel's price.
+		if relativeWords[lw] {
+			continue
+		}
 		// A word before "one" says which of the earlier things: "the childcare one".
 		if i+1 < len(ws) && pronounOnes[ws[i+1].Lower] && i > 0 && articles[ws[i-1].Lower] {
 			continue
@@ -195,6 +200,9 @@ func closeParticle(ws []lang.Word, i int) bool {
 	_, ok := phrasalByForm[[2]string{ws[j].Lower, ws[i].Lower}]
 	return ok
 }
+
+// relativeWords: see language.txt.
+var relativeWords = lang.List("relativeWords")
 
 // pronounOnes: see language.txt.
 var pronounOnes = lang.List("pronounOnes")

@@ -136,14 +136,15 @@ func TestCommon(t *testing.T) {
 	}
 }
 
-// What the user would do ("can i still cancel"), where the user goes after it ("drive home"), money the user paid ("my deposit"), a
+// What the user would do ("can i still cancel"), where the user goes after it ("drive home"),
+// how the thing wanted stands to the earlier one ("anything cheaper"), money the user paid ("my deposit"), a
 // particle after the thing it is done to ("get my deposit back") and "till" name no subject of
 // their own; a particle right after its verb ("get back") means what the phrasal verb means,
 // and one after an article is a noun.
 func TestNamesNewSubjectWaysAndMoney(t *testing.T) {
 	ix := NewIndex([]Source{
 		{Texts: []string{"clinic", "Foot clinic: appointments, nail surgery, dressings and what is paid."}},
-		{Texts: []string{"shop", "Deals on products for the home, kitchen and garden."}},
+		{Texts: []string{"shop", "Cheap deals on products for the home, kitchen and garden."}},
 		{Texts: []string{"support", "Customer support: orders, returns and money back, cancel an order, the back office."}},
 	})
 	prev := []Intent{{Tool: 0}}
@@ -154,6 +155,8 @@ func TestNamesNewSubjectWaysAndMoney(t *testing.T) {
 	}{
 		{"can i drive home after", 1, false},
 		{"can i buy a home", 1, true},
+		{"is there anything cheaper nearby", 1, false}, // how it stands to the earlier thing
+		{"any cheap deals", 1, true},
 		{"will i get my deposit back?", 2, false},
 		{"will i get my money back", 2, false},
 		{"how much will i get back", 2, true},
