@@ -945,6 +945,29 @@ func TestRouteWorldQuestionInAConversation(t *testing.T) {
 	})
 }
 
+// In a conversation "he" or "she" is someone named before, so a question about them asks
+// the earlier agent, however much it sounds like chat to the style classifier.
+func TestRouteSomeoneNamedBeforeIsNoAside(t *testing.T) {
+	driving := agentFixture{id: "driving", description: "Driving school: lessons with an instructor, the lesson schedule, theory and practical test bookings and what a learner still needs to pass.", examples: []string{"book a driving lesson for saturday", "when is my practical test"}}
+	vet := agentFixture{id: "vet", description: "Vet clinic: appointments, vaccinations and check-ups for the user's pets, and the bills.", examples: []string{"when is rex's next vaccination", "book a check-up for my cat"}}
+	checkRoutes(t, append([]agentFixture{driving, vet}, conciergeAgents...), []routeCase{
+		{"he, after a test", []string{"has my son's practical test been booked", "what does he still have to do"}, []string{"ask_driving"}},
+		{"she, after a check-up", []string{"is bella booked in for her check-up", "what does she need to do before"}, []string{"ask_vet"}},
+	})
+}
+
+// A question about kinds of things ("tyres", "a ten year old") is about the world even when its
+// sentence comes a little nearer an agent's texts than the questions no agent answers; one
+// about a particular thing, a price or the user's own affairs still asks the agent.
+func TestRouteQuestionAboutKindsIsTheWorlds(t *testing.T) {
+	tyres := agentFixture{id: "tyres", description: "Mobile tyre fitting: tyre quotes, fitting appointments at home or work, puncture repairs and wheel alignment.", examples: []string{"when is my tyre fitting", "how much for two new front tyres"}}
+	checkRoutes(t, append([]agentFixture{tyres}, conciergeAgents...), []routeCase{
+		{"kinds", []string{"how often should tyres be checked for pressure"}, nil},
+		{"a particular thing", []string{"when is the tyre fitter coming"}, []string{"ask_tyres"}},
+		{"a price", []string{"how much is a puncture repair"}, []string{"ask_tyres"}},
+	})
+}
+
 // A unit after "per" and an -ing word after a form of "be" name no subject: "how much per head"
 // after a catering menu and "who's teaching" after a lesson stay with the earlier agent.
 func TestRouteFollowUpUnitsAndProgressives(t *testing.T) {

@@ -92,7 +92,31 @@ func (p *planner) worldQuestion(text string, plain []string, conversing bool) bo
 		return false
 	}
 	_, s1, _ := lang.Best(sims)
+	// A question about kinds of things ("how often should tyres be rotated") is about the
+	// world even a little nearer an agent's texts than the questions no agent answers: what
+	// an agent's user asks after is a particular thing (see speaksOfKinds).
+	if speaksOfKinds(rest) {
+		s1 -= kindMargin
+	}
 	return p.offTopicSim(text) >= s1
+}
+
+// kindMargin: see language.txt, which says where it was chosen.
+var kindMargin = lang.Number("kindMargin")
+
+// particulars: see language.txt.
+var particulars = lang.List("particulars")
+
+// speaksOfKinds reports whether plain words speak of kinds of things only ("should a ten year
+// old have a phone", "how many bottles are in a case"): nothing particular (particulars: "the
+// van", "this week", "on friday", "has leo missed"), which a user asks an agent after, nothing
+// of the user's or put to the service ("do you do laser tag"), and no price, which an agent
+// quotes for a kind of thing it offers ("how much is a season pass").
+func speaksOfKinds(ws []string) bool {
+	return !slices.ContainsFunc(ws, func(w string) bool {
+		return particulars[w] || timeNouns[w] || personal[w] || secondPerson[w] ||
+			slices.ContainsFunc(lang.Terms(w), func(t string) bool { return priceStems[t] })
+	})
 }
 
 // worldScopes: see language.txt.
