@@ -968,6 +968,17 @@ func TestRouteQuestionAboutKindsIsTheWorlds(t *testing.T) {
 	})
 }
 
+// A question about someone's thing is about the user's affairs, whatever frame it opens with:
+// "why is ..." asks the agent that keeps the thing, not the world.
+func TestRouteSomeonesThingIsNoWorldQuestion(t *testing.T) {
+	fuel := agentFixture{id: "fuelcards", description: "Fleet fuel cards: each driver's card, its spending limits, blocked or frozen cards and replacements, and fuel transactions.", examples: []string{"what's the limit on my card", "order a replacement card"}}
+	school := agentFixture{id: "school", description: "School portal for the user's children: grades per subject, teachers and absences, homework and the lunch account.", examples: []string{"how is my son doing in math"}}
+	checkRoutes(t, append([]agentFixture{fuel, school}, conciergeAgents...), []routeCase{
+		{"a driver's card", []string{"why is dan's card declined"}, []string{"ask_fuelcards"}},
+		{"a child's account", []string{"why is mia's lunch account empty"}, []string{"ask_school"}},
+	})
+}
+
 // A unit after "per" and an -ing word after a form of "be" name no subject: "how much per head"
 // after a catering menu and "who's teaching" after a lesson stay with the earlier agent.
 func TestRouteFollowUpUnitsAndProgressives(t *testing.T) {

@@ -175,7 +175,9 @@ func (c *conversation) routeMessage(n int) []Intent {
 		// absences" after grades) is no aside, however much it sounds like one.
 		// Why a booking was cancelled or charged is asked of the agent that did it, however
 		// much the sentence sounds like a question about the world.
-		mishap := asksWhyItHappened(plain)
+		// So is a question about someone's thing ("why is sophie's fuel card frozen"): it is
+		// about the user's affairs, whatever frame it opens with.
+		mishap := asksWhyItHappened(plain) || namesSomeone(ws)
 		if !mishap && (isAside(plain, p.tradeWordNearby(text)) || p.worldQuestion(text, plain, n > 1)) &&
 			!(n > 1 && (p.asksOnEarlierSubject(plain, ws, earlier) || p.staysWithEarlier(text, ws, func() []Intent { return p.plan(text) }, earlier))) {
 			return nil
