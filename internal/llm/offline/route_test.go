@@ -966,6 +966,11 @@ func TestRouteQuestionAboutKindsIsTheWorlds(t *testing.T) {
 		{"a particular thing", []string{"when is the tyre fitter coming"}, []string{"ask_tyres"}},
 		{"a price", []string{"how much is a puncture repair"}, []string{"ask_tyres"}},
 	})
+	// A modal opens such a question too, and a request about a particular visit still routes.
+	checkRoutes(t, append([]agentFixture{streamingAgent, gardenAgent, dentistAgent}, conciergeAgents...), []routeCase{
+		{"kinds, after a modal", []string{"could a dog need a filling"}, nil},
+		{"a particular visit, after a modal", []string{"can the dentist fit in a cleaning on thursday"}, []string{"ask_dentist"}},
+	})
 }
 
 // A question about someone's thing is about the user's affairs, whatever frame it opens with:

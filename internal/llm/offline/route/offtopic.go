@@ -62,7 +62,9 @@ func (p *planner) worldQuestion(text string, plain []string, conversing bool) bo
 	// Three words say too little to be read as a sentence ("whitening cost?"), a question
 	// that points back ("why did they charge it twice") is about the conversation, and one
 	// about what is on offer ("what's on clearance in garden tools") is for an agent.
-	if len(ws) < 4 || !questionOpeners[ws[0]] || asksWhatIsOffered(ws) {
+	// A modal opens a request as often ("can the electrician come on thursday"), and a question
+	// about the world only when it speaks of kinds of things ("can dogs get cavities").
+	if len(ws) < 4 || !questionOpeners[ws[0]] && !(modals[ws[0]] && speaksOfKinds(ws)) || asksWhatIsOffered(ws) {
 		return false
 	}
 	// One that names someone ("when's lily's next lesson") is about the user's affairs.
