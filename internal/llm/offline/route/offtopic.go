@@ -67,8 +67,9 @@ func (p *planner) worldQuestion(text string, plain []string, conversing bool) bo
 	if len(ws) < 4 || !questionOpeners[ws[0]] && !(modals[ws[0]] && speaksOfKinds(ws)) || asksWhatIsOffered(ws) {
 		return false
 	}
-	// One that names someone ("when's lily's next lesson") is about the user's affairs.
-	if namesSomeone(lang.ScanWords(text)) {
+	// One that names someone ("when's lily's next lesson") is about the user's affairs, and
+	// one that picks among what was found ("which one works on shoes") about the conversation.
+	if namesSomeone(lang.ScanWords(text)) || conversing && picksAmongEarlier(text) {
 		return false
 	}
 	// Advice is asked in the first person ("should i become a dentist or a doctor"); whether
