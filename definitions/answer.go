@@ -219,7 +219,7 @@ func (r *answerRender) words() (q map[string]bool, heard string) {
 		// asks reads every word heard: "next" and "last" never name a record, so they are
 		// not among q, yet a template may well ask whether they were said.
 		r.used = map[string]bool{}
-		for _, w := range textWords(r.heard) {
+		for w := range eachTextWord(r.heard) {
 			r.used[w] = true
 		}
 	}
@@ -251,7 +251,7 @@ func answerFuncs(b *boundAnswer) template.FuncMap {
 		"asks": func(words ...string) bool {
 			b.render.words()
 			for _, w := range words {
-				for _, t := range textWords(w) {
+				for t := range eachTextWord(w) {
 					if b.render.used[t] {
 						return true
 					}

@@ -3,6 +3,7 @@ package definitions
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"math"
 	"regexp"
 	"slices"
@@ -233,12 +234,12 @@ func collectWords(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case string:
 		named, aside := splitAsides(x)
-		for _, w := range textWords(aside) {
+		for w := range eachTextWord(aside) {
 			if _, ok := into[w]; !ok {
 				into[w] = false
 			}
 		}
-		for _, w := range textWords(named) {
+		for w := range eachTextWord(named) {
 			into[w] = true
 		}
 	case map[string]any:
@@ -281,7 +282,7 @@ func collectKeys(v any, into map[string]bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, c := range x {
-			for _, w := range textWords(strings.ReplaceAll(k, "_", " ")) {
+			for w := range eachTextWord(strings.ReplaceAll(k, "_", " ")) {
 				into[w] = true
 			}
 			collectKeys(c, into)
@@ -293,12 +294,12 @@ func collectKeys(v any, into map[string]bool) {
 	}
 }
 
-// questionWords are the question's telling words, stemmed as textWords stems them. A
+// questionWords are the question's telling words, stemmed as eachTextWord stems them. A
 // reference typed without its dash or space ("a10177", "ua837") also gives its number, the
 // word a record's "A-10177" or "UA 837" has.
 func questionWords(q string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range textWords(q) {
+	for w := range eachTextWord(q) {
 		if !answerStopwords[w] {
 			out[w] = true
 		}
@@ -322,21 +323,39 @@ func references(q string) []string {
 	return reference.FindAllString(q, -1)
 }
 
-// textWords splits s into lower-case words with plural endings removed, so that "socks"
-// meets "Sock" and "vaccinations" meets "vaccination".
-func textWords(s string) []string {
-	fields := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	})
-	out := fields[:0]
-	for _, w := range fields {
-		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
-		if len(w) < 2 {
-			continue
+// eachTextWord yields the lower-case words of s with plural endings removed, so that "socks"
+// meets "Sock" and "vaccinations" meets "vaccination". It collects nothing: a template's
+// helpers read the words of every string they are given, most of them one lower-case word.
+func eachTextWord(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		lower := strings.ToLower(s)
+		start := -1 // the field being read, or -1 between fields
+		for i, r := range lower {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 && !yieldWord(lower[start:i], yield) {
+				return
+			}
+			start = -1
 		}
-		out = append(out, singular(w))
+		if start >= 0 {
+			yieldWord(lower[start:], yield)
+		}
 	}
-	return out
+}
+
+// yieldWord yields one field of eachTextWord as a word, unless it is too short to be one, and
+// returns false when the caller wants no more.
+func yieldWord(w string, yield func(string) bool) bool {
+	w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
+	if len(w) < 2 {
+		return true
+	}
+	return yield(singular(w))
 }
 
 func singular(w string) string {
