@@ -112,6 +112,12 @@ func TestStatusEvents(t *testing.T) {
 			want:  []emission{{"searching_hotels", nil}},
 		},
 		{
+			name:  "null arguments give no string parameters, yet some",
+			agent: "travel",
+			calls: []llms.ToolCall{call("c1", "search_hotels", `null`)},
+			want:  []emission{{"searching_hotels", map[string]string{}}},
+		},
+		{
 			name:  "unknown tool emits nothing",
 			agent: "travel",
 			calls: []llms.ToolCall{call("c1", "book_flight", `{}`), call("c2", "list_upcoming_trips", `{}`)},

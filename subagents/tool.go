@@ -43,8 +43,14 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 		return encode(toolResult{Status: "unavailable", Note: "There is no tool by that name."})
 	}
 	r.tools = append(r.tools, tool.Name)
+	// The arguments are decoded once, for the status event and for the enricher alike.
+	var params map[string]any
+	argsErr := json.Unmarshal([]byte(tc.FunctionCall.Arguments), &params)
+	if argsErr != nil {
+		params = nil // a model's malformed arguments: the enricher sees none rather than garbage
+	}
 	if tool.StatusEvent != "" && r.req.Emit != nil {
-		r.req.Emit(tool.StatusEvent, paramsForStatus(tc.FunctionCall.Arguments))
+		r.req.Emit(tool.StatusEvent, paramsForStatus(params, argsErr == nil))
 	}
 	invoking := r.req.Inherited.Principal
 	ctx, span := a.tracer.Start(ctx, "ccs "+tool.Enricher, trace.WithAttributes(
@@ -55,10 +61,6 @@ func (r *invocation) callTool(ctx context.Context, tc llms.ToolCall) string {
 	))
 	defer span.End()
 
-	var params map[string]any
-	if err := json.Unmarshal([]byte(tc.FunctionCall.Arguments), &params); err != nil {
-		params = nil // a model's malformed arguments: the enricher sees none rather than garbage
-	}
 	req := ccs.EnricherRequest{
 		Principal:  string(invoking), // inherited, never derived
 		EnricherID: tool.Enricher,
@@ -252,14 +254,13 @@ func (a *Agent) transportFailure(ctx context.Context, turnID, enricher string, e
 	return reason
 }
 
-// paramsForStatus offers the call's string arguments to transform templates; the renderer
-// sanitises them before any reach the user.
-func paramsForStatus(args string) map[string]string {
-	var raw map[string]any
-	if json.Unmarshal([]byte(args), &raw) != nil {
+// paramsForStatus offers the call's string arguments, decoded (valid reports whether they
+// were JSON), to transform templates; the renderer sanitises them before any reach the user.
+func paramsForStatus(raw map[string]any, valid bool) map[string]string {
+	if !valid {
 		return nil
 	}
-	out := map[string]string{}
+	out := make(map[string]string, len(raw))
 	for k, v := range raw {
 		if s, ok := v.(string); ok {
 			out[k] = s
