@@ -78,9 +78,19 @@ func (sc *scrubber) scrubJSON(raw []byte) (json.RawMessage, int, error) {
 // appendScrubbed appends to out the valid JSON string quoted with its text scrubbed, as
 // json.Marshal encodes it, and returns the matches removed.
 func (sc *scrubber) appendScrubbed(out, quoted []byte) ([]byte, int, error) {
-	text, verbatim := plainJSONString(quoted)
-	if !verbatim {
-		if err := json.Unmarshal(quoted, &text); err != nil {
+	inner := quoted[1 : len(quoted)-1]
+	verbatim := plainJSONString(inner)
+	if verbatim && anchorsIn(sc, inner) == 0 {
+		// Nothing can match in it (find would say so of its text): it goes out as it came,
+		// without being read into a string first. Most of a payload's strings are such.
+		return append(out, quoted...), 0, nil
+	}
+	var text string
+	if verbatim {
+		text = string(inner)
+	} else {
+		var err error
+		if text, err = unquoteJSON(quoted); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -106,25 +116,32 @@ func (sc *scrubber) appendScrubbed(out, quoted []byte) ([]byte, int, error) {
 	return append(out, b...), scrubbed, nil
 }
 
-// plainJSONString returns the text of the valid JSON string quoted, and true, when quoted is
-// exactly what json.Marshal gives that text: no escapes, and nothing Marshal would escape
-// (<, >, &, U+2028, U+2029, a byte that is not UTF-8). Otherwise it returns false.
-func plainJSONString(quoted []byte) (string, bool) {
-	inner := quoted[1 : len(quoted)-1]
+// plainJSONString reports whether inner, the bytes between the quotes of a valid JSON string,
+// is exactly what json.Marshal gives their text: no escapes, and nothing Marshal would escape
+// (<, >, &, U+2028, U+2029, a byte that is not UTF-8).
+func plainJSONString(inner []byte) bool {
 	for i := 0; i < len(inner); {
 		c := inner[i]
 		if c < utf8.RuneSelf {
 			if c == '\\' || c == '<' || c == '>' || c == '&' || c < 0x20 || c == 0x7f {
-				return "", false
+				return false
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(inner[i:])
 		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-			return "", false
+			return false
 		}
 		i += size
 	}
-	return string(inner), true
+	return true
+}
+
+// unquoteJSON decodes the valid JSON string quoted as json.Unmarshal does. It is a function of
+// its own so that only the strings that need it pay for the decoder's string on the heap.
+func unquoteJSON(quoted []byte) (string, error) {
+	var text string
+	err := json.Unmarshal(quoted, &text)
+	return text, err
 }

@@ -387,6 +387,26 @@ func TestFoldBytes(t *testing.T) {
 		if got, want := string(foldBytes(make([]byte, 0, 4), s)), fold(s); got != want {
 			t.Errorf("foldBytes(%q) into a short buffer = %q, want %q", s, got, want)
 		}
+		if got, want := string(foldBytes(nil, []byte(s))), fold(s); got != want {
+			t.Errorf("foldBytes([]byte(%q)) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// A payload's string is tested for anchors as bytes, without a string made of it first: the
+// bytes must tell what the string tells.
+func TestAnchorsInBytesAsInText(t *testing.T) {
+	sc, err := newScrubber([]string{"offers.search", "Café.Menu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range append(scrubSamples, "", "plain words", "OFFERS.SEARCH", "café.menu") {
+		if got, want := anchorsIn(sc, []byte(in)), anchorsIn(sc, in); got != want {
+			t.Errorf("anchorsIn([]byte(%q)) = %b, want %b", in, got, want)
+		}
+		if anchorsIn(sc, in) == 0 && sc.re.MatchString(in) {
+			t.Errorf("anchorsIn(%q) = 0, yet the guard matches it", in)
+		}
 	}
 }
 

@@ -206,18 +206,7 @@ func (sc *scrubber) scrub(s string) (string, int) {
 // alternatives whose anchors s contains: one that cannot match anywhere in s changes nothing
 // in a leftmost-first alternation.
 func (sc *scrubber) find(s string) [][]int {
-	var room [512]byte
-	folded := foldBytes(room[:0], s)
-	// One pass over the text, trying only the anchors that start with each byte, rather than a
-	// search of the whole text per anchor: most bytes start none.
-	var mask uint64
-	for i, c := range folded {
-		for _, a := range sc.byFirst[c] {
-			if mask&(1<<a.alt) == 0 && bytes.HasPrefix(folded[i:], a.text) {
-				mask |= 1 << a.alt
-			}
-		}
-	}
+	mask := anchorsIn(sc, s)
 	if mask == 0 {
 		return nil
 	}
@@ -230,6 +219,24 @@ func (sc *scrubber) find(s string) [][]int {
 		re, _ = sc.subsets.LoadOrStore(mask, compiled)
 	}
 	return re.(*regexp.Regexp).FindAllStringIndex(s, -1)
+}
+
+// anchorsIn returns, as a bit mask of sc.alts, the alternatives whose anchors text contains:
+// those that may match in it. Text as bytes is read as the string of the same bytes.
+func anchorsIn[T string | []byte](sc *scrubber, text T) uint64 {
+	var room [512]byte
+	folded := foldBytes(room[:0], text)
+	// One pass over the text, trying only the anchors that start with each byte, rather than a
+	// search of the whole text per anchor: most bytes start none.
+	var mask uint64
+	for i, c := range folded {
+		for _, a := range sc.byFirst[c] {
+			if mask&(1<<a.alt) == 0 && bytes.HasPrefix(folded[i:], a.text) {
+				mask |= 1 << a.alt
+			}
+		}
+	}
+	return mask
 }
 
 // holdFrom returns the byte offset in s from which a match may still be growing: text before
@@ -376,11 +383,11 @@ func foldIndexed(s string, scratch *[]byte) (folded []byte, orig []int) {
 
 // foldBytes appends fold(s) to dst. ASCII text, nearly all of it, is folded a byte at a time
 // (for ASCII, folding is upper-casing: K and S are the least runes of their orbits).
-func foldBytes(dst []byte, s string) []byte {
+func foldBytes[T string | []byte](dst []byte, s T) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return append(dst[:0], fold(s)...)
+			return append(dst[:0], fold(string(s))...)
 		}
 		if 'a' <= c && c <= 'z' {
 			c -= 'a' - 'A'
