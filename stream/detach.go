@@ -15,22 +15,13 @@ import (
 // client and EventSource reads. ok is false, and nothing touched, when w cannot be hijacked;
 // err is set when the head could not be written (the connection is then closed).
 func takeOver(w http.ResponseWriter, stall time.Duration) (conn net.Conn, ok bool, err error) {
-	h := w.Header().Clone()
+	head := streamHead(w.Header())
 	// What the client sent after its request stays unread in the returned reader: a stream
 	// only writes.
 	conn, _, err = http.NewResponseController(w).Hijack()
 	if err != nil {
 		return nil, false, nil
 	}
-	setStreamHeaders(h)
-	h.Set("Connection", "close")
-	head := []byte("HTTP/1.1 200 OK\r\n")
-	for k, vs := range h {
-		for _, v := range vs {
-			head = append(append(append(append(head, k...), ": "...), v...), "\r\n"...)
-		}
-	}
-	head = append(head, "\r\n"...)
 	if tc, isTCP := netConn(conn).(*net.TCPConn); isTCP {
 		// A client that never reads can pin no more than this (the kernel doubles it) of the
 		// server's memory per stream; a writer blocked on it meets the stall timeout.
@@ -42,6 +33,25 @@ func takeOver(w http.ResponseWriter, stall time.Duration) (conn net.Conn, ok boo
 		return nil, true, err
 	}
 	return conn, true, nil
+}
+
+// streamHead is a detached stream's response head: the status line, the handler's headers h,
+// and the stream's own (setStreamHeaders', with Connection: close) in place of any h has. It
+// is written straight from h, which it leaves as it is.
+func streamHead(h http.Header) []byte {
+	const own = "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\nConnection: close\r\n\r\n"
+	head := make([]byte, 0, 256+len(own))
+	head = append(head, "HTTP/1.1 200 OK\r\n"...)
+	for k, vs := range h {
+		switch k {
+		case "Content-Type", "Cache-Control", "X-Accel-Buffering", "Connection":
+			continue
+		}
+		for _, v := range vs {
+			head = append(append(append(append(head, k...), ": "...), v...), "\r\n"...)
+		}
+	}
+	return append(head, own...)
 }
 
 // detached writes a stream on conn until it ends, then closes conn.
