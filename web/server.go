@@ -449,11 +449,22 @@ func (s *server) accessLog(c *gin.Context) {
 // Referer headers: events_url carries a turn token in its query.
 func securityHeaders(c *gin.Context) {
 	h := c.Writer.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	for _, kv := range securityHeaderValues {
+		h[kv.key] = kv.values // as Set would, without a new slice each response (gin does the same)
+	}
 	c.Next()
+}
+
+// securityHeaderValues are securityHeaders' headers, keys canonical, each value a slice of its
+// own shared by every response: Set would replace it, Add copies it (its capacity is full).
+var securityHeaderValues = []struct {
+	key    string
+	values []string
+}{
+	{"X-Content-Type-Options", []string{"nosniff"}},
+	{"Referrer-Policy", []string{"no-referrer"}},
+	{"X-Frame-Options", []string{"DENY"}},
+	{"Content-Security-Policy", []string{"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"}},
 }
 
 // traceContext continues an incoming W3C traceparent, so a turn's span joins the caller's trace.
