@@ -584,10 +584,17 @@ func (s *sqlStore) FinishTurnWithEvents(ctx context.Context, t orchestrator.Turn
 	})
 }
 
-// eventArgs encodes recs as the values of insertEvents, four a record.
+// eventArgs encodes recs as the values of insertEvents, four a record. The records' data
+// become one string, which each record's value is a part of: one copy for the batch rather
+// than one a record.
 func eventArgs(turnID string, recs []stream.Record) ([]any, error) {
-	args := make([]any, 0, 4*len(recs))
-	var turn any = turnID // boxed once, not once a record
+	type encoded struct {
+		name string
+		data []byte
+	}
+	var room [maxPreparedRows]encoded
+	encs := room[:0]
+	size := 0
 	for _, rec := range recs {
 		if rec.ID > math.MaxInt64 {
 			return nil, fmt.Errorf("%w: %d", ErrEventID, rec.ID)
@@ -596,7 +603,21 @@ func eventArgs(turnID string, recs []stream.Record) ([]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, turn, int64(rec.ID), name, string(data))
+		encs = append(encs, encoded{name, data})
+		size += len(data)
+	}
+	var all strings.Builder
+	all.Grow(size)
+	for _, e := range encs {
+		all.Write(e.data)
+	}
+	joined := all.String()
+	args := make([]any, 0, 4*len(recs))
+	var turn any = turnID // boxed once, not once a record
+	for i, rec := range recs {
+		n := len(encs[i].data)
+		args = append(args, turn, int64(rec.ID), encs[i].name, joined[:n])
+		joined = joined[n:]
 	}
 	return args, nil
 }
@@ -719,7 +740,9 @@ func encodeDecision(d *orchestrator.Decision) (any, error) {
 	if d == nil {
 		return nil, nil
 	}
-	b, err := json.Marshal(d)
+	// What json.Marshal(d) gives: MarshalJSON's own json.Marshal output, compact and escaped
+	// already, which Marshal would only check and copy once more.
+	b, err := d.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("store: encode decision: %w", err)
 	}

@@ -1,9 +1,13 @@
 package store
 
 import (
+	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/switchboard-ai/switchboard/orchestrator"
 )
 
 // testLosingInsert drives the path a concurrent duplicate takes after its lookup missed: the
@@ -32,5 +36,30 @@ func testLosingInsert(t *testing.T, db *sqlStore) {
 	}
 	if diff := cmp.Diff(winner, got); diff != "" {
 		t.Errorf("createTurn(duplicate key) mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// The decision column holds what json.Marshal gives a decision, however its names read.
+func TestEncodeDecisionIsJSONMarshal(t *testing.T) {
+	for _, d := range []*orchestrator.Decision{
+		{},
+		{Invoked: []string{"shop", "rewards"}, IntentCount: 2, Cap: 3, CapBehaviour: "within"},
+		{Invoked: []string{"a<b>&c", "\u2028é"}, Dropped: []string{"x"}, CapBehaviour: "over",
+			Agents: []orchestrator.AgentOutcome{{Agent: "<shop>", Outcome: "ok", Latency: 1500 * time.Microsecond, Tools: []string{"t&1"}}}},
+	} {
+		got, err := encodeDecision(d)
+		if err != nil {
+			t.Fatalf("encodeDecision(%+v) = %v", d, err)
+		}
+		want, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("encodeDecision(%+v) = %s, want %s", d, got, want)
+		}
+	}
+	if got, err := encodeDecision(nil); got != nil || err != nil {
+		t.Errorf("encodeDecision(nil) = %v, %v; want nil, nil", got, err)
 	}
 }
