@@ -3,6 +3,8 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -28,6 +30,11 @@ type instruments struct {
 	// turnOutcome holds the turns counter's attribute set per outcome, built once (as a
 	// slice, see bindingMetrics).
 	turnOutcome map[stream.Outcome][]metric.AddOption
+	// statusSets holds the status events counter's attribute set per statusKey, built on first
+	// use: hashed and sorted anew for every event, a set cost a sub-agent call's goroutine a
+	// stack growth on the way. Definitions bound the keys; maxStatusSets caps them all the same.
+	statusSets     sync.Map // statusKey -> []metric.AddOption
+	statusSetCount atomic.Int64
 }
 
 // turnOutcomes are the outcomes a turn ends with.
@@ -100,6 +107,26 @@ func (in *instruments) zero() {
 }
 
 func (in *instruments) statusEvent(agent, event, policy string) {
-	in.statusEvents.Add(context.Background(), 1, metric.WithAttributes(
-		attribute.String("agent", agent), attribute.String("event", event), attribute.String("policy", policy)))
+	in.statusEvents.Add(context.Background(), 1, in.statusSet(agent, event, policy)...)
+}
+
+// statusKey is a status event's attributes.
+type statusKey struct{ agent, event, policy string }
+
+// maxStatusSets bounds statusSets: past it, a new key's set is built for each event.
+const maxStatusSets = 1024
+
+// statusSet is the status events counter's attribute set for one event.
+func (in *instruments) statusSet(agent, event, policy string) []metric.AddOption {
+	key := statusKey{agent, event, policy}
+	if opts, ok := in.statusSets.Load(key); ok {
+		return opts.([]metric.AddOption)
+	}
+	opts := []metric.AddOption{metric.WithAttributeSet(attribute.NewSet(
+		attribute.String("agent", agent), attribute.String("event", event), attribute.String("policy", policy)))}
+	if in.statusSetCount.Add(1) > maxStatusSets {
+		return opts
+	}
+	kept, _ := in.statusSets.LoadOrStore(key, opts)
+	return kept.([]metric.AddOption)
 }
