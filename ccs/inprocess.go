@@ -73,7 +73,8 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 		status = http.StatusOK
 	}
 	body := w.body.Bytes()
-	header := w.header.Clone()
+	// The handler has returned: its headers are the response's own, with no copy.
+	header := w.header
 	header.Set("Content-Length", strconv.Itoa(len(body)))
 	return &http.Response{
 		Status:        strconv.Itoa(status) + " " + http.StatusText(status),
