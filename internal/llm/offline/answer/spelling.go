@@ -55,22 +55,22 @@ var english = lang.Dictionary
 // Midnight Library". A word the data uses as written, a stopword, or one near several data
 // words stays as it is.
 func spellAsData(asked string, data any, domain map[string]bool) string {
-	keys, values := keyWords(data), valueWords(data)
+	d := &dataSpelling{data: data, keys: keyWords(data)}
 	var b strings.Builder
 	last := 0
 	for _, w := range lang.ScanWords(asked) {
-		fix := doneBy(w.Lower, keys, values) // "the caterer" is who does the catering the data speaks of
+		fix := doneBy(w.Lower, d) // "the caterer" is who does the catering the data speaks of
 		if fix == "" {
-			fix = doerOf(w.Lower, keys) // "who scored" asks for the data's scorers
+			fix = doerOf(w.Lower, d.keys) // "who scored" asks for the data's scorers
 		}
 		if fix == "" {
-			fix = clippedKey(w.Lower, keys, values) // "the tech" is the data's technician
+			fix = clippedKey(w.Lower, d) // "the tech" is the data's technician
 		}
 		if fix == "" {
-			fix = typoOf(w.Lower, keys, values, domain)
+			fix = typoOf(w.Lower, d, domain)
 		}
 		if fix == "" {
-			fix = synonymIn(w.Lower, keys, values) // "my garage spot" is the data's "space"
+			fix = synonymIn(w.Lower, d) // "my garage spot" is the data's "space"
 		}
 		if fix != "" {
 			b.WriteString(asked[last:w.Start])
@@ -85,18 +85,39 @@ func spellAsData(asked string, data any, domain map[string]bool) string {
 	return b.String()
 }
 
+// dataSpelling is the data's own spelling, as spellAsData reads it: the lowercased words of
+// its keys, and those of its values, read only once a word of the request needs them. Most
+// words of a request are stopwords or English words, which no value respells, and reading
+// every value into words was a fifth of a sub-agent's check of its one result.
+type dataSpelling struct {
+	data any
+	keys map[string]bool
+	vals map[string]bool // valueWords of data, nil until values first reads them
+}
+
+// values returns the words of the data's values (valueWords).
+func (d *dataSpelling) values() map[string]bool {
+	if d.vals == nil {
+		d.vals = valueWords(d.data)
+	}
+	return d.vals
+}
+
+// holds reports whether the data's keys or values hold word w as written.
+func (d *dataSpelling) holds(w string) bool { return d.keys[w] || d.values()[w] }
+
 // typoOf returns the one data word w is a typo of (see spellAsData), or "". A long word
 // that is no typo of the trade is read against the values too, which from then on hold
 // the keys as well.
-func typoOf(w string, keys, values, domain map[string]bool) string {
+func typoOf(w string, d *dataSpelling, domain map[string]bool) string {
 	budget := lang.TypoBudget(len(w))
-	if budget == 0 || keys[w] || values[w] || lang.IsStopword(w) || english().Known(lang.Stem(lang.Normalise(w))) {
+	if budget == 0 || lang.IsStopword(w) || english().Known(lang.Stem(lang.Normalise(w))) || d.holds(w) {
 		return "" // an English word is meant as written: a tennis "court" is no "count" field
 	}
-	vocab := keys
+	vocab := d.keys
 	if len(w) >= minValueTypoLetters && !misspells(w, domain) {
-		vocab = values
-		maps.Copy(vocab, keys)
+		vocab = d.values()
+		maps.Copy(vocab, d.keys)
 	}
 	fix := ""
 	for v := range vocab {
@@ -115,19 +136,19 @@ func typoOf(w string, keys, values, domain map[string]bool) string {
 // "installer", "inspector"), names, when the data holds no w itself but a noun of the act
 // ("baking", "installation", "inspection") or, as a member's name, the verb ("drive" of
 // "drive_date" for "the drivers"); "" otherwise.
-func doneBy(w string, keys, values map[string]bool) string {
+func doneBy(w string, d *dataSpelling) string {
 	base := strings.TrimSuffix(w, "s")
-	if keys[w] || values[w] || len(base) < minDoerLetters || !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") {
+	if len(base) < minDoerLetters || !strings.HasSuffix(base, "er") && !strings.HasSuffix(base, "or") || d.holds(w) {
 		return ""
 	}
 	// "baker" is who bakes, "inspector" who inspects: the act with or without its final e.
 	verbs := []string{base[:len(base)-2], base[:len(base)-1]}
 	stems := []string{lang.Stem(verbs[0]), lang.Stem(verbs[1])}
 	act := ""
-	for _, vocab := range []map[string]bool{keys, values} {
+	for _, vocab := range []map[string]bool{d.keys, d.values()} {
 		for v := range vocab {
 			noun := strings.HasSuffix(v, "ing") || strings.HasSuffix(v, "ion") || strings.HasSuffix(v, "ment")
-			verb := keys[v] && slices.Contains(verbs, v)
+			verb := d.keys[v] && slices.Contains(verbs, v)
 			if (noun && slices.Contains(stems, lang.Stem(v)) || verb) && (act == "" || v < act) {
 				act = v // the first in order of several, so that a reply never varies
 			}
@@ -161,18 +182,21 @@ func doerOf(w string, keys map[string]bool) string {
 
 // clippedKey returns the one word of the data's keys that w is the clipped start of ("tech"
 // of "technician", "info" of "information"), when the data holds no w itself; "" otherwise.
-func clippedKey(w string, keys, values map[string]bool) string {
-	if len(w) < minClipLetters || keys[w] || values[w] || lang.IsStopword(w) {
+func clippedKey(w string, d *dataSpelling) string {
+	if len(w) < minClipLetters || lang.IsStopword(w) || d.keys[w] {
 		return ""
 	}
 	whole := ""
-	for k := range keys {
+	for k := range d.keys {
 		if len(k) >= len(w)+minClippedLetters && strings.HasPrefix(k, w) {
 			if whole != "" {
 				return "" // two keys start so: no telling which is meant
 			}
 			whole = k
 		}
+	}
+	if whole == "" || d.values()[w] {
+		return ""
 	}
 	return whole
 }
@@ -202,17 +226,20 @@ var synonymStems = func() [][]string {
 // synonymIn returns the data's word for w when w is not in the data but a word of its group
 // in synonyms is, in one form ("spot" for a "space" field, "space" for a "spot" one); ""
 // otherwise. Either word of a group may be the question's or the data's.
-func synonymIn(w string, keys, values map[string]bool) string {
-	if keys[w] || values[w] || lang.IsStopword(w) {
+func synonymIn(w string, d *dataSpelling) string {
+	if lang.IsStopword(w) {
 		return ""
 	}
 	stem := lang.Stem(w)
+	if !slices.ContainsFunc(synonymStems, func(group []string) bool { return slices.Contains(group, stem) }) || d.holds(w) {
+		return ""
+	}
 	fix := ""
 	for _, group := range synonymStems {
 		if !slices.Contains(group, stem) {
 			continue
 		}
-		for _, vocab := range []map[string]bool{keys, values} {
+		for _, vocab := range []map[string]bool{d.keys, d.values()} {
 			for v := range vocab {
 				vs := lang.Stem(v)
 				if vs == stem {
