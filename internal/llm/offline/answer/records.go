@@ -513,6 +513,9 @@ func codeTerms(s string) []string {
 	}
 	var out []string
 	for w := range strings.FieldsSeq(s) {
+		if !strings.ContainsAny(w, "0123456789&") {
+			continue // a plain word of a text holding a code elsewhere ("Pegasus 41")
+		}
 		c := squash(w)
 		code := strings.ContainsAny(c, "0123456789") && strings.Trim(c, "0123456789") != ""
 		if len(c) > 1 && c != strings.ToLower(w) && (code || strings.Contains(w, "&")) {
