@@ -104,7 +104,11 @@ func AppendTerms(out []string, lower string) []string {
 	if IsStopword(lower) {
 		return out
 	}
-	for part := range strings.SplitSeq(lower, "-") {
+	// Each part in turn, as strings.Split would give them, without its iterator's closures:
+	// every word of every tool text and data value passes here.
+	for rest, more := lower, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, "-")
 		part = strings.TrimSuffix(part, "'s")
 		part = strings.ReplaceAll(part, "'", "")
 		if part == "" || IsStopword(part) || len(part) < 2 && !IsDigits(part) {
