@@ -14,6 +14,16 @@ func TestHumanise(t *testing.T) {
 	}
 }
 
+// The snake_case identifiers Humanise reads without decoding runes read as the runes say.
+func TestHumaniseSnake(t *testing.T) {
+	for _, id := range []string{"", "_", "points_balance", "points_balance_2", "a__b", "_a", "a_", "order_id",
+		"id", "url_path", "uri", "identity_uri", "x1_y2", "Points_balance", "points-balance", "café_menu"} {
+		if got, want := Humanise(id), humaniseRunes(id); got != want {
+			t.Errorf("Humanise(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
 func TestCapitalise(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"", ""},
