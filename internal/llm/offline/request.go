@@ -84,11 +84,29 @@ func parseRequest(messages []llms.MessageContent, tools []llms.Tool) *request {
 // a turn about sock coupons would read as a word of the trade, asked for in general).
 func ownPrompt(system string) string {
 	for _, line := range []string{ask.LocaleLine, ask.LocationLine, ask.PriorContextLine} {
-		if i := strings.Index(system, line); i >= 0 {
+		if i := indexLine(system, line); i >= 0 {
 			system = system[:i]
 		}
 	}
 	return system
+}
+
+// indexLine is strings.Index(s, line) for a line that starts with a newline: it looks for the
+// text after the newline, rarer in a prompt than newlines, at each of which strings.Index
+// would stop. An orchestrator's prompt has a line for every agent and example, and reading it
+// so took a tenth of the time.
+func indexLine(s, line string) int {
+	text := line[1:]
+	for i := 0; ; {
+		j := strings.Index(s[i:], text)
+		if j < 0 {
+			return -1
+		}
+		if at := i + j; at > 0 && s[at-1] == '\n' {
+			return at - 1
+		}
+		i += j + 1
+	}
 }
 
 func textOf(m llms.MessageContent) string {
