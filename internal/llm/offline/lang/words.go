@@ -15,9 +15,9 @@ type Word struct {
 // ScanWords returns the words of s: runs of letters and digits, with apostrophes and
 // hyphens allowed inside a word ("what's", "check-in", "WH-1000XM5").
 func ScanWords(s string) []Word {
-	// Sized for chat text (a word and its space take about five bytes), so that a message is
-	// read into words in one allocation rather than growing through five or six.
-	out := make([]Word, 0, len(s)/4+1)
+	// Sized for chat text, a word to each space, so that a message is read into words in one
+	// allocation rather than growing through five or six, and not a third larger than it needs.
+	out := make([]Word, 0, strings.Count(s, " ")+1)
 	eachWord(s, func(w Word) { out = append(out, w) })
 	return out
 }
