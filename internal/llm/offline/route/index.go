@@ -76,6 +76,8 @@ type Index struct {
 	wholeN       []int // per document, how many of sents are of whole texts (the rest are phrases and tool texts)
 	modOnce      sync.Once
 	mods         []map[string]bool
+	ownOnce      sync.Once
+	own          []map[string]bool // per document, the terms of its name and description (see ownTerms)
 }
 
 // modifiers returns, per document, the stems its first two texts (a tool's name and

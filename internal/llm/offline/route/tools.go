@@ -383,9 +383,22 @@ func (ix *Index) spellOut(text string) string {
 // the index matches, a typo included ("cupons" and "coupons"): a value holding one restates
 // what the tool is about, and is no constraint on it.
 func (ix *Index) Restates(doc int, text string) bool {
-	own := map[string]bool{}
-	for _, t := range lang.Terms(strings.Join(ix.texts[doc][:min(2, len(ix.texts[doc]))], " ")) {
-		own[t] = true
-	}
+	own := ix.ownTerms()[doc]
 	return slices.ContainsFunc(ix.resolve(lang.Terms(text)), func(r resolved) bool { return own[r.term] })
+}
+
+// ownTerms returns, per document, the terms of its first two texts (a tool's name and
+// description). They depend on the definitions alone, so each index works them out once,
+// not for every value of every call.
+func (ix *Index) ownTerms() []map[string]bool {
+	ix.ownOnce.Do(func() {
+		ix.own = make([]map[string]bool, len(ix.texts))
+		for i, texts := range ix.texts {
+			ix.own[i] = map[string]bool{}
+			for _, t := range lang.Terms(strings.Join(texts[:min(2, len(texts))], " ")) {
+				ix.own[i][t] = true
+			}
+		}
+	})
+	return ix.own
 }
