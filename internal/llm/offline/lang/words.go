@@ -111,7 +111,8 @@ func AppendTerms(out []string, lower string) []string {
 		part, rest, more = strings.Cut(rest, "-")
 		part = strings.TrimSuffix(part, "'s")
 		part = strings.ReplaceAll(part, "'", "")
-		if part == "" || IsStopword(part) || len(part) < 2 && !IsDigits(part) {
+		// The word itself (no hyphen, no apostrophe) was found no stopword above.
+		if part == "" || part != lower && IsStopword(part) || len(part) < 2 && !IsDigits(part) {
 			continue
 		}
 		out = append(out, Stem(part))

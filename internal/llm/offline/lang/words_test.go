@@ -169,3 +169,11 @@ func BenchmarkScanWords(b *testing.B) {
 		ScanWords("Hi, my order from last week still hasn't arrived - can you check where it is and what's the ETA?")
 	}
 }
+
+// BenchmarkTerms reads a tool's description into terms, as every index and vocabulary does.
+func BenchmarkTerms(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		Terms("Search current offers, deals and sales matching a product or search phrase, with each deal's price (which is cheaper or cheapest), discount and the date it ends.")
+	}
+}
