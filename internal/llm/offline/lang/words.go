@@ -94,7 +94,17 @@ func isLowerASCII(w string) bool {
 // always agree on a stem even where the stem is not a real word.
 func Terms(s string) []string {
 	var out []string
-	eachWord(s, func(w Word) { out = AppendTerms(out, w.Lower) })
+	eachWord(s, func(w Word) {
+		if out == nil {
+			// About a term to a space: one allocation where a description's terms grew
+			// through five.
+			out = make([]string, 0, strings.Count(s, " ")+1)
+		}
+		out = AppendTerms(out, w.Lower)
+	})
+	if len(out) == 0 {
+		return nil // no term: nil, as ever
+	}
 	return out
 }
 
