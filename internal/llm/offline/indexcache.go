@@ -89,9 +89,14 @@ func (m *Model) offered(tools []llms.Tool) map[string]bool {
 }
 
 // domainTerms returns req.domainTerms(), building it the first time: stemming them for every
-// tool result was a tenth of the server's CPU per turn.
+// tool result was a tenth of the server's CPU per turn. A call reads them several times over
+// (whether its result answers, what it holds, the reply), so req keeps them after the first:
+// its prompt and tools do not change after parseRequest.
 func (m *Model) domainTerms(req *request) map[string]bool {
-	return m.domains.Get(toolsKey(req.system+"\x02", req.plainTools()), req.domainTerms)
+	if !req.domainSet {
+		req.domain, req.domainSet = m.domains.Get(toolsKey(req.system+"\x02", req.plainTools()), req.domainTerms), true
+	}
+	return req.domain
 }
 
 // toolsKey identifies prefix and the tools' names and descriptions.

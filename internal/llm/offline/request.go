@@ -29,6 +29,9 @@ type request struct {
 	// plain are the plain tools (see plainTools), once plainSet.
 	plain    []llms.Tool
 	plainSet bool
+	// domain are the terms of the agent's trade (see Model.domainTerms), once domainSet.
+	domain    map[string]bool
+	domainSet bool
 }
 
 // toolResult is one tool answer that follows the last human message.
