@@ -67,6 +67,15 @@ func (m *Model) indexOf(sourcesKey key, sources []route.Source) *route.Index {
 	return m.indexes.Get(sourcesKey, func() *route.Index { return route.NewIndex(sources) })
 }
 
+// routingIndex returns the index of an orchestrator's agents, route.RoutingSources of its
+// prompt and ask_ tools, found by them: they are all RoutingSources reads, and hashing them
+// whole costs a fraction of hashing the sources a text at a time, as index does (a twentieth
+// of a routing call). A set of sources first met here is indexed as index does, so that the
+// index Prepare made serves.
+func (m *Model) routingIndex(system string, tools []llms.Tool) *route.Index {
+	return m.routings.Get(toolsKey(system, tools), func() *route.Index { return m.index(route.RoutingSources(system, tools)) })
+}
+
 // vocab returns the tool vocabulary (newToolVocab) of a sub-agent's prompt and tools, given
 // the fingerprint of sources, building it the first time: stemming their texts was a tenth
 // of the model's time per call. The key is the prompt's with the sources' fingerprint, so
@@ -94,7 +103,7 @@ func (m *Model) offered(tools []llms.Tool) map[string]bool {
 // its prompt and tools do not change after parseRequest.
 func (m *Model) domainTerms(req *request) map[string]bool {
 	if !req.domainSet {
-		req.domain, req.domainSet = m.domains.Get(toolsKey(req.system+"\x02", req.plainTools()), req.domainTerms), true
+		req.domain, req.domainSet = m.domains.Get(toolsKey(req.system, req.plainTools()), req.domainTerms), true
 	}
 	return req.domain
 }
@@ -103,6 +112,7 @@ func (m *Model) domainTerms(req *request) map[string]bool {
 func toolsKey(prefix string, tools []llms.Tool) key {
 	h := newKeyHash()
 	h.WriteString(prefix)
+	h.end(2)
 	for _, t := range tools {
 		h.WriteString(t.Function.Name)
 		h.end(0)

@@ -24,6 +24,7 @@ type Model struct {
 	// userSentences holds users' sentence vectors by principal and text (see sentencesOf).
 	userSentences *lang.Cache[key, []float32]
 	caps          *lang.Cache[string, int]             // route.ParseCap of each orchestrator prompt
+	routings      *lang.Cache[key, *route.Index]       // each orchestrator's index (see routingIndex)
 	trades        *lang.Cache[string, map[string]bool] // tradeTerms of each sub-agent prompt
 }
 
@@ -46,6 +47,7 @@ func New(opts ...Option) *Model {
 		domains:       lang.NewCache[key, map[string]bool](maxCached),
 		userSentences: lang.NewCache[key, []float32](maxUserSentences),
 		caps:          lang.NewCache[string, int](maxCached),
+		routings:      lang.NewCache[key, *route.Index](maxCached),
 		trades:        lang.NewCache[string, map[string]bool](maxCached),
 	}
 }

@@ -17,7 +17,7 @@ func (m *Model) route(req *request, allowCalls bool) ([]llms.ToolCall, string) {
 	}
 	// Matching the cap's rule over all of the prompt was a tenth of routing's time.
 	capN := m.caps.Get(req.system, func() int { return route.ParseCap(req.system) })
-	intents := route.Decide(m.index(route.RoutingSources(req.system, tools)), req.humans, capN, req.settings(m.opts.routing))
+	intents := route.Decide(m.routingIndex(req.system, tools), req.humans, capN, req.settings(m.opts.routing))
 	if len(intents) == 0 {
 		return nil, route.DirectAnswer(text, tools)
 	}
