@@ -35,6 +35,11 @@ func decodeOrdered(text string) (any, error) {
 type jsonReader struct {
 	s string
 	i int
+	// fields and elems hold the members and elements read so far of the objects and arrays
+	// open at the offset, each one's after its parent's: a finished one is copied out at its
+	// size, where growing each of them was a third of the reading.
+	fields []field
+	elems  []any
 }
 
 // value reads the value at the offset, depth objects and arrays deep.
@@ -46,7 +51,7 @@ func (r *jsonReader) value(depth int) (any, error) {
 	switch r.s[r.i] {
 	case '{':
 		r.i++
-		obj := []field{}
+		open := len(r.fields)
 		for r.more('}') {
 			k, err := r.str()
 			if err != nil {
@@ -58,19 +63,23 @@ func (r *jsonReader) value(depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			obj = append(obj, field{key: k, val: v})
+			r.fields = append(r.fields, field{key: k, val: v})
 		}
+		obj := append([]field{}, r.fields[open:]...)
+		r.fields = r.fields[:open]
 		return obj, nil
 	case '[':
 		r.i++
-		arr := []any{}
+		open := len(r.elems)
 		for r.more(']') {
 			v, err := r.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
-			arr = append(arr, v)
+			r.elems = append(r.elems, v)
 		}
+		arr := append([]any{}, r.elems[open:]...)
+		r.elems = r.elems[:open]
 		return arr, nil
 	case '"':
 		return r.str()
