@@ -77,7 +77,8 @@ type Index struct {
 	modOnce      sync.Once
 	mods         []map[string]bool
 	ownOnce      sync.Once
-	own          []map[string]bool // per document, the terms of its name and description (see ownTerms)
+	described    []string          // per document, its name and description (see ownTerms)
+	own          []map[string]bool // per document, their terms
 }
 
 // modifiers returns, per document, the stems its first two texts (a tool's name and

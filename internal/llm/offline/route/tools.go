@@ -372,10 +372,7 @@ func (p *planner) closest(text string) int {
 // spellOut returns text with the initials of a tool's words spelled out ([lang.SpellOut]):
 // "how much is left in my hsa" beside "health savings account".
 func (ix *Index) spellOut(text string) string {
-	docs := make([]string, len(ix.texts))
-	for i, texts := range ix.texts {
-		docs[i] = strings.Join(texts[:min(2, len(texts))], " ")
-	}
+	docs, _ := ix.ownTerms()
 	return lang.SpellOut(text, docs)
 }
 
@@ -383,22 +380,24 @@ func (ix *Index) spellOut(text string) string {
 // the index matches, a typo included ("cupons" and "coupons"): a value holding one restates
 // what the tool is about, and is no constraint on it.
 func (ix *Index) Restates(doc int, text string) bool {
-	own := ix.ownTerms()[doc]
-	return slices.ContainsFunc(ix.resolve(lang.Terms(text)), func(r resolved) bool { return own[r.term] })
+	_, own := ix.ownTerms()
+	return slices.ContainsFunc(ix.resolve(lang.Terms(text)), func(r resolved) bool { return own[doc][r.term] })
 }
 
-// ownTerms returns, per document, the terms of its first two texts (a tool's name and
-// description). They depend on the definitions alone, so each index works them out once,
-// not for every value of every call.
-func (ix *Index) ownTerms() []map[string]bool {
+// ownTerms returns, per document, its first two texts (a tool's name and description)
+// joined, and their terms. They depend on the definitions alone, so each index works them
+// out once, not on every call (spellOut) or for every value of every call (Restates).
+func (ix *Index) ownTerms() (described []string, terms []map[string]bool) {
 	ix.ownOnce.Do(func() {
+		ix.described = make([]string, len(ix.texts))
 		ix.own = make([]map[string]bool, len(ix.texts))
 		for i, texts := range ix.texts {
+			ix.described[i] = strings.Join(texts[:min(2, len(texts))], " ")
 			ix.own[i] = map[string]bool{}
-			for _, t := range lang.Terms(strings.Join(texts[:min(2, len(texts))], " ")) {
+			for _, t := range lang.Terms(ix.described[i]) {
 				ix.own[i][t] = true
 			}
 		}
 	})
-	return ix.own
+	return ix.described, ix.own
 }
