@@ -248,9 +248,13 @@ func HoldsNothingAsked(res Result, asked string, listLimit int, domain func() ma
 	// pickleball court" after "whats my hoa balance") asks of that thing: data holding the
 	// earlier words does not answer it, and another tool may hold the thing. One that points
 	// back ("can i cancel it?") asks of the earlier record.
-	own := lang.ScanWords(lang.OwnPart(asked))
-	return a.offTopic() || len(a.asked) > 0 && !slices.ContainsFunc(a.asked, a.held) &&
-		!slices.ContainsFunc(own, func(w lang.Word) bool { return backPointers[w.Lower] })
+	return a.offTopic() || len(a.asked) > 0 && !slices.ContainsFunc(a.asked, a.held) && !pointsBack(lang.OwnPart(asked))
+}
+
+// pointsBack reports whether text has a word pointing back at what an earlier message named
+// ("it", "that").
+func pointsBack(text string) bool {
+	return slices.ContainsFunc(lang.ScanWords(text), func(w lang.Word) bool { return backPointers[w.Lower] })
 }
 
 // HeldOfAsked returns the terms of the request's own words that may say what is asked of data
