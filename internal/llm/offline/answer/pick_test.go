@@ -136,6 +136,35 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Greenwich"}, excludes: []string{"Islington"},
 		},
 		{
+			name:  "a follow-up naming no thing stays with the earlier record, though a word of it is in another's details",
+			asked: "how much is that going to cost me", earlier: "when can i pick up my camera from the repair shop", data: `{"repairs":[
+				{"ref":"RS-1","item":"Canon camera body","status":"ready","to_pay":{"amount":85.0,"currency":"GBP"}},
+				{"ref":"RS-2","item":"Fender amplifier","status":"collected","paid":{"amount":140.0,"currency":"GBP"},"paid_for":"parts, labour and bench costs"}]}`,
+			mentions: []string{"85.00"}, excludes: []string{"Fender"},
+		},
+		{
+			name:  "a follow-up naming a record by its name turns to it",
+			asked: "and clapham on sunday?", earlier: "is the brixton branch open on saturday", data: `{"branches":[
+				{"name":"Brixton branch","hours":"09:00-17:00"},
+				{"name":"Clapham branch","hours":"10:00-16:00"}]}`,
+			mentions: []string{"Clapham"}, excludes: []string{"Brixton"},
+		},
+		{
+			name:  "a follow-up naming a thing one record holds as a whole value turns to it",
+			asked: "any with gluten in it", earlier: "what is on the menu tuesday", data: `{"days":[
+				{"day":"Monday","dish":"Lentil stew","contains":["celery"]},
+				{"day":"Tuesday","dish":"Fish pie","contains":["fish","milk"]},
+				{"day":"Wednesday","dish":"Pasta bake","contains":["gluten","egg"]}]}`,
+			mentions: []string{"Pasta bake"}, excludes: []string{"Fish pie"},
+		},
+		{
+			name:  "a follow-up stays with the record the earlier request's subject named, not one its state word fits",
+			asked: "how much is left on it", earlier: "is the march gas bill paid", data: `{"bills":[
+				{"bill_no":"G-03","period":"March 2026","amount":{"amount":96.4,"currency":"GBP"},"status":"overdue"},
+				{"bill_no":"G-02","period":"February 2026","amount":{"amount":88.1,"currency":"GBP"},"status":"paid","paid_on":"2026-03-02"}]}`,
+			mentions: []string{"96.40"}, excludes: []string{"88.10"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",

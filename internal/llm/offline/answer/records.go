@@ -272,7 +272,8 @@ func (r renderer) tellingItems(arr []any, noun string) []any {
 	if r.scoped || r.negates() || len(arr) < 2 {
 		return nil
 	}
-	if subject := r.subjectTerms(noun); len(subject) > 0 {
+	subject := r.subjectTerms(noun)
+	if len(subject) > 0 {
 		if hits := r.tellingBy(arr, subject); len(hits) > 0 {
 			return hits
 		}
@@ -282,7 +283,87 @@ func (r renderer) tellingItems(arr []any, noun string) []any {
 			return hits
 		}
 	}
+	if subject == nil {
+		if before := r.earlierRecords(arr, noun); len(before) > 0 {
+			return before
+		}
+	}
 	return r.tellingBy(arr, r.askedTerm)
+}
+
+// earlierRecords returns the records of arr a follow-up that names no thing of its own ("how
+// much is that gonna cost me" after "...get my camera out of pawn") is about: those its
+// earlier request names, narrowed by its own words when they tell some of them apart. A word
+// of its own that another record happens to hold in its details ("sale costs") does not take
+// it elsewhere. It returns nil, leaving the follow-up's own words to say which, when they
+// name a record (see namesOwnRecord) or say which by place ("the next one"), when the
+// earlier words said which by place (their terms cannot tell it), and when those name none
+// or all of the records.
+func (r renderer) earlierRecords(arr []any, noun string) []any {
+	if r.earlierTerm == nil || r.scoped || r.negates() || len(arr) < 2 || r.saysWhich() || r.earlierRequest().saysWhich() || r.namesOwnRecord(arr) {
+		return nil
+	}
+	before := r.earlierRequest().tellingItems(arr, noun)
+	if len(before) == 0 || len(before) == len(arr) {
+		return nil
+	}
+	if len(before) > 1 {
+		if hits := r.tellingBy(before, r.askedTerm); len(hits) > 0 {
+			return hits
+		}
+	}
+	return before
+}
+
+// saysWhich reports whether the request says which record by its place among them: the
+// next, the latest, the largest or the smallest.
+func (r renderer) saysWhich() bool {
+	return slices.ContainsFunc(r.askedWord, func(w lang.Word) bool {
+		return nextWords[w.Lower] || latestWords[w.Lower] || mostWords[w.Lower] || leastWords[w.Lower]
+	})
+}
+
+// namesOwnRecord reports whether a term of the request is what heads some of arr's records (in
+// a name or a title), the whole of one of their values ("sesame" of allergens wheat, egg and
+// sesame) or a field only they have ("whats the code" of the one booking with a voucher
+// code), and not all of them: the request names those records. A state ("due", "paid")
+// names none: it says how a record stands.
+func (r renderer) namesOwnRecord(arr []any) bool {
+	named, keys := make([]map[string]bool, 0, len(arr)), make([]map[string]bool, 0, len(arr))
+	for _, item := range arr {
+		obj, _ := item.([]field)
+		set := map[string]bool{}
+		if h := r.headField(obj); h >= 0 {
+			addTerms(set, obj[h].val.(string))
+		}
+		wholeValues(item, set)
+		named, keys = append(named, set), append(keys, keyTerms(item))
+	}
+	// A field's name may be a light noun ("code"): only the records that have it tell.
+	return slices.ContainsFunc(r.askedTerm, func(t string) bool {
+		return !r.generic(t) && splits(t, named) || !r.tool[t] && !lang.IsNumberTerm(t) && splits(t, keys)
+	})
+}
+
+// wholeValues adds to set the term of each string value in v, however deep, that is one term
+// alone, leaving out states.
+func wholeValues(v any, set map[string]bool) {
+	switch x := v.(type) {
+	case []field:
+		for _, f := range x {
+			if !stateKeys[lastWord(lang.Humanise(f.key))] {
+				wholeValues(f.val, set)
+			}
+		}
+	case []any:
+		for _, c := range x {
+			wholeValues(c, set)
+		}
+	case string:
+		if ts := lang.Terms(x); len(ts) == 1 {
+			set[ts[0]] = true
+		}
+	}
 }
 
 // subjectTerms are the terms of the words that name what the request is about: those after

@@ -733,6 +733,16 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 		// the shirt's frame, though other jobs hold a date to collect by.
 		hits = back
 	}
+	if len(hits) > 0 && r.earlierTerm != nil && len(arr) <= r.listLimit && len(r.subjectTerms(noun)) == 0 {
+		if before := r.earlierRecords(arr, noun); len(before) > 0 && !slices.ContainsFunc(hits, func(h any) bool {
+			return slices.ContainsFunc(before, func(b any) bool { return reflect.DeepEqual(h, b) })
+		}) {
+			// A follow-up's own word found only in other records' details ("costs") does not
+			// take it from the record its earlier words name (see earlierRecords). Only a
+			// short list, the user's own records, is compared so.
+			hits = before
+		}
+	}
 	if len(hits) == len(arr) {
 		// Words every record carries ("is it on autopay", where each bill says whether it
 		// is) name none of them: which one is meant is still to be found.
