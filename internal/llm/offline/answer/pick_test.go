@@ -165,6 +165,21 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"96.40"}, excludes: []string{"88.10"},
 		},
 		{
+			name:  "a word one record holds as a value says which record before a field others have",
+			asked: "when does pottery start", data: `{"classes":[
+				{"ref":"CL-1","class":"Pottery for beginners","status":"confirmed","sessions":[{"date":"2026-12-05"},{"date":"2026-12-12"}]},
+				{"ref":"CL-2","class":"Life drawing","status":"completed","dates":{"start":"2026-09-18","end":"2026-09-22"}},
+				{"ref":"CL-3","class":"Watercolour landscapes","status":"waitlisted","requested_dates":{"start":"2027-03-20"}}]}`,
+			mentions: []string{"Pottery", "Dec 5, 2026"}, excludes: []string{"Life drawing", "Watercolour"},
+		},
+		{
+			name:  "a word deep in a record's details counts no more than a field another record has",
+			asked: "what time will the fitters turn up", data: `{"orders":[
+				{"ref":"OR-1","status":"in production","installation":{"date":"2026-12-14","fitters":"Dean Walsh","arrival":"08:00"}},
+				{"ref":"OR-2","status":"completed","items":[{"product":"tilt and turn window","room":"bathroom"}]}]}`,
+			mentions: []string{"08:00"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",

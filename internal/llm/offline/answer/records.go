@@ -394,7 +394,7 @@ func (r renderer) subjectTerms(noun string) []string {
 // tellingBy is tellingItems by the request terms asked.
 func (r renderer) tellingBy(arr []any, asked []string) []any {
 	values := recordTerms(arr)
-	keys, keysOf := keyTerms(arr), make([]map[string]bool, len(arr))
+	keys, keysOf, tops := keyTerms(arr), make([]map[string]bool, len(arr)), make([]map[string]bool, len(arr))
 	for i, item := range arr {
 		keysOf[i] = keyTerms(item)
 		// A word of the agent's trade deep in a record ("lab" of an order's location, the
@@ -408,6 +408,7 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 			}
 		}
 		top := valueTerms(own)
+		tops[i] = top
 		maps.DeleteFunc(values[i], func(t string, _ bool) bool { return r.domain[t] && !top[t] })
 	}
 	// A word only some records have a member for ("guest passes left" of the one permit with
@@ -432,7 +433,13 @@ func (r renderer) tellingBy(arr []any, asked []string) []any {
 	for i, item := range arr {
 		n := 0
 		for _, t := range asked {
-			if (r.telling(t, values, keys) || named(t)) && values[i][t] && splits(t, values) || someKey(t) && keysOf[i][t] {
+			// A word a record holds as a value of its own ("day skipper", the course's
+			// name) says more of which record it is than a field some records have ("start"
+			// of another course's dates): it counts twice. One deeper in it ("turn" of a
+			// tilt and turn window among an order's items) counts as the field does.
+			if (r.telling(t, values, keys) || named(t)) && values[i][t] && splits(t, values) {
+				n += 1 + b2i(tops[i][t])
+			} else if someKey(t) && keysOf[i][t] {
 				n++
 			}
 		}
