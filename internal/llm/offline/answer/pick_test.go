@@ -180,6 +180,14 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"08:00"},
 		},
 		{
+			name:  "the list a place word picks a record of answers, not the lists beside it",
+			asked: "who is my next session with", data: `{"client":"A","sessions":[
+				{"ref":"S-3","date":"2026-12-03","therapist":"Nora Quinn","status":"confirmed"},
+				{"ref":"S-4","date":"2026-12-10","therapist":"Ivan Petrov","status":"confirmed"}],
+				"past_sessions":[{"ref":"S-2","date":"2026-11-12","therapist":"Ivan Petrov","status":"attended"}]}`,
+			mentions: []string{"Nora Quinn"}, excludes: []string{"Ivan Petrov"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",

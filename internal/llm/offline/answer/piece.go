@@ -40,6 +40,7 @@ type Piece struct {
 	// about ("potty training"), "" when unknown, and absentIn the topic of that data.
 	absent, absentIn string
 	named            bool // the request names what the piece's tool is for
+	narrowed         bool // pieceList: the request picked some of the list's records
 	// noneOf and noneFor are what a "no <noneOf> for <noneFor>" answer says is missing:
 	// several such answers about one thing are said as one.
 	noneOf, noneFor string

@@ -207,6 +207,13 @@ func (r renderer) object(obj []field, t topic) Piece {
 		// ("pension" of a transfer from another pension) names no list: all stay.
 		blocks = slices.DeleteFunc(blocks, func(b block) bool { return !b.asks })
 	}
+	if len(asked) == 0 && len(blocks) > 1 && (r.saysWhich() || r.earlierTerm != nil && r.earlierRequest().saysWhich()) {
+		if one := slices.IndexFunc(blocks, func(b block) bool { return b.narrowed }); one >= 0 && !slices.ContainsFunc(blocks[one+1:], func(b block) bool { return b.narrowed }) {
+			// "whens my next appointment", and "who with" after it: the one list the place
+			// word picked a record of answers it, not the past visits and plans beside it.
+			blocks = blocks[one : one+1]
+		}
+	}
 	pieces := make([]Piece, len(blocks))
 	for i, b := range blocks {
 		pieces[i] = b.Piece
@@ -687,7 +694,9 @@ func unmatchedQuery(obj []field) (string, bool) {
 
 // list renders an array: scalars inline, records as up to listLimit bullets. cur is the
 // currency in force from the enclosing object.
-func (r renderer) list(noun string, arr []any, cur string) Piece {
+func (r renderer) list(noun string, arr []any, cur string) (p Piece) {
+	narrowed := false // the request picked some of the records
+	defer func() { p.narrowed = p.narrowed || narrowed && p.kind == pieceList }()
 	noun = cmp.Or(noun, "results")
 	if len(arr) == 0 {
 		return Piece{kind: pieceProse, text: "I found no " + noun + "."} // "no permits": plainly none
@@ -805,7 +814,7 @@ func (r renderer) list(noun string, arr []any, cur string) Piece {
 	if len(hits) > 0 && len(hits) < len(arr) {
 		// "where's my headphones order" is answered with the headphones, among three orders.
 		found = fmt.Sprintf("%d of %d %s", len(hits), len(arr), noun)
-		arr = hits
+		arr, narrowed = hits, true
 	} else if exact := r.echoedItems(arr); len(exact) > 0 && len(exact) < len(arr) {
 		// The call named a kind some records are ("leave_type": "vacation"): those are the
 		// answer, and the others are not related but of other kinds.
