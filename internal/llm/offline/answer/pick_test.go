@@ -188,6 +188,13 @@ func TestRenderPicksWhatIsAsked(t *testing.T) {
 			mentions: []string{"Nora Quinn"}, excludes: []string{"Ivan Petrov"},
 		},
 		{
+			name:  "a question asking who is no question of price, whatever word of price follows",
+			asked: "whos in charge", earlier: "when do the builders start on the extension", data: `{"jobs":[
+				{"job":"J-7","work":"single storey rear extension","start":"2026-12-07","site_lead":"Omar Haddad","status":"scheduled"},
+				{"job":"J-5","work":"replace guttering","completed":"2026-10-02","status":"completed"}]}`,
+			mentions: []string{"Omar Haddad"}, excludes: []string{"price for"},
+		},
+		{
 			name:  "a verb asks for the field its noun names",
 			asked: "how much to renew", data: `{"permits":[
 				{"permit_no":"RP-1","kind":"Residential zone permit","zone":"Zone 14, Capitol Hill","valid_from":"2026-01-01","expires":"2026-12-31","status":"active",

@@ -291,11 +291,17 @@ func (r renderer) object(obj []field, t topic) Piece {
 	return Piece{kind: pieceFacts, topic: t.noun, text: strings.Join(lines, "\n")}
 }
 
+// personAsks open a question that asks for a person (see language.txt).
+var personAsks = lang.List("personAsks")
+
 // asksPrice reports whether the request asks what something costs: a word of price ("what
 // does it cost"), "how much is" ("how much is a new charger case"; not "how much data", nor
 // "how much has sam used") or "how much" alone, a follow-up's.
 func (r renderer) asksPrice() bool {
 	ws := r.askedWord
+	if len(ws) > 0 && personAsks[strings.ReplaceAll(ws[0].Lower, "'", "")] {
+		return false // "whos in charge", "who do i pay": a person is asked for, not an amount
+	}
 	for i, w := range ws {
 		if priceWords[w.Lower] || w.Lower == "much" && i > 0 && ws[i-1].Lower == "how" && (i+1 == len(ws) || priceCopulas[ws[i+1].Lower]) {
 			return true
