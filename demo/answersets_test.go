@@ -135,5 +135,6 @@ const minAnswersDev7 = 21
 // written, before the changes it judges; 27 once a place may follow "for" ("and for
 // chicago?") and the unit a price is asked per ("a night") is no place; 30 once a follow-up
 // after one that named its own thing ("and the keyboard", "which one works on shoes") leans on
-// that thing rather than on the conversation's first request.
-const minAnswersDev8 = 30
+// that thing rather than on the conversation's first request; 31 once comparatives and
+// "nearby" ("is there anything cheaper nearby" after a hotel's price) name no new subject.
+const minAnswersDev8 = 31
