@@ -248,6 +248,30 @@ func TestLookElsewhereOffTopic(t *testing.T) {
 // TestLookElsewhereAsksNoSearch checks that a result holding nothing of the thing asked is not
 // followed by a search for it: a search returns whatever it is given, so it would seem to hold
 // the thing when the user's records do not.
+// What a message says of the thing it names ("my email is wrong") is no thing of its own: the
+// profile holding the email answers, and no other tool is asked for a record that is "wrong".
+func TestLookElsewherePredicateIsNoThing(t *testing.T) {
+	tools := []llms.Tool{
+		fnTool("account_profile", "The account profile: name, email, phone, address on file.", nil),
+		fnTool("returns", "Returns and their refunds.", nil),
+	}
+	profile := `{"status":"ok","data":{"name":"Ada","email":"a***@example.com"}}`
+	m := New()
+	for _, tt := range []struct {
+		human string
+		want  []string
+	}{
+		{"my email is wrong on my account", nil},
+		{"the email on my account is wrong", nil},
+		{"when is pilates", []string{"returns"}}, // a question's subject is a thing
+	} {
+		called := callsAfter(t, m, tt.human, [3]string{"account_profile", `{}`, profile}, tools)
+		if diff := cmp.Diff(tt.want, called); diff != "" {
+			t.Errorf("%q: calls after the result (-want +got):\n%s", tt.human, diff)
+		}
+	}
+}
+
 func TestLookElsewhereAsksNoSearch(t *testing.T) {
 	tools := []llms.Tool{
 		fnTool("list_crossings", "The user's booked ferry crossings.", nil),

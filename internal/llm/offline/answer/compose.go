@@ -365,9 +365,13 @@ func (a askedOf) offTopic() bool {
 // reads a follow-up in the trade's words only as asking what its earlier words name.
 func (r renderer) askedThings(known map[string]bool, strict bool) askedOf {
 	var words []string
-	for _, w := range lang.ScanWords(r.askedMain) {
+	ws := lang.ScanWords(r.askedMain)
+	for i, w := range ws {
 		if (strings.HasSuffix(w.Lower, "ing") || strings.HasSuffix(w.Lower, "ed")) && !slices.ContainsFunc(lang.Terms(w.Lower), func(t string) bool { return known[t] }) || frameWords[w.Lower] {
 			continue // verbs ("seeing", "shipped") and the frame of a question ("how long") name no thing data would hold
+		}
+		if i >= 2 && copulas[ws[i-1].Lower] && !lang.IsStopword(ws[i-2].Lower) && !whWords[ws[i-2].Lower] && !known[w.Lower] {
+			continue // "my email is wrong": what is said of the thing named before, not a thing
 		}
 		words = append(words, lang.Terms(w.Lower)...)
 	}
