@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -39,20 +41,28 @@ func takeOver(w http.ResponseWriter, stall time.Duration) (conn net.Conn, ok boo
 // and the stream's own (setStreamHeaders', with Connection: close) in place of any h has. It
 // is written straight from h, which it leaves as it is.
 func streamHead(h http.Header) []byte {
-	const own = "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\nConnection: close\r\n\r\n"
-	head := make([]byte, 0, 256+len(own))
+	head := make([]byte, 0, 256+len(detachedHeadEnd))
 	head = append(head, "HTTP/1.1 200 OK\r\n"...)
 	for k, vs := range h {
-		switch k {
-		case "Content-Type", "Cache-Control", "X-Accel-Buffering", "Connection":
+		if k == "Connection" || slices.ContainsFunc(streamHeaders, func(kv header) bool { return kv.key == k }) {
 			continue
 		}
 		for _, v := range vs {
 			head = append(append(append(append(head, k...), ": "...), v...), "\r\n"...)
 		}
 	}
-	return append(head, own...)
+	return append(head, detachedHeadEnd...)
 }
+
+// detachedHeadEnd closes a detached stream's head: the stream's own headers, with
+// Connection: close, and the blank line.
+var detachedHeadEnd = func() string {
+	var b strings.Builder
+	for _, kv := range streamHeaders {
+		b.WriteString(kv.key + ": " + kv.value + "\r\n")
+	}
+	return b.String() + "Connection: close\r\n\r\n"
+}()
 
 // detached writes a stream on conn until it ends, then closes conn.
 func detached(conn net.Conn, hub *Hub, turnID string, after uint64, shared *liveTurn, opts SSEOptions) (SSEResult, error) {

@@ -152,10 +152,20 @@ func ServeSSE(w http.ResponseWriter, r *http.Request, hub *Hub, turnID string, a
 	return writeStream(ctx, c, hub, turnID, after, shared, opts)
 }
 
+// header is one header line: its key, canonical, and value.
+type header struct{ key, value string }
+
+// streamHeaders are the headers every stream sets over the handler's.
+var streamHeaders = []header{
+	{"Content-Type", "text/event-stream"},
+	{"Cache-Control", "no-cache"},
+	{"X-Accel-Buffering", "no"}, // keep nginx-style proxies from buffering the stream
+}
+
 func setStreamHeaders(h http.Header) {
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // keep nginx-style proxies from buffering the stream
+	for _, kv := range streamHeaders {
+		h.Set(kv.key, kv.value)
+	}
 	if h.Get("Connection") == "" {
 		h.Set("Connection", "keep-alive")
 	}

@@ -408,7 +408,7 @@ func namesItsOwnSubject(followUp string) bool {
 	if picksAmongEarlier(followUp) {
 		// "which one is cheapest" ranks what was found: the thing is still the earlier one's.
 		return slices.ContainsFunc(ws, func(w lang.Word) bool {
-			return w.Lower != "which" && !picks[w.Lower] && !lang.IsStopword(w.Lower) && !rankWords[w.Lower]
+			return w.Lower != "which" && !picks[w.Lower] && !lang.IsStopword(w.Lower) && !rankingWords[w.Lower]
 		})
 	}
 	i := 0
@@ -475,8 +475,9 @@ func asksOwnThing(ws []lang.Word) bool {
 	return false
 }
 
-// rankWords say which of the things found is wanted, by size or price (see language.txt).
-var rankWords = func() map[string]bool {
+// rankingWords say which of the things found is wanted, by size or price: the lists
+// mostWords, leastWords and rankWords of language.txt together.
+var rankingWords = func() map[string]bool {
 	out := map[string]bool{}
 	for _, name := range []string{"mostWords", "leastWords", "rankWords"} {
 		maps.Copy(out, lang.List(name))
