@@ -300,10 +300,14 @@ func (r renderer) tellingItems(arr []any, noun string) []any {
 // earlier words said which by place (their terms cannot tell it), and when those name none
 // or all of the records.
 func (r renderer) earlierRecords(arr []any, noun string) []any {
-	if r.earlierTerm == nil || r.scoped || r.negates() || len(arr) < 2 || r.saysWhich() || r.earlierRequest().saysWhich() || r.namesOwnRecord(arr) {
+	if r.earlierTerm == nil || r.scoped || r.negates() || len(arr) < 2 || r.saysWhich() {
 		return nil
 	}
-	before := r.earlierRequest().tellingItems(arr, noun)
+	earlier := r.earlierRequest()
+	if earlier.saysWhich() || r.namesOwnRecord(arr) {
+		return nil
+	}
+	before := earlier.tellingItems(arr, noun)
 	if len(before) == 0 || len(before) == len(arr) {
 		return nil
 	}
